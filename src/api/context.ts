@@ -1,0 +1,30 @@
+// What route plugins get: the database and the rules' configuration. Decorated as `app.ward`.
+import type { Db } from '../store/db.js'
+import type { Config } from '../config/config.js'
+import type { BlockRule } from '../domain/blocklist.js'
+import type { Caller } from '../store/accounts.js'
+import type { ScanRules } from '../domain/scans.js'
+
+export interface WardContext {
+  db: Db
+  dbKind: 'sqlite' | 'postgres'
+  config: Config
+  blocklist: BlockRule[]
+  /** VPN profile resolution for new scans (set when VPN profiles are enabled). */
+  resolveVpnProfile?: ScanRules['resolveVpnProfile']
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ward: WardContext
+  }
+  interface FastifyRequest {
+    caller: Caller | null
+  }
+}
+
+/** The authenticated caller (the auth hook guarantees it inside /api/v2). */
+export function callerOf(req: { caller: Caller | null }): Caller {
+  if (!req.caller) throw new Error('no caller on an authenticated route')
+  return req.caller
+}

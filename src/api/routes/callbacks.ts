@@ -1,0 +1,66 @@
+// GET /scans/{id}/callbacks: the report-callback deliveries of a scan with every attempt and its
+// HTTP status (never the secret).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { callerOf } from '../context.js'
+import { Data, IdParams, Nullable, errors } from '../schemas/common.js'
+import { notFound } from '../../domain/errors.js'
+import { getScan } from '../../store/scans.js'
+import { scanDeliveries } from '../../store/callbacks.js'
+import { toApiTime } from '../../store/time.js'
+
+const Attempt = Type.Object({
+  attempt: Type.Integer(),
+  started_at: Type.String(),
+  status_code: Nullable(Type.Integer({ description: 'HTTP status the receiver answered; null on a network error or timeout' })),
+  error: Nullable(Type.String()),
+  duration_ms: Type.Integer(),
+})
+
+const Delivery = Type.Object({
+  id: Type.Integer(),
+  scan_id: Type.Integer(),
+  event_id: Type.String({ description: 'sent as x-ward-event-id on every attempt' }),
+  url: Type.String(),
+  format: Type.Union([Type.Literal('json'), Type.Literal('pdf')]),
+  signed: Type.Boolean({ description: 'a secret is set: attempts carry x-ward-signature and x-ward-timestamp' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempt_count: Type.Integer(),
+  next_attempt_at: Nullable(Type.String({ description: 'when the next attempt is due (pending deliveries only)' })),
+  last_status_code: Nullable(Type.Integer()),
+  last_error: Nullable(Type.String()),
+  created_at: Type.String(),
+  delivered_at: Nullable(Type.String()),
+  attempts: Type.Array(Attempt),
+})
+
+export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ward
+
+  app.get('/scans/:id/callbacks', {
+    schema: { tags: ['scans'], summary: 'Report-callback deliveries of a scan and their attempts', params: IdParams, response: { 200: Data(Type.Array(Delivery)), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => {
+      const s = await getScan(db, callerOf(req).userId, req.params.id)
+      if (!s) throw notFound('Scan')
+      const rows = await scanDeliveries(db, s.id)
+      return {
+        data: rows.map((d) => ({
+          id: d.id,
+          scan_id: d.scan_id,
+          event_id: d.event_id,
+          url: d.url,
+          format: d.format as 'json' | 'pdf',
+          signed: d.secret !== null,
+          status: d.status as 'pending' | 'delivered' | 'failed',
+          attempt_count: d.attempts,
+          next_attempt_at: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
+          last_status_code: d.last_status_code,
+          last_error: d.last_error,
+          created_at: toApiTime(d.created_at)!,
+          delivered_at: toApiTime(d.delivered_at),
+          attempts: d.attempt_list.map((a) => ({ attempt: a.attempt, started_at: toApiTime(a.started_at)!, status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
+        })),
+      }
+    },
+  })
+}

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { callerOf } from '../context.js'
+import { Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { CreateScanBody, Scan, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
+import { Finding } from '../schemas/findings.js'
+import { scanView, testView } from '../views.js'
+import { createScan } from '../../domain/scans.js'
+import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
+import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
+import { scanLogs, scanTests } from '../../store/results.js'
+import { publish } from '../../store/notify.js'
+import { parseBlocklist } from '../../domain/blocklist.js'
+import { negotiateOutput } from '../negotiate.js'
+import { scanPdf } from '../../reports/scan-report.js'
+import { scanOutputJson } from '../../reports/scan-output.js'
+
+function isoParam(name: string, v: string | undefined): string | undefined {
+  if (v === undefined) return undefined
+  const t = Date.parse(v)
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || isNaN(t)) throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)
+  return new Date(t).toISOString()
+}
+
+export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ward
+  const callbackBlocklist = parseBlocklist(app.ward.config.callbackBlocklist)
+
+  app.post('/scans', {
+    schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
+    handler: async (req, reply) => {
+      const r = await createScan(db, callerOf(req), { targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body as any)
+      return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
+    },
+  })
+
+  app.get('/scans', {
+    schema: { tags: ['scans'], summary: 'List scans (the active workspace unless workspace_id)', querystring: ScansQuery, response: { 200: Data(Type.Array(Scan)), ...errors(400, 401, 429) } },
+    handler: async (req) => {
+      const c = callerOf(req)
+      const q = req.query
+      const rows = await listScans(db, c.userId, {
+        workspaceId: q.workspace_id ?? c.activeWorkspaceId,
+        toolId: q.tool_id,
+        targetId: q.target_id,
+        status: q.status,
+        startFrom: isoParam('start_time[from]', q['start_time[from]']),
+        startTo: isoParam('start_time[to]', q['start_time[to]'])?.replace(/\.000Z$/, '.999Z'),
+        limit: q.limit,
+        page: q.page,
+      })
+      const now = Date.now()
+      return { data: rows.map((s) => scanView(s, now)) }
+    },
+  })
+
+  app.get('/scans/:id', {
+    schema: { tags: ['scans'], summary: 'Read a scan', params: IdParams, response: { 200: Data(Scan), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => {
+      const s = await getScan(db, callerOf(req).userId, req.params.id)
+      if (!s) throw notFound('Scan')
+      return { data: scanView(s) }
+    },
+  })
+
+  app.delete('/scans/:id', {
+    schema: { tags: ['scans'], summary: 'Delete a finished scan with its tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 409, 429) } },
+    handler: async (req, reply) => {
+      const r = await deleteScan(db, callerOf(req).userId, req.params.id)
+      if (r === 'missing') throw notFound('Scan')
+      if (r === 'active') throw conflict('Scan is waiting or running: stop it before deleting it')
+      return reply.status(204).send(null)
+    },
+  })
+
+  app.post('/scans/:id/stop', {
+    schema: { tags: ['scans'], summary: 'Stop a scan (no-op on an ended scan)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 429) } },
+    handler: async (req, reply) => {
+      const r = await requestStop(db, callerOf(req).userId, req.params.id)
+      if (r === 'missing') throw notFound('Scan')
+      if (r === 'requested') publish({ type: 'stop', scanId: req.params.id })
+      return reply.status(204).send(null)
+    },
+  })
+
+  app.get('/scans/:id/output', {
+    schema: {
+      tags: ['scans'],
+      summary: 'Scan output: JSON finding list, or the PDF report with Accept: application/pdf',
+      params: IdParams,
+      produces: ['application/json', 'application/pdf'],
+      response: { 200: Data(Type.Object({ output_type: Type.String(), output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }) })), ...errors(400, 401, 404, 406, 429) },
+    },
+    handler: async (req, reply) => {
+      const c = callerOf(req)
+      const s = await getScan(db, c.userId, req.params.id)
+      if (!s) throw notFound('Scan')
+      const kind = negotiateOutput(req.headers.accept)
+      if (!kind) throw new WardError(406, 'Not acceptable: ask for application/json or application/pdf')
+      if (kind === 'pdf') {
+        const pdf = await scanPdf(db, s)
+        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as any)
+      }
+      return { data: await scanOutputJson(db, s) }
+    },
+  })
+
+  app.get('/scans/:id/raw', {
+    schema: { tags: ['scans'], summary: "The tool's raw log lines, in order", params: IdParams, response: { 200: Data(Type.Array(Type.String())), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => {
+      const s = await getScan(db, callerOf(req).userId, req.params.id)
+      if (!s) throw notFound('Scan')
+      return { data: await scanLogs(db, s.id) }
+    },
+  })
+
+  app.get('/scans/:id/tests', {
+    schema: { tags: ['scans'], summary: 'Tests the scan performed', params: IdParams, querystring: TestsQuery, response: { 200: Data(Type.Array(TestRecord)), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => {
+      const s = await getScan(db, callerOf(req).userId, req.params.id)
+      if (!s) throw notFound('Scan')
+      const { resource_type, resource_id } = req.query
+      if (resource_id !== undefined && !resource_type) throw badRequest('Invalid parameters: resource_type is required when resource_id is set')
+      if (resource_type === 'scan' && resource_id !== undefined && resource_id !== s.id)
+        throw badRequest(`Invalid parameters: resource_id ${resource_id} is not this scan (${s.id}); with resource_type=scan it must be the scan id`)
+      const only = resource_type === 'finding' ? 'with-findings' : resource_type === 'scan' ? 'without-findings' : undefined
+      const tests = await scanTests(db, s.id, only, resource_type === 'finding' ? resource_id : undefined)
+      return { data: tests.map(testView) }
+    },
+  })
+}

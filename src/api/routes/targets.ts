@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { callerOf } from '../context.js'
+import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
+import { createTarget } from '../../domain/targets.js'
+import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
+import { conflict, notFound } from '../../domain/errors.js'
+import type { TargetRow } from '../../store/schema.js'
+
+export const targetView = (t: TargetRow) => ({ id: t.id, name: t.name, type: t.type as 'hostname' | 'ip_address' | 'url', description: t.description, workspace_id: t.workspace_id })
+
+export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ward
+
+  app.get('/targets', {
+    schema: { tags: ['targets'], summary: 'List targets (all of the caller\'s workspaces unless workspace_id)', querystring: TargetsQuery, response: { 200: Data(Type.Array(Target)), ...errors(400, 401, 429) } },
+    handler: async (req) => {
+      const q = req.query
+      const rows = await listTargets(db, callerOf(req).userId, { workspaceId: q.workspace_id, type: q.type, limit: q.limit, page: q.page })
+      return { data: rows.map(targetView) }
+    },
+  })
+
+  app.post('/targets', {
+    schema: {
+      tags: ['targets'],
+      summary: 'Create a target (form-urlencoded or JSON); the type is inferred from the name',
+      body: CreateTargetBody,
+      consumes: ['application/x-www-form-urlencoded', 'application/json'],
+      response: { 201: Created, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
+    },
+    handler: async (req, reply) => {
+      const b = req.body
+      const r = await createTarget(db, callerOf(req), app.ward.blocklist, { name: b.name, description: b.description, workspaceId: b.workspace_id })
+      return reply.status(201).send({ data: { created_id: r.id } })
+    },
+  })
+
+  app.get('/targets/:id', {
+    schema: { tags: ['targets'], summary: 'Read a target', params: IdParams, response: { 200: Data(Target), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => {
+      const t = await getTarget(db, callerOf(req).userId, req.params.id)
+      if (!t) throw notFound('Target')
+      return { data: targetView(t) }
+    },
+  })
+
+  app.delete('/targets/:id', {
+    schema: { tags: ['targets'], summary: 'Delete a target with its scans, tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 409, 429) } },
+    handler: async (req, reply) => {
+      const r = await deleteTarget(db, callerOf(req).userId, req.params.id)
+      if (r === 'missing') throw notFound('Target')
+      if (r === 'running') throw conflict('Target has running scans: stop them before deleting the target')
+      return reply.status(204).send(null)
+    },
+  })
+}

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { callerOf } from '../context.js'
+import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { createWorkspace, getWorkspace, listWorkspaces, setActiveWorkspace } from '../../store/accounts.js'
+import { badRequest, conflict, notFound } from '../../domain/errors.js'
+import { isUniqueViolation } from '../../domain/targets.js'
+
+const Workspace = Type.Object({ id: Type.Integer(), name: Type.String(), active: Type.Boolean(), vpn_profile_uuid: Type.Union([Type.String(), Type.Null()]) })
+
+export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ward
+
+  app.get('/workspaces', {
+    schema: { tags: ['workspaces'], summary: "List the caller's workspaces", response: { 200: Data(Type.Array(Workspace)), ...errors(401, 429) } },
+    handler: async (req) => {
+      const c = callerOf(req)
+      const rows = await listWorkspaces(db, c.userId)
+      return { data: rows.map((w) => ({ id: w.id, name: w.name, active: w.id === c.activeWorkspaceId, vpn_profile_uuid: w.vpn_profile_uuid })) }
+    },
+  })
+
+  app.post('/workspaces', {
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Create a workspace (JSON or form)',
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 201: Created, ...errors(400, 401, 409, 429) },
+    },
+    handler: async (req, reply) => {
+      const name = req.body.name.trim()
+      if (!name || /[\u0000-\u001f]/.test(name)) throw badRequest('Invalid parameters: name must be a non-empty single line')
+      try {
+        const id = await createWorkspace(db, callerOf(req).userId, name)
+        return reply.status(201).send({ data: { created_id: id } })
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict(`Workspace "${name}" already exists`)
+        throw e
+      }
+    },
+  })
+
+  app.post('/workspaces/:id/activate', {
+    schema: { tags: ['workspaces'], summary: "Set the caller's active workspace", params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 429) } },
+    handler: async (req, reply) => {
+      const c = callerOf(req)
+      if (!(await getWorkspace(db, c.userId, req.params.id))) throw notFound('Workspace')
+      await setActiveWorkspace(db, c.userId, req.params.id)
+      return reply.status(204).send(null)
+    },
+  })
+}

@@ -1,0 +1,25 @@
+// Schemas shared by the routes: ids, pagination, the error body, the {data} envelope.
+import { Type, type TSchema } from '@sinclair/typebox'
+
+export const MAX_ID = 2147483647
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID })
+export const IdParams = Type.Object({ id: Id })
+
+export const Pagination = {
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000, description: 'maximum number of items returned (1..1000)' }),
+  page: Type.Integer({ minimum: 1, maximum: 10000000, default: 1, description: 'page number, from 1' }),
+}
+
+export const ErrorBody = Type.Object(
+  { status: Type.Integer(), message: Type.String(), details: Type.Optional(Type.Unknown()) },
+  { $id: 'Error', description: 'The error body of every 4xx/5xx answer' },
+)
+
+export const Data = <T extends TSchema>(t: T) => Type.Object({ data: t })
+export const Created = Data(Type.Object({ created_id: Type.Integer() }))
+export const NoContent = Type.Null({ description: 'No body' })
+
+/** Standard error responses for the OpenAPI document. */
+export const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]))
+
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])

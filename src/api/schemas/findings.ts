@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox'
+import { Id, Nullable, Pagination } from './common.js'
+
+export const Evidence = Nullable(
+  Type.Union([
+    Type.Object({ type: Type.Literal('text'), data: Type.Object({ text: Type.String() }) }),
+    Type.Object({ type: Type.Literal('table'), data: Type.Object({ headers: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.String())) }) }),
+  ]),
+)
+
+export const FindingStatus = Type.Union(['open', 'fixed', 'accepted', 'false_positive'].map((s) => Type.Literal(s)))
+
+export const Finding = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  test_description: Type.String(),
+  test_finished: Type.Boolean(),
+  confirmed: Type.Boolean(),
+  in_cisa_catalog: Type.Boolean(),
+  cve: Type.Array(Type.String()),
+  vuln_description: Type.String(),
+  vuln_evidence: Evidence,
+  risk_description: Type.String(),
+  risk_level: Type.Integer({ minimum: 0, maximum: 4, description: '0 info, 1 low, 2 medium, 3 high, 4 critical' }),
+  status: FindingStatus,
+  recommendation: Type.String(),
+  references: Type.Array(Type.String()),
+  verified: Type.Boolean(),
+  vuln_id: Type.String(),
+  owasp: Type.Object({ owasp_2017: Type.String(), owasp_2021: Type.String(), owasp_2025: Type.String() }),
+  cwe: Type.String(),
+  port: Nullable(Type.Integer()),
+  protocol: Nullable(Type.String()),
+  service: Nullable(Type.String()),
+  url: Nullable(Type.String()),
+  scan_id: Type.Integer(),
+  target_id: Type.Integer(),
+  created_at: Type.String(),
+})
+
+export const FindingsQuery = Type.Object({
+  workspace_id: Type.Optional(Id),
+  target_id: Type.Optional(Id),
+  task_id: Type.Optional(Id),
+  group_duplicates: Type.Optional(Type.Boolean()),
+  risk_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+  status: Type.Optional(FindingStatus),
+  vuln_id: Type.Optional(Type.String({ maxLength: 200 })),
+  ...Pagination,
+})

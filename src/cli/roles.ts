@@ -1,0 +1,50 @@
+// Starts the API and/or the scan worker in this process and stops them cleanly on SIGTERM/SIGINT.
+import { pino } from 'pino'
+import type { Config } from '../config/config.js'
+import { parseBlocklist } from '../domain/blocklist.js'
+import { resolveVpnProfile } from '../domain/vpn.js'
+import { openDatabase } from '../store/db.js'
+import { buildApp } from '../api/app.js'
+import { ensureFirstUser } from './bootstrap.js'
+import { startWorker, type Worker } from '../engine/worker.js'
+
+export type Role = 'all' | 'serve' | 'worker'
+
+export async function startRoles(role: Role, cfg: Config) {
+  const log = pino({ level: cfg.logLevel })
+  const h = await openDatabase(cfg.db)
+  const first = await ensureFirstUser(h.db, cfg)
+  if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
+  else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
+
+  const app = role === 'worker' ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), resolveVpnProfile })
+  let worker: Worker | null = null
+  if (role !== 'serve') {
+    worker = await startWorker({ db: h.db, dbKind: h.kind, config: cfg, log })
+    if (role === 'worker') process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
+  }
+  if (app) {
+    await app.listen({ host: cfg.host, port: cfg.port })
+    const addr = app.server.address()
+    const port = typeof addr === 'object' && addr ? addr.port : cfg.port
+    process.stdout.write(`Ward is listening on http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}/api/v2 (docs at /api/v2/docs)\n`)
+  }
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal }, 'shutting down')
+    const hard = setTimeout(() => process.exit(1), 10000)
+    hard.unref()
+    try {
+      await Promise.all([app?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`)])
+      await h.close()
+    } finally {
+      clearTimeout(hard)
+      process.exit(0)
+    }
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}

@@ -1,0 +1,113 @@
+// Typed configuration from environment variables, validated at start: a wrong value stops start-up
+// with one line naming the variable and why (ConfigError).
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolMax: number }
+
+export interface Config {
+  host: string
+  port: number
+  databaseUrl: string
+  db: DbConfig
+  initialApiKey: string | null
+  targetBlocklist: string
+  logLevel: string
+  rateLimit: { get: number; write: number; output: number; windowMs: number; enabled: boolean }
+  maxTargetsDefault: number
+  scanHardLimitMin: number
+  workerConcurrency: number
+  userMaxRunning: number
+  leaseMs: number
+  heartbeatMs: number
+  pollMs: number
+  toolAbortGraceMs: number
+  callbackBlocklist: string
+  callbackTimeoutMs: number
+  /** First retry delay of report callbacks before jitter (doubles per attempt); shortened by tests. */
+  callbackBackoffBaseMs: number
+  /** How long a report callback is retried, from its creation. */
+  callbackRetryWindowMs: number
+  dnsResolver: string | null
+  /** Length of a "minute" for max_scan_time and the hard limit: 60000, shortened only by tests. */
+  minuteMs: number
+}
+
+type Env = Record<string, string | undefined>
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return def
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`)
+  const n = Number(raw.trim())
+  if (n < min || n > max) throw new ConfigError(`${name}: must be from ${min} to ${max}, got ${n}`)
+  return n
+}
+
+export function parseDatabaseUrl(url: string, poolMax = 10): DbConfig {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
+    if (!file) throw new ConfigError(`WARD_DATABASE_URL: a sqlite URL needs a file path, e.g. sqlite:./data/ward.db`)
+    return { kind: 'sqlite', file }
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      new URL(url)
+    } catch {
+      throw new ConfigError(`WARD_DATABASE_URL: not a valid postgres URL`)
+    }
+    return { kind: 'postgres', url, poolMax }
+  }
+  throw new ConfigError(`WARD_DATABASE_URL: must start with sqlite: or postgres://, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`)
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.HOST?.trim() || '127.0.0.1'
+  const port = int(env, 'PORT', 8080, 0, 65535)
+  const databaseUrl = env.WARD_DATABASE_URL?.trim() || 'sqlite:./data/ward.db'
+  const poolMax = int(env, 'WARD_DB_POOL_MAX', 10, 1, 1000)
+  const db = parseDatabaseUrl(databaseUrl, poolMax)
+  const initialApiKey = env.WARD_INITIAL_API_KEY?.trim() || null
+  if (initialApiKey !== null && !/^[A-Za-z0-9._~+/=-]{20,200}$/.test(initialApiKey))
+    throw new ConfigError('WARD_INITIAL_API_KEY: must be 20 to 200 characters of letters, digits or ._~+/=-')
+  const logLevel = env.LOG_LEVEL?.trim() || 'info'
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  const targetBlocklist = env.WARD_TARGET_BLOCKLIST ?? ''
+  const leaseMs = int(env, 'WARD_LEASE_MS', 30000, 1000, 3600000)
+  const cfg: Config = {
+    host,
+    port,
+    databaseUrl,
+    db,
+    initialApiKey,
+    targetBlocklist,
+    logLevel,
+    rateLimit: {
+      get: int(env, 'WARD_RATE_LIMIT_GET', 250, 1, 1e9),
+      write: int(env, 'WARD_RATE_LIMIT_WRITE', 125, 1, 1e9),
+      output: int(env, 'WARD_RATE_LIMIT_OUTPUT', 60, 1, 1e9),
+      windowMs: int(env, 'WARD_RATE_LIMIT_WINDOW_MS', 60000, 1000, 86400000),
+      enabled: (env.WARD_RATE_LIMIT ?? 'on') !== 'off',
+    },
+    maxTargetsDefault: int(env, 'WARD_MAX_TARGETS', 10000, 1, 1e9),
+    scanHardLimitMin: int(env, 'WARD_SCAN_HARD_LIMIT_MIN', 1440, 1, 100000),
+    workerConcurrency: int(env, 'WARD_WORKER_CONCURRENCY', 16, 1, 10000),
+    userMaxRunning: int(env, 'WARD_USER_MAX_RUNNING', 10, 1, 100000),
+    leaseMs,
+    heartbeatMs: int(env, 'WARD_HEARTBEAT_MS', Math.max(250, Math.floor(leaseMs / 3)), 100, 3600000),
+    pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),
+    toolAbortGraceMs: int(env, 'WARD_TOOL_ABORT_GRACE_MS', 30000, 10, 600000),
+    callbackBlocklist: env.WARD_CALLBACK_BLOCKLIST ?? '',
+    callbackTimeoutMs: int(env, 'WARD_CALLBACK_TIMEOUT_MS', 10000, 100, 600000),
+    callbackBackoffBaseMs: int(env, 'WARD_CALLBACK_BACKOFF_BASE_MS', 5000, 1, 3600000),
+    callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),
+    dnsResolver: env.WARD_DNS_RESOLVER?.trim() || null,
+    minuteMs: int(env, 'WARD_MINUTE_MS', 60000, 1, 60000),
+  }
+  if (env.WARD_RATE_LIMIT && !['on', 'off'].includes(env.WARD_RATE_LIMIT)) throw new ConfigError(`WARD_RATE_LIMIT: must be on or off, got "${env.WARD_RATE_LIMIT}"`)
+  return cfg
+}

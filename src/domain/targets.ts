@@ -1,0 +1,71 @@
+// Target rules: type, block list, licence, per-user maximum, uniqueness (decisions.md, issue 2).
+import type { Db } from '../store/db.js'
+import type { Caller } from '../store/accounts.js'
+import { getWorkspace } from '../store/accounts.js'
+import { countUserTargets, findTargetByKey, insertTarget } from '../store/targets.js'
+import { classifyTarget } from './target-type.js'
+import { blockedBy, type BlockRule } from './blocklist.js'
+import { badRequest, conflict, forbidden, notFound } from './errors.js'
+
+export const MAX_DESCRIPTION = 4096
+
+export function licenceValid(caller: Pick<Caller, 'licenseExpires'>, now = new Date()): boolean {
+  if (!caller.licenseExpires) return true
+  return now.toISOString().slice(0, 10) <= caller.licenseExpires
+}
+
+/** The caller's workspace by id (404 when unknown or another user's), or the active one. */
+export async function resolveWorkspace(db: Db, caller: Caller, workspaceId: number | null | undefined): Promise<number> {
+  if (workspaceId === undefined || workspaceId === null) return caller.activeWorkspaceId
+  const ws = await getWorkspace(db, caller.userId, workspaceId)
+  if (!ws) throw notFound('Workspace')
+  return ws.id
+}
+
+export function checkDescription(description: unknown): string {
+  if (description === undefined || description === null) return ''
+  if (typeof description !== 'string') throw badRequest('description must be a string')
+  if (description.length > MAX_DESCRIPTION) throw badRequest(`description must be at most ${MAX_DESCRIPTION} characters`)
+  if (description.includes('\u0000')) throw badRequest('description must not contain NUL characters')
+  return description
+}
+
+export interface TargetInput {
+  name: unknown
+  description?: unknown
+  workspaceId?: number | null
+}
+
+export async function createTarget(db: Db, caller: Caller, blocklist: BlockRule[], input: TargetInput): Promise<{ id: number; created: true }> {
+  const c = classifyTarget(input.name)
+  if (!c.ok) throw badRequest(c.message)
+  const description = checkDescription(input.description)
+  const workspaceId = await resolveWorkspace(db, caller, input.workspaceId)
+  if (!licenceValid(caller)) throw forbidden(`Your licence is invalid: it expired on ${caller.licenseExpires}`)
+  const rule = blockedBy(blocklist, c.host)
+  if (rule) throw forbidden(`Target is blacklisted: "${c.host}" matches the block list entry "${rule.text}"`)
+  if ((await countUserTargets(db, caller.userId)) >= caller.maxTargets) throw forbidden(`Too many targets: the user's maximum of ${caller.maxTargets} targets is reached`)
+  if (await findTargetByKey(db, workspaceId, c.nameKey)) throw conflict(`Target "${c.name.slice(0, 200)}" already exists in this workspace`)
+  try {
+    const id = await insertTarget(db, { workspaceId, userId: caller.userId, name: c.name, nameKey: c.nameKey, type: c.type, description })
+    return { id, created: true }
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(`Target "${c.name.slice(0, 200)}" already exists in this workspace`)
+    throw e
+  }
+}
+
+/** The existing target of this name in the workspace, or a new one (POST /scans with target_name). */
+export async function findOrCreateTarget(db: Db, caller: Caller, blocklist: BlockRule[], name: unknown, workspaceId: number | null | undefined): Promise<number> {
+  const c = classifyTarget(name)
+  if (!c.ok) throw badRequest(c.message)
+  const ws = await resolveWorkspace(db, caller, workspaceId)
+  const existing = await findTargetByKey(db, ws, c.nameKey)
+  if (existing) return existing.id
+  return (await createTarget(db, caller, blocklist, { name, workspaceId: ws })).id
+}
+
+export function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; message?: string }
+  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(err?.message ?? '')
+}

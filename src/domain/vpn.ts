@@ -1,0 +1,120 @@
+// VPN profile rules (issue 7): validating new profiles, resolving a scan's profile, and turning a stored
+// profile into egress settings. Messages never contain a password or a URL that may carry one.
+import { randomUUID } from 'node:crypto'
+import type { Db } from '../store/db.js'
+import type { Caller } from '../store/accounts.js'
+import { getWorkspace } from '../store/accounts.js'
+import { getVpnProfile } from '../store/vpn-profiles.js'
+import type { NewVpnProfile } from '../store/vpn-profiles.js'
+import type { VpnProfileRow } from '../store/schema.js'
+import type { EgressProfile } from '../engine/net/create-egress.js'
+import { parseProxyUrl } from '../engine/net/http-connect.js'
+import { hostPort } from '../engine/net/socks5.js'
+import { nowIso } from '../store/time.js'
+import { stripBrackets } from './ip.js'
+import { badRequest, notFound } from './errors.js'
+
+export const VPN_PROFILE_TYPES = ['socks5', 'http_connect'] as const
+export type VpnProfileType = (typeof VPN_PROFILE_TYPES)[number]
+
+export interface CreateVpnProfileInput {
+  name: string
+  type: VpnProfileType
+  host?: string
+  port?: number
+  username?: string
+  password?: string
+  url?: string
+}
+
+const invalid = (m: string) => badRequest(`Invalid parameters: ${m}`)
+const CONTROL = /[\u0000-\u001f\u007f]/
+// A host name or an IP literal (IPv6 optionally bracketed): no spaces, slashes, '@' or control characters.
+const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[A-Za-z0-9_.-]{1,253})$/
+
+/** Validates a new profile and returns the row to store (credentials in their own columns). */
+export function newVpnProfile(userId: number, b: CreateVpnProfileInput): NewVpnProfile {
+  const name = b.name.trim()
+  if (!name || CONTROL.test(name)) throw invalid('name must be a non-empty single line')
+  const base = { uuid: randomUUID(), user_id: userId, name, type: b.type, created_at: nowIso() }
+  if (b.type === 'socks5') {
+    if (b.url !== undefined) throw invalid('a socks5 profile takes host and port, not url')
+    if (b.host === undefined || b.port === undefined) throw invalid('a socks5 profile needs host and port')
+    const host = b.host.trim()
+    if (!HOST.test(host) || host.startsWith('.') || host.endsWith('-')) throw invalid('host must be a host name or an IP address')
+    const username = b.username ?? null
+    const password = b.password ?? null
+    if ((username === null) !== (password === null)) throw invalid('give both username and password, or neither')
+    if (username !== null && password !== null) {
+      // RFC 1929: 1..255 bytes each.
+      if (Buffer.byteLength(username) < 1 || Buffer.byteLength(username) > 255) throw invalid('username must be 1 to 255 bytes')
+      if (Buffer.byteLength(password) < 1 || Buffer.byteLength(password) > 255) throw invalid('password must be 1 to 255 bytes')
+    }
+    return { ...base, host: stripBrackets(host), port: b.port, username, password, url: null }
+  }
+  if (b.host !== undefined || b.port !== undefined || b.username !== undefined || b.password !== undefined)
+    throw invalid('an http_connect profile takes url (http://[user:pass@]host:port), not host, port, username or password')
+  if (b.url === undefined) throw invalid('an http_connect profile needs url (http://[user:pass@]host:port)')
+  let parsed: ReturnType<typeof parseProxyUrl>
+  let username: string | null = null
+  let password: string | null = null
+  try {
+    parsed = parseProxyUrl(b.url.trim())
+    const u = new URL(b.url.trim())
+    if (u.username || u.password) {
+      username = decodeURIComponent(u.username)
+      password = decodeURIComponent(u.password)
+    }
+  } catch (e) {
+    // The URL may carry a password: only parseProxyUrl's own (URL-free) messages are passed on.
+    const code = (e as { code?: string }).code
+    throw invalid(code === 'EINVAL' ? (e as Error).message : 'url is not a valid proxy URL (expected http://[user:pass@]host:port)')
+  }
+  if (!parsed.host) throw invalid('url needs a host')
+  const url = `${parsed.tls ? 'https' : 'http'}://${hostPort(parsed.host, parsed.port)}`
+  return { ...base, host: parsed.host, port: parsed.port, username, password: password || null, url }
+}
+
+/** What the API shows of a profile: everything but the password. */
+export function vpnProfileView(p: VpnProfileRow, workspaceIds: number[] = []) {
+  return {
+    uuid: p.uuid,
+    name: p.name,
+    type: p.type as VpnProfileType,
+    host: p.host,
+    port: p.port,
+    url: p.url,
+    username: p.username,
+    has_password: p.password !== null && p.password !== '',
+    workspace_ids: workspaceIds,
+    created_at: p.created_at.slice(0, 19) + 'Z',
+  }
+}
+
+/** The egress settings of a stored profile (credentials included: for the worker only). */
+export function egressProfileOf(p: VpnProfileRow): EgressProfile {
+  if (p.type === 'socks5') return { type: 'socks5', host: p.host, port: p.port, username: p.username, password: p.password }
+  const creds = p.username !== null ? `${encodeURIComponent(p.username)}:${encodeURIComponent(p.password ?? '')}@` : ''
+  const u = new URL(p.url ?? `http://${hostPort(p.host, p.port)}`)
+  return { type: 'http_connect', url: `${u.protocol}//${creds}${hostPort(p.host, p.port)}` }
+}
+
+/** How a profile is named in status messages: `VPN profile "office" (socks5 127.0.7.50:1080)`. Secret-free. */
+export const vpnProfileLabel = (p: VpnProfileRow) => `VPN profile ${JSON.stringify(p.name)} (${p.type} ${p.url ?? hostPort(p.host, p.port)})`
+
+/**
+ * The profile a new scan uses: an explicit uuid (must be the caller's), explicit null (none), or when the
+ * field is absent the workspace's default profile.
+ */
+export async function resolveVpnProfile(db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean): Promise<string | null> {
+  if (given && requested !== undefined) {
+    if (requested === null) return null
+    const p = await getVpnProfile(db, caller.userId, requested)
+    if (!p) throw notFound('VPN profile')
+    return p.uuid
+  }
+  const ws = await getWorkspace(db, caller.userId, workspaceId)
+  if (!ws?.vpn_profile_uuid) return null
+  // Deleting a profile detaches it, but a scan created in the same instant must not name a ghost.
+  return (await getVpnProfile(db, caller.userId, ws.vpn_profile_uuid))?.uuid ?? null
+}

@@ -1,0 +1,21 @@
+// Builds the egress for a scan from its VPN profile's connection settings (null → direct).
+import { createDirectEgress } from './direct.js'
+import type { Egress } from './egress.js'
+import { createHttpConnectEgress } from './http-connect.js'
+import { createSocks5Egress } from './socks5.js'
+
+export type EgressProfile =
+  | { type: 'socks5'; host: string; port: number; username?: string | null; password?: string | null }
+  | { type: 'http_connect'; url: string; ca?: string | null }
+
+export function createEgress(profile: EgressProfile | null): Egress {
+  if (profile === null) return createDirectEgress()
+  switch (profile.type) {
+    case 'socks5':
+      return createSocks5Egress({ host: profile.host, port: profile.port, username: profile.username ?? undefined, password: profile.password ?? undefined })
+    case 'http_connect':
+      return createHttpConnectEgress({ url: profile.url, ca: profile.ca ?? undefined })
+    default:
+      throw new Error(`unknown VPN profile type ${JSON.stringify((profile as { type: unknown }).type)}`)
+  }
+}

@@ -1,0 +1,110 @@
+// The database-backed ScanContext a worker hands to a tool: tests and findings are written as they
+// happen; progress, log lines and output members are buffered briefly and flushed.
+import type { Db } from '../store/db.js'
+import type { ScanRow, TargetRow } from '../store/schema.js'
+import type { Egress } from './net/egress.js'
+import type { FindingInput, RedirectLevel, ScanContext, TestHandle } from '../tools/tool.js'
+import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
+import { buildFinding } from '../domain/findings.js'
+import { nowIso } from '../store/time.js'
+
+const FLUSH_MS = 300
+const MAX_LOG_LINE = 4000
+
+export interface LiveContext extends ScanContext<unknown> {
+  flush(): Promise<void>
+  outputData(): Record<string, unknown>
+  testsStarted(): number
+  /** Writes that failed (kept so the worker can report them, never silently dropped). */
+  writeErrors: Error[]
+}
+
+export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; kev: ReadonlySet<string> }): LiveContext {
+  const { db, scan, target } = opts
+  let logBuffer: string[] = []
+  const output: Record<string, unknown> = {}
+  let outputDirty = false
+  let progress = -1
+  let progressWritten = -1
+  let tests = 0
+  let timer: NodeJS.Timeout | null = null
+  let flushing: Promise<void> = Promise.resolve()
+  const writeErrors: Error[] = []
+
+  const schedule = () => {
+    if (!timer) timer = setTimeout(() => void flush(), FLUSH_MS)
+  }
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    flushing = flushing.then(async () => {
+      try {
+        const lines = logBuffer
+        logBuffer = []
+        await appendLogs(db, scan.id, lines)
+        if (outputDirty) {
+          outputDirty = false
+          await setScanOutput(db, scan.id, output)
+        }
+        if (progress !== progressWritten) {
+          progressWritten = progress
+          await setScanProgress(db, scan.id, progress)
+        }
+      } catch (e) {
+        writeErrors.push(e as Error)
+      }
+    })
+    return flushing
+  }
+
+  const ctx: LiveContext = {
+    scanId: scan.id,
+    target: { id: target.id, name: target.name, type: target.type as 'hostname' | 'ip_address' | 'url' },
+    params: opts.params,
+    options: { scanOriginalUrl: scan.scan_original_url === 1, redirectLevel: scan.redirect_level as RedirectLevel },
+    signal: opts.signal,
+    net: opts.net,
+    writeErrors,
+    async test(name: string, description: string): Promise<TestHandle> {
+      tests++
+      const testId = await insertTest(db, scan.id, name.slice(0, 500), description.slice(0, 4000))
+      let found = 0
+      let ended = false
+      const end = async (status: 'finished' | 'skipped' | 'error', result: 'passed' | 'failed' | 'error' | null, message: string | null) => {
+        if (ended) return
+        ended = true
+        await endTest(db, scan.id, testId, status, result, message)
+      }
+      return {
+        async finding(f: FindingInput) {
+          found++
+          await insertFinding(db, buildFinding(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() }, opts.kev))
+        },
+        done: () => end('finished', found ? 'failed' : 'passed', null),
+        error: (message: string) => end('error', 'error', message.slice(0, 2000)),
+        skip: (reason: string) => end('skipped', null, reason.slice(0, 2000)),
+      }
+    },
+    progress(done: number, total: number) {
+      const p = total > 0 ? Math.max(0, Math.min(99, Math.floor((done / total) * 100))) : 0
+      if (p > progress) {
+        progress = p
+        schedule()
+      }
+    },
+    log(line: string) {
+      logBuffer.push(line.length > MAX_LOG_LINE ? line.slice(0, MAX_LOG_LINE) + '…' : line)
+      schedule()
+    },
+    output(member: string, value: unknown) {
+      if (member === 'findings') throw new Error('output member "findings" is reserved')
+      output[member] = value
+      outputDirty = true
+      schedule()
+    },
+    flush,
+    outputData: () => output,
+    testsStarted: () => tests,
+  }
+  return ctx
+}

@@ -1,0 +1,50 @@
+// The egress a scan's traffic leaves through: direct, or the scan's VPN profile (checked before the tool starts).
+import type { Db } from '../store/db.js'
+import type { ScanRow } from '../store/schema.js'
+import type { Tool } from '../tools/tool.js'
+import { ToolStartError } from '../tools/errors.js'
+import type { Egress } from './net/egress.js'
+import { createDirectEgress } from './net/direct.js'
+import { createEgress } from './net/create-egress.js'
+import { getVpnProfile } from '../store/vpn-profiles.js'
+import { egressProfileOf, vpnProfileLabel } from '../domain/vpn.js'
+
+/** The VPN profile could not be brought up → `VPN connection error`. */
+export class EgressUnavailableError extends Error {
+  override name = 'EgressUnavailableError'
+}
+
+/** Time the proxy check may take before the scan ends `VPN connection error`. */
+const CHECK_TIMEOUT_MS = 10000
+
+export async function egressForScan(db: Db, scan: ScanRow, tool: Tool<any>, signal: AbortSignal): Promise<Egress> {
+  if (!scan.vpn_profile_uuid) {
+    const egress = createDirectEgress()
+    if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
+    return egress
+  }
+  const profile = await getVpnProfile(db, scan.user_id, scan.vpn_profile_uuid)
+  if (!profile) throw new EgressUnavailableError(`VPN profile ${scan.vpn_profile_uuid} no longer exists (it was deleted after the scan was created)`)
+  const label = vpnProfileLabel(profile)
+  let egress: Egress
+  try {
+    egress = createEgress(egressProfileOf(profile))
+  } catch (e) {
+    throw new EgressUnavailableError(`${label} cannot be used: ${(e as Error).message}`)
+  }
+  // Refused before the proxy is contacted: no handshake can make a TCP proxy carry UDP.
+  if (tool.needs.udp && !egress.carriesUdp) {
+    await egress.close().catch(() => {})
+    throw new ToolStartError(`${tool.name} needs UDP, which ${label} cannot carry: ${profile.type === 'socks5' ? 'Ward tunnels only TCP through SOCKS5' : 'an HTTP CONNECT proxy tunnels only TCP'}; scan without a VPN profile (vpn_profile_uuid: null) or use a TCP tool`)
+  }
+  const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS + 1000)
+  try {
+    await egress.check(AbortSignal.any([signal, timeout]))
+  } catch (e) {
+    await egress.close().catch(() => {})
+    // A stop/abort during the check is not the VPN's fault: let the engine read it as such.
+    if (signal.aborted) throw e
+    throw new EgressUnavailableError(`${label} failed the connection check: ${(e as Error).message}`)
+  }
+  return egress
+}

@@ -1,0 +1,173 @@
+// Delivers report callbacks from the outbox (store/callbacks.ts). Runs inside every worker: claims
+// due deliveries with a lease, POSTs the JSON output or the PDF report, and records each attempt.
+// Retries network errors, 5xx and 429 (honouring retry-after) with backoff and jitter until the
+// retry window (24 h from the delivery's creation) closes; 2xx delivers; 410 and other codes give up.
+// Callback traffic is Ward's own, not a scan's, so it uses undici directly rather than a scan egress.
+import { request } from 'undici'
+import type { Logger } from 'pino'
+import type { Db } from '../store/db.js'
+import type { Config } from '../config/config.js'
+import type { CallbackDeliveryRow } from '../store/schema.js'
+import { claimDueDelivery, recordAttempt, type AttemptResult } from '../store/callbacks.js'
+import { getScanById } from '../store/scans.js'
+import { nowIso } from '../store/time.js'
+import { scanOutputJson } from './scan-output.js'
+import { scanPdf } from './scan-report.js'
+import {
+  BACKOFF_BASE_MS,
+  EVENT_ID_HEADER,
+  SCAN_ID_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  backoffDelay,
+  callbackTimestamp,
+  deliveryOutcome,
+  parseRetryAfter,
+  signBody,
+} from './callback-signing.js'
+
+export interface CallbackSender {
+  stop(): Promise<void>
+}
+
+export interface SenderOptions {
+  db: Db
+  config: Config
+  log: Logger
+  /** Lease owner name (the worker id). */
+  owner: string
+  concurrency?: number
+}
+
+/** Time a claimed delivery stays leased: the request timeout plus room to build the body. */
+const leaseMsFor = (config: Config) => config.callbackTimeoutMs + 60_000
+
+/** Delay before the next try: the receiver's retry-after wins; otherwise backoff scaled to the configured base. */
+export function retryDelay(config: Config, attempt: number, retryAfter: string | null): number {
+  if (parseRetryAfter(retryAfter) !== null) return backoffDelay(attempt, retryAfter)
+  return Math.max(1, Math.round(backoffDelay(attempt) * (config.callbackBackoffBaseMs / BACKOFF_BASE_MS)))
+}
+
+export async function buildCallbackBody(db: Db, d: CallbackDeliveryRow): Promise<{ body: Buffer; contentType: string } | null> {
+  const scan = await getScanById(db, d.scan_id)
+  if (!scan) return null
+  if (d.format === 'pdf') return { body: await scanPdf(db, scan), contentType: 'application/pdf' }
+  return { body: Buffer.from(JSON.stringify({ data: await scanOutputJson(db, scan) })), contentType: 'application/json' }
+}
+
+export function startCallbackSender(o: SenderOptions): CallbackSender {
+  const { db, config, log, owner } = o
+  const concurrency = o.concurrency ?? 4
+  const stopping = new AbortController()
+  const inflight = new Set<Promise<void>>()
+  let wake: () => void = () => {}
+
+  async function attempt(d: CallbackDeliveryRow): Promise<void> {
+    const n = d.attempts + 1
+    const startedAt = nowIso()
+    const t0 = Date.now()
+    let statusCode: number | null = null
+    let error: string | null = null
+    let retryAfter: string | null = null
+    try {
+      const built = await buildCallbackBody(db, d)
+      if (!built) {
+        await recordAttempt(db, owner, d.id, { attempt: n, startedAt, statusCode: null, error: 'the scan was deleted', durationMs: 0, next: { status: 'failed' } })
+        return
+      }
+      const headers: Record<string, string> = {
+        'content-type': built.contentType,
+        'user-agent': 'Ward-Callback/1',
+        [EVENT_ID_HEADER]: d.event_id,
+        [SCAN_ID_HEADER]: String(d.scan_id),
+      }
+      if (d.secret) {
+        const ts = callbackTimestamp()
+        headers[TIMESTAMP_HEADER] = ts
+        headers[SIGNATURE_HEADER] = signBody(d.secret, built.body, ts)
+      }
+      const timeout = AbortSignal.timeout(config.callbackTimeoutMs)
+      try {
+        const res = await request(d.url, {
+          method: 'POST',
+          headers,
+          body: built.body,
+          signal: AbortSignal.any([timeout, stopping.signal]),
+          headersTimeout: config.callbackTimeoutMs,
+          bodyTimeout: config.callbackTimeoutMs,
+        })
+        statusCode = res.statusCode
+        const ra = res.headers['retry-after']
+        retryAfter = Array.isArray(ra) ? (ra[0] ?? null) : (ra ?? null)
+        await res.body.dump().catch(() => {})
+      } catch (e) {
+        error = timeout.aborted
+          ? `timed out after ${config.callbackTimeoutMs} ms`
+          : stopping.signal.aborted
+            ? 'Ward shut down during the attempt'
+            : describe(e)
+      }
+    } catch (e) {
+      // Building the body failed (database trouble): count it as an attempt and retry later.
+      error = `could not build the report: ${describe(e)}`
+    }
+    const outcome = deliveryOutcome(statusCode ?? 'network-error')
+    const r: AttemptResult = { attempt: n, startedAt, statusCode, error, durationMs: Date.now() - t0, next: { status: 'failed' } }
+    if (outcome === 'delivered') r.next = { status: 'delivered' }
+    else if (outcome === 'give-up') r.error = error ?? `the receiver answered HTTP ${statusCode}; not retried`
+    else {
+      if (r.error === null) r.error = `the receiver answered HTTP ${statusCode}`
+      const at = Date.now() + (stopping.signal.aborted ? 0 : retryDelay(config, n, retryAfter))
+      if (at <= Date.parse(d.created_at) + config.callbackRetryWindowMs) r.next = { status: 'pending', at: new Date(at).toISOString() }
+      else r.error = `${r.error}; gave up: the retry window of ${Math.round(config.callbackRetryWindowMs / 60000)} min is over`
+    }
+    const kept = await recordAttempt(db, owner, d.id, r)
+    if (!kept) log.warn({ delivery: d.id }, 'report callback lease was lost before the attempt was recorded')
+    log.info({ delivery: d.id, scan: d.scan_id, attempt: n, status: statusCode, error: r.error, next: r.next.status }, 'report callback attempt')
+  }
+
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      try {
+        while (!stopping.signal.aborted && inflight.size < concurrency) {
+          const d = await claimDueDelivery(db, owner, leaseMsFor(config))
+          if (!d) break
+          const p: Promise<void> = attempt(d)
+            .catch((e) => log.error({ err: e, delivery: d.id }, 'report callback attempt failed'))
+            .finally(() => {
+              inflight.delete(p)
+              wake()
+            })
+          inflight.add(p)
+        }
+      } catch (e) {
+        log.error({ err: e }, 'claiming report callbacks failed')
+      }
+      if (stopping.signal.aborted) break
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.max(20, config.pollMs))
+        wake = () => {
+          clearTimeout(t)
+          resolve()
+        }
+      })
+    }
+  })()
+
+  return {
+    async stop() {
+      if (stopping.signal.aborted) return
+      stopping.abort()
+      wake()
+      await loop
+      await Promise.allSettled([...inflight])
+    },
+  }
+}
+
+function describe(e: unknown): string {
+  const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } }
+  const code = err?.code ?? err?.cause?.code
+  const msg = err?.cause?.message ?? err?.message ?? String(e)
+  return code && !msg.includes(code) ? `${code}: ${msg}` : msg
+}

@@ -1,0 +1,35 @@
+// The list of tests the tool performed: what was checked, and how each check ended.
+import { paragraph, sectionTitle, type Doc } from './layout.js'
+import type { ReportContent } from './content.js'
+import { drawTable } from './table.js'
+import { cell, plural } from './text.js'
+import { COLOR, LIMIT } from './theme.js'
+
+const RESULT_COLOR: Record<string, string> = { passed: '#1f7a4d', failed: '#c0392b', error: '#b9770e' }
+
+export async function drawTests(doc: Doc, c: ReportContent): Promise<void> {
+  sectionTitle(doc, 'Tests performed')
+  doc.outline.addItem('Tests performed')
+  const { tests } = c
+  if (tests.length === 0) {
+    paragraph(doc, 'The scan recorded no tests.', { color: COLOR.muted })
+    return
+  }
+  const by = (r: string) => tests.filter((t) => t.result === r).length
+  const skipped = tests.filter((t) => t.status === 'skipped').length
+  paragraph(doc, `${plural(tests.length, 'test')}: ${by('passed')} passed, ${by('failed')} failed, ${by('error')} ended in error, ${skipped} skipped.`)
+  doc.y += 8
+  const shown = tests.slice(0, LIMIT.testRows)
+  await drawTable(
+    doc,
+    [
+      { header: 'Test', weight: 30 },
+      { header: 'Description', weight: 48 },
+      { header: 'Status', weight: 11 },
+      { header: 'Result', weight: 11 },
+    ],
+    shown.map((t) => [cell(t.name, 300), cell(t.description, 1000), cell(t.status, 30), cell(t.result ?? '—', 30)]),
+    { cellStyle: (r, col) => (col === 3 ? { color: RESULT_COLOR[shown[r]!.result ?? ''] ?? COLOR.muted, font: 'bold' } : undefined) },
+  )
+  if (tests.length > shown.length) paragraph(doc, `${tests.length - shown.length} more tests in the API (GET /scans/{id}/tests).`, { color: COLOR.muted })
+}

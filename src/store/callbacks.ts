@@ -1,0 +1,119 @@
+// Report-callback outbox. A delivery row is written in the same transaction as the scan's terminal
+// state (so no terminal scan with a callback is ever left without one, and the unique scan_id
+// makes a second one impossible); senders claim due rows with a lease, one UPDATE each.
+import { randomUUID } from 'node:crypto'
+import type { Transaction } from 'kysely'
+import type { Db } from './db.js'
+import type { CallbackAttemptRow, CallbackDeliveryRow, Database } from './schema.js'
+import { isoAfter, nowIso } from './time.js'
+
+type Tx = Transaction<Database>
+
+/** Inserts the scan's delivery when it has a report_callback. Call inside the terminal transaction. */
+export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boolean> {
+  const s = await trx.selectFrom('scans').select('report_callback').where('id', '=', scanId).executeTakeFirst()
+  if (!s?.report_callback) return false
+  const cb = JSON.parse(s.report_callback) as { url: string; format?: string; secret?: string }
+  const now = nowIso()
+  await trx
+    .insertInto('callback_deliveries')
+    .values({
+      scan_id: scanId,
+      event_id: randomUUID(),
+      url: cb.url,
+      format: cb.format === 'pdf' ? 'pdf' : 'json',
+      secret: cb.secret ?? null,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      delivered_at: null,
+    })
+    .execute()
+  return true
+}
+
+/**
+ * Runs a terminal transition (`move`, which returns whether the scan moved) and, when it moved,
+ * enqueues the scan's callback — both in one transaction.
+ */
+export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => Promise<boolean>): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const moved = await move(trx)
+    if (moved) await enqueueCallback(trx, scanId)
+    return moved
+  })
+}
+
+/**
+ * Claims one due delivery for `owner` until `leaseMs` from now: the UPDATE re-checks that the row
+ * is still pending, due and unleased (or its lease expired), so two senders never hold it at once.
+ */
+export async function claimDueDelivery(db: Db, owner: string, leaseMs: number): Promise<CallbackDeliveryRow | null> {
+  const now = nowIso()
+  const free = (q: any) => q.where('status', '=', 'pending').where('next_attempt_at', '<=', now).where((eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
+  const pick = free(db.selectFrom('callback_deliveries').select('id')).orderBy('next_attempt_at').orderBy('id').limit(1)
+  const row = await free(
+    db
+      .updateTable('callback_deliveries')
+      .set({ lease_owner: owner, lease_expires_at: isoAfter(leaseMs) })
+      .where('id', '=', (eb: any) => eb.selectFrom(pick.as('p')).select('p.id')),
+  )
+    .returningAll()
+    .executeTakeFirst()
+  return (row as CallbackDeliveryRow | undefined) ?? null
+}
+
+export interface AttemptResult {
+  attempt: number
+  startedAt: string
+  statusCode: number | null
+  error: string | null
+  durationMs: number
+  /** The delivery's next state. */
+  next: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; at: string }
+}
+
+/** Records an attempt and releases the lease; only the lease holder may do so. */
+export async function recordAttempt(db: Db, owner: string, deliveryId: number, r: AttemptResult): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const upd = await trx
+      .updateTable('callback_deliveries')
+      .set({
+        status: r.next.status,
+        attempts: r.attempt,
+        next_attempt_at: r.next.status === 'pending' ? r.next.at : nowIso(),
+        lease_owner: null,
+        lease_expires_at: null,
+        last_status_code: r.statusCode,
+        last_error: r.error,
+        delivered_at: r.next.status === 'delivered' ? nowIso() : null,
+      })
+      .where('id', '=', deliveryId)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'pending')
+      .executeTakeFirst()
+    if (!Number(upd.numUpdatedRows)) return false
+    await trx
+      .insertInto('callback_attempts')
+      .values({ delivery_id: deliveryId, attempt: r.attempt, started_at: r.startedAt, status_code: r.statusCode, error: r.error, duration_ms: r.durationMs })
+      .execute()
+    return true
+  })
+}
+
+/** Releases a lease without recording an attempt (the sender stopped before sending). */
+export async function releaseDelivery(db: Db, owner: string, deliveryId: number): Promise<void> {
+  await db.updateTable('callback_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).where('lease_owner', '=', owner).execute()
+}
+
+export async function scanDeliveries(db: Db, scanId: number): Promise<Array<CallbackDeliveryRow & { attempt_list: CallbackAttemptRow[] }>> {
+  const deliveries = await db.selectFrom('callback_deliveries').selectAll().where('scan_id', '=', scanId).orderBy('id', 'desc').execute()
+  if (!deliveries.length) return []
+  const attempts = await db.selectFrom('callback_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('attempt').orderBy('id').execute()
+  return deliveries.map((d) => ({ ...d, attempt_list: attempts.filter((a) => a.delivery_id === d.id) }))
+}

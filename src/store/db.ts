@@ -1,0 +1,129 @@
+// The only file that knows which database engines exist: builds a Kysely instance for the configured
+// dialect and brings the schema up to date.
+import fs from 'node:fs'
+import path from 'node:path'
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely'
+import SQLite from 'better-sqlite3'
+import pg from 'pg'
+import type { DbConfig } from '../config/config.js'
+import type { Database } from './schema.js'
+import { migrationProvider, type DbKind } from './migrations/index.js'
+import { attachPgNotify } from './notify.js'
+
+export type Db = Kysely<Database>
+
+export interface DbHandle {
+  db: Db
+  kind: DbKind
+  close(): Promise<void>
+}
+
+// int8 (counts, bigint ids) as numbers: our ids and counts stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v))
+
+function createDialect(cfg: DbConfig, onQuery?: () => void): Dialect {
+  switch (cfg.kind) {
+    case 'sqlite': {
+      if (cfg.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(cfg.file)), { recursive: true })
+      const database = new SQLite(cfg.file)
+      database.pragma('journal_mode = WAL')
+      database.pragma('synchronous = NORMAL')
+      database.pragma('foreign_keys = ON')
+      database.pragma('busy_timeout = 5000')
+      void onQuery
+      cacheStatements(database)
+      return new SqliteDialect({ database })
+    }
+    case 'postgres': {
+      const pool = new pg.Pool({ connectionString: cfg.url, max: cfg.poolMax })
+      // An idle connection the server dropped (restart, pg_terminate_backend) is discarded by the
+      // pool; without a listener its 'error' event would crash the process.
+      pool.on('error', () => {})
+      return new PostgresDialect({ pool })
+    }
+  }
+}
+
+/**
+ * Kysely prepares every query afresh; better-sqlite3 statements are reusable (queries run
+ * synchronously, one at a time), so identical SQL text reuses its compiled statement.
+ */
+function cacheStatements(database: SQLite.Database, max = 512) {
+  const prepare = database.prepare.bind(database)
+  const cache = new Map<string, SQLite.Statement>()
+  database.prepare = ((sql: string) => {
+    let stmt = cache.get(sql)
+    if (!stmt) {
+      stmt = prepare(sql)
+      if (cache.size >= max) cache.delete(cache.keys().next().value!)
+      cache.set(sql, stmt)
+    }
+    return stmt
+  }) as typeof database.prepare
+}
+
+export interface OpenOptions {
+  /** Called for every query executed (tests count queries per request). */
+  onQuery?: (sql: string) => void
+  migrate?: boolean
+  /** PostgreSQL: LISTEN/NOTIFY wake-ups between processes (default on). */
+  notify?: boolean
+}
+
+export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promise<DbHandle> {
+  const db = new Kysely<Database>({
+    dialect: createDialect(cfg),
+    log: opts.onQuery
+      ? (e) => {
+          if (e.level === 'query') opts.onQuery!(e.query.sql)
+        }
+      : undefined,
+  })
+  if (opts.migrate !== false) await migrate(db, cfg.kind)
+  const channel = cfg.kind === 'postgres' && opts.notify !== false ? attachPgNotify(cfg.url) : null
+  return {
+    db,
+    kind: cfg.kind,
+    async close() {
+      await channel?.close()
+      await db.destroy()
+    },
+  }
+}
+
+export async function migrate(db: Kysely<any>, kind: DbKind): Promise<void> {
+  if (kind === 'sqlite') return runMigrations(new Migrator({ db, provider: migrationProvider(kind) }))
+  // PostgreSQL: several processes may start together. A session advisory lock (per schema) held on
+  // one connection makes them migrate one after the other; the later ones find nothing to do.
+  await db.connection().execute(async (conn) => {
+    const schema = await currentSchema(conn)
+    const key = `ward_migrate:${schema}`
+    await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn)
+    try {
+      await runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema }))
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn)
+    }
+  })
+}
+
+async function runMigrations(migrator: Migrator): Promise<void> {
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error || failed) throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`)
+}
+
+// Kysely looks for its migration tables in every schema unless told which one: name ours, so
+// databases holding several Ward schemas (tests, tenants) don't see each other's tables.
+async function currentSchema(db: Kysely<any>): Promise<string> {
+  const { rows } = await sql<{ s: string | null }>`select current_schema() as s`.execute(db)
+  if (!rows[0]?.s) throw new Error('PostgreSQL: no current schema (does the schema in search_path exist?)')
+  return rows[0].s
+}
+
+/** Migrations not yet applied (for readiness checks). */
+export async function pendingMigrations(db: Kysely<any>, kind: DbKind): Promise<string[]> {
+  const migrationTableSchema = kind === 'postgres' ? await currentSchema(db) : undefined
+  const migrator = new Migrator({ db, provider: migrationProvider(kind), migrationTableSchema })
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)
+}

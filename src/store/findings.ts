@@ -1,0 +1,47 @@
+// Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
+import type { Db } from './db.js'
+import type { FindingRow } from './schema.js'
+
+export interface FindingFilter {
+  workspaceId?: number
+  targetId?: number
+  scanId?: number
+  groupDuplicates?: boolean
+  riskLevel?: number
+  status?: string
+  vulnId?: string
+  limit: number
+  page: number
+}
+
+const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
+
+export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
+  const filtered = (alias: 'findings' | 'g') => {
+    let q = db.selectFrom(`findings as ${alias}` as 'findings')
+    // A dedup_key names its target (hence its workspace): inside a group these filters always hold.
+    if (alias === 'findings') {
+      // With a workspace_id, tenancy is a constant EXISTS, not an IN on the column: the IN would make
+      // SQLite read (workspace_id, id) as several ranges and sort them instead of walking newest first.
+      if (f.workspaceId === undefined) q = q.where(`${alias}.workspace_id` as 'workspace_id', 'in', ownWorkspaces(db, userId))
+      else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('id', '=', f.workspaceId!)))
+      if (f.targetId !== undefined) q = q.where(`${alias}.target_id` as 'target_id', '=', f.targetId)
+    }
+    if (f.scanId !== undefined) q = q.where(`${alias}.scan_id` as 'scan_id', '=', f.scanId)
+    if (f.riskLevel !== undefined) q = q.where(`${alias}.risk_level` as 'risk_level', '=', f.riskLevel)
+    if (f.status !== undefined) q = q.where(`${alias}.status` as 'status', '=', f.status)
+    if (f.vulnId !== undefined) q = q.where(`${alias}.vuln_id` as 'vuln_id', '=', f.vulnId)
+    return q
+  }
+  let q = filtered('findings').selectAll()
+  if (f.groupDuplicates) {
+    // The latest finding of each duplicate group among the matching ones: no later matching finding
+    // with the same dedup_key. Walking (workspace_id|target_id, id) newest first with one probe of
+    // (dedup_key, id) per row stops after about `limit` groups, instead of grouping every finding.
+    q = q.where((eb) => eb.not(eb.exists(filtered('g').select('g.id' as 'id').whereRef('g.dedup_key' as 'dedup_key', '=', 'findings.dedup_key').whereRef('g.id' as 'id', '>', 'findings.id'))))
+  }
+  return q.orderBy('findings.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+}
+
+export const getFinding = (db: Db, userId: number, id: number) =>
+  db.selectFrom('findings').selectAll().where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId)).executeTakeFirst()

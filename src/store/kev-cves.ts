@@ -1,0 +1,34 @@
+// CVE ids imported from the official CISA KEV feed (`ward admin kev import FILE`). Ward's KEV set is
+// the shipped snapshot plus these; the import also flags findings created before it.
+import type { Db } from './db.js'
+import { nowIso } from './time.js'
+import { isInKev } from '../domain/kev.js'
+
+export async function importedKevCves(db: Db): Promise<string[]> {
+  return (await db.selectFrom('kev_cves').select('cve').execute()).map((r) => r.cve)
+}
+
+/** Replaces the imported set with `cves` (the feed is the whole catalogue); returns how many were new. */
+export async function replaceKevCves(db: Db, cves: readonly string[]): Promise<{ total: number; added: number }> {
+  return db.transaction().execute(async (trx) => {
+    const before = new Set((await trx.selectFrom('kev_cves').select('cve').execute()).map((r) => r.cve))
+    await trx.deleteFrom('kev_cves').execute()
+    const now = nowIso()
+    for (let i = 0; i < cves.length; i += 500) await trx.insertInto('kev_cves').values(cves.slice(i, i + 500).map((cve) => ({ cve, imported_at: now }))).execute()
+    return { total: cves.length, added: cves.filter((c) => !before.has(c)).length }
+  })
+}
+
+/** Sets in_cisa_catalog on findings not yet flagged whose CVEs meet `kev`; returns how many. */
+export async function flagKevFindings(db: Db, kev: ReadonlySet<string>): Promise<number> {
+  let flagged = 0
+  let after = 0
+  for (;;) {
+    const rows = await db.selectFrom('findings').select(['id', 'cve']).where('in_cisa_catalog', '=', 0).where('cve', '!=', '[]').where('id', '>', after).orderBy('id').limit(2000).execute()
+    if (!rows.length) return flagged
+    after = rows[rows.length - 1]!.id
+    const ids = rows.filter((r) => isInKev(JSON.parse(r.cve) as string[], kev)).map((r) => r.id)
+    if (ids.length) await db.updateTable('findings').set({ in_cisa_catalog: 1 }).where('id', 'in', ids).execute()
+    flagged += ids.length
+  }
+}

@@ -1,0 +1,32 @@
+// Migrations, written once for SQLite and PostgreSQL: the schema builder only, plus `idColumn`
+// for the one thing the two spell differently (auto-increment keys).
+import type { Kysely, Migration, MigrationProvider, CreateTableBuilder } from 'kysely'
+import { m001Initial } from './001-initial.js'
+import { m002CallbacksHistory } from './002-callbacks-history.js'
+import { m003VpnProfiles } from './003-vpn-profiles.js'
+import { m004PerfIndexes } from './004-perf-indexes.js'
+import { m005RateLimits } from './005-rate-limits.js'
+
+export type DbKind = 'sqlite' | 'postgres'
+export type MigrationFactory = (kind: DbKind) => Migration
+
+export const MIGRATIONS: Record<string, MigrationFactory> = {
+  '001-initial': m001Initial,
+  '002-callbacks-history': m002CallbacksHistory,
+  '003-vpn-profiles': m003VpnProfiles,
+  '004-perf-indexes': m004PerfIndexes,
+  '005-rate-limits': m005RateLimits,
+}
+
+export function migrationProvider(kind: DbKind): MigrationProvider {
+  return { getMigrations: async () => Object.fromEntries(Object.entries(MIGRATIONS).map(([k, f]) => [k, f(kind)])) }
+}
+
+/** An auto-increment integer primary key in either dialect. */
+export function idColumn<T extends string>(kind: DbKind, t: CreateTableBuilder<T, any>): CreateTableBuilder<T, any> {
+  return kind === 'postgres'
+    ? t.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+    : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+}
+
+export type AnyDb = Kysely<any>

@@ -1,0 +1,96 @@
+// Tests, findings and raw log lines of scans: written by the engine, read by the API.
+import { sql } from 'kysely'
+import type { Db } from './db.js'
+import type { FindingRow, NewFinding, TestRow } from './schema.js'
+import { nowIso } from './time.js'
+import { joinGroup } from './finding-history.js'
+
+const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'] as const
+
+export async function insertTest(db: Db, scanId: number, name: string, description: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto('tests').values({ scan_id: scanId, name, description, status: 'running', result: null, message: null, start_time: nowIso(), end_time: null }).returning('id').executeTakeFirstOrThrow()
+    await trx.updateTable('scans').set({ num_tests: sql`num_tests + 1` }).where('id', '=', scanId).execute()
+    return row.id
+  })
+}
+
+/** Ends a running test; counts it as finished once (the WHERE guards against double counting). */
+export async function endTest(db: Db, scanId: number, testId: number, status: 'finished' | 'skipped' | 'error', result: 'passed' | 'failed' | 'error' | null, message: string | null) {
+  await db.transaction().execute(async (trx) => {
+    const r = await trx.updateTable('tests').set({ status, result, message, end_time: nowIso() }).where('id', '=', testId).where('status', '=', 'running').executeTakeFirst()
+    if (!Number(r.numUpdatedRows)) return
+    await trx.updateTable('scans').set({ num_finished_tests: sql`num_finished_tests + 1` }).where('id', '=', scanId).execute()
+    if (status === 'finished') await trx.updateTable('findings').set({ test_finished: 1 }).where('test_id', '=', testId).execute()
+  })
+}
+
+/** Ends every test still running (scan ended): `skipped` when it was cut short by a stop/time limit. */
+export async function endOpenTests(db: Db, scanId: number, status: 'skipped' | 'error', message: string) {
+  await db.transaction().execute(async (trx) => {
+    const r = await trx.updateTable('tests').set({ status, result: status === 'error' ? 'error' : null, message, end_time: nowIso() }).where('scan_id', '=', scanId).where('status', '=', 'running').executeTakeFirst()
+    const n = Number(r.numUpdatedRows)
+    if (n) await trx.updateTable('scans').set({ num_finished_tests: sql`num_finished_tests + ${n}` }).where('id', '=', scanId).execute()
+  })
+}
+
+export async function insertFinding(db: Db, f: NewFinding): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    // The duplicate group's triage carries over (accepted/false positive) or re-opens (fixed).
+    const group = await joinGroup(trx, f)
+    const row = await trx.insertInto('findings').values(group.finding).returning('id').executeTakeFirstOrThrow()
+    await group.after(row.id)
+    const col = RISK_COLUMNS[f.risk_level] ?? 'count_info'
+    await trx.updateTable('scans').set({ [col]: sql`${sql.ref(col)} + 1` }).where('id', '=', f.scan_id).execute()
+    return row.id
+  })
+}
+
+export async function appendLogs(db: Db, scanId: number, lines: string[]) {
+  if (!lines.length) return
+  const now = nowIso()
+  for (let i = 0; i < lines.length; i += 500) {
+    await db.insertInto('scan_logs').values(lines.slice(i, i + 500).map((line) => ({ scan_id: scanId, line, created_at: now }))).execute()
+  }
+}
+
+export const scanLogs = async (db: Db, scanId: number) =>
+  (await db.selectFrom('scan_logs').select('line').where('scan_id', '=', scanId).orderBy('id').execute()).map((r) => r.line)
+
+export const scanFindings = (db: Db, scanId: number): Promise<FindingRow[]> =>
+  db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
+
+export async function scanTests(db: Db, scanId: number, only?: 'with-findings' | 'without-findings', findingId?: number): Promise<Array<TestRow & { finding_ids: number[] }>> {
+  let q = db.selectFrom('tests').selectAll('tests').where('tests.scan_id', '=', scanId)
+  const hasFinding = (eb: any) => eb.exists(eb.selectFrom('findings').select('findings.id').whereRef('findings.test_id', '=', 'tests.id'))
+  if (only === 'with-findings') q = q.where(hasFinding)
+  if (only === 'without-findings') q = q.where((eb) => eb.not(hasFinding(eb)))
+  if (findingId !== undefined) q = q.where('tests.id', '=', (eb) => eb.selectFrom('findings').select('findings.test_id').where('findings.id', '=', findingId).where('findings.scan_id', '=', scanId))
+  const tests = await q.orderBy('tests.id').execute()
+  return attachFindingIds(db, tests)
+}
+
+/** One query for all finding ids of these tests (no query per test). */
+export async function attachFindingIds(db: Db, tests: TestRow[]): Promise<Array<TestRow & { finding_ids: number[] }>> {
+  if (!tests.length) return []
+  const byTest = new Map<number, number[]>()
+  const ids = tests.map((t) => t.id)
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows = await db.selectFrom('findings').select(['id', 'test_id']).where('test_id', 'in', ids.slice(i, i + 5000)).orderBy('id').execute()
+    for (const r of rows) byTest.set(r.test_id!, [...(byTest.get(r.test_id!) ?? []), r.id])
+  }
+  return tests.map((t) => ({ ...t, finding_ids: byTest.get(t.id) ?? [] }))
+}
+
+export async function setScanOutput(db: Db, scanId: number, output: Record<string, unknown>) {
+  await db.updateTable('scans').set({ output_data: JSON.stringify(output) }).where('id', '=', scanId).execute()
+}
+
+export async function setScanProgress(db: Db, scanId: number, progress: number) {
+  await db.updateTable('scans').set({ progress }).where('id', '=', scanId).where('status', '=', 'running').execute()
+}
+
+/** One test with its finding ids (the test behind a finding). */
+export async function testWithFindings(db: Db, testId: number) {
+  return attachFindingIds(db, await db.selectFrom('tests').selectAll().where('id', '=', testId).execute())
+}

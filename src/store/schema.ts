@@ -1,0 +1,228 @@
+// Table types for Kysely. Booleans are stored as 0/1 integers and times as ISO-8601 UTC text so the
+// same SQL runs on SQLite and PostgreSQL; repositories convert at the edge.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export interface UsersTable {
+  id: Generated<number>
+  name: string
+  max_targets: number
+  license_expires: string | null
+  active_workspace_id: number | null
+  created_at: string
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>
+  user_id: number
+  key_hash: string
+  key_prefix: string
+  created_at: string
+  revoked_at: string | null
+}
+
+export interface WorkspacesTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  vpn_profile_uuid: string | null
+  created_at: string
+}
+
+export interface TargetsTable {
+  id: Generated<number>
+  workspace_id: number
+  user_id: number
+  name: string
+  name_key: string
+  type: string
+  description: string
+  created_at: string
+}
+
+export interface ScansTable {
+  id: Generated<number>
+  workspace_id: number
+  target_id: number
+  user_id: number
+  tool_id: number
+  status: string
+  status_message: string | null
+  vpn_profile_uuid: string | null
+  vpn_scan: number
+  progress: number
+  num_tests: number
+  num_finished_tests: number
+  max_scan_time: number
+  scan_original_url: number
+  redirect_level: string
+  report_callback: string | null
+  tool_params: string
+  output_data: string | null
+  count_critical: number
+  count_high: number
+  count_medium: number
+  count_low: number
+  count_info: number
+  created_at: string
+  start_time: string | null
+  end_time: string | null
+  lease_owner: string | null
+  lease_expires_at: string | null
+  stop_requested: number
+  attempts: number
+}
+
+export interface TestsTable {
+  id: Generated<number>
+  scan_id: number
+  name: string
+  description: string
+  status: string
+  result: string | null
+  message: string | null
+  start_time: string
+  end_time: string | null
+}
+
+export interface FindingsTable {
+  id: Generated<number>
+  scan_id: number
+  target_id: number
+  workspace_id: number
+  test_id: number | null
+  dedup_key: string
+  vuln_id: string
+  name: string
+  test_description: string
+  test_finished: number
+  confirmed: number
+  in_cisa_catalog: number
+  cve: string
+  vuln_description: string
+  vuln_evidence: string | null
+  risk_description: string
+  risk_level: number
+  status: string
+  recommendation: string
+  refs: string
+  verified: number
+  owasp: string
+  cwe: string
+  port: number | null
+  protocol: string | null
+  service: string | null
+  url: string | null
+  location: string | null
+  created_at: string
+}
+
+export interface ScanLogsTable {
+  id: Generated<number>
+  scan_id: number
+  line: string
+  created_at: string
+}
+
+export interface VpnProfilesTable {
+  uuid: string
+  user_id: number
+  name: string
+  /** 'socks5' | 'http_connect' */
+  type: string
+  host: string
+  port: number
+  username: string | null
+  /** Write-only: never returned by the API. */
+  password: string | null
+  /** http_connect: proxy URL without credentials; null for socks5. */
+  url: string | null
+  created_at: string
+}
+
+export interface CallbackDeliveriesTable {
+  id: Generated<number>
+  scan_id: number
+  /** Stable per delivery: sent as x-ward-event-id on every attempt. */
+  event_id: string
+  url: string
+  format: string
+  secret: string | null
+  status: string
+  attempts: number
+  next_attempt_at: string
+  lease_owner: string | null
+  lease_expires_at: string | null
+  last_status_code: number | null
+  last_error: string | null
+  created_at: string
+  delivered_at: string | null
+}
+
+export interface CallbackAttemptsTable {
+  id: Generated<number>
+  delivery_id: number
+  attempt: number
+  started_at: string
+  status_code: number | null
+  error: string | null
+  duration_ms: number
+}
+
+export interface FindingHistoryTable {
+  id: Generated<number>
+  workspace_id: number
+  dedup_key: string
+  finding_id: number | null
+  field: string
+  old_value: string | null
+  new_value: string | null
+  reason: string | null
+  user_id: number | null
+  created_at: string
+}
+
+export interface KevCvesTable {
+  cve: string
+  imported_at: string
+}
+
+export interface Database {
+  users: UsersTable
+  api_keys: ApiKeysTable
+  workspaces: WorkspacesTable
+  targets: TargetsTable
+  scans: ScansTable
+  tests: TestsTable
+  findings: FindingsTable
+  scan_logs: ScanLogsTable
+  vpn_profiles: VpnProfilesTable
+  callback_deliveries: CallbackDeliveriesTable
+  callback_attempts: CallbackAttemptsTable
+  finding_history: FindingHistoryTable
+  kev_cves: KevCvesTable
+}
+
+export type UserRow = Selectable<UsersTable>
+export type WorkspaceRow = Selectable<WorkspacesTable>
+export type TargetRow = Selectable<TargetsTable>
+export type ScanRow = Selectable<ScansTable>
+export type NewScan = Insertable<ScansTable>
+export type ScanUpdate = Updateable<ScansTable>
+export type TestRow = Selectable<TestsTable>
+export type FindingRow = Selectable<FindingsTable>
+export type NewFinding = Insertable<FindingsTable>
+export type VpnProfileRow = Selectable<VpnProfilesTable>
+export type CallbackDeliveryRow = Selectable<CallbackDeliveriesTable>
+export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>
+export type FindingHistoryRow = Selectable<FindingHistoryTable>
+
+/** Shared API rate-limit windows (migration 005), merged into Database. */
+export interface RateLimitsTable {
+  key: string
+  count: number
+  /** Epoch milliseconds when the window ends. */
+  reset_at: number
+}
+export interface Database {
+  rate_limits: RateLimitsTable
+}

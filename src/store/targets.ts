@@ -1,0 +1,56 @@
+// Targets repository. Every read takes the caller's user id: tenancy lives in the query.
+import type { Db } from './db.js'
+import type { TargetRow } from './schema.js'
+import { nowIso } from './time.js'
+
+export interface TargetFilter {
+  workspaceId?: number
+  type?: string
+  limit: number
+  page: number
+}
+
+export async function listTargets(db: Db, userId: number, f: TargetFilter): Promise<TargetRow[]> {
+  let q = db.selectFrom('targets').selectAll().where('user_id', '=', userId)
+  if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
+  if (f.type !== undefined) q = q.where('type', '=', f.type)
+  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+}
+
+export const getTarget = (db: Db, userId: number, id: number) =>
+  db.selectFrom('targets').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+
+export const findTargetByKey = (db: Db, workspaceId: number, nameKey: string) =>
+  db.selectFrom('targets').selectAll().where('workspace_id', '=', workspaceId).where('name_key', '=', nameKey).executeTakeFirst()
+
+export const countUserTargets = async (db: Db, userId: number) =>
+  Number((await db.selectFrom('targets').select((e) => e.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n)
+
+export async function insertTarget(db: Db, t: { workspaceId: number; userId: number; name: string; nameKey: string; type: string; description: string }) {
+  const row = await db
+    .insertInto('targets')
+    .values({ workspace_id: t.workspaceId, user_id: t.userId, name: t.name, name_key: t.nameKey, type: t.type, description: t.description, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** Deletes the target with its scans, tests, findings and logs in one transaction, unless a scan runs. */
+export async function deleteTarget(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'running'> {
+  return db.transaction().execute(async (trx) => {
+    const t = await trx.selectFrom('targets').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+    if (!t) return 'missing'
+    const running = await trx.selectFrom('scans').select('id').where('target_id', '=', id).where('status', '=', 'running').executeTakeFirst()
+    if (running) return 'running'
+    const scanIds = trx.selectFrom('scans').select('id').where('target_id', '=', id)
+    await trx.deleteFrom('findings').where('scan_id', 'in', scanIds).execute()
+    await trx.deleteFrom('tests').where('scan_id', 'in', scanIds).execute()
+    await trx.deleteFrom('scan_logs').where('scan_id', 'in', scanIds).execute()
+    await trx.deleteFrom('scans').where('target_id', '=', id).execute()
+    await trx.deleteFrom('targets').where('id', '=', id).execute()
+    return 'deleted'
+  })
+}
+
+/** A target by id regardless of owner: for the engine and reports, which act for the scan's owner. */
+export const getTargetById = (db: Db, id: number) => db.selectFrom('targets').selectAll().where('id', '=', id).executeTakeFirst()

@@ -1,0 +1,47 @@
+// VPN profiles: per-user egress settings. Every query is scoped by user_id; another user's uuid reads
+// exactly like an unknown one. Secrets (password) leave this module only for the worker's egress.
+import type { Db } from './db.js'
+import type { VpnProfileRow } from './schema.js'
+
+export type NewVpnProfile = Omit<VpnProfileRow, 'created_at'> & { created_at: string }
+
+export async function insertVpnProfile(db: Db, p: NewVpnProfile): Promise<string> {
+  await db.insertInto('vpn_profiles').values(p).execute()
+  return p.uuid
+}
+
+export const listVpnProfiles = (db: Db, userId: number) =>
+  db.selectFrom('vpn_profiles').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('uuid').execute()
+
+export const getVpnProfile = (db: Db, userId: number, uuid: string) =>
+  db.selectFrom('vpn_profiles').selectAll().where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
+
+/** Ids of the caller's workspaces whose default profile this is, per profile uuid. */
+export async function workspacesByProfile(db: Db, userId: number): Promise<Map<string, number[]>> {
+  const rows = await db.selectFrom('workspaces').select(['id', 'vpn_profile_uuid']).where('user_id', '=', userId).where('vpn_profile_uuid', 'is not', null).orderBy('id').execute()
+  const out = new Map<string, number[]>()
+  for (const r of rows) out.set(r.vpn_profile_uuid!, [...(out.get(r.vpn_profile_uuid!) ?? []), r.id])
+  return out
+}
+
+/**
+ * Deletes a profile unless a running scan uses it, and detaches it from the workspaces that default to it.
+ * Waiting scans that named it end `VPN connection error` when a worker picks them up.
+ */
+export async function deleteVpnProfile(db: Db, userId: number, uuid: string): Promise<'deleted' | 'missing' | 'running'> {
+  return db.transaction().execute(async (trx) => {
+    const p = await trx.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
+    if (!p) return 'missing'
+    const running = await trx.selectFrom('scans').select('id').where('vpn_profile_uuid', '=', uuid).where('user_id', '=', userId).where('status', '=', 'running').executeTakeFirst()
+    if (running) return 'running'
+    await trx.updateTable('workspaces').set({ vpn_profile_uuid: null }).where('user_id', '=', userId).where('vpn_profile_uuid', '=', uuid).execute()
+    await trx.deleteFrom('vpn_profiles').where('uuid', '=', uuid).where('user_id', '=', userId).execute()
+    return 'deleted'
+  })
+}
+
+/** Sets (or clears) a workspace's default profile. False when the workspace is not the user's. */
+export async function setWorkspaceVpnProfile(db: Db, userId: number, workspaceId: number, uuid: string | null): Promise<boolean> {
+  const r = await db.updateTable('workspaces').set({ vpn_profile_uuid: uuid }).where('id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst()
+  return Number(r.numUpdatedRows) > 0
+}

@@ -1,0 +1,65 @@
+// Which service checks apply to an open port, from tool 70's detection, the banner, then the usual port. Pure.
+import type { DetectedService } from './peers.js'
+
+export type Kind = 'ftp' | 'ssh' | 'smtp' | 'http' | 'redis' | 'memcached' | 'mongodb' | 'elasticsearch'
+
+const SERVICE_KINDS: Readonly<Record<string, Kind>> = {
+  ftp: 'ftp',
+  ssh: 'ssh',
+  smtp: 'smtp',
+  esmtp: 'smtp',
+  submission: 'smtp',
+  http: 'http',
+  https: 'http',
+  'http-alt': 'http',
+  'http-proxy': 'http',
+  'https-alt': 'http',
+  www: 'http',
+  redis: 'redis',
+  memcache: 'memcached',
+  memcached: 'memcached',
+  mongo: 'mongodb',
+  mongod: 'mongodb',
+  mongodb: 'mongodb',
+  elasticsearch: 'elasticsearch',
+}
+
+/** IANA/common ports, used only when detection named no service. */
+const PORT_KINDS: Readonly<Record<number, Kind>> = {
+  21: 'ftp',
+  22: 'ssh',
+  25: 'smtp',
+  587: 'smtp',
+  2525: 'smtp',
+  80: 'http',
+  443: 'http',
+  8000: 'http',
+  8080: 'http',
+  8443: 'http',
+  6379: 'redis',
+  11211: 'memcached',
+  27017: 'mongodb',
+  27018: 'mongodb',
+  9200: 'elasticsearch',
+}
+
+function fromBanner(banner: string | null): Kind | null {
+  if (!banner) return null
+  if (banner.startsWith('SSH-')) return 'ssh'
+  if (/^HTTP\/\d/.test(banner)) return 'http'
+  if (/^220[ -].*ftp/i.test(banner)) return 'ftp'
+  if (/^220[ -].*\b(e?smtp|mail|exim|postfix|sendmail)/i.test(banner)) return 'smtp'
+  return null
+}
+
+/** The one protocol a port is checked as, or null (only version matching applies). */
+export function kindOf(port: number, d: DetectedService): Kind | null {
+  const named = d.service ? SERVICE_KINDS[d.service.toLowerCase()] : undefined
+  const byPort = PORT_KINDS[port]
+  // Elasticsearch is an HTTP service: detection says "http", its usual port says which one.
+  if (named === 'http' && byPort === 'elasticsearch') return byPort
+  return named ?? fromBanner(d.banner) ?? byPort ?? null
+}
+
+/** Service name for findings and output: detection's, else the kind checked. */
+export const serviceName = (d: DetectedService, kind: Kind | null): string | null => d.service ?? kind

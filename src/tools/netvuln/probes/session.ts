@@ -1,0 +1,123 @@
+// A small client conversation over one TCP socket from the egress: buffered reads with a completion test,
+// a time limit per read, the scan's AbortSignal, and a transcript for evidence.
+import type { Socket } from 'node:net'
+import type { Egress } from '../../../engine/net/egress.js'
+
+export interface ProbeTarget {
+  net: Egress
+  host: string
+  port: number
+  signal: AbortSignal
+  /** Per connect and per read (default 4 s). */
+  timeoutMs?: number
+}
+
+/** The port speaks another protocol than the probe's: the check does not apply there. */
+export class NotThisProtocol extends Error {
+  override name = 'NotThisProtocol'
+}
+
+/** The server closed the connection (before the expected reply was complete). */
+export class ConnectionClosed extends Error {
+  override name = 'ConnectionClosed'
+}
+
+export class Session {
+  readonly transcript: string[] = []
+  private buf = Buffer.alloc(0)
+  private ended: Error | null = null
+  private wake: (() => void) | null = null
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly signal: AbortSignal,
+    private readonly timeoutMs: number,
+  ) {
+    socket.on('data', (d: Buffer) => {
+      this.buf = Buffer.concat([this.buf, d])
+      this.wake?.()
+    })
+    const end = (err?: Error) => {
+      this.ended ??= err ?? new ConnectionClosed('connection closed by the server')
+      this.wake?.()
+    }
+    socket.on('end', () => end())
+    socket.on('close', () => end())
+    socket.on('error', (e) => end(e))
+  }
+
+  static async open(t: ProbeTarget): Promise<Session> {
+    const timeoutMs = t.timeoutMs ?? 4000
+    const socket = await t.net.connect({ host: t.host, port: t.port, timeoutMs, signal: t.signal })
+    return new Session(socket, t.signal, timeoutMs)
+  }
+
+  send(data: string | Buffer, shown?: string): void {
+    if (shown !== undefined || typeof data === 'string') this.transcript.push(`C: ${shown ?? String(data).trimEnd()}`)
+    this.socket.write(data)
+  }
+
+  /** Resolves with the first `n` buffered bytes as soon as `complete(buffer)` returns n > 0. */
+  read(complete: (buf: Buffer) => number, timeoutMs = this.timeoutMs): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const finish = (err: Error | null, out?: Buffer) => {
+        clearTimeout(timer)
+        this.wake = null
+        this.signal.removeEventListener('abort', onAbort)
+        if (err) reject(err)
+        else resolve(out!)
+      }
+      const check = () => {
+        const n = this.buf.length ? complete(this.buf) : 0
+        if (n > 0) {
+          const out = this.buf.subarray(0, n)
+          this.buf = this.buf.subarray(n)
+          return finish(null, out)
+        }
+        if (this.ended) finish(this.ended)
+      }
+      const onAbort = () => finish(Object.assign(new Error('aborted'), { name: 'AbortError' }))
+      if (this.signal.aborted) return onAbort()
+      this.signal.addEventListener('abort', onAbort, { once: true })
+      timer = setTimeout(() => finish(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs)
+      this.wake = check
+      check()
+    })
+  }
+
+  /** One line without its CR LF. */
+  async readLine(timeoutMs?: number): Promise<string> {
+    const b = await this.read((buf) => buf.indexOf(0x0a) + 1, timeoutMs)
+    const line = b.toString('latin1').replace(/\r?\n$/, '')
+    this.transcript.push(`S: ${line}`)
+    return line
+  }
+
+  /** An FTP/SMTP reply: "250-..." continuation lines up to the final "250 ...". */
+  async readReply(timeoutMs?: number): Promise<{ code: number; text: string }> {
+    const lines: string[] = []
+    for (;;) {
+      const line = await this.readLine(timeoutMs)
+      if (!lines.length && !/^\d{3}/.test(line)) throw new NotThisProtocol(`not a numeric-reply protocol: ${line.slice(0, 80)}`)
+      lines.push(line)
+      const m = /^(\d{3})([ -]|$)/.exec(line)
+      if (m && m[2] !== '-') return { code: Number(m[1]), text: lines.join('\n') }
+      if (lines.length > 200) throw new Error('reply too long')
+    }
+  }
+
+  close(): void {
+    this.socket.destroy()
+  }
+}
+
+/** Opens a session, runs `fn`, always closes. */
+export async function withSession<T>(t: ProbeTarget, fn: (s: Session) => Promise<T>): Promise<T> {
+  const s = await Session.open(t)
+  try {
+    return await fn(s)
+  } finally {
+    s.close()
+  }
+}

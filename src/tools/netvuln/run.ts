@@ -1,0 +1,176 @@
+// The scan: port discovery → service detection → service checks per port → version → CVE → TLS analysis.
+import type { ScanContext } from '../tool.js'
+import { TargetUnreachableError, ToolStartError } from '../errors.js'
+import { targetHost } from '../../domain/ip.js'
+import { tableEvidence } from '../../domain/evidence.js'
+import { checkForCve } from '../../checks/network.js'
+import { PRODUCT_LABEL } from './cve-catalogue.js'
+import { matchCves, riskFromCvss } from './match.js'
+import { productFromName, productsInBanner, uniqueProducts } from './fingerprint.js'
+import { discoverTcpPorts, detectService, parsePorts, scanTls, tlsFindings, tlsAvailable } from './peers.js'
+import { kindOf, serviceName, type Kind } from './plan.js'
+import { runPool } from './pool.js'
+import { checkFtp, checkHttp, checkMemcached, checkMongo, checkRedis, checkSmtp, checkSsh, recordTest, type PortInfo } from './service-checks.js'
+import type { NetvulnParams } from './params.js'
+
+/** Progress units: discovery is the first 40 %, the rest is split over the per-port jobs. */
+const SCALE = 1000
+const DISCOVERY_SHARE = 400
+
+const ACTIVE_CHECKS: ReadonlyArray<{ kind: Kind; name: string }> = [
+  { kind: 'ftp', name: 'Anonymous FTP login' },
+  { kind: 'smtp', name: 'SMTP open relay' },
+  { kind: 'redis', name: 'Unauthenticated Redis' },
+  { kind: 'memcached', name: 'Unauthenticated memcached' },
+  { kind: 'mongodb', name: 'Unauthenticated MongoDB' },
+  { kind: 'elasticsearch', name: 'Unauthenticated Elasticsearch' },
+]
+
+export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void> {
+  const { signal } = ctx
+  const host = targetHost(ctx.target.name)
+  let ports: number[]
+  try {
+    ports = parsePorts(ctx.params.ports)
+  } catch (e) {
+    throw new ToolStartError((e as Error).message)
+  }
+  const active = ctx.params.checks.active
+  const tlsWanted = ctx.params.checks.tls
+
+  // 1. Port discovery (tool 70).
+  const discovery = await ctx.test('TCP port discovery', `TCP connect scan of ${ports.length} ports on ${host}.`)
+  ctx.log(`discovering ${ports.length} TCP ports on ${host}`)
+  let states: Awaited<ReturnType<typeof discoverTcpPorts>>
+  try {
+    states = await discoverTcpPorts(ctx.net, host, ports, {
+      signal,
+      onProgress: (done, total) => ctx.progress(Math.floor((done / Math.max(1, total)) * DISCOVERY_SHARE), SCALE),
+      onOpen: (port) => ctx.log(`${port}/tcp open`),
+    })
+  } catch (e) {
+    await discovery.error((e as Error).message)
+    throw e
+  }
+  if (signal.aborted) return void (await discovery.error('the scan was stopped during port discovery'))
+  const open = states.filter((s) => s.state === 'open').map((s) => s.port)
+  if (!open.length && !states.some((s) => s.state === 'closed')) {
+    await discovery.error(`no answer from ${host} on any of ${ports.length} ports`)
+    throw new TargetUnreachableError(`${host} did not answer on any of the ${ports.length} TCP ports scanned`)
+  }
+  await discovery.done()
+  ctx.log(`${open.length} open TCP ports: ${open.join(', ') || 'none'}`)
+
+  // 2. Service and version detection (tool 70).
+  const infos: PortInfo[] = []
+  await recordTest(ctx, 'Service and version detection', `Identifies the service and version behind ${open.length} open TCP ports.`, async () => {
+    await runPool(open, 4, signal, async (port) => {
+      const d = await detectService(ctx.net, host, port, { signal })
+      const kind = kindOf(port, d)
+      const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: [] }
+      const named = productFromName(d.product)
+      if (named && d.version) info.products.push({ product: named, version: d.version, source: 'service detection' })
+      info.products.push(...productsInBanner(d.banner, 'banner'))
+      infos.push(info)
+      ctx.log(`${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`)
+    })
+  })
+  infos.sort((a, b) => a.port - b.port)
+  if (signal.aborted) return outputServices(ctx, infos)
+
+  // 3. Per-port service checks, bounded.
+  type Job = () => Promise<void>
+  const jobs: Job[] = []
+  const applied = new Set<Kind>()
+  const add = (kind: Kind, job: Job) => {
+    applied.add(kind)
+    jobs.push(job)
+  }
+  for (const p of infos) {
+    const k = p.kind
+    if (k === 'ssh' && !p.tls) add('ssh', () => checkSsh(ctx, host, p))
+    if (k === 'http' || k === 'elasticsearch')
+      jobs.push(async () => {
+        if (await checkHttp(ctx, host, p, active)) applied.add('elasticsearch')
+      })
+    if (active && !p.tls) {
+      if (k === 'ftp') add(k, () => checkFtp(ctx, host, p))
+      if (k === 'smtp') add(k, () => checkSmtp(ctx, host, p))
+      if (k === 'redis') add(k, () => checkRedis(ctx, host, p))
+      if (k === 'memcached') add(k, () => checkMemcached(ctx, host, p))
+      if (k === 'mongodb') add(k, () => checkMongo(ctx, host, p))
+    }
+  }
+  const tlsPorts = infos.filter((p) => p.tls)
+  if (tlsWanted && tlsAvailable) for (const p of tlsPorts) jobs.push(() => checkTls(ctx, host, p))
+  let finished = 0
+  await runPool(jobs, 4, signal, async (job) => {
+    await job()
+    ctx.progress(DISCOVERY_SHARE + Math.floor((++finished / jobs.length) * (SCALE - DISCOVERY_SHARE - 50)), SCALE)
+  })
+
+  if (signal.aborted) return outputServices(ctx, infos)
+
+  // Tests for checks that did not run, so every check has a record of why.
+  for (const c of ACTIVE_CHECKS) {
+    if (!active) await skipped(ctx, c.name, 'active checks are turned off (checks.active = false)')
+    else if (!applied.has(c.kind)) await skipped(ctx, c.name, `no ${c.kind} service among the open ports`)
+  }
+  if (!applied.has('ssh')) await skipped(ctx, 'SSH algorithms', 'no SSH service among the open ports')
+  if (!tlsWanted) await skipped(ctx, 'TLS analysis', 'TLS checks are turned off (checks.tls = false)')
+  else if (!tlsPorts.length) await skipped(ctx, 'TLS analysis', 'no TLS service among the open ports')
+  else if (!tlsAvailable) await skipped(ctx, 'TLS analysis', 'the TLS analysis of tool 450 is not available in this build')
+
+  // 4. Version → CVE.
+  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the curated CVE catalogue.', async (t) => {
+    for (const p of infos) {
+      for (const pv of uniqueProducts(p.products)) {
+        for (const e of matchCves(pv.product, pv.version)) {
+          const label = `${PRODUCT_LABEL[e.product]} ${pv.version}`
+          await t.finding({
+            check: checkForCve(e),
+            port: p.port,
+            protocol: 'tcp',
+            service: p.service,
+            cve: [...e.cves],
+            confirmed: false,
+            risk: riskFromCvss(e.cvss),
+            name: `${label}: ${e.title} (${e.cves.join(', ')})`,
+            detail: `${label} was identified on ${p.port}/tcp from the ${pv.source}; ${e.cves.join(', ')} affects versions ${e.versions} (CVSS ${e.cvss}). Inferred from the version, not exploited.`,
+            evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'Affected versions'], [[`${p.port}/tcp`, p.service, PRODUCT_LABEL[e.product], pv.version, pv.source, e.versions]]),
+          })
+        }
+      }
+    }
+  })
+  outputServices(ctx, infos)
+  ctx.progress(SCALE, SCALE)
+}
+
+async function checkTls(ctx: ScanContext<NetvulnParams>, host: string, p: PortInfo): Promise<void> {
+  await recordTest(ctx, `TLS analysis on ${p.port}/tcp`, 'Runs the SSL/TLS Scanner analysis (protocols, cipher suites, certificate) on this TLS port.', async (t) => {
+    const report = await scanTls(ctx.net, host, p.port, { signal: ctx.signal, log: (l) => ctx.log(`${p.port}/tcp TLS: ${l}`) })
+    for (const f of tlsFindings(report, host, p.port)) await t.finding({ ...f, port: p.port, protocol: 'tcp', service: f.service ?? p.service })
+  })
+}
+
+async function skipped(ctx: ScanContext<NetvulnParams>, name: string, reason: string) {
+  const t = await ctx.test(name, `${name}: not run.`)
+  await t.skip(reason)
+}
+
+function outputServices(ctx: ScanContext<NetvulnParams>, infos: PortInfo[]) {
+  ctx.output(
+    'services',
+    infos.map((p) => ({
+      port: p.port,
+      protocol: 'tcp',
+      service: p.service,
+      tls: p.tls,
+      product: p.detected.product,
+      version: p.detected.version,
+      banner: p.detected.banner,
+      products: uniqueProducts(p.products).map((v) => ({ product: PRODUCT_LABEL[v.product], version: v.version, source: v.source })),
+    })),
+  )
+}

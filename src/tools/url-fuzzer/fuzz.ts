@@ -1,0 +1,224 @@
+// The fuzzing loop: a fixed pool of workers pulls candidates from a stream (nothing is built up
+// front), every request passes a concurrency gate and a per-host rate limiter, answers that match the
+// soft-404 signature of their path class are dropped. Network I/O only; classification is elsewhere.
+import { setMaxListeners } from 'node:events'
+import type { Egress } from '../../engine/net/egress.js'
+import { CandidateQueue, type WordSource } from './wordlist.js'
+import { HostLimiters } from './rate-limit.js'
+import { Soft404, type Observation, type Signature } from './soft404.js'
+
+export interface Discovery {
+  url: string
+  /** Path relative to the base URL, as sent. */
+  path: string
+  word: string
+  method: string
+  status: number
+  length: number
+  contentType: string
+  /** Where the answer redirects (absolute), or null. With follow_redirects: the first hop's target. */
+  redirect: string | null
+}
+
+export interface FuzzOptions {
+  http: Egress['http']
+  /** Directory URL ending in '/'. */
+  base: URL
+  source: WordSource
+  extensions: string[]
+  methods: string[]
+  statusCodes: ReadonlySet<number>
+  concurrency: number
+  rateLimit: number
+  followRedirects: boolean
+  signal: AbortSignal
+  timeoutMs?: number
+  onDiscovery(d: Discovery): void | Promise<void>
+  onProgress(wordsDone: number, total: number): void
+  onCalibrated?(key: string, sig: Signature): void
+  log(line: string): void
+}
+
+export interface FuzzStats {
+  requests: number
+  errors: number
+  /** Answers with a "found" status that matched the soft-404 signature. */
+  filtered: number
+  discoveries: number
+  aborted: boolean
+  /** Set when the target stopped answering and the run gave up. */
+  gaveUp?: string
+  elapsedMs: number
+}
+
+const MAX_BODY = 128 * 1024
+const MAX_HOPS = 5
+const GIVE_UP_AFTER = 25 // consecutive failed requests
+
+/** A counting gate: at most `limit` holders; waiters leave when the signal aborts. */
+class Gate {
+  private held = 0
+  private readonly waiters: (() => void)[] = []
+  constructor(private readonly limit: number) {}
+
+  /** Undefined when entered at once (no await needed on the hot path), else a promise. */
+  enter(signal: AbortSignal): Promise<void> | undefined {
+    signal.throwIfAborted()
+    if (this.held < this.limit) {
+      this.held++
+      return undefined
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.waiters.indexOf(go)
+        if (i >= 0) this.waiters.splice(i, 1)
+        reject(signal.reason)
+      }
+      const go = () => {
+        signal.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      this.waiters.push(go)
+      signal.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  leave(): void {
+    const next = this.waiters.shift()
+    if (next) next() // the slot passes straight to the waiter
+    else this.held--
+  }
+}
+
+export function createObserver(o: Pick<FuzzOptions, 'http' | 'concurrency' | 'rateLimit' | 'followRedirects' | 'signal' | 'timeoutMs'>) {
+  // Every request in flight listens on the signal (undici, timeouts): allow that many listeners.
+  setMaxListeners(o.concurrency * 4 + 32, o.signal)
+  const gate = new Gate(o.concurrency)
+  const limiters = new HostLimiters(o.rateLimit)
+  let requests = 0
+
+  async function once(method: string, href: string, hostname: string): Promise<Observation> {
+    const entering = gate.enter(o.signal)
+    if (entering) await entering
+    try {
+      const pacing = limiters.take(hostname, o.signal)
+      if (pacing) await pacing
+      requests++
+      const res = await o.http(href, {
+        method,
+        signal: o.signal,
+        timeoutMs: o.timeoutMs ?? 10_000,
+        maxBodyBytes: MAX_BODY,
+        headers: { accept: '*/*' },
+      })
+      const declared = Number(res.headers['content-length'])
+      const length = (res.truncated || method === 'HEAD') && Number.isFinite(declared) ? declared : res.body.length
+      let location: string | null = null
+      if (res.status >= 300 && res.status < 400 && res.headers.location) {
+        try {
+          location = new URL(res.headers.location, href).href
+        } catch {
+          location = res.headers.location
+        }
+      }
+      return { status: res.status, length, contentType: res.headers['content-type'] ?? '', location, body: res.body }
+    } finally {
+      gate.leave()
+    }
+  }
+
+  /**
+   * One candidate's answer; with followRedirects, the last answer on the same host, keeping the first
+   * Location. `href` is absolute and already encoded; `hostname` is its host (no URL parsing per request).
+   */
+  async function observe(method: string, href: string, hostname: string): Promise<Observation> {
+    const first = await once(method, href, hostname)
+    if (!o.followRedirects) return first
+    let obs = first
+    let m = method
+    for (let hop = 0; hop < MAX_HOPS && obs.location; hop++) {
+      let next: URL
+      try {
+        next = new URL(obs.location)
+      } catch {
+        break
+      }
+      if (next.hostname !== hostname || !/^https?:$/.test(next.protocol)) break
+      if (obs.status !== 307 && obs.status !== 308 && m !== 'HEAD') m = 'GET'
+      obs = await once(m, next.href, hostname)
+    }
+    return { ...obs, location: first.location }
+  }
+
+  return { observe, requests: () => requests }
+}
+
+/** A fuzzer whose soft-404 signatures can be learned (`soft404.signatureFor`) before `run`. */
+export function createFuzzer(o: FuzzOptions): { soft404: Soft404; run(): Promise<FuzzStats> } {
+  const observer = createObserver(o)
+  const baseHref = o.base.href
+  const soft404 = new Soft404((method, path) => observer.observe(method, baseHref + path, o.base.hostname), o.onCalibrated, o.base.pathname)
+  return { soft404, run: () => runFuzz(o, observer, soft404) }
+}
+
+export const fuzz = (o: FuzzOptions): Promise<FuzzStats> => createFuzzer(o).run()
+
+async function runFuzz(o: FuzzOptions, observer: ReturnType<typeof createObserver>, soft404: Soft404): Promise<FuzzStats> {
+  const started = performance.now()
+  const baseHref = o.base.href
+  const hostname = o.base.hostname
+  const stream = new CandidateQueue(o.source, o.extensions, o.methods)
+  const stats: FuzzStats = { requests: 0, errors: 0, filtered: 0, discoveries: 0, aborted: false, elapsedMs: 0 }
+  let consecutiveErrors = 0
+  let stop = false
+  let wordsDone = 0
+  let lastProgress = 0
+
+  const progress = (force = false) => {
+    const now = performance.now()
+    if (!force && now - lastProgress < 200) return
+    lastProgress = now
+    o.onProgress(Math.min(o.source.total, Math.round(wordsDone)), o.source.total)
+  }
+
+  async function worker(): Promise<void> {
+    while (!stop && !o.signal.aborted) {
+      const c = await stream.next()
+      if (!c) return
+      const href = baseHref + c.path
+      try {
+        const obs = await observer.observe(c.method, href, hostname)
+        consecutiveErrors = 0
+        if (o.statusCodes.has(obs.status)) {
+          if (await soft404.isSoft404(c.method, c.path, obs)) stats.filtered++
+          else {
+            stats.discoveries++
+            await o.onDiscovery({ url: href, path: c.path, word: c.word, method: c.method, status: obs.status, length: obs.length, contentType: obs.contentType, redirect: obs.location })
+          }
+        }
+      } catch (e) {
+        if (o.signal.aborted) return
+        stats.errors++
+        if (stats.errors <= 20) o.log(`${c.method} ${href}: ${(e as Error).message}`)
+        if (++consecutiveErrors >= GIVE_UP_AFTER && !stop) {
+          stop = true
+          stats.gaveUp = `${GIVE_UP_AFTER} requests in a row failed (last: ${(e as Error).message})`
+        }
+      }
+      wordsDone += c.weight
+      progress()
+    }
+  }
+
+  try {
+    await Promise.all(Array.from({ length: o.concurrency }, worker))
+  } finally {
+    await stream.close()
+    stats.requests = observer.requests()
+    stats.aborted = o.signal.aborted
+    stats.elapsedMs = performance.now() - started
+    if (!stats.aborted) progress(true)
+  }
+  return stats
+}
+

@@ -1,0 +1,41 @@
+// Small I/O helpers for web tools: a bounded-concurrency map that stops on abort, and a request
+// wrapper that turns network failures into null (a scanner notes "no answer" and moves on).
+import type { Egress, HttpRequest, HttpResponse } from '../../engine/net/egress.js'
+
+/** Runs fn over items with at most `limit` in flight; stops taking new items once `signal` aborts. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, signal: AbortSignal, fn: (item: T, index: number) => Promise<R>): Promise<(R | undefined)[]> {
+  const out: (R | undefined)[] = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (!signal.aborted) {
+      const i = next++
+      if (i >= items.length) return
+      out[i] = await fn(items[i]!, i)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
+  return out
+}
+
+export interface Fetcher {
+  (url: string, req?: Omit<HttpRequest, 'signal'>): Promise<HttpResponse | null>
+  /** Requests sent so far. */
+  readonly count: number
+}
+
+/** ctx.net.http bound to the scan's signal and defaults; failures (refused, timeout, abort) → null. */
+export function createFetcher(net: Egress, signal: AbortSignal, defaults: Omit<HttpRequest, 'signal'> = {}, onError?: (url: string, e: Error) => void): Fetcher {
+  let count = 0
+  const f = async (url: string, req: Omit<HttpRequest, 'signal'> = {}) => {
+    if (signal.aborted) return null
+    count++
+    try {
+      return await net.http(url, { timeoutMs: 10000, maxBodyBytes: 512 * 1024, ...defaults, ...req, headers: { ...defaults.headers, ...req.headers }, signal })
+    } catch (e) {
+      if (!signal.aborted) onError?.(url, e as Error)
+      return null
+    }
+  }
+  Object.defineProperty(f, 'count', { get: () => count })
+  return f as Fetcher
+}

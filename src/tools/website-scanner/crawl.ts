@@ -1,0 +1,121 @@
+// Deep-scan crawler: breadth-first over one origin, bounded in depth, pages and query variants.
+// Bodies are parsed as they arrive and dropped; only URLs and injection points are kept.
+import type { Fetcher } from '../web-common/fetch.js'
+import { endpointUrl, resolveLink, sameOrigin } from '../web-common/url.js'
+import { forms, links } from './html.js'
+import { LIMITS } from './params.js'
+
+/** A place where input reaches the application: an endpoint and the parameters it takes. */
+export interface InjectionPoint {
+  method: 'GET' | 'POST'
+  /** Endpoint URL without query. */
+  url: string
+  /** Every parameter with its original value (others are sent unchanged while one is tested). */
+  params: Record<string, string>
+  /** Where it was found (page URL). */
+  source: string
+}
+
+export interface CrawlResult {
+  pages: { url: string; status: number; depth: number }[]
+  points: InjectionPoint[]
+  dirs: string[]
+}
+
+export interface CrawlOptions {
+  start: URL
+  fetch: Fetcher
+  signal: AbortSignal
+  log: (line: string) => void
+  onPage?: (n: number) => void
+  maxPages?: number
+  maxDepth?: number
+}
+
+const pointKey = (p: InjectionPoint) => `${p.method} ${p.url} ${Object.keys(p.params).sort().join('&')}`
+const SKIP_EXT = /\.(png|jpe?g|gif|svg|ico|webp|css|woff2?|ttf|eot|mp4|mp3|pdf|zip|gz|tar|exe|dmg|iso)$/i
+/** Links and forms whose use changes state in ways a scan should not (sessions, deletions). */
+const SKIP_ACTION = /\b(log-?out|sign-?out|delete|remove|destroy|unsubscribe)\b/i
+
+export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
+  const maxPages = o.maxPages ?? LIMITS.maxPages
+  const maxDepth = o.maxDepth ?? LIMITS.maxDepth
+  const seen = new Set<string>()
+  const variants = new Map<string, number>()
+  const queue: { url: URL; depth: number }[] = []
+  const pages: CrawlResult['pages'] = []
+  const points = new Map<string, InjectionPoint>()
+  const dirs = new Set<string>()
+
+  const addPoint = (p: InjectionPoint) => {
+    if (!Object.keys(p.params).length || points.size >= LIMITS.maxInjectionPoints) return
+    const k = pointKey(p)
+    if (!points.has(k)) points.set(k, p)
+  }
+  const enqueue = (u: URL, depth: number) => {
+    if (!sameOrigin(u, o.start) || depth > maxDepth || SKIP_EXT.test(u.pathname) || SKIP_ACTION.test(u.pathname)) return
+    const key = u.href
+    if (seen.has(key) || seen.size >= maxPages * 4) return
+    const path = endpointUrl(u)
+    const v = variants.get(path) ?? 0
+    if (u.search && v >= LIMITS.maxQueryVariantsPerPath) return // calendars, sort orders: a few samples suffice
+    variants.set(path, v + 1)
+    seen.add(key)
+    queue.push({ url: u, depth })
+  }
+
+  enqueue(new URL(o.start.href), 0)
+  let inFlight = 0
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      if (o.signal.aborted || (queue.length === 0 && inFlight === 0) || (pages.length + inFlight >= maxPages && inFlight === 0)) return resolve()
+      while (!o.signal.aborted && queue.length && inFlight < LIMITS.concurrency && pages.length + inFlight < maxPages) {
+        const item = queue.shift()!
+        inFlight++
+        visit(item).finally(() => {
+          inFlight--
+          pump()
+        })
+      }
+      if (inFlight === 0) resolve()
+    }
+    const visit = async ({ url, depth }: { url: URL; depth: number }) => {
+      const r = await o.fetch(url.href, { maxBodyBytes: LIMITS.bodyBytes })
+      if (!r) return
+      pages.push({ url: url.href, status: r.status, depth })
+      o.onPage?.(pages.length)
+      if (url.search) addPoint({ method: 'GET', url: endpointUrl(url), params: Object.fromEntries(url.searchParams), source: url.href })
+      const parts = url.pathname.split('/').filter(Boolean)
+      for (let n = 1; n < parts.length; n++) dirs.add(`/${parts.slice(0, n).join('/')}/`)
+      if (r.status >= 300 && r.status < 400 && r.headers.location) {
+        const next = resolveLink(r.headers.location, url)
+        if (next) enqueue(next, depth + 1)
+        return
+      }
+      if (!/html/i.test(r.headers['content-type'] ?? '')) return
+      const body = r.text()
+      for (const href of links(body)) {
+        const u = resolveLink(href, url)
+        if (u) enqueue(u, depth + 1)
+      }
+      for (const f of forms(body)) {
+        const action = resolveLink(f.action || url.href, url)
+        if (!action || !sameOrigin(action, o.start) || SKIP_ACTION.test(action.pathname)) continue
+        const params: Record<string, string> = f.method === 'GET' ? Object.fromEntries(action.searchParams) : {}
+        for (const fld of f.fields.slice(0, LIMITS.maxParamsPerPoint)) params[fld.name] = fld.value || defaultValue(fld.name, fld.type)
+        addPoint({ method: f.method, url: endpointUrl(action), params, source: url.href })
+      }
+    }
+    pump()
+  })
+  o.log(`crawl: ${pages.length} page(s), ${points.size} injection point(s)${o.signal.aborted ? ' (stopped)' : ''}`)
+  return { pages, points: [...points.values()], dirs: [...dirs] }
+}
+
+/** A plausible value for an empty form field, so the application takes its normal path. */
+function defaultValue(name: string, type: string): string {
+  if (type === 'email' || /mail/i.test(name)) return 'ward@example.com'
+  if (type === 'number' || /(^|_)(id|num|count|page)$/i.test(name)) return '1'
+  if (/url|redirect|next|return/i.test(name)) return '/'
+  return 'ward'
+}

@@ -1,0 +1,78 @@
+// Version disclosure (Server, X-Powered-By, generator meta) and the known-vulnerable-version match.
+import { tableEvidence, textEvidence } from '../../../domain/evidence.js'
+import { RISK_LEVEL } from '../../../checks/check.js'
+import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../../../checks/website.js'
+import { metaGenerator } from '../html.js'
+import type { Hit, PageObs } from './types.js'
+import { normaliseProduct, vulnerableRanges } from './versions.js'
+
+export interface Component {
+  product: string
+  version: string
+  source: string
+}
+
+/** product/version tokens of a banner: "Apache/2.4.49 (Unix) OpenSSL/1.0.1f" → Apache 2.4.49, OpenSSL 1.0.1f. */
+export function bannerComponents(banner: string, source: string): Component[] {
+  const out: Component[] = []
+  for (const m of banner.matchAll(/([A-Za-z][\w.-]*)\/(\d+(?:\.\d+)+[a-z]?)/g)) out.push({ product: normaliseProduct(m[1]!), version: m[2]!, source })
+  return out
+}
+
+/** "WordPress 6.1.1" / "Joomla! 3.9 - Open Source..." → the product and version. */
+export function generatorComponent(value: string): Component | null {
+  const m = /^\s*([A-Za-z][\w!.\- ]*?)\s+v?(\d+(?:\.\d+)+)/.exec(value)
+  return m ? { product: normaliseProduct(m[1]!.replace(/!$/, '')), version: m[2]!, source: 'generator meta tag' } : null
+}
+
+export function components(p: PageObs): Component[] {
+  const out: Component[] = []
+  if (p.headers.server) out.push(...bannerComponents(p.headers.server, 'Server header'))
+  if (p.headers['x-powered-by']) out.push(...bannerComponents(p.headers['x-powered-by'], 'X-Powered-By header'))
+  if (p.headers['x-aspnet-version']) out.push({ product: 'ASP.NET', version: p.headers['x-aspnet-version'], source: 'X-AspNet-Version header' })
+  const g = metaGenerator(p.body)
+  const gc = g ? generatorComponent(g) : null
+  if (gc) out.push(gc)
+  return out
+}
+
+export function detectServerVersion(p: PageObs): Hit[] {
+  const s = p.headers.server
+  if (!s || !/\d/.test(s)) return []
+  return [{ check: serverVersion, detail: `Server: ${s}`, evidence: textEvidence(`GET ${p.url} → ${p.status}\nserver: ${s}`) }]
+}
+
+export function detectPoweredBy(p: PageObs): Hit[] {
+  const names = ['x-powered-by', 'x-aspnet-version', 'x-aspnetmvc-version'].filter((n) => p.headers[n])
+  if (!names.length) return []
+  return [{ check: poweredBy, detail: names.map((n) => `${n}: ${p.headers[n]}`).join('; '), evidence: textEvidence(names.map((n) => `${n}: ${p.headers[n]}`).join('\n')) }]
+}
+
+export function detectGenerator(p: PageObs): Hit[] {
+  const g = metaGenerator(p.body)
+  if (!g || !/\d/.test(g)) return []
+  return [{ check: generatorMeta, detail: `generator: ${g}`, evidence: textEvidence(`<meta name="generator" content="${g}">`) }]
+}
+
+export function detectVulnerableVersions(p: PageObs): Hit[] {
+  const hits: Hit[] = []
+  const seen = new Set<string>()
+  for (const c of components(p)) {
+    const key = `${c.product} ${c.version}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    const ranges = vulnerableRanges(c.product, c.version)
+    if (!ranges.length) continue
+    const risk = ranges.map((r) => r.risk).reduce((a, b) => (RISK_LEVEL[b] > RISK_LEVEL[a] ? b : a))
+    hits.push({
+      check: vulnerableVersion,
+      name: `${c.product} ${c.version}: ${ranges[0]!.summary.replace(/ \(.*$/, '')}`,
+      location: `component:${c.product}`,
+      cve: [...new Set(ranges.flatMap((r) => r.cve))],
+      risk,
+      detail: `${c.product} ${c.version} (from the ${c.source}) is affected by: ${ranges.map((r) => r.summary).join('; ')}. The version is inferred from the banner, not exploited.`,
+      evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Issue'], ranges.map((r) => [c.product, c.version, c.source, r.cve.join(', '), r.summary])),
+    })
+  }
+  return hits
+}

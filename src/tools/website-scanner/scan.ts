@@ -1,0 +1,64 @@
+// Website Scanner orchestration: pick the start URL under the redirect policy, run the light checks,
+// and for deep scans crawl the origin and run the active checks per injection point.
+import type { ScanContext } from '../tool.js'
+import { resolveStartUrl } from '../web-common/start-url.js'
+import { createFetcher, mapLimit } from '../web-common/fetch.js'
+import { endpointUrl, portOf, serviceOf } from '../web-common/url.js'
+import { LIGHT_TESTS, lightScan, toPage } from './light.js'
+import { crawl } from './crawl.js'
+import { ACTIVE, baselineOf, runActive } from './active.js'
+import { createRecorder, type Where } from './recorder.js'
+import { LIMITS, type WebsiteParams } from './params.js'
+
+export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
+  const deep = ctx.params.scan_type === 'deep'
+  const start = await resolveStartUrl({ net: ctx.net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, log: ctx.log })
+  if (ctx.signal.aborted) return
+  const base = new URL(start.url)
+  ctx.output('scanned_url', start.url)
+  ctx.output('original_url', start.original)
+  ctx.output('redirects', start.redirects)
+  ctx.log(`scanning ${start.url} (${deep ? 'deep' : 'light'} scan)`)
+
+  const fetch = createFetcher(ctx.net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`))
+  const page = start.response ? toPage(start.response) : null
+  if (!page) return
+  const where: Where = { url: start.url, port: portOf(base), service: serviceOf(base) }
+
+  // Progress: crawl pages count as units, then tests; the total grows once the crawl knows the points.
+  let crawled = 0
+  let total = LIGHT_TESTS + (deep ? LIMITS.maxPages + ACTIVE.length * 4 : 0)
+  const rec = createRecorder(ctx as ScanContext<unknown>, () => ctx.progress(crawled + rec.done, total))
+  ctx.progress(0, total)
+
+  if (!deep) {
+    const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal })
+    ctx.output('components', components)
+    ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
+    return
+  }
+
+  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, onPage: (n) => { crawled = n; ctx.progress(crawled + rec.done, total) } })
+  crawled = LIMITS.maxPages // the crawl's share is complete whatever it found
+  total = LIGHT_TESTS + LIMITS.maxPages + c.points.length * ACTIVE.length
+  ctx.output('pages', c.pages.map((p) => ({ url: p.url, status: p.status })))
+  ctx.output('injection_points', c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })))
+  if (ctx.signal.aborted) return
+
+  const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, extraDirs: c.dirs })
+  ctx.output('components', components)
+
+  const env = { fetch, signal: ctx.signal, log: ctx.log, sleepBudget: { ms: LIMITS.sleepBudgetMs } }
+  await mapLimit(c.points, 2, ctx.signal, async (p) => {
+    const baselines = await baselineOf(env, p)
+    const path = `${p.method} ${new URL(p.url).pathname}`
+    for (const t of ACTIVE) {
+      if (ctx.signal.aborted) return
+      await rec.test(`${t.check.name}: ${path}`, `Deep scan: ${t.what} for the parameters ${Object.keys(p.params).join(', ')} of ${p.method} ${endpointUrl(new URL(p.url))}`, where, () =>
+        baselines.size ? runActive(env, t, p, baselines) : 'the endpoint did not answer its baseline request',
+      )
+    }
+  })
+  ctx.progress(total, total)
+  ctx.log(`deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
+}

@@ -1,0 +1,105 @@
+// Runs a Tool against an in-memory ScanContext for tool-level tests (the engine's DB-backed context is
+// exercised by the API tests). Network traffic is real, through the real direct egress.
+import type { Tool, FindingInput, ScanTarget, RedirectLevel } from '../../src/tools/tool.js'
+import { createDirectEgress } from '../../src/engine/net/direct.js'
+import type { Egress } from '../../src/engine/net/egress.js'
+import { resolveToolParams } from '../../src/engine/tool-params.js'
+
+export interface HarnessTest {
+  name: string
+  description: string
+  status: 'running' | 'finished' | 'skipped' | 'error'
+  result: 'passed' | 'failed' | 'error' | null
+  findings: FindingInput[]
+  message?: string
+}
+
+export interface HarnessResult {
+  tests: HarnessTest[]
+  findings: FindingInput[]
+  logs: string[]
+  output: Record<string, unknown>
+  progress: number
+  error?: Error
+  elapsedMs: number
+}
+
+export async function runTool(
+  tool: Tool<any>,
+  opts: {
+    target: string | ScanTarget
+    params?: unknown
+    options?: Partial<{ scanOriginalUrl: boolean; redirectLevel: RedirectLevel }>
+    signal?: AbortSignal
+    egress?: Egress
+  },
+): Promise<HarnessResult> {
+  const started = performance.now()
+  const target: ScanTarget = typeof opts.target === 'string' ? { id: 1, name: opts.target, type: guessType(opts.target) } : opts.target
+  const p = resolveToolParams(tool.params, opts.params)
+  if (!p.ok) throw new Error(p.message)
+  const tests: HarnessTest[] = []
+  const findings: FindingInput[] = []
+  const logs: string[] = []
+  const output: Record<string, unknown> = {}
+  let progress = 0
+  const egress = opts.egress ?? createDirectEgress()
+  const ctx = {
+    scanId: 1,
+    target,
+    params: p.value,
+    options: { scanOriginalUrl: false, redirectLevel: 'same_domain' as RedirectLevel, ...opts.options },
+    signal: opts.signal ?? new AbortController().signal,
+    net: egress,
+    async test(name: string, description: string) {
+      const t: HarnessTest = { name, description, status: 'running', result: null, findings: [] }
+      tests.push(t)
+      return {
+        async finding(f: FindingInput) {
+          t.findings.push(f)
+          findings.push(f)
+        },
+        async done() {
+          t.status = 'finished'
+          t.result = t.findings.length ? 'failed' : 'passed'
+        },
+        async error(message: string) {
+          t.status = 'error'
+          t.result = 'error'
+          t.message = message
+        },
+        async skip(reason: string) {
+          t.status = 'skipped'
+          t.message = reason
+        },
+      }
+    },
+    progress(done: number, total: number) {
+      progress = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 0
+    },
+    log(line: string) {
+      logs.push(line)
+    },
+    output(member: string, value: unknown) {
+      output[member] = value
+    },
+  }
+  let error: Error | undefined
+  try {
+    await tool.run(ctx as any)
+  } catch (e) {
+    error = e as Error
+  } finally {
+    if (!opts.egress) await egress.close()
+  }
+  return { tests, findings, logs, output, progress, error, elapsedMs: performance.now() - started }
+}
+
+function guessType(name: string): ScanTarget['type'] {
+  if (/^https?:\/\//i.test(name)) return 'url'
+  if (/^[\d.]+$/.test(name) || name.includes(':')) return 'ip_address'
+  return 'hostname'
+}
+
+/** vuln_ids of the findings, sorted and unique: the usual thing to compare with a test bed's truth. */
+export const vulnIds = (r: HarnessResult) => [...new Set(r.findings.map((f) => f.check.id))].sort()
