@@ -39,6 +39,10 @@ function createDialect(cfg: DbConfig, onQuery?: () => void): Dialect {
       // An idle connection the server dropped (restart, pg_terminate_backend) is discarded by the
       // pool; without a listener its 'error' event would crash the process.
       pool.on('error', () => {})
+      // A connection checked out of the pool (between the queries of a transaction, or between
+      // acquire and query) has no pool listener: without its own, a server-side termination (FATAL
+      // 57P01) is an unhandled 'error' event that kills the process. The failed query rejects anyway.
+      pool.on('connect', (client) => client.on('error', () => {}))
       return new PostgresDialect({ pool })
     }
   }

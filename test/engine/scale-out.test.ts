@@ -148,6 +148,9 @@ test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan;
       // The scan that was running keeps its lease (heartbeats reconnect) and finishes.
       const ended = await waitRow(longId, (r) => r.status !== 'running', 10000)
       const why = () => procs.flatMap((p) => p.output().split('\n').filter((l) => /"level":(40|50)/.test(l)).slice(-8)).join('\n')
+      // No process died of the dropped connections (an unhandled pg 'error' event once killed workers).
+      const died = procs.filter((p) => p.proc.exitCode !== null || (p.proc.signalCode !== null && p.proc.signalCode !== 'SIGKILL'))
+      assert.deepEqual(died.map((p) => `${p.role} ${p.pid}: ${p.output().slice(-600)}`), [])
       assert.equal(ended.status, 'finished', `${JSON.stringify(ended)}\nwarnings and errors of the processes:\n${why()}`)
       // New scans are claimed promptly again: LISTEN reconnected (workers poll only every 4 s).
       const s = await startScan(apis[1]!, { steps: 1, step_ms: 10 })
