@@ -3,13 +3,14 @@
 // - per app: HTTP requests by route and status, and DB-backed gauges collected on each scrape
 //   (scans by state, queue depth), so every API process reports the shared queue;
 // - per process (`engineMetrics`): histograms the worker observes as it runs (claim latency,
-//   tool durations); a process running the worker (`ward all`) exposes them with the rest.
+//   tool durations); `ward all` exposes them with the rest, `ward worker` on WARD_METRICS_PORT.
 import type { FastifyInstance } from 'fastify'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { SCAN_STATES } from '../domain/scan-state.js'
 import { queueDepth, scanCountsByState } from '../store/scans.js'
 
-const processRegistry = new Registry()
+/** Per-process registry; also served by `ward worker`'s own listener (src/cli/worker-metrics.ts). */
+export const processRegistry = new Registry()
 collectDefaultMetrics({ register: processRegistry, prefix: 'ward_' })
 
 const claimLatency = new Histogram({

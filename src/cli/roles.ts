@@ -7,6 +7,7 @@ import { openDatabase } from '../store/db.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser } from './bootstrap.js'
 import { startWorker, type Worker } from '../engine/worker.js'
+import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
 
 export type Role = 'all' | 'serve' | 'worker'
 
@@ -21,8 +22,20 @@ export async function startRoles(role: Role, cfg: Config) {
   let worker: Worker | null = null
   if (role !== 'serve') {
     worker = await startWorker({ db: h.db, dbKind: h.kind, config: cfg, log })
-    if (role === 'worker') process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
   }
+  // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
+  let metrics: MetricsServer | null = null
+  if (role === 'worker' && worker && cfg.metricsPort !== null) {
+    try {
+      metrics = await startMetricsServer({ host: cfg.host, port: cfg.metricsPort, workerId: worker.id })
+    } catch (e) {
+      await worker.stop('Ward worker could not open its metrics port')
+      await h.close()
+      throw e
+    }
+    process.stdout.write(`Ward worker metrics at ${metrics.url}/metrics\n`)
+  } else if (role !== 'worker' && cfg.metricsPort !== null) log.warn(`WARD_METRICS_PORT is ignored by ward ${role}: its /metrics is on the API port`)
+  if (role === 'worker' && worker) process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
   if (app) {
     await app.listen({ host: cfg.host, port: cfg.port })
     const addr = app.server.address()
@@ -38,7 +51,7 @@ export async function startRoles(role: Role, cfg: Config) {
     const hard = setTimeout(() => process.exit(1), 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`)])
+      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`)])
       await h.close()
     } finally {
       clearTimeout(hard)

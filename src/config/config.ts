@@ -33,6 +33,8 @@ export interface Config {
   dnsResolver: string | null
   /** Length of a "minute" for max_scan_time and the hard limit: 60000, shortened only by tests. */
   minuteMs: number
+  /** Port of `ward worker`'s own /metrics and /healthz listener on HOST; null = no listener. */
+  metricsPort: number | null
 }
 
 type Env = Record<string, string | undefined>
@@ -107,6 +109,8 @@ export function loadConfig(env: Env = process.env): Config {
     callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),
     dnsResolver: env.WARD_DNS_RESOLVER?.trim() || null,
     minuteMs: int(env, 'WARD_MINUTE_MS', 60000, 1, 60000),
+    // Unset = no listener: a worker opens no port unless asked to.
+    metricsPort: env.WARD_METRICS_PORT?.trim() ? int(env, 'WARD_METRICS_PORT', 0, 0, 65535) : null,
   }
   if (env.WARD_RATE_LIMIT && !['on', 'off'].includes(env.WARD_RATE_LIMIT)) throw new ConfigError(`WARD_RATE_LIMIT: must be on or off, got "${env.WARD_RATE_LIMIT}"`)
   return cfg
