@@ -8,6 +8,7 @@ import type { WardContext } from './context.js'
 import { installErrorHandling } from './errors.js'
 import { installValidation } from './validation.js'
 import { installAuth } from './auth.js'
+import { createCallerCache } from './caller-cache.js'
 import { installRateLimit } from './rate-limit.js'
 import { installMethodNotAllowed } from './not-found.js'
 import { installHealth } from './health.js'
@@ -31,6 +32,7 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('ward', ward)
+  app.decorate('callers', createCallerCache(ward.config.authCacheMs))
   app.decorateRequest('caller', null)
   installErrorHandling(app)
   installValidation(app)

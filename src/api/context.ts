@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js'
 import type { BlockRule } from '../domain/blocklist.js'
 import type { Caller } from '../store/accounts.js'
 import type { ScanRules } from '../domain/scans.js'
+import type { CallerCache } from './caller-cache.js'
 
 export interface WardContext {
   db: Db
@@ -17,6 +18,8 @@ export interface WardContext {
 declare module 'fastify' {
   interface FastifyInstance {
     ward: WardContext
+    /** Authenticated callers by key hash (see caller-cache.ts). */
+    callers: CallerCache
   }
   interface FastifyRequest {
     caller: Caller | null

@@ -17,6 +17,8 @@ export interface Config {
   logLevel: string
   rateLimit: { get: number; write: number; output: number; windowMs: number; enabled: boolean }
   maxTargetsDefault: number
+  /** How long an authenticated key is trusted without asking the database again (0 = always ask). */
+  authCacheMs: number
   scanHardLimitMin: number
   workerConcurrency: number
   userMaxRunning: number
@@ -95,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int(env, 'WARD_RATE_LIMIT_WINDOW_MS', 60000, 1000, 86400000),
       enabled: (env.WARD_RATE_LIMIT ?? 'on') !== 'off',
     },
+    authCacheMs: int(env, 'WARD_AUTH_CACHE_MS', 1000, 0, 60000),
     maxTargetsDefault: int(env, 'WARD_MAX_TARGETS', 10000, 1, 1e9),
     scanHardLimitMin: int(env, 'WARD_SCAN_HARD_LIMIT_MIN', 1440, 1, 100000),
     workerConcurrency: int(env, 'WARD_WORKER_CONCURRENCY', 16, 1, 10000),

@@ -47,8 +47,9 @@ export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number
 
 export const countUsers = async (db: Db) => Number((await db.selectFrom('users').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
 
-export async function callerByKey(db: Db, key: string): Promise<Caller | null> {
-  const keyHash = hashKey(key)
+export const callerByKey = (db: Db, key: string) => callerByKeyHash(db, hashKey(key))
+
+export async function callerByKeyHash(db: Db, keyHash: string): Promise<Caller | null> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')

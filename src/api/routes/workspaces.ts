@@ -46,6 +46,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const c = callerOf(req)
       if (!(await getWorkspace(db, c.userId, req.params.id))) throw notFound('Workspace')
       await setActiveWorkspace(db, c.userId, req.params.id)
+      app.callers.forgetUser(c.userId)
       return reply.status(204).send(null)
     },
   })
