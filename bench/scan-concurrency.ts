@@ -17,7 +17,12 @@ const ROOT = path.resolve(import.meta.dirname, '..')
 const KEY = 'ward_bench_scan_concurrency_key_0123456789'
 
 async function listen(host: string, port: number): Promise<net.Server> {
-  const s = net.createServer((sock) => sock.destroy())
+  // A silent service: it accepts and says nothing, so service detection waits for its probes'
+  // time-outs and every scan lasts a few seconds (the 500 scans really run at the same time).
+  const s = net.createServer((sock) => {
+    sock.on('error', () => {})
+    setTimeout(() => sock.destroy(), 10_000).unref()
+  })
   await new Promise<void>((resolve, reject) => {
     s.once('error', reject)
     s.listen({ host, port }, () => resolve())
@@ -85,7 +90,7 @@ export async function run(args: string[]): Promise<void> {
     for (let i = 0; i < scans; i++) {
       const h = bed.plan[i % hosts]!
       const params = usePortScanner
-        ? { ports: [...h.open, ...h.closed].join(','), service_detection: false, timeout_ms: 2000 }
+        ? { ports: [...h.open, ...h.closed].join(','), service_detection: true, timeout_ms: 1000 }
         : { steps: ports, step_ms: 250 }
       const id = (await api(base, 'POST', '/scans', { tool_id: toolId, target_id: targetIds[i % hosts], tool_params: params })).created_id
       scanIds.push(id)

@@ -40,6 +40,7 @@ export interface WorkerOptions {
 
 const STOP_POLL_MS = 250
 const END_WRITE_ATTEMPTS = 6
+const yieldToIo = () => new Promise<void>((r) => setImmediate(r))
 const SHUTDOWN_GRACE_MS = 5000
 
 export async function startWorker(o: WorkerOptions): Promise<Worker> {
@@ -182,6 +183,10 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
             active.delete(scan.id)
             wake()
           })
+          // On SQLite every query completes synchronously, so a burst of claims (hundreds of free
+          // slots) would run as one long chain of microtasks and starve the API sharing this event
+          // loop. Yield to I/O between claims.
+          await yieldToIo()
         }
       } catch (e) {
         log.error({ err: e }, 'claiming scans failed')

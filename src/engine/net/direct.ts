@@ -32,12 +32,18 @@ export function connectDirect(o: ConnectOptions): Promise<net.Socket> {
   })
 }
 
+// Without a secureContext, tls.connect builds a new OpenSSL context per connection: a port scan
+// probing thousands of ports for TLS at once held hundreds of MB of native memory in them.
+// Connections with default options share one.
+let defaultContext: tls.SecureContext | null = null
+const sharedContext = () => (defaultContext ??= tls.createSecureContext({}))
+
 /** Wraps an already connected socket (direct or tunnelled) in TLS. */
 export function tlsOver(socket: net.Socket, o: TlsConnectOptions): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
     const host = stripBrackets(o.host)
     const servername = o.servername ?? (net.isIP(host) ? undefined : host)
-    const t = tls.connect({ socket, servername, rejectUnauthorized: false, ...o.tls })
+    const t = tls.connect({ socket, servername, rejectUnauthorized: false, ...(o.tls ?? { secureContext: sharedContext() }) })
     const timer = setTimeout(() => fail(Object.assign(new Error(`TLS handshake with ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })), o.timeoutMs ?? 5000)
     const onAbort = () => fail(abortError(o.signal!))
     o.signal?.addEventListener('abort', onAbort, { once: true })
