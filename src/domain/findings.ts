@@ -14,6 +14,11 @@ export interface FindingPlace {
   now: string
 }
 
+// PostgreSQL text cannot hold NUL; what a service sent may contain it. JSON-encoded columns are safe
+// (JSON.stringify writes \u0000 as an escape), plain text columns get U+FFFD instead.
+const noNul = (s: string) => (s.includes('\u0000') ? s.replaceAll('\u0000', '\uFFFD') : s)
+const noNulOrNull = (s: string | null) => (s === null ? null : noNul(s))
+
 export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet<string>): NewFinding {
   const c = f.check
   const cve = [...new Set([...(c.cve ?? []), ...(f.cve ?? [])])]
@@ -27,13 +32,13 @@ export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet
     test_id: at.testId,
     dedup_key: dedupKey({ targetId: at.targetId, vulnId: c.id, port, protocol, url: f.url ?? null, location: f.location ?? null }),
     vuln_id: c.id,
-    name: f.name ?? c.name,
-    test_description: at.testDescription,
+    name: noNul(f.name ?? c.name),
+    test_description: noNul(at.testDescription),
     test_finished: 0,
     confirmed: f.confirmed ? 1 : 0,
     in_cisa_catalog: isInKev(cve, kev) ? 1 : 0,
     cve: JSON.stringify(cve),
-    vuln_description: f.detail ? `${c.description}\n\n${f.detail}` : c.description,
+    vuln_description: noNul(f.detail ? `${c.description}\n\n${f.detail}` : c.description),
     vuln_evidence: f.evidence ? JSON.stringify(f.evidence) : null,
     risk_description: c.impact,
     risk_level: RISK_LEVEL[f.risk ?? c.risk],
@@ -45,9 +50,9 @@ export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet
     cwe: c.cwe[0] ?? '',
     port,
     protocol,
-    service: f.service ?? null,
-    url: f.url ?? null,
-    location: f.location ?? null,
+    service: noNulOrNull(f.service ?? null),
+    url: noNulOrNull(f.url ?? null),
+    location: noNulOrNull(f.location ?? null),
     created_at: at.now,
   }
 }

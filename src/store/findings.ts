@@ -1,6 +1,16 @@
 // Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
-import type { Db } from './db.js'
+import { selectArrays, type Db } from './db.js'
 import type { FindingRow } from './schema.js'
+
+/**
+ * The columns of the Finding resource, in the resource's field order: rows read with
+ * `listFindingArrays` / `getFindingArray` are arrays in this order (see api/finding-json.ts).
+ */
+export const FINDING_RESOURCE_COLUMNS = [
+  'id', 'name', 'test_description', 'test_finished', 'confirmed', 'in_cisa_catalog', 'cve', 'vuln_description', 'vuln_evidence',
+  'risk_description', 'risk_level', 'status', 'recommendation', 'refs', 'verified', 'vuln_id', 'owasp', 'cwe', 'port', 'protocol',
+  'service', 'url', 'scan_id', 'target_id', 'created_at',
+] as const satisfies ReadonlyArray<keyof FindingRow>
 
 export interface FindingFilter {
   workspaceId?: number
@@ -17,6 +27,20 @@ export interface FindingFilter {
 const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
 
 export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
+  return findingsQuery(db, userId, f).selectAll().execute()
+}
+
+/** listFindings as arrays of FINDING_RESOURCE_COLUMNS: the API's findings list reads these. */
+export function listFindingArrays(db: Db, userId: number, f: FindingFilter): Promise<unknown[][]> {
+  return selectArrays(db, findingsQuery(db, userId, f).select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)))
+}
+
+export async function getFindingArray(db: Db, userId: number, id: number): Promise<unknown[] | null> {
+  const q = db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId))
+  return (await selectArrays(db, q))[0] ?? null
+}
+
+function findingsQuery(db: Db, userId: number, f: FindingFilter) {
   const filtered = (alias: 'findings' | 'g') => {
     let q = db.selectFrom(`findings as ${alias}` as 'findings')
     // A dedup_key names its target (hence its workspace): inside a group these filters always hold.
@@ -33,14 +57,14 @@ export async function listFindings(db: Db, userId: number, f: FindingFilter): Pr
     if (f.vulnId !== undefined) q = q.where(`${alias}.vuln_id` as 'vuln_id', '=', f.vulnId)
     return q
   }
-  let q = filtered('findings').selectAll()
+  let q = filtered('findings')
   if (f.groupDuplicates) {
     // The latest finding of each duplicate group among the matching ones: no later matching finding
     // with the same dedup_key. Walking (workspace_id|target_id, id) newest first with one probe of
     // (dedup_key, id) per row stops after about `limit` groups, instead of grouping every finding.
     q = q.where((eb) => eb.not(eb.exists(filtered('g').select('g.id' as 'id').whereRef('g.dedup_key' as 'dedup_key', '=', 'findings.dedup_key').whereRef('g.id' as 'id', '>', 'findings.id'))))
   }
-  return q.orderBy('findings.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+  return q.orderBy('findings.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit)
 }
 
 export const getFinding = (db: Db, userId: number, id: number) =>

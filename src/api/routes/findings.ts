@@ -4,9 +4,10 @@ import { callerOf } from '../context.js'
 import { Data, IdParams, errors } from '../schemas/common.js'
 import { Finding, FindingsQuery } from '../schemas/findings.js'
 import { TestRecord } from '../schemas/scans.js'
-import { findingView, testView } from '../views.js'
+import { testView } from '../views.js'
 import { notFound } from '../../domain/errors.js'
-import { getFinding, listFindings } from '../../store/findings.js'
+import { getFinding, getFindingArray, listFindingArrays } from '../../store/findings.js'
+import { findingDataJson, findingsPageJson } from '../finding-json.js'
 import { testWithFindings } from '../../store/results.js'
 
 export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -14,9 +15,9 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/findings', {
     schema: { tags: ['findings'], summary: 'List findings', querystring: FindingsQuery, response: { 200: Data(Type.Array(Finding)), ...errors(400, 401, 429) } },
-    handler: async (req) => {
+    handler: async (req, reply) => {
       const q = req.query
-      const rows = await listFindings(db, callerOf(req).userId, {
+      const rows = await listFindingArrays(db, callerOf(req).userId, {
         workspaceId: q.workspace_id,
         targetId: q.target_id,
         scanId: q.task_id,
@@ -27,16 +28,17 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit: q.limit,
         page: q.page,
       })
-      return { data: rows.map(findingView) }
+      // Already JSON text (see finding-json.ts): a string with a JSON content type is sent as is.
+      return reply.type('application/json').send(findingsPageJson(rows) as never)
     },
   })
 
   app.get('/findings/:id', {
     schema: { tags: ['findings'], summary: 'Read a finding', params: IdParams, response: { 200: Data(Finding), ...errors(400, 401, 404, 429) } },
-    handler: async (req) => {
-      const f = await getFinding(db, callerOf(req).userId, req.params.id)
+    handler: async (req, reply) => {
+      const f = await getFindingArray(db, callerOf(req).userId, req.params.id)
       if (!f) throw notFound('Finding')
-      return { data: findingView(f) }
+      return reply.type('application/json').send(findingDataJson(f) as never)
     },
   })
 
