@@ -21,6 +21,8 @@ async function listen(host: string, port: number): Promise<net.Server> {
   // time-outs and every scan lasts a few seconds (the 500 scans really run at the same time).
   const s = net.createServer((sock) => {
     sock.on('error', () => {})
+    // Reading (and dropping) what arrives lets the socket see the scanner hang up, so the bed closes.
+    sock.resume()
     setTimeout(() => sock.destroy(), 10_000).unref()
   })
   await new Promise<void>((resolve, reject) => {

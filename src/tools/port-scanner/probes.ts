@@ -1,5 +1,9 @@
 // Service probes as data: what to send after connecting, and on which ports to try each first.
 // services.ts loops over this list; banners.ts recognises the replies.
+import { ipVersion, stripBrackets } from '../../domain/ip.js'
+// Tool 450's hand-built hello and suite registry are pure bytes and data: reused rather than copied.
+import { buildClientHello } from '../tls-scanner/hello.js'
+import { LEGACY_SUITES, TLS13_SUITES } from '../tls-scanner/suites.js'
 
 export interface Probe {
   id: string
@@ -57,6 +61,27 @@ export const PROBES: readonly Probe[] = [
   { id: 'rdp-x224', payload: () => RDP_X224_CR, ports: [3389] },
   { id: 'memcached-stats', payload: text('stats\r\n'), ports: [11211] },
 ]
+
+/**
+ * Suites of the sniffing hello: TLS 1.3's, then every older suite a server can pick with an ordinary
+ * certificate or none (RSA, DHE, ECDHE, anonymous; RC4, DES and EXPORT ones too), so any TLS server
+ * finds one it knows. Left out: suites that need special keys or setup (PSK, SRP, Kerberos, GOST, static
+ * DH/ECDH) and NULL, ARIA and Camellia-GCM, which keeps the list under 128, a length some stacks choke on.
+ */
+export const SNIFF_SUITES: readonly number[] = [
+  ...TLS13_SUITES,
+  ...LEGACY_SUITES.filter((s) => ['RSA', 'DH', 'ECDH'].includes(s.kx) && !['None', 'ARIA', 'ARIAGCM', 'CamelliaGCM', 'GOST'].includes(s.enc)),
+].map((s) => s.code)
+
+/**
+ * The ClientHello that tells whether a port speaks TLS before any real handshake: TLS 1.2-style, also
+ * offering TLS 1.0 to 1.3 (supported_versions, an x25519 key share), so TLS 1.3-only servers answer too.
+ * Any TLS server answers it with a record: a ServerHello or an alert.
+ */
+export function tlsSniffHello(host: string): Buffer {
+  const bare = stripBrackets(host)
+  return buildClientHello({ protocol: 'TLSv1.3', minProtocol: 'TLSv1.0', suites: SNIFF_SUITES, sni: ipVersion(bare) ? undefined : bare })
+}
 
 /** Probes for `port`: those that name it first, then the others in list order. */
 export function probeOrder(port: number): Probe[] {

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 import type { Egress } from '../../engine/net/egress.js'
 import { identify, looksLikeTls, printable, type ServiceFacts } from './banners.js'
-import { PORT_SERVICE_NAMES, probeOrder, type Probe } from './probes.js'
+import { PORT_SERVICE_NAMES, probeOrder, tlsSniffHello, type Probe } from './probes.js'
 
 export interface ServiceInfo {
   service: string | null
@@ -44,10 +44,31 @@ export async function detectService(net: Egress, host: string, port: number, opt
   let banner: string | null = null
   let tlsBanner: string | null = null
   let tlsFailed = false
+  // Whether the port answers a ClientHello with a TLS record, learnt once per port before any TLS
+  // handshake: a handshake that is never answered holds an OpenSSL connection (tens of KB) for the
+  // whole timeout, and most silent ports do not speak TLS.
+  let speaksTls: boolean | undefined
   let hangups = 0
   while (queue.length && !opts.signal.aborted) {
     const probe = queue.shift()!
     if (probe.tls && tlsFailed) continue
+    if (probe.tls && speaksTls === undefined) {
+      const sniffStarted = performance.now()
+      let answer: Buffer
+      try {
+        answer = await sniffTls(net, host, port, timeoutMs, opts.signal)
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED') break // as for a probe: the port stopped accepting
+        answer = Buffer.alloc(0)
+      }
+      speaksTls = looksLikeTls(answer)
+      if (!speaksTls) {
+        tlsFailed = true
+        hangups = !answer.length && performance.now() - sniffStarted < HANGUP_MS ? hangups + 1 : 0
+        if (hangups >= 3) break
+        continue
+      }
+    }
     let reply: ProbeReply
     const started = performance.now()
     try {
@@ -70,7 +91,8 @@ export async function detectService(net: Egress, host: string, port: number, opt
     hangups = !reply.data.length && performance.now() - started < HANGUP_MS ? hangups + 1 : 0
     if (hangups >= 3) break
     if (!probe.tls && looksLikeTls(reply.data)) {
-      // The port answered plain text with a TLS record: try TLS next.
+      // The port answered plain text with a TLS record: it speaks TLS (no sniff needed); try TLS next.
+      speaksTls = true
       const i = queue.findIndex((p) => p.tls)
       if (i > 0) queue.unshift(...queue.splice(i, 1))
     }
@@ -104,13 +126,26 @@ async function runProbe(net: Egress, host: string, port: number, probe: Probe, t
 
 const ignore = () => {}
 
+/** The first bytes `host:port` answers our ClientHello with, over a plain connection (no TLS socket). */
+async function sniffTls(net: Egress, host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<Buffer> {
+  const sock = await net.connect({ host, port, timeoutMs, signal })
+  sock.on('error', ignore)
+  try {
+    sock.write(tlsSniffHello(host))
+    // A record header (5 bytes) is all looksLikeTls needs: stop there rather than wait for the flight's end.
+    return await readReply(sock, timeoutMs, signal, 5)
+  } finally {
+    sock.destroy()
+  }
+}
+
 function describeTls(s: TLSSocket): string {
   const cipher = s.getCipher()?.name
   return [s.getProtocol(), cipher].filter(Boolean).join(' ') || 'TLS'
 }
 
-/** Bytes the peer sends until it goes quiet for IDLE_MS, closes, `waitMs` passes, or the scan stops. */
-export function readReply(sock: Socket, waitMs: number, signal: AbortSignal): Promise<Buffer> {
+/** Bytes the peer sends until it goes quiet for IDLE_MS, closes, `waitMs` passes, `maxBytes` came, or the scan stops. */
+export function readReply(sock: Socket, waitMs: number, signal: AbortSignal, maxBytes = MAX_REPLY_BYTES): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -119,7 +154,7 @@ export function readReply(sock: Socket, waitMs: number, signal: AbortSignal): Pr
     const onData = (c: Buffer) => {
       chunks.push(c)
       size += c.length
-      if (size >= MAX_REPLY_BYTES) return finish()
+      if (size >= maxBytes) return finish()
       clearTimeout(idle)
       idle = setTimeout(finish, IDLE_MS)
     }

@@ -25,6 +25,7 @@ export const EXT = {
   ecPointFormats: 0x000b,
   signatureAlgorithms: 0x000d,
   heartbeat: 0x000f,
+  padding: 0x0015,
   supportedVersions: 0x002b,
   pskModes: 0x002d,
   keyShare: 0x0033,
@@ -63,13 +64,20 @@ export interface HelloOptions {
   offerCompression?: boolean
   /** Advertise the heartbeat extension (peer_allowed_to_send). */
   heartbeat?: boolean
+  /**
+   * TLSv1.3 hellos only: also offer the versions from this one up (and the SCSV, and padding), as
+   * browsers do, so that one hello draws an answer from any TLS server (the port scanner's sniff).
+   * Unset: TLS 1.3 alone, as this scanner probes it.
+   */
+  minProtocol?: 'TLSv1.0' | 'TLSv1.1' | 'TLSv1.2'
 }
 
 /** One ClientHello record. SSLv3 hellos carry no extensions (SSLv3-only stacks may choke on them). */
 export function buildClientHello(o: HelloOptions): Buffer {
   const tls13 = o.protocol === 'TLSv1.3'
   const clientVersion = tls13 ? 0x0303 : VERSION_CODE[o.protocol]
-  const suites = tls13 ? [...o.suites] : [...o.suites, RENEGOTIATION_SCSV]
+  const versions = tls13 && o.minProtocol ? range(VERSION_CODE[o.minProtocol], 0x0304).reverse() : [0x0304]
+  const suites = tls13 && versions.length === 1 ? [...o.suites] : [...o.suites, RENEGOTIATION_SCSV]
   const compression = !tls13 && o.offerCompression ? [COMPRESSION_DEFLATE, 0] : [0]
   const exts: Buffer[] = []
   if (o.protocol !== 'SSLv3') {
@@ -82,9 +90,14 @@ export function buildClientHello(o: HelloOptions): Buffer {
     if (o.protocol === 'TLSv1.2' || tls13) exts.push(ext(EXT.signatureAlgorithms, vec16(list16(SIG_ALGS))))
     if (o.heartbeat) exts.push(ext(EXT.heartbeat, Buffer.from([1])))
     if (tls13) {
-      exts.push(ext(EXT.supportedVersions, vec8(list16([0x0304]))))
+      exts.push(ext(EXT.supportedVersions, vec8(list16(versions))))
       exts.push(ext(EXT.pskModes, vec8(Buffer.from([1]))))
       exts.push(ext(EXT.keyShare, vec16(Buffer.concat([u16(0x001d), vec16(x25519PublicKey())]))))
+    }
+    if (versions.length > 1) {
+      // Like browsers, skip handshake sizes 256..511: some servers hang on them (RFC 7685 padding).
+      const size = 4 + 2 + 32 + 33 + 2 + 2 * suites.length + 1 + compression.length + 2 + exts.reduce((n, e) => n + e.length, 0)
+      if (size >= 256 && size < 512) exts.push(ext(EXT.padding, Buffer.alloc(Math.max(0, 512 - size - 4))))
     }
   }
   const body = Buffer.concat([
