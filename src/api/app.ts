@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Registry } from 'prom-client'
 import type { WardContext } from './context.js'
 import { installErrorHandling } from './errors.js'
 import { installValidation } from './validation.js'
@@ -22,6 +23,8 @@ export const API_PREFIX = '/api/v2'
 
 export interface BuildOptions {
   logger?: boolean | object
+  /** More prom-client registries for /metrics (`ward all`: the engine's). */
+  metricsRegistries?: Registry[]
 }
 
 export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -37,7 +40,7 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   installErrorHandling(app)
   installValidation(app)
   installMethodNotAllowed(app)
-  installMetrics(app)
+  installMetrics(app, opts.metricsRegistries)
   installHealth(app)
 
   // A known client compares content-type for equality: no "; charset=utf-8".

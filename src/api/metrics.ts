@@ -5,7 +5,7 @@
 // - per process (`engineMetrics`): histograms the worker observes as it runs (claim latency,
 //   tool durations); `ward all` exposes them with the rest, `ward worker` on WARD_METRICS_PORT.
 import type { FastifyInstance } from 'fastify'
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import { SCAN_STATES } from '../domain/scan-state.js'
 import { queueDepth, scanCountsByState } from '../store/scans.js'
 
@@ -13,32 +13,7 @@ import { queueDepth, scanCountsByState } from '../store/scans.js'
 export const processRegistry = new Registry()
 collectDefaultMetrics({ register: processRegistry, prefix: 'ward_' })
 
-const claimLatency = new Histogram({
-  name: 'ward_scan_claim_latency_seconds',
-  help: 'Time from a scan being created to a worker claiming it',
-  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
-  registers: [processRegistry],
-})
-const toolDuration = new Histogram({
-  name: 'ward_tool_duration_seconds',
-  help: 'Run time of a scan by tool, from claim to final state',
-  labelNames: ['tool_id', 'state'],
-  buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 14400],
-  registers: [processRegistry],
-})
-
-/** Called by the worker: observations of this process's engine. */
-export const engineMetrics = {
-  claimed(createdAtIso: string, now = Date.now()) {
-    const t = Date.parse(createdAtIso)
-    if (Number.isFinite(t)) claimLatency.observe(Math.max(0, (now - t) / 1000))
-  },
-  toolEnded(toolId: number, state: string, ms: number) {
-    toolDuration.observe({ tool_id: String(toolId), state }, ms / 1000)
-  },
-}
-
-export function installMetrics(app: FastifyInstance) {
+export function installMetrics(app: FastifyInstance, extra: Registry[] = []) {
   const registry = new Registry()
   const requests = new Counter({
     name: 'ward_http_requests_total',
@@ -72,8 +47,8 @@ export function installMetrics(app: FastifyInstance) {
   })
 
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
-    const [own, proc] = await Promise.all([registry.metrics(), processRegistry.metrics()])
+    const texts = await Promise.all([registry, processRegistry, ...extra].map((r) => r.metrics()))
     reply.header('content-type', registry.contentType)
-    return own + proc
+    return texts.join('')
   })
 }

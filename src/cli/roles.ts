@@ -7,6 +7,7 @@ import { openDatabase } from '../store/db.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser } from './bootstrap.js'
 import { startWorker, type Worker } from '../engine/worker.js'
+import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
 
 export type Role = 'all' | 'serve' | 'worker'
@@ -18,7 +19,7 @@ export async function startRoles(role: Role, cfg: Config) {
   if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
   else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
 
-  const app = role === 'worker' ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), resolveVpnProfile })
+  const app = role === 'worker' ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   let worker: Worker | null = null
   if (role !== 'serve') {
     worker = await startWorker({ db: h.db, dbKind: h.kind, config: cfg, log })

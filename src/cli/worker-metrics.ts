@@ -2,7 +2,11 @@
 // latency, tool durations, Node runtime) and GET /healthz. A worker has no API server, and without
 // this its engine histograms would be visible nowhere. No auth, like the API's /metrics.
 import http from 'node:http'
+import { Registry } from 'prom-client'
 import { processRegistry } from '../api/metrics.js'
+import { engineRegistry } from '../engine/metrics.js'
+
+const registry = Registry.merge([processRegistry, engineRegistry])
 
 export interface MetricsServer {
   /** http://host:port of the listener (the real port when 0 was asked). */
@@ -19,8 +23,8 @@ export async function startMetricsServer(o: { host: string; port: number; worker
       return send(res, 405, 'application/json', JSON.stringify({ error: 'method not allowed' }))
     }
     if (path === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ status: 'ok', role: 'worker', worker: o.workerId ?? null }))
-    processRegistry.metrics().then(
-      (text) => send(res, 200, processRegistry.contentType, text),
+    registry.metrics().then(
+      (text) => send(res, 200, registry.contentType, text),
       (e: Error) => send(res, 500, 'text/plain', `metrics unavailable: ${e.message}\n`),
     )
   })

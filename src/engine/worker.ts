@@ -23,7 +23,7 @@ import { importedKevCves } from '../store/kev-cves.js'
 import { endScanWithCallback } from '../store/callbacks.js'
 import { startCallbackSender } from '../reports/callback-sender.js'
 import type { ScanState } from '../domain/scan-state.js'
-import { engineMetrics } from '../api/metrics.js'
+import { engineMetrics } from './metrics.js'
 
 export interface Worker {
   id: string

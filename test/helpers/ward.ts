@@ -1,5 +1,6 @@
 // Boots a real Ward (API + worker) in this process on a fresh SQLite file, for API-level tests —
 // or, with WARD_TEST_BACKEND=postgres, in a fresh schema of WARD_TEST_DATABASE_URL (dropped on close).
+import { engineRegistry } from '../../src/engine/metrics.js'
 import fs from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
@@ -94,7 +95,7 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
     await pgSchema?.drop()
     throw e
   })
-  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), resolveVpnProfile }, { logger: false })
+  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
   await app.ready()
   const worker = opts.worker === false ? null : await startWorker({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
   const first = await createUser(h.db, { name: 'alice', maxTargets: config.maxTargetsDefault })
