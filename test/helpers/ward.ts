@@ -71,16 +71,20 @@ export async function createPgSchema(base = TEST_PG_URL): Promise<{ schema: stri
 
 /**
  * Kysely's migrator introspects the tables of every schema in the database; when another test file
- * drops its own schema at that moment, the introspection fails naming that other schema. Only
- * that case is retried: an error about our own schema, or any other error, is thrown at once.
+ * drops its own schema at that moment, the introspection fails naming that other schema (or one of
+ * its tables). Only that case is retried, after a pause: an error about our own schema, or any other error, is thrown at once.
  */
 async function openWithRetry(config: Config, onQuery: ((sql: string) => void) | undefined, ownSchema: string | undefined) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await openDatabase(config.db, { onQuery })
     } catch (e) {
-      const other = /schema "(ward_t_[0-9a-f]+)" does not exist/.exec((e as Error).message)?.[1]
-      if (!ownSchema || !other || other === ownSchema || attempt >= 5) throw e
+      // Either form: `schema "ward_t_x" does not exist` or `relation "ward_t_x.table" does not exist`
+      // (a table of a schema being dropped, seen by the introspection's pg_get_serial_sequence).
+      const other = /(?:schema|relation) "(ward_t_[0-9a-f]+)(?:\.[^"]*)?" does not exist/.exec((e as Error).message)?.[1]
+      if (!ownSchema || !other || other === ownSchema || attempt >= 8) throw e
+      // The other file's DROP SCHEMA ... CASCADE is still running: give it time to commit.
+      await new Promise((r) => setTimeout(r, 100 * attempt))
     }
   }
 }
