@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { createPgSchema, TEST_PG_URL } from '../helpers/ward.js'
+import { createPgSchema, TEST_PG_URL, pgUnreachable } from '../helpers/ward.js'
 import { startProc, stopProc, type WardProc } from '../helpers/processes.js'
 
 const HOST = '127.0.12.5'
@@ -36,17 +36,6 @@ interface Rec {
   name?: string
 }
 
-async function pgUnreachable(): Promise<string | null> {
-  const c = new pg.Client({ connectionString: TEST_PG_URL, connectionTimeoutMillis: 3000 })
-  try {
-    await c.connect()
-    return null
-  } catch (e) {
-    return (e as Error).message
-  } finally {
-    await c.end().catch(() => {})
-  }
-}
 
 /** A port free on HOST now, so the API can be started (and restarted) on a known address. */
 async function freePort(): Promise<number> {

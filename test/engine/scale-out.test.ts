@@ -4,23 +4,12 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { createPgSchema, TEST_PG_URL } from '../helpers/ward.js'
+import { createPgSchema, TEST_PG_URL, pgUnreachable } from '../helpers/ward.js'
 import { startProc, stopProc, api, type WardProc } from '../helpers/processes.js'
 
 const LEASE_MS = 4000
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function pgUnreachable(): Promise<string | null> {
-  const c = new pg.Client({ connectionString: TEST_PG_URL, connectionTimeoutMillis: 3000 })
-  try {
-    await c.connect()
-    return null
-  } catch (e) {
-    return (e as Error).message
-  } finally {
-    await c.end().catch(() => {})
-  }
-}
 
 test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan; 100 concurrent scans run once; backends terminated', { timeout: 58000 }, async (t) => {
   const why = await pgUnreachable()

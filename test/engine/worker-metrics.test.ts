@@ -9,7 +9,7 @@ import pg from 'pg'
 import { loadConfig, ConfigError } from '../../src/config/config.js'
 import { engineMetrics } from '../../src/engine/metrics.js'
 import { startMetricsServer } from '../../src/cli/worker-metrics.js'
-import { createPgSchema, TEST_PG_URL } from '../helpers/ward.js'
+import { createPgSchema, TEST_PG_URL, pgUnreachable } from '../helpers/ward.js'
 import { startProc, stopProc, api, type WardProc } from '../helpers/processes.js'
 
 const HOST = '127.0.12.4'
@@ -62,17 +62,6 @@ test('the metrics listener serves the process registry and /healthz, nothing els
   await assert.rejects(fetch(`${s.url}/healthz`), 'closed listener refuses connections')
 })
 
-async function pgUnreachable(): Promise<string | null> {
-  const c = new pg.Client({ connectionString: TEST_PG_URL, connectionTimeoutMillis: 3000 })
-  try {
-    await c.connect()
-    return null
-  } catch (e) {
-    return (e as Error).message
-  } finally {
-    await c.end().catch(() => {})
-  }
-}
 
 test('a `ward worker` with WARD_METRICS_PORT reports the claim latency and tool duration of the scan it ran', { timeout: 30000 }, async () => {
   const why = await pgUnreachable()

@@ -37,6 +37,19 @@ export interface TestWard {
 export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.WARD_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite'
 export const TEST_PG_URL = process.env.WARD_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
 
+/** Why the test PostgreSQL server cannot be reached, or null when it can (fault tests print it and stop). */
+export async function pgUnreachable(): Promise<string | null> {
+  const c = new pg.Client({ connectionString: TEST_PG_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await c.connect()
+    return null
+  } catch (e) {
+    return (e as Error).message
+  } finally {
+    await c.end().catch(() => {})
+  }
+}
+
 /** A PostgreSQL URL whose connections use `schema` (search_path set at connect time). */
 export function pgUrlWithSchema(base: string, schema: string): string {
   const u = new URL(base)
