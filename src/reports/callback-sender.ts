@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import type { CallbackDeliveryRow } from '../store/schema.js'
-import { claimDueDelivery, recordAttempt, releaseDelivery, type AttemptResult } from '../store/callbacks.js'
+import { claimDueDelivery, deliveryBody, recordAttempt, releaseDelivery, type AttemptResult } from '../store/callbacks.js'
 import { getScanById } from '../store/scans.js'
 import { nowIso } from '../store/time.js'
 import { scanOutputJson } from './scan-output.js'
@@ -73,7 +73,8 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     let error: string | null = null
     let retryAfter: string | null = null
     try {
-      const built = await buildCallbackBody(db, d)
+      // Built once: every retry of this event sends the same bytes (decisions.md).
+      const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d))
       if (!built) {
         await recordAttempt(db, owner, d.id, { attempt: n, startedAt, statusCode: null, error: 'the scan was deleted', durationMs: 0, next: { status: 'failed' } })
         return
