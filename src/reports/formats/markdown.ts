@@ -13,7 +13,8 @@ export function mdText(s: unknown, max = 200): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+!|~@:-]/g, (c) => (c === '|' ? '&#124;' : c === '@' ? '&#64;' : c === ':' ? '&#58;' : `\\${c}`))
+    .replace(/[\\*_{}[\]()#+!~-]/g, (c) => `\\${c}`)
+    .replace(/[|`@:]/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
 const MAX_ROWS = 200

@@ -83,7 +83,8 @@ export const toSarif: FormatWriter = (scan, findings, _tests, _threshold) => {
       message: { text: sentence(`${f.name} at ${loc.text}`) },
       locations: [
         {
-          physicalLocation: { artifactLocation: { uri: safeUri(uri) } },
+          // The whole resource: a web page or service has no lines, so the region is its first position.
+          physicalLocation: { artifactLocation: { uri: safeUri(uri) }, region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 } },
           logicalLocations: [{ name: loc.url ?? portProto ?? loc.host, fullyQualifiedName: fq, kind: 'resource' }],
         },
       ],
