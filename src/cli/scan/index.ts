@@ -333,7 +333,11 @@ export async function runScan(argv: string[], io: ScanIo): Promise<number> {
     let stop = true
     if (canAsk) {
       const rl = createInterface({ input: io.stdin, output: io.stderr })
-      const answer = await new Promise<string>((r) => rl.question(`Stop scan ${id} on the server? [y/N] `, r))
+      // The terminal is in raw mode while asking: a second Ctrl-C arrives here, and means "just leave".
+      const answer = await new Promise<string>((r) => {
+        rl.once('SIGINT', () => r(''))
+        rl.question(`Stop scan ${id} on the server? [y/N] `, r)
+      })
       rl.close()
       stop = /^y(es)?$/i.test(answer.trim())
     }

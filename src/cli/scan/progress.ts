@@ -52,7 +52,7 @@ export function createProgress(out: NodeJS.WritableStream & { columns?: number }
   let shown = false
   let lastState: ProgressState | null = null
   const draw = (s: ProgressState) => {
-    const width = Math.max(40, (out.columns ?? 80) - 1)
+    const width = Math.max(40, (out.columns || 80) - 1)
     const barW = 20
     const filled = Math.round((Math.min(100, Math.max(0, s.progress)) / 100) * barW)
     const c = s.counts
