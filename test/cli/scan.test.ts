@@ -18,6 +18,7 @@ import { startWeakWeb, type WebBed } from '../testbed/weak-web.js'
 import { validateSarif } from '../helpers/sarif.js'
 import { runScan, type ScanIo } from '../../src/cli/scan/index.js'
 import { createProgress } from '../../src/cli/scan/progress.js'
+import { NetworkError, V2Client, retryAfterMs } from '../../src/cli/scan/client.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const BED_HOST = '127.0.13.21'
@@ -359,4 +360,28 @@ test('progress on a terminal is one line redrawn in place; in CI one plain line 
     '[0:34] scan 3 running 45% tests 9/20 findings: 0 critical, 1 high, 2 medium, 0 low, 3 info',
     '[0:34] scan 3 running [31m 50% tests 9/20 findings: 0 critical, 1 high, 2 medium, 0 low, 3 info',
   ])
+})
+
+test('HTTP client: a dropped connection is retried with backoff for a GET, never for a POST that may have arrived; Retry-After in seconds or as a date', async () => {
+  let n = 0
+  const srv = http.createServer((req, res) => {
+    n++
+    if (n === 1 || req.method === 'POST') return req.socket.destroy()
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{"data":{"ok":true}}')
+  })
+  await new Promise<void>((r) => srv.listen(0, FAKE_HOST, r))
+  try {
+    const waits: number[] = []
+    const c = new V2Client(`http://${FAKE_HOST}:${(srv.address() as AddressInfo).port}`, 'k', { backoffMs: 10, onRetry: (_why, ms) => waits.push(ms) })
+    assert.deepEqual(await c.data('GET', '/scans/1'), { ok: true })
+    assert.equal(waits.length, 1)
+    await assert.rejects(c.data('POST', '/scans', {}), NetworkError)
+    assert.equal(n, 3, 'the POST was sent once')
+  } finally {
+    await new Promise((r) => srv.close(r))
+  }
+  assert.equal(retryAfterMs('2'), 2000)
+  assert.equal(retryAfterMs(new Date(Date.parse('2026-11-23T10:00:05Z')).toUTCString(), Date.parse('2026-11-23T10:00:00Z')), 5000)
+  assert.equal(retryAfterMs('soon'), null)
 })

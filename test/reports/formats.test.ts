@@ -111,6 +111,7 @@ test('SARIF 2.1.0: one rule per check, one result per finding with logical locat
   const log = JSON.parse(text)
   const run = log.runs[0]
   assert.equal(log.version, '2.1.0')
+  assert.equal(run.automationDetails.id, 'ward/170/https_app.example.test_/7')
   assert.equal(run.tool.driver.rules.length, 4)
   assert.equal(run.results.length, 5)
   const rule = run.tool.driver.rules.find((r: any) => r.id === 'website.headers.csp-missing')

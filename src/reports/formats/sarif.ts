@@ -117,7 +117,9 @@ export const toSarif: FormatWriter = (scan, findings, _tests, _threshold) => {
             rules,
           },
         },
-        automationDetails: { id: `ward/${scan.tool_name ?? scan.tool_id}/${scan.target}/${scan.id}` },
+        // "<category>/<run id>": the category (tool + target) stays the same across runs, so code
+        // scanning compares each run with the previous one of the same scan and closes fixed alerts.
+        automationDetails: { id: `ward/${scan.tool_id}/${scan.target.trim().toLowerCase().replace(/[^a-z0-9.-]+/g, '_')}/${scan.id}` },
         invocations: [
           {
             executionSuccessful: finished,
