@@ -22,7 +22,7 @@ import { loadKevSnapshot } from '../domain/kev.js'
 import { importedKevCves } from '../store/kev-cves.js'
 import { endScanWithCallback } from '../store/callbacks.js'
 import { startCallbackSender } from '../reports/callback-sender.js'
-import type { ScanState } from '../domain/scan-state.js'
+import type { ScanState } from '../store/scan-states.js'
 import { engineMetrics } from './metrics.js'
 
 export interface Worker {

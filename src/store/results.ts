@@ -1,7 +1,8 @@
 // Tests, findings and raw log lines of scans: written by the engine, read by the API.
 import { sql } from 'kysely'
 import type { Db } from './db.js'
-import type { FindingRow, NewFinding, TestRow } from './schema.js'
+import type { FindingRow, TestRow } from './schema.js'
+import { encodeFinding, type FindingRecord } from './finding-rows.js'
 import { nowIso } from './time.js'
 import { joinGroup } from './finding-history.js'
 
@@ -34,7 +35,8 @@ export async function endOpenTests(db: Db, scanId: number, status: 'skipped' | '
   })
 }
 
-export async function insertFinding(db: Db, f: NewFinding): Promise<number> {
+export async function insertFinding(db: Db, record: FindingRecord): Promise<number> {
+  const f = encodeFinding(record)
   return db.transaction().execute(async (trx) => {
     // The duplicate group's triage carries over (accepted/false positive) or re-opens (fixed).
     const group = await joinGroup(trx, f)

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox'
 import fastJsonStringify from 'fast-json-stringify'
 import { startWard } from '../helpers/ward.js'
 import { buildFinding } from '../../src/domain/findings.js'
-import { tableEvidence, textEvidence } from '../../src/domain/evidence.js'
+import { tableEvidence, textEvidence } from '../../src/reports/evidence.js'
 import { dnsChecks } from '../../src/checks/dns.js'
 import { fuzzerChecks } from '../../src/checks/fuzzer.js'
 import { networkChecks } from '../../src/checks/network.js'
@@ -18,8 +18,9 @@ import { websiteChecks } from '../../src/checks/website.js'
 import type { Check } from '../../src/checks/check.js'
 import { Data } from '../../src/api/schemas/common.js'
 import { Finding } from '../../src/api/schemas/findings.js'
-import { findingView } from '../../src/api/views.js'
-import { findingsPageJson, findingDataJson } from '../../src/api/finding-json.js'
+import { findingView } from '../../src/reports/finding-view.js'
+import { findingsPageJson, findingDataJson } from '../../src/reports/finding-json.js'
+import { encodeFinding } from '../../src/store/finding-rows.js'
 import { listFindings, listFindingArrays, getFindingArray, getFinding } from '../../src/store/findings.js'
 
 const ALL: readonly Check[] = [...dnsChecks, ...fuzzerChecks, ...networkChecks, ...portsChecks, ...tlsChecks, ...udpChecks, ...websiteChecks]
@@ -58,7 +59,7 @@ test('finding JSON written from rows equals the schema serializer on findingView
         { scanId: scan.id, targetId, workspaceId: w.workspaceId, testId: null, testDescription: `Checks ${NASTY}`, now },
         kev,
       )
-      await w.h.db.insertInto('findings').values({ ...row, test_finished: v % 2, verified: v === 3 ? 1 : 0, status: v === 3 ? 'false_positive' : 'open' }).execute()
+      await w.h.db.insertInto('findings').values({ ...encodeFinding(row), test_finished: v % 2, verified: v === 3 ? 1 : 0, status: v === 3 ? 'false_positive' : 'open' }).execute()
     }
     assert.ok(ALL.length > 50, `${ALL.length} checks`)
     for (let page = 1; page <= Math.ceil(ALL.length / 100); page++) {
