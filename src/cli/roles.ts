@@ -4,6 +4,7 @@ import { pino } from 'pino'
 import type { Config } from '../config/config.js'
 import { parseBlocklist } from '../domain/blocklist.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
+import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser } from './bootstrap.js'
@@ -26,8 +27,8 @@ export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { ap
 }
 
 /** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
-export async function startWorkerRole(o: WorkerOptions & { callbacks?: boolean }): Promise<Worker> {
-  const worker = await startWorker(o)
+export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
+  const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
   const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id })
   return {
     id: worker.id,

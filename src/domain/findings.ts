@@ -1,18 +1,13 @@
 // A finding is made from a check (catalogue data) and what the tool saw: map once, here.
 import { RISK_LEVEL } from '../checks/check.js'
 import type { FindingInput } from '../tools/tool.js'
-import type { FindingRecord } from '../store/finding-rows.js'
+import type { Db } from '../store/db.js'
+import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
+import { importedKevCves } from '../store/kev-cves.js'
 import { dedupKey } from './finding-identity.js'
-import { isInKev } from './kev.js'
+import { isInKev, loadKevSnapshot } from './kev.js'
 
-export interface FindingPlace {
-  scanId: number
-  targetId: number
-  workspaceId: number
-  testId: number | null
-  testDescription: string
-  now: string
-}
+export type { FindingPlace } from '../store/finding-rows.js'
 
 export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet<string>): FindingRecord {
   const c = f.check
@@ -50,4 +45,14 @@ export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet
     location: f.location ?? null,
     created_at: at.now,
   }
+}
+
+/**
+ * buildFinding with the KEV catalogue as it is now (the shipped snapshot plus imported ids): what a
+ * worker hands its scans, so a catalogue import is seen by workers started after it.
+ */
+export async function findingMaker(db: Db): Promise<(f: FindingInput, at: FindingPlace) => FindingRecord> {
+  const kev = loadKevSnapshot()
+  for (const cve of await importedKevCves(db)) kev.add(cve)
+  return (f, at) => buildFinding(f, at, kev)
 }

@@ -13,7 +13,7 @@ import type { ScanState } from '../store/scan-states.js'
 import { getTool } from '../tools/registry.js'
 import { ToolStartError } from '../tools/errors.js'
 import { resolveToolParams } from './tool-params.js'
-import { createScanContext, type LiveContext } from './scan-context.js'
+import { createScanContext, type LiveContext, type MakeFinding } from './scan-context.js'
 import { abortKind, type AbortKind } from './abort.js'
 import { outcomeOf, type RunEnd } from './outcome.js'
 import { egressForScan, EgressUnavailableError } from './scan-egress.js'
@@ -26,7 +26,7 @@ export interface RunScanDeps {
   db: Db
   config: Config
   log: Logger
-  kev: ReadonlySet<string>
+  makeFinding: MakeFinding
   abort(scanId: number, kind: AbortKind, message: string): void
 }
 
@@ -62,7 +62,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     const minute = config.minuteMs
     if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), scan.max_scan_time * minute))
     timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), config.scanHardLimitMin * minute))
-    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, kev: deps.kev })
+    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(tool.run(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {

@@ -7,12 +7,11 @@ import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { subscribe } from '../store/notify.js'
-import { importedKevCves } from '../store/kev-cves.js'
-import { loadKevSnapshot } from '../domain/kev.js'
 import { ActiveScans } from './active-scans.js'
 import { startClaimLoop } from './claim-loop.js'
 import { reapDeadWorkersScans, startLeaseKeeping } from './leases.js'
 import { runScan } from './run-scan.js'
+import type { MakeFinding } from './scan-context.js'
 
 export interface Worker {
   id: string
@@ -25,6 +24,8 @@ export interface WorkerOptions {
   dbKind: 'sqlite' | 'postgres'
   config: Config
   log: Logger
+  /** Builds each finding a tool reports (the CLI passes the domain's rule). */
+  makeFinding: MakeFinding
 }
 
 export const newWorkerId = () => `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
@@ -32,12 +33,11 @@ export const newWorkerId = () => `${os.hostname()}:${process.pid}:${randomBytes(
 export async function startWorker(o: WorkerOptions): Promise<Worker> {
   const { db, config, log } = o
   const id = newWorkerId()
-  const kev = await kevSet(db)
   await reapDeadWorkersScans(db, log, 'ended scans whose worker died as aborted')
 
   const active = new ActiveScans()
   const abort = active.abort.bind(active)
-  const loop = startClaimLoop({ ...o, workerId: id, active, run: (scan, controller) => runScan({ db, config, log, kev, abort }, scan, controller) })
+  const loop = startClaimLoop({ ...o, workerId: id, active, run: (scan, controller) => runScan({ db, config, log, makeFinding: o.makeFinding, abort }, scan, controller) })
   const unsubscribe = subscribe((e) => {
     if (e.type === 'queued') loop.wake()
     else if (e.type === 'stop') abort(e.scanId, 'stop', 'stop requested')
@@ -58,11 +58,4 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
       leases.stop()
     },
   }
-}
-
-/** The KEV catalogue: the shipped snapshot plus the CVE ids imported since. */
-async function kevSet(db: Db): Promise<Set<string>> {
-  const kev = loadKevSnapshot()
-  for (const cve of await importedKevCves(db)) kev.add(cve)
-  return kev
 }

@@ -9,6 +9,16 @@ export interface Owasp {
   owasp_2025: string
 }
 
+/** Where a new finding belongs: its scan, target, workspace and test. */
+export interface FindingPlace {
+  scanId: number
+  targetId: number
+  workspaceId: number
+  testId: number | null
+  testDescription: string
+  now: string
+}
+
 /** A finding about to be stored, in plain values. */
 export interface FindingRecord {
   scan_id: number

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { idColumn, type DbKind } from './index.js'
+import { idColumn, type DbKind } from './columns.js'
 
 export const m001Initial = (kind: DbKind) => ({
   async up(db: Kysely<any>) {

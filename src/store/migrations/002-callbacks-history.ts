@@ -1,7 +1,7 @@
 // Report-callback outbox (deliveries + their attempts), finding history per duplicate group, and the
 // CVE ids imported from the official CISA KEV feed.
 import type { Kysely } from 'kysely'
-import { idColumn, type DbKind } from './index.js'
+import { idColumn, type DbKind } from './columns.js'
 
 export const m002CallbacksHistory = (kind: DbKind) => ({
   async up(db: Kysely<any>) {

@@ -1,7 +1,7 @@
 // VPN profiles (issue 7): per-user connection settings of a network egress (SOCKS5 or HTTP CONNECT proxy).
 // Credentials live in their own columns (never inside `url`), so reads can leave them out by column.
 import type { Kysely } from 'kysely'
-import type { DbKind } from './index.js'
+import type { DbKind } from './columns.js'
 
 export const m003VpnProfiles = (_kind: DbKind) => ({
   async up(db: Kysely<any>) {

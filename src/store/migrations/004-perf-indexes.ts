@@ -5,7 +5,7 @@
 // Fewer is better here: on SQLite an index without statistics in an ANALYZEd database looks more
 // selective than it is, and (workspace_id, risk_level, id) drew the workspace lists into a sort.
 import { sql, type Kysely } from 'kysely'
-import type { DbKind } from './index.js'
+import type { DbKind } from './columns.js'
 
 export const m004PerfIndexes = (kind: DbKind) => ({
   async up(db: Kysely<any>) {

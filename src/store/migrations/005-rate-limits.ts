@@ -1,6 +1,6 @@
 // Shared API rate-limit counters for scaled-out deployments (used on PostgreSQL; harmless on SQLite).
 import type { Kysely } from 'kysely'
-import type { DbKind } from './index.js'
+import type { DbKind } from './columns.js'
 
 export const m005RateLimits = (_kind: DbKind) => ({
   async up(db: Kysely<any>) {
