@@ -1,6 +1,6 @@
 // Finding resources written straight from stored rows into JSON text: the findings routes' hot
 // path. Rows are arrays of FINDING_RESOURCE_COLUMNS (store/findings.ts). The text is exactly what the route's Finding
-// schema serializer makes of findingView(row) (test/api/finding-json.test.ts holds them equal),
+// schema serializer makes of findingView(row) (test/reports/finding-json.test.ts holds them equal),
 // without building an object per finding, parsing its stored JSON columns and serializing them again.
 
 const str = JSON.stringify
@@ -27,7 +27,7 @@ function evidence(v: unknown): string {
   return `{"type":"table","data":{"headers":${str(e.data.headers ?? [])},"rows":${str(e.data.rows ?? [])}}}`
 }
 
-// r[i] is FINDING_RESOURCE_COLUMNS[i]; test/api/finding-json.test.ts fails if the two drift apart.
+// r[i] is FINDING_RESOURCE_COLUMNS[i]; test/reports/finding-json.test.ts fails if the two drift apart.
 export function findingJson(r: unknown[]): string {
   return (
     `{"id":${Number(r[0])},"name":${str(r[1])},"test_description":${str(r[2])},"test_finished":${bool(r[3])},` +

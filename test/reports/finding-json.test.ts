@@ -1,4 +1,4 @@
-// The findings routes write JSON text straight from stored rows (api/finding-json.ts). It must be
+// The findings routes write JSON text straight from stored rows (reports/finding-json.ts). It must be
 // byte for byte what the Finding schema's serializer makes of findingView: every catalogue check,
 // both evidence kinds and none, nulls, flags set, and strings that need escaping.
 import { test } from 'node:test'

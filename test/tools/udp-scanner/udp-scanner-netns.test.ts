@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url'
 const CHILD = process.env.WARD_UDP_NETNS_CHILD === '1'
 
 async function child() {
-  const { runTool } = await import('../helpers/tool-harness.js')
-  const { udpScanner } = await import('../../src/tools/udp-scanner/index.js')
-  const { startUdpServices } = await import('../testbed/udp-services.js')
+  const { runTool } = await import('../../helpers/tool-harness.js')
+  const { udpScanner } = await import('../../../src/tools/udp-scanner/index.js')
+  const { startUdpServices } = await import('../../testbed/udp-services.js')
   const bed = await startUdpServices('127.0.0.1', 'vulnerable')
   try {
     const full = await runTool(udpScanner, { target: '127.0.0.1', params: { ports: 'all', timeout_ms: 500, retries: 1 } })

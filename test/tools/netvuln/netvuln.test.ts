@@ -2,12 +2,12 @@
 // healthy twin none. Only the ports the bed opened are scanned (explicit list), on 127.0.6.0/24.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { networkVulnScanner } from '../../src/tools/netvuln/index.js'
-import { tlsAvailable } from '../../src/tools/netvuln/peers.js'
-import { runTool, vulnIds, type HarnessResult } from '../helpers/tool-harness.js'
-import { startVulnServices, startHealthyServices, type ServiceBed } from '../testbed/vuln-services.js'
-import type { Egress } from '../../src/engine/net/egress.js'
-import { TargetUnreachableError } from '../../src/tools/errors.js'
+import { networkVulnScanner } from '../../../src/tools/netvuln/index.js'
+import { tlsAvailable } from '../../../src/tools/netvuln/peers.js'
+import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
+import { startVulnServices, startHealthyServices, type ServiceBed } from '../../testbed/vuln-services.js'
+import type { Egress } from '../../../src/engine/net/egress.js'
+import { TargetUnreachableError } from '../../../src/tools/errors.js'
 
 const VULN_HOST = '127.0.6.10'
 const HEALTHY_HOST = '127.0.6.11'

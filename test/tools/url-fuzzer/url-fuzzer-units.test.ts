@@ -5,17 +5,17 @@ import { readFileSync } from 'node:fs'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { Value } from '@sinclair/typebox/value'
-import { fuzzerChecks } from '../../src/checks/fuzzer.js'
-import { RISK_LEVEL } from '../../src/checks/check.js'
-import { classify } from '../../src/tools/url-fuzzer/classify.js'
-import { Signature, Soft404, pathClass, type Observation } from '../../src/tools/url-fuzzer/soft404.js'
-import { candidates, encodePath, normaliseExtension, openWordlist } from '../../src/tools/url-fuzzer/wordlist.js'
-import { directoryOf, redirectAllowed, startUrls } from '../../src/tools/url-fuzzer/base-url.js'
-import { RateLimiter } from '../../src/tools/url-fuzzer/rate-limit.js'
-import { urlFuzzerParams } from '../../src/tools/url-fuzzer/params.js'
-import { urlFuzzer } from '../../src/tools/url-fuzzer/index.js'
-import { resolveToolParams } from '../../src/engine/tool-params.js'
-import { PLANTED } from '../testbed/fuzz-site.js'
+import { fuzzerChecks } from '../../../src/checks/fuzzer.js'
+import { RISK_LEVEL } from '../../../src/checks/check.js'
+import { classify } from '../../../src/tools/url-fuzzer/classify.js'
+import { Signature, Soft404, pathClass, type Observation } from '../../../src/tools/url-fuzzer/soft404.js'
+import { candidates, encodePath, normaliseExtension, openWordlist } from '../../../src/tools/url-fuzzer/wordlist.js'
+import { directoryOf, redirectAllowed, startUrls } from '../../../src/tools/url-fuzzer/base-url.js'
+import { RateLimiter } from '../../../src/tools/url-fuzzer/rate-limit.js'
+import { urlFuzzerParams } from '../../../src/tools/url-fuzzer/params.js'
+import { urlFuzzer } from '../../../src/tools/url-fuzzer/index.js'
+import { resolveToolParams } from '../../../src/engine/tool-params.js'
+import { PLANTED } from '../../testbed/fuzz-site.js'
 
 describe('check catalogue', () => {
   test('ids are unique, stable in form and every field is well formed', () => {
@@ -147,7 +147,7 @@ describe('soft-404 signature', () => {
 })
 
 describe('wordlists', () => {
-  const words = (name: string) => readFileSync(new URL(`../../src/tools/url-fuzzer/wordlists/${name}.txt`, import.meta.url), 'utf8').split('\n').filter(Boolean)
+  const words = (name: string) => readFileSync(new URL(`../../../src/tools/url-fuzzer/wordlists/${name}.txt`, import.meta.url), 'utf8').split('\n').filter(Boolean)
   const small = words('small')
   const medium = words('medium')
   test('small has about 500 and medium about 5000 distinct words, medium containing small', () => {

@@ -2,15 +2,15 @@
 // the risk rules, and the catalogue's shape. No network.
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { parsePorts } from '../../src/tools/port-scanner/ports.js'
-import { TOP_100, TOP_1000 } from '../../src/tools/port-scanner/top-ports.js'
-import { identify, looksLikeTls, printable, splitProductToken } from '../../src/tools/port-scanner/banners.js'
-import { PROBES, probeOrder } from '../../src/tools/port-scanner/probes.js'
-import { hitsOf, RISK_RULES, type OpenPort } from '../../src/tools/port-scanner/detect.js'
-import { portScanner } from '../../src/tools/port-scanner/index.js'
-import { portsChecks } from '../../src/checks/ports.js'
-import { resolveToolParams } from '../../src/engine/tool-params.js'
-import { wire } from '../testbed/tcp-services.js'
+import { parsePorts } from '../../../src/tools/port-scanner/ports.js'
+import { TOP_100, TOP_1000 } from '../../../src/tools/port-scanner/top-ports.js'
+import { identify, looksLikeTls, printable, splitProductToken } from '../../../src/tools/port-scanner/banners.js'
+import { PROBES, probeOrder } from '../../../src/tools/port-scanner/probes.js'
+import { hitsOf, RISK_RULES, type OpenPort } from '../../../src/tools/port-scanner/detect.js'
+import { portScanner } from '../../../src/tools/port-scanner/index.js'
+import { portsChecks } from '../../../src/checks/ports.js'
+import { resolveToolParams } from '../../../src/engine/tool-params.js'
+import { wire } from '../../testbed/tcp-services.js'
 
 describe('parsePorts', () => {
   test('named lists: top100 and top1000 are unique, ordered by usage, within range', () => {

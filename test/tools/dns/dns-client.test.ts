@@ -1,11 +1,11 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import dgram from 'node:dgram'
-import { axfr, createDnsClient, parseServer, DnsQueryError } from '../../src/tools/dns/client.js'
-import { answersOf, lookupAddresses } from '../../src/tools/dns/lookup.js'
-import { buildQuery, CLASS, decodeMessage, encodeMessage, RCODE, TYPE } from '../../src/tools/dns/message.js'
-import { createDirectEgress } from '../../src/engine/net/direct.js'
-import { startDnsServer, type DnsTestServer, type Zone } from '../testbed/dns-server.js'
+import { axfr, createDnsClient, parseServer, DnsQueryError } from '../../../src/tools/dns/client.js'
+import { answersOf, lookupAddresses } from '../../../src/tools/dns/lookup.js'
+import { buildQuery, CLASS, decodeMessage, encodeMessage, RCODE, TYPE } from '../../../src/tools/dns/message.js'
+import { createDirectEgress } from '../../../src/engine/net/direct.js'
+import { startDnsServer, type DnsTestServer, type Zone } from '../../testbed/dns-server.js'
 
 const HOST = '127.0.5.55' // this file's own server (the subdomain finder's tests use 127.0.5.53)
 const SILENT = { host: '127.0.5.55', port: 5399 }

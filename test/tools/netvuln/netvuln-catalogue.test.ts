@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { CVE_CATALOGUE } from '../../src/tools/netvuln/cve-catalogue.js'
-import { matchCves, riskFromCvss, normalizeVersion } from '../../src/tools/netvuln/match.js'
-import { productsInBanner, productFromName } from '../../src/tools/netvuln/fingerprint.js'
-import { parseRange } from '../../src/tools/netvuln/version.js'
-import { networkChecks, activeNetworkChecks, checkForCve, cveCheckId } from '../../src/checks/network.js'
+import { CVE_CATALOGUE } from '../../../src/tools/netvuln/cve-catalogue.js'
+import { matchCves, riskFromCvss, normalizeVersion } from '../../../src/tools/netvuln/match.js'
+import { productsInBanner, productFromName } from '../../../src/tools/netvuln/fingerprint.js'
+import { parseRange } from '../../../src/tools/netvuln/version.js'
+import { networkChecks, activeNetworkChecks, checkForCve, cveCheckId } from '../../../src/checks/network.js'
 
 const cvesOf = (product: Parameters<typeof matchCves>[0], version: string) => matchCves(product, version).flatMap((e) => e.cves).sort()
 
