@@ -1,4 +1,4 @@
-// Rules of POST /scans (issue 3, decisions.md): tool, target, workspace, tool_params, callback.
+// Rules of POST /scans (decisions.md): tool, target, workspace, tool_params, callback.
 import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
@@ -29,7 +29,7 @@ export interface CreateScanInput {
 export interface ScanRules {
   targetBlocklist: BlockRule[]
   callbackBlocklist: BlockRule[]
-  /** VPN profile resolution (issue 7): the uuid to use for this scan, or null. */
+  /** VPN profile resolution: the uuid to use for this scan, or null. */
   resolveVpnProfile?: (db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean) => Promise<string | null>
 }
 

@@ -1,4 +1,4 @@
-// VPN profiles (issue 7): per-user connection settings of a network egress (SOCKS5 or HTTP CONNECT proxy).
+// VPN profiles: per-user connection settings of a network egress (SOCKS5 or HTTP CONNECT proxy).
 // Credentials live in their own columns (never inside `url`), so reads can leave them out by column.
 import type { Kysely } from 'kysely'
 import type { DbKind } from './columns.js'
