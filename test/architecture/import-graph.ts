@@ -143,3 +143,28 @@ export function cycles(edges: readonly Pick<Edge, 'from' | 'to'>[]): string[][] 
   }
   return out.sort((a, b) => a[0].localeCompare(b[0]))
 }
+
+/**
+ * Imports by which files reachable from `roots` (following value imports only: what a process
+ * actually loads) step into a file of `layer`. Empty when loading the roots never loads that layer.
+ */
+export function entriesInto(edges: readonly Edge[], roots: (file: string) => boolean, layer: string): Edge[] {
+  const next = new Map<string, Edge[]>()
+  for (const e of edges) if (!e.typeOnly) next.set(e.from, [...(next.get(e.from) ?? []), e])
+  const seen = new Set<string>()
+  const queue = [...new Set(edges.flatMap((e) => [e.from, e.to]))].filter(roots)
+  const found: Edge[] = []
+  while (queue.length) {
+    const f = queue.pop()!
+    if (seen.has(f)) continue
+    seen.add(f)
+    for (const e of next.get(f) ?? []) {
+      if (layerOf(e.to) === layer) {
+        if (layerOf(e.from) !== layer) found.push(e)
+        continue // what the layer loads in turn is its own business
+      }
+      queue.push(e.to)
+    }
+  }
+  return found.sort((a, b) => `${a.from} ${a.to}`.localeCompare(`${b.from} ${b.to}`))
+}

@@ -1,11 +1,12 @@
 // The layers of shared/DESIGN.md hold: every import in src/ points down the list
 // cli > api/web > domain > engine > tools > toolkit > reports > store > config (or stays in its
 // layer), api/web and engine never import each other, and no files import each other in a circle.
-// Type-only imports count too: they tie a layer to another's vocabulary just the same.
+// Type-only imports count too: they tie a layer to another's vocabulary just the same. A separate
+// check follows value imports through all layers: what loading the API (or the engine) loads.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import { cycles, importGraph, importsOf, layerProblem, type Edge } from './import-graph.js'
+import { cycles, entriesInto, importGraph, importsOf, layerOf, layerProblem, type Edge } from './import-graph.js'
 
 /**
  * Imports known to break the layering, each with why it is still here. Work in flight removes
@@ -23,6 +24,17 @@ const KNOWN_UPWARD: readonly { from: string; to: string; why: string }[] = [
 ]
 const KNOWN_CYCLES: readonly { files: readonly string[]; why: string }[] = [
   { files: ['tools/tls-scanner/analyze.ts', 'tools/tls-scanner/findings.ts'], why: 'findings.ts takes result types from analyze.ts, which calls it; the TLS scanner split (tool-kit work) separates them' },
+]
+
+/**
+ * What a process loads: the API must run without the engine, and a worker without the API (they
+ * may run on different machines). Known paths by which the API still loads engine code, each with
+ * why it is still here (same rules as above).
+ */
+const KNOWN_API_LOADS_ENGINE: readonly { from: string; to: string; why: string }[] = [
+  { from: 'domain/scans.ts', to: 'engine/tool-params.ts', why: 'domain takes a tool catalogue interface instead (tool-kit work)' },
+  { from: 'domain/vpn.ts', to: 'engine/net/http-connect.ts', why: 'proxy URL parsing moves below domain or into engine only (tool-kit work)' },
+  { from: 'domain/vpn.ts', to: 'engine/net/socks5.ts', why: 'host:port parsing moves below domain or into engine only (tool-kit work)' },
 ]
 
 const matches = (k: { from: string; to: string }, e: Edge) => e.to === k.to && (k.from.endsWith('/*') ? e.from.startsWith(k.from.slice(0, -1)) : e.from === k.from)
@@ -44,6 +56,17 @@ test('no files import each other in a circle beyond the known list', (t) => {
   const known = KNOWN_CYCLES.map((c) => [...c.files].sort().join(' ↔ '))
   assert.deepEqual(found.filter((c) => !known.includes(c)), [], 'import cycles')
   assert.deepEqual(known.filter((c) => !found.includes(c)), [], 'these known cycles are gone; remove them from KNOWN_CYCLES')
+})
+
+test('loading the API loads no engine code, and loading the engine no API code (value imports, followed through every layer)', (t) => {
+  const apiToEngine = entriesInto(edges, (f) => ['api', 'web'].includes(layerOf(f)), 'engine')
+  const engineToApi = entriesInto(edges, (f) => layerOf(f) === 'engine', 'api').concat(entriesInto(edges, (f) => layerOf(f) === 'engine', 'web'))
+  t.diagnostic(`api/web → engine: ${apiToEngine.length} entry import(s); engine → api/web: ${engineToApi.length}`)
+  const unknown = apiToEngine.filter((e) => !KNOWN_API_LOADS_ENGINE.some((k) => matches(k, e))).map((e) => `src/${e.from} → src/${e.to}`)
+  assert.deepEqual(unknown, [], `the API process would load engine code through:\n${unknown.join('\n')}`)
+  const stale = KNOWN_API_LOADS_ENGINE.filter((k) => !apiToEngine.some((e) => matches(k, e))).map((k) => `${k.from} → ${k.to}`)
+  assert.deepEqual(stale, [], `gone; remove from KNOWN_API_LOADS_ENGINE:\n${stale.join('\n')}`)
+  assert.deepEqual(engineToApi.map((e) => `src/${e.from} → src/${e.to}`), [], 'a worker process would load API code')
 })
 
 test('the layer rule: down or sideways is fine, up and api/web ↔ engine are not', () => {
@@ -98,4 +121,7 @@ test('the graph reader sees every kind of import, and cycles of any length', () 
   const e = (from: string, to: string) => ({ from, to })
   assert.deepEqual(cycles([e('a', 'b'), e('b', 'c'), e('c', 'a'), e('c', 'd'), e('d', 'e'), e('e', 'd'), e('f', 'a')]), [['a', 'b', 'c'], ['d', 'e']])
   assert.deepEqual(cycles([e('a', 'b'), e('b', 'c')]), [])
+  const v = (from: string, to: string, typeOnly = false) => ({ from, to, typeOnly })
+  const g = [v('api/a.ts', 'domain/d.ts'), v('domain/d.ts', 'engine/x.ts'), v('engine/x.ts', 'engine/y.ts'), v('api/a.ts', 'domain/t.ts'), v('domain/t.ts', 'engine/z.ts', true)]
+  assert.deepEqual(entriesInto(g, (f) => f.startsWith('api/'), 'engine'), [v('domain/d.ts', 'engine/x.ts')])
 })
