@@ -79,7 +79,7 @@ export async function scanTestBed(o: ScanTestBedOptions = {}): Promise<ScanTestB
   return result
 }
 
-// ---- other in-namespace scenarios of test/tools/port-scanner.test.ts (they need the whole port range)
+// ---- other in-namespace scenarios of test/tools/port-scanner/port-scanner.test.ts (they need the whole port range)
 
 /** Full scan through the tool, aborted after `afterMs`: how fast it returned and what it kept. */
 export async function abortFullScan(o: { address?: string; afterMs: number }) {

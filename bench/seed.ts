@@ -9,8 +9,9 @@ import { sql } from 'kysely'
 import { openDatabase, type Db } from '../src/store/db.js'
 import { createUser, createWorkspace } from '../src/store/accounts.js'
 import { buildFinding } from '../src/domain/findings.js'
+import { encodeFinding } from '../src/store/finding-rows.js'
 import { loadKevSnapshot } from '../src/domain/kev.js'
-import { textEvidence } from '../src/domain/evidence.js'
+import { textEvidence } from '../src/reports/evidence.js'
 import type { Check } from '../src/checks/check.js'
 import { portsChecks } from '../src/checks/ports.js'
 import { websiteChecks } from '../src/checks/website.js'
@@ -165,11 +166,11 @@ export async function run(args: string[]): Promise<void> {
       for (const f of found.slice(0, remaining)) {
         const k = Math.floor(rand() * nTests)
         const row = buildFinding(f, { scanId: sid, targetId: t.id, workspaceId: t.workspaceId, testId: tIds[k]!, testDescription: testRows[testRows.length - nTests + k].description, now: isoAt(start + 500) }, kev)
-        row.test_finished = 1
+        row.test_finished = true
         if (rand() < 0.05) row.status = 'fixed'
         counts[row.risk_level]!++
         testRows[testRows.length - nTests + k].result = 'failed'
-        findingRows.push({ id: findingId++, ...row } as NewFinding)
+        findingRows.push({ id: findingId++, ...encodeFinding(row) } as NewFinding)
       }
       scanRows.push({
         id: sid, workspace_id: t.workspaceId, target_id: t.id, user_id: t.userId, tool_id: t.toolId, status, status_message: status === 'finished' ? null : `Seeded ${status}`,

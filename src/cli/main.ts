@@ -1,13 +1,17 @@
-// ward serve | worker | all | admin ... — parses argv, loads config, starts roles.
+// ward serve | worker | all | callbacks | admin ... — parses argv, loads config, starts roles.
 import { loadConfig, ConfigError, type Config } from '../config/config.js'
 import { parseBlocklist } from '../domain/blocklist.js'
 import { openDatabase } from '../store/db.js'
 import { parseArgs } from './args.js'
 import { runAdmin, UsageError } from './admin.js'
-import { startRoles, type Role } from './roles.js'
+import { ROLES, startRoles, type Role } from './roles.js'
 
-const USAGE = `usage: ward [all|serve|worker]     start Ward (default: all = API and scan worker)
-       ward admin ...                 administration (ward admin help)`
+const USAGE = `usage: ward [all|serve|worker|callbacks] [--no-callbacks]
+         all        API, scan worker and report-callback sender (the default)
+         serve      API only
+         worker     scan worker and report-callback sender (--no-callbacks: the worker only)
+         callbacks  report-callback sender only
+       ward admin ...   administration (ward admin help)`
 
 async function main() {
   const { words, flags } = parseArgs(process.argv.slice(2))
@@ -46,11 +50,11 @@ async function main() {
     process.stdout.write(USAGE + '\n')
     return
   }
-  if (!['all', 'serve', 'worker'].includes(command)) {
+  if (!(ROLES as readonly string[]).includes(command)) {
     process.stderr.write(`ward: unknown command "${command}"\n${USAGE}\n`)
     process.exit(2)
   }
-  await startRoles(command as Role, cfg)
+  await startRoles(command as Role, cfg, { noCallbacks: flags['no-callbacks'] === 'true' })
 }
 
 main().catch((e) => {

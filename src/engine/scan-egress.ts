@@ -17,7 +17,7 @@ export class EgressUnavailableError extends Error {
 /** Time the proxy check may take before the scan ends `VPN connection error`. */
 const CHECK_TIMEOUT_MS = 10000
 
-export async function egressForScan(db: Db, scan: ScanRow, tool: Tool<any>, signal: AbortSignal): Promise<Egress> {
+export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<Tool, 'name' | 'needs'>, signal: AbortSignal): Promise<Egress> {
   if (!scan.vpn_profile_uuid) {
     const egress = createDirectEgress()
     if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)

@@ -14,7 +14,8 @@ import { buildApp } from '../../src/api/app.js'
 import { parseBlocklist } from '../../src/domain/blocklist.js'
 import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { createUser } from '../../src/store/accounts.js'
-import { startWorker, type Worker } from '../../src/engine/worker.js'
+import type { Worker } from '../../src/engine/worker.js'
+import { startWorkerRole } from '../../src/cli/roles.js'
 
 process.env.WARD_ENABLE_DIAGNOSTIC_TOOL = '1'
 
@@ -114,7 +115,7 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
   })
   const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
   await app.ready()
-  const worker = opts.worker === false ? null : await startWorker({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
+  const worker = opts.worker === false ? null : await startWorkerRole({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
   const first = await createUser(h.db, { name: 'alice', maxTargets: config.maxTargetsDefault })
   const ward: TestWard = {
     app,

@@ -7,7 +7,7 @@ import { TestRecord } from '../schemas/scans.js'
 import { testView } from '../views.js'
 import { notFound } from '../../domain/errors.js'
 import { getFinding, getFindingArray, listFindingArrays } from '../../store/findings.js'
-import { findingDataJson, findingsPageJson } from '../finding-json.js'
+import { findingDataJson, findingsPageJson } from '../../reports/finding-json.js'
 import { testWithFindings } from '../../store/results.js'
 
 export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {

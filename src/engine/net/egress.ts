@@ -1,6 +1,6 @@
 // Network egress: the one module through which every tool connection leaves Ward.
 // `direct` dials from this host; VPN profiles (socks5, http_connect) tunnel TCP through a proxy.
-// Tools never import node:net/tls/dgram or undici themselves (enforced by test/unit/egress-rule.test.ts).
+// Tools never import node:net/tls/dgram or undici themselves (enforced by test/architecture/egress-rule.test.ts).
 import type { Socket } from 'node:net'
 import type { TLSSocket, ConnectionOptions } from 'node:tls'
 import type { Socket as UdpSocket } from 'node:dgram'
