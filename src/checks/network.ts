@@ -1,6 +1,6 @@
 // Network Vulnerability Scanner (tool 350) checks: active service checks, then one check per entry of
 // the version → CVE catalogue (src/tools/netvuln/cve-catalogue.ts), so each CVE keeps its own CWE and vuln_id.
-import { OWASP, type Check } from './check.js'
+import { OWASP, type Check } from '../toolkit/check.js'
 import { CVE_CATALOGUE, PRODUCT_LABEL, type CveEntry } from '../tools/netvuln/cve-catalogue.js'
 import { riskFromCvss } from '../tools/netvuln/match.js'
 

@@ -1,5 +1,5 @@
 // SSL/TLS Scanner (tool 450) checks; the Network Vulnerability Scanner reports the same ones on TLS ports.
-import { OWASP, type Check } from './check.js'
+import { OWASP, type Check } from '../toolkit/check.js'
 
 const cweUrl = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 const nvd = (cve: string) => `https://nvd.nist.gov/vuln/detail/${cve}`

@@ -1,5 +1,5 @@
 // Website Scanner (tool 170) catalogue: what each web problem means. The scanner decides when one fails.
-import { OWASP, type Check } from './check.js'
+import { OWASP, type Check } from '../toolkit/check.js'
 
 const MDN = 'https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/'
 const cwe = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`

@@ -1,6 +1,6 @@
 // A finding is made from a check (catalogue data) and what the tool saw: map once, here.
-import { RISK_LEVEL } from '../checks/check.js'
-import type { FindingInput } from '../tools/tool.js'
+import { RISK_LEVEL } from '../toolkit/check.js'
+import type { FindingInput } from '../toolkit/tool.js'
 import type { NewFinding } from '../store/schema.js'
 import { dedupKey } from './finding-identity.js'
 import { isInKev } from './kev.js'

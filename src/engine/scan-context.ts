@@ -2,8 +2,8 @@
 // happen; progress, log lines and output members are buffered briefly and flushed.
 import type { Db } from '../store/db.js'
 import type { ScanRow, TargetRow } from '../store/schema.js'
-import type { Egress } from './net/egress.js'
-import type { FindingInput, RedirectLevel, ScanContext, TestHandle } from '../tools/tool.js'
+import type { Egress } from '../toolkit/egress.js'
+import type { FindingInput, RedirectLevel, ScanContext, TestHandle } from '../toolkit/tool.js'
 import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
 import { buildFinding } from '../domain/findings.js'
 import { nowIso } from '../store/time.js'

@@ -1,9 +1,9 @@
 // The egress a scan's traffic leaves through: direct, or the scan's VPN profile (checked before the tool starts).
 import type { Db } from '../store/db.js'
 import type { ScanRow } from '../store/schema.js'
-import type { Tool } from '../tools/tool.js'
-import { ToolStartError } from '../tools/errors.js'
-import type { Egress } from './net/egress.js'
+import type { Tool } from '../toolkit/tool.js'
+import { ToolStartError } from '../toolkit/errors.js'
+import type { Egress } from '../toolkit/egress.js'
 import { createDirectEgress } from './net/direct.js'
 import { createEgress } from './net/create-egress.js'
 import { getVpnProfile } from '../store/vpn-profiles.js'

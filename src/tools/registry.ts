@@ -1,5 +1,5 @@
 // The tools Ward ships, by public tool_id (decisions.md). The engine and the API read only this map.
-import type { Tool } from './tool.js'
+import type { Tool } from '../toolkit/tool.js'
 import { diagnosticTool } from './diagnostic/index.js'
 import { websiteScanner } from './website-scanner/index.js'
 import { udpScanner } from './udp-scanner/index.js'

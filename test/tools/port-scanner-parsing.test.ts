@@ -9,7 +9,7 @@ import { PROBES, probeOrder } from '../../src/tools/port-scanner/probes.js'
 import { hitsOf, RISK_RULES, type OpenPort } from '../../src/tools/port-scanner/detect.js'
 import { portScanner } from '../../src/tools/port-scanner/index.js'
 import { portsChecks } from '../../src/checks/ports.js'
-import { resolveToolParams } from '../../src/engine/tool-params.js'
+import { resolveToolParams } from '../../src/toolkit/params.js'
 import { wire } from '../testbed/tcp-services.js'
 
 describe('parsePorts', () => {

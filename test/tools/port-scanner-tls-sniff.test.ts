@@ -11,7 +11,7 @@ import { detectService } from '../../src/tools/port-scanner/services.js'
 import { SNIFF_SUITES, tlsSniffHello } from '../../src/tools/port-scanner/probes.js'
 import { EXT, splitHandshake, splitRecords } from '../../src/tools/tls-scanner/hello.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
-import type { Egress } from '../../src/engine/net/egress.js'
+import type { Egress } from '../../src/toolkit/egress.js'
 import { runTool, type HarnessResult } from '../helpers/tool-harness.js'
 import { testCert } from '../testbed/tcp-services.js'
 

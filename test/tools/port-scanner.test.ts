@@ -14,7 +14,7 @@ import { runTool, vulnIds, type HarnessResult } from '../helpers/tool-harness.js
 import { startTcpServices, type OpenedService } from '../testbed/tcp-services.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../helpers/netns.js'
 import type { ScanTestBedResult, abortFullScan, firewalledScan, localhostScan, unreachableScan } from '../../bench/port-scan.js'
-import { ToolStartError } from '../../src/tools/errors.js'
+import { ToolStartError } from '../../src/toolkit/errors.js'
 
 /** Ports of `host` that nothing listens on: bound by us, then released. */
 async function freePorts(host: string, n: number): Promise<number[]> {

@@ -10,9 +10,9 @@ import { chooseResolver } from '../../src/tools/subdomain-finder/resolver.js'
 import { DEEP_WORDS, LIGHT_WORDS } from '../../src/tools/subdomain-finder/wordlists.js'
 import { dnsChecks } from '../../src/checks/dns.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
-import type { Egress } from '../../src/engine/net/egress.js'
-import { resolveToolParams } from '../../src/engine/tool-params.js'
-import { TargetUnreachableError, ToolStartError } from '../../src/tools/errors.js'
+import type { Egress } from '../../src/toolkit/egress.js'
+import { resolveToolParams } from '../../src/toolkit/params.js'
+import { TargetUnreachableError, ToolStartError } from '../../src/toolkit/errors.js'
 import { DNS_HOST, startDnsServer, TRUTH, type DnsTestServer } from '../testbed/dns-server.js'
 
 let server: DnsTestServer

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { X509Certificate } from 'node:crypto'
 import { tlsChecks } from '../../src/checks/tls.js'
-import { OWASP } from '../../src/checks/check.js'
+import { OWASP } from '../../src/toolkit/check.js'
 import {
   buildClientHello, buildHeartbeatProbe, isHeartbleedEcho, parseServerHello, splitHandshake, splitRecords, parseSsl2ServerHello,
   HEARTBEAT_PAYLOAD, RENEGOTIATION_SCSV,

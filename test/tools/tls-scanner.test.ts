@@ -9,7 +9,7 @@ import { scanTls, tlsFindings } from '../../src/tools/tls-scanner/analyze.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
 import { runTool, vulnIds, type HarnessResult } from '../helpers/tool-harness.js'
 import { tlsChecks } from '../../src/checks/tls.js'
-import { TargetUnreachableError } from '../../src/tools/errors.js'
+import { TargetUnreachableError } from '../../src/toolkit/errors.js'
 
 let bed: TlsTestBed
 let trusting: ReturnType<typeof createTlsScanner>

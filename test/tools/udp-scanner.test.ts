@@ -7,8 +7,8 @@ import { parseNbstat, parseSnmp, probeFor } from '../../src/tools/udp-scanner/pr
 import { exchange, RttTracker } from '../../src/tools/udp-scanner/scan.js'
 import { udpChecks } from '../../src/checks/udp.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
-import { resolveToolParams } from '../../src/engine/tool-params.js'
-import { ToolStartError } from '../../src/tools/errors.js'
+import { resolveToolParams } from '../../src/toolkit/params.js'
+import { ToolStartError } from '../../src/toolkit/errors.js'
 import { startUdpServices, SILENT_PORT, type UdpTestbed } from '../testbed/udp-services.js'
 
 const VULNERABLE = '127.0.5.1'

@@ -6,7 +6,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import { Value } from '@sinclair/typebox/value'
 import { fuzzerChecks } from '../../src/checks/fuzzer.js'
-import { RISK_LEVEL } from '../../src/checks/check.js'
+import { RISK_LEVEL } from '../../src/toolkit/check.js'
 import { classify } from '../../src/tools/url-fuzzer/classify.js'
 import { Signature, Soft404, pathClass, type Observation } from '../../src/tools/url-fuzzer/soft404.js'
 import { candidates, encodePath, normaliseExtension, openWordlist } from '../../src/tools/url-fuzzer/wordlist.js'
@@ -14,7 +14,7 @@ import { directoryOf, redirectAllowed, startUrls } from '../../src/tools/url-fuz
 import { RateLimiter } from '../../src/tools/url-fuzzer/rate-limit.js'
 import { urlFuzzerParams } from '../../src/tools/url-fuzzer/params.js'
 import { urlFuzzer } from '../../src/tools/url-fuzzer/index.js'
-import { resolveToolParams } from '../../src/engine/tool-params.js'
+import { resolveToolParams } from '../../src/toolkit/params.js'
 import { PLANTED } from '../testbed/fuzz-site.js'
 
 describe('check catalogue', () => {

@@ -1,6 +1,6 @@
 // Builds the egress for a scan from its VPN profile's connection settings (null → direct).
 import { createDirectEgress } from './direct.js'
-import type { Egress } from './egress.js'
+import type { Egress } from '../../toolkit/egress.js'
 import { createHttpConnectEgress } from './http-connect.js'
 import { createSocks5Egress } from './socks5.js'
 

@@ -3,7 +3,7 @@
 // Host names go to the proxy unresolved. UDP cannot pass: `carriesUdp` is false and `udp()` throws.
 import type net from 'node:net'
 import { connectDirect, stripBrackets, tlsOver } from './direct.js'
-import type { ConnectOptions, Egress } from './egress.js'
+import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
 import { egressError, hostPort, proxyEgress, tunnel } from './socks5.js'
 import { ipVersion } from '../../domain/ip.js'
 

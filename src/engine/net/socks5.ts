@@ -6,7 +6,7 @@
 import type net from 'node:net'
 import { SocksClient } from 'socks'
 import { abortError, connectDirect, egressFromDialer, stripBrackets } from './direct.js'
-import type { ConnectOptions, Egress } from './egress.js'
+import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
 import { ipVersion } from '../../domain/ip.js'
 
 export interface Socks5Profile {

@@ -2,10 +2,10 @@
 // network. It exists so the engine's lifecycle (stop, time limits, shutdown, crashes) can be tested
 // and demonstrated deterministically; it is only registered when WARD_ENABLE_DIAGNOSTIC_TOOL=1.
 import { Type } from '@sinclair/typebox'
-import { defineTool } from '../tool.js'
-import { OWASP, type Check } from '../../checks/check.js'
-import { AuthFailedError, TargetUnreachableError, ToolStartError } from '../errors.js'
-import { textEvidence } from '../../domain/evidence.js'
+import { defineTool } from '../../toolkit/tool.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
+import { AuthFailedError, TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
+import { textEvidence } from '../../toolkit/evidence.js'
 
 export const diagnosticCheck = {
   id: 'diagnostic.sample',

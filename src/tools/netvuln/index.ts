@@ -1,5 +1,5 @@
 // Tool 350, Network Vulnerability Scanner: everything the engine imports.
-import { defineTool } from '../tool.js'
+import { defineTool } from '../../toolkit/tool.js'
 import { netvulnParams } from './params.js'
 import { runNetvuln } from './run.js'
 

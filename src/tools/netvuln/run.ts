@@ -1,8 +1,8 @@
 // The scan: port discovery → service detection → service checks per port → version → CVE → TLS analysis.
-import type { ScanContext } from '../tool.js'
-import { TargetUnreachableError, ToolStartError } from '../errors.js'
+import type { ScanContext } from '../../toolkit/tool.js'
+import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { targetHost } from '../../domain/ip.js'
-import { tableEvidence } from '../../domain/evidence.js'
+import { tableEvidence } from '../../toolkit/evidence.js'
 import { checkForCve } from '../../checks/network.js'
 import { PRODUCT_LABEL } from './cve-catalogue.js'
 import { matchCves, riskFromCvss } from './match.js'

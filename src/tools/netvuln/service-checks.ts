@@ -1,7 +1,7 @@
 // The per-port checks: each records its own test, runs one probe, and turns the typed result into findings.
 // Version facts the probes learn on the way (banners, INFO, Server header) are added to the port for CVE matching.
-import type { ScanContext, TestHandle } from '../tool.js'
-import { textEvidence, tableEvidence } from '../../domain/evidence.js'
+import type { ScanContext, TestHandle } from '../../toolkit/tool.js'
+import { textEvidence, tableEvidence } from '../../toolkit/evidence.js'
 import {
   ftpAnonymousLogin,
   redisNoAuth,

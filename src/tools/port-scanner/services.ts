@@ -2,7 +2,7 @@
 // let banners.ts name what answered. Network I/O only; the parsing is pure and lives in banners.ts.
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
-import type { Egress } from '../../engine/net/egress.js'
+import type { Egress } from '../../toolkit/egress.js'
 import { identify, looksLikeTls, printable, type ServiceFacts } from './banners.js'
 import { PORT_SERVICE_NAMES, probeOrder, tlsSniffHello, type Probe } from './probes.js'
 

@@ -1,7 +1,7 @@
 // DNS network phases of the subdomain finder: resolver check, wildcard detection, per-name lookups.
 // Each function asks the one configured resolver through the DNS client; no system resolver.
 import { randomBytes } from 'node:crypto'
-import type { Egress } from '../../engine/net/egress.js'
+import type { Egress } from '../../toolkit/egress.js'
 import { createDnsClient, DnsQueryError, type DnsClient, type DnsServer } from '../dns/client.js'
 import { lookupAddresses, type AddressLookup } from '../dns/lookup.js'
 import { RCODE, TYPE, type DnsMessage } from '../dns/message.js'

@@ -2,10 +2,10 @@
 // zone transfer attempts, wordlist brute force, and dangling CNAMEs — all through one resolver.
 import { setMaxListeners } from 'node:events'
 import { Type } from '@sinclair/typebox'
-import { defineTool, type ScanContext } from '../tool.js'
-import { TargetUnreachableError, ToolStartError } from '../errors.js'
+import { defineTool, type ScanContext } from '../../toolkit/tool.js'
+import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { ipVersion, targetHost } from '../../domain/ip.js'
-import { tableEvidence, textEvidence } from '../../domain/evidence.js'
+import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
 import {
   dnsAxfrAllowed, dnsDanglingCname, dnsDmarcMissing, dnsDmarcWeak, dnsSpfMissing, dnsSpfWeak, dnsSubdomainFound, dnsWildcard,
 } from '../../checks/dns.js'

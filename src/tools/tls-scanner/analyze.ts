@@ -2,7 +2,7 @@
 // scanTls() does the network work and returns a typed report; tlsFindings() turns a report into findings.
 import { X509Certificate } from 'node:crypto'
 import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls'
-import type { Egress } from '../../engine/net/egress.js'
+import type { Egress } from '../../toolkit/egress.js'
 import { ipVersion, stripBrackets } from '../../domain/ip.js'
 import { analyzeChain, CHAIN_ERRORS, isSelfSigned, type CertificateReport } from './certs.js'
 import { buildClientHello, buildSsl2ClientHello, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'

@@ -1,7 +1,7 @@
 // Tool 450, SSL/TLS Scanner: protocol versions, cipher suites, certificate, HSTS, compression,
 // renegotiation and Heartbleed of one TLS service. The analysis lives in analyze.ts (shared with tool 350).
-import { defineTool, type FindingInput, type ScanContext } from '../tool.js'
-import { TargetUnreachableError } from '../errors.js'
+import { defineTool, type FindingInput, type ScanContext } from '../../toolkit/tool.js'
+import { TargetUnreachableError } from '../../toolkit/errors.js'
 import { targetHost } from '../../domain/ip.js'
 import { TlsScannerParams } from './params.js'
 import { scanTls, tlsFindings, type TlsReport } from './analyze.js'

@@ -2,10 +2,10 @@
 // open|filtered, then follow-up probes of risky features on the services found open.
 import { setMaxListeners } from 'node:events'
 import { Type } from '@sinclair/typebox'
-import { defineTool, type ScanContext, type TestHandle } from '../tool.js'
-import { TargetUnreachableError, ToolStartError } from '../errors.js'
+import { defineTool, type ScanContext, type TestHandle } from '../../toolkit/tool.js'
+import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { targetHost } from '../../domain/ip.js'
-import type { Check } from '../../checks/check.js'
+import type { Check } from '../../toolkit/check.js'
 import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpOpenPort, udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
@@ -14,7 +14,7 @@ import { parsePorts, PORTS_PATTERN } from './ports.js'
 import { exchange, pool, resolveHost, RttTracker } from './scan.js'
 import { classify, followUpsFor, type PortRow } from './detect.js'
 import { probeFor, type Hit } from './probes.js'
-import { textEvidence } from '../../domain/evidence.js'
+import { textEvidence } from '../../toolkit/evidence.js'
 
 export const udpScannerParams = Type.Object(
   {

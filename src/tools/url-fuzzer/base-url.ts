@@ -1,9 +1,9 @@
 // Where fuzzing starts: the target as a URL (hostnames and IPs: https, then http), its redirects
 // handled as the scan's redirect_level / scan_original_url say, reduced to a directory URL.
-import type { Egress, HttpResponse } from '../../engine/net/egress.js'
-import type { RedirectLevel, ScanTarget } from '../tool.js'
+import type { Egress, HttpResponse } from '../../toolkit/egress.js'
+import type { RedirectLevel, ScanTarget } from '../../toolkit/tool.js'
 import { ipVersion, stripBrackets } from '../../domain/ip.js'
-import { RedirectRefusedError, TargetUnreachableError } from '../errors.js'
+import { RedirectRefusedError, TargetUnreachableError } from '../../toolkit/errors.js'
 
 const MAX_HOPS = 5
 

@@ -1,10 +1,10 @@
 // Tool 90, URL Fuzzer: requests words from a wordlist under the target's path and reports what exists.
 // Sensitive discoveries (VCS folders, backups, config files, admin panels, debug endpoints) become
 // findings by kind; the rest is one info finding per base URL. Every discovery is in output_data.urls.
-import { defineTool, type TestHandle } from '../tool.js'
-import type { Check } from '../../checks/check.js'
+import { defineTool, type TestHandle } from '../../toolkit/tool.js'
+import type { Check } from '../../toolkit/check.js'
 import { adminPanelExposure, backupExposure, configExposure, debugExposure, pathDiscovery, vcsExposure } from '../../checks/fuzzer.js'
-import { tableEvidence } from '../../domain/evidence.js'
+import { tableEvidence } from '../../toolkit/evidence.js'
 import { urlFuzzerParams } from './params.js'
 import { resolveBase } from './base-url.js'
 import { openWordlist } from './wordlist.js'

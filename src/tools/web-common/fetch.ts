@@ -1,6 +1,6 @@
 // Small I/O helpers for web tools: a bounded-concurrency map that stops on abort, and a request
 // wrapper that turns network failures into null (a scanner notes "no answer" and moves on).
-import type { Egress, HttpRequest, HttpResponse } from '../../engine/net/egress.js'
+import type { Egress, HttpRequest, HttpResponse } from '../../toolkit/egress.js'
 
 /** Runs fn over items with at most `limit` in flight; stops taking new items once `signal` aborts. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, signal: AbortSignal, fn: (item: T, index: number) => Promise<R>): Promise<(R | undefined)[]> {

@@ -1,5 +1,5 @@
 // URL helpers shared by the web tools: target → base URLs, origin scope, stable URL identity.
-import type { ScanTarget } from '../tool.js'
+import type { ScanTarget } from '../../toolkit/tool.js'
 import { ipVersion, stripBrackets } from '../../domain/ip.js'
 
 /** Host as it goes in a URL: IPv6 literals bracketed. */

@@ -1,5 +1,5 @@
 // Tool 170, Website Scanner: light (passive) and deep (crawl + active injection checks) web scans.
-import { defineTool } from '../tool.js'
+import { defineTool } from '../../toolkit/tool.js'
 import { websiteParams } from './params.js'
 import { runWebsiteScan } from './scan.js'
 

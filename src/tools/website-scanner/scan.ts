@@ -1,6 +1,6 @@
 // Website Scanner orchestration: pick the start URL under the redirect policy, run the light checks,
 // and for deep scans crawl the origin and run the active checks per injection point.
-import type { ScanContext } from '../tool.js'
+import type { ScanContext } from '../../toolkit/tool.js'
 import { resolveStartUrl } from '../web-common/start-url.js'
 import { createFetcher, mapLimit } from '../web-common/fetch.js'
 import { endpointUrl, portOf, serviceOf } from '../web-common/url.js'

@@ -1,5 +1,5 @@
 // Cookie attributes of Set-Cookie headers: pure functions of one response.
-import { tableEvidence } from '../../../domain/evidence.js'
+import { tableEvidence } from '../../../toolkit/evidence.js'
 import { cookieHttpOnly, cookieSameSite, cookieSecure } from '../../../checks/website.js'
 import type { Hit, PageObs } from './types.js'
 

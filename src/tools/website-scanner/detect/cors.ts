@@ -1,5 +1,5 @@
 // CORS policy seen when a request carries a foreign Origin.
-import { textEvidence } from '../../../domain/evidence.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
 import { corsReflected, corsWildcardCredentials } from '../../../checks/website.js'
 import type { Hit, PageObs } from './types.js'
 

@@ -1,5 +1,5 @@
 // Security headers of the scanned page: pure functions of one response.
-import { textEvidence } from '../../../domain/evidence.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
 import {
   clickjacking, cspMissing, cspUnsafe, hstsMissing, hstsWeak, permissionsPolicyMissing, referrerPolicyMissing, xctoMissing,
 } from '../../../checks/website.js'

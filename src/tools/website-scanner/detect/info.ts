@@ -1,5 +1,5 @@
 // Informational: security.txt presence, robots.txt disclosures.
-import { tableEvidence, textEvidence } from '../../../domain/evidence.js'
+import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { robotsDisclosure, securityTxtMissing } from '../../../checks/website.js'
 import type { Hit, PageObs } from './types.js'
 

@@ -1,5 +1,5 @@
 // HTTP methods: TRACE echo, and write methods advertised by OPTIONS.
-import { textEvidence } from '../../../domain/evidence.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
 import { traceEnabled, unsafeMethods } from '../../../checks/website.js'
 import type { Hit } from './types.js'
 

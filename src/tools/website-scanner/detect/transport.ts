@@ -1,5 +1,5 @@
 // Plain HTTP that serves content instead of redirecting to HTTPS.
-import { textEvidence } from '../../../domain/evidence.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
 import { httpNoRedirect } from '../../../checks/website.js'
 import type { Hit } from './types.js'
 

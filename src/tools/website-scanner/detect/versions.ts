@@ -1,6 +1,6 @@
 // A small curated catalogue of web server / runtime versions with known, widely exploited flaws.
 // Data only; matched against versions the site announces (Server, X-Powered-By, generator).
-import type { Risk } from '../../../checks/check.js'
+import type { Risk } from '../../../toolkit/check.js'
 
 export interface VulnerableRange {
   /** Normalised product name (see `normaliseProduct`). */

@@ -1,8 +1,8 @@
 // The Tool contract: what the engine needs from a scanning tool, and what a tool gets to work with.
 import type { Static, TSchema } from '@sinclair/typebox'
-import type { Check, Risk } from '../checks/check.js'
-import type { Evidence } from '../domain/evidence.js'
-import type { Egress } from '../engine/net/egress.js'
+import type { Check, Risk } from './check.js'
+import type { Evidence } from './evidence.js'
+import type { Egress } from './egress.js'
 
 export type TargetType = 'hostname' | 'ip_address' | 'url'
 export type RedirectLevel = 'none' | 'check_accessibility' | 'same_host' | 'same_domain' | 'allow_all'
