@@ -9,7 +9,7 @@ import { matchCves, riskFromCvss } from './match.js'
 import { productFromName, productsInBanner, uniqueProducts } from './fingerprint.js'
 import { discoverTcpPorts, detectService, parsePorts, scanTls, tlsFindings, tlsAvailable } from './peers.js'
 import { kindOf, serviceName, type Kind } from './plan.js'
-import { runPool } from './pool.js'
+import { mapLimit } from '../../toolkit/limit.js'
 import { checkFtp, checkHttp, checkMemcached, checkMongo, checkRedis, checkSmtp, checkSsh, recordTest, type PortInfo } from './service-checks.js'
 import type { NetvulnParams } from './params.js'
 
@@ -64,7 +64,7 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   // 2. Service and version detection (tool 70).
   const infos: PortInfo[] = []
   await recordTest(ctx, 'Service and version detection', `Identifies the service and version behind ${open.length} open TCP ports.`, async () => {
-    await runPool(open, 4, signal, async (port) => {
+    await mapLimit(open, 4, signal, async (port) => {
       const d = await detectService(ctx.net, host, port, { signal })
       const kind = kindOf(port, d)
       const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: [] }
@@ -104,7 +104,7 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   const tlsPorts = infos.filter((p) => p.tls)
   if (tlsWanted && tlsAvailable) for (const p of tlsPorts) jobs.push(() => checkTls(ctx, host, p))
   let finished = 0
-  await runPool(jobs, 4, signal, async (job) => {
+  await mapLimit(jobs, 4, signal, async (job) => {
     await job()
     ctx.progress(DISCOVERY_SHARE + Math.floor((++finished / jobs.length) * (SCALE - DISCOVERY_SHARE - 50)), SCALE)
   })

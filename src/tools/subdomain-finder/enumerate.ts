@@ -82,11 +82,3 @@ export async function resolveName(client: DnsClient, name: string, signal: Abort
   }
 }
 
-/** Bounded parallel map over `items`; stops taking new items when `signal` aborts. */
-export async function pool<T>(items: readonly T[], limit: number, signal: AbortSignal, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (!signal.aborted && next < items.length) await fn(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-}

@@ -13,7 +13,8 @@ import { axfr, DnsQueryError, type DnsClient } from '../dns/client.js'
 import { lookupAddresses, type AddressLookup } from '../dns/lookup.js'
 import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsRecord } from '../dns/message.js'
 import { chooseResolver } from './resolver.js'
-import { detectWildcard, exists, linkResolver, matchesWildcard, pool, resolveName, type Wildcard } from './enumerate.js'
+import { mapLimit } from '../../toolkit/limit.js'
+import { detectWildcard, exists, linkResolver, matchesWildcard, resolveName, type Wildcard } from './enumerate.js'
 import { analyzeDmarc, analyzeSpf, type PolicyVerdict } from './email-policy.js'
 import { takeoverService } from './takeover.js'
 import { wordsFor } from './wordlists.js'
@@ -178,7 +179,7 @@ export const subdomainFinder = defineTool({
     let failures = 0
     let wildcardHits = 0
     const candidates = [...new Set(words.map((w) => `${w.toLowerCase()}.${domain}`))]
-    await pool(candidates, concurrency, signal, async (name) => {
+    await mapLimit(candidates, concurrency, signal, async (name) => {
       const l = await resolveName(client, name, signal)
       step()
       if (!l) return void (signal.aborted || failures++)
@@ -187,13 +188,13 @@ export const subdomainFinder = defineTool({
       addCandidate(name, 'bruteforce', l)
     })
     const unresolved = [...found.values()].filter((f) => f.lookup.rcode === -1)
-    await pool(unresolved, concurrency, signal, async (f) => {
+    await mapLimit(unresolved, concurrency, signal, async (f) => {
       const l = await resolveName(client, f.hostname, signal)
       if (l) f.lookup = l
       else if (!signal.aborted) failures++
     })
     // Records of the names found (A/AAAA/CNAME came with the lookup).
-    await pool([...found.values()], concurrency, signal, async (f) => {
+    await mapLimit([...found.values()], concurrency, signal, async (f) => {
       f.records = [...f.lookup.records, ...(await recordsOf(client, f.hostname, EXTRA_TYPES_OF_NAMES, signal))]
     })
     for (const f of found.values()) allRecords.push(...f.records)

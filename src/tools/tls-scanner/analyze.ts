@@ -3,6 +3,7 @@
 import { X509Certificate } from 'node:crypto'
 import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls'
 import type { Egress } from '../../toolkit/egress.js'
+import { mapLimit } from '../../toolkit/limit.js'
 import { ipVersion, stripBrackets } from '../../domain/ip.js'
 import { analyzeChain, CHAIN_ERRORS, isSelfSigned, type CertificateReport } from './certs.js'
 import { buildClientHello, buildSsl2ClientHello, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
@@ -128,7 +129,7 @@ export async function scanTls(
   // 1. Protocols and suites by hand-built hellos, with the runtime's TLS as a second opinion.
   const firstHellos = new Map<ProtocolName, ServerHello>()
   const helloCerts: Buffer[][] = []
-  await pool(PROTOCOLS.map((p) => () => enumerate(p).finally(step)), o.concurrency!)
+  await mapLimit(PROTOCOLS, o.concurrency!, undefined, (p) => enumerate(p).finally(step))
   async function enumerate(p: ProtocolName): Promise<void> {
     const pr = report.protocols.find((x) => x.name === p)!
     try {
@@ -345,11 +346,3 @@ function trustVerdict(err: string | null, ders: Buffer[]): boolean | null {
   }
 }
 
-async function pool(jobs: (() => Promise<void>)[], n: number): Promise<void> {
-  let next = 0
-  await Promise.all(
-    Array.from({ length: Math.min(n, jobs.length) }, async () => {
-      while (next < jobs.length) await jobs[next++]!()
-    }),
-  )
-}

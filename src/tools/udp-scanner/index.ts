@@ -11,7 +11,8 @@ import {
   udpOpenPort, udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
 } from '../../checks/udp.js'
 import { parsePorts, PORTS_PATTERN } from './ports.js'
-import { exchange, pool, resolveHost, RttTracker } from './scan.js'
+import { exchange, resolveHost, RttTracker } from './scan.js'
+import { mapLimit } from '../../toolkit/limit.js'
 import { classify, followUpsFor, type PortRow } from './detect.js'
 import { probeFor, type Hit } from './probes.js'
 import { textEvidence } from '../../toolkit/evidence.js'
@@ -81,7 +82,7 @@ export const udpScanner = defineTool({
     const total = ports.length + SERVICE_CHECKS.length
     let done = 0
     const rtt = new RttTracker(timeoutMs)
-    await pool(ports, concurrencyFor(ports.length), signal, async (port) => {
+    await mapLimit(ports, concurrencyFor(ports.length), signal, async (port) => {
       const ex = await exchange(ctx.net, address, port, probePayloads(port), { timeoutMs: rtt.wait, onRtt: rtt.record, retries, signal, anySourcePort: probeAnyPort(port) })
       if (ex.reason === 'aborted') return
       const facts = classify(port, ex)
@@ -118,7 +119,7 @@ export const udpScanner = defineTool({
     // Follow-ups on open services (recursion, NTP control/monlist), in parallel, with the full timeout:
     // a resolver that recurses answers much later than an ICMP error arrives.
     const followUps = rows.flatMap((row) => followUpsFor(row).map((f) => ({ row, f })))
-    await pool(followUps, 8, signal, async ({ row, f }) => {
+    await mapLimit(followUps, 8, signal, async ({ row, f }) => {
       const ex = await exchange(ctx.net, address, row.port, f.payloads, { timeoutMs, retries, signal })
       if (ex.reason === 'aborted') return
       const detail = ex.state === 'open' && ex.reply ? f.confirm(ex.reply, ex.sent) : null

@@ -1,21 +1,5 @@
-// Small I/O helpers for web tools: a bounded-concurrency map that stops on abort, and a request
-// wrapper that turns network failures into null (a scanner notes "no answer" and moves on).
+// A request wrapper for web tools that turns network failures into null (a scanner notes "no answer" and moves on).
 import type { Egress, HttpRequest, HttpResponse } from '../../toolkit/egress.js'
-
-/** Runs fn over items with at most `limit` in flight; stops taking new items once `signal` aborts. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, signal: AbortSignal, fn: (item: T, index: number) => Promise<R>): Promise<(R | undefined)[]> {
-  const out: (R | undefined)[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (!signal.aborted) {
-      const i = next++
-      if (i >= items.length) return
-      out[i] = await fn(items[i]!, i)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
-  return out
-}
 
 export interface Fetcher {
   (url: string, req?: Omit<HttpRequest, 'signal'>): Promise<HttpResponse | null>

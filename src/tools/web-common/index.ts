@@ -3,4 +3,4 @@ export { candidateBaseUrls, urlHost, portOf, serviceOf, sameOrigin, resolveLink,
 export { redirectAllowed, registrableDomain } from './redirect-policy.js'
 export { resolveStartUrl, type StartUrl, type StartUrlOptions } from './start-url.js'
 export { calibrationPaths, profile, looksLikeNotFound, type Soft404Profile, type ResponseShape } from './soft404.js'
-export { mapLimit, createFetcher, type Fetcher } from './fetch.js'
+export { createFetcher, type Fetcher } from './fetch.js'

@@ -2,7 +2,8 @@
 // and for deep scans crawl the origin and run the active checks per injection point.
 import type { ScanContext } from '../../toolkit/tool.js'
 import { resolveStartUrl } from '../web-common/start-url.js'
-import { createFetcher, mapLimit } from '../web-common/fetch.js'
+import { createFetcher } from '../web-common/fetch.js'
+import { mapLimit } from '../../toolkit/limit.js'
 import { endpointUrl, portOf, serviceOf } from '../web-common/url.js'
 import { LIGHT_TESTS, lightScan, toPage } from './light.js'
 import { crawl } from './crawl.js'
