@@ -8,7 +8,7 @@ import { analyzeDmarc, analyzeSpf } from '../../src/tools/subdomain-finder/email
 import { takeoverService } from '../../src/tools/subdomain-finder/takeover.js'
 import { chooseResolver } from '../../src/tools/subdomain-finder/resolver.js'
 import { DEEP_WORDS, LIGHT_WORDS } from '../../src/tools/subdomain-finder/wordlists.js'
-import { dnsChecks } from '../../src/checks/dns.js'
+import { subdomainFinderChecks } from '../../src/tools/subdomain-finder/checks.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
 import type { Egress } from '../../src/toolkit/egress.js'
 import { resolveToolParams } from '../../src/toolkit/params.js'
@@ -209,9 +209,9 @@ test('takeover-prone suffixes and wordlists', () => {
 })
 
 test('dns checks: stable ids, CWE and OWASP formats, references', () => {
-  const ids = dnsChecks.map((c) => c.id)
+  const ids = subdomainFinderChecks.map((c) => c.id)
   assert.equal(new Set(ids).size, ids.length)
-  for (const c of dnsChecks) {
+  for (const c of subdomainFinderChecks) {
     assert.match(c.id, /^subdomain\.dns\.[a-z0-9-]+$/)
     assert.ok(c.cwe.every((w) => /^CWE-\d+$/.test(w)))
     if (c.risk !== 'info') assert.ok(c.cwe.length > 0, c.id)

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { X509Certificate } from 'node:crypto'
-import { tlsChecks } from '../../src/checks/tls.js'
+import { tlsScannerChecks } from '../../src/tools/tls-scanner/checks.js'
 import { OWASP } from '../../src/toolkit/check.js'
 import {
   buildClientHello, buildHeartbeatProbe, isHeartbleedEcho, parseServerHello, splitHandshake, splitRecords, parseSsl2ServerHello,
@@ -19,10 +19,10 @@ import { tlsFindings, type TlsReport } from '../../src/tools/tls-scanner/analyze
 import { firstFlightParser } from '../../src/tools/tls-scanner/probe.js'
 
 test('catalogue: stable tls.* ids, real CWE/OWASP/reference data, KEV CVE on Heartbleed', () => {
-  const ids = tlsChecks.map((c) => c.id)
+  const ids = tlsScannerChecks.map((c) => c.id)
   assert.equal(new Set(ids).size, ids.length)
   const owaspValues = new Set(Object.values(OWASP).flatMap((o) => Object.values(o)))
-  for (const c of tlsChecks) {
+  for (const c of tlsScannerChecks) {
     assert.match(c.id, /^tls\.[a-z0-9.-]+$/)
     assert.ok(c.cwe.length > 0 && c.cwe.every((w) => /^CWE-\d+$/.test(w)), c.id)
     for (const v of Object.values(c.owasp)) assert.ok(owaspValues.has(v), `${c.id}: ${v}`)
@@ -31,7 +31,7 @@ test('catalogue: stable tls.* ids, real CWE/OWASP/reference data, KEV CVE on Hea
     assert.ok(['info', 'low', 'medium', 'high', 'critical'].includes(c.risk))
     assert.ok(c.name && c.description && c.impact && c.recommendation)
   }
-  const hb = tlsChecks.find((c) => c.id === 'tls.heartbleed')!
+  const hb = tlsScannerChecks.find((c) => c.id === 'tls.heartbleed')!
   assert.deepEqual(hb.cve, ['CVE-2014-0160'])
   assert.equal(hb.risk, 'high')
 })

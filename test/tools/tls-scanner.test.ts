@@ -8,7 +8,7 @@ import { createTlsScanner, tlsScanner } from '../../src/tools/tls-scanner/index.
 import { scanTls, tlsFindings } from '../../src/tools/tls-scanner/analyze.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
 import { runTool, vulnIds, type HarnessResult } from '../helpers/tool-harness.js'
-import { tlsChecks } from '../../src/checks/tls.js'
+import { tlsScannerChecks } from '../../src/tools/tls-scanner/checks.js'
 import { TargetUnreachableError } from '../../src/toolkit/errors.js'
 
 let bed: TlsTestBed
@@ -98,7 +98,7 @@ test('findings carry location and classification', () => {
     assert.ok(f.port && f.port > 0)
     assert.ok(f.service === 'https' || f.service === 'tls')
     assert.ok(f.detail && f.evidence, f.check.id)
-    assert.ok(tlsChecks.some((c) => c === f.check))
+    assert.ok(tlsScannerChecks.some((c) => c === f.check))
   }
   const hb = results.get('heartbleed')!.findings[0]!
   assert.equal(hb.check.id, 'tls.heartbleed')

@@ -1,7 +1,7 @@
 // Website Scanner: every check fails on a weak observation and passes on a good one (pure detectors).
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import * as C from '../../src/checks/website.js'
+import * as C from '../../src/tools/website-scanner/checks.js'
 import { OWASP } from '../../src/toolkit/check.js'
 import type { Check } from '../../src/toolkit/check.js'
 import type { Hit, PageObs } from '../../src/tools/website-scanner/detect/types.js'
@@ -35,9 +35,9 @@ const passes = (hits: Hit[]) => assert.deepEqual(ids(hits), [], 'expected no fin
 
 describe('catalogue', () => {
   test('ids are unique, well-formed and cover light and active checks', () => {
-    const all = C.websiteChecks.map((c) => c.id)
+    const all = C.websiteScannerChecks.map((c) => c.id)
     assert.equal(new Set(all).size, all.length)
-    for (const c of C.websiteChecks) {
+    for (const c of C.websiteScannerChecks) {
       assert.match(c.id, /^website\.[a-z]+\.[a-z0-9-]+$/)
       for (const w of c.cwe) assert.match(w, /^CWE-\d+$/)
       for (const r of c.references) assert.match(r, /^https:\/\//)

@@ -12,7 +12,7 @@ import {
   sshWeakKex,
   sshWeakCipher,
   sshWeakMac,
-} from '../../checks/network.js'
+} from './checks.js'
 import type { DetectedService } from './peers.js'
 import type { Kind } from './plan.js'
 import { productsInBanner, type ProductVersion } from './fingerprint.js'

@@ -11,7 +11,7 @@ import {
   smbExposed,
   telnetExposed,
   vncExposed,
-} from '../../checks/ports.js'
+} from './checks.js'
 import { tableEvidence, type Evidence } from '../../toolkit/evidence.js'
 import type { ServiceInfo } from './services.js'
 

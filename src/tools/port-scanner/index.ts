@@ -2,7 +2,7 @@
 // (detect.ts). This file only orchestrates: tests, findings, progress, log lines and output.
 import { setMaxListeners } from 'node:events'
 import { Type } from '@sinclair/typebox'
-import { openPort } from '../../checks/ports.js'
+import { openPort } from './checks.js'
 import { targetHost } from '../../domain/ip.js'
 import { ToolStartError, TargetUnreachableError } from '../../toolkit/errors.js'
 import { defineTool } from '../../toolkit/tool.js'

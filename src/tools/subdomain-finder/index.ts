@@ -8,7 +8,7 @@ import { ipVersion, targetHost } from '../../domain/ip.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
 import {
   dnsAxfrAllowed, dnsDanglingCname, dnsDmarcMissing, dnsDmarcWeak, dnsSpfMissing, dnsSpfWeak, dnsSubdomainFound, dnsWildcard,
-} from '../../checks/dns.js'
+} from './checks.js'
 import { axfr, DnsQueryError, type DnsClient } from '../dns/client.js'
 import { lookupAddresses, type AddressLookup } from '../dns/lookup.js'
 import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsRecord } from '../dns/message.js'

@@ -5,7 +5,7 @@ import {
   tlsCertWeakKey, tlsCertWeakSignature, tlsCipherAnonymous, tlsCipherCbcTls10, tlsCipherDes, tlsCipherExport, tlsCipherNull,
   tlsCipherRc4, tlsCompression, tlsHeartbleed, tlsHstsMissing, tlsProtocolSslv2, tlsProtocolSslv3, tlsProtocolTls10,
   tlsProtocolTls11, tlsRenegotiationInsecure,
-} from '../../checks/tls.js'
+} from './checks.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
 import { ipVersion } from '../../domain/ip.js'
 import type { FindingInput } from '../../toolkit/tool.js'

@@ -9,7 +9,7 @@ import type { Check } from '../../toolkit/check.js'
 import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpOpenPort, udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
-} from '../../checks/udp.js'
+} from './checks.js'
 import { parsePorts, PORTS_PATTERN } from './ports.js'
 import { exchange, resolveHost, RttTracker } from './scan.js'
 import { mapLimit } from '../../toolkit/limit.js'

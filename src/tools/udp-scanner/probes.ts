@@ -5,7 +5,7 @@ import type { Check } from '../../toolkit/check.js'
 import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
-} from '../../checks/udp.js'
+} from './checks.js'
 import { buildQuery, CLASS, decodeMessage, TYPE } from '../dns/message.js'
 
 export interface Hit {

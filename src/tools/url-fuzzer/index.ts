@@ -3,7 +3,7 @@
 // findings by kind; the rest is one info finding per base URL. Every discovery is in output_data.urls.
 import { defineTool, type TestHandle } from '../../toolkit/tool.js'
 import type { Check } from '../../toolkit/check.js'
-import { adminPanelExposure, backupExposure, configExposure, debugExposure, pathDiscovery, vcsExposure } from '../../checks/fuzzer.js'
+import { adminPanelExposure, backupExposure, configExposure, debugExposure, pathDiscovery, vcsExposure } from './checks.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { urlFuzzerParams } from './params.js'
 import { resolveBase } from './base-url.js'

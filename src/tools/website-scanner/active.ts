@@ -1,7 +1,7 @@
 // Active checks of the deep scan: each injection point × check is one test; each parameter of the
 // point gets the check's payloads until one is proven. Proof rules live in detect/active.ts.
 import type { Check } from '../../toolkit/check.js'
-import * as C from '../../checks/website.js'
+import * as C from './checks.js'
 import { textEvidence } from '../../toolkit/evidence.js'
 import type { HttpResponse } from '../../toolkit/egress.js'
 import type { Fetcher } from '../web-common/fetch.js'

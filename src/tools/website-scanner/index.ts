@@ -13,4 +13,4 @@ export const websiteScanner = defineTool({
   run: runWebsiteScan,
 })
 
-export { websiteChecks } from '../../checks/website.js'
+export { websiteScannerChecks } from './checks.js'

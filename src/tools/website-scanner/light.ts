@@ -1,6 +1,6 @@
 // Light scan: passive checks over a handful of requests (the page, a CORS probe, well-known files,
 // sensitive paths with soft-404 calibration, OPTIONS/TRACE, the plain-HTTP twin).
-import * as C from '../../checks/website.js'
+import * as C from './checks.js'
 import type { HttpResponse } from '../../toolkit/egress.js'
 import { calibrationPaths, profile, type Soft404Profile } from '../web-common/soft404.js'
 import type { Fetcher } from '../web-common/fetch.js'

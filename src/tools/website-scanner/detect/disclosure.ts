@@ -1,7 +1,7 @@
 // Version disclosure (Server, X-Powered-By, generator meta) and the known-vulnerable-version match.
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { RISK_LEVEL } from '../../../toolkit/check.js'
-import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../../../checks/website.js'
+import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../checks.js'
 import { metaGenerator } from '../html.js'
 import type { Hit, PageObs } from './types.js'
 import { normaliseProduct, vulnerableRanges } from './versions.js'

@@ -2,7 +2,7 @@
 // also differ from the site's "not found" answer (soft-404 profile), so catch-all pages never match.
 import type { Check } from '../../../toolkit/check.js'
 import { textEvidence } from '../../../toolkit/evidence.js'
-import { backupExposed, directoryListing, dsStore, envExposed, gitExposed, serverStatus } from '../../../checks/website.js'
+import { backupExposed, directoryListing, dsStore, envExposed, gitExposed, serverStatus } from '../checks.js'
 import { looksLikeNotFound, type Soft404Profile } from '../../web-common/soft404.js'
 import { title } from '../html.js'
 import type { Hit, PageObs } from './types.js'

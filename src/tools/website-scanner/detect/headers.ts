@@ -2,7 +2,7 @@
 import { textEvidence } from '../../../toolkit/evidence.js'
 import {
   clickjacking, cspMissing, cspUnsafe, hstsMissing, hstsWeak, permissionsPolicyMissing, referrerPolicyMissing, xctoMissing,
-} from '../../../checks/website.js'
+} from '../checks.js'
 import { headerLines, isHtml, type Hit, type PageObs } from './types.js'
 
 const HSTS_MIN_AGE = 15552000 // 180 days

@@ -1,8 +1,8 @@
 // Network Vulnerability Scanner (tool 350) checks: active service checks, then one check per entry of
 // the version → CVE catalogue (src/tools/netvuln/cve-catalogue.ts), so each CVE keeps its own CWE and vuln_id.
-import { OWASP, type Check } from '../toolkit/check.js'
-import { CVE_CATALOGUE, PRODUCT_LABEL, type CveEntry } from '../tools/netvuln/cve-catalogue.js'
-import { riskFromCvss } from '../tools/netvuln/match.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
+import { CVE_CATALOGUE, PRODUCT_LABEL, type CveEntry } from './cve-catalogue.js'
+import { riskFromCvss } from './match.js'
 
 const cweUrl = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 
@@ -144,7 +144,7 @@ export const sshWeakMac = {
   tags: ['ssh', 'crypto'],
 } as const satisfies Check
 
-export const activeNetworkChecks = [
+export const netvulnActiveChecks = [
   ftpAnonymousLogin,
   redisNoAuth,
   mongodbNoAuth,
@@ -178,4 +178,4 @@ export const cveChecks: readonly Check[] = CVE_CATALOGUE.map(cveCheck)
 const cveCheckById = new Map(cveChecks.map((c) => [c.id, c]))
 export const checkForCve = (e: CveEntry): Check => cveCheckById.get(cveCheckId(e))!
 
-export const networkChecks: readonly Check[] = [...activeNetworkChecks, ...cveChecks]
+export const netvulnChecks: readonly Check[] = [...netvulnActiveChecks, ...cveChecks]

@@ -1,6 +1,6 @@
 // URL Fuzzer checks (tool 90): what a discovered path means. The fuzzer decides which path is which
 // kind (src/tools/url-fuzzer/classify.ts); this file only says what each kind is.
-import { OWASP, type Check } from '../toolkit/check.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
 
 const WSTG = 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing'
 
@@ -135,4 +135,4 @@ export const pathDiscovery = {
   tags: ['discovery', 'attack-surface'],
 } as const satisfies Check
 
-export const fuzzerChecks = [vcsExposure, backupExposure, configExposure, adminPanelExposure, debugExposure, pathDiscovery] as const satisfies readonly Check[]
+export const urlFuzzerChecks = [vcsExposure, backupExposure, configExposure, adminPanelExposure, debugExposure, pathDiscovery] as const satisfies readonly Check[]

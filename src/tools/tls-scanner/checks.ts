@@ -1,5 +1,5 @@
 // SSL/TLS Scanner (tool 450) checks; the Network Vulnerability Scanner reports the same ones on TLS ports.
-import { OWASP, type Check } from '../toolkit/check.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
 
 const cweUrl = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 const nvd = (cve: string) => `https://nvd.nist.gov/vuln/detail/${cve}`
@@ -336,7 +336,7 @@ export const tlsHeartbleed = {
   tags: ['tls', 'openssl', 'kev'],
 } as const satisfies Check
 
-export const tlsChecks = [
+export const tlsScannerChecks = [
   tlsProtocolSslv2,
   tlsProtocolSslv3,
   tlsProtocolTls10,

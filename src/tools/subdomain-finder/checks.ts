@@ -1,5 +1,5 @@
 // Checks of the Subdomain Finder (tool 20): DNS exposure, email anti-spoofing policy, takeover risk.
-import { OWASP, type Check } from '../toolkit/check.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
 
 const SPF_RFC = 'https://www.rfc-editor.org/rfc/rfc7208'
 const DMARC_RFC = 'https://www.rfc-editor.org/rfc/rfc7489'
@@ -122,7 +122,7 @@ export const dnsDanglingCname = {
   tags: ['dns', 'takeover'],
 } as const satisfies Check
 
-export const dnsChecks = [
+export const subdomainFinderChecks = [
   dnsSubdomainFound,
   dnsWildcard,
   dnsAxfrAllowed,

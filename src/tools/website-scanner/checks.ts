@@ -1,5 +1,5 @@
 // Website Scanner (tool 170) catalogue: what each web problem means. The scanner decides when one fails.
-import { OWASP, type Check } from '../toolkit/check.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
 
 const MDN = 'https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/'
 const cwe = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
@@ -491,4 +491,4 @@ export const lightChecks = [
 
 export const activeChecks = [xssReflected, sqliError, sqliBoolean, pathTraversal, openRedirect, osCommand, ssti] as const satisfies readonly Check[]
 
-export const websiteChecks = [...lightChecks, ...activeChecks] as const satisfies readonly Check[]
+export const websiteScannerChecks = [...lightChecks, ...activeChecks] as const satisfies readonly Check[]

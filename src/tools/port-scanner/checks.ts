@@ -1,6 +1,6 @@
 // TCP Port Scanner (tool 70) catalogue: open ports, and services that should not face the network.
 // The scanner (src/tools/port-scanner/detect.ts) decides when one applies.
-import { OWASP, type Check } from '../toolkit/check.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
 
 const cwe = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 
@@ -148,7 +148,7 @@ export const dockerApiExposed = {
   tags: ['ports', 'containers', 'authentication'],
 } as const satisfies Check
 
-export const portsChecks = [
+export const portScannerChecks = [
   openPort,
   telnetExposed,
   ftpCleartext,

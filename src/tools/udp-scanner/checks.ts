@@ -1,5 +1,5 @@
 // Checks of the UDP Port Scanner (tool 80): open ports and exposed amplification-prone services.
-import { OWASP, type Check } from '../toolkit/check.js'
+import { OWASP, type Check } from '../../toolkit/check.js'
 
 const CISA_UDP_AMPLIFICATION = 'https://www.cisa.gov/news-events/alerts/2014/01/17/udp-based-amplification-attacks'
 const CWE_406 = 'https://cwe.mitre.org/data/definitions/406.html'
@@ -146,7 +146,7 @@ export const udpTftpExposed = {
   tags: ['udp', 'tftp', 'amplification'],
 } as const satisfies Check
 
-export const udpChecks = [
+export const udpScannerChecks = [
   udpOpenPort,
   udpDnsOpenResolver,
   udpDnsVersionDisclosure,
