@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js'
 import { parseBlocklist } from '../domain/blocklist.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
 import { openDatabase } from '../store/db.js'
+import { createToolCatalogue } from '../tools/registry.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser } from './bootstrap.js'
 import { startWorker, type Worker } from '../engine/worker.js'
@@ -19,10 +20,11 @@ export async function startRoles(role: Role, cfg: Config) {
   if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
   else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
 
-  const app = role === 'worker' ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
+  const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
+  const app = role === 'worker' ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   let worker: Worker | null = null
   if (role !== 'serve') {
-    worker = await startWorker({ db: h.db, dbKind: h.kind, config: cfg, log })
+    worker = await startWorker({ db: h.db, dbKind: h.kind, config: cfg, log, tools })
   }
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null

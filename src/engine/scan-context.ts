@@ -3,7 +3,7 @@
 import type { Db } from '../store/db.js'
 import type { ScanRow, TargetRow } from '../store/schema.js'
 import type { Egress } from '../toolkit/egress.js'
-import type { FindingInput, RedirectLevel, ScanContext, TestHandle } from '../toolkit/tool.js'
+import type { FindingInput, RedirectLevel, ScanContext, ScanSettings, TestHandle } from '../toolkit/tool.js'
 import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
 import { buildFinding } from '../domain/findings.js'
 import { nowIso } from '../store/time.js'
@@ -19,7 +19,7 @@ export interface LiveContext extends ScanContext<unknown> {
   writeErrors: Error[]
 }
 
-export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; kev: ReadonlySet<string> }): LiveContext {
+export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; kev: ReadonlySet<string>; settings?: ScanSettings }): LiveContext {
   const { db, scan, target } = opts
   let logBuffer: string[] = []
   const output: Record<string, unknown> = {}
@@ -62,6 +62,7 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
     target: { id: target.id, name: target.name, type: target.type as 'hostname' | 'ip_address' | 'url' },
     params: opts.params,
     options: { scanOriginalUrl: scan.scan_original_url === 1, redirectLevel: scan.redirect_level as RedirectLevel },
+    settings: opts.settings ?? { dnsResolver: null },
     signal: opts.signal,
     net: opts.net,
     writeErrors,

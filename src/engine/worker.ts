@@ -11,7 +11,8 @@ import { claimNextScan, reapExpiredLeases, renewLeases, stopRequested, transitio
 import { endOpenTests, setScanOutput } from '../store/results.js'
 import { subscribe } from '../store/notify.js'
 import { nowIso } from '../store/time.js'
-import { getTool } from '../tools/registry.js'
+import { createToolCatalogue } from '../tools/registry.js'
+import type { ToolCatalogue } from '../toolkit/tool.js'
 import { ToolStartError } from '../toolkit/errors.js'
 import { resolveToolParams } from '../toolkit/params.js'
 import { createScanContext, type LiveContext } from './scan-context.js'
@@ -36,6 +37,8 @@ export interface WorkerOptions {
   dbKind: 'sqlite' | 'postgres'
   config: Config
   log: Logger
+  /** The tools this worker runs; by default the configured catalogue. */
+  tools?: ToolCatalogue
 }
 
 const STOP_POLL_MS = 250
@@ -45,6 +48,7 @@ const SHUTDOWN_GRACE_MS = 5000
 
 export async function startWorker(o: WorkerOptions): Promise<Worker> {
   const { db, config, log } = o
+  const tools = o.tools ?? createToolCatalogue({ diagnostic: config.enableDiagnosticTool })
   const id = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
   const active = new Map<number, { controller: AbortController; done: Promise<void> }>()
   let closing = false
@@ -110,21 +114,22 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
     let end: RunEnd
     const timers: NodeJS.Timeout[] = []
     let egressClose: (() => Promise<void>) | null = null
-    const tool = getTool(scan.tool_id)
+    const tool = tools.get(scan.tool_id)
     try {
       const target = await getTargetById(db, scan.target_id)
       if (!target) throw new ToolStartError('the target was deleted')
       if (!tool) throw new ToolStartError(`tool ${scan.tool_id} is not available in this Ward`)
       const params = resolveToolParams(tool.params, JSON.parse(scan.tool_params))
       if (!params.ok) throw new ToolStartError(params.message)
+      const run = await tool.load()
       const egress = await egressForScan(db, scan, tool, signal)
       egressClose = () => egress.close()
       const minute = config.minuteMs
       if (tool.supportsMaxScanTime) timers.push(setTimeout(() => abortScan(scan.id, 'max_scan_time', 'max_scan_time reached'), scan.max_scan_time * minute))
       timers.push(setTimeout(() => abortScan(scan.id, 'hard_limit', 'hard limit reached'), config.scanHardLimitMin * minute))
-      ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, kev })
+      ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, kev, settings: { dnsResolver: config.dnsResolver } })
       ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
-      end = await runWithGrace(tool.run(ctx), signal, config.toolAbortGraceMs)
+      end = await runWithGrace(run(ctx), signal, config.toolAbortGraceMs)
     } catch (e) {
       // Failures before the tool ran: the scan never really started.
       end = { how: 'threw', error: e, abort: null, maxScanTimeMin: 0, hardLimitMin: 0, testsStarted: 0 }

@@ -46,11 +46,18 @@ export interface TestHandle {
   skip(reason: string): Promise<void>
 }
 
+/** Service-wide settings a tool may need (from the configuration, handed over by the engine). */
+export interface ScanSettings {
+  /** Default DNS server ('ip[:port]') of tools that resolve names themselves; null = /etc/resolv.conf. */
+  dnsResolver: string | null
+}
+
 export interface ScanContext<P = unknown> {
   scanId: number
   target: ScanTarget
   params: P
   options: { scanOriginalUrl: boolean; redirectLevel: RedirectLevel }
+  settings: ScanSettings
   /** Aborted on stop, max_scan_time, the hard limit and shutdown; `signal.reason` says which. */
   signal: AbortSignal
   /** Every connection goes through here: direct, or through the scan's VPN profile. */
@@ -65,18 +72,43 @@ export interface ScanContext<P = unknown> {
   output(member: string, value: unknown): void
 }
 
-export interface Tool<S extends TSchema = TSchema> {
+/** A tool's run: scans one target through `ctx`, recording tests and findings as it goes. */
+export type ToolRun<P = unknown> = (ctx: ScanContext<P>) => Promise<void>
+
+/**
+ * What Ward knows about a tool without loading its scanner: the API validates tool_params and lists
+ * tools from this alone; only a worker calls `load()`, which imports the scanning code.
+ */
+export interface ToolManifest<S extends TSchema = TSchema> {
   /** The public tool_id (decisions.md). */
   id: number
   name: string
+  /** One sentence: what the tool looks at and what it reports. */
+  description: string
   /** TypeBox schema of tool_params; defaults live here. Validated before a scan is queued. */
   params: S
+  /** Every check (vuln_id) the tool can report. */
+  checks: readonly Check[]
   supportsMaxScanTime: boolean
   /** Traffic the tool needs; an egress that cannot carry it ends the scan `failed to start`. */
   needs: { udp?: boolean }
   /** Whether a scan whose worker died may simply be started again. */
   restartable: boolean
-  run(ctx: ScanContext<Static<S>>): Promise<void>
+  /** Imports the scanner (lazily, so reading manifests stays cheap). */
+  load(): Promise<ToolRun<Static<S>>>
 }
 
-export const defineTool = <S extends TSchema>(tool: Tool<S>): Tool<S> => tool
+/** A loaded tool: its manifest and its run, as tool tests and the worker use it. */
+export interface Tool<S extends TSchema = TSchema> extends ToolManifest<S> {
+  run: ToolRun<Static<S>>
+}
+
+export const defineTool = <S extends TSchema>(manifest: ToolManifest<S>, run: ToolRun<Static<S>>): Tool<S> => ({ ...manifest, run })
+
+/** The tools a Ward offers, by public tool_id: what the API and the worker are handed. */
+export interface ToolCatalogue {
+  get(id: number): ToolManifest | undefined
+  /** Known tool ids, ascending. */
+  ids(): number[]
+  all(): readonly ToolManifest[]
+}

@@ -49,6 +49,8 @@ export async function runTool(
     target,
     params: p.value,
     options: { scanOriginalUrl: false, redirectLevel: 'same_domain' as RedirectLevel, ...opts.options },
+    // As the configuration reads it, at the time of the run (tests set it around one run).
+    settings: { dnsResolver: process.env.WARD_DNS_RESOLVER?.trim() || null },
     signal: opts.signal ?? new AbortController().signal,
     net: egress,
     async test(name: string, description: string) {

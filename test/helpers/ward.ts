@@ -15,6 +15,7 @@ import { parseBlocklist } from '../../src/domain/blocklist.js'
 import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { createUser } from '../../src/store/accounts.js'
 import { startWorker, type Worker } from '../../src/engine/worker.js'
+import { createToolCatalogue } from '../../src/tools/registry.js'
 
 process.env.WARD_ENABLE_DIAGNOSTIC_TOOL = '1'
 
@@ -112,7 +113,7 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
     await pgSchema?.drop()
     throw e
   })
-  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
+  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
   await app.ready()
   const worker = opts.worker === false ? null : await startWorker({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
   const first = await createUser(h.db, { name: 'alice', maxTargets: config.maxTargetsDefault })
