@@ -11,7 +11,7 @@ import type { EgressProfile } from '../engine/net/create-egress.js'
 import { parseProxyUrl } from '../engine/net/http-connect.js'
 import { hostPort } from '../engine/net/socks5.js'
 import { nowIso } from '../store/time.js'
-import { stripBrackets } from './ip.js'
+import { stripBrackets } from '../tools/lib/ip.js'
 import { badRequest, notFound } from './errors.js'
 
 export const VPN_PROFILE_TYPES = ['socks5', 'http_connect'] as const

@@ -12,7 +12,7 @@ import { subdomainFinderChecks } from '../../src/tools/subdomain-finder/checks.j
 import { urlFuzzerChecks } from '../../src/tools/url-fuzzer/checks.js'
 import { netvulnChecks } from '../../src/tools/netvuln/checks.js'
 import { portScannerChecks } from '../../src/tools/port-scanner/checks.js'
-import { tlsScannerChecks } from '../../src/tools/tls-scanner/checks.js'
+import { tlsChecks } from '../../src/tools/lib/tls/checks.js'
 import { udpScannerChecks } from '../../src/tools/udp-scanner/checks.js'
 import { websiteScannerChecks } from '../../src/tools/website-scanner/checks.js'
 import type { Check } from '../../src/toolkit/check.js'
@@ -22,7 +22,7 @@ import { findingView } from '../../src/api/views.js'
 import { findingsPageJson, findingDataJson } from '../../src/api/finding-json.js'
 import { listFindings, listFindingArrays, getFindingArray, getFinding } from '../../src/store/findings.js'
 
-const ALL: readonly Check[] = [...subdomainFinderChecks, ...urlFuzzerChecks, ...netvulnChecks, ...portScannerChecks, ...tlsScannerChecks, ...udpScannerChecks, ...websiteScannerChecks]
+const ALL: readonly Check[] = [...subdomainFinderChecks, ...urlFuzzerChecks, ...netvulnChecks, ...portScannerChecks, ...tlsChecks, ...udpScannerChecks, ...websiteScannerChecks]
 const NASTY = 'quote " backslash \\ newline \n tab \t nul \u0000 bell \u0007 line-sep \u2028 emoji 😀 lone \ud800 é ü 中文 </script>'
 
 test('finding JSON written from rows equals the schema serializer on findingView, for every kind of finding', async () => {

@@ -23,7 +23,7 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   80: { folder: 'udp-scanner', prefixes: ['udp.'] },
   90: { folder: 'url-fuzzer', prefixes: ['fuzzer.'] },
   170: { folder: 'website-scanner', prefixes: ['website.'] },
-  350: { folder: 'netvuln', prefixes: ['netvuln.'] },
+  350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.'] },
   450: { folder: 'tls-scanner', prefixes: ['tls.'] },
   9001: { folder: 'diagnostic', prefixes: ['diagnostic.'] },
 }
@@ -54,12 +54,17 @@ test('every manifest is complete and tool ids are unique', () => {
 })
 
 test('every check is filled in, its vuln_id unique across tools and under its tool\'s prefix', () => {
-  const owner = new Map<string, number>()
+  // Two tools may report one shared check (tools/lib/tls/checks.ts), never two checks with one vuln_id.
+  const owner = new Map<string, { tool: number; check: object }>()
   for (const m of ALL_MANIFESTS) {
     const { prefixes } = LAYOUT[m.id]!
+    const own = new Set<string>()
     for (const c of m.checks) {
-      assert.ok(!owner.has(c.id), `vuln_id ${c.id} in tool ${m.id} and tool ${owner.get(c.id)}`)
-      owner.set(c.id, m.id)
+      assert.ok(!own.has(c.id), `vuln_id ${c.id} twice in tool ${m.id}`)
+      own.add(c.id)
+      const seen = owner.get(c.id)
+      assert.ok(!seen || seen.check === c, `vuln_id ${c.id} names different checks in tool ${m.id} and tool ${seen?.tool}`)
+      owner.set(c.id, { tool: m.id, check: c })
       assert.ok(prefixes.some((p) => c.id.startsWith(p)), `${c.id} (tool ${m.id}) starts with one of ${prefixes.join(', ')}`)
       for (const field of ['name', 'description', 'impact', 'recommendation'] as const) assert.ok(c[field]?.trim(), `${c.id}: ${field}`)
       assert.ok(c.risk in RISK_LEVEL, `${c.id}: risk`)
@@ -81,19 +86,21 @@ test('each tool folder has checks.ts exporting <folder>Checks, the list its mani
 })
 
 test('every check is reachable from code that records a finding', () => {
+  const files = filesUnder(TOOLS)
+  const isCatalogue = (f: string) => f.endsWith('/checks.ts') || f.endsWith('/manifest.ts')
+  // export const <name> = { id: '<vuln_id>' ...: the identifier code uses for each check.
+  const names = new Map<string, string>()
+  // Checks built from data (one per CVE catalogue entry) are reached through their lookup function.
+  const generated: string[] = []
+  for (const f of files.filter((f) => f.endsWith('/checks.ts'))) {
+    const text = readFileSync(f, 'utf8')
+    for (const x of text.matchAll(/export const (\w+) = \{\s*id: '([^']+)'/g)) names.set(x[2]!, x[1]!)
+    for (const x of text.matchAll(/export const (\w+) = \([^)]*\): Check =>/g)) generated.push(x[1]!)
+  }
+  const libCode = files.filter((f) => f.startsWith(join(TOOLS, 'lib')) && !isCatalogue(f)).map((f) => readFileSync(f, 'utf8'))
   for (const m of ALL_MANIFESTS) {
-    const { folder } = LAYOUT[m.id]!
-    const dir = join(TOOLS, folder)
-    const checksFile = readFileSync(join(dir, 'checks.ts'), 'utf8')
-    // export const <name> = { id: '<vuln_id>' ...: the identifier code uses for each check.
-    const names = new Map<string, string>()
-    for (const x of checksFile.matchAll(/export const (\w+) = \{\s*id: '([^']+)'/g)) names.set(x[2]!, x[1]!)
-    // Checks built from data (one per CVE catalogue entry) are reached through their lookup function.
-    const generated = [...checksFile.matchAll(/export const (\w+) = \([^)]*\): Check =>/g)].map((x) => x[1]!)
-    const code = filesUnder(dir)
-      .filter((f) => !f.endsWith('/checks.ts') && !f.endsWith('/manifest.ts'))
-      .map((f) => readFileSync(f, 'utf8'))
-      .join('\n')
+    const dir = join(TOOLS, LAYOUT[m.id]!.folder)
+    const code = files.filter((f) => f.startsWith(dir + '/') && !isCatalogue(f)).map((f) => readFileSync(f, 'utf8')).concat(libCode).join('\n')
     const used = (name: string) => new RegExp(`\\b${name}\\b`).test(code)
     for (const c of m.checks) {
       const name = names.get(c.id)

@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { CVE_CATALOGUE } from '../../src/tools/netvuln/cve-catalogue.js'
-import { matchCves, riskFromCvss, normalizeVersion } from '../../src/tools/netvuln/match.js'
-import { productsInBanner, productFromName } from '../../src/tools/netvuln/fingerprint.js'
-import { parseRange } from '../../src/tools/netvuln/version.js'
+import { CVE_CATALOGUE } from '../../src/tools/lib/versions/cve-catalogue.js'
+import { matchCves, riskFromCvss, normalizeVersion } from '../../src/tools/lib/versions/match.js'
+import { productsInBanner, productFromName } from '../../src/tools/lib/versions/fingerprint.js'
+import { parseRange } from '../../src/tools/lib/versions/version.js'
 import { netvulnChecks, netvulnActiveChecks, checkForCve, cveCheckId } from '../../src/tools/netvuln/checks.js'
 
 const cvesOf = (product: Parameters<typeof matchCves>[0], version: string) => matchCves(product, version).flatMap((e) => e.cves).sort()

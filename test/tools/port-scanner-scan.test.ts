@@ -4,7 +4,7 @@ import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Socket } from 'node:net'
 import type { ConnectOptions, Egress } from '../../src/toolkit/egress.js'
-import { discoverTcpPorts } from '../../src/tools/port-scanner/scan.js'
+import { discoverTcpPorts } from '../../src/tools/lib/ports/scan.js'
 import { TargetUnreachableError } from '../../src/toolkit/errors.js'
 
 type Outcome = 'open' | 'closed' | 'drop' | { error: string }

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import dgram from 'node:dgram'
-import { decodeMessage, encodeMessage, RCODE } from '../../src/tools/dns/message.js'
+import { decodeMessage, encodeMessage, RCODE } from '../../src/tools/lib/dns/message.js'
 import { runTool, vulnIds, type HarnessResult } from '../helpers/tool-harness.js'
 import { subdomainFinder } from '../../src/tools/subdomain-finder/index.js'
 import { analyzeDmarc, analyzeSpf } from '../../src/tools/subdomain-finder/email-policy.js'

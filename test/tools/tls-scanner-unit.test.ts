@@ -7,22 +7,22 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { X509Certificate } from 'node:crypto'
-import { tlsScannerChecks } from '../../src/tools/tls-scanner/checks.js'
+import { tlsChecks } from '../../src/tools/lib/tls/checks.js'
 import { OWASP } from '../../src/toolkit/check.js'
 import {
   buildClientHello, buildHeartbeatProbe, isHeartbleedEcho, parseServerHello, splitHandshake, splitRecords, parseSsl2ServerHello,
   HEARTBEAT_PAYLOAD, RENEGOTIATION_SCSV,
-} from '../../src/tools/tls-scanner/hello.js'
-import { LEGACY_SUITES, TLS13_SUITES, SSL2_SUITES, suiteByCode, suiteByName, weakClasses } from '../../src/tools/tls-scanner/suites.js'
-import { analyzeChain, signatureAlgorithm } from '../../src/tools/tls-scanner/certs.js'
-import { tlsFindings, type TlsReport } from '../../src/tools/tls-scanner/analyze.js'
-import { firstFlightParser } from '../../src/tools/tls-scanner/probe.js'
+} from '../../src/tools/lib/tls/hello.js'
+import { LEGACY_SUITES, TLS13_SUITES, SSL2_SUITES, suiteByCode, suiteByName, weakClasses } from '../../src/tools/lib/tls/suites.js'
+import { analyzeChain, signatureAlgorithm } from '../../src/tools/lib/tls/certs.js'
+import { tlsFindings, type TlsReport } from '../../src/tools/lib/tls/analyze.js'
+import { firstFlightParser } from '../../src/tools/lib/tls/probe.js'
 
 test('catalogue: stable tls.* ids, real CWE/OWASP/reference data, KEV CVE on Heartbleed', () => {
-  const ids = tlsScannerChecks.map((c) => c.id)
+  const ids = tlsChecks.map((c) => c.id)
   assert.equal(new Set(ids).size, ids.length)
   const owaspValues = new Set(Object.values(OWASP).flatMap((o) => Object.values(o)))
-  for (const c of tlsScannerChecks) {
+  for (const c of tlsChecks) {
     assert.match(c.id, /^tls\.[a-z0-9.-]+$/)
     assert.ok(c.cwe.length > 0 && c.cwe.every((w) => /^CWE-\d+$/.test(w)), c.id)
     for (const v of Object.values(c.owasp)) assert.ok(owaspValues.has(v), `${c.id}: ${v}`)
@@ -31,7 +31,7 @@ test('catalogue: stable tls.* ids, real CWE/OWASP/reference data, KEV CVE on Hea
     assert.ok(['info', 'low', 'medium', 'high', 'critical'].includes(c.risk))
     assert.ok(c.name && c.description && c.impact && c.recommendation)
   }
-  const hb = tlsScannerChecks.find((c) => c.id === 'tls.heartbleed')!
+  const hb = tlsChecks.find((c) => c.id === 'tls.heartbleed')!
   assert.deepEqual(hb.cve, ['CVE-2014-0160'])
   assert.equal(hb.risk, 'high')
 })

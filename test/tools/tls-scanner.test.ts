@@ -5,10 +5,10 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { startTlsTestBed, type TlsTestBed, type TlsServerName } from '../testbed/tls-servers.js'
 import { createTlsScanner, tlsScanner } from '../../src/tools/tls-scanner/index.js'
-import { scanTls, tlsFindings } from '../../src/tools/tls-scanner/analyze.js'
+import { scanTls, tlsFindings } from '../../src/tools/lib/tls/analyze.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
 import { runTool, vulnIds, type HarnessResult } from '../helpers/tool-harness.js'
-import { tlsScannerChecks } from '../../src/tools/tls-scanner/checks.js'
+import { tlsChecks } from '../../src/tools/lib/tls/checks.js'
 import { TargetUnreachableError } from '../../src/toolkit/errors.js'
 
 let bed: TlsTestBed
@@ -98,7 +98,7 @@ test('findings carry location and classification', () => {
     assert.ok(f.port && f.port > 0)
     assert.ok(f.service === 'https' || f.service === 'tls')
     assert.ok(f.detail && f.evidence, f.check.id)
-    assert.ok(tlsScannerChecks.some((c) => c === f.check))
+    assert.ok(tlsChecks.some((c) => c === f.check))
   }
   const hb = results.get('heartbleed')!.findings[0]!
   assert.equal(hb.check.id, 'tls.heartbleed')

@@ -16,9 +16,9 @@ import { detectTrace, detectUnsafeMethods } from '../../src/tools/website-scanne
 import { detectRobots, detectSecurityTxtMissing } from '../../src/tools/website-scanner/detect/info.js'
 import * as A from '../../src/tools/website-scanner/detect/active.js'
 import { forms, links, metaGenerator } from '../../src/tools/website-scanner/html.js'
-import { profile, looksLikeNotFound } from '../../src/tools/web-common/soft404.js'
-import { redirectAllowed, registrableDomain } from '../../src/tools/web-common/redirect-policy.js'
-import { candidateBaseUrls } from '../../src/tools/web-common/url.js'
+import { profile, looksLikeNotFound } from '../../src/tools/lib/http/soft404.js'
+import { redirectAllowed, registrableDomain } from '../../src/tools/lib/http/redirect-policy.js'
+import { candidateBaseUrls } from '../../src/tools/lib/http/url.js'
 
 const HTML = 'text/html; charset=utf-8'
 const pg = (headers: Record<string, string> = {}, o: Partial<PageObs> = {}): PageObs => ({

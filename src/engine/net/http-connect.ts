@@ -5,7 +5,7 @@ import type net from 'node:net'
 import { connectDirect, stripBrackets, tlsOver } from './direct.js'
 import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
 import { egressError, hostPort, proxyEgress, tunnel } from './socks5.js'
-import { ipVersion } from '../../domain/ip.js'
+import { ipVersion } from '../../tools/lib/ip.js'
 
 export interface HttpConnectProfile {
   /** `http://[user:pass@]host:port` or `https://[user:pass@]host:port`; credentials percent-encoded. */

@@ -7,7 +7,7 @@ import type net from 'node:net'
 import { SocksClient } from 'socks'
 import { abortError, connectDirect, egressFromDialer, stripBrackets } from './direct.js'
 import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
-import { ipVersion } from '../../domain/ip.js'
+import { ipVersion } from '../../tools/lib/ip.js'
 
 export interface Socks5Profile {
   host: string

@@ -1,8 +1,8 @@
 // Network Vulnerability Scanner (tool 350) checks: active service checks, then one check per entry of
 // the version → CVE catalogue (src/tools/netvuln/cve-catalogue.ts), so each CVE keeps its own CWE and vuln_id.
 import { OWASP, type Check } from '../../toolkit/check.js'
-import { CVE_CATALOGUE, PRODUCT_LABEL, type CveEntry } from './cve-catalogue.js'
-import { riskFromCvss } from './match.js'
+import { CVE_CATALOGUE, PRODUCT_LABEL, type CveEntry } from '../lib/versions/cve-catalogue.js'
+import { riskFromCvss } from '../lib/versions/match.js'
 
 const cweUrl = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 

@@ -2,13 +2,15 @@
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { netvulnParams } from './params.js'
 import { netvulnChecks } from './checks.js'
+import { tlsChecks } from '../lib/tls/checks.js'
 
 export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
   id: 350,
   name: 'Network Vulnerability Scanner',
   description: 'Discovers TCP services, matches their versions against known CVEs, runs active service checks (anonymous FTP, unauthenticated Redis/MongoDB/memcached/Elasticsearch, SMTP relay) and the SSL/TLS analysis on TLS ports.',
   params: netvulnParams,
-  checks: netvulnChecks,
+  // The TLS analysis on TLS ports reports the shared TLS checks.
+  checks: [...netvulnChecks, ...tlsChecks],
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,

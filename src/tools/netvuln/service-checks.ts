@@ -13,9 +13,9 @@ import {
   sshWeakCipher,
   sshWeakMac,
 } from './checks.js'
-import type { DetectedService } from './peers.js'
+import type { DetectedService } from '../lib/services/services.js'
 import type { Kind } from './plan.js'
-import { productsInBanner, type ProductVersion } from './fingerprint.js'
+import { productsInBanner, type ProductVersion } from '../lib/versions/fingerprint.js'
 import { NotThisProtocol, type ProbeTarget } from './probes/session.js'
 import { probeFtpAnonymous } from './probes/ftp.js'
 import { probeSmtpRelay, RELAY_FROM, RELAY_TO } from './probes/smtp.js'

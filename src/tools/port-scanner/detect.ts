@@ -13,7 +13,7 @@ import {
   vncExposed,
 } from './checks.js'
 import { tableEvidence, type Evidence } from '../../toolkit/evidence.js'
-import type { ServiceInfo } from './services.js'
+import type { ServiceInfo } from '../lib/services/services.js'
 
 /** One open port as the scan saw it (`identified` false: the service name is a port-number guess). */
 export interface OpenPort extends ServiceInfo {

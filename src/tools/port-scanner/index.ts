@@ -2,15 +2,15 @@
 // (detect.ts). This file only orchestrates: tests, findings, progress, log lines and output.
 import { setMaxListeners } from 'node:events'
 import { openPort } from './checks.js'
-import { targetHost } from '../../domain/ip.js'
+import { targetHost } from '../lib/ip.js'
 import { ToolStartError, TargetUnreachableError } from '../../toolkit/errors.js'
 import { defineTool } from '../../toolkit/tool.js'
 import { portScannerManifest } from './manifest.js'
 import { describePort, hitsOf, portEvidence, RISK_RULES, type OpenPort } from './detect.js'
-import { parsePorts } from './ports.js'
-import { PORT_SERVICE_NAMES } from './probes.js'
-import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from './scan.js'
-import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from './services.js'
+import { parsePorts } from '../lib/ports/ports.js'
+import { PORT_SERVICE_NAMES } from '../lib/services/probes.js'
+import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from '../lib/ports/scan.js'
+import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from '../lib/services/services.js'
 
 export { PortScannerParams } from './params.js'
 

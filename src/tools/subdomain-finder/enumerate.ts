@@ -2,9 +2,9 @@
 // Each function asks the one configured resolver through the DNS client; no system resolver.
 import { randomBytes } from 'node:crypto'
 import type { Egress } from '../../toolkit/egress.js'
-import { createDnsClient, DnsQueryError, type DnsClient, type DnsServer } from '../dns/client.js'
-import { lookupAddresses, type AddressLookup } from '../dns/lookup.js'
-import { RCODE, TYPE, type DnsMessage } from '../dns/message.js'
+import { createDnsClient, DnsQueryError, type DnsClient, type DnsServer } from '../lib/dns/client.js'
+import { lookupAddresses, type AddressLookup } from '../lib/dns/lookup.js'
+import { RCODE, TYPE, type DnsMessage } from '../lib/dns/message.js'
 
 export interface ResolverLink {
   client: DnsClient

@@ -2,9 +2,9 @@
 // renegotiation and Heartbleed of one TLS service. The analysis lives in analyze.ts (shared with tool 350).
 import { defineTool, type FindingInput, type ScanContext } from '../../toolkit/tool.js'
 import { TargetUnreachableError } from '../../toolkit/errors.js'
-import { targetHost } from '../../domain/ip.js'
+import { targetHost } from '../lib/ip.js'
 import { tlsScannerManifest } from './manifest.js'
-import { scanTls, tlsFindings, type TlsReport } from './analyze.js'
+import { scanTls, tlsFindings, type TlsReport } from '../lib/tls/analyze.js'
 
 export interface TlsScannerOptions {
   /** Trust anchors (PEM) replacing the runtime's store in the chain check: for test beds with their own CA. */

@@ -6,7 +6,7 @@ import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
 } from './checks.js'
-import { buildQuery, CLASS, decodeMessage, TYPE } from '../dns/message.js'
+import { buildQuery, CLASS, decodeMessage, TYPE } from '../lib/dns/message.js'
 
 export interface Hit {
   check: Check

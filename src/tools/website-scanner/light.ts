@@ -2,10 +2,10 @@
 // sensitive paths with soft-404 calibration, OPTIONS/TRACE, the plain-HTTP twin).
 import * as C from './checks.js'
 import type { HttpResponse } from '../../toolkit/egress.js'
-import { calibrationPaths, profile, type Soft404Profile } from '../web-common/soft404.js'
-import type { Fetcher } from '../web-common/fetch.js'
+import { calibrationPaths, profile, type Soft404Profile } from '../lib/http/soft404.js'
+import type { Fetcher } from '../lib/http/fetch.js'
 import { mapLimit } from '../../toolkit/limit.js'
-import { portOf, resolveLink, sameOrigin } from '../web-common/url.js'
+import { portOf, resolveLink, sameOrigin } from '../lib/http/url.js'
 import { links } from './html.js'
 import type { Recorder, Where } from './recorder.js'
 import type { PageObs } from './detect/types.js'

@@ -1,8 +1,8 @@
 // Choosing the URL a web scan starts from: scheme discovery for hostnames, then the redirect policy
 // (redirect_level, scan_original_url) applied to the target's redirects.
-import type { Egress, HttpResponse } from '../../toolkit/egress.js'
-import type { RedirectLevel, ScanTarget } from '../../toolkit/tool.js'
-import { RedirectRefusedError, TargetUnreachableError } from '../../toolkit/errors.js'
+import type { Egress, HttpResponse } from '../../../toolkit/egress.js'
+import type { RedirectLevel, ScanTarget } from '../../../toolkit/tool.js'
+import { RedirectRefusedError, TargetUnreachableError } from '../../../toolkit/errors.js'
 import { redirectAllowed } from './redirect-policy.js'
 import { candidateBaseUrls } from './url.js'
 

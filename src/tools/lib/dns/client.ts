@@ -1,8 +1,8 @@
 // A small DNS client over the scan's egress: UDP queries with retries (TCP when truncated), TCP
 // queries, and AXFR. It talks to ONE server given by the caller — never the system resolver.
 import type { Socket } from 'node:net'
-import type { Egress } from '../../toolkit/egress.js'
-import { ipVersion, stripBrackets } from '../../domain/ip.js'
+import type { Egress } from '../../../toolkit/egress.js'
+import { ipVersion, stripBrackets } from '../ip.js'
 import { buildQuery, decodeMessage, DnsFormatError, normalizeName, rcodeName, TYPE, type DnsMessage, type DnsRecord } from './message.js'
 
 export type DnsTransport = 'udp' | 'tcp'

@@ -2,7 +2,7 @@
 // let banners.ts name what answered. Network I/O only; the parsing is pure and lives in banners.ts.
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
-import type { Egress } from '../../toolkit/egress.js'
+import type { Egress } from '../../../toolkit/egress.js'
 import { identify, looksLikeTls, printable, type ServiceFacts } from './banners.js'
 import { PORT_SERVICE_NAMES, probeOrder, tlsSniffHello, type Probe } from './probes.js'
 
@@ -210,3 +210,6 @@ export async function ftpAnonymousLogin(net: Egress, host: string, port: number,
     sock.destroy()
   }
 }
+
+/** What scanners that build on service detection read of it. */
+export type DetectedService = Pick<ServiceInfo, 'service' | 'version' | 'product' | 'banner' | 'tls'>

@@ -2,9 +2,9 @@
 // scanTls() does the network work and returns a typed report; tlsFindings() turns a report into findings.
 import { X509Certificate } from 'node:crypto'
 import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls'
-import type { Egress } from '../../toolkit/egress.js'
-import { mapLimit } from '../../toolkit/limit.js'
-import { ipVersion, stripBrackets } from '../../domain/ip.js'
+import type { Egress } from '../../../toolkit/egress.js'
+import { mapLimit } from '../../../toolkit/limit.js'
+import { ipVersion, stripBrackets } from '../ip.js'
 import { analyzeChain, CHAIN_ERRORS, isSelfSigned, type CertificateReport } from './certs.js'
 import { buildClientHello, buildSsl2ClientHello, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
 import { heartbleedProbe, sendHello, sendSsl2Hello, type Endpoint } from './probe.js'

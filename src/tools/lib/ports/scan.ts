@@ -12,9 +12,9 @@
 // thousand; on a long path the round trip hardly moves and the window stays high.
 import { setMaxListeners } from 'node:events'
 import type { Socket } from 'node:net'
-import type { Egress } from '../../toolkit/egress.js'
-import { ipVersion } from '../../domain/ip.js'
-import { TargetUnreachableError } from '../../toolkit/errors.js'
+import type { Egress } from '../../../toolkit/egress.js'
+import { ipVersion } from '../ip.js'
+import { TargetUnreachableError } from '../../../toolkit/errors.js'
 
 export type PortState = 'open' | 'closed' | 'filtered'
 export interface PortResult {

@@ -1,5 +1,5 @@
 // Version → CVE matching against the catalogue, and CVSS → risk. Pure.
-import type { Risk } from '../../toolkit/check.js'
+import type { Risk } from '../../../toolkit/check.js'
 import { CVE_CATALOGUE, type CveEntry, type Product } from './cve-catalogue.js'
 import { satisfies } from './version.js'
 

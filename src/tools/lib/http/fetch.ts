@@ -1,5 +1,5 @@
 // A request wrapper for web tools that turns network failures into null (a scanner notes "no answer" and moves on).
-import type { Egress, HttpRequest, HttpResponse } from '../../toolkit/egress.js'
+import type { Egress, HttpRequest, HttpResponse } from '../../../toolkit/egress.js'
 
 export interface Fetcher {
   (url: string, req?: Omit<HttpRequest, 'signal'>): Promise<HttpResponse | null>

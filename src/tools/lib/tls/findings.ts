@@ -1,14 +1,14 @@
 // Report → findings. Pure: the same report always gives the same findings.
-import type { Check } from '../../toolkit/check.js'
+import type { Check } from '../../../toolkit/check.js'
 import {
   tlsCertExpired, tlsCertExpiringSoon, tlsCertHostnameMismatch, tlsCertNotYetValid, tlsCertSelfSigned, tlsCertUntrusted,
   tlsCertWeakKey, tlsCertWeakSignature, tlsCipherAnonymous, tlsCipherCbcTls10, tlsCipherDes, tlsCipherExport, tlsCipherNull,
   tlsCipherRc4, tlsCompression, tlsHeartbleed, tlsHstsMissing, tlsProtocolSslv2, tlsProtocolSslv3, tlsProtocolTls10,
   tlsProtocolTls11, tlsRenegotiationInsecure,
 } from './checks.js'
-import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
-import { ipVersion } from '../../domain/ip.js'
-import type { FindingInput } from '../../toolkit/tool.js'
+import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
+import { ipVersion } from '../ip.js'
+import type { FindingInput } from '../../../toolkit/tool.js'
 import type { CertProblem, CertificateReport } from './certs.js'
 import type { TlsReport } from './analyze.js'
 import type { ProtocolName } from './hello.js'

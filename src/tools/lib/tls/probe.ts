@@ -1,7 +1,7 @@
 // Socket side of the hand-built handshakes: one connection per probe, every read bounded by a timeout
 // and by the scan's signal. Returns typed outcomes; never prints.
 import type { Socket } from 'node:net'
-import type { Egress } from '../../toolkit/egress.js'
+import type { Egress } from '../../../toolkit/egress.js'
 import {
   CONTENT, HS, buildHeartbeatProbe, isHeartbleedEcho, parseCertificateMessage, parseServerHello, parseSsl2ServerHello,
   splitHandshake, splitRecords, type ServerHello, type Ssl2ServerHello,
