@@ -83,6 +83,23 @@ const MAX_HELLOS_PER_PROTOCOL = 128
 /** Suites per hello in the retry for servers that refuse long lists. */
 const CHUNK = 64
 
+/** What the steps of one analysis share: where to connect, how, and the report they fill in. */
+interface TlsSession {
+  net: Egress
+  ep: Endpoint
+  o: ScanTlsOptions
+  log: (line: string) => void
+  bare: string
+  port: number
+  sniName: string | undefined
+  report: TlsReport
+  /** The first ServerHello per protocol (compression, renegotiation, heartbeat are read from it). */
+  firstHellos: Map<ProtocolName, ServerHello>
+  /** Certificates seen in raw handshakes: the fallback when the runtime's handshake fails. */
+  helloCerts: Buffer[][]
+  stopped: () => boolean
+}
+
 export async function scanTls(
   net: Egress,
   host: string,
@@ -90,15 +107,51 @@ export async function scanTls(
   opts: { sni?: string; signal: AbortSignal; log?: (line: string) => void } & Partial<ScanTlsOptions>,
 ): Promise<TlsReport> {
   const o: ScanTlsOptions = { timeoutMs: 5000, concurrency: 3, ...opts }
-  const log = o.log ?? (() => {})
   const bare = stripBrackets(host)
-  const sniName = o.sni ?? (ipVersion(bare) ? undefined : bare)
-  const ep: Endpoint = { host: bare, port }
-  const report: TlsReport = {
+  const s: TlsSession = {
+    net, o, bare, port,
+    ep: { host: bare, port },
+    log: o.log ?? (() => {}),
+    sniName: o.sni ?? (ipVersion(bare) ? undefined : bare),
+    report: emptyReport(bare, port, o.sni),
+    firstHellos: new Map(),
+    helloCerts: [],
+    stopped: () => o.signal.aborted,
+  }
+  const { report, stopped, log } = s
+  const TOTAL_STEPS = PROTOCOLS.length + 3
+  let stepsDone = 0
+  const step = () => o.progress?.(++stepsDone, TOTAL_STEPS)
+
+  if (!(await connectStep(s))) return report
+  // 1. Protocols and suites.
+  await mapLimit(PROTOCOLS, o.concurrency!, undefined, (p) => enumerateProtocol(s, p).finally(step))
+  if (stopped()) return report
+  summariseProtocols(s)
+  if (!report.speaksTls) {
+    log(`${bare}:${port}: no SSL/TLS handshake succeeded`)
+    return report
+  }
+  // 2. Certificate.
+  await certificateStep(s)
+  step()
+  if (stopped()) return report
+  // 3. HSTS.
+  await httpStep(s)
+  step()
+  if (stopped()) return report
+  // 4. Heartbleed.
+  if (!(await heartbleedStep(s))) return report
+  step()
+  return report
+}
+
+function emptyReport(bare: string, port: number, sni: string | undefined): TlsReport {
+  return {
     host: bare,
     port,
-    sni: o.sni ?? null,
-    hostname: o.sni ?? bare,
+    sni: sni ?? null,
+    hostname: sni ?? bare,
     reachable: false,
     speaksTls: false,
     completed: { protocols: false, certificate: false, http: false, heartbleed: false },
@@ -111,98 +164,106 @@ export async function scanTls(
     heartbeat: { supported: false, vulnerable: null },
     http: null,
   }
-  const stopped = () => o.signal.aborted
-  const TOTAL_STEPS = PROTOCOLS.length + 3
-  let stepsDone = 0
-  const step = () => o.progress?.(++stepsDone, TOTAL_STEPS)
+}
 
+/** Whether the port accepts TCP at all (nothing else is tried when it does not). */
+async function connectStep(s: TlsSession): Promise<boolean> {
+  const { net, bare, port, o, log, report, stopped } = s
   try {
-    const s = await net.connect({ host: bare, port, timeoutMs: o.timeoutMs, signal: o.signal })
-    s.destroy()
+    const sock = await net.connect({ host: bare, port, timeoutMs: o.timeoutMs, signal: o.signal })
+    sock.destroy()
     report.reachable = true
   } catch (e) {
     if (!stopped()) log(`${bare}:${port}: cannot connect (${oneLine(e)})`)
-    return report
+    return false
   }
   log(`${bare}:${port}: connected; probing SSL/TLS protocol versions and cipher suites`)
+  return true
+}
 
-  // 1. Protocols and suites by hand-built hellos, with the runtime's TLS as a second opinion.
-  const firstHellos = new Map<ProtocolName, ServerHello>()
-  const helloCerts: Buffer[][] = []
-  await mapLimit(PROTOCOLS, o.concurrency!, undefined, (p) => enumerate(p).finally(step))
-  async function enumerate(p: ProtocolName): Promise<void> {
-    const pr = report.protocols.find((x) => x.name === p)!
-    try {
-      if (p === 'SSLv2') {
-        const r = await sendSsl2Hello(net, ep, buildSsl2ClientHello(SSL2_SUITES.map((s) => s.code)), o)
-        if (stopped()) return
-        pr.accepted = r.kind === 'hello'
-        if (r.kind === 'hello') {
-          pr.via = 'hello'
-          pr.ciphers = r.hello.specs.map((c) => cipherReport(suiteByCode(c, true), p))
-          if (r.hello.certificate) helloCerts.push([r.hello.certificate])
-        }
-        return
-      }
-      const all = (p === 'TLSv1.3' ? TLS13_SUITES : LEGACY_SUITES).map((s) => s.code)
-      const accepted = await offerUntilRefused(p, all)
-      const nodeVersion = NODE_VERSION[p]
-      if (!accepted.length && nodeVersion && !stopped()) {
-        const negotiated = await runtimeHandshake(nodeVersion)
-        if (negotiated) {
-          // Some stacks choke on long suite lists (the "128 cipher" bug): enumerate again in small chunks.
-          log(`${p}: refused the full suite list but accepts ${p} (${negotiated}); offering suites in chunks of ${CHUNK}`)
-          for (let i = 0; i < all.length && !stopped(); i += CHUNK) accepted.push(...(await offerUntilRefused(p, all.slice(i, i + CHUNK))))
-          pr.via = accepted.length ? 'hello' : 'runtime'
-          if (!accepted.length) {
-            const s = suiteByName(negotiated)
-            pr.ciphers = s ? [cipherReport(s, p)] : [{ name: negotiated, iana: negotiated, code: '', weak: false, classes: [] }]
-          }
-          pr.accepted = true
-        }
-      }
+/** One protocol version: accepted or not, and its suites (hand-built hellos, the runtime's TLS as a second opinion). */
+async function enumerateProtocol(s: TlsSession, p: ProtocolName): Promise<void> {
+  const { net, ep, o, log, report, helloCerts, stopped } = s
+  const pr = report.protocols.find((x) => x.name === p)!
+  try {
+    if (p === 'SSLv2') {
+      const r = await sendSsl2Hello(net, ep, buildSsl2ClientHello(SSL2_SUITES.map((s) => s.code)), o)
       if (stopped()) return
-      if (accepted.length) {
-        pr.accepted = true
+      pr.accepted = r.kind === 'hello'
+      if (r.kind === 'hello') {
         pr.via = 'hello'
-        pr.ciphers = accepted.map((c) => cipherReport(suiteByCode(c), p))
-      } else pr.accepted ??= false
-    } catch (e) {
-      if (!stopped()) {
-        pr.error = oneLine(e)
-        log(`${p}: probe failed (${pr.error})`)
+        pr.ciphers = r.hello.specs.map((c) => cipherReport(suiteByCode(c, true), p))
+        if (r.hello.certificate) helloCerts.push([r.hello.certificate])
+      }
+      return
+    }
+    const all = (p === 'TLSv1.3' ? TLS13_SUITES : LEGACY_SUITES).map((s) => s.code)
+    const accepted = await offerUntilRefused(s, p, all)
+    const nodeVersion = NODE_VERSION[p]
+    if (!accepted.length && nodeVersion && !stopped()) {
+      const negotiated = await runtimeHandshake(s, nodeVersion)
+      if (negotiated) {
+        // Some stacks choke on long suite lists (the "128 cipher" bug): enumerate again in small chunks.
+        log(`${p}: refused the full suite list but accepts ${p} (${negotiated}); offering suites in chunks of ${CHUNK}`)
+        for (let i = 0; i < all.length && !stopped(); i += CHUNK) accepted.push(...(await offerUntilRefused(s, p, all.slice(i, i + CHUNK))))
+        pr.via = accepted.length ? 'hello' : 'runtime'
+        if (!accepted.length) {
+          const s = suiteByName(negotiated)
+          pr.ciphers = s ? [cipherReport(s, p)] : [{ name: negotiated, iana: negotiated, code: '', weak: false, classes: [] }]
+        }
+        pr.accepted = true
       }
     }
-  }
-  /** Offers `suites`, removing each one the server picks, until it refuses; the picked codes in order. */
-  async function offerUntilRefused(p: Exclude<ProtocolName, 'SSLv2'>, suites: number[]): Promise<number[]> {
-    const remaining = new Set(suites)
-    const accepted: number[] = []
-    for (let i = 0; i < MAX_HELLOS_PER_PROTOCOL && remaining.size && !stopped(); i++) {
-      const hello = buildClientHello({ protocol: p, suites: [...remaining], sni: sniName, offerCompression: true, heartbeat: true })
-      const r = await sendHello(net, ep, hello, { ...o, untilDone: !firstHellos.has(p) && p !== 'TLSv1.3' })
-      if (r.kind !== 'hello' || versionName(r.hello.version) !== p) break
-      if (!firstHellos.has(p)) {
-        firstHellos.set(p, r.hello)
-        if (r.certificates.length) helloCerts.push(r.certificates)
-      }
-      accepted.push(r.hello.suite)
-      if (!remaining.delete(r.hello.suite)) break // a suite we did not offer: stop rather than loop
-    }
-    return accepted
-  }
-  async function runtimeHandshake(v: string): Promise<string | null> {
-    let sock: TLSSocket | undefined
-    try {
-      sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: v as any, maxVersion: v as any, ciphers: 'ALL:@SECLEVEL=0' } })
-      return sock.getCipher()?.name ?? null
-    } catch {
-      return null
-    } finally {
-      sock?.destroy()
+    if (stopped()) return
+    if (accepted.length) {
+      pr.accepted = true
+      pr.via = 'hello'
+      pr.ciphers = accepted.map((c) => cipherReport(suiteByCode(c), p))
+    } else pr.accepted ??= false
+  } catch (e) {
+    if (!stopped()) {
+      pr.error = oneLine(e)
+      log(`${p}: probe failed (${pr.error})`)
     }
   }
-  if (stopped()) return report
+}
+
+/** Offers `suites`, removing each one the server picks, until it refuses; the picked codes in order. */
+async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'>, suites: number[]): Promise<number[]> {
+  const { net, ep, o, sniName, firstHellos, helloCerts, stopped } = s
+  const remaining = new Set(suites)
+  const accepted: number[] = []
+  for (let i = 0; i < MAX_HELLOS_PER_PROTOCOL && remaining.size && !stopped(); i++) {
+    const hello = buildClientHello({ protocol: p, suites: [...remaining], sni: sniName, offerCompression: true, heartbeat: true })
+    const r = await sendHello(net, ep, hello, { ...o, untilDone: !firstHellos.has(p) && p !== 'TLSv1.3' })
+    if (r.kind !== 'hello' || versionName(r.hello.version) !== p) break
+    if (!firstHellos.has(p)) {
+      firstHellos.set(p, r.hello)
+      if (r.certificates.length) helloCerts.push(r.certificates)
+    }
+    accepted.push(r.hello.suite)
+    if (!remaining.delete(r.hello.suite)) break // a suite we did not offer: stop rather than loop
+  }
+  return accepted
+}
+
+/** The suite the runtime's TLS negotiates at exactly version `v`, or null. */
+async function runtimeHandshake(s: TlsSession, v: string): Promise<string | null> {
+  const { net, ep, o, sniName } = s
+  let sock: TLSSocket | undefined
+  try {
+    sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: v as any, maxVersion: v as any, ciphers: 'ALL:@SECLEVEL=0' } })
+    return sock.getCipher()?.name ?? null
+  } catch {
+    return null
+  } finally {
+    sock?.destroy()
+  }
+}
+
+/** What the protocol probes found, as the report's protocol, compression and renegotiation facts. */
+function summariseProtocols(s: TlsSession): void {
+  const { log, report, firstHellos } = s
   report.completed.protocols = true
   report.speaksTls = report.protocols.some((p) => p.accepted)
   for (const p of report.protocols) {
@@ -213,67 +274,62 @@ export async function scanTls(
     if (h.compression === COMPRESSION_DEFLATE) report.compression.push(p)
     if (p !== 'TLSv1.3') report.renegotiation.push({ protocol: p, secure: h.extensions.has(EXT.renegotiationInfo) })
   }
-  if (!report.speaksTls) {
-    log(`${bare}:${port}: no SSL/TLS handshake succeeded`)
-    return report
-  }
+}
 
-  // 2. Certificate chain and trust, from the runtime's handshake (the fallback is the hello's Certificate).
-  await certificateStep()
-  step()
-  async function certificateStep() {
-    const now = Date.now()
-    let ders: Buffer[] = []
-    let sock: TLSSocket | undefined
-    try {
-      sock = await net.tlsConnect({
-        ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal,
-        // Anonymous suites carry no certificate: leave them out of this handshake.
-        tls: { minVersion: 'TLSv1', ciphers: 'ALL:!aNULL:@SECLEVEL=0', ...(o.ca ? { ca: o.ca } : {}) },
-      })
-      ders = chainOf(sock.getPeerCertificate(true))
-      const err = sock.authorizationError ? String((sock.authorizationError as any).code ?? sock.authorizationError) : null
-      report.trust = { trusted: trustVerdict(err, ders), error: err }
-    } catch (e) {
-      if (stopped()) return
-      log(`certificate: runtime handshake failed (${oneLine(e)}); using the certificates of a raw handshake`)
-      ders = helloCerts[0] ?? []
-      report.trust = { trusted: null, error: null }
-    } finally {
-      sock?.destroy()
-    }
-    report.certificates = analyzeChain(ders, { now, hostname: report.hostname, trusted: report.trust.trusted })
-    for (const c of report.certificates) {
-      log(`certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`)
-    }
-    report.completed.certificate = true
+/** Certificate chain and trust, from the runtime's handshake (the fallback is the hello's Certificate). */
+async function certificateStep(s: TlsSession): Promise<void> {
+  const { net, ep, o, log, sniName, report, helloCerts, stopped } = s
+  const now = Date.now()
+  let ders: Buffer[] = []
+  let sock: TLSSocket | undefined
+  try {
+    sock = await net.tlsConnect({
+      ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal,
+      // Anonymous suites carry no certificate: leave them out of this handshake.
+      tls: { minVersion: 'TLSv1', ciphers: 'ALL:!aNULL:@SECLEVEL=0', ...(o.ca ? { ca: o.ca } : {}) },
+    })
+    ders = chainOf(sock.getPeerCertificate(true))
+    const err = sock.authorizationError ? String((sock.authorizationError as any).code ?? sock.authorizationError) : null
+    report.trust = { trusted: trustVerdict(err, ders), error: err }
+  } catch (e) {
+    if (stopped()) return
+    log(`certificate: runtime handshake failed (${oneLine(e)}); using the certificates of a raw handshake`)
+    ders = helloCerts[0] ?? []
+    report.trust = { trusted: null, error: null }
+  } finally {
+    sock?.destroy()
   }
-  if (stopped()) return report
+  report.certificates = analyzeChain(ders, { now, hostname: report.hostname, trusted: report.trust.trusted })
+  for (const c of report.certificates) {
+    log(`certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`)
+  }
+  report.completed.certificate = true
+}
 
-  // 3. HSTS, when the service speaks HTTP over TLS.
-  await httpStep()
-  step()
-  async function httpStep() {
-    if (!report.protocols.some((p) => p.accepted && (p.name === 'TLSv1.2' || p.name === 'TLSv1.3'))) {
-      report.http = { speaksHttp: false, hsts: null, error: 'no TLS 1.2/1.3 for an HTTPS request' }
-      report.completed.http = true
-      return
-    }
-    const urlHost = ipVersion(bare) === 6 ? `[${bare}]` : bare
-    try {
-      const res = await net.http(`https://${urlHost}:${port}/`, { signal: o.signal, timeoutMs: 8000, maxBodyBytes: 4096, headers: o.sni ? { host: o.sni } : {} })
-      report.http = { speaksHttp: true, status: res.status, hsts: res.headers['strict-transport-security'] ?? null }
-      log(`https://${urlHost}:${port}/: HTTP ${res.status}; Strict-Transport-Security: ${report.http.hsts ?? '(none)'}`)
-    } catch (e) {
-      if (stopped()) return
-      report.http = { speaksHttp: false, hsts: null, error: oneLine(e) }
-      log(`https://${urlHost}:${port}/: no HTTP answer (${oneLine(e)}); HSTS not applicable`)
-    }
+/** HSTS, when the service speaks HTTP over TLS. */
+async function httpStep(s: TlsSession): Promise<void> {
+  const { net, o, log, report, stopped, bare, port } = s
+  if (!report.protocols.some((p) => p.accepted && (p.name === 'TLSv1.2' || p.name === 'TLSv1.3'))) {
+    report.http = { speaksHttp: false, hsts: null, error: 'no TLS 1.2/1.3 for an HTTPS request' }
     report.completed.http = true
+    return
   }
-  if (stopped()) return report
+  const urlHost = ipVersion(bare) === 6 ? `[${bare}]` : bare
+  try {
+    const res = await net.http(`https://${urlHost}:${port}/`, { signal: o.signal, timeoutMs: 8000, maxBodyBytes: 4096, headers: o.sni ? { host: o.sni } : {} })
+    report.http = { speaksHttp: true, status: res.status, hsts: res.headers['strict-transport-security'] ?? null }
+    log(`https://${urlHost}:${port}/: HTTP ${res.status}; Strict-Transport-Security: ${report.http.hsts ?? '(none)'}`)
+  } catch (e) {
+    if (stopped()) return
+    report.http = { speaksHttp: false, hsts: null, error: oneLine(e) }
+    log(`https://${urlHost}:${port}/: no HTTP answer (${oneLine(e)}); HSTS not applicable`)
+  }
+  report.completed.http = true
+}
 
-  // 4. Heartbleed, only where a ServerHello advertised heartbeat.
+/** Heartbleed, only where a ServerHello advertised heartbeat. */
+async function heartbleedStep(s: TlsSession): Promise<boolean> {
+  const { net, ep, o, log, report, firstHellos, sniName, stopped } = s
   const hbProtocol = [...firstHellos].find(([p, h]) => p !== 'TLSv1.3' && h.extensions.has(EXT.heartbeat))?.[0]
   if (!hbProtocol) {
     report.heartbeat = { supported: false, vulnerable: false, note: 'no heartbeat extension in ServerHello' }
@@ -283,7 +339,7 @@ export async function scanTls(
     try {
       const hello = buildClientHello({ protocol: hbProtocol as Exclude<ProtocolName, 'SSLv2'>, suites, sni: sniName, heartbeat: true })
       const r = await heartbleedProbe(net, ep, hello, o)
-      if (stopped()) return report
+      if (stopped()) return false
       report.heartbeat =
         r.kind === 'vulnerable' ? { supported: true, vulnerable: true, protocol: hbProtocol }
         : r.kind === 'not-vulnerable' ? { supported: true, vulnerable: false, protocol: hbProtocol }
@@ -291,13 +347,12 @@ export async function scanTls(
         : { supported: true, vulnerable: null, protocol: hbProtocol, note: r.reason }
       log(`heartbeat (${hbProtocol}): ${r.kind === 'vulnerable' ? 'VULNERABLE to Heartbleed (over-long heartbeat echoed)' : r.kind}`)
     } catch (e) {
-      if (stopped()) return report
+      if (stopped()) return false
       report.heartbeat = { supported: true, vulnerable: null, protocol: hbProtocol, note: oneLine(e) }
     }
   }
   report.completed.heartbleed = true
-  step()
-  return report
+  return true
 }
 
 /** Error text on one log line (OpenSSL messages carry newlines and source paths). */
