@@ -11,7 +11,7 @@ import {
 } from './checks.js'
 import { axfr, DnsQueryError, type DnsClient } from '../lib/dns/client.js'
 import { lookupAddresses, type AddressLookup } from '../lib/dns/lookup.js'
-import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsRecord } from '../lib/dns/message.js'
+import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsMessage, type DnsRecord } from '../lib/dns/message.js'
 import { chooseResolver } from './resolver.js'
 import { mapLimit } from '../../toolkit/limit.js'
 import { detectWildcard, exists, linkResolver, matchesWildcard, resolveName, type Wildcard } from './enumerate.js'
@@ -36,7 +36,42 @@ const AXFR_SHOWN = 300
 const TYPES_OF_DOMAIN = [TYPE.A, TYPE.AAAA, TYPE.CNAME, TYPE.MX, TYPE.NS, TYPE.TXT] as const
 const EXTRA_TYPES_OF_NAMES = [TYPE.AAAA, TYPE.MX, TYPE.TXT, TYPE.NS] as const
 
+/** What the steps of one scan share: the domain, the resolver link, and what has been found so far. */
+interface Run {
+  ctx: ScanContext<Params>
+  domain: string
+  client: DnsClient
+  signal: AbortSignal
+  /** The SOA answer that proved the domain resolves (the zone apex test reads it). */
+  soa: DnsMessage
+  found: Map<string, Found>
+  allRecords: DnsRecord[]
+  /** Progress units done, of 6 fixed steps plus one per candidate name. */
+  done: number
+  total: number
+}
+
 export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) => {
+  const link = await connectResolver(ctx)
+  if (!link) return
+  const words = ctx.params.wordlist ?? wordsFor(ctx.params.scan_type)
+  const r: Run = { ctx, ...link, signal: ctx.signal, found: new Map(), allRecords: [], done: 0, total: 6 + words.length }
+  const own = await domainRecordsStep(r)
+  await emailPolicyStep(r, own)
+  const wildcard = await wildcardStep(r)
+  for (const rec of own) if (rec.type === TYPE.NS || rec.type === TYPE.MX || rec.type === TYPE.CNAME) addCandidate(r, rec.data.replace(/^\d+\s+/, ''), 'domain records')
+  await zoneTransferStep(r, own)
+  const sorted = await enumerationStep(r, words, wildcard)
+  ctx.output('subdomains', sorted.map((f) => ({ hostname: f.hostname, ip_address: f.lookup.addresses[0] ?? null, resolved: f.lookup.addresses.length > 0 })))
+  ctx.output('records', dedupRecords(r.allRecords).map((x) => ({ name: x.name, type: typeName(x.type), ttl: x.ttl, data: x.data })))
+  await danglingCnameStep(r, sorted)
+  ctx.progress(r.total, r.total)
+})
+
+const step = (r: Run, n = 1) => r.ctx.progress((r.done += n), r.total)
+
+/** The target as a domain, and a working link to the resolver that knows it; null when stopped. */
+async function connectResolver(ctx: ScanContext<Params>): Promise<{ domain: string; client: DnsClient; soa: DnsMessage } | null> {
   const domain = normalizeName(targetHost(ctx.target.name))
   if (ipVersion(domain) || !domain.includes('.')) throw new ToolStartError(`the Subdomain Finder needs a domain name, not ${JSON.stringify(ctx.target.name)}`)
   let resolver
@@ -49,7 +84,7 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
   setMaxListeners(256, signal) // one abort listener per in-flight query/socket
   const link = await linkResolver(ctx.net, resolver.server, domain, signal).catch((e) => ({ error: (e as Error).message }))
   if ('error' in link) {
-    if (signal.aborted) return
+    if (signal.aborted) return null
     throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} does not answer: ${link.error}`)
   }
   const { client } = link
@@ -60,35 +95,44 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
     throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} answers ${rcodeName(rcode)} for ${domain}: it does not resolve it for Ward`)
   }
 
-  const words = ctx.params.wordlist ?? wordsFor(ctx.params.scan_type)
-  const total = 6 + words.length
-  let done = 0
-  const step = (n = 1) => ctx.progress((done += n), total)
-  const found = new Map<string, Found>()
-  const allRecords: DnsRecord[] = []
+  return { domain, client, soa: link.soa }
+}
 
+/** 1. Records of the domain. */
+async function domainRecordsStep(r: Run): Promise<DnsRecord[]> {
+  const { ctx, domain, client, signal } = r
   // 1. Records of the domain.
   const recordsTest = await ctx.test('DNS records of the domain', `Queried A, AAAA, CNAME, MX, NS, TXT and SOA of ${domain}.`)
   const own = await recordsOf(client, domain, TYPES_OF_DOMAIN, signal)
-  allRecords.push(...link.soa.answers.filter((r) => r.type === TYPE.SOA), ...own)
+  r.allRecords.push(...r.soa.answers.filter((r) => r.type === TYPE.SOA), ...own)
   for (const r of own) ctx.log(`${r.name} ${typeName(r.type)} ${r.data}`)
   await recordsTest.done()
-  step()
+  step(r)
 
-  // 2-3. Email anti-spoofing policy: for zone apexes and names that receive mail (others send none of their own).
-  const apex = link.soa.answers.some((r) => r.type === TYPE.SOA && r.name === domain)
+  return own
+}
+
+/** 2-3. Email anti-spoofing policy: for zone apexes and names that receive mail (others send none of their own). */
+async function emailPolicyStep(r: Run, own: DnsRecord[]): Promise<void> {
+  const { ctx, domain, client, signal } = r
+  const apex = r.soa.answers.some((r) => r.type === TYPE.SOA && r.name === domain)
   const hasMx = own.some((r) => r.type === TYPE.MX && r.name === domain)
   if (!apex && !hasMx) {
     for (const name of ['SPF record', 'DMARC record']) await (await ctx.test(name, `Email policy of ${domain}.`)).skip(`${domain} is not a zone apex and has no MX record`)
   } else {
     await policyTest(ctx, 'SPF record', `Looked for a v=spf1 TXT record on ${domain} and its "all" qualifier.`, domain, analyzeSpf(own.filter((r) => r.type === TYPE.TXT && r.name === domain).map((r) => r.data)), dnsSpfMissing, dnsSpfWeak)
     const dmarc = await findDmarc(client, domain, signal)
-    allRecords.push(...dmarc.records)
+    r.allRecords.push(...dmarc.records)
     const inherited = dmarc.at && dmarc.at !== `_dmarc.${domain}` ? ` (inherited from ${dmarc.at})` : ''
     await policyTest(ctx, 'DMARC record', `Looked for a v=DMARC1 TXT record at _dmarc.${domain} (then at its parent domains, as receivers do) and its policy.`, domain, analyzeDmarc(dmarc.records.map((r) => r.data)), dnsDmarcMissing, dnsDmarcWeak, inherited)
   }
-  step(2)
+  step(r, 2)
 
+}
+
+/** 4. Wildcard: random names that resolve mean brute-force answers must be compared with theirs. */
+async function wildcardStep(r: Run): Promise<Wildcard | null> {
+  const { ctx, domain, client, signal } = r
   // 4. Wildcard.
   const wildTest = await ctx.test('Wildcard DNS', `Resolved random names under ${domain} to detect a wildcard record.`)
   let wildcard: Wildcard | null = null
@@ -103,21 +147,25 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
   } catch (e) {
     await wildTest.error(dnsFailure(e))
   }
-  step()
+  step(r)
 
-  // Names the domain's own records point at (NS, MX, CNAME targets inside the domain).
-  const addCandidate = (name: string, source: Source, lookup?: AddressLookup) => {
-    const n = normalizeName(name)
-    if (!isSubdomain(n, domain)) return
-    const f = found.get(n)
-    if (f) {
-      f.sources.add(source)
-      if (lookup && f.lookup.rcode === -1) f.lookup = lookup
-    } else found.set(n, { hostname: n, sources: new Set([source]), lookup: lookup ?? emptyLookup(n), records: [] })
-  }
-  for (const r of own) if (r.type === TYPE.NS || r.type === TYPE.MX || r.type === TYPE.CNAME) addCandidate(r.data.replace(/^\d+\s+/, ''), 'domain records')
+  return wildcard
+}
 
-  // 5. Zone transfer from every name server.
+/** A name the scan learned of (records, zone transfer, brute force), kept when it is under the domain. */
+function addCandidate(r: Run, name: string, source: Source, lookup?: AddressLookup): void {
+  const n = normalizeName(name)
+  if (!isSubdomain(n, r.domain)) return
+  const f = r.found.get(n)
+  if (f) {
+    f.sources.add(source)
+    if (lookup && f.lookup.rcode === -1) f.lookup = lookup
+  } else r.found.set(n, { hostname: n, sources: new Set([source]), lookup: lookup ?? emptyLookup(n), records: [] })
+}
+
+/** 5. Zone transfer from every name server. */
+async function zoneTransferStep(run: Run, own: DnsRecord[]): Promise<void> {
+  const { ctx, domain, client, signal } = run
   const axfrTest = await ctx.test('Zone transfer (AXFR)', `Asked every name server of ${domain} for a full zone transfer over TCP.`)
   const nameServers = own.filter((r) => r.type === TYPE.NS && r.name === domain).map((r) => r.data)
   if (nameServers.length === 0) {
@@ -137,10 +185,10 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
           continue
         }
         ctx.log(`AXFR ${ns} (${ip}): ALLOWED, ${r.records.length} records${r.truncated ? ' (incomplete)' : ''}`)
-        allRecords.push(...r.records)
+        run.allRecords.push(...r.records)
         for (const rec of r.records) {
-          addCandidate(rec.name, 'zone transfer')
-          if (rec.type === TYPE.CNAME || rec.type === TYPE.MX || rec.type === TYPE.NS) addCandidate(rec.data.replace(/^\d+\s+/, ''), 'zone transfer')
+          addCandidate(run, rec.name, 'zone transfer')
+          if (rec.type === TYPE.CNAME || rec.type === TYPE.MX || rec.type === TYPE.NS) addCandidate(run, rec.data.replace(/^\d+\s+/, ''), 'zone transfer')
         }
         const rows = r.records.slice(0, AXFR_SHOWN).map((x) => [x.name, typeName(x.type), x.ttl, x.data])
         await axfrTest.finding({
@@ -158,9 +206,13 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
     }
     await (signal.aborted ? axfrTest.error('stopped before every name server was tried') : axfrTest.done())
   }
-  step()
+  step(run)
 
-  // 6. Brute force, then resolve what the records and the zone transfer named.
+}
+
+/** 6. Brute force, then resolve what the records and the zone transfer named; the names found, sorted. */
+async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildcard | null): Promise<Found[]> {
+  const { ctx, domain, client, signal, found } = r
   const enumTest = await ctx.test('Subdomain enumeration', `Resolved ${words.length} candidate names (${ctx.params.wordlist ? 'custom wordlist' : `${ctx.params.scan_type} wordlist`}) under ${domain}, plus names from the zone transfer and the domain's records${wildcard ? ', discarding answers equal to the wildcard' : ''}.`)
   const concurrency = client.transport === 'udp' ? 24 : 8
   let failures = 0
@@ -168,11 +220,11 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
   const candidates = [...new Set(words.map((w) => `${w.toLowerCase()}.${domain}`))]
   await mapLimit(candidates, concurrency, signal, async (name) => {
     const l = await resolveName(client, name, signal)
-    step()
+    step(r)
     if (!l) return void (signal.aborted || failures++)
     if (!exists(l)) return
     if (matchesWildcard(l, wildcard)) return void wildcardHits++
-    addCandidate(name, 'bruteforce', l)
+    addCandidate(r, name, 'bruteforce', l)
   })
   const unresolved = [...found.values()].filter((f) => f.lookup.rcode === -1)
   await mapLimit(unresolved, concurrency, signal, async (f) => {
@@ -184,7 +236,7 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
   await mapLimit([...found.values()], concurrency, signal, async (f) => {
     f.records = [...f.lookup.records, ...(await recordsOf(client, f.hostname, EXTRA_TYPES_OF_NAMES, signal))]
   })
-  for (const f of found.values()) allRecords.push(...f.records)
+  for (const f of found.values()) r.allRecords.push(...f.records)
   if (failures) ctx.log(`${failures} lookups got no usable answer (timeout or server failure)`)
   if (wildcardHits) ctx.log(`${wildcardHits} names matched the wildcard answer and were discarded`)
 
@@ -201,14 +253,16 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
       confirmed: true,
     })
   }
-  if (signal.aborted) await enumTest.error(`stopped after ${done - 6} of ${words.length} names`)
+  if (signal.aborted) await enumTest.error(`stopped after ${r.done - 6} of ${words.length} names`)
   else if (failures > candidates.length / 2) await enumTest.error(`${failures} of ${candidates.length} lookups failed: the resolver is unreliable`)
   else await enumTest.done()
 
-  ctx.output('subdomains', sorted.map((f) => ({ hostname: f.hostname, ip_address: f.lookup.addresses[0] ?? null, resolved: f.lookup.addresses.length > 0 })))
-  ctx.output('records', dedupRecords(allRecords).map((r) => ({ name: r.name, type: typeName(r.type), ttl: r.ttl, data: r.data })))
+  return sorted
+}
 
-  // 7. Dangling CNAMEs: a chain that ends in a name that does not exist.
+/** 7. Dangling CNAMEs: a chain that ends in a name that does not exist. */
+async function danglingCnameStep(r: Run, sorted: Found[]): Promise<void> {
+  const { ctx, domain, client, signal } = r
   const danglingTest = await ctx.test('Dangling CNAME records', `Resolved the final target of every CNAME found under ${domain}; NXDOMAIN means the target can be claimed.`)
   const cnamed = sorted.filter((f) => f.lookup.cnames.length && !f.lookup.addresses.length)
   for (const f of cnamed) {
@@ -231,8 +285,7 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
     })
   }
   await (signal.aborted ? danglingTest.error('stopped before every CNAME was checked') : danglingTest.done())
-  ctx.progress(total, total)
-})
+}
 
 async function policyTest(ctx: ScanContext<Params>, name: string, description: string, domain: string, v: PolicyVerdict, missing: typeof dnsSpfMissing | typeof dnsDmarcMissing, weak: typeof dnsSpfWeak | typeof dnsDmarcWeak, note = '') {
   const t = await ctx.test(name, description)
