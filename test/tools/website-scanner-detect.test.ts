@@ -8,7 +8,7 @@ import type { Hit, PageObs } from '../../src/tools/website-scanner/detect/types.
 import * as H from '../../src/tools/website-scanner/detect/headers.js'
 import * as K from '../../src/tools/website-scanner/detect/cookies.js'
 import * as D from '../../src/tools/website-scanner/detect/disclosure.js'
-import * as V from '../../src/tools/website-scanner/detect/versions.js'
+import * as V from '../../src/tools/lib/versions/web-components.js'
 import { detectHttpNotRedirected } from '../../src/tools/website-scanner/detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from '../../src/tools/website-scanner/detect/cors.js'
 import { SENSITIVE_FILES, detectDirectoryListing, detectFiles, type FileObs } from '../../src/tools/website-scanner/detect/files.js'

@@ -6,8 +6,12 @@ type Token = number | string
 /** Pre-release words, lowest first: they sort before the bare release. */
 const PRE = ['dev', 'alpha', 'beta', 'pre', 'rc'] as const
 
+/**
+ * A single post-release letter (OpenSSL 1.0.1f, ProFTPD 1.3.5a, the 'p' of 9.8p1) is a number, its place
+ * in the alphabet: 1.0.1f is 1.0.1.6, as the web tools' component tables write it.
+ */
 function tokenize(v: string): Token[] {
-  return (v.toLowerCase().match(/\d+|[a-z]+/g) ?? []).map((t) => (/^\d/.test(t) ? Number(t) : t))
+  return (v.toLowerCase().match(/\d+|[a-z]+/g) ?? []).map((t) => (/^\d/.test(t) ? Number(t) : t.length === 1 && !isPre(t) ? t.charCodeAt(0) - 96 : t))
 }
 
 const preRank = (s: string) => PRE.indexOf(s as (typeof PRE)[number])
@@ -24,7 +28,7 @@ function compareWords(a: string, b: string): number {
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
 
-/** -1, 0 or 1. Missing numeric parts count as 0 ('7.7' = '7.7.0'); '1.0.1' < '1.0.1f' < '1.0.1g'; '1.3.5rc3' < '1.3.5'. */
+/** -1, 0 or 1. Missing numeric parts count as 0 ('7.7' = '7.7.0'); '1.0.1' < '1.0.1f' = '1.0.1.6' < '1.0.1g'; '1.3.5rc3' < '1.3.5'. The one version order of every tool. */
 export function compareVersions(a: string, b: string): number {
   const x = tokenize(a)
   const y = tokenize(b)

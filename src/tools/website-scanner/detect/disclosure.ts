@@ -4,7 +4,7 @@ import { RISK_LEVEL } from '../../../toolkit/check.js'
 import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../checks.js'
 import { metaGenerator } from '../html.js'
 import type { Hit, PageObs } from './types.js'
-import { normaliseProduct, vulnerableRanges } from './versions.js'
+import { normaliseProduct, vulnerableRanges } from '../../lib/versions/web-components.js'
 
 export interface Component {
   product: string

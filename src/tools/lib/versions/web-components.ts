@@ -1,11 +1,14 @@
-// A small curated catalogue of web server / runtime versions with known, widely exploited flaws.
-// Data only; matched against versions the site announces (Server, X-Powered-By, generator).
+// Web server / runtime versions with known, widely exploited flaws, as announced in HTTP headers and
+// meta tags (the Website Scanner's component check; the Network Vulnerability Scanner's banner table is
+// cve-catalogue.ts). Both use the one version order of version.ts.
+// Data only; matched against versions a site announces (Server, X-Powered-By, generator).
 import type { Risk } from '../../../toolkit/check.js'
+import { compareVersions } from './version.js'
 
 export interface VulnerableRange {
   /** Normalised product name (see `normaliseProduct`). */
   product: string
-  /** Inclusive bounds, dotted numeric versions. */
+  /** Inclusive bounds, in the order of lib/versions compareVersions (1.0.1f = 1.0.1.6). */
   min: string
   max: string
   cve: string[]
@@ -38,27 +41,10 @@ const ALIASES: Record<string, string> = {
 
 export const normaliseProduct = (p: string) => ALIASES[p.trim().toLowerCase()] ?? p.trim()
 
-/** OpenSSL letter releases (1.0.1f) become a fourth number (1.0.1.6) so they compare numerically. */
-export function versionParts(v: string): number[] {
-  const m = /^(\d+(?:\.\d+)*)([a-z])?/i.exec(v.trim())
-  if (!m) return []
-  const parts = m[1]!.split('.').map(Number)
-  if (m[2]) parts.push(m[2].toLowerCase().charCodeAt(0) - 96)
-  return parts
-}
-
-export function compareVersions(a: string, b: string): number {
-  const x = versionParts(a)
-  const y = versionParts(b)
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const d = (x[i] ?? 0) - (y[i] ?? 0)
-    if (d) return Math.sign(d)
-  }
-  return 0
-}
+export { compareVersions }
 
 export function vulnerableRanges(product: string, version: string): VulnerableRange[] {
   const p = normaliseProduct(product)
-  if (!versionParts(version).length) return []
+  if (!/^\s*\d/.test(version)) return []
   return VULNERABLE_VERSIONS.filter((r) => r.product === p && compareVersions(version, r.min) >= 0 && compareVersions(version, r.max) <= 0)
 }
