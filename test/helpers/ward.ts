@@ -108,7 +108,7 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
   const dbFile = path.join(dir, 'ward.db')
   const pgSchema = TEST_BACKEND === 'postgres' ? await createPgSchema() : null
   const dbUrl = pgSchema ? pgSchema.url : `sqlite:${dbFile}`
-  const config = loadConfig({ WARD_DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', WARD_RATE_LIMIT: 'off', WARD_POLL_MS: '50', ...opts.env })
+  const config = loadConfig({ WARD_DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', WARD_RATE_LIMIT: 'off', WARD_POLL_MS: '50', WARD_ENABLE_DIAGNOSTIC_TOOL: '1', ...opts.env })
   const h = await openWithRetry(config, opts.onQuery, pgSchema?.schema).catch(async (e) => {
     await pgSchema?.drop()
     throw e

@@ -1,7 +1,7 @@
 // The scan: port discovery → service detection → service checks per port → version → CVE → TLS analysis.
 import type { ScanContext } from '../../toolkit/tool.js'
 import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
-import { targetHost } from '../lib/ip.js'
+import { targetHost } from '../../toolkit/ip.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { checkForCve } from './checks.js'
 import { PRODUCT_LABEL } from '../lib/versions/cve-catalogue.js'

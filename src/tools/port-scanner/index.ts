@@ -2,7 +2,7 @@
 // (detect.ts). This file only orchestrates: tests, findings, progress, log lines and output.
 import { setMaxListeners } from 'node:events'
 import { openPort } from './checks.js'
-import { targetHost } from '../lib/ip.js'
+import { targetHost } from '../../toolkit/ip.js'
 import { ToolStartError, TargetUnreachableError } from '../../toolkit/errors.js'
 import { defineTool } from '../../toolkit/tool.js'
 import { portScannerManifest } from './manifest.js'

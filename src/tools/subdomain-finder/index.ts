@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events'
 import { defineTool, type ScanContext } from '../../toolkit/tool.js'
 import { subdomainFinderManifest } from './manifest.js'
 import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
-import { ipVersion, targetHost } from '../lib/ip.js'
+import { ipVersion, targetHost } from '../../toolkit/ip.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
 import {
   dnsAxfrAllowed, dnsDanglingCname, dnsDmarcMissing, dnsDmarcWeak, dnsSpfMissing, dnsSpfWeak, dnsSubdomainFound, dnsWildcard,

@@ -2,7 +2,7 @@
 // renegotiation and Heartbleed of one TLS service. The analysis lives in analyze.ts (shared with tool 350).
 import { defineTool, type FindingInput, type ScanContext } from '../../toolkit/tool.js'
 import { TargetUnreachableError } from '../../toolkit/errors.js'
-import { targetHost } from '../lib/ip.js'
+import { targetHost } from '../../toolkit/ip.js'
 import { tlsScannerManifest } from './manifest.js'
 import { scanTls, tlsFindings, type TlsReport } from '../lib/tls/analyze.js'
 

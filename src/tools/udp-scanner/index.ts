@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events'
 import { defineTool, type ScanContext, type TestHandle } from '../../toolkit/tool.js'
 import { udpScannerManifest } from './manifest.js'
 import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
-import { targetHost } from '../lib/ip.js'
+import { targetHost } from '../../toolkit/ip.js'
 import type { Check } from '../../toolkit/check.js'
 import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,

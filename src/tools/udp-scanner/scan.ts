@@ -3,7 +3,7 @@
 // open; silence after every retry means open|filtered (a firewall and a quiet service look alike).
 import type { Socket as UdpSocket, RemoteInfo } from 'node:dgram'
 import type { Egress } from '../../toolkit/egress.js'
-import { ipVersion } from '../lib/ip.js'
+import { ipVersion } from '../../toolkit/ip.js'
 
 export type PortState = 'open' | 'closed' | 'filtered' | 'open|filtered'
 

@@ -2,7 +2,7 @@
 // handled as the scan's redirect_level / scan_original_url say, reduced to a directory URL.
 import type { Egress, HttpResponse } from '../../toolkit/egress.js'
 import type { RedirectLevel, ScanTarget } from '../../toolkit/tool.js'
-import { ipVersion, stripBrackets } from '../lib/ip.js'
+import { ipVersion, stripBrackets } from '../../toolkit/ip.js'
 import { RedirectRefusedError, TargetUnreachableError } from '../../toolkit/errors.js'
 import { redirectAllowed } from '../lib/http/redirect-policy.js'
 

@@ -2,7 +2,7 @@
 // queries, and AXFR. It talks to ONE server given by the caller — never the system resolver.
 import type { Socket } from 'node:net'
 import type { Egress } from '../../../toolkit/egress.js'
-import { ipVersion, stripBrackets } from '../ip.js'
+import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 import { buildQuery, decodeMessage, DnsFormatError, normalizeName, rcodeName, TYPE, type DnsMessage, type DnsRecord } from './message.js'
 
 export type DnsTransport = 'udp' | 'tcp'

@@ -1,7 +1,7 @@
 // The scan's redirect policy (api-v2.md POST /scans, redirect_level) as a pure decision, plus the
 // registrable-domain rule used by `same_domain`.
 import type { RedirectLevel } from '../../../toolkit/tool.js'
-import { ipVersion, stripBrackets } from '../ip.js'
+import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 
 // Second-level labels under which registrations happen one level deeper (example.co.uk). A small
 // built-in list rather than the whole Public Suffix List: enough to not treat "co.uk" as a domain.

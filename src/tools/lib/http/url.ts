@@ -1,6 +1,6 @@
 // URL helpers shared by the web tools: target → base URLs, origin scope, stable URL identity.
 import type { ScanTarget } from '../../../toolkit/tool.js'
-import { ipVersion, stripBrackets } from '../ip.js'
+import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 
 /** Host as it goes in a URL: IPv6 literals bracketed. */
 export const urlHost = (host: string) => (ipVersion(host) === 6 ? `[${stripBrackets(host)}]` : host)

@@ -13,7 +13,7 @@
 import { setMaxListeners } from 'node:events'
 import type { Socket } from 'node:net'
 import type { Egress } from '../../../toolkit/egress.js'
-import { ipVersion } from '../ip.js'
+import { ipVersion } from '../../../toolkit/ip.js'
 import { TargetUnreachableError } from '../../../toolkit/errors.js'
 
 export type PortState = 'open' | 'closed' | 'filtered'

@@ -1,6 +1,6 @@
 // Service probes as data: what to send after connecting, and on which ports to try each first.
 // services.ts loops over this list; banners.ts recognises the replies.
-import { ipVersion, stripBrackets } from '../ip.js'
+import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 // The TLS library's hand-built hello and suite registry are pure bytes and data: reused rather than copied.
 import { buildClientHello } from '../tls/hello.js'
 import { LEGACY_SUITES, TLS13_SUITES } from '../tls/suites.js'

@@ -7,7 +7,7 @@ import {
   tlsProtocolTls11, tlsRenegotiationInsecure,
 } from './checks.js'
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
-import { ipVersion } from '../ip.js'
+import { ipVersion } from '../../../toolkit/ip.js'
 import type { FindingInput } from '../../../toolkit/tool.js'
 import type { CertProblem, CertificateReport } from './certs.js'
 import type { TlsReport } from './analyze.js'

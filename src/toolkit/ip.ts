@@ -1,4 +1,5 @@
-// IP literal helpers shared by the target rules and the tools (tools may not import node:net).
+// IP literal helpers shared by the target rules, the egress and the tools (tools may not import node:net
+// themselves: isIP is the one pure function they need from it, so it is wrapped here).
 import { isIP as nodeIsIP } from 'node:net'
 
 /** 4, 6, or 0 when `s` is not an IP literal. Accepts bracketed IPv6 ("[::1]"). */
