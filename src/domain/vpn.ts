@@ -1,4 +1,4 @@
-// VPN profile rules (issue 7): validating new profiles, resolving a scan's profile, and turning a stored
+// VPN profile rules: validating new profiles, resolving a scan's profile, and turning a stored
 // profile into egress settings. Messages never contain a password or a URL that may carry one.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../store/db.js'

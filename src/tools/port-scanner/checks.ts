@@ -4,7 +4,7 @@ import { OWASP, type Check } from '../../toolkit/check.js'
 
 const cwe = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 
-/** vuln_id `open_port` is the public contract (issue 3), kept without the usual '<tool>.<area>.' prefix. */
+/** vuln_id `open_port` is a public contract (decisions.md), kept without the usual '<tool>.<area>.' prefix. */
 export const openPort = {
   id: 'open_port',
   name: 'Open TCP port',
