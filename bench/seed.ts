@@ -11,12 +11,12 @@ import { createUser, createWorkspace } from '../src/store/accounts.js'
 import { buildFinding } from '../src/domain/findings.js'
 import { encodeFinding } from '../src/store/finding-rows.js'
 import { loadKevSnapshot } from '../src/domain/kev.js'
-import { textEvidence } from '../src/reports/evidence.js'
-import type { Check } from '../src/checks/check.js'
-import { portsChecks } from '../src/checks/ports.js'
-import { websiteChecks } from '../src/checks/website.js'
-import { fuzzerChecks } from '../src/checks/fuzzer.js'
-import type { FindingInput } from '../src/tools/tool.js'
+import { textEvidence } from '../src/toolkit/evidence.js'
+import type { Check } from '../src/toolkit/check.js'
+import { portScannerChecks } from '../src/tools/port-scanner/checks.js'
+import { websiteScannerChecks } from '../src/tools/website-scanner/checks.js'
+import { urlFuzzerChecks } from '../src/tools/url-fuzzer/checks.js'
+import type { FindingInput } from '../src/toolkit/tool.js'
 import type { NewFinding, NewScan } from '../src/store/schema.js'
 import { DEFAULT_BENCH_DB, dbConfigOf, fmt, parseArgs } from './_shared.js'
 
@@ -53,12 +53,12 @@ function profileFor(t: Pick<SeedTarget, 'name' | 'type'>, size: number, rand: ()
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
   for (let i = 0; i < size; i++) {
     if (t.type === 'url') {
-      const check: Check = rand() < 0.7 ? pick(websiteChecks) : pick(fuzzerChecks)
+      const check: Check = rand() < 0.7 ? pick(websiteScannerChecks) : pick(urlFuzzerChecks)
       const p = pick(PATHS) + (rand() < 0.5 ? `?page=${i}` : '')
       out.push({ check, url: `${t.name.replace(/\/$/, '')}${p}`, location: rand() < 0.3 ? `parameter q${i}` : undefined, port: 443, protocol: 'tcp', service: 'https', detail: `Seen on ${p}.`, evidence: textEvidence(`GET ${p} HTTP/1.1\nHost: ${t.name}`) })
     } else {
       const [port, service] = PORTS[i % PORTS.length]!
-      const check: Check = i < PORTS.length ? portsChecks[0] : pick(portsChecks)
+      const check: Check = i < PORTS.length ? portScannerChecks[0] : pick(portScannerChecks)
       out.push({ check, port: port + Math.floor(i / PORTS.length) * 10000, protocol: 'tcp', service, detail: `${service} answered on port ${port}.` })
     }
   }

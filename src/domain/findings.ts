@@ -1,6 +1,6 @@
 // A finding is made from a check (catalogue data) and what the tool saw: map once, here.
-import { RISK_LEVEL } from '../checks/check.js'
-import type { FindingInput } from '../tools/tool.js'
+import { RISK_LEVEL } from '../toolkit/check.js'
+import type { FindingInput } from '../toolkit/tool.js'
 import type { Db } from '../store/db.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { importedKevCves } from '../store/kev-cves.js'

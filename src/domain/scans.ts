@@ -5,8 +5,8 @@ import { getWorkspace } from '../store/accounts.js'
 import { getTarget } from '../store/targets.js'
 import { queueScan } from '../store/scans.js'
 import { publish } from '../store/notify.js'
-import { getTool, knownToolIds } from '../tools/registry.js'
-import { resolveToolParams } from '../engine/tool-params.js'
+import type { ToolCatalogue } from '../toolkit/tool.js'
+import { resolveToolParams } from '../toolkit/params.js'
 import { badRequest, notFound } from './errors.js'
 import { findOrCreateTarget, licenceValid } from './targets.js'
 import { callbackUrlProblem } from './callback-url.js'
@@ -27,6 +27,8 @@ export interface CreateScanInput {
 }
 
 export interface ScanRules {
+  /** The tools this Ward offers: their ids and tool_params schemas (manifests only, no scanners). */
+  tools: ToolCatalogue
   targetBlocklist: BlockRule[]
   callbackBlocklist: BlockRule[]
   /** VPN profile resolution: the uuid to use for this scan, or null. */
@@ -34,8 +36,8 @@ export interface ScanRules {
 }
 
 export async function createScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput): Promise<{ scanId: number; targetId: number }> {
-  const tool = getTool(body.tool_id)
-  if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${knownToolIds().join(', ')}`, { known_tool_ids: knownToolIds() })
+  const tool = rules.tools.get(body.tool_id)
+  if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, { known_tool_ids: rules.tools.ids() })
   const hasId = body.target_id !== undefined
   const hasName = body.target_name !== undefined && body.target_name !== null
   if (hasId === hasName) throw badRequest('Invalid parameters: give exactly one of target_id and target_name')

@@ -10,9 +10,9 @@ import { endOpenTests, setScanOutput } from '../store/results.js'
 import { endScanWithCallback } from '../store/callbacks.js'
 import { nowIso } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
-import { getTool } from '../tools/registry.js'
-import { ToolStartError } from '../tools/errors.js'
-import { resolveToolParams } from './tool-params.js'
+import type { ToolCatalogue } from '../toolkit/tool.js'
+import { ToolStartError } from '../toolkit/errors.js'
+import { resolveToolParams } from '../toolkit/params.js'
 import { createScanContext, type LiveContext, type MakeFinding } from './scan-context.js'
 import { abortKind, type AbortKind } from './abort.js'
 import { outcomeOf, type RunEnd } from './outcome.js'
@@ -27,6 +27,7 @@ export interface RunScanDeps {
   config: Config
   log: Logger
   makeFinding: MakeFinding
+  tools: ToolCatalogue
   abort(scanId: number, kind: AbortKind, message: string): void
 }
 
@@ -53,18 +54,19 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
   try {
     const target = await getTargetById(db, scan.target_id)
     if (!target) throw new ToolStartError('the target was deleted')
-    const tool = getTool(scan.tool_id)
+    const tool = deps.tools.get(scan.tool_id)
     if (!tool) throw new ToolStartError(`tool ${scan.tool_id} is not available in this Ward`)
     const params = resolveToolParams(tool.params, toolParamsOf(scan))
     if (!params.ok) throw new ToolStartError(params.message)
+    const runTool = await tool.load()
     const egress = await egressForScan(db, scan, tool, signal)
     run.closeEgress = () => egress.close()
     const minute = config.minuteMs
     if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), scan.max_scan_time * minute))
     timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), config.scanHardLimitMin * minute))
-    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding })
+    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver } })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
-    run.end = await runWithGrace(tool.run(run.ctx), signal, config.toolAbortGraceMs)
+    run.end = await runWithGrace(runTool(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {
     // Failures before the tool ran: the scan never really started.
     run.end = { ...ended('threw'), error: e }

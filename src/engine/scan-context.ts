@@ -2,8 +2,8 @@
 // happen; progress, log lines and output members are buffered briefly and flushed.
 import type { Db } from '../store/db.js'
 import type { ScanRow, TargetRow } from '../store/schema.js'
-import type { Egress } from './net/egress.js'
-import type { FindingInput, RedirectLevel, ScanContext, TestHandle } from '../tools/tool.js'
+import type { Egress } from '../toolkit/egress.js'
+import type { FindingInput, RedirectLevel, ScanContext, ScanSettings, TestHandle } from '../toolkit/tool.js'
 import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
@@ -22,7 +22,7 @@ export interface LiveContext extends ScanContext<unknown> {
   writeErrors: Error[]
 }
 
-export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; makeFinding: MakeFinding }): LiveContext {
+export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; makeFinding: MakeFinding; settings?: ScanSettings }): LiveContext {
   const { db, scan, target } = opts
   let logBuffer: string[] = []
   const output: Record<string, unknown> = {}
@@ -65,6 +65,7 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
     target: { id: target.id, name: target.name, type: target.type as 'hostname' | 'ip_address' | 'url' },
     params: opts.params,
     options: { scanOriginalUrl: scan.scan_original_url === 1, redirectLevel: scan.redirect_level as RedirectLevel },
+    settings: opts.settings ?? { dnsResolver: null },
     signal: opts.signal,
     net: opts.net,
     writeErrors,

@@ -12,6 +12,8 @@ import { startClaimLoop } from './claim-loop.js'
 import { reapDeadWorkersScans, startLeaseKeeping } from './leases.js'
 import { runScan } from './run-scan.js'
 import type { MakeFinding } from './scan-context.js'
+import { createToolCatalogue } from '../tools/registry.js'
+import type { ToolCatalogue } from '../toolkit/tool.js'
 
 export interface Worker {
   id: string
@@ -26,18 +28,21 @@ export interface WorkerOptions {
   log: Logger
   /** Builds each finding a tool reports (the CLI passes the domain's rule). */
   makeFinding: MakeFinding
+  /** The tools this worker runs; by default the configured catalogue. */
+  tools?: ToolCatalogue
 }
 
 export const newWorkerId = () => `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
 
 export async function startWorker(o: WorkerOptions): Promise<Worker> {
   const { db, config, log } = o
+  const tools = o.tools ?? createToolCatalogue({ diagnostic: config.enableDiagnosticTool })
   const id = newWorkerId()
   await reapDeadWorkersScans(db, log, 'ended scans whose worker died as aborted')
 
   const active = new ActiveScans()
   const abort = active.abort.bind(active)
-  const loop = startClaimLoop({ ...o, workerId: id, active, run: (scan, controller) => runScan({ db, config, log, makeFinding: o.makeFinding, abort }, scan, controller) })
+  const loop = startClaimLoop({ ...o, workerId: id, active, run: (scan, controller) => runScan({ db, config, log, makeFinding: o.makeFinding, tools, abort }, scan, controller) })
   const unsubscribe = subscribe((e) => {
     if (e.type === 'queued') loop.wake()
     else if (e.type === 'stop') abort(e.scanId, 'stop', 'stop requested')

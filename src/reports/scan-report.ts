@@ -3,7 +3,7 @@ import type { Db } from '../store/db.js'
 import type { ScanRow } from '../store/schema.js'
 import { scanFindings, scanTests } from '../store/results.js'
 import { getTargetById } from '../store/targets.js'
-import { getTool } from '../tools/registry.js'
+import { toolName } from '../tools/registry.js'
 import { summaryText } from './risk.js'
 import { toApiTime } from '../store/time.js'
 import { decodeFinding } from '../store/finding-rows.js'
@@ -18,7 +18,7 @@ export async function reportModel(db: Db, s: ScanRow): Promise<{ scan: ReportSca
   const scan: ReportScan = {
     id: s.id,
     tool_id: s.tool_id,
-    tool_name: getTool(s.tool_id)?.name ?? `Tool ${s.tool_id}`,
+    tool_name: toolName(s.tool_id),
     target: { name: target?.name ?? '(deleted target)', type: target?.type ?? '' },
     status_name: s.status,
     status_message: s.status_message,

@@ -6,7 +6,7 @@ import { insertTarget } from '../../src/store/targets.js'
 import { insertScan } from '../../src/store/scans.js'
 import { insertFinding, insertTest } from '../../src/store/results.js'
 import { buildFinding } from '../../src/domain/findings.js'
-import { openPort } from '../../src/checks/ports.js'
+import { openPort } from '../../src/tools/port-scanner/checks.js'
 import type { NewScan } from '../../src/store/schema.js'
 
 let w: TestWard

@@ -77,7 +77,7 @@ test('no tool imports a networking module as a value (every connection goes thro
   const files = sourceFiles(join(root, 'src/tools'))
   assert.ok(files.length > 0)
   const problems = files.flatMap((f) => egressViolations(f, readFileSync(f, 'utf8')).map((v) => `${relative(root, f)}:${v.line}: ${v.text}`))
-  assert.deepEqual(problems, [], `tools must use ctx.net (src/engine/net/egress.ts) instead:\n${problems.join('\n')}`)
+  assert.deepEqual(problems, [], `tools must use ctx.net (src/toolkit/egress.ts) instead:\n${problems.join('\n')}`)
 })
 
 test('the rule catches value imports, side-effect imports, re-exports, require and import()', () => {

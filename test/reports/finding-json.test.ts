@@ -7,15 +7,15 @@ import { Type } from '@sinclair/typebox'
 import fastJsonStringify from 'fast-json-stringify'
 import { startWard } from '../helpers/ward.js'
 import { buildFinding } from '../../src/domain/findings.js'
-import { tableEvidence, textEvidence } from '../../src/reports/evidence.js'
-import { dnsChecks } from '../../src/checks/dns.js'
-import { fuzzerChecks } from '../../src/checks/fuzzer.js'
-import { networkChecks } from '../../src/checks/network.js'
-import { portsChecks } from '../../src/checks/ports.js'
-import { tlsChecks } from '../../src/checks/tls.js'
-import { udpChecks } from '../../src/checks/udp.js'
-import { websiteChecks } from '../../src/checks/website.js'
-import type { Check } from '../../src/checks/check.js'
+import { tableEvidence, textEvidence } from '../../src/toolkit/evidence.js'
+import { subdomainFinderChecks } from '../../src/tools/subdomain-finder/checks.js'
+import { urlFuzzerChecks } from '../../src/tools/url-fuzzer/checks.js'
+import { netvulnChecks } from '../../src/tools/netvuln/checks.js'
+import { portScannerChecks } from '../../src/tools/port-scanner/checks.js'
+import { tlsChecks } from '../../src/tools/lib/tls/checks.js'
+import { udpScannerChecks } from '../../src/tools/udp-scanner/checks.js'
+import { websiteScannerChecks } from '../../src/tools/website-scanner/checks.js'
+import type { Check } from '../../src/toolkit/check.js'
 import { Data } from '../../src/api/schemas/common.js'
 import { Finding } from '../../src/api/schemas/findings.js'
 import { findingView } from '../../src/reports/finding-view.js'
@@ -23,7 +23,7 @@ import { findingsPageJson, findingDataJson } from '../../src/reports/finding-jso
 import { encodeFinding } from '../../src/store/finding-rows.js'
 import { listFindings, listFindingArrays, getFindingArray, getFinding } from '../../src/store/findings.js'
 
-const ALL: readonly Check[] = [...dnsChecks, ...fuzzerChecks, ...networkChecks, ...portsChecks, ...tlsChecks, ...udpChecks, ...websiteChecks]
+const ALL: readonly Check[] = [...subdomainFinderChecks, ...urlFuzzerChecks, ...netvulnChecks, ...portScannerChecks, ...tlsChecks, ...udpScannerChecks, ...websiteScannerChecks]
 const NASTY = 'quote " backslash \\ newline \n tab \t nul \u0000 bell \u0007 line-sep \u2028 emoji 😀 lone \ud800 é ü 中文 </script>'
 
 test('finding JSON written from rows equals the schema serializer on findingView, for every kind of finding', async () => {

@@ -29,7 +29,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
     handler: async (req, reply) => {
-      const r = await createScan(db, callerOf(req), { targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body as any)
+      const r = await createScan(db, callerOf(req), { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body as any)
       return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
     },
   })

@@ -2,7 +2,7 @@
 import type net from 'node:net'
 import type tls from 'node:tls'
 import { Agent, request, type buildConnector, type Dispatcher } from 'undici'
-import type { ConnectOptions, HttpRequest, HttpResponse, TlsConnectOptions } from './egress.js'
+import type { ConnectOptions, HttpRequest, HttpResponse, TlsConnectOptions } from '../../toolkit/egress.js'
 
 const DEFAULT_MAX_BODY = 2 * 1024 * 1024
 

@@ -7,7 +7,7 @@ import type net from 'node:net'
 import { createEgress } from '../../../src/engine/net/create-egress.js'
 import { checkHttpConnect, createHttpConnectEgress, parseProxyUrl } from '../../../src/engine/net/http-connect.js'
 import { checkSocks5 } from '../../../src/engine/net/socks5.js'
-import type { Egress } from '../../../src/engine/net/egress.js'
+import type { Egress } from '../../../src/toolkit/egress.js'
 import { deadPort, selfSignedCert, startBlackHole, startHttpConnectProxy, startSocks5Proxy, startTargets } from '../../testbed/proxies.js'
 import type { Targets, TestProxy } from '../../testbed/proxies.js'
 

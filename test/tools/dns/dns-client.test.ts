@@ -1,9 +1,9 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import dgram from 'node:dgram'
-import { axfr, createDnsClient, parseServer, DnsQueryError } from '../../../src/tools/dns/client.js'
-import { answersOf, lookupAddresses } from '../../../src/tools/dns/lookup.js'
-import { buildQuery, CLASS, decodeMessage, encodeMessage, RCODE, TYPE } from '../../../src/tools/dns/message.js'
+import { axfr, createDnsClient, parseServer, DnsQueryError } from '../../../src/tools/lib/dns/client.js'
+import { answersOf, lookupAddresses } from '../../../src/tools/lib/dns/lookup.js'
+import { buildQuery, CLASS, decodeMessage, encodeMessage, RCODE, TYPE } from '../../../src/tools/lib/dns/message.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
 import { startDnsServer, type DnsTestServer, type Zone } from '../../testbed/dns-server.js'
 

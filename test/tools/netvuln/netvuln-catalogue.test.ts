@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { CVE_CATALOGUE } from '../../../src/tools/netvuln/cve-catalogue.js'
-import { matchCves, riskFromCvss, normalizeVersion } from '../../../src/tools/netvuln/match.js'
-import { productsInBanner, productFromName } from '../../../src/tools/netvuln/fingerprint.js'
-import { parseRange } from '../../../src/tools/netvuln/version.js'
-import { networkChecks, activeNetworkChecks, checkForCve, cveCheckId } from '../../../src/checks/network.js'
+import { CVE_CATALOGUE } from '../../../src/tools/lib/versions/cve-catalogue.js'
+import { matchCves, riskFromCvss, normalizeVersion } from '../../../src/tools/lib/versions/match.js'
+import { productsInBanner, productFromName } from '../../../src/tools/lib/versions/fingerprint.js'
+import { parseRange } from '../../../src/tools/lib/versions/version.js'
+import { netvulnChecks, netvulnActiveChecks, checkForCve, cveCheckId } from '../../../src/tools/netvuln/checks.js'
 
 const cvesOf = (product: Parameters<typeof matchCves>[0], version: string) => matchCves(product, version).flatMap((e) => e.cves).sort()
 
@@ -126,10 +126,10 @@ test('product names from service detection map onto catalogue products', () => {
 })
 
 test('checks: unique ids under netvuln., CWE and OWASP formats, one check per catalogue entry', () => {
-  const ids = networkChecks.map((c) => c.id)
+  const ids = netvulnChecks.map((c) => c.id)
   assert.equal(new Set(ids).size, ids.length)
-  assert.equal(networkChecks.length, activeNetworkChecks.length + CVE_CATALOGUE.length)
-  for (const c of networkChecks) {
+  assert.equal(netvulnChecks.length, netvulnActiveChecks.length + CVE_CATALOGUE.length)
+  for (const c of netvulnChecks) {
     assert.match(c.id, /^netvuln\.[a-z]+\.[a-z0-9-]+$/)
     assert.ok(c.cwe.length > 0)
     for (const w of c.cwe) assert.match(w, /^CWE-\d+$/)

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { compareVersions, satisfies, parseRange } from '../../../src/tools/netvuln/version.js'
+import { compareVersions, satisfies, parseRange } from '../../../src/tools/lib/versions/version.js'
 
 test('numeric parts compare as numbers, not strings', () => {
   assert.equal(compareVersions('2.4.49', '2.4.5'), 1)

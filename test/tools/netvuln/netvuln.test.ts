@@ -3,11 +3,10 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { networkVulnScanner } from '../../../src/tools/netvuln/index.js'
-import { tlsAvailable } from '../../../src/tools/netvuln/peers.js'
 import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
 import { startVulnServices, startHealthyServices, type ServiceBed } from '../../testbed/vuln-services.js'
-import type { Egress } from '../../../src/engine/net/egress.js'
-import { TargetUnreachableError } from '../../../src/tools/errors.js'
+import type { Egress } from '../../../src/toolkit/egress.js'
+import { TargetUnreachableError } from '../../../src/toolkit/errors.js'
 
 const VULN_HOST = '127.0.6.10'
 const HEALTHY_HOST = '127.0.6.11'
@@ -153,15 +152,10 @@ test('output_data.services lists every open port with its products', () => {
 test('TLS ports get the TLS analysis of tool 450, or a skipped test saying why', () => {
   const tlsTests = vuln.tests.filter((t) => t.name.startsWith('TLS analysis'))
   assert.ok(tlsTests.length > 0)
-  if (tlsAvailable) {
-    // Planted on 443: a self-signed certificate for CN=vuln.test (scanned by IP) and no HSTS.
-    const onHttps = vuln.findings.filter((f) => f.port === vulnBed.ports.https && f.check.id.startsWith('tls.')).map((f) => f.check.id)
-    for (const id of ['tls.cert.self-signed', 'tls.cert.hostname-mismatch', 'tls.hsts.missing']) assert.ok(onHttps.includes(id), `${id} in ${onHttps}`)
-    assert.ok(vuln.findings.filter((f) => f.check.id.startsWith('tls.')).every((f) => f.port === vulnBed.ports.https && f.protocol === 'tcp'))
-  } else {
-    console.log('tool 450 not available: TLS analysis skipped')
-    assert.equal(tlsTests[0].status, 'skipped')
-  }
+  // Planted on 443: a self-signed certificate for CN=vuln.test (scanned by IP) and no HSTS.
+  const onHttps = vuln.findings.filter((f) => f.port === vulnBed.ports.https && f.check.id.startsWith('tls.')).map((f) => f.check.id)
+  for (const id of ['tls.cert.self-signed', 'tls.cert.hostname-mismatch', 'tls.hsts.missing']) assert.ok(onHttps.includes(id), `${id} in ${onHttps}`)
+  assert.ok(vuln.findings.filter((f) => f.check.id.startsWith('tls.')).every((f) => f.port === vulnBed.ports.https && f.protocol === 'tcp'))
   const h = healthy.tests.find((t) => t.name.startsWith('TLS analysis'))
   assert.equal(h?.status, 'skipped', 'no TLS port on the healthy twin')
 })

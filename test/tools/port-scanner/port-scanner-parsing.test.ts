@@ -2,14 +2,14 @@
 // the risk rules, and the catalogue's shape. No network.
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { parsePorts } from '../../../src/tools/port-scanner/ports.js'
-import { TOP_100, TOP_1000 } from '../../../src/tools/port-scanner/top-ports.js'
-import { identify, looksLikeTls, printable, splitProductToken } from '../../../src/tools/port-scanner/banners.js'
-import { PROBES, probeOrder } from '../../../src/tools/port-scanner/probes.js'
+import { parsePorts } from '../../../src/tools/lib/ports/ports.js'
+import { TOP_100, TOP_1000 } from '../../../src/tools/lib/ports/top-ports.js'
+import { identify, looksLikeTls, printable, splitProductToken } from '../../../src/tools/lib/services/banners.js'
+import { PROBES, probeOrder } from '../../../src/tools/lib/services/probes.js'
 import { hitsOf, RISK_RULES, type OpenPort } from '../../../src/tools/port-scanner/detect.js'
 import { portScanner } from '../../../src/tools/port-scanner/index.js'
-import { portsChecks } from '../../../src/checks/ports.js'
-import { resolveToolParams } from '../../../src/engine/tool-params.js'
+import { portScannerChecks } from '../../../src/tools/port-scanner/checks.js'
+import { resolveToolParams } from '../../../src/toolkit/params.js'
 import { wire } from '../../testbed/tcp-services.js'
 
 describe('parsePorts', () => {
@@ -233,17 +233,17 @@ describe('risk rules', () => {
 
 describe('ports catalogue', () => {
   test('ids are unique and stable, CWE/OWASP/references well formed, open_port is info', () => {
-    const ids = portsChecks.map((c) => c.id)
+    const ids = portScannerChecks.map((c) => c.id)
     assert.equal(new Set(ids).size, ids.length)
     assert.ok(ids.includes('open_port'))
-    for (const c of portsChecks) {
+    for (const c of portScannerChecks) {
       if (c.id !== 'open_port') assert.match(c.id, /^tcp\.exposure\.[a-z0-9-]+$/)
       for (const w of c.cwe) assert.match(w, /^CWE-\d+$/)
       for (const [year, v] of Object.entries(c.owasp)) assert.match(v as string, new RegExp(`^A\\d{1,2}:${year}-`))
       assert.ok(c.references.length > 0 && c.references.every((r) => r.startsWith('https://')))
       assert.ok(c.description && c.impact && c.recommendation)
     }
-    assert.equal(portsChecks.find((c) => c.id === 'open_port')!.risk, 'info')
+    assert.equal(portScannerChecks.find((c) => c.id === 'open_port')!.risk, 'info')
     // Every risk rule reports a check of this catalogue, and every risk check has a rule.
     assert.deepEqual(RISK_RULES.map((r) => r.check.id).sort(), ids.filter((i) => i !== 'open_port').sort())
   })

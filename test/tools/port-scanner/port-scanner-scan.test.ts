@@ -3,9 +3,9 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Socket } from 'node:net'
-import type { ConnectOptions, Egress } from '../../../src/engine/net/egress.js'
-import { discoverTcpPorts } from '../../../src/tools/port-scanner/scan.js'
-import { TargetUnreachableError } from '../../../src/tools/errors.js'
+import type { ConnectOptions, Egress } from '../../../src/toolkit/egress.js'
+import { discoverTcpPorts } from '../../../src/tools/lib/ports/scan.js'
+import { TargetUnreachableError } from '../../../src/toolkit/errors.js'
 
 type Outcome = 'open' | 'closed' | 'drop' | { error: string }
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { portScanner } from '../../../src/tools/port-scanner/index.js'
 import { RISK_RULES } from '../../../src/tools/port-scanner/detect.js'
-import { detectService } from '../../../src/tools/port-scanner/services.js'
-import { discoverTcpPorts } from '../../../src/tools/port-scanner/scan.js'
+import { detectService } from '../../../src/tools/lib/services/services.js'
+import { discoverTcpPorts } from '../../../src/tools/lib/ports/scan.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
 import { createSocks5Egress } from '../../../src/engine/net/socks5.js'
 import { startSocks5Proxy } from '../../testbed/proxies.js'
@@ -14,7 +14,7 @@ import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness
 import { startTcpServices, type OpenedService } from '../../testbed/tcp-services.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../../helpers/netns.js'
 import type { ScanTestBedResult, abortFullScan, firewalledScan, localhostScan, unreachableScan } from '../../../bench/port-scan.js'
-import { ToolStartError } from '../../../src/tools/errors.js'
+import { ToolStartError } from '../../../src/toolkit/errors.js'
 
 /** Ports of `host` that nothing listens on: bound by us, then released. */
 async function freePorts(host: string, n: number): Promise<number[]> {

@@ -1,18 +1,18 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import dgram from 'node:dgram'
-import { decodeMessage, encodeMessage, RCODE } from '../../../src/tools/dns/message.js'
+import { decodeMessage, encodeMessage, RCODE } from '../../../src/tools/lib/dns/message.js'
 import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
 import { subdomainFinder } from '../../../src/tools/subdomain-finder/index.js'
 import { analyzeDmarc, analyzeSpf } from '../../../src/tools/subdomain-finder/email-policy.js'
 import { takeoverService } from '../../../src/tools/subdomain-finder/takeover.js'
 import { chooseResolver } from '../../../src/tools/subdomain-finder/resolver.js'
 import { DEEP_WORDS, LIGHT_WORDS } from '../../../src/tools/subdomain-finder/wordlists.js'
-import { dnsChecks } from '../../../src/checks/dns.js'
+import { subdomainFinderChecks } from '../../../src/tools/subdomain-finder/checks.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
-import type { Egress } from '../../../src/engine/net/egress.js'
-import { resolveToolParams } from '../../../src/engine/tool-params.js'
-import { TargetUnreachableError, ToolStartError } from '../../../src/tools/errors.js'
+import type { Egress } from '../../../src/toolkit/egress.js'
+import { resolveToolParams } from '../../../src/toolkit/params.js'
+import { TargetUnreachableError, ToolStartError } from '../../../src/toolkit/errors.js'
 import { DNS_HOST, startDnsServer, TRUTH, type DnsTestServer } from '../../testbed/dns-server.js'
 
 let server: DnsTestServer
@@ -209,9 +209,9 @@ test('takeover-prone suffixes and wordlists', () => {
 })
 
 test('dns checks: stable ids, CWE and OWASP formats, references', () => {
-  const ids = dnsChecks.map((c) => c.id)
+  const ids = subdomainFinderChecks.map((c) => c.id)
   assert.equal(new Set(ids).size, ids.length)
-  for (const c of dnsChecks) {
+  for (const c of subdomainFinderChecks) {
     assert.match(c.id, /^subdomain\.dns\.[a-z0-9-]+$/)
     assert.ok(c.cwe.every((w) => /^CWE-\d+$/.test(w)))
     if (c.risk !== 'info') assert.ok(c.cwe.length > 0, c.id)

@@ -7,16 +7,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { X509Certificate } from 'node:crypto'
-import { tlsChecks } from '../../../src/checks/tls.js'
-import { OWASP } from '../../../src/checks/check.js'
+import { tlsChecks } from '../../../src/tools/lib/tls/checks.js'
+import { OWASP } from '../../../src/toolkit/check.js'
 import {
   buildClientHello, buildHeartbeatProbe, isHeartbleedEcho, parseServerHello, splitHandshake, splitRecords, parseSsl2ServerHello,
   HEARTBEAT_PAYLOAD, RENEGOTIATION_SCSV,
-} from '../../../src/tools/tls-scanner/hello.js'
-import { LEGACY_SUITES, TLS13_SUITES, SSL2_SUITES, suiteByCode, suiteByName, weakClasses } from '../../../src/tools/tls-scanner/suites.js'
-import { analyzeChain, signatureAlgorithm } from '../../../src/tools/tls-scanner/certs.js'
-import { tlsFindings, type TlsReport } from '../../../src/tools/tls-scanner/analyze.js'
-import { firstFlightParser } from '../../../src/tools/tls-scanner/probe.js'
+} from '../../../src/tools/lib/tls/hello.js'
+import { LEGACY_SUITES, TLS13_SUITES, SSL2_SUITES, suiteByCode, suiteByName, weakClasses } from '../../../src/tools/lib/tls/suites.js'
+import { analyzeChain, signatureAlgorithm } from '../../../src/tools/lib/tls/certs.js'
+import { tlsFindings, type TlsReport } from '../../../src/tools/lib/tls/analyze.js'
+import { firstFlightParser } from '../../../src/tools/lib/tls/probe.js'
 
 test('catalogue: stable tls.* ids, real CWE/OWASP/reference data, KEV CVE on Heartbleed', () => {
   const ids = tlsChecks.map((c) => c.id)

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { startTlsTestBed, type TlsTestBed, type TlsServerName } from '../../testbed/tls-servers.js'
 import { createTlsScanner, tlsScanner } from '../../../src/tools/tls-scanner/index.js'
-import { scanTls, tlsFindings } from '../../../src/tools/tls-scanner/analyze.js'
+import { scanTls, tlsFindings } from '../../../src/tools/lib/tls/analyze.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
 import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
-import { tlsChecks } from '../../../src/checks/tls.js'
-import { TargetUnreachableError } from '../../../src/tools/errors.js'
+import { tlsChecks } from '../../../src/tools/lib/tls/checks.js'
+import { TargetUnreachableError } from '../../../src/toolkit/errors.js'
 
 let bed: TlsTestBed
 let trusting: ReturnType<typeof createTlsScanner>

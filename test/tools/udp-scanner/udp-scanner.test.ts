@@ -5,10 +5,10 @@ import { udpScanner } from '../../../src/tools/udp-scanner/index.js'
 import { parsePorts, TOP_100_UDP, TOP_1000_UDP } from '../../../src/tools/udp-scanner/ports.js'
 import { parseNbstat, parseSnmp, probeFor } from '../../../src/tools/udp-scanner/probes.js'
 import { exchange, RttTracker } from '../../../src/tools/udp-scanner/scan.js'
-import { udpChecks } from '../../../src/checks/udp.js'
+import { udpScannerChecks } from '../../../src/tools/udp-scanner/checks.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
-import { resolveToolParams } from '../../../src/engine/tool-params.js'
-import { ToolStartError } from '../../../src/tools/errors.js'
+import { resolveToolParams } from '../../../src/toolkit/params.js'
+import { ToolStartError } from '../../../src/toolkit/errors.js'
 import { startUdpServices, SILENT_PORT, type UdpTestbed } from '../../testbed/udp-services.js'
 
 const VULNERABLE = '127.0.5.1'
@@ -150,9 +150,9 @@ test('probe parsers reject foreign replies', () => {
 })
 
 test('udp checks: stable ids, real CWE and OWASP formats, references', () => {
-  const ids = udpChecks.map((c) => c.id)
+  const ids = udpScannerChecks.map((c) => c.id)
   assert.equal(new Set(ids).size, ids.length)
-  for (const c of udpChecks) {
+  for (const c of udpScannerChecks) {
     assert.match(c.id, /^udp\.[a-z0-9-]+\.[a-z0-9-]+$/)
     assert.ok(c.cwe.length > 0 && c.cwe.every((w) => /^CWE-\d+$/.test(w)))
     for (const [year, v] of Object.entries(c.owasp)) assert.match(v, new RegExp(`^A\\d{1,2}:${year}-`))

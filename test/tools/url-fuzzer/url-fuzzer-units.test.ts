@@ -5,23 +5,24 @@ import { readFileSync } from 'node:fs'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { Value } from '@sinclair/typebox/value'
-import { fuzzerChecks } from '../../../src/checks/fuzzer.js'
-import { RISK_LEVEL } from '../../../src/checks/check.js'
+import { urlFuzzerChecks } from '../../../src/tools/url-fuzzer/checks.js'
+import { RISK_LEVEL } from '../../../src/toolkit/check.js'
 import { classify } from '../../../src/tools/url-fuzzer/classify.js'
 import { Signature, Soft404, pathClass, type Observation } from '../../../src/tools/url-fuzzer/soft404.js'
 import { candidates, encodePath, normaliseExtension, openWordlist } from '../../../src/tools/url-fuzzer/wordlist.js'
-import { directoryOf, redirectAllowed, startUrls } from '../../../src/tools/url-fuzzer/base-url.js'
+import { directoryOf, startUrls } from '../../../src/tools/url-fuzzer/base-url.js'
+import { redirectAllowed } from '../../../src/tools/lib/http/redirect-policy.js'
 import { RateLimiter } from '../../../src/tools/url-fuzzer/rate-limit.js'
 import { urlFuzzerParams } from '../../../src/tools/url-fuzzer/params.js'
 import { urlFuzzer } from '../../../src/tools/url-fuzzer/index.js'
-import { resolveToolParams } from '../../../src/engine/tool-params.js'
+import { resolveToolParams } from '../../../src/toolkit/params.js'
 import { PLANTED } from '../../testbed/fuzz-site.js'
 
 describe('check catalogue', () => {
   test('ids are unique, stable in form and every field is well formed', () => {
-    const ids = fuzzerChecks.map((c) => c.id)
+    const ids = urlFuzzerChecks.map((c) => c.id)
     assert.equal(new Set(ids).size, ids.length)
-    for (const c of fuzzerChecks) {
+    for (const c of urlFuzzerChecks) {
       assert.match(c.id, /^fuzzer\.(exposure|discovery)\.[a-z0-9-]+$/)
       assert.ok(c.name && c.description && c.impact && c.recommendation, c.id)
       assert.ok(c.risk in RISK_LEVEL)

@@ -1,14 +1,14 @@
 // Website Scanner: every check fails on a weak observation and passes on a good one (pure detectors).
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import * as C from '../../../src/checks/website.js'
-import { OWASP } from '../../../src/checks/check.js'
-import type { Check } from '../../../src/checks/check.js'
+import * as C from '../../../src/tools/website-scanner/checks.js'
+import { OWASP } from '../../../src/toolkit/check.js'
+import type { Check } from '../../../src/toolkit/check.js'
 import type { Hit, PageObs } from '../../../src/tools/website-scanner/detect/types.js'
 import * as H from '../../../src/tools/website-scanner/detect/headers.js'
 import * as K from '../../../src/tools/website-scanner/detect/cookies.js'
 import * as D from '../../../src/tools/website-scanner/detect/disclosure.js'
-import * as V from '../../../src/tools/website-scanner/detect/versions.js'
+import * as V from '../../../src/tools/lib/versions/web-components.js'
 import { detectHttpNotRedirected } from '../../../src/tools/website-scanner/detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from '../../../src/tools/website-scanner/detect/cors.js'
 import { SENSITIVE_FILES, detectDirectoryListing, detectFiles, type FileObs } from '../../../src/tools/website-scanner/detect/files.js'
@@ -16,9 +16,9 @@ import { detectTrace, detectUnsafeMethods } from '../../../src/tools/website-sca
 import { detectRobots, detectSecurityTxtMissing } from '../../../src/tools/website-scanner/detect/info.js'
 import * as A from '../../../src/tools/website-scanner/detect/active.js'
 import { forms, links, metaGenerator } from '../../../src/tools/website-scanner/html.js'
-import { profile, looksLikeNotFound } from '../../../src/tools/web-common/soft404.js'
-import { redirectAllowed, registrableDomain } from '../../../src/tools/web-common/redirect-policy.js'
-import { candidateBaseUrls } from '../../../src/tools/web-common/url.js'
+import { profile, looksLikeNotFound } from '../../../src/tools/lib/http/soft404.js'
+import { redirectAllowed, registrableDomain } from '../../../src/tools/lib/http/redirect-policy.js'
+import { candidateBaseUrls } from '../../../src/tools/lib/http/url.js'
 
 const HTML = 'text/html; charset=utf-8'
 const pg = (headers: Record<string, string> = {}, o: Partial<PageObs> = {}): PageObs => ({
@@ -35,9 +35,9 @@ const passes = (hits: Hit[]) => assert.deepEqual(ids(hits), [], 'expected no fin
 
 describe('catalogue', () => {
   test('ids are unique, well-formed and cover light and active checks', () => {
-    const all = C.websiteChecks.map((c) => c.id)
+    const all = C.websiteScannerChecks.map((c) => c.id)
     assert.equal(new Set(all).size, all.length)
-    for (const c of C.websiteChecks) {
+    for (const c of C.websiteScannerChecks) {
       assert.match(c.id, /^website\.[a-z]+\.[a-z0-9-]+$/)
       for (const w of c.cwe) assert.match(w, /^CWE-\d+$/)
       for (const r of c.references) assert.match(r, /^https:\/\//)
