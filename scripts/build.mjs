@@ -6,7 +6,7 @@
 // Concurrent callers (tests spawn many ward processes) take turns through a lock directory; the
 // build is written to a fresh directory and renamed into place, so no one ever runs a half-built dist/.
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -32,6 +32,9 @@ export function isStale() {
 function compile() {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')
   if (!existsSync(tsc)) throw new Error('dist/ is missing or stale and TypeScript is not installed: run `npm install` (with dev dependencies) to build Ward')
+  // The stamp carries the time the compile began: a source saved while tsc runs is newer than it,
+  // so the next check rebuilds instead of trusting a dist/ made from the older file.
+  const began = new Date()
   const out = join(ROOT, `dist.new-${process.pid}`)
   rmSync(out, { recursive: true, force: true })
   const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out], { stdio: 'inherit' })
@@ -44,7 +47,8 @@ function compile() {
     mkdirSync(join(to, '..'), { recursive: true })
     cpSync(f, to)
   }
-  writeFileSync(join(out, '.build-stamp'), `${new Date().toISOString()}\n`)
+  writeFileSync(join(out, '.build-stamp'), `${began.toISOString()}\n`)
+  utimesSync(join(out, '.build-stamp'), began, began)
   rmSync(DIST, { recursive: true, force: true })
   renameSync(out, DIST)
 }

@@ -1,6 +1,7 @@
 // Starts the roles of one command in this process (API, scan worker, callback sender) and stops
 // them cleanly on SIGTERM/SIGINT.
-import { pino } from 'pino'
+import { pino, type Logger } from 'pino'
+import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { parseBlocklist } from '../domain/blocklist.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
@@ -45,10 +46,6 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   const parts = partsOf(role, flags)
   const log = pino({ level: cfg.logLevel })
   const h = await openDatabase(cfg.db)
-  const first = await ensureFirstUser(h.db, cfg)
-  if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
-  else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
-
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
   const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
@@ -69,10 +66,15 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   if (role === 'worker' && worker) process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
   if (app) {
     await app.listen({ host: cfg.host, port: cfg.port })
+    // Only now: a key shown by a process that then failed to listen (EADDRINUSE) would be the
+    // only sight of it, with the user left behind holding it.
+    await showFirstKey(h.db, cfg, log)
     const addr = app.server.address()
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port
     process.stdout.write(`Ward is listening on http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}/api/v2 (docs at /api/v2/docs)\n`)
   }
+
+  if (!app) await showFirstKey(h.db, cfg, log)
 
   let stopping = false
   const shutdown = async (signal: string) => {
@@ -91,4 +93,12 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+/** On an empty database, creates the first user and prints its key once; otherwise says how to get one. */
+async function showFirstKey(db: Db, cfg: Config, log: Logger) {
+  const first = await ensureFirstUser(db, cfg)
+  if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
+  else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
+  else if (!cfg.initialApiKey) process.stdout.write('Ward has users already, so no API key is shown: create one with `npx ward admin key create --user ID` (ids: `npx ward admin user list`)\n')
 }

@@ -10,7 +10,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['api', 'web'],
   ['domain'],
   ['engine'],
-  ['tools', 'checks'], // checks/ is folded into tools/ by the tool-kit work; until then it ranks with tools
+  ['tools'],
   ['toolkit'],
   ['reports'],
   ['store'],
@@ -26,6 +26,8 @@ export interface Edge {
   from: string // src-relative path, e.g. "engine/worker.ts"
   to: string
   typeOnly: boolean
+  /** `import()` at run time (a manifest loading its scanner): no load-order dependency. */
+  dynamic?: boolean
 }
 
 export function layerOf(file: string): string {
@@ -57,9 +59,9 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Relative module specifiers of one source, with whether each use is type-only. */
-export function importsOf(fileName: string, source: string): { spec: string; typeOnly: boolean }[] {
+export function importsOf(fileName: string, source: string): { spec: string; typeOnly: boolean; dynamic?: boolean }[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true)
-  const found: { spec: string; typeOnly: boolean }[] = []
+  const found: { spec: string; typeOnly: boolean; dynamic?: boolean }[] = []
   const literal = (n: ts.Node | undefined) => (n && ts.isStringLiteralLike(n) ? n.text : undefined)
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node)) {
@@ -73,7 +75,7 @@ export function importsOf(fileName: string, source: string): { spec: string; typ
       if (spec) found.push({ spec, typeOnly })
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const spec = literal(node.arguments[0])
-      if (spec) found.push({ spec, typeOnly: false })
+      if (spec) found.push({ spec, typeOnly: false, dynamic: true })
     } else if (ts.isImportTypeNode(node)) {
       const arg = node.argument
       const spec = ts.isLiteralTypeNode(arg) ? literal(arg.literal) : undefined
@@ -90,12 +92,12 @@ export function importGraph(srcDir: string): Edge[] {
   const root = resolve(srcDir)
   const edges: Edge[] = []
   for (const file of sourceFiles(root)) {
-    for (const { spec, typeOnly } of importsOf(file, readFileSync(file, 'utf8'))) {
+    for (const { spec, typeOnly, dynamic } of importsOf(file, readFileSync(file, 'utf8'))) {
       const target = resolve(dirname(file), spec)
       const candidates = [target.replace(/\.js$/, '.ts'), target, `${target}.ts`, join(target, 'index.ts')]
       const hit = candidates.find((c) => c.startsWith(root) && existsSync(c) && /\.[cm]?ts$/.test(c))
       if (!hit) continue // a non-TypeScript asset (JSON) or a path outside src/
-      edges.push({ from: relative(root, file), to: relative(root, hit), typeOnly })
+      edges.push({ from: relative(root, file), to: relative(root, hit), typeOnly, ...(dynamic ? { dynamic } : {}) })
     }
   }
   return edges

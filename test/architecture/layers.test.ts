@@ -14,16 +14,11 @@ import { cycles, entriesInto, importGraph, importsOf, layerOf, layerProblem, typ
  * `from` ending in `/*` covers every file under that folder.
  */
 const KNOWN_UPWARD: readonly { from: string; to: string; why: string }[] = [
-  { from: 'tools/*', to: 'domain/evidence.ts', why: 'tools get evidence helpers from the tool kit (src/toolkit, tool-kit work) instead' },
-  { from: 'tools/*', to: 'domain/ip.ts', why: 'IP helpers move below tools with the tool kit / tools/lib (tool-kit work)' },
-  { from: 'tools/*', to: 'engine/net/egress.ts', why: 'the Egress interface moves into the tool kit (tool-kit work)' },
-  { from: 'engine/net/http-connect.ts', to: 'domain/ip.ts', why: 'IP helpers move below engine with the tool kit (tool-kit work)' },
-  { from: 'engine/net/socks5.ts', to: 'domain/ip.ts', why: 'IP helpers move below engine with the tool kit (tool-kit work)' },
-  { from: 'engine/scan-egress.ts', to: 'domain/vpn.ts', why: 'profile → egress mapping belongs in engine; domain/vpn.ts is being reworked by the tool-kit work' },
+  { from: 'engine/scan-egress.ts', to: 'domain/vpn.ts', why: 'the VPN profile → egress mapping (egressProfileOf) belongs in engine or the tool kit, beside the egress it configures' },
   { from: 'reports/scan-report.ts', to: 'tools/registry.ts', why: 'the PDF needs the tool name: callers (api/routes/scans.ts, the CLI for the callback sender) should pass it in' },
 ]
 const KNOWN_CYCLES: readonly { files: readonly string[]; why: string }[] = [
-  { files: ['tools/tls-scanner/analyze.ts', 'tools/tls-scanner/findings.ts'], why: 'findings.ts takes result types from analyze.ts, which calls it; the TLS scanner split (tool-kit work) separates them' },
+  { files: ['tools/lib/tls/analyze.ts', 'tools/lib/tls/findings.ts'], why: 'findings.ts takes result types from analyze.ts, which calls it: the types belong in a module of their own' },
 ]
 
 /**
@@ -31,11 +26,7 @@ const KNOWN_CYCLES: readonly { files: readonly string[]; why: string }[] = [
  * may run on different machines). Known paths by which the API still loads engine code, each with
  * why it is still here (same rules as above).
  */
-const KNOWN_API_LOADS_ENGINE: readonly { from: string; to: string; why: string }[] = [
-  { from: 'domain/scans.ts', to: 'engine/tool-params.ts', why: 'domain takes a tool catalogue interface instead (tool-kit work)' },
-  { from: 'domain/vpn.ts', to: 'engine/net/http-connect.ts', why: 'proxy URL parsing moves below domain or into engine only (tool-kit work)' },
-  { from: 'domain/vpn.ts', to: 'engine/net/socks5.ts', why: 'host:port parsing moves below domain or into engine only (tool-kit work)' },
-]
+const KNOWN_API_LOADS_ENGINE: readonly { from: string; to: string; why: string }[] = []
 
 const matches = (k: { from: string; to: string }, e: Edge) => e.to === k.to && (k.from.endsWith('/*') ? e.from.startsWith(k.from.slice(0, -1)) : e.from === k.from)
 
@@ -51,7 +42,8 @@ test('no import runs up a layer (or between api/web and engine) beyond the known
 })
 
 test('no files import each other in a circle beyond the known list', (t) => {
-  const found = cycles(edges).map((c) => c.join(' ↔ '))
+  // A lazy import() (a manifest loading its scanner) runs after both files loaded: not a cycle.
+  const found = cycles(edges.filter((e) => !e.dynamic)).map((c) => c.join(' ↔ '))
   t.diagnostic(`${found.length} cycle(s)`)
   const known = KNOWN_CYCLES.map((c) => [...c.files].sort().join(' ↔ '))
   assert.deepEqual(found.filter((c) => !known.includes(c)), [], 'import cycles')
@@ -115,7 +107,7 @@ test('the graph reader sees every kind of import, and cycles of any length', () 
     { spec: './c.js', typeOnly: true },
     { spec: './d.js', typeOnly: false },
     { spec: './e.js', typeOnly: false },
-    { spec: './f.js', typeOnly: false },
+    { spec: './f.js', typeOnly: false, dynamic: true },
     { spec: './g.js', typeOnly: true },
   ])
   const e = (from: string, to: string) => ({ from, to })
