@@ -61,7 +61,7 @@ let one: Tenant
 let fifty: Tenant
 
 before(async () => {
-  w = await startWard({ worker: false, onQuery: (sql) => counting && queries.push(sql) })
+  w = await startWard({ worker: false, env: { WARD_AUTH_CACHE_MS: '60000' }, onQuery: (sql) => counting && queries.push(sql) })
   one = await tenant('one', 1)
   fifty = await tenant('fifty', 50)
 })
