@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { createDirectEgress } from '../src/engine/net/direct.js'
-import { discoverTcpPorts } from '../src/tools/port-scanner/scan.js'
+import { discoverTcpPorts } from '../src/tools/lib/ports/scan.js'
 import { portScanner } from '../src/tools/port-scanner/index.js'
 import { ALL_SERVICES, startTcpServices, type ServiceSpec } from '../test/testbed/tcp-services.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../test/helpers/netns.js'
