@@ -4,6 +4,7 @@
 // Data only; matched against versions a site announces (Server, X-Powered-By, generator).
 import type { Risk } from '../../../toolkit/check.js'
 import { compareVersions } from './version.js'
+import { PRODUCTS, productKey } from '../services/products.js'
 
 export interface VulnerableRange {
   /** Normalised product name (see `normaliseProduct`). */
@@ -28,18 +29,11 @@ export const VULNERABLE_VERSIONS: readonly VulnerableRange[] = [
   { product: 'nginx', min: '0.6.18', max: '1.20.0', cve: ['CVE-2021-23017'], risk: 'high', summary: 'resolver off-by-one heap write (CVE-2021-23017) when the resolver directive is used' },
 ]
 
-const ALIASES: Record<string, string> = {
-  apache: 'Apache httpd',
-  'apache httpd': 'Apache httpd',
-  httpd: 'Apache httpd',
-  'microsoft-iis': 'Microsoft IIS',
-  'microsoft iis': 'Microsoft IIS',
-  php: 'PHP',
-  openssl: 'OpenSSL',
-  nginx: 'nginx',
+/** The vocabulary's label for a product name ("apache" → "Apache httpd"); unknown names as given. */
+export const normaliseProduct = (p: string) => {
+  const key = productKey(p.trim())
+  return key ? PRODUCTS[key].label : p.trim()
 }
-
-export const normaliseProduct = (p: string) => ALIASES[p.trim().toLowerCase()] ?? p.trim()
 
 export { compareVersions }
 
