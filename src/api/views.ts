@@ -1,7 +1,7 @@
 // Stored rows → the resources of the spec (field names, units and formats of decisions.md).
 import type { FindingRow, ScanRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
-import { summaryText } from '../domain/risk.js'
+import { summaryText } from '../reports/risk.js'
 
 export function scanView(s: ScanRow, now = Date.now()) {
   const counts = { critical: s.count_critical, high: s.count_high, medium: s.count_medium, low: s.count_low, info: s.count_info }
@@ -25,36 +25,6 @@ export function scanView(s: ScanRow, now = Date.now()) {
     status_message: s.status_message ?? '',
     vpn_profile_uuid: s.vpn_profile_uuid,
     scan_original_url: s.scan_original_url === 1,
-  }
-}
-
-export function findingView(f: FindingRow) {
-  return {
-    id: f.id,
-    name: f.name,
-    test_description: f.test_description,
-    test_finished: f.test_finished === 1,
-    confirmed: f.confirmed === 1,
-    in_cisa_catalog: f.in_cisa_catalog === 1,
-    cve: JSON.parse(f.cve) as string[],
-    vuln_description: f.vuln_description,
-    vuln_evidence: f.vuln_evidence ? JSON.parse(f.vuln_evidence) : null,
-    risk_description: f.risk_description,
-    risk_level: f.risk_level,
-    status: f.status as any,
-    recommendation: f.recommendation,
-    references: JSON.parse(f.refs) as string[],
-    verified: f.verified === 1,
-    vuln_id: f.vuln_id,
-    owasp: JSON.parse(f.owasp),
-    cwe: f.cwe,
-    port: f.port,
-    protocol: f.protocol,
-    service: f.service,
-    url: f.url,
-    scan_id: f.scan_id,
-    target_id: f.target_id,
-    created_at: toApiTime(f.created_at)!,
   }
 }
 

@@ -1,12 +1,16 @@
-// ward serve | worker | all | admin ... — parses argv, loads config, starts roles.
+// ward serve | worker | all | callbacks | admin ... — parses argv, loads config, starts roles.
 // ward scan ... — the CI client, which talks to a server over HTTP only: it is dispatched before any
 // configuration is read or module of the server is loaded, so it runs without a database or WARD_* settings.
 import type { Config } from '../config/config.js'
 import type { Role } from './roles.js'
 
-const USAGE = `usage: ward [all|serve|worker]     start Ward (default: all = API and scan worker)
-       ward scan <target> ...         CI client: scan through a Ward server, exit by severity (ward scan --help)
-       ward admin ...                 administration (ward admin help)`
+const USAGE = `usage: ward [all|serve|worker|callbacks] [--no-callbacks]
+         all        API, scan worker and report-callback sender (the default)
+         serve      API only
+         worker     scan worker and report-callback sender (--no-callbacks: the worker only)
+         callbacks  report-callback sender only
+       ward scan <target> ...   CI client: scan through a Ward server, exit by severity (ward scan --help)
+       ward admin ...   administration (ward admin help)`
 
 async function main() {
   if (process.argv[2] === 'scan') {
@@ -18,7 +22,7 @@ async function main() {
   const { openDatabase } = await import('../store/db.js')
   const { parseArgs } = await import('./args.js')
   const { runAdmin, UsageError } = await import('./admin.js')
-  const { startRoles } = await import('./roles.js')
+  const { ROLES, startRoles } = await import('./roles.js')
   const { words, flags } = parseArgs(process.argv.slice(2))
   const command = words[0] ?? 'all'
   let cfg: Config
@@ -55,11 +59,11 @@ async function main() {
     process.stdout.write(USAGE + '\n')
     return
   }
-  if (!['all', 'serve', 'worker'].includes(command)) {
+  if (!(ROLES as readonly string[]).includes(command)) {
     process.stderr.write(`ward: unknown command "${command}"\n${USAGE}\n`)
     process.exit(2)
   }
-  await startRoles(command as Role, cfg)
+  await startRoles(command as Role, cfg, { noCallbacks: flags['no-callbacks'] === 'true' })
 }
 
 main().catch((e) => {

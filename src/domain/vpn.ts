@@ -1,4 +1,4 @@
-// VPN profile rules (issue 7): validating new profiles, resolving a scan's profile, and turning a stored
+// VPN profile rules: validating new profiles, resolving a scan's profile, and turning a stored
 // profile into egress settings. Messages never contain a password or a URL that may carry one.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../store/db.js'
@@ -7,11 +7,9 @@ import { getWorkspace } from '../store/accounts.js'
 import { getVpnProfile } from '../store/vpn-profiles.js'
 import type { NewVpnProfile } from '../store/vpn-profiles.js'
 import type { VpnProfileRow } from '../store/schema.js'
-import type { EgressProfile } from '../engine/net/create-egress.js'
-import { parseProxyUrl } from '../engine/net/http-connect.js'
-import { hostPort } from '../engine/net/socks5.js'
+import { hostPort, parseProxyUrl, type EgressProfile } from '../toolkit/egress-profile.js'
 import { nowIso } from '../store/time.js'
-import { stripBrackets } from './ip.js'
+import { stripBrackets } from '../toolkit/ip.js'
 import { badRequest, notFound } from './errors.js'
 
 export const VPN_PROFILE_TYPES = ['socks5', 'http_connect'] as const

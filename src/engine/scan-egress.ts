@@ -1,9 +1,9 @@
 // The egress a scan's traffic leaves through: direct, or the scan's VPN profile (checked before the tool starts).
 import type { Db } from '../store/db.js'
 import type { ScanRow } from '../store/schema.js'
-import type { Tool } from '../tools/tool.js'
-import { ToolStartError } from '../tools/errors.js'
-import type { Egress } from './net/egress.js'
+import type { ToolManifest } from '../toolkit/tool.js'
+import { ToolStartError } from '../toolkit/errors.js'
+import type { Egress } from '../toolkit/egress.js'
 import { createDirectEgress } from './net/direct.js'
 import { createEgress } from './net/create-egress.js'
 import { getVpnProfile } from '../store/vpn-profiles.js'
@@ -17,7 +17,7 @@ export class EgressUnavailableError extends Error {
 /** Time the proxy check may take before the scan ends `VPN connection error`. */
 const CHECK_TIMEOUT_MS = 10000
 
-export async function egressForScan(db: Db, scan: ScanRow, tool: Tool<any>, signal: AbortSignal): Promise<Egress> {
+export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManifest, 'name' | 'needs'>, signal: AbortSignal): Promise<Egress> {
   if (!scan.vpn_profile_uuid) {
     const egress = createDirectEgress()
     if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)

@@ -16,7 +16,6 @@ import { scanPdf } from '../../reports/scan-report.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { CONTENT_TYPES, WRITERS, type ScanInfo } from '../../reports/formats/index.js'
 import { getTargetById } from '../../store/targets.js'
-import { getTool } from '../../tools/registry.js'
 
 function isoParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined
@@ -32,7 +31,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
     handler: async (req, reply) => {
-      const r = await createScan(db, callerOf(req), { targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body as any)
+      const r = await createScan(db, callerOf(req), { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body as any)
       return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
     },
   })
@@ -115,7 +114,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         id: s.id,
         target: target?.name ?? String(s.target_id),
         tool_id: s.tool_id,
-        tool_name: getTool(s.tool_id)?.name,
+        tool_name: app.ward.tools.get(s.tool_id)?.name,
         status_name: view.status_name,
         status_message: view.status_message,
         start_time: view.start_time,
