@@ -85,7 +85,7 @@ export class V2Client {
       } catch (e) {
         const code = errorCode(e)
         const retriable = method === 'GET' || NOT_SENT.has(code)
-        const why = code || (e as Error).name || 'network error'
+        const why = code || plain((e as { cause?: Error }).cause?.message ?? (e as Error).message) || 'network error'
         if (!retriable || attempt >= this.o.attempts) throw new NetworkError(`cannot reach the server (${why})`)
         await this.wait(`${why}`, this.backoff(attempt))
         continue

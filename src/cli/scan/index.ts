@@ -351,6 +351,11 @@ export async function runScan(argv: string[], io: ScanIo): Promise<number> {
 
 /** Entry point of `ward scan` in the ward binary. */
 export async function scanMain(argv: string[]): Promise<never> {
+  // A reader that went away (`ward scan ... | head`) is not an error of the scan.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  })
   const code = await runScan(argv, {
     env: process.env,
     stdout: process.stdout,
