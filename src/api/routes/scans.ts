@@ -121,7 +121,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         end_time: view.end_time,
         duration: view.duration,
       }
-      const tests = kind === 'junit' ? (await scanTests(db, s.id)).map(testView) : []
+      const tests = kind === 'junit' || kind === 'markdown' ? (await scanTests(db, s.id)).map(testView) : []
       // No threshold on the server: the CI client applies --fail-on; here every finding is reported as found.
       const body = WRITERS[kind](info, output.output_data.findings, tests, null)
       const ext = { sarif: 'sarif', csv: 'csv', junit: 'xml', markdown: 'md' }[kind]
