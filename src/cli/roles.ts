@@ -7,7 +7,7 @@ import { parseBlocklist } from '../domain/blocklist.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
 import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
-import { createToolCatalogue } from '../tools/registry.js'
+import { createToolCatalogue, toolName } from '../tools/registry.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser } from './bootstrap.js'
 import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
@@ -31,7 +31,7 @@ export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { ap
 /** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
 export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
   const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
-  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id })
+  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName })
   return {
     id: worker.id,
     activeScans: () => worker.activeScans(),
@@ -49,7 +49,7 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
   const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
-  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks` }) : null
+  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null

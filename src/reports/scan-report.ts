@@ -3,14 +3,17 @@ import type { Db } from '../store/db.js'
 import type { ScanRow } from '../store/schema.js'
 import { scanFindings, scanTests } from '../store/results.js'
 import { getTargetById } from '../store/targets.js'
-import { toolName } from '../tools/registry.js'
 import { summaryText } from './risk.js'
 import { toApiTime } from '../store/time.js'
 import { decodeFinding } from '../store/finding-rows.js'
 import type { Evidence } from './evidence.js'
 import type { ReportFinding, ReportScan, ReportTest } from './report-model.js'
 
-export async function reportModel(db: Db, s: ScanRow): Promise<{ scan: ReportScan; findings: ReportFinding[]; tests: ReportTest[] }> {
+/** A tool's display name: the caller knows the tool catalogue, which sits above reports. */
+export type ToolNames = (toolId: number) => string
+const numbered: ToolNames = (id) => `Tool ${id}`
+
+export async function reportModel(db: Db, s: ScanRow, toolName: ToolNames = numbered): Promise<{ scan: ReportScan; findings: ReportFinding[]; tests: ReportTest[] }> {
   const target = await getTargetById(db, s.target_id)
   const counts = { critical: s.count_critical, high: s.count_high, medium: s.count_medium, low: s.count_low, info: s.count_info }
   const start = s.start_time ? Date.parse(s.start_time) : null
@@ -52,8 +55,8 @@ export async function reportModel(db: Db, s: ScanRow): Promise<{ scan: ReportSca
   return { scan, findings, tests }
 }
 
-export async function scanPdf(db: Db, s: ScanRow): Promise<Buffer> {
-  const m = await reportModel(db, s)
+export async function scanPdf(db: Db, s: ScanRow, toolName?: ToolNames): Promise<Buffer> {
+  const m = await reportModel(db, s, toolName)
   const { renderScanPdf } = await import('./pdf/index.js')
   return renderScanPdf(m.scan, m.findings, m.tests)
 }

@@ -13,6 +13,7 @@ import { publish } from '../../store/notify.js'
 import { parseBlocklist } from '../../domain/blocklist.js'
 import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
 import { scanPdf } from '../../reports/scan-report.js'
+import { toolName } from '../../tools/registry.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { CONTENT_TYPES, WRITERS, type ScanInfo } from '../../reports/formats/index.js'
 import { getTargetById } from '../../store/targets.js'
@@ -103,7 +104,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const kind = negotiateOutput(req.headers.accept)
       if (!kind) throw new WardError(406, `Not acceptable: ask for one of ${OUTPUT_TYPES.map(([t]) => t).join(', ')}`, { acceptable: OUTPUT_TYPES.map(([t]) => t) })
       if (kind === 'pdf') {
-        const pdf = await scanPdf(db, s)
+        const pdf = await scanPdf(db, s, toolName)
         return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as any)
       }
       const output = await scanOutputJson(db, s)
