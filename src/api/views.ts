@@ -1,6 +1,10 @@
 // Stored rows → the resources of the spec (field names, units and formats of decisions.md).
 import type { FindingRow, ScanRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
+import type { ScanState } from '../store/scan-states.js'
+
+type TestRecordStatus = 'running' | 'finished' | 'skipped' | 'error'
+type TestRecordResult = 'passed' | 'failed' | 'error' | null
 import { summaryText } from '../reports/risk.js'
 
 export function scanView(s: ScanRow, now = Date.now()) {
@@ -13,7 +17,7 @@ export function scanView(s: ScanRow, now = Date.now()) {
     tool_id: s.tool_id,
     target_id: s.target_id,
     workspace_id: s.workspace_id,
-    status_name: s.status as any,
+    status_name: s.status as ScanState,
     vpn_scan: s.vpn_scan === 1,
     progress: s.progress,
     result_summary: { text: summaryText(counts), ...counts },
@@ -34,8 +38,8 @@ export function testView(t: TestRow & { finding_ids: number[] }) {
     scan_id: t.scan_id,
     name: t.name,
     description: t.description,
-    status: t.status as any,
-    result: t.result as any,
+    status: t.status as TestRecordStatus,
+    result: t.result as TestRecordResult,
     finding_ids: t.finding_ids,
     start_time: toApiTime(t.start_time),
     end_time: toApiTime(t.end_time),

@@ -32,7 +32,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
     handler: async (req, reply) => {
-      const r = await createScan(db, callerOf(req), { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body as any)
+      const r = await createScan(db, callerOf(req), { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body)
       return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
     },
   })
@@ -105,7 +105,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!kind) throw new WardError(406, `Not acceptable: ask for one of ${OUTPUT_TYPES.map(([t]) => t).join(', ')}`, { acceptable: OUTPUT_TYPES.map(([t]) => t) })
       if (kind === 'pdf') {
         const pdf = await scanPdf(db, s, toolName)
-        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as any)
+        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as never) // the route's schema types the JSON answer; the PDF is sent as bytes
       }
       const output = await scanOutputJson(db, s)
       if (kind === 'json') return { data: output }

@@ -1,3 +1,4 @@
+import type { SecureVersion } from 'node:tls'
 // The TLS analysis, reusable by other tools (the Network Vulnerability Scanner runs it on TLS ports):
 // scanTls() does the network work and returns a typed report; tlsFindings() turns a report into findings.
 import { X509Certificate } from 'node:crypto'
@@ -248,11 +249,11 @@ async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'
 }
 
 /** The suite the runtime's TLS negotiates at exactly version `v`, or null. */
-async function runtimeHandshake(s: TlsSession, v: string): Promise<string | null> {
+async function runtimeHandshake(s: TlsSession, v: SecureVersion): Promise<string | null> {
   const { net, ep, o, sniName } = s
   let sock: TLSSocket | undefined
   try {
-    sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: v as any, maxVersion: v as any, ciphers: 'ALL:@SECLEVEL=0' } })
+    sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: v, maxVersion: v, ciphers: 'ALL:@SECLEVEL=0' } })
     return sock.getCipher()?.name ?? null
   } catch {
     return null
@@ -289,7 +290,7 @@ async function certificateStep(s: TlsSession): Promise<void> {
       tls: { minVersion: 'TLSv1', ciphers: 'ALL:!aNULL:@SECLEVEL=0', ...(o.ca ? { ca: o.ca } : {}) },
     })
     ders = chainOf(sock.getPeerCertificate(true))
-    const err = sock.authorizationError ? String((sock.authorizationError as any).code ?? sock.authorizationError) : null
+    const err = sock.authorizationError ? String((sock.authorizationError as Error & { code?: string }).code ?? sock.authorizationError) : null
     report.trust = { trusted: trustVerdict(err, ders), error: err }
   } catch (e) {
     if (stopped()) return
