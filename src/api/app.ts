@@ -1,23 +1,20 @@
-// The Fastify application: /api/v2 routes behind auth and rate limits, OpenAPI, error mapping.
+// The Fastify application: named plugins for the cross-cutting concerns, then the /api/v2 routes
+// behind auth and rate limits, and the OpenAPI document generated from the routes' schemas.
 import Fastify, { type FastifyInstance } from 'fastify'
-import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Registry } from 'prom-client'
 import type { WardContext } from './context.js'
-import { installErrorHandling } from './errors.js'
-import { installValidation } from './validation.js'
-import { installAuth } from './auth.js'
+import errorBody, { clientErrorHandler, frameworkErrors } from './plugins/error-body.js'
+import input, { BODY_LIMIT } from './plugins/input.js'
+import auth from './plugins/auth.js'
+import rateLimit from './plugins/rate-limit.js'
+import health from './plugins/health.js'
+import metrics from './plugins/metrics.js'
 import { createCallerCache } from './caller-cache.js'
-import { installRateLimit } from './rate-limit.js'
-import { installMethodNotAllowed } from './not-found.js'
-import { installHealth } from './health.js'
-import { installMetrics } from './metrics.js'
 import { ErrorBody } from './schemas/common.js'
-import { targetRoutes } from './routes/targets.js'
-import { workspaceRoutes } from './routes/workspaces.js'
-import { API_ROUTE_PLUGINS } from './routes/index.js'
+import { apiRoutes } from './routes/index.js'
 
 export const API_PREFIX = '/api/v2'
 
@@ -30,29 +27,21 @@ export interface BuildOptions {
 export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: ward.config.logLevel, redact: ['req.headers.authorization'] },
-    bodyLimit: 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    bodyLimit: BODY_LIMIT,
+    // A path segment as long as the longest accepted value (a target name in a URL is 2048).
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('ward', ward)
   app.decorate('callers', createCallerCache(ward.config.authCacheMs))
   app.decorateRequest('caller', null)
-  installErrorHandling(app)
-  installValidation(app)
-  installMethodNotAllowed(app)
-  installMetrics(app, opts.metricsRegistries)
-  installHealth(app)
+  await app.register(errorBody)
+  await app.register(input)
+  await app.register(metrics, { registries: opts.metricsRegistries })
+  await app.register(health)
 
-  // A known client compares content-type for equality: no "; charset=utf-8".
-  app.addHook('onSend', async (_req, reply, payload) => {
-    const ct = reply.getHeader('content-type')
-    if (typeof ct === 'string' && ct.startsWith('application/json')) reply.header('content-type', 'application/json')
-    return payload
-  })
-
-  // Bodies are JSON or form-encoded; anything else (text/plain included) is 415.
-  app.removeContentTypeParser('text/plain')
-  await app.register(formbody, { bodyLimit: 1024 * 1024 })
   app.addSchema(ErrorBody)
   await app.register(swagger, {
     openapi: {
@@ -67,11 +56,9 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
 
   await app.register(
     async (api) => {
-      installAuth(api)
-      await installRateLimit(api)
-      await api.register(targetRoutes)
-      await api.register(workspaceRoutes)
-      for (const plugin of API_ROUTE_PLUGINS) await api.register(plugin)
+      await api.register(auth)
+      await api.register(rateLimit)
+      await api.register(apiRoutes)
     },
     { prefix: API_PREFIX },
   )

@@ -22,7 +22,9 @@ export function scanView(s: ScanRow, now = Date.now()) {
     duration,
     num_tests: s.num_tests,
     num_finished_tests: s.num_finished_tests,
-    status_message: s.status_message,
+    status_message: s.status_message ?? '',
+    vpn_profile_uuid: s.vpn_profile_uuid,
+    scan_original_url: s.scan_original_url === 1,
   }
 }
 

@@ -3,7 +3,7 @@
 // this its engine histograms would be visible nowhere. No auth, like the API's /metrics.
 import http from 'node:http'
 import { Registry } from 'prom-client'
-import { processRegistry } from '../api/metrics.js'
+import { processRegistry } from '../api/plugins/metrics.js'
 import { engineRegistry } from '../engine/metrics.js'
 
 const registry = Registry.merge([processRegistry, engineRegistry])

@@ -40,7 +40,7 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
   const hasId = body.target_id !== undefined
   const hasName = body.target_name !== undefined && body.target_name !== null
   if (hasId === hasName) throw badRequest('Invalid parameters: give exactly one of target_id and target_name')
-  const params = resolveToolParams(tool.params, body.tool_params ?? {})
+  const params = resolveToolParams(tool.params, body.tool_params ?? {}, tool.validateParams)
   if (!params.ok) throw badRequest(`Invalid parameters: ${params.message}`)
   if (body.report_callback) {
     const problem = callbackUrlProblem(body.report_callback.url, rules.callbackBlocklist)

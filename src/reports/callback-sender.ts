@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import type { CallbackDeliveryRow } from '../store/schema.js'
-import { claimDueDelivery, recordAttempt, type AttemptResult } from '../store/callbacks.js'
+import { claimDueDelivery, deliveryBody, recordAttempt, releaseDelivery, type AttemptResult } from '../store/callbacks.js'
 import { getScanById } from '../store/scans.js'
 import { nowIso } from '../store/time.js'
 import { scanOutputJson } from './scan-output.js'
@@ -58,7 +58,10 @@ export async function buildCallbackBody(db: Db, d: CallbackDeliveryRow): Promise
 export function startCallbackSender(o: SenderOptions): CallbackSender {
   const { db, config, log, owner } = o
   const concurrency = o.concurrency ?? 4
+  // Stopping ends claiming; an attempt already in flight finishes (its outcome is known to both
+  // sides) unless it outlasts the delivery timeout, when `cancel` cuts it.
   const stopping = new AbortController()
+  const cancel = new AbortController()
   const inflight = new Set<Promise<void>>()
   let wake: () => void = () => {}
 
@@ -70,7 +73,8 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     let error: string | null = null
     let retryAfter: string | null = null
     try {
-      const built = await buildCallbackBody(db, d)
+      // Built once: every retry of this event sends the same bytes (decisions.md).
+      const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d))
       if (!built) {
         await recordAttempt(db, owner, d.id, { attempt: n, startedAt, statusCode: null, error: 'the scan was deleted', durationMs: 0, next: { status: 'failed' } })
         return
@@ -86,13 +90,18 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
         headers[TIMESTAMP_HEADER] = ts
         headers[SIGNATURE_HEADER] = signBody(d.secret, built.body, ts)
       }
+      if (stopping.signal.aborted) {
+        // Claimed but not sent when the sender began to stop: hand it back untouched.
+        await releaseDelivery(db, owner, d.id)
+        return
+      }
       const timeout = AbortSignal.timeout(config.callbackTimeoutMs)
       try {
         const res = await request(d.url, {
           method: 'POST',
           headers,
           body: built.body,
-          signal: AbortSignal.any([timeout, stopping.signal]),
+          signal: AbortSignal.any([timeout, cancel.signal]),
           headersTimeout: config.callbackTimeoutMs,
           bodyTimeout: config.callbackTimeoutMs,
         })
@@ -103,7 +112,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       } catch (e) {
         error = timeout.aborted
           ? `timed out after ${config.callbackTimeoutMs} ms`
-          : stopping.signal.aborted
+          : cancel.signal.aborted
             ? 'Ward shut down during the attempt'
             : describe(e)
       }
@@ -117,7 +126,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     else if (outcome === 'give-up') r.error = error ?? `the receiver answered HTTP ${statusCode}; not retried`
     else {
       if (r.error === null) r.error = `the receiver answered HTTP ${statusCode}`
-      const at = Date.now() + (stopping.signal.aborted ? 0 : retryDelay(config, n, retryAfter))
+      const at = Date.now() + (cancel.signal.aborted ? 0 : retryDelay(config, n, retryAfter))
       if (at <= Date.parse(d.created_at) + config.callbackRetryWindowMs) r.next = { status: 'pending', at: new Date(at).toISOString() }
       else r.error = `${r.error}; gave up: the retry window of ${Math.round(config.callbackRetryWindowMs / 60000)} min is over`
     }
@@ -160,7 +169,12 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       stopping.abort()
       wake()
       await loop
-      await Promise.allSettled([...inflight])
+      const drained = Promise.allSettled([...inflight])
+      let grace: NodeJS.Timeout | undefined
+      const late = await Promise.race([drained.then(() => false), new Promise<boolean>((r) => (grace = setTimeout(() => r(true), config.callbackTimeoutMs)))])
+      clearTimeout(grace)
+      if (late) cancel.abort()
+      await drained
     },
   }
 }

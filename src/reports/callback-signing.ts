@@ -1,5 +1,7 @@
 // Report-callback signing and retry policy (spec/decisions.md, "report_callback"):
-//   x-ward-signature: sha256=<hex HMAC-SHA256 of the raw body>, x-ward-timestamp: <unix seconds>.
+//   x-ward-timestamp: <unix seconds>,
+//   x-ward-signature: t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>." followed by the raw body>.
+// The timestamp is inside the MAC, so an old body cannot be replayed under a fresh timestamp.
 // Retried with exponential backoff on network error, 5xx or 429, for up to 24 h; a 2xx ends it.
 // Pure functions: the outbox sender owns the clock, the HTTP request and the 24 h deadline.
 import { createHmac, timingSafeEqual } from 'node:crypto'
@@ -12,43 +14,34 @@ export const SCAN_ID_HEADER = 'x-ward-scan-id'
 /** `x-ward-timestamp` value: whole unix seconds, as a decimal string. */
 export const callbackTimestamp = (nowMs: number = Date.now()): string => String(Math.floor(nowMs / 1000))
 
-/**
- * `sha256=<hex>`: HMAC-SHA256 keyed with the secret over the raw body bytes, exactly as
- * decisions.md defines it, so receivers written against that contract verify it unchanged.
- * `timestamp` is sent beside it in `x-ward-timestamp` but is NOT covered by the MAC (the
- * contract signs the body alone); receivers that want replay protection check the timestamp's
- * freshness and de-duplicate on `x-ward-event-id`, which is stable per delivery.
- */
+const mac = (secret: string, timestamp: string, body: Buffer) => createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest()
+
+/** `t=<timestamp>,v1=<hex>`: HMAC-SHA256 keyed with the secret over "<timestamp>." and the raw body bytes. */
 export function signBody(secret: string, body: Buffer, timestamp: string): string {
-  void timestamp // kept in the signature so callers pass the header pair together
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+  return `t=${timestamp},v1=${mac(secret, timestamp, body).toString('hex')}`
 }
 
 export interface VerifyOptions {
-  /** The `x-ward-timestamp` header; checked only when toleranceSeconds is set. */
-  timestamp?: string | null
-  /** Reject when the timestamp is missing or further than this from now. */
+  /** Reject when the signed timestamp is further than this from now (5 minutes suggested). */
   toleranceSeconds?: number
   nowMs?: number
 }
 
 /**
- * True when `signature` (the `x-ward-signature` header) is the body's HMAC under `secret`.
- * Constant-time comparison; a malformed header is simply false. With `toleranceSeconds`, the
- * timestamp must also be present and within that many seconds of now.
+ * True when `signature` (the `x-ward-signature` header) is `t=<ts>,v1=<hex>` with the MAC of that
+ * timestamp and the body under `secret`. Constant-time comparison; a malformed header is simply
+ * false. With `toleranceSeconds`, the signed timestamp must also be within that many seconds of now.
  */
 export function verifySignature(secret: string, body: Buffer, signature: string | null | undefined, opts: VerifyOptions = {}): boolean {
   if (typeof signature !== 'string') return false
-  const m = /^sha256=([0-9a-f]{64})$/i.exec(signature.trim())
+  const m = /^t=(\d{1,15}),v1=([0-9a-f]{64})$/i.exec(signature.trim())
   if (!m) return false
-  const given = Buffer.from(m[1]!.toLowerCase(), 'hex')
-  const expected = createHmac('sha256', secret).update(body).digest()
+  const [, ts, hex] = m as unknown as [string, string, string]
+  const given = Buffer.from(hex.toLowerCase(), 'hex')
+  const expected = mac(secret, ts, body)
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false
   if (opts.toleranceSeconds === undefined) return true
-  const ts = opts.timestamp?.trim()
-  if (!ts || !/^\d+$/.test(ts)) return false
-  const ageSeconds = Math.abs((opts.nowMs ?? Date.now()) / 1000 - Number(ts))
-  return ageSeconds <= opts.toleranceSeconds
+  return Math.abs((opts.nowMs ?? Date.now()) / 1000 - Number(ts)) <= opts.toleranceSeconds
 }
 
 /** First retry waits up to BASE, doubling per attempt up to CAP (before jitter). */

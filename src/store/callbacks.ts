@@ -117,3 +117,17 @@ export async function scanDeliveries(db: Db, scanId: number): Promise<Array<Call
   const attempts = await db.selectFrom('callback_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('attempt').orderBy('id').execute()
   return deliveries.map((d) => ({ ...d, attempt_list: attempts.filter((a) => a.delivery_id === d.id) }))
 }
+
+/**
+ * The delivery's body: the one stored at its first attempt, or `build()`'s, stored now. Two senders
+ * racing on one delivery (a lease that expired mid-build) keep the first body written.
+ */
+export async function deliveryBody(db: Db, deliveryId: number, build: () => Promise<{ body: Buffer; contentType: string } | null>): Promise<{ body: Buffer; contentType: string } | null> {
+  const stored = await db.selectFrom('callback_bodies').select(['body', 'content_type']).where('delivery_id', '=', deliveryId).executeTakeFirst()
+  if (stored) return { body: Buffer.from(stored.body), contentType: stored.content_type }
+  const built = await build()
+  if (!built) return null
+  await db.insertInto('callback_bodies').values({ delivery_id: deliveryId, content_type: built.contentType, body: built.body }).onConflict((oc) => oc.column('delivery_id').doNothing()).execute()
+  const kept = await db.selectFrom('callback_bodies').select(['body', 'content_type']).where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow()
+  return { body: Buffer.from(kept.body), contentType: kept.content_type }
+}

@@ -168,6 +168,12 @@ export interface CallbackAttemptsTable {
   duration_ms: number
 }
 
+export interface CallbackBodiesTable {
+  delivery_id: number
+  content_type: string
+  body: Buffer
+}
+
 export interface FindingHistoryTable {
   id: Generated<number>
   workspace_id: number
@@ -198,6 +204,7 @@ export interface Database {
   vpn_profiles: VpnProfilesTable
   callback_deliveries: CallbackDeliveriesTable
   callback_attempts: CallbackAttemptsTable
+  callback_bodies: CallbackBodiesTable
   finding_history: FindingHistoryTable
   kev_cves: KevCvesTable
 }

@@ -71,6 +71,8 @@ export interface Tool<S extends TSchema = TSchema> {
   name: string
   /** TypeBox schema of tool_params; defaults live here. Validated before a scan is queued. */
   params: S
+  /** Rules the schema cannot say (a port range within 1..65535): the problem, or undefined. Run before queueing. */
+  validateParams?: (params: Static<S>) => string | undefined
   supportsMaxScanTime: boolean
   /** Traffic the tool needs; an egress that cannot carry it ends the scan `failed to start`. */
   needs: { udp?: boolean }

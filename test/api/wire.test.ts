@@ -71,8 +71,9 @@ describe('wire details and auth', () => {
     assert.equal(empty.statusCode, 400)
   })
 
-  test('a non-positive-integer id → 400', async () => {
-    for (const id of ['0', '-1', 'abc', '1.5', '99999999999999999999']) {
+  test('an id that is not plain decimal digits → 400; 0 is well-formed and names nothing → 404', async () => {
+    assert.equal((await w.req('GET', '/api/v2/targets/0')).statusCode, 404)
+    for (const id of ['-1', 'abc', '1.5', '99999999999999999999']) {
       const r = await w.req('GET', `/api/v2/targets/${id}`)
       assert.equal(r.statusCode, 400, id)
       assert.equal(r.json().status, 400)

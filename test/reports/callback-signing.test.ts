@@ -9,43 +9,43 @@ import {
 const body = Buffer.from('{"data":{"output_type":"finding_list","output_data":{"findings":[]}}}')
 const secret = 'shh-ünïcode-secret'
 
-test('signBody is sha256=<hex HMAC-SHA256 of the raw body>', () => {
-  const expected = createHmac('sha256', secret).update(body).digest('hex')
-  assert.equal(signBody(secret, body, '1763720100'), `sha256=${expected}`)
-  // The timestamp travels in its own header; the MAC covers the body alone (decisions.md).
-  assert.equal(signBody(secret, body, '1'), signBody(secret, body, '2'))
+test('signBody is t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>." and the raw body>', () => {
+  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from('1763720100.'), body])).digest('hex')
+  assert.equal(signBody(secret, body, '1763720100'), `t=1763720100,v1=${expected}`)
+  // The timestamp is covered: the same body at another time has another MAC.
+  assert.notEqual(signBody(secret, body, '1').split('v1=')[1], signBody(secret, body, '2').split('v1=')[1])
 })
 
 test('signBody signs the raw bytes, binary bodies included', () => {
   const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe, 0x0a])
-  assert.equal(signBody('k', pdf, '0'), `sha256=${createHmac('sha256', 'k').update(pdf).digest('hex')}`)
+  assert.equal(signBody('k', pdf, '0'), `t=0,v1=${createHmac('sha256', 'k').update('0.').update(pdf).digest('hex')}`)
   assert.notEqual(signBody('k', pdf, '0'), signBody('k', Buffer.from(pdf.toString('latin1'), 'utf8'), '0'))
 })
 
 test('verifySignature accepts a good signature and rejects anything else', () => {
-  const sig = signBody(secret, body, '0')
+  const sig = signBody(secret, body, '1763720100')
   assert.equal(verifySignature(secret, body, sig), true)
-  assert.equal(verifySignature(secret, body, sig.toUpperCase().replace('SHA256=', 'sha256=')), true)
+  assert.equal(verifySignature(secret, body, sig.toUpperCase().replace('T=', 't=').replace('V1=', 'v1=')), true)
   assert.equal(verifySignature('other', body, sig), false)
   assert.equal(verifySignature(secret, Buffer.concat([body, Buffer.from(' ')]), sig), false)
   assert.equal(verifySignature(secret, body, sig.slice(0, -2)), false)
-  assert.equal(verifySignature(secret, body, sig.replace('sha256=', 'sha1=')), false)
-  assert.equal(verifySignature(secret, body, sig.slice('sha256='.length)), false)
+  assert.equal(verifySignature(secret, body, sig.replace('v1=', 'v0=')), false)
+  assert.equal(verifySignature(secret, body, sig.split(',')[1]), false)
+  // A replay: the old MAC under a fresh timestamp does not verify.
+  assert.equal(verifySignature(secret, body, sig.replace('t=1763720100', 't=1763720999')), false)
   assert.equal(verifySignature(secret, body, ''), false)
   assert.equal(verifySignature(secret, body, null), false)
   assert.equal(verifySignature(secret, body, undefined), false)
 })
 
-test('verifySignature checks timestamp freshness when asked', () => {
+test('verifySignature checks the signed timestamp freshness when asked', () => {
   const now = Date.UTC(2026, 10, 21, 10, 15, 0)
   const ts = callbackTimestamp(now)
   assert.equal(ts, String(now / 1000))
   const sig = signBody(secret, body, ts)
-  assert.equal(verifySignature(secret, body, sig, { timestamp: ts, toleranceSeconds: 300, nowMs: now + 299_000 }), true)
-  assert.equal(verifySignature(secret, body, sig, { timestamp: ts, toleranceSeconds: 300, nowMs: now + 301_000 }), false)
-  assert.equal(verifySignature(secret, body, sig, { timestamp: ts, toleranceSeconds: 300, nowMs: now - 301_000 }), false)
-  assert.equal(verifySignature(secret, body, sig, { toleranceSeconds: 300, nowMs: now }), false)
-  assert.equal(verifySignature(secret, body, sig, { timestamp: 'yesterday', toleranceSeconds: 300, nowMs: now }), false)
+  assert.equal(verifySignature(secret, body, sig, { toleranceSeconds: 300, nowMs: now + 299_000 }), true)
+  assert.equal(verifySignature(secret, body, sig, { toleranceSeconds: 300, nowMs: now + 301_000 }), false)
+  assert.equal(verifySignature(secret, body, sig, { toleranceSeconds: 300, nowMs: now - 301_000 }), false)
 })
 
 test('backoffDelay grows exponentially with full jitter and is capped', () => {

@@ -212,6 +212,32 @@ describe('report callbacks', () => {
     }
   })
 
+  test('a retried PDF delivery sends the same bytes, signed anew with the timestamp inside the MAC', async () => {
+    // The first attempt is refused with retry-after 1: the retry comes at least a second later,
+    // when a PDF built again would carry another creation time.
+    const rx = await receiver('127.0.8.6', (n, _r, res) => (n === 0 ? reply(res, 503, { 'retry-after': '1' }) : reply(res, 200)))
+    const w = await startWard({ env: FAST })
+    try {
+      const id = await scanWithCallback(w, { url: rx.url, format: 'pdf', secret: 'pdf-key' })
+      const d = await waitDelivery(w, id, (d) => d.status === 'delivered', 30000)
+      assert.equal(d.attempt_count, 2)
+      assert.equal(rx.got.length, 2)
+      const [a, b] = rx.got as [(typeof rx.got)[0], (typeof rx.got)[0]]
+      assert.ok(a.body.equals(b.body), 'identical bytes on every attempt')
+      assert.equal(a.headers['x-ward-event-id'], b.headers['x-ward-event-id'])
+      for (const g of [a, b]) {
+        const sig = String(g.headers['x-ward-signature'])
+        assert.match(sig, /^t=\d+,v1=[0-9a-f]{64}$/)
+        assert.equal(sig.slice(2, sig.indexOf(',')), String(g.headers['x-ward-timestamp']), 'the signed timestamp is the header')
+        assert.ok(verifySignature('pdf-key', g.body, sig, { toleranceSeconds: 300 }))
+      }
+      assert.notEqual(a.headers['x-ward-timestamp'], b.headers['x-ward-timestamp'], 'each attempt signs its own time')
+    } finally {
+      await w.close()
+      await rx.close()
+    }
+  })
+
   test('two workers: every terminal scan gets exactly one delivery, sent once, never concurrently', async () => {
     const inFlight = new Map<string, number>()
     let maxConcurrentPerEvent = 0

@@ -1,9 +1,21 @@
-// Route plugins beyond targets/workspaces (scans, findings, VPN profiles, ...) register here.
-import type { FastifyPluginAsync } from 'fastify'
+// Every /api/v2 route plugin, registered in one place.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { targetRoutes } from './targets.js'
+import { workspaceRoutes } from './workspaces.js'
 import { scanRoutes } from './scans.js'
 import { findingRoutes } from './findings.js'
+import { findingUpdateRoutes } from './finding-updates.js'
 import { vpnProfileRoutes } from './vpn-profiles.js'
 import { callbackRoutes } from './callbacks.js'
-import { findingUpdateRoutes } from './finding-updates.js'
+import { toolRoutes } from './tools.js'
 
-export const API_ROUTE_PLUGINS: FastifyPluginAsync<any>[] = [scanRoutes as FastifyPluginAsync<any>, findingRoutes as FastifyPluginAsync<any>, vpnProfileRoutes as FastifyPluginAsync<any>, callbackRoutes as FastifyPluginAsync<any>, findingUpdateRoutes as FastifyPluginAsync<any>]
+export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  await api.register(targetRoutes)
+  await api.register(workspaceRoutes)
+  await api.register(scanRoutes)
+  await api.register(findingRoutes)
+  await api.register(findingUpdateRoutes)
+  await api.register(vpnProfileRoutes)
+  await api.register(callbackRoutes)
+  await api.register(toolRoutes)
+}

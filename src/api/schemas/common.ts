@@ -3,7 +3,9 @@ import { Type, type TSchema } from '@sinclair/typebox'
 
 export const MAX_ID = 2147483647
 export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID })
-export const IdParams = Type.Object({ id: Id })
+/** A path id: 0 is well-formed and names nothing (404, as clients in the field expect), not a 400. */
+export const PathId = Type.Integer({ minimum: 0, maximum: MAX_ID, description: 'identifier, in decimal digits' })
+export const IdParams = Type.Object({ id: PathId })
 
 export const Pagination = {
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000, description: 'maximum number of items returned (1..1000)' }),

@@ -28,7 +28,9 @@ export const Scan = Type.Object({
   duration: Type.Integer({ description: 'whole seconds (running scans: so far)' }),
   num_tests: Type.Integer(),
   num_finished_tests: Type.Integer(),
-  status_message: Nullable(Type.String()),
+  status_message: Type.String({ description: 'why the scan is in its state; "" when there is nothing to say' }),
+  vpn_profile_uuid: Nullable(Type.String({ description: 'the VPN profile the scan goes through; null when none' })),
+  scan_original_url: Type.Boolean({ description: 'scan the URL as given, without following redirects first' }),
 })
 
 export const ReportCallback = Type.Object(
@@ -54,7 +56,7 @@ export const CreateScanBody = Type.Object({
 })
 
 export const ScansQuery = Type.Object({
-  tool_id: Type.Optional(Type.Integer()),
+  tool_id: Type.Optional(Id),
   workspace_id: Type.Optional(Id),
   target_id: Type.Optional(Id),
   status: Type.Optional(ScanState),

@@ -1,7 +1,7 @@
 // VPN profiles (issue 7). Secrets are write-only: `password` (and the credentials of an http_connect url)
 // go in, `has_password` comes out.
 import { Type } from '@sinclair/typebox'
-import { Data, Id, Nullable } from './common.js'
+import { Data, Id, Nullable, PathId } from './common.js'
 
 export const VpnProfileType = Type.Union([Type.Literal('socks5'), Type.Literal('http_connect')])
 const Uuid = Type.String({ format: 'uuid' })
@@ -34,5 +34,5 @@ export const CreateVpnProfileBody = Type.Object(
 
 export const VpnProfileCreated = Data(Type.Object({ created_id: Uuid }))
 export const UuidParams = Type.Object({ uuid: Uuid })
-export const WorkspaceIdParams = Type.Object({ id: Id })
+export const WorkspaceIdParams = Type.Object({ id: PathId })
 export const SetWorkspaceVpnProfileBody = Type.Object({ vpn_profile_uuid: Nullable(Uuid) }, { additionalProperties: false })

@@ -6,6 +6,7 @@ import { m002CallbacksHistory } from './002-callbacks-history.js'
 import { m003VpnProfiles } from './003-vpn-profiles.js'
 import { m004PerfIndexes } from './004-perf-indexes.js'
 import { m005RateLimits } from './005-rate-limits.js'
+import { m006CallbackBodies } from './006-callback-bodies.js'
 
 export type DbKind = 'sqlite' | 'postgres'
 export type MigrationFactory = (kind: DbKind) => Migration
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '003-vpn-profiles': m003VpnProfiles,
   '004-perf-indexes': m004PerfIndexes,
   '005-rate-limits': m005RateLimits,
+  '006-callback-bodies': m006CallbackBodies,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

@@ -7,7 +7,7 @@ import { targetHost } from '../../domain/ip.js'
 import { ToolStartError, TargetUnreachableError } from '../errors.js'
 import { defineTool } from '../tool.js'
 import { describePort, hitsOf, portEvidence, RISK_RULES, type OpenPort } from './detect.js'
-import { parsePorts, PORT_SPEC_PATTERN } from './ports.js'
+import { parsePorts, portSpecProblem, PORT_SPEC_PATTERN } from './ports.js'
 import { PORT_SERVICE_NAMES } from './probes.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from './scan.js'
 import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from './services.js'
@@ -40,6 +40,7 @@ export const portScanner = defineTool({
   id: 70,
   name: 'TCP Port Scanner',
   params: PortScannerParams,
+  validateParams: (p) => portSpecProblem(p.ports),
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,

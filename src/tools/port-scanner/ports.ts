@@ -31,3 +31,13 @@ export function parsePorts(spec: string): number[] {
   }
   return [...seen]
 }
+
+/** What is wrong with a `ports` value, or undefined: the check a scan would fail on, made before queueing. */
+export function portSpecProblem(spec: string): string | undefined {
+  try {
+    parsePorts(spec)
+    return undefined
+  } catch (e) {
+    return (e as Error).message
+  }
+}

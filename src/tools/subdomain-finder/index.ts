@@ -13,6 +13,7 @@ import { axfr, DnsQueryError, type DnsClient } from '../dns/client.js'
 import { lookupAddresses, type AddressLookup } from '../dns/lookup.js'
 import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsRecord } from '../dns/message.js'
 import { chooseResolver } from './resolver.js'
+import { parseServer } from '../dns/client.js'
 import { detectWildcard, exists, linkResolver, matchesWildcard, pool, resolveName, type Wildcard } from './enumerate.js'
 import { analyzeDmarc, analyzeSpf, type PolicyVerdict } from './email-policy.js'
 import { takeoverService } from './takeover.js'
@@ -45,6 +46,15 @@ export const subdomainFinder = defineTool({
   id: 20,
   name: 'Subdomain Finder',
   params: subdomainFinderParams,
+  validateParams: (p) => {
+    if (p.resolver === undefined) return undefined
+    try {
+      parseServer(p.resolver)
+      return undefined
+    } catch (e) {
+      return `resolver: ${(e as Error).message}`
+    }
+  },
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,

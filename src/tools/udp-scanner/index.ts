@@ -51,6 +51,14 @@ export const udpScanner = defineTool({
   id: 80,
   name: 'UDP Port Scanner',
   params: udpScannerParams,
+  validateParams: (p) => {
+    try {
+      parsePorts(p.ports)
+      return undefined
+    } catch (e) {
+      return `ports: ${(e as Error).message}`
+    }
+  },
   supportsMaxScanTime: true,
   needs: { udp: true },
   restartable: true,

@@ -1,12 +1,13 @@
 // Liveness and readiness for orchestrators and load balancers, outside /api/v2 and without auth:
 // /healthz says the process answers; /readyz says it can serve (database reachable, schema current).
 import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import { sql } from 'kysely'
-import { pendingMigrations } from '../store/db.js'
+import { pendingMigrations } from '../../store/db.js'
 
 const READY_TIMEOUT_MS = 2000
 
-export function installHealth(app: FastifyInstance) {
+async function healthPlugin(app: FastifyInstance) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
 
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
@@ -31,3 +32,5 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout
   return Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms)))]).finally(() => clearTimeout(t))
 }
+
+export default fp(healthPlugin, { name: 'ward-health', fastify: '5.x' })

@@ -1,9 +1,10 @@
 // Per-API-key rate limits of decisions.md: GET 250/min, POST/DELETE 125/min, /scans/{id}/output 60/min.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
-import { dbRateLimitStore } from '../store/rate-limits.js'
+import fp from 'fastify-plugin'
+import { dbRateLimitStore } from '../../store/rate-limits.js'
 
-export async function installRateLimit(app: FastifyInstance) {
+async function rateLimitPlugin(app: FastifyInstance) {
   const rl = app.ward.config.rateLimit
   if (!rl.enabled) return
   const maxFor = (req: FastifyRequest) => {
@@ -29,3 +30,6 @@ export async function installRateLimit(app: FastifyInstance) {
     }),
   })
 }
+
+// Buckets are per API key, so the caller must be known first.
+export default fp(rateLimitPlugin, { name: 'ward-rate-limit', fastify: '5.x', dependencies: ['ward-auth'] })

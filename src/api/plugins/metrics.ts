@@ -5,15 +5,17 @@
 // - per process (`engineMetrics`): histograms the worker observes as it runs (claim latency,
 //   tool durations); `ward all` exposes them with the rest, `ward worker` on WARD_METRICS_PORT.
 import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
-import { SCAN_STATES } from '../domain/scan-state.js'
-import { queueDepth, scanCountsByState } from '../store/scans.js'
+import { SCAN_STATES } from '../../domain/scan-state.js'
+import { queueDepth, scanCountsByState } from '../../store/scans.js'
 
 /** Per-process registry; also served by `ward worker`'s own listener (src/cli/worker-metrics.ts). */
 export const processRegistry = new Registry()
 collectDefaultMetrics({ register: processRegistry, prefix: 'ward_' })
 
-export function installMetrics(app: FastifyInstance, extra: Registry[] = []) {
+async function metricsPlugin(app: FastifyInstance, opts: { registries?: Registry[] }) {
+  const extra = opts.registries ?? []
   const registry = new Registry()
   const requests = new Counter({
     name: 'ward_http_requests_total',
@@ -52,3 +54,6 @@ export function installMetrics(app: FastifyInstance, extra: Registry[] = []) {
     return texts.join('')
   })
 }
+
+/** Registered on the root app, so its hook sees every route. */
+export default fp(metricsPlugin, { name: 'ward-metrics', fastify: '5.x' })

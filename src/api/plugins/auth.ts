@@ -1,10 +1,11 @@
 // Bearer API key authentication for every /api/v2 route (scheme word case-insensitive).
 import type { FastifyInstance } from 'fastify'
-import { callerByKeyHash, hashKey } from '../store/accounts.js'
+import fp from 'fastify-plugin'
+import { callerByKeyHash, hashKey } from '../../store/accounts.js'
 
 const BEARER = /^\s*bearer\s+(\S+)\s*$/i
 
-export function installAuth(app: FastifyInstance) {
+async function authPlugin(app: FastifyInstance) {
   app.addHook('onRequest', async (req, reply) => {
     const m = BEARER.exec(req.headers.authorization ?? '')
     let caller = null
@@ -23,3 +24,6 @@ export function installAuth(app: FastifyInstance) {
     req.caller = caller
   })
 }
+
+/** Registered inside the /api/v2 scope: every route there needs a key; health and docs do not. */
+export default fp(authPlugin, { name: 'ward-auth', fastify: '5.x' })

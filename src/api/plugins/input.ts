@@ -1,0 +1,156 @@
+// What a request may carry, and how it is read before the route sees it.
+// - JSON bodies are strict (a number is not a string); path, query and form values — always text on
+//   the wire — are converted to the schema's types, but only from their one canonical spelling: an id
+//   is plain decimal digits, so "+1", "0x1", "1e0", "01" or " 1" never alias id 1.
+// - A filter given twice or in bracket form (`task_id[]=13`) is refused, never silently dropped.
+// - A route that takes no body ignores whatever body comes with it (clients in the field send
+//   `Content-Type: application/json` with an empty body on stop and delete); a route that takes one
+//   reads an empty JSON body as `{}`, so only its required members are reported missing.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import formbody from '@fastify/formbody'
+import Ajv from 'ajv'
+import addFormats from 'ajv-formats'
+import { badRequest, WardError } from '../../domain/errors.js'
+import { shown, type SchemaLike } from '../validation-message.js'
+
+export const BODY_LIMIT = 1024 * 1024
+/** Deeper JSON than this is no request of ours, and walking it must not exhaust the stack. */
+const MAX_JSON_DEPTH = 32
+const DECIMAL = /^(0|[1-9][0-9]*)$/
+
+function makeAjv(coerceTypes: boolean | 'array') {
+  // verbose: errors carry the failing schema and value, so messages can name what is allowed.
+  const ajv = new Ajv.default({ coerceTypes, useDefaults: true, removeAdditional: true, allErrors: false, strict: false, verbose: true })
+  addFormats.default(ajv)
+  return ajv
+}
+
+type ObjectSchema = { properties?: Record<string, SchemaLike> } | undefined
+
+const takesBody = (req: FastifyRequest) => Boolean(req.routeOptions.schema?.body)
+const typesOf = (s: SchemaLike | undefined): string[] => (s ? [...(Array.isArray(s.type) ? s.type : s.type ? [s.type] : []), ...(s.anyOf ?? []).flatMap(typesOf)] : [])
+
+/** Walks a parsed JSON body without recursion: depth, NUL characters and prototype-polluting keys. */
+function checkJsonValue(root: unknown) {
+  const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: root, depth: 0, path: '' }]
+  while (stack.length) {
+    const { v, depth, path } = stack.pop()!
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) throw badRequest(`Invalid parameters: body field "${path || '(root)'}" must not contain NUL characters`)
+      continue
+    }
+    if (!v || typeof v !== 'object') continue
+    if (depth >= MAX_JSON_DEPTH) throw badRequest(`Invalid parameters: the JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`)
+    for (const [k, child] of Object.entries(v)) {
+      if (k === '__proto__' || (k === 'constructor' && child && typeof child === 'object' && 'prototype' in child))
+        throw badRequest(`Invalid parameters: the JSON body must not contain a "${k}" member`)
+      stack.push({ v: child, depth: depth + 1, path: Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k })
+    }
+  }
+}
+
+function parseJsonBody(req: FastifyRequest, text: string): unknown {
+  if (!takesBody(req)) return undefined
+  if (!text.trim()) return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    const why = e instanceof RangeError ? 'it is nested too deeply' : (e as Error).message.replace(/^Unexpected/, 'unexpected').replace(/\s+in JSON at position.*$/, '')
+    throw badRequest(`Invalid parameters: the body is not valid JSON (${why})`)
+  }
+  checkJsonValue(value)
+  return value
+}
+
+/** One query or path value: the canonical spelling of its schema's type, given once. */
+function checkTextValue(where: 'path' | 'query', name: string, value: unknown, schema: SchemaLike) {
+  const types = typesOf(schema)
+  if (Array.isArray(value) && !types.includes('array')) throw badRequest(`Invalid parameters: ${where} parameter "${name}" is given ${value.length} times; give it once`)
+  for (const v of Array.isArray(value) ? value : [value]) {
+    if (typeof v !== 'string') continue
+    if (v.includes('\u0000')) throw badRequest(`Invalid parameters: ${where} parameter "${name}" must not contain NUL characters`)
+    if (types.includes('integer') && !types.includes('string') && !DECIMAL.test(v))
+      throw badRequest(`Invalid parameters: ${where} parameter "${name}" must be a whole number in plain decimal digits, such as 12 (got ${shown(v)})`)
+  }
+}
+
+function checkQuery(req: FastifyRequest) {
+  const props = (req.routeOptions.schema?.querystring as ObjectSchema)?.properties ?? {}
+  const query = (req.query ?? {}) as Record<string, unknown>
+  for (const [name, value] of Object.entries(query)) {
+    const schema = props[name]
+    if (schema) {
+      checkTextValue('query', name, value, schema)
+      continue
+    }
+    // Unknown plain names are tolerated (clients add their own); a bracket or a repeat of a name the
+    // route knows would otherwise vanish silently and widen the answer.
+    const base = name.replace(/\[.*$/, '')
+    if (name.includes('[') || name.includes(']'))
+      throw badRequest(
+        props[base]
+          ? `Invalid parameters: query parameter "${name}" is not accepted: give ${base} once, as a plain value (${base}=...)`
+          : `Invalid parameters: query parameter "${name}" is not accepted here${Object.keys(props).length ? `; this route takes ${Object.keys(props).join(', ')}` : ''}`,
+      )
+  }
+}
+
+function checkParams(req: FastifyRequest) {
+  const props = (req.routeOptions.schema?.params as ObjectSchema)?.properties ?? {}
+  for (const [name, value] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
+    const schema = props[name]
+    if (schema) checkTextValue('path', name, value, schema)
+  }
+}
+
+/** Form fields arrive as text: convert canonical spellings to the body schema's integer/boolean types. */
+function convertForm(req: FastifyRequest) {
+  const ct = req.headers['content-type'] ?? ''
+  if (!ct.startsWith('application/x-www-form-urlencoded') || !req.body || typeof req.body !== 'object') return
+  const props = (req.routeOptions.schema?.body as ObjectSchema)?.properties ?? {}
+  const body = req.body as Record<string, unknown>
+  for (const [k, v] of Object.entries(body)) {
+    if (Array.isArray(v) && props[k] && !typesOf(props[k]).includes('array')) throw badRequest(`Invalid parameters: body field "${k}" is given ${v.length} times; give it once`)
+    if (typeof v !== 'string') continue
+    if (v.includes('\u0000')) throw badRequest(`Invalid parameters: body field "${k}" must not contain NUL characters`)
+    const types = typesOf(props[k])
+    if (types.includes('integer') && DECIMAL.test(v.trim())) body[k] = Number(v.trim())
+    else if (types.includes('boolean') && (v === 'true' || v === 'false')) body[k] = v === 'true'
+  }
+}
+
+async function inputPlugin(app: FastifyInstance) {
+  const strict = makeAjv(false)
+  const coercing = makeAjv('array')
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
+
+  app.removeContentTypeParser('application/json')
+  app.removeContentTypeParser('text/plain')
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, text, parsed) => {
+    try {
+      parsed(null, parseJsonBody(req, text as string))
+    } catch (e) {
+      parsed(e as Error)
+    }
+  })
+  // Any other content type: ignored where the route takes no body, 415 where it takes one.
+  app.addContentTypeParser('*', (req, payload, parsed) => {
+    if (takesBody(req)) return parsed(new WardError(415, `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json or application/x-www-form-urlencoded`))
+    payload.on('error', () => {})
+    payload.on('end', () => parsed(null, undefined))
+    payload.resume()
+  })
+
+  app.addHook('preValidation', async (req) => {
+    if (!req.routeOptions.schema) return
+    checkParams(req)
+    checkQuery(req)
+    if (!takesBody(req)) req.body = undefined
+    else convertForm(req)
+  })
+  await app.register(formbody, { bodyLimit: BODY_LIMIT })
+}
+
+export default fp(inputPlugin, { name: 'ward-input', fastify: '5.x', dependencies: ['ward-error-body'] })
