@@ -1,7 +1,7 @@
 // `ward admin ...`: users, keys and workspaces, against the same WARD_DATABASE_URL as the server.
 import type { DbHandle } from '../store/db.js'
 import type { Config } from '../config/config.js'
-import { createApiKey, createUser, createWorkspace, revokeKeysByPrefix, userExists } from '../store/accounts.js'
+import { activeKeysMatching, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
 import { isUniqueViolation } from '../domain/targets.js'
 import { readFileSync } from 'node:fs'
 import { KevFeedError, loadKevSnapshot, parseKevFeed } from '../domain/kev.js'
@@ -11,10 +11,29 @@ export class UsageError extends Error {}
 
 const ADMIN_USAGE = `usage:
   ward admin user create --name N [--max-targets K] [--license-expires YYYY-MM-DD]
+  ward admin user list
+  ward admin user set --user ID [--max-targets K] [--license-expires YYYY-MM-DD|none]
   ward admin key create --user ID
-  ward admin key revoke --key-prefix P
+  ward admin key list [--user ID]
+  ward admin key revoke --key-id ID | --key-prefix P   (P: the whole key or its first 8+ characters)
   ward admin workspace create --user ID --name N
   ward admin kev import FILE      (the CISA known_exploited_vulnerabilities.json feed)`
+
+/** A real calendar date YYYY-MM-DD (2027-02-30 is refused, not rolled over into March). */
+function calendarDate(v: string | undefined, flag: string): string {
+  const d = v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : null
+  if (!d || isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new UsageError(`--${flag} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(v ?? '')})`)
+  return v!
+}
+
+const flagValue = (flags: Record<string, string>, name: string) => (flags[name] === undefined || flags[name] === 'true' ? undefined : flags[name])
+
+/** Columns padded to their widest cell, for lists an admin reads in a terminal. */
+function table(headers: string[], rows: Array<Array<string | number | null>>): string {
+  const cells = [headers, ...rows.map((r) => r.map((c) => (c === null ? '-' : String(c))))]
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)))
+  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')
+}
 
 function positiveInt(v: string | undefined, flag: string): number {
   if (!v || !/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--${flag} must be a positive whole number`)
@@ -29,8 +48,9 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       const name = flags.name?.trim()
       if (!name || name === 'true') throw new UsageError('--name is required')
       const maxTargets = flags['max-targets'] ? positiveInt(flags['max-targets'], 'max-targets') : cfg.maxTargetsDefault
-      const lic = flags['license-expires']
-      if (lic !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(lic) || isNaN(Date.parse(lic + 'T00:00:00Z')))) throw new UsageError('--license-expires must be a date YYYY-MM-DD')
+      const lic = flags['license-expires'] === undefined ? undefined : calendarDate(flags['license-expires'], 'license-expires')
+      const same = await userByName(h.db, name)
+      if (same) throw new UsageError(`a user named "${same.name}" already exists (id ${same.id})`)
       const u = await createUser(h.db, { name, maxTargets, licenseExpires: lic ?? null })
       out(`user id: ${u.userId}\nworkspace id: ${u.workspaceId}\napi key: ${u.apiKey}`)
       return
@@ -42,12 +62,43 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       out(`api key: ${key}`)
       return
     }
+    case 'user list': {
+      const users = await listUsers(h.db)
+      out(table(['id', 'name', 'max_targets', 'license_expires', 'active_keys', 'created_at'], users.map((u) => [u.id, u.name, u.max_targets, u.license_expires, u.active_keys, u.created_at.slice(0, 19) + 'Z'])))
+      return
+    }
+    case 'user set': {
+      const userId = positiveInt(flags.user, 'user')
+      const maxTargets = flags['max-targets'] !== undefined ? positiveInt(flags['max-targets'], 'max-targets') : undefined
+      const lic = flags['license-expires'] === undefined ? undefined : flags['license-expires'] === 'none' ? null : calendarDate(flags['license-expires'], 'license-expires')
+      if (maxTargets === undefined && lic === undefined) throw new UsageError('ward admin user set needs --max-targets and/or --license-expires')
+      if (!(await setUserLimits(h.db, userId, { maxTargets, licenseExpires: lic }))) throw new UsageError(`user ${userId} does not exist`)
+      out(`user ${userId}:${maxTargets !== undefined ? ` max targets ${maxTargets}` : ''}${lic !== undefined ? ` licence expires ${lic ?? 'never'}` : ''}`)
+      return
+    }
+    case 'key list': {
+      const keys = await listKeys(h.db, flags.user !== undefined ? positiveInt(flags.user, 'user') : undefined)
+      out(table(['id', 'user', 'name', 'prefix', 'created_at', 'revoked_at'], keys.map((k) => [k.id, k.user_id, k.user_name, k.key_prefix, k.created_at.slice(0, 19) + 'Z', k.revoked_at ? k.revoked_at.slice(0, 19) + 'Z' : null])))
+      return
+    }
     case 'key revoke': {
-      const p = flags['key-prefix']
-      if (!p || p === 'true' || p.length < 8) throw new UsageError('--key-prefix needs at least the first 8 characters of the key')
-      const n = await revokeKeysByPrefix(h.db, p.slice(0, 12))
-      if (n === 0) throw new UsageError(`no active key starts with ${p}`)
-      out(`revoked ${n} key(s)`)
+      const id = flagValue(flags, 'key-id')
+      const p = flagValue(flags, 'key-prefix')
+      if ((id === undefined) === (p === undefined)) throw new UsageError('ward admin key revoke needs exactly one of --key-id ID and --key-prefix P')
+      let target
+      if (id !== undefined) {
+        target = await getKey(h.db, positiveInt(id, 'key-id'))
+        if (!target) throw new UsageError(`key ${id} does not exist`)
+        if (target.revoked_at) throw new UsageError(`key ${id} (${target.key_prefix}…) was already revoked at ${target.revoked_at}`)
+      } else {
+        if (p!.length < 8) throw new UsageError('--key-prefix needs at least the first 8 characters of the key')
+        const matches = await activeKeysMatching(h.db, p!)
+        if (!matches.length) throw new UsageError(`no active key starts with ${p!.slice(0, 12)}`)
+        if (matches.length > 1) throw new UsageError(`${p} matches ${matches.length} active keys: ${matches.map((k) => `id ${k.id} (${k.key_prefix}…, user ${k.user_id} ${k.user_name})`).join(', ')}; give more characters or --key-id`)
+        target = matches[0]!
+      }
+      await revokeKey(h.db, target.id)
+      out(`revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`)
       return
     }
     case 'workspace create': {

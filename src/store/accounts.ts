@@ -40,9 +40,79 @@ export async function createApiKey(db: Db, userId: number): Promise<string | nul
   return key
 }
 
-export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number> {
-  const r = await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('key_prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst()
-  return Number(r.numUpdatedRows)
+export interface KeyInfo {
+  id: number
+  user_id: number
+  user_name: string
+  key_prefix: string
+  created_at: string
+  revoked_at: string | null
+}
+
+const keyInfo = (db: Db) =>
+  db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id').select(['api_keys.id', 'api_keys.user_id', 'users.name as user_name', 'api_keys.key_prefix', 'api_keys.created_at', 'api_keys.revoked_at'])
+
+/** Every key (never its secret part), oldest first; one user's with `userId`. */
+export async function listKeys(db: Db, userId?: number): Promise<KeyInfo[]> {
+  let q = keyInfo(db).orderBy('api_keys.id')
+  if (userId !== undefined) q = q.where('api_keys.user_id', '=', userId)
+  return q.execute()
+}
+
+/**
+ * Active keys a revocation given as text could mean: the whole key (matched by its hash), or the
+ * start of one. Only the first 12 characters are stored in clear, so a longer partial key is
+ * matched on those 12 — the caller insists on a unique match.
+ */
+export async function activeKeysMatching(db: Db, given: string): Promise<KeyInfo[]> {
+  const byHash = await keyInfo(db).where('api_keys.key_hash', '=', hashKey(given)).where('api_keys.revoked_at', 'is', null).execute()
+  if (byHash.length) return byHash
+  const start = given.slice(0, 12)
+  const rows = await keyInfo(db).where('api_keys.revoked_at', 'is', null).where('api_keys.key_prefix', '>=', start).orderBy('api_keys.key_prefix').limit(50).execute()
+  // A range scan then a startsWith: LIKE would treat "_" (frequent in base64url keys) as a wildcard.
+  return rows.filter((r) => r.key_prefix.startsWith(start))
+}
+
+export async function getKey(db: Db, id: number): Promise<KeyInfo | undefined> {
+  return keyInfo(db).where('api_keys.id', '=', id).executeTakeFirst()
+}
+
+export async function revokeKey(db: Db, id: number): Promise<boolean> {
+  const r = await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  return Number(r.numUpdatedRows) > 0
+}
+
+export interface UserInfo {
+  id: number
+  name: string
+  max_targets: number
+  license_expires: string | null
+  created_at: string
+  active_keys: number
+}
+
+export async function listUsers(db: Db): Promise<UserInfo[]> {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('api_keys', (j) => j.onRef('api_keys.user_id', '=', 'users.id').on('api_keys.revoked_at', 'is', null))
+    .select(['users.id', 'users.name', 'users.max_targets', 'users.license_expires', 'users.created_at', (e) => e.fn.count('api_keys.id').as('active_keys')])
+    .groupBy(['users.id', 'users.name', 'users.max_targets', 'users.license_expires', 'users.created_at'])
+    .orderBy('users.id')
+    .execute()
+  return rows.map((r) => ({ ...r, active_keys: Number(r.active_keys) }))
+}
+
+/** A user with this name, compared case-insensitively (names identify people to admins). */
+export async function userByName(db: Db, name: string): Promise<{ id: number; name: string } | undefined> {
+  const rows = await db.selectFrom('users').select(['id', 'name']).execute()
+  return rows.find((r) => r.name.toLowerCase() === name.toLowerCase())
+}
+
+export async function setUserLimits(db: Db, userId: number, set: { maxTargets?: number; licenseExpires?: string | null }): Promise<boolean> {
+  const values = { ...(set.maxTargets !== undefined ? { max_targets: set.maxTargets } : {}), ...(set.licenseExpires !== undefined ? { license_expires: set.licenseExpires } : {}) }
+  if (!Object.keys(values).length) return userExists(db, userId)
+  const r = await db.updateTable('users').set(values).where('id', '=', userId).executeTakeFirst()
+  return Number(r.numUpdatedRows) > 0
 }
 
 export const countUsers = async (db: Db) => Number((await db.selectFrom('users').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
@@ -76,4 +146,10 @@ export const userExists = async (db: Db, userId: number) => !!(await db.selectFr
 
 export async function setActiveWorkspace(db: Db, userId: number, workspaceId: number) {
   await db.updateTable('users').set({ active_workspace_id: workspaceId }).where('id', '=', userId).execute()
+}
+
+/** Revokes the active keys whose stored 12-character prefix is exactly `prefix`. */
+export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number> {
+  const r = await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('key_prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst()
+  return Number(r.numUpdatedRows)
 }

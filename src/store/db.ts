@@ -27,7 +27,12 @@ type ArrayReader = (sql: string, params: readonly unknown[]) => unknown[][] | Pr
 function createDialect(cfg: DbConfig, setReader: (r: ArrayReader) => void): Dialect {
   switch (cfg.kind) {
     case 'sqlite': {
-      if (cfg.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(cfg.file)), { recursive: true })
+      if (cfg.file !== ':memory:') {
+        // Owner-only: the file holds key hashes, scan results and (encrypted) secrets. SQLite gives
+        // its -wal and -shm files the main file's permissions.
+        fs.mkdirSync(path.dirname(path.resolve(cfg.file)), { recursive: true, mode: 0o700 })
+        if (!fs.existsSync(cfg.file)) fs.closeSync(fs.openSync(cfg.file, 'a', 0o600))
+      }
       const database = new SQLite(cfg.file)
       database.pragma('journal_mode = WAL')
       database.pragma('synchronous = NORMAL')
