@@ -202,7 +202,7 @@ export function scalarArb(p: { name: string; schema: any }): fc.Arbitrary<Scalar
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map((text) => ({ text })) },
   )
   if (isIdName(p.name, p.schema) || isUuidName(p.name, p.schema)) return fc.oneof({ weight: 3, arbitrary: idArb().map((id) => ({ id })) }, { weight: 1, arbitrary: hostile })
-  return fc.oneof({ weight: 3, arbitrary: validText(p.name, p.schema).map((text) => ({ text })) }, { weight: 2, arbitrary: hostile })
+  return fc.oneof({ weight: 4, arbitrary: validText(p.name, p.schema).map((text) => ({ text })) }, { weight: 2, arbitrary: hostile })
 }
 
 // ---------------------------------------------------------------- query strings
@@ -227,7 +227,7 @@ export function queryArb(op: Op): fc.Arbitrary<QItem[]> {
             fc.record({
               name: fc.constant(p.name),
               v: scalarArb(p),
-              form: fc.oneof({ weight: 6, arbitrary: fc.constant<QForm>('plain') }, { weight: 4, arbitrary: fc.constantFrom<QForm>('repeat', 'bracket', 'bracket-key', 'bracket-index', 'no-eq', 'encoded-brackets') }),
+              form: fc.oneof({ weight: 8, arbitrary: fc.constant<QForm>('plain') }, { weight: 3, arbitrary: fc.constantFrom<QForm>('repeat', 'bracket', 'bracket-key', 'bracket-index', 'no-eq', 'encoded-brackets') }),
               v2: scalarArb(p),
             }),
           ),
@@ -235,7 +235,7 @@ export function queryArb(op: Op): fc.Arbitrary<QItem[]> {
         { weight: 1, arbitrary: unknown },
       )
     : unknown
-  return fc.oneof({ weight: 2, arbitrary: fc.constant<QItem[]>([]) }, { weight: 3, arbitrary: fc.array<QItem>(item, { minLength: 1, maxLength: 4 }) })
+  return fc.oneof({ weight: 3, arbitrary: fc.constant<QItem[]>([]) }, { weight: 2, arbitrary: fc.array<QItem>(item, { minLength: 1, maxLength: 3 }) })
 }
 
 // ---------------------------------------------------------------- bodies

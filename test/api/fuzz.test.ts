@@ -49,6 +49,9 @@ async function seedTenant(key: string, tag: string) {
   }
   assert.equal((await req('POST', '/api/v2/workspaces', { body: { name: `second ${tag}` } })).statusCode, 201)
   for (let i = 1; i <= 3; i++) assert.equal((await req('POST', '/api/v2/vpn_profiles', { body: { name: `proxy ${i} ${tag}`, type: 'socks5', host: '127.0.0.1', port: 1080 } })).statusCode, 201)
+  // The fuzz may have given a workspace a default VPN profile: seed scans run without one (nothing
+  // listens at the profile's address).
+  for (const ws of (await req('GET', '/api/v2/workspaces')).json().data) await req('PUT', `/api/v2/workspaces/${ws.id}/vpn_profile`, { body: { vpn_profile_uuid: null } })
   const scans: number[] = []
   for (let i = 0; i < 6; i++) {
     const r = await req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: targets[i], tool_params: { steps: 3, step_ms: 1 } } })
@@ -251,9 +254,10 @@ function build(c: Case): Built {
       else if (!ownsId(tenant, pool, v.text)) foreignPathId = true
       if (s.id.spelling.startsWith('raw') || s.id.spelling === 'long') sane = false
     } else {
-      const ok = v.text !== '' && (isIdName(p.name, p.schema) ? /^[1-9]\d*$/.test(v.text) && Number(v.text) <= MAX_ID : wellFormedText(p.name, p.schema, v.text) !== false)
+      // An empty segment is no id: the path is then another route's (`/findings/` is the list).
+      const ok = v.text === '' || (isIdName(p.name, p.schema) ? /^[1-9]\d*$/.test(v.text) && Number(v.text) <= MAX_ID : wellFormedText(p.name, p.schema, v.text) !== false)
       if (!ok) defects.push({ kind: 'path id', what: `path ${p.name} "${v.text}"` })
-      else if (!ownsId(tenant, pool, v.text)) foreignPathId = true
+      else if (v.text !== '' && !ownsId(tenant, pool, v.text)) foreignPathId = true
       if (s.raw || v.text === '' || v.text.length > 100) sane = false
     }
     path = path.replace(`{${p.name}}`, v.wire)
@@ -282,6 +286,8 @@ function build(c: Case): Built {
   const parts: string[] = []
   const seen = new Map<string, number>()
   const filters: Record<string, string> = {}
+  // Every query item plain, named by the route and well formed: nothing in the query may end the request.
+  let queryClean = true
   for (const q of c.query) {
     const p = documented.get(q.name)
     const pool = poolOf(q.name)
@@ -299,11 +305,13 @@ function build(c: Case): Built {
     add(v.wire)
     if (q.form === 'repeat') add(scalarText(q.v2 ?? q.v, pool, tenant).wire)
     if (q.v.raw || v.wire.length > 3000) sane = false
+    if (!p || q.form === 'repeat') queryClean = false
     const knownBase = documented.has(base) || [...documented.keys()].some((k) => k.startsWith(base + '['))
     if (name !== q.name && !documented.has(name) && knownBase) defects.push({ kind: 'query bracket', what: `query parameter "${name}"` })
     else if (p && q.form !== 'repeat') {
       const text = q.form === 'no-eq' ? '' : v.text
       const ok = q.v.id && q.form !== 'no-eq' ? (wellFormedId(q.v.id) ? true : false) : wellFormedText(p.name, p.schema, text)
+      if (ok !== true || q.form !== 'plain') queryClean = false
       if (ok === false) defects.push({ kind: 'query value', what: `query ${p.name}=${JSON.stringify(text.slice(0, 60))}` })
       else if (ok === true && q.form === 'plain') filters[p.name] = text
     }
@@ -404,7 +412,7 @@ function build(c: Case): Built {
     else if (bodyUnsure) exact = null
     else if (bodyStatus) exact = { status: bodyStatus, why: bodyStatus === 413 ? 'body over the limit' : 'unsupported content type' }
     else if (kinds.has('path id') || kinds.has('query value') || kinds.has('query repeated') || kinds.has('query bracket')) exact = { status: 400, why: 'malformed id or query' }
-    else if (foreignPathId && bodiless && !defects.length) exact = { status: 404, why: 'well-formed id the caller does not own', messageRe: /does not exist/ }
+    else if (foreignPathId && bodiless && !defects.length && queryClean) exact = { status: 404, why: 'well-formed id the caller does not own', messageRe: /does not exist/ }
   }
   return {
     method,
@@ -561,6 +569,8 @@ async function execute(c: Case): Promise<Outcome> {
 class Census {
   statuses: Record<string, number> = {}
   generated: Record<string, number> = {}
+  /** Error messages with the quoted parts blanked: what the refusals were about. */
+  messages: Record<string, number> = {}
   byOp: Record<string, number> = {}
   violations = new Map<string, { count: number; example: string; kinds: Record<string, number>; kindExamples: Record<string, string> }>()
   requests = 0
@@ -569,6 +579,14 @@ class Census {
     const s = o.answer ? String(o.answer.status) : 'none'
     this.statuses[s] = (this.statuses[s] ?? 0) + 1
     if (generated) this.generated[s] = (this.generated[s] ?? 0) + 1
+    if (o.answer && o.answer.status >= 400) {
+      let m = ''
+      try {
+        m = String(JSON.parse(o.answer.body.toString('utf8')).message)
+      } catch {}
+      m = `${o.answer.status} ${m.replace(/"[^"]*"/g, '"…"').replace(/\(got .*\)/, '(got …)').replace(/\d+/g, 'N').slice(0, 90)}`
+      this.messages[m] = (this.messages[m] ?? 0) + 1
+    }
     for (const v of o.violations) {
       let e = this.violations.get(v.category)
       if (e) e.count++
@@ -665,7 +683,7 @@ test(`fuzz every route of the OpenAPI document (${RUNS} generated requests, seed
   const summary = `${census.text()}\n(${fixedCount} fixed + ${RUNS} generated requests in ${seconds.toFixed(1)} s over ${ops.length} operations; ${(timing.request / 1000).toFixed(1)} s waiting for answers, ${(timing.db / 1000).toFixed(1)} s reading the database, ${(timing.seed / 1000).toFixed(1)} s seeding in ${seedRound} rounds)`
   t.diagnostic(summary)
   if (process.env.WARD_FUZZ_REPORT)
-    fs.writeFileSync(process.env.WARD_FUZZ_REPORT, JSON.stringify({ backend: TEST_BACKEND, seed: SEED, runs: RUNS, fixed: fixedCount, seconds, timing, generated: census.generated, statuses: census.statuses, violations: Object.fromEntries([...census.violations].map(([k, v]) => [k, v])) }, null, 2))
+    fs.writeFileSync(process.env.WARD_FUZZ_REPORT, JSON.stringify({ backend: TEST_BACKEND, seed: SEED, runs: RUNS, fixed: fixedCount, seconds, timing, generated: census.generated, messages: Object.fromEntries(Object.entries(census.messages).sort((a, b) => b[1] - a[1])), statuses: census.statuses, violations: Object.fromEntries([...census.violations].map(([k, v]) => [k, v])) }, null, 2))
   if (!census.failing) return
   // Replay the first failing generated request and shrink it to a minimal counterexample.
   let minimal = 'the generated requests found nothing; the violations come from the fixed cases above'
