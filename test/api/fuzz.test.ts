@@ -716,3 +716,11 @@ test(`fuzz every route of the OpenAPI document (${RUNS} generated requests, seed
   }
   assert.fail(`${summary}\n\n${minimal}`)
 })
+
+test('names inherited from Object.prototype are no parameters of a route', async () => {
+  for (const name of ['__proto__', 'constructor', 'toString']) {
+    const r = await w.req('GET', `/api/v2/targets?${name}[]=1`)
+    assert.equal(r.statusCode, 400)
+    assert.match(r.json().message, /is not accepted here; this route takes/, name)
+  }
+})
