@@ -199,6 +199,8 @@ interface Built {
   filters: Record<string, string>
   bodiless: boolean
   queryCount: number
+  /** The request reaches Ward's routing as the route it was built for. */
+  sane: boolean
 }
 
 const MISSING_UUID = '00000000-0000-4000-8000-000000000000'
@@ -273,7 +275,7 @@ function build(c: Case): Built {
       if (s.id.spelling.startsWith('raw') || s.id.spelling === 'long') sane = false
     } else {
       // An empty segment is no id: the path is then another route's (`/findings/` is the list).
-      const ok = v.text === '' || (isIdName(p.name, p.schema) ? /^[1-9]\d*$/.test(v.text) && Number(v.text) <= MAX_ID : wellFormedText(p.name, p.schema, v.text) !== false)
+      const ok = v.text === '' || (isIdName(p.name, p.schema) ? /^(0|[1-9]\d*)$/.test(v.text) && Number(v.text) <= MAX_ID : wellFormedText(p.name, p.schema, v.text) !== false)
       if (!ok) defects.push({ kind: 'path id', what: `path ${p.name} "${v.text}"` })
       else if (v.text !== '' && !ownsId(tenant, pool, v.text)) foreignPathId = true
       if (s.raw || v.text === '' || v.text.length > 100) sane = false
@@ -322,7 +324,7 @@ function build(c: Case): Built {
     }
     add(v.wire)
     if (q.form === 'repeat') add(scalarText(q.v2 ?? q.v, pool, tenant).wire)
-    if (q.v.raw || v.wire.length > 3000) sane = false
+    if (q.v.raw || q.v.id?.spelling.startsWith('raw') || v.wire.length > 3000) sane = false
     if (!p || q.form === 'repeat') queryClean = false
     const knownBase = documented.has(base) || [...documented.keys()].some((k) => k.startsWith(base + '['))
     if (name !== q.name && !documented.has(name) && knownBase) defects.push({ kind: 'query bracket', what: `query parameter "${name}"` })
@@ -446,6 +448,7 @@ function build(c: Case): Built {
     filters,
     bodiless,
     queryCount: c.query.length,
+    sane,
   }
 }
 
@@ -494,7 +497,7 @@ function check(bt: Built, a: RawAnswer, changed: boolean): Violation[] {
   if (bt.exact?.messageRe && a.status === bt.exact.status && parsed && !bt.exact.messageRe.test(String(json?.message)))
     add(`${bt.exact.status} message lacks ${bt.exact.messageRe}`, String(json?.message))
   // Content type and body ignored on routes without a body (the public client sends application/json on every request).
-  if (bt.bodiless && !bt.defects.length && !bt.exact && !bt.queryCount && bt.body && (a.status === 400 || a.status === 415)) {
+  if (bt.bodiless && bt.sane && !bt.defects.length && !bt.exact && !bt.queryCount && bt.body && (a.status === 400 || a.status === 415)) {
     const ctype = bt.headers.find(([k]) => k === 'content-type')?.[1] ?? ''
     if (/json|form-urlencoded/.test(ctype) && (bt.body.length === 0 || bt.bodySummary === '"{}"'))
       add('a route without a body refused an empty or {} body with a JSON/form content type', `${a.status}: ${a.body.toString('utf8').slice(0, 160)}`)
