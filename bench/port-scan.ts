@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { createDirectEgress } from '../src/engine/net/direct.js'
-import { discoverTcpPorts } from '../src/tools/port-scanner/scan.js'
+import { discoverTcpPorts } from '../src/tools/lib/ports/scan.js'
 import { portScanner } from '../src/tools/port-scanner/index.js'
 import { ALL_SERVICES, startTcpServices, type ServiceSpec } from '../test/testbed/tcp-services.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../test/helpers/netns.js'
@@ -79,7 +79,7 @@ export async function scanTestBed(o: ScanTestBedOptions = {}): Promise<ScanTestB
   return result
 }
 
-// ---- other in-namespace scenarios of test/tools/port-scanner.test.ts (they need the whole port range)
+// ---- other in-namespace scenarios of test/tools/port-scanner/port-scanner.test.ts (they need the whole port range)
 
 /** Full scan through the tool, aborted after `afterMs`: how fast it returned and what it kept. */
 export async function abortFullScan(o: { address?: string; afterMs: number }) {

@@ -10,7 +10,7 @@ import net from 'node:net'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import SQLite from 'better-sqlite3'
-import { getTool } from '../src/tools/registry.js'
+import { createToolCatalogue } from '../src/tools/registry.js'
 import { fmt, machine, parseArgs, sampleRss, startChild, stopChild } from './_shared.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -68,7 +68,7 @@ export async function run(args: string[]): Promise<void> {
   const scans = Number(a.get('scans') ?? 500)
   const ports = Number(a.get('ports') ?? 20)
   const hosts = Math.min(250, Number(a.get('hosts') ?? 100))
-  const usePortScanner = !!getTool(70)
+  const usePortScanner = !!createToolCatalogue({ diagnostic: false }).get(70)
   const toolId = usePortScanner ? 70 : 9001
   console.log(`scan-concurrency: ${scans} scans × ${ports} ports of ${hosts} loopback hosts, tool ${toolId}${usePortScanner ? ' (TCP port scanner)' : ' (diagnostic: tool 70 is not registered yet)'}; ${machine()}`)
 

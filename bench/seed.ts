@@ -9,13 +9,14 @@ import { sql } from 'kysely'
 import { openDatabase, type Db } from '../src/store/db.js'
 import { createUser, createWorkspace } from '../src/store/accounts.js'
 import { buildFinding } from '../src/domain/findings.js'
+import { encodeFinding } from '../src/store/finding-rows.js'
 import { loadKevSnapshot } from '../src/domain/kev.js'
-import { textEvidence } from '../src/domain/evidence.js'
-import type { Check } from '../src/checks/check.js'
-import { portsChecks } from '../src/checks/ports.js'
-import { websiteChecks } from '../src/checks/website.js'
-import { fuzzerChecks } from '../src/checks/fuzzer.js'
-import type { FindingInput } from '../src/tools/tool.js'
+import { textEvidence } from '../src/toolkit/evidence.js'
+import type { Check } from '../src/toolkit/check.js'
+import { portScannerChecks } from '../src/tools/port-scanner/checks.js'
+import { websiteScannerChecks } from '../src/tools/website-scanner/checks.js'
+import { urlFuzzerChecks } from '../src/tools/url-fuzzer/checks.js'
+import type { FindingInput } from '../src/toolkit/tool.js'
 import type { NewFinding, NewScan } from '../src/store/schema.js'
 import { DEFAULT_BENCH_DB, dbConfigOf, fmt, parseArgs } from './_shared.js'
 
@@ -52,12 +53,12 @@ function profileFor(t: Pick<SeedTarget, 'name' | 'type'>, size: number, rand: ()
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
   for (let i = 0; i < size; i++) {
     if (t.type === 'url') {
-      const check: Check = rand() < 0.7 ? pick(websiteChecks) : pick(fuzzerChecks)
+      const check: Check = rand() < 0.7 ? pick(websiteScannerChecks) : pick(urlFuzzerChecks)
       const p = pick(PATHS) + (rand() < 0.5 ? `?page=${i}` : '')
       out.push({ check, url: `${t.name.replace(/\/$/, '')}${p}`, location: rand() < 0.3 ? `parameter q${i}` : undefined, port: 443, protocol: 'tcp', service: 'https', detail: `Seen on ${p}.`, evidence: textEvidence(`GET ${p} HTTP/1.1\nHost: ${t.name}`) })
     } else {
       const [port, service] = PORTS[i % PORTS.length]!
-      const check: Check = i < PORTS.length ? portsChecks[0] : pick(portsChecks)
+      const check: Check = i < PORTS.length ? portScannerChecks[0] : pick(portScannerChecks)
       out.push({ check, port: port + Math.floor(i / PORTS.length) * 10000, protocol: 'tcp', service, detail: `${service} answered on port ${port}.` })
     }
   }
@@ -165,11 +166,11 @@ export async function run(args: string[]): Promise<void> {
       for (const f of found.slice(0, remaining)) {
         const k = Math.floor(rand() * nTests)
         const row = buildFinding(f, { scanId: sid, targetId: t.id, workspaceId: t.workspaceId, testId: tIds[k]!, testDescription: testRows[testRows.length - nTests + k].description, now: isoAt(start + 500) }, kev)
-        row.test_finished = 1
+        row.test_finished = true
         if (rand() < 0.05) row.status = 'fixed'
         counts[row.risk_level]!++
         testRows[testRows.length - nTests + k].result = 'failed'
-        findingRows.push({ id: findingId++, ...row } as NewFinding)
+        findingRows.push({ id: findingId++, ...encodeFinding(row) } as NewFinding)
       }
       scanRows.push({
         id: sid, workspace_id: t.workspaceId, target_id: t.id, user_id: t.userId, tool_id: t.toolId, status, status_message: status === 'finished' ? null : `Seeded ${status}`,

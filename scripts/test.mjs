@@ -1,4 +1,4 @@
-// `npm test`: type check, then every test/**/*.test.ts with node's test runner (tsx loads TypeScript)
+// `npm test`: type check, build dist/ when stale (for the tests that start `ward` processes), then every test/**/*.test.ts with node's test runner (tsx loads TypeScript)
 // on SQLite, then the database-touching files again on PostgreSQL (WARD_TEST_BACKEND=postgres) when
 // WARD_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) answers.
 // Arguments narrow the run to files whose path contains any of them: `npm test -- targets scans`.
@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
+import { ensureBuilt } from './build.mjs'
 
 const filters = process.argv.slice(2)
 const walk = (dir) => readdirSync(dir).flatMap((n) => {
@@ -26,6 +27,10 @@ if (!filters.length || process.env.WARD_TYPECHECK === '1') {
     process.exit(tsc.status ?? 1)
   }
 }
+
+// Files that start `ward` processes run bin/ward.js, i.e. the compiled dist/: build it once here when
+// stale, rather than in the first of many processes the tests spawn at once.
+if (files.some((f) => /bin\/ward\.js|helpers\/processes/.test(readFileSync(f, 'utf8')))) await ensureBuilt()
 
 const pgUrl = process.env.WARD_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
 const only = process.env.WARD_TEST_BACKENDS

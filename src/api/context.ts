@@ -5,12 +5,15 @@ import type { BlockRule } from '../domain/blocklist.js'
 import type { Caller } from '../store/accounts.js'
 import type { ScanRules } from '../domain/scans.js'
 import type { CallerCache } from './caller-cache.js'
+import type { ToolCatalogue } from '../toolkit/tool.js'
 
 export interface WardContext {
   db: Db
   dbKind: 'sqlite' | 'postgres'
   config: Config
   blocklist: BlockRule[]
+  /** The tools scans may use (manifests: ids, names, tool_params schemas). */
+  tools: ToolCatalogue
   /** VPN profile resolution for new scans (set when VPN profiles are enabled). */
   resolveVpnProfile?: ScanRules['resolveVpnProfile']
 }

@@ -1,7 +1,11 @@
 // Stored rows → the resources of the spec (field names, units and formats of decisions.md).
 import type { FindingRow, ScanRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
-import { summaryText } from '../domain/risk.js'
+import type { ScanState } from '../store/scan-states.js'
+
+type TestRecordStatus = 'running' | 'finished' | 'skipped' | 'error'
+type TestRecordResult = 'passed' | 'failed' | 'error' | null
+import { summaryText } from '../reports/risk.js'
 
 export function scanView(s: ScanRow, now = Date.now()) {
   const counts = { critical: s.count_critical, high: s.count_high, medium: s.count_medium, low: s.count_low, info: s.count_info }
@@ -13,7 +17,7 @@ export function scanView(s: ScanRow, now = Date.now()) {
     tool_id: s.tool_id,
     target_id: s.target_id,
     workspace_id: s.workspace_id,
-    status_name: s.status as any,
+    status_name: s.status as ScanState,
     vpn_scan: s.vpn_scan === 1,
     progress: s.progress,
     result_summary: { text: summaryText(counts), ...counts },
@@ -28,44 +32,14 @@ export function scanView(s: ScanRow, now = Date.now()) {
   }
 }
 
-export function findingView(f: FindingRow) {
-  return {
-    id: f.id,
-    name: f.name,
-    test_description: f.test_description,
-    test_finished: f.test_finished === 1,
-    confirmed: f.confirmed === 1,
-    in_cisa_catalog: f.in_cisa_catalog === 1,
-    cve: JSON.parse(f.cve) as string[],
-    vuln_description: f.vuln_description,
-    vuln_evidence: f.vuln_evidence ? JSON.parse(f.vuln_evidence) : null,
-    risk_description: f.risk_description,
-    risk_level: f.risk_level,
-    status: f.status as any,
-    recommendation: f.recommendation,
-    references: JSON.parse(f.refs) as string[],
-    verified: f.verified === 1,
-    vuln_id: f.vuln_id,
-    owasp: JSON.parse(f.owasp),
-    cwe: f.cwe,
-    port: f.port,
-    protocol: f.protocol,
-    service: f.service,
-    url: f.url,
-    scan_id: f.scan_id,
-    target_id: f.target_id,
-    created_at: toApiTime(f.created_at)!,
-  }
-}
-
 export function testView(t: TestRow & { finding_ids: number[] }) {
   return {
     id: t.id,
     scan_id: t.scan_id,
     name: t.name,
     description: t.description,
-    status: t.status as any,
-    result: t.result as any,
+    status: t.status as TestRecordStatus,
+    result: t.result as TestRecordResult,
     finding_ids: t.finding_ids,
     start_time: toApiTime(t.start_time),
     end_time: toApiTime(t.end_time),

@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js'
 import { activeKeysMatching, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
 import { isUniqueViolation } from '../domain/targets.js'
 import { readFileSync } from 'node:fs'
-import { KevFeedError, loadKevSnapshot, parseKevFeed } from '../domain/kev.js'
+import { KevFeedError, isInKev, loadKevSnapshot, parseKevFeed } from '../domain/kev.js'
 import { flagKevFindings, replaceKevCves } from '../store/kev-cves.js'
 
 export class UsageError extends Error {}
@@ -127,7 +127,7 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       const { total, added } = await replaceKevCves(h.db, cves)
       const kev = loadKevSnapshot()
       for (const c of cves) kev.add(c)
-      const flagged = await flagKevFindings(h.db, kev)
+      const flagged = await flagKevFindings(h.db, (cves) => isInKev(cves, kev))
       out(`imported ${total} CVE ids from the KEV feed (${added} new)\nflagged ${flagged} existing finding(s) as in the CISA catalogue\nrunning workers pick the new list up when they restart`)
       return
     }

@@ -1,15 +1,28 @@
-// ward serve | worker | all | admin ... — parses argv, loads config, starts roles.
-import { loadConfig, ConfigError, type Config } from '../config/config.js'
-import { parseBlocklist } from '../domain/blocklist.js'
-import { openDatabase } from '../store/db.js'
-import { parseArgs } from './args.js'
-import { runAdmin, UsageError } from './admin.js'
-import { startRoles, type Role } from './roles.js'
+// ward serve | worker | all | callbacks | admin ... — parses argv, loads config, starts roles.
+// ward scan ... — the CI client, which talks to a server over HTTP only: it is dispatched before any
+// configuration is read or module of the server is loaded, so it runs without a database or WARD_* settings.
+import type { Config } from '../config/config.js'
+import type { Role } from './roles.js'
 
-const USAGE = `usage: ward [all|serve|worker]     start Ward (default: all = API and scan worker)
-       ward admin ...                 administration (ward admin help)`
+const USAGE = `usage: ward [all|serve|worker|callbacks] [--no-callbacks]
+         all        API, scan worker and report-callback sender (the default)
+         serve      API only
+         worker     scan worker and report-callback sender (--no-callbacks: the worker only)
+         callbacks  report-callback sender only
+       ward scan <target> ...   CI client: scan through a Ward server, exit by severity (ward scan --help)
+       ward admin ...   administration (ward admin help)`
 
 async function main() {
+  if (process.argv[2] === 'scan') {
+    const { scanMain } = await import('./scan/index.js')
+    return scanMain(process.argv.slice(3))
+  }
+  const { loadConfig, ConfigError } = await import('../config/config.js')
+  const { parseBlocklist } = await import('../domain/blocklist.js')
+  const { openDatabase } = await import('../store/db.js')
+  const { parseArgs } = await import('./args.js')
+  const { runAdmin, UsageError } = await import('./admin.js')
+  const { ROLES, startRoles } = await import('./roles.js')
   const { words, flags } = parseArgs(process.argv.slice(2))
   const command = words[0] ?? 'all'
   let cfg: Config
@@ -46,11 +59,11 @@ async function main() {
     process.stdout.write(USAGE + '\n')
     return
   }
-  if (!['all', 'serve', 'worker'].includes(command)) {
+  if (!(ROLES as readonly string[]).includes(command)) {
     process.stderr.write(`ward: unknown command "${command}"\n${USAGE}\n`)
     process.exit(2)
   }
-  await startRoles(command as Role, cfg)
+  await startRoles(command as Role, cfg, { noCallbacks: flags['no-callbacks'] === 'true' })
 }
 
 main().catch((e) => {

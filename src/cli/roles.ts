@@ -1,29 +1,56 @@
-// Starts the API and/or the scan worker in this process and stops them cleanly on SIGTERM/SIGINT.
-import { pino } from 'pino'
+// Starts the roles of one command in this process (API, scan worker, callback sender) and stops
+// them cleanly on SIGTERM/SIGINT.
+import { pino, type Logger } from 'pino'
+import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { parseBlocklist } from '../domain/blocklist.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
+import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
+import { createToolCatalogue, toolName } from '../tools/registry.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser } from './bootstrap.js'
-import { startWorker, type Worker } from '../engine/worker.js'
+import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
+import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
 
-export type Role = 'all' | 'serve' | 'worker'
+export type Role = 'all' | 'serve' | 'worker' | 'callbacks'
+export const ROLES: readonly Role[] = ['all', 'serve', 'worker', 'callbacks']
 
-export async function startRoles(role: Role, cfg: Config) {
+/**
+ * What each command runs. The callback outbox needs exactly one kind of process draining it: every
+ * worker process does by default, so a scaled-out deployment (N × serve, M × worker) delivers
+ * callbacks without another service; `ward callbacks` runs the sender alone for those who separate it.
+ */
+export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { api: boolean; worker: boolean; callbacks: boolean } {
+  const callbacks = role === 'callbacks' || ((role === 'all' || role === 'worker') && !flags.noCallbacks)
+  return { api: role === 'all' || role === 'serve', worker: role === 'all' || role === 'worker', callbacks }
+}
+
+/** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
+export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
+  const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
+  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName })
+  return {
+    id: worker.id,
+    activeScans: () => worker.activeScans(),
+    async stop(reason?: string) {
+      await worker.stop(reason)
+      await sender?.stop()
+    },
+  }
+}
+
+export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?: boolean } = {}) {
+  const parts = partsOf(role, flags)
   const log = pino({ level: cfg.logLevel })
   const h = await openDatabase(cfg.db)
-  const first = await ensureFirstUser(h.db, cfg)
-  if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
-  else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
-
-  const app = role === 'worker' ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
-  let worker: Worker | null = null
-  if (role !== 'serve') {
-    worker = await startWorker({ db: h.db, dbKind: h.kind, config: cfg, log })
-  }
+  const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
+  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
+  const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
+  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName }) : null
+  if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null
   if (role === 'worker' && worker && cfg.metricsPort !== null) {
@@ -39,10 +66,15 @@ export async function startRoles(role: Role, cfg: Config) {
   if (role === 'worker' && worker) process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
   if (app) {
     await app.listen({ host: cfg.host, port: cfg.port })
+    // Only now: a key shown by a process that then failed to listen (EADDRINUSE) would be the
+    // only sight of it, with the user left behind holding it.
+    await showFirstKey(h.db, cfg, log)
     const addr = app.server.address()
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port
     process.stdout.write(`Ward is listening on http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}/api/v2 (docs at /api/v2/docs)\n`)
   }
+
+  if (!app) await showFirstKey(h.db, cfg, log)
 
   let stopping = false
   const shutdown = async (signal: string) => {
@@ -52,7 +84,7 @@ export async function startRoles(role: Role, cfg: Config) {
     const hard = setTimeout(() => process.exit(1), 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`)])
+      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`), sender?.stop()])
       await h.close()
     } finally {
       clearTimeout(hard)
@@ -61,4 +93,12 @@ export async function startRoles(role: Role, cfg: Config) {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+/** On an empty database, creates the first user and prints its key once; otherwise says how to get one. */
+async function showFirstKey(db: Db, cfg: Config, log: Logger) {
+  const first = await ensureFirstUser(db, cfg)
+  if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
+  else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
+  else if (!cfg.initialApiKey) process.stdout.write('Ward has users already, so no API key is shown: create one with `npx ward admin key create --user ID` (ids: `npx ward admin user list`)\n')
 }

@@ -33,6 +33,8 @@ export interface Config {
   /** How long a report callback is retried, from its creation. */
   callbackRetryWindowMs: number
   dnsResolver: string | null
+  /** Offer the diagnostic tool (9001), which exercises the engine in tests and demos; off by default. */
+  enableDiagnosticTool: boolean
   /** Length of a "minute" for max_scan_time and the hard limit: 60000, shortened only by tests. */
   minuteMs: number
   /** Port of `ward worker`'s own /metrics and /healthz listener on HOST; null = no listener. */
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     callbackBackoffBaseMs: int(env, 'WARD_CALLBACK_BACKOFF_BASE_MS', 5000, 1, 3600000),
     callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),
     dnsResolver: env.WARD_DNS_RESOLVER?.trim() || null,
+    enableDiagnosticTool: env.WARD_ENABLE_DIAGNOSTIC_TOOL === '1',
     minuteMs: int(env, 'WARD_MINUTE_MS', 60000, 1, 60000),
     // Unset = no listener: a worker opens no port unless asked to.
     metricsPort: env.WARD_METRICS_PORT?.trim() ? int(env, 'WARD_METRICS_PORT', 0, 0, 65535) : null,

@@ -1,6 +1,6 @@
 // Target block list (WARD_TARGET_BLOCKLIST): comma-separated CIDRs (IPv4/IPv6) and domain suffixes.
 // A domain entry blocks the name itself and every name below it.
-import { ipVersion, stripBrackets } from './ip.js'
+import { ipVersion, stripBrackets } from '../toolkit/ip.js'
 
 type CidrRule = { kind: 'cidr'; version: 4 | 6; net: bigint; bits: number; text: string }
 type DomainRule = { kind: 'domain'; suffix: string; text: string }

@@ -1,6 +1,6 @@
 // report_callback URL rules: http/https only, no credentials in the URL, not on the block list.
 import { blockedBy, type BlockRule } from './blocklist.js'
-import { stripBrackets } from './ip.js'
+import { stripBrackets } from '../toolkit/ip.js'
 
 export function callbackUrlProblem(raw: string, blocklist: BlockRule[]): string | null {
   let u: URL

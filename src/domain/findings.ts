@@ -1,25 +1,15 @@
 // A finding is made from a check (catalogue data) and what the tool saw: map once, here.
-import { RISK_LEVEL } from '../checks/check.js'
-import type { FindingInput } from '../tools/tool.js'
-import type { NewFinding } from '../store/schema.js'
+import { RISK_LEVEL } from '../toolkit/check.js'
+import type { FindingInput } from '../toolkit/tool.js'
+import type { Db } from '../store/db.js'
+import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
+import { importedKevCves } from '../store/kev-cves.js'
 import { dedupKey } from './finding-identity.js'
-import { isInKev } from './kev.js'
+import { isInKev, loadKevSnapshot } from './kev.js'
 
-export interface FindingPlace {
-  scanId: number
-  targetId: number
-  workspaceId: number
-  testId: number | null
-  testDescription: string
-  now: string
-}
+export type { FindingPlace } from '../store/finding-rows.js'
 
-// PostgreSQL text cannot hold NUL; what a service sent may contain it. JSON-encoded columns are safe
-// (JSON.stringify writes \u0000 as an escape), plain text columns get U+FFFD instead.
-const noNul = (s: string) => (s.includes('\u0000') ? s.replaceAll('\u0000', '\uFFFD') : s)
-const noNulOrNull = (s: string | null) => (s === null ? null : noNul(s))
-
-export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet<string>): NewFinding {
+export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet<string>): FindingRecord {
   const c = f.check
   const cve = [...new Set([...(c.cve ?? []), ...(f.cve ?? [])])]
   const owasp = { owasp_2017: c.owasp['2017'] ?? '', owasp_2021: c.owasp['2021'] ?? '', owasp_2025: c.owasp['2025'] ?? '' }
@@ -32,27 +22,37 @@ export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet
     test_id: at.testId,
     dedup_key: dedupKey({ targetId: at.targetId, vulnId: c.id, port, protocol, url: f.url ?? null, location: f.location ?? null }),
     vuln_id: c.id,
-    name: noNul(f.name ?? c.name),
-    test_description: noNul(at.testDescription),
-    test_finished: 0,
-    confirmed: f.confirmed ? 1 : 0,
-    in_cisa_catalog: isInKev(cve, kev) ? 1 : 0,
-    cve: JSON.stringify(cve),
-    vuln_description: noNul(f.detail ? `${c.description}\n\n${f.detail}` : c.description),
-    vuln_evidence: f.evidence ? JSON.stringify(f.evidence) : null,
+    name: f.name ?? c.name,
+    test_description: at.testDescription,
+    test_finished: false,
+    confirmed: !!f.confirmed,
+    in_cisa_catalog: isInKev(cve, kev),
+    cve,
+    vuln_description: f.detail ? `${c.description}\n\n${f.detail}` : c.description,
+    vuln_evidence: f.evidence ?? null,
     risk_description: c.impact,
     risk_level: RISK_LEVEL[f.risk ?? c.risk],
     status: 'open',
     recommendation: c.recommendation,
-    refs: JSON.stringify(c.references),
-    verified: 0,
-    owasp: JSON.stringify(owasp),
+    refs: [...c.references],
+    verified: false,
+    owasp,
     cwe: c.cwe[0] ?? '',
     port,
     protocol,
-    service: noNulOrNull(f.service ?? null),
-    url: noNulOrNull(f.url ?? null),
-    location: noNulOrNull(f.location ?? null),
+    service: f.service ?? null,
+    url: f.url ?? null,
+    location: f.location ?? null,
     created_at: at.now,
   }
+}
+
+/**
+ * buildFinding with the KEV catalogue as it is now (the shipped snapshot plus imported ids): what a
+ * worker hands its scans, so a catalogue import is seen by workers started after it.
+ */
+export async function findingMaker(db: Db): Promise<(f: FindingInput, at: FindingPlace) => FindingRecord> {
+  const kev = loadKevSnapshot()
+  for (const cve of await importedKevCves(db)) kev.add(cve)
+  return (f, at) => buildFinding(f, at, kev)
 }

@@ -1,33 +1,4 @@
-// The scan state machine of decisions.md. Every status change goes through `canTransition`, and the
-// store applies it with the source state in the WHERE clause, so no code path makes an illegal move.
-export const SCAN_STATES = ['running', 'finished', 'failed to start', 'stopped', 'timed out', 'waiting', 'aborted', 'VPN connection error', 'auth failed', 'connection error'] as const
-export type ScanState = (typeof SCAN_STATES)[number]
-
-export const TRANSITIONS: Readonly<Record<ScanState, readonly ScanState[]>> = {
-  waiting: ['running', 'stopped', 'aborted', 'VPN connection error'],
-  running: ['finished', 'stopped', 'timed out', 'failed to start', 'aborted', 'connection error', 'auth failed', 'VPN connection error'],
-  finished: [],
-  'failed to start': [],
-  stopped: [],
-  'timed out': [],
-  aborted: [],
-  'VPN connection error': [],
-  'auth failed': [],
-  'connection error': [],
-}
-
-export const isTerminal = (s: ScanState) => TRANSITIONS[s].length === 0
-export const ACTIVE_STATES: readonly ScanState[] = ['waiting', 'running']
-export const TERMINAL_STATES: readonly ScanState[] = SCAN_STATES.filter((s) => isTerminal(s))
-
-export const canTransition = (from: ScanState, to: ScanState) => TRANSITIONS[from].includes(to)
-
-/** The states from which `to` may be reached. */
-export const sourcesOf = (to: ScanState): ScanState[] => SCAN_STATES.filter((s) => canTransition(s, to))
-
-export class IllegalTransitionError extends Error {
-  override name = 'IllegalTransitionError'
-  constructor(from: string, to: string) {
-    super(`illegal scan state transition ${from} → ${to}`)
-  }
-}
+// The scan state machine is a domain rule, but its table lives in store/scan-states.ts: the store
+// applies it in every status UPDATE (and the engine, below domain, needs it too). This module is
+// where api and web read it.
+export * from '../store/scan-states.js'

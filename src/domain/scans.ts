@@ -1,13 +1,12 @@
-// Rules of POST /scans (issue 3, decisions.md): tool, target, workspace, tool_params, callback.
+// Rules of POST /scans (decisions.md): tool, target, workspace, tool_params, callback.
 import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
 import { getTarget } from '../store/targets.js'
-import { insertScan } from '../store/scans.js'
+import { queueScan } from '../store/scans.js'
 import { publish } from '../store/notify.js'
-import { nowIso } from '../store/time.js'
-import { getTool, knownToolIds } from '../tools/registry.js'
-import { resolveToolParams } from '../engine/tool-params.js'
+import type { ToolCatalogue } from '../toolkit/tool.js'
+import { resolveToolParams } from '../toolkit/params.js'
 import { badRequest, notFound } from './errors.js'
 import { findOrCreateTarget, licenceValid } from './targets.js'
 import { callbackUrlProblem } from './callback-url.js'
@@ -28,15 +27,17 @@ export interface CreateScanInput {
 }
 
 export interface ScanRules {
+  /** The tools this Ward offers: their ids and tool_params schemas (manifests only, no scanners). */
+  tools: ToolCatalogue
   targetBlocklist: BlockRule[]
   callbackBlocklist: BlockRule[]
-  /** VPN profile resolution (issue 7): the uuid to use for this scan, or null. */
+  /** VPN profile resolution: the uuid to use for this scan, or null. */
   resolveVpnProfile?: (db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean) => Promise<string | null>
 }
 
 export async function createScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput): Promise<{ scanId: number; targetId: number }> {
-  const tool = getTool(body.tool_id)
-  if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${knownToolIds().join(', ')}`, { known_tool_ids: knownToolIds() })
+  const tool = rules.tools.get(body.tool_id)
+  if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, { known_tool_ids: rules.tools.ids() })
   const hasId = body.target_id !== undefined
   const hasName = body.target_name !== undefined && body.target_name !== null
   if (hasId === hasName) throw badRequest('Invalid parameters: give exactly one of target_id and target_name')
@@ -63,36 +64,17 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
   const targetId = existing ? existing.id : await findOrCreateTarget(db, caller, rules.targetBlocklist, body.target_name, workspaceId)
 
   const cb = body.report_callback ? { url: body.report_callback.url, format: body.report_callback.format ?? 'json', ...(body.report_callback.secret ? { secret: body.report_callback.secret } : {}) } : null
-  const scanId = await insertScan(db, {
-    workspace_id: workspaceId,
-    target_id: targetId,
-    user_id: caller.userId,
-    tool_id: tool.id,
-    status: 'waiting',
-    status_message: null,
-    vpn_profile_uuid: vpn,
-    vpn_scan: vpn ? 1 : 0,
-    progress: 0,
-    num_tests: 0,
-    num_finished_tests: 0,
-    max_scan_time: body.max_scan_time ?? 1440,
-    scan_original_url: body.scan_original_url ? 1 : 0,
-    redirect_level: body.redirect_level ?? 'same_domain',
-    report_callback: cb ? JSON.stringify(cb) : null,
-    tool_params: JSON.stringify(params.value),
-    output_data: null,
-    count_critical: 0,
-    count_high: 0,
-    count_medium: 0,
-    count_low: 0,
-    count_info: 0,
-    created_at: nowIso(),
-    start_time: null,
-    end_time: null,
-    lease_owner: null,
-    lease_expires_at: null,
-    stop_requested: 0,
-    attempts: 0,
+  const scanId = await queueScan(db, {
+    workspaceId,
+    targetId,
+    userId: caller.userId,
+    toolId: tool.id,
+    vpnProfileUuid: vpn,
+    maxScanTime: body.max_scan_time ?? 1440,
+    scanOriginalUrl: !!body.scan_original_url,
+    redirectLevel: body.redirect_level ?? 'same_domain',
+    reportCallback: cb,
+    toolParams: params.value,
   })
   publish({ type: 'queued' })
   return { scanId, targetId }

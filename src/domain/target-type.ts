@@ -1,7 +1,7 @@
 // The target type rule of decisions.md: IP literal → ip_address; http(s) URL → url;
 // a valid DNS name (RFC 1123 labels, at least one dot, or `localhost`) → hostname; else invalid.
 import { domainToASCII } from 'node:url'
-import { ipVersion, stripBrackets } from './ip.js'
+import { ipVersion, stripBrackets } from '../toolkit/ip.js'
 
 export type TargetType = 'hostname' | 'ip_address' | 'url'
 export type Classified = { ok: true; name: string; nameKey: string; type: TargetType; host: string } | { ok: false; message: string }

@@ -1,4 +1,4 @@
-// Target rules: type, block list, licence, per-user maximum, uniqueness (decisions.md, issue 2).
+// Target rules: type, block list, licence, per-user maximum, uniqueness (decisions.md).
 import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'

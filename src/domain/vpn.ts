@@ -1,4 +1,4 @@
-// VPN profile rules (issue 7): validating new profiles, resolving a scan's profile, and turning a stored
+// VPN profile rules: validating new profiles, resolving a scan's profile, and turning a stored
 // profile into egress settings. Messages never contain a password or a URL that may carry one.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../store/db.js'
@@ -7,11 +7,9 @@ import { getWorkspace } from '../store/accounts.js'
 import { getVpnProfile } from '../store/vpn-profiles.js'
 import type { NewVpnProfile } from '../store/vpn-profiles.js'
 import type { VpnProfileRow } from '../store/schema.js'
-import type { EgressProfile } from '../engine/net/create-egress.js'
-import { parseProxyUrl } from '../engine/net/http-connect.js'
-import { hostPort } from '../engine/net/socks5.js'
+import { hostPort, parseProxyUrl } from '../toolkit/egress-profile.js'
 import { nowIso } from '../store/time.js'
-import { stripBrackets } from './ip.js'
+import { stripBrackets } from '../toolkit/ip.js'
 import { badRequest, notFound } from './errors.js'
 
 export const VPN_PROFILE_TYPES = ['socks5', 'http_connect'] as const
@@ -92,16 +90,6 @@ export function vpnProfileView(p: VpnProfileRow, workspaceIds: number[] = []) {
 }
 
 /** The egress settings of a stored profile (credentials included: for the worker only). */
-export function egressProfileOf(p: VpnProfileRow): EgressProfile {
-  if (p.type === 'socks5') return { type: 'socks5', host: p.host, port: p.port, username: p.username, password: p.password }
-  const creds = p.username !== null ? `${encodeURIComponent(p.username)}:${encodeURIComponent(p.password ?? '')}@` : ''
-  const u = new URL(p.url ?? `http://${hostPort(p.host, p.port)}`)
-  return { type: 'http_connect', url: `${u.protocol}//${creds}${hostPort(p.host, p.port)}` }
-}
-
-/** How a profile is named in status messages: `VPN profile "office" (socks5 127.0.7.50:1080)`. Secret-free. */
-export const vpnProfileLabel = (p: VpnProfileRow) => `VPN profile ${JSON.stringify(p.name)} (${p.type} ${p.url ?? hostPort(p.host, p.port)})`
-
 /**
  * The profile a new scan uses: an explicit uuid (must be the caller's), explicit null (none), or when the
  * field is absent the workspace's default profile.

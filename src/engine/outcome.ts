@@ -1,6 +1,6 @@
 // Maps how a tool run ended to the scan's terminal state and status_message (decisions.md).
-import type { ScanState } from '../domain/scan-state.js'
-import { AuthFailedError, TargetUnreachableError, ToolStartError } from '../tools/errors.js'
+import type { ScanState } from '../store/scan-states.js'
+import { AuthFailedError, TargetUnreachableError, ToolStartError } from '../toolkit/errors.js'
 import type { AbortKind } from './abort.js'
 
 export interface RunEnd {

@@ -2,14 +2,17 @@
 // happen; progress, log lines and output members are buffered briefly and flushed.
 import type { Db } from '../store/db.js'
 import type { ScanRow, TargetRow } from '../store/schema.js'
-import type { Egress } from './net/egress.js'
-import type { FindingInput, RedirectLevel, ScanContext, TestHandle } from '../tools/tool.js'
+import type { Egress } from '../toolkit/egress.js'
+import type { FindingInput, RedirectLevel, ScanContext, ScanSettings, TestHandle } from '../toolkit/tool.js'
 import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
-import { buildFinding } from '../domain/findings.js'
+import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
 
 const FLUSH_MS = 300
 const MAX_LOG_LINE = 4000
+
+/** The domain's rule that turns what a tool reported into the finding to store (domain/findings.ts). */
+export type MakeFinding = (f: FindingInput, at: FindingPlace) => FindingRecord
 
 export interface LiveContext extends ScanContext<unknown> {
   flush(): Promise<void>
@@ -19,7 +22,7 @@ export interface LiveContext extends ScanContext<unknown> {
   writeErrors: Error[]
 }
 
-export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; kev: ReadonlySet<string> }): LiveContext {
+export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; makeFinding: MakeFinding; settings?: ScanSettings }): LiveContext {
   const { db, scan, target } = opts
   let logBuffer: string[] = []
   const output: Record<string, unknown> = {}
@@ -62,6 +65,7 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
     target: { id: target.id, name: target.name, type: target.type as 'hostname' | 'ip_address' | 'url' },
     params: opts.params,
     options: { scanOriginalUrl: scan.scan_original_url === 1, redirectLevel: scan.redirect_level as RedirectLevel },
+    settings: opts.settings ?? { dnsResolver: null },
     signal: opts.signal,
     net: opts.net,
     writeErrors,
@@ -78,7 +82,7 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
       return {
         async finding(f: FindingInput) {
           found++
-          await insertFinding(db, buildFinding(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() }, opts.kev))
+          await insertFinding(db, opts.makeFinding(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() }))
         },
         done: () => end('finished', found ? 'failed' : 'passed', null),
         error: (message: string) => end('error', 'error', message.slice(0, 2000)),

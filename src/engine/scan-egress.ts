@@ -1,13 +1,13 @@
 // The egress a scan's traffic leaves through: direct, or the scan's VPN profile (checked before the tool starts).
 import type { Db } from '../store/db.js'
-import type { ScanRow } from '../store/schema.js'
-import type { Tool } from '../tools/tool.js'
-import { ToolStartError } from '../tools/errors.js'
-import type { Egress } from './net/egress.js'
+import type { ScanRow, VpnProfileRow } from '../store/schema.js'
+import { hostPort, type EgressProfile } from '../toolkit/egress-profile.js'
+import type { ToolManifest } from '../toolkit/tool.js'
+import { ToolStartError } from '../toolkit/errors.js'
+import type { Egress } from '../toolkit/egress.js'
 import { createDirectEgress } from './net/direct.js'
 import { createEgress } from './net/create-egress.js'
 import { getVpnProfile } from '../store/vpn-profiles.js'
-import { egressProfileOf, vpnProfileLabel } from '../domain/vpn.js'
 
 /** The VPN profile could not be brought up → `VPN connection error`. */
 export class EgressUnavailableError extends Error {
@@ -17,7 +17,7 @@ export class EgressUnavailableError extends Error {
 /** Time the proxy check may take before the scan ends `VPN connection error`. */
 const CHECK_TIMEOUT_MS = 10000
 
-export async function egressForScan(db: Db, scan: ScanRow, tool: Tool<any>, signal: AbortSignal): Promise<Egress> {
+export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManifest, 'name' | 'needs'>, signal: AbortSignal): Promise<Egress> {
   if (!scan.vpn_profile_uuid) {
     const egress = createDirectEgress()
     if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
@@ -48,3 +48,15 @@ export async function egressForScan(db: Db, scan: ScanRow, tool: Tool<any>, sign
   }
   return egress
 }
+
+/** A stored VPN profile as the egress it configures. */
+export function egressProfileOf(p: VpnProfileRow): EgressProfile {
+  if (p.type === 'socks5') return { type: 'socks5', host: p.host, port: p.port, username: p.username, password: p.password }
+  const creds = p.username !== null ? `${encodeURIComponent(p.username)}:${encodeURIComponent(p.password ?? '')}@` : ''
+  const u = new URL(p.url ?? `http://${hostPort(p.host, p.port)}`)
+  return { type: 'http_connect', url: `${u.protocol}//${creds}${hostPort(p.host, p.port)}` }
+}
+
+/** How a profile is named in status messages: `VPN profile "office" (socks5 127.0.7.50:1080)`. Secret-free. */
+export const vpnProfileLabel = (p: VpnProfileRow) => `VPN profile ${JSON.stringify(p.name)} (${p.type} ${p.url ?? hostPort(p.host, p.port)})`
+

@@ -12,7 +12,7 @@ import { claimDueDelivery, deliveryBody, recordAttempt, releaseDelivery, type At
 import { getScanById } from '../store/scans.js'
 import { nowIso } from '../store/time.js'
 import { scanOutputJson } from './scan-output.js'
-import { scanPdf } from './scan-report.js'
+import { scanPdf, type ToolNames } from './scan-report.js'
 import {
   BACKOFF_BASE_MS,
   EVENT_ID_HEADER,
@@ -36,6 +36,8 @@ export interface SenderOptions {
   log: Logger
   /** Lease owner name (the worker id). */
   owner: string
+  /** Tool display names for PDF reports (from the tool catalogue, which reports cannot import). */
+  toolName?: ToolNames
   concurrency?: number
 }
 
@@ -48,10 +50,10 @@ export function retryDelay(config: Config, attempt: number, retryAfter: string |
   return Math.max(1, Math.round(backoffDelay(attempt) * (config.callbackBackoffBaseMs / BACKOFF_BASE_MS)))
 }
 
-export async function buildCallbackBody(db: Db, d: CallbackDeliveryRow): Promise<{ body: Buffer; contentType: string } | null> {
+export async function buildCallbackBody(db: Db, d: CallbackDeliveryRow, toolName?: ToolNames): Promise<{ body: Buffer; contentType: string } | null> {
   const scan = await getScanById(db, d.scan_id)
   if (!scan) return null
-  if (d.format === 'pdf') return { body: await scanPdf(db, scan), contentType: 'application/pdf' }
+  if (d.format === 'pdf') return { body: await scanPdf(db, scan, toolName), contentType: 'application/pdf' }
   return { body: Buffer.from(JSON.stringify({ data: await scanOutputJson(db, scan) })), contentType: 'application/json' }
 }
 
@@ -74,7 +76,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     let retryAfter: string | null = null
     try {
       // Built once: every retry of this event sends the same bytes (decisions.md).
-      const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d))
+      const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d, o.toolName))
       if (!built) {
         await recordAttempt(db, owner, d.id, { attempt: n, startedAt, statusCode: null, error: 'the scan was deleted', durationMs: 0, next: { status: 'failed' } })
         return

@@ -1,6 +1,6 @@
 // What a report is made of: the shapes the API produces for a scan, its findings and its tests
 // (spec/decisions.md field meanings). The PDF renderer and callback delivery read only these.
-import type { Evidence } from '../domain/evidence.js'
+import type { Evidence } from './evidence.js'
 
 export type RiskLevel = 0 | 1 | 2 | 3 | 4
 

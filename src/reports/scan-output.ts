@@ -2,7 +2,7 @@
 import type { Db } from '../store/db.js'
 import type { ScanRow } from '../store/schema.js'
 import { scanFindings } from '../store/results.js'
-import { findingView } from '../api/views.js'
+import { findingView } from './finding-view.js'
 
 export async function scanOutputJson(db: Db, s: ScanRow): Promise<{ output_type: 'finding_list'; output_data: Record<string, unknown> & { findings: ReturnType<typeof findingView>[] } }> {
   const findings = (await scanFindings(db, s.id)).map(findingView)

@@ -2,7 +2,7 @@
 // state (so no terminal scan with a callback is ever left without one, and the unique scan_id
 // makes a second one impossible); senders claim due rows with a lease, one UPDATE each.
 import { randomUUID } from 'node:crypto'
-import type { Transaction } from 'kysely'
+import type { ExpressionBuilder, Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { CallbackAttemptRow, CallbackDeliveryRow, Database } from './schema.js'
 import { isoAfter, nowIso } from './time.js'
@@ -55,17 +55,17 @@ export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => P
  */
 export async function claimDueDelivery(db: Db, owner: string, leaseMs: number): Promise<CallbackDeliveryRow | null> {
   const now = nowIso()
-  const free = (q: any) => q.where('status', '=', 'pending').where('next_attempt_at', '<=', now).where((eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
-  const pick = free(db.selectFrom('callback_deliveries').select('id')).orderBy('next_attempt_at').orderBy('id').limit(1)
-  const row = await free(
-    db
-      .updateTable('callback_deliveries')
-      .set({ lease_owner: owner, lease_expires_at: isoAfter(leaseMs) })
-      .where('id', '=', (eb: any) => eb.selectFrom(pick.as('p')).select('p.id')),
-  )
+  const free = (eb: ExpressionBuilder<Database, 'callback_deliveries'>) =>
+    eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)])])
+  const pick = db.selectFrom('callback_deliveries').select('id').where(free).orderBy('next_attempt_at').orderBy('id').limit(1)
+  const row = await db
+    .updateTable('callback_deliveries')
+    .set({ lease_owner: owner, lease_expires_at: isoAfter(leaseMs) })
+    .where('id', '=', (eb) => eb.selectFrom(pick.as('p')).select('p.id'))
+    .where(free)
     .returningAll()
     .executeTakeFirst()
-  return (row as CallbackDeliveryRow | undefined) ?? null
+  return row ?? null
 }
 
 export interface AttemptResult {

@@ -137,7 +137,7 @@ export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promi
   }
 }
 
-export async function migrate(db: Kysely<any>, kind: DbKind): Promise<void> {
+export async function migrate(db: Kysely<Database>, kind: DbKind): Promise<void> {
   if (kind === 'sqlite') return runMigrations(new Migrator({ db, provider: migrationProvider(kind) }))
   // PostgreSQL: several processes may start together. A session advisory lock (per schema) held on
   // one connection makes them migrate one after the other; the later ones find nothing to do.
@@ -161,14 +161,14 @@ async function runMigrations(migrator: Migrator): Promise<void> {
 
 // Kysely looks for its migration tables in every schema unless told which one: name ours, so
 // databases holding several Ward schemas (tests, tenants) don't see each other's tables.
-async function currentSchema(db: Kysely<any>): Promise<string> {
+async function currentSchema(db: Kysely<Database>): Promise<string> {
   const { rows } = await sql<{ s: string | null }>`select current_schema() as s`.execute(db)
   if (!rows[0]?.s) throw new Error('PostgreSQL: no current schema (does the schema in search_path exist?)')
   return rows[0].s
 }
 
 /** Migrations not yet applied (for readiness checks). */
-export async function pendingMigrations(db: Kysely<any>, kind: DbKind): Promise<string[]> {
+export async function pendingMigrations(db: Kysely<Database>, kind: DbKind): Promise<string[]> {
   const migrationTableSchema = kind === 'postgres' ? await currentSchema(db) : undefined
   const migrator = new Migrator({ db, provider: migrationProvider(kind), migrationTableSchema })
   return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)

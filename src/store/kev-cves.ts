@@ -2,7 +2,7 @@
 // the shipped snapshot plus these; the import also flags findings created before it.
 import type { Db } from './db.js'
 import { nowIso } from './time.js'
-import { isInKev } from '../domain/kev.js'
+import { parseCves } from './finding-rows.js'
 
 export async function importedKevCves(db: Db): Promise<string[]> {
   return (await db.selectFrom('kev_cves').select('cve').execute()).map((r) => r.cve)
@@ -19,15 +19,15 @@ export async function replaceKevCves(db: Db, cves: readonly string[]): Promise<{
   })
 }
 
-/** Sets in_cisa_catalog on findings not yet flagged whose CVEs meet `kev`; returns how many. */
-export async function flagKevFindings(db: Db, kev: ReadonlySet<string>): Promise<number> {
+/** Sets in_cisa_catalog on findings not yet flagged whose CVEs `listed` accepts; returns how many. */
+export async function flagKevFindings(db: Db, listed: (cves: string[]) => boolean): Promise<number> {
   let flagged = 0
   let after = 0
   for (;;) {
     const rows = await db.selectFrom('findings').select(['id', 'cve']).where('in_cisa_catalog', '=', 0).where('cve', '!=', '[]').where('id', '>', after).orderBy('id').limit(2000).execute()
     if (!rows.length) return flagged
     after = rows[rows.length - 1]!.id
-    const ids = rows.filter((r) => isInKev(JSON.parse(r.cve) as string[], kev)).map((r) => r.id)
+    const ids = rows.filter((r) => listed(parseCves(r.cve))).map((r) => r.id)
     if (ids.length) await db.updateTable('findings').set({ in_cisa_catalog: 1 }).where('id', 'in', ids).execute()
     flagged += ids.length
   }

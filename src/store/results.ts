@@ -1,7 +1,8 @@
 // Tests, findings and raw log lines of scans: written by the engine, read by the API.
-import { sql } from 'kysely'
+import { sql, type ExpressionBuilder } from 'kysely'
 import type { Db } from './db.js'
-import type { FindingRow, NewFinding, TestRow } from './schema.js'
+import type { Database, FindingRow, TestRow } from './schema.js'
+import { encodeFinding, type FindingRecord } from './finding-rows.js'
 import { nowIso } from './time.js'
 import { joinGroup } from './finding-history.js'
 
@@ -34,7 +35,8 @@ export async function endOpenTests(db: Db, scanId: number, status: 'skipped' | '
   })
 }
 
-export async function insertFinding(db: Db, f: NewFinding): Promise<number> {
+export async function insertFinding(db: Db, record: FindingRecord): Promise<number> {
+  const f = encodeFinding(record)
   return db.transaction().execute(async (trx) => {
     // The duplicate group's triage carries over (accepted/false positive) or re-opens (fixed).
     const group = await joinGroup(trx, f)
@@ -62,7 +64,7 @@ export const scanFindings = (db: Db, scanId: number): Promise<FindingRow[]> =>
 
 export async function scanTests(db: Db, scanId: number, only?: 'with-findings' | 'without-findings', findingId?: number): Promise<Array<TestRow & { finding_ids: number[] }>> {
   let q = db.selectFrom('tests').selectAll('tests').where('tests.scan_id', '=', scanId)
-  const hasFinding = (eb: any) => eb.exists(eb.selectFrom('findings').select('findings.id').whereRef('findings.test_id', '=', 'tests.id'))
+  const hasFinding = (eb: ExpressionBuilder<Database, 'tests'>) => eb.exists(eb.selectFrom('findings').select('findings.id').whereRef('findings.test_id', '=', 'tests.id'))
   if (only === 'with-findings') q = q.where(hasFinding)
   if (only === 'without-findings') q = q.where((eb) => eb.not(hasFinding(eb)))
   if (findingId !== undefined) q = q.where('tests.id', '=', (eb) => eb.selectFrom('findings').select('findings.test_id').where('findings.id', '=', findingId).where('findings.scan_id', '=', scanId))

@@ -1,11 +1,11 @@
 // Scans repository: the scans table is also the queue (status, lease_owner, lease_expires_at).
-// Status changes always name their source states in the WHERE clause (domain/scan-state.ts), so a
+// Status changes always name their source states in the WHERE clause (scan-states.ts), so a
 // concurrent change can never be overwritten with an illegal transition.
 import { sql, type Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
-import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from '../domain/scan-state.js'
+import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
 
 export interface ScanFilter {
@@ -23,6 +23,57 @@ export async function insertScan(db: Db, s: NewScan): Promise<number> {
   const row = await db.insertInto('scans').values(s).returning('id').executeTakeFirstOrThrow()
   return row.id
 }
+
+/** A scan as a caller queues it; the store fills in the queue's starting values and encodes the row. */
+export interface QueuedScan {
+  workspaceId: number
+  targetId: number
+  userId: number
+  toolId: number
+  vpnProfileUuid: string | null
+  maxScanTime: number
+  scanOriginalUrl: boolean
+  redirectLevel: string
+  reportCallback: { url: string; format: string; secret?: string } | null
+  toolParams: unknown
+}
+
+export function queueScan(db: Db, q: QueuedScan): Promise<number> {
+  return insertScan(db, {
+    workspace_id: q.workspaceId,
+    target_id: q.targetId,
+    user_id: q.userId,
+    tool_id: q.toolId,
+    status: 'waiting',
+    status_message: null,
+    vpn_profile_uuid: q.vpnProfileUuid,
+    vpn_scan: q.vpnProfileUuid ? 1 : 0,
+    progress: 0,
+    num_tests: 0,
+    num_finished_tests: 0,
+    max_scan_time: q.maxScanTime,
+    scan_original_url: q.scanOriginalUrl ? 1 : 0,
+    redirect_level: q.redirectLevel,
+    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback) : null,
+    tool_params: JSON.stringify(q.toolParams),
+    output_data: null,
+    count_critical: 0,
+    count_high: 0,
+    count_medium: 0,
+    count_low: 0,
+    count_info: 0,
+    created_at: nowIso(),
+    start_time: null,
+    end_time: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    stop_requested: 0,
+    attempts: 0,
+  })
+}
+
+/** The tool_params a scan was queued with. */
+export const toolParamsOf = (s: Pick<ScanRow, 'tool_params'>): unknown => JSON.parse(s.tool_params)
 
 export const getScan = (db: Db, userId: number, id: number) =>
   db.selectFrom('scans').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()

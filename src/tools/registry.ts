@@ -1,21 +1,45 @@
-// The tools Ward ships, by public tool_id (decisions.md). The engine and the API read only this map.
-import type { Tool } from './tool.js'
-import { diagnosticTool } from './diagnostic/index.js'
-import { websiteScanner } from './website-scanner/index.js'
-import { udpScanner } from './udp-scanner/index.js'
-import { subdomainFinder } from './subdomain-finder/index.js'
-import { urlFuzzer } from './url-fuzzer/index.js'
-import { tlsScanner } from './tls-scanner/index.js'
-import { portScanner } from './port-scanner/index.js'
-import { networkVulnScanner } from './netvuln/index.js'
+// The tools Ward ships, by public tool_id (decisions.md): manifests only. Nothing here imports a
+// scanner; a manifest's `load()` does, in the worker that runs the scan.
+import type { ToolCatalogue, ToolManifest } from '../toolkit/tool.js'
+import { diagnosticManifest } from './diagnostic/manifest.js'
+import { websiteScannerManifest } from './website-scanner/manifest.js'
+import { udpScannerManifest } from './udp-scanner/manifest.js'
+import { subdomainFinderManifest } from './subdomain-finder/manifest.js'
+import { urlFuzzerManifest } from './url-fuzzer/manifest.js'
+import { tlsScannerManifest } from './tls-scanner/manifest.js'
+import { portScannerManifest } from './port-scanner/manifest.js'
+import { netvulnManifest } from './netvuln/manifest.js'
 
-const tools: Tool<any>[] = [subdomainFinder, portScanner, udpScanner, urlFuzzer, websiteScanner, networkVulnScanner, tlsScanner]
+/** The public tools, whatever the configuration. */
+export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
+  subdomainFinderManifest,
+  portScannerManifest,
+  udpScannerManifest,
+  urlFuzzerManifest,
+  websiteScannerManifest,
+  netvulnManifest,
+  tlsScannerManifest,
+]
 
-const TOOLS: ReadonlyMap<number, Tool<any>> = new Map(tools.map((t) => [t.id, t]))
+/** Every manifest in this build, the diagnostic tool's included (for catalogue tests). */
+export const ALL_MANIFESTS: readonly ToolManifest<any>[] = [...TOOL_MANIFESTS, diagnosticManifest]
 
-// The diagnostic tool exercises the engine in tests and demos; never available by default.
-const diagnosticEnabled = () => process.env.WARD_ENABLE_DIAGNOSTIC_TOOL === '1'
+export interface CatalogueOptions {
+  /** The diagnostic tool exercises the engine in tests and demos; never available by default. */
+  diagnostic: boolean
+}
 
-export const knownToolIds = () => [...TOOLS.keys(), ...(diagnosticEnabled() ? [diagnosticTool.id] : [])].sort((a, b) => a - b)
-export const getTool = (id: number): Tool<any> | undefined => TOOLS.get(id) ?? (diagnosticEnabled() && id === diagnosticTool.id ? diagnosticTool : undefined)
-export const allTools = (): Tool<any>[] => [...TOOLS.values()]
+/** The catalogue a Ward process offers: the public tools, and the diagnostic tool when enabled. */
+export function createToolCatalogue(o: CatalogueOptions): ToolCatalogue {
+  const list = o.diagnostic ? ALL_MANIFESTS : TOOL_MANIFESTS
+  const byId: ReadonlyMap<number, ToolManifest<any>> = new Map(list.map((t) => [t.id, t]))
+  const ids = [...byId.keys()].sort((a, b) => a - b)
+  return {
+    get: (id) => byId.get(id),
+    ids: () => [...ids],
+    all: () => list,
+  }
+}
+
+/** A tool's display name for reports, whichever tools this process offers. */
+export const toolName = (id: number): string => ALL_MANIFESTS.find((t) => t.id === id)?.name ?? `Tool ${id}`

@@ -6,7 +6,7 @@ import { insertTarget } from '../../src/store/targets.js'
 import { insertScan } from '../../src/store/scans.js'
 import { insertFinding, insertTest } from '../../src/store/results.js'
 import { buildFinding } from '../../src/domain/findings.js'
-import { openPort } from '../../src/checks/ports.js'
+import { openPort } from '../../src/tools/port-scanner/checks.js'
 import type { NewScan } from '../../src/store/schema.js'
 
 let w: TestWard
@@ -61,7 +61,7 @@ let one: Tenant
 let fifty: Tenant
 
 before(async () => {
-  w = await startWard({ worker: false, onQuery: (sql) => counting && queries.push(sql) })
+  w = await startWard({ worker: false, env: { WARD_AUTH_CACHE_MS: '60000' }, onQuery: (sql) => counting && queries.push(sql) })
   one = await tenant('one', 1)
   fifty = await tenant('fifty', 50)
 })

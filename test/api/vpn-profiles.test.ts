@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startWard, waitForScan, isTerminal, type TestWard } from '../helpers/ward.js'
 import { deadPort, startHttpConnectProxy, startSocks5Proxy, startTargets, type Targets, type TestProxy } from '../testbed/proxies.js'
-import { getTool } from '../../src/tools/registry.js'
+import { createToolCatalogue } from '../../src/tools/registry.js'
 import { buildApp } from '../../src/api/app.js'
 import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { egressForScan, EgressUnavailableError } from '../../src/engine/scan-egress.js'
@@ -13,6 +13,8 @@ import { websiteScanner } from '../../src/tools/website-scanner/index.js'
 import type { ScanRow } from '../../src/store/schema.js'
 import { portScanner } from '../../src/tools/port-scanner/index.js'
 import { runTool } from '../helpers/tool-harness.js'
+
+const getTool = (id: number) => createToolCatalogue({ diagnostic: false }).get(id)
 
 const USER = 'ward-vpn'
 const PASS = 'Vpn-S3cret:pa55/w0rd'
@@ -154,7 +156,7 @@ describe('VPN profiles CRUD', () => {
 test('the API log (trace level) never contains a profile secret', async () => {
   const lines: string[] = []
   const app = await buildApp(
-    { db: w.h.db, dbKind: w.h.kind, config: w.config, blocklist: [], resolveVpnProfile },
+    { db: w.h.db, dbKind: w.h.kind, config: w.config, blocklist: [], tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }), resolveVpnProfile },
     { logger: { level: 'trace', stream: { write: (l: string) => void lines.push(l) } } },
   )
   try {

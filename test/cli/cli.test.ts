@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
+import net from 'node:net'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -81,6 +82,43 @@ test('start on an empty database prints the first key once and serves the API', 
     assert.equal(again.status, 0)
   } finally {
     child.kill('SIGKILL')
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('the first key is printed only once Ward listens; a start that fails on a busy port creates no user', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-busy-'))
+  const db = `sqlite:${path.join(dir, 'ward.db')}`
+  const busy = net.createServer()
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
+  const port = (busy.address() as net.AddressInfo).port
+  try {
+    const failed = ward(['all'], { PORT: String(port), HOST: '127.0.0.1', WARD_DATABASE_URL: db })
+    assert.notEqual(failed.status, 0, 'EADDRINUSE stops start-up')
+    assert.doesNotMatch(failed.stdout + failed.stderr, /ward_[A-Za-z0-9_-]{20,}/, 'no key shown by a process that never served')
+    const users = ward(['admin', 'user', 'list'], { WARD_DATABASE_URL: db })
+    assert.equal(users.stdout.trim().split('\n').length, 1, `no user yet:\n${users.stdout}`)
+    busy.close()
+    // The next start, on a free port, creates the first user and shows its key; the one after says how to get one.
+    for (const expect of [/API key \(shown once/, /no API key is shown: create one with `npx ward admin key create/]) {
+      const child = spawn(process.execPath, [BIN, 'all'], { env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', WARD_DATABASE_URL: db }, stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30000)
+        child.stdout.on('data', (d) => {
+          out += d
+          if (/listening on/.test(out)) {
+            clearTimeout(t)
+            resolve()
+          }
+        })
+      })
+      assert.match(out, expect)
+      child.kill('SIGTERM')
+      await new Promise((r) => child.on('exit', r))
+    }
+  } finally {
+    busy.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })

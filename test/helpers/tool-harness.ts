@@ -1,9 +1,9 @@
 // Runs a Tool against an in-memory ScanContext for tool-level tests (the engine's DB-backed context is
 // exercised by the API tests). Network traffic is real, through the real direct egress.
-import type { Tool, FindingInput, ScanTarget, RedirectLevel } from '../../src/tools/tool.js'
+import type { Tool, FindingInput, ScanTarget, RedirectLevel } from '../../src/toolkit/tool.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
-import type { Egress } from '../../src/engine/net/egress.js'
-import { resolveToolParams } from '../../src/engine/tool-params.js'
+import type { Egress } from '../../src/toolkit/egress.js'
+import { resolveToolParams } from '../../src/toolkit/params.js'
 
 export interface HarnessTest {
   name: string
@@ -49,6 +49,8 @@ export async function runTool(
     target,
     params: p.value,
     options: { scanOriginalUrl: false, redirectLevel: 'same_domain' as RedirectLevel, ...opts.options },
+    // As the configuration reads it, at the time of the run (tests set it around one run).
+    settings: { dnsResolver: process.env.WARD_DNS_RESOLVER?.trim() || null },
     signal: opts.signal ?? new AbortController().signal,
     net: egress,
     async test(name: string, description: string) {

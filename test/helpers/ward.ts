@@ -14,7 +14,9 @@ import { buildApp } from '../../src/api/app.js'
 import { parseBlocklist } from '../../src/domain/blocklist.js'
 import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { createUser } from '../../src/store/accounts.js'
-import { startWorker, type Worker } from '../../src/engine/worker.js'
+import type { Worker } from '../../src/engine/worker.js'
+import { startWorkerRole } from '../../src/cli/roles.js'
+import { createToolCatalogue } from '../../src/tools/registry.js'
 
 process.env.WARD_ENABLE_DIAGNOSTIC_TOOL = '1'
 
@@ -107,14 +109,14 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
   const dbFile = path.join(dir, 'ward.db')
   const pgSchema = TEST_BACKEND === 'postgres' ? await createPgSchema() : null
   const dbUrl = pgSchema ? pgSchema.url : `sqlite:${dbFile}`
-  const config = loadConfig({ WARD_DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', WARD_RATE_LIMIT: 'off', WARD_POLL_MS: '50', ...opts.env })
+  const config = loadConfig({ WARD_DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', WARD_RATE_LIMIT: 'off', WARD_POLL_MS: '50', WARD_ENABLE_DIAGNOSTIC_TOOL: '1', ...opts.env })
   const h = await openWithRetry(config, opts.onQuery, pgSchema?.schema).catch(async (e) => {
     await pgSchema?.drop()
     throw e
   })
-  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
+  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
   await app.ready()
-  const worker = opts.worker === false ? null : await startWorker({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
+  const worker = opts.worker === false ? null : await startWorkerRole({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
   const first = await createUser(h.db, { name: 'alice', maxTargets: config.maxTargetsDefault })
   const ward: TestWard = {
     app,

@@ -7,7 +7,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pino } from 'pino'
 import { startWard, waitForScan, isTerminal, type TestWard } from '../helpers/ward.js'
-import { startWorker } from '../../src/engine/worker.js'
+import { startWorkerRole } from '../../src/cli/roles.js'
 import { verifySignature } from '../../src/reports/callback-signing.js'
 import { reapExpiredLeases } from '../../src/store/scans.js'
 
@@ -168,7 +168,7 @@ describe('report callbacks', () => {
     let up = false
     const rx = await receiver('127.0.8.4', (_n, _r, res) => reply(res, up ? 200 : 503))
     const w = await startWard({ env: FAST })
-    let second: Awaited<ReturnType<typeof startWorker>> | null = null
+    let second: Awaited<ReturnType<typeof startWorkerRole>> | null = null
     try {
       const id = await scanWithCallback(w, { url: rx.url, secret: 's3cret' })
       await waitDelivery(w, id, (d) => d.attempt_count >= 1)
@@ -179,7 +179,7 @@ describe('report callbacks', () => {
       const pending = (await deliveries(w, id))[0]
       assert.equal(pending.status, 'pending')
       up = true
-      second = await startWorker({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
+      second = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
       const d = await waitDelivery(w, id, (d) => d.status === 'delivered')
       assert.equal(d.attempt_count, rx.got.length)
       assert.equal(d.attempts.at(-1).status_code, 200)
@@ -250,7 +250,7 @@ describe('report callbacks', () => {
       reply(res, 200)
     })
     const w = await startWard({ env: FAST })
-    const second = await startWorker({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
+    const second = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
     try {
       const ids: number[] = []
       for (let i = 0; i < 8; i++) ids.push(await scanWithCallback(w, { url: rx.url }, { steps: 1, step_ms: 1 }))
@@ -275,7 +275,7 @@ describe('report callbacks', () => {
   test('terminal states outside the worker enqueue too: stop before start, reaped lease; scans without a callback none', async () => {
     const rx = await receiver('127.0.8.7', (_n, _r, res) => reply(res, 200))
     const w = await startWard({ env: FAST, worker: false })
-    let worker: Awaited<ReturnType<typeof startWorker>> | null = null
+    let worker: Awaited<ReturnType<typeof startWorkerRole>> | null = null
     try {
       const stopped = await scanWithCallback(w, { url: rx.url })
       assert.equal((await w.req('POST', `/api/v2/scans/${stopped}/stop`)).statusCode, 204)
@@ -293,7 +293,7 @@ describe('report callbacks', () => {
 
       const plain = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.0.1', tool_params: { steps: 0 } } })
       const plainId = plain.json().data.created_id as number
-      worker = await startWorker({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
+      worker = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
       await waitDelivery(w, stopped, (d) => d.status === 'delivered')
       const r = await waitDelivery(w, reaped, (d) => d.status === 'delivered')
       assert.equal(r.attempts.length, 1)

@@ -4,7 +4,7 @@
 // healthy.example (the healthy twin), wild.example (wildcard, ?all, p=none).
 import dgram from 'node:dgram'
 import net from 'node:net'
-import { CLASS, decodeMessage, encodeMessage, normalizeName, RCODE, TYPE, type DnsMessage, type DnsRecord } from '../../src/tools/dns/message.js'
+import { CLASS, decodeMessage, encodeMessage, normalizeName, RCODE, TYPE, type DnsMessage, type DnsRecord } from '../../src/tools/lib/dns/message.js'
 
 export interface Zone {
   origin: string

@@ -2,7 +2,7 @@
 // service answering, and a "hardened" twin whose services refuse the risky requests. Ports with nothing
 // bound give ICMP port unreachable (closed); the silent port is bound and never answers (open|filtered).
 import dgram from 'node:dgram'
-import { decodeMessage, encodeMessage, CLASS, TYPE } from '../../src/tools/dns/message.js'
+import { decodeMessage, encodeMessage, CLASS, TYPE } from '../../src/tools/lib/dns/message.js'
 import { parseSnmp, snmpVersion } from '../../src/tools/udp-scanner/probes.js'
 
 export type Profile = 'vulnerable' | 'hardened'

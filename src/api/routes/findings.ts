@@ -7,14 +7,24 @@ import { TestRecord } from '../schemas/scans.js'
 import { testView } from '../views.js'
 import { notFound } from '../../domain/errors.js'
 import { getFinding, getFindingArray, listFindingArrays } from '../../store/findings.js'
-import { findingDataJson, findingsPageJson } from '../finding-json.js'
+import { findingDataJson, findingsPageJson } from '../../reports/finding-json.js'
 import { testWithFindings } from '../../store/results.js'
+import { getTargetById } from '../../store/targets.js'
+import { wantsCsv } from '../negotiate.js'
+import { findingsCsv, type WireFinding } from '../../reports/formats/index.js'
 
 export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/findings', {
-    schema: { tags: ['findings'], summary: 'List findings', querystring: FindingsQuery, response: { 200: Data(Type.Array(Finding)), ...errors(400, 401, 429) } },
+    schema: {
+      tags: ['findings'],
+      summary: 'List findings (JSON, or CSV with Accept: text/csv)',
+      description: 'Accept: text/csv → the same page of findings as CSV, one row per finding; spreadsheet formula characters at the start of a cell are neutralised.',
+      querystring: FindingsQuery,
+      produces: ['application/json', 'text/csv'],
+      response: { 200: Data(Type.Array(Finding)), ...errors(400, 401, 429) },
+    },
     handler: async (req, reply) => {
       const q = req.query
       const rows = await listFindingArrays(db, callerOf(req).userId, {
@@ -29,7 +39,14 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         page: q.page,
       })
       // Already JSON text (see finding-json.ts): a string with a JSON content type is sent as is.
-      return reply.type('application/json').send(findingsPageJson(rows) as never)
+      const json = findingsPageJson(rows)
+      if (!wantsCsv(req.headers.accept)) return reply.type('application/json').send(json as never)
+      const findings = (JSON.parse(json) as { data: WireFinding[] }).data
+      // The CSV names each finding's target (the fingerprint is made from it, as the CI client does).
+      const names = new Map<number, string>()
+      for (const id of new Set(findings.map((f) => f.target_id!))) names.set(id, (await getTargetById(db, id))?.name ?? String(id))
+      const csv = findingsCsv(findings, (f) => ({ id: f.scan_id!, target: names.get(f.target_id!)!, tool_id: 0, status_name: '' }))
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'inline; filename="ward-findings.csv"').send(csv as never)
     },
   })
 

@@ -11,9 +11,12 @@ import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.j
 import { scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
 import { parseBlocklist } from '../../domain/blocklist.js'
-import { negotiateOutput } from '../negotiate.js'
+import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
 import { scanPdf } from '../../reports/scan-report.js'
+import { toolName } from '../../tools/registry.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
+import { CONTENT_TYPES, WRITERS, type ScanInfo } from '../../reports/formats/index.js'
+import { getTargetById } from '../../store/targets.js'
 
 function isoParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined
@@ -29,7 +32,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
     handler: async (req, reply) => {
-      const r = await createScan(db, callerOf(req), { targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body as any)
+      const r = await createScan(db, callerOf(req), { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body)
       return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
     },
   })
@@ -86,9 +89,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/scans/:id/output', {
     schema: {
       tags: ['scans'],
-      summary: 'Scan output: JSON finding list, or the PDF report with Accept: application/pdf',
+      summary: 'Scan output: JSON finding list (default), the PDF report, SARIF 2.1.0, CSV, JUnit XML or a Markdown summary, chosen by Accept',
+      description:
+        'Accept: application/json (or none, */*) → the finding list; application/pdf → the PDF report; application/sarif+json → SARIF 2.1.0; ' +
+        'text/csv → one row per finding; application/xml → JUnit XML (one test case per test, no failure threshold); text/markdown → a summary. Anything else → 406.',
       params: IdParams,
-      produces: ['application/json', 'application/pdf'],
+      produces: OUTPUT_TYPES.map(([t]) => t),
       response: { 200: Data(Type.Object({ output_type: Type.String(), output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }) })), ...errors(400, 401, 404, 406, 429) },
     },
     handler: async (req, reply) => {
@@ -96,12 +102,31 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const s = await getScan(db, c.userId, req.params.id)
       if (!s) throw notFound('Scan')
       const kind = negotiateOutput(req.headers.accept)
-      if (!kind) throw new WardError(406, 'Not acceptable: ask for application/json or application/pdf')
+      if (!kind) throw new WardError(406, `Not acceptable: ask for one of ${OUTPUT_TYPES.map(([t]) => t).join(', ')}`, { acceptable: OUTPUT_TYPES.map(([t]) => t) })
       if (kind === 'pdf') {
-        const pdf = await scanPdf(db, s)
-        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as any)
+        const pdf = await scanPdf(db, s, toolName)
+        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as never) // the route's schema types the JSON answer; the PDF is sent as bytes
       }
-      return { data: await scanOutputJson(db, s) }
+      const output = await scanOutputJson(db, s)
+      if (kind === 'json') return { data: output }
+      const view = scanView(s)
+      const target = await getTargetById(db, s.target_id)
+      const info: ScanInfo = {
+        id: s.id,
+        target: target?.name ?? String(s.target_id),
+        tool_id: s.tool_id,
+        tool_name: app.ward.tools.get(s.tool_id)?.name,
+        status_name: view.status_name,
+        status_message: view.status_message,
+        start_time: view.start_time,
+        end_time: view.end_time,
+        duration: view.duration,
+      }
+      const tests = kind === 'junit' || kind === 'markdown' ? (await scanTests(db, s.id)).map(testView) : []
+      // No threshold on the server: the CI client applies --fail-on; here every finding is reported as found.
+      const body = WRITERS[kind](info, output.output_data.findings, tests, null)
+      const ext = { sarif: 'sarif', csv: 'csv', junit: 'xml', markdown: 'md' }[kind]
+      return reply.status(200).header('content-type', CONTENT_TYPES[kind]).header('content-disposition', `inline; filename="ward-scan-${s.id}.${ext}"`).send(body as never)
     },
   })
 

@@ -1,4 +1,4 @@
-// VPN profiles API (issue 7) and a workspace's default profile. Another user's uuid is a 404 like an unknown one.
+// VPN profiles API and a workspace's default profile. Another user's uuid is a 404 like an unknown one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'

@@ -1,4 +1,4 @@
-// VPN profiles (issue 7). Secrets are write-only: `password` (and the credentials of an http_connect url)
+// VPN profiles. Secrets are write-only: `password` (and the credentials of an http_connect url)
 // go in, `has_password` comes out.
 import { Type } from '@sinclair/typebox'
 import { Data, Id, Nullable, PathId } from './common.js'

@@ -1,12 +1,11 @@
 // Builds the egress for a scan from its VPN profile's connection settings (null → direct).
 import { createDirectEgress } from './direct.js'
-import type { Egress } from './egress.js'
+import type { Egress } from '../../toolkit/egress.js'
 import { createHttpConnectEgress } from './http-connect.js'
 import { createSocks5Egress } from './socks5.js'
+import type { EgressProfile } from '../../toolkit/egress-profile.js'
 
-export type EgressProfile =
-  | { type: 'socks5'; host: string; port: number; username?: string | null; password?: string | null }
-  | { type: 'http_connect'; url: string; ca?: string | null }
+export type { EgressProfile }
 
 export function createEgress(profile: EgressProfile | null): Egress {
   if (profile === null) return createDirectEgress()

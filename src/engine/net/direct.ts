@@ -2,7 +2,7 @@
 import net from 'node:net'
 import tls from 'node:tls'
 import dgram from 'node:dgram'
-import type { ConnectOptions, Egress, TlsConnectOptions } from './egress.js'
+import type { ConnectOptions, Egress, TlsConnectOptions } from '../../toolkit/egress.js'
 import { createHttpClient } from './http.js'
 
 export function connectDirect(o: ConnectOptions): Promise<net.Socket> {

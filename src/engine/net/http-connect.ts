@@ -3,46 +3,17 @@
 // Host names go to the proxy unresolved. UDP cannot pass: `carriesUdp` is false and `udp()` throws.
 import type net from 'node:net'
 import { connectDirect, stripBrackets, tlsOver } from './direct.js'
-import type { ConnectOptions, Egress } from './egress.js'
-import { egressError, hostPort, proxyEgress, tunnel } from './socks5.js'
-import { ipVersion } from '../../domain/ip.js'
+import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
+import { proxyEgress, tunnel } from './socks5.js'
+import { egressError, hostPort, parseProxyUrl, type ProxyEndpoint } from '../../toolkit/egress-profile.js'
+export { parseProxyUrl }
+import { ipVersion } from '../../toolkit/ip.js'
 
 export interface HttpConnectProfile {
   /** `http://[user:pass@]host:port` or `https://[user:pass@]host:port`; credentials percent-encoded. */
   url: string
   /** PEM CA certificate(s) trusted for an https:// proxy instead of the system store. */
   ca?: string | Buffer
-}
-
-interface ProxyEndpoint {
-  tls: boolean
-  host: string
-  port: number
-  /** The Proxy-Authorization header value, when the URL carries credentials. */
-  authorization?: string
-  label: string
-}
-
-/** Parses the proxy URL. Errors never repeat the URL: it may hold the password. */
-export function parseProxyUrl(url: string): ProxyEndpoint {
-  let u: URL
-  try {
-    u = new URL(url)
-  } catch {
-    throw egressError('EINVAL', 'the HTTP CONNECT proxy URL is not a valid URL (expected http://[user:pass@]host:port)')
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw egressError('EINVAL', `the HTTP CONNECT proxy URL must start with http:// or https:// (got ${u.protocol}//)`)
-  if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) throw egressError('EINVAL', 'the HTTP CONNECT proxy URL must not have a path, query or fragment')
-  const tls = u.protocol === 'https:'
-  const host = stripBrackets(u.hostname)
-  const port = u.port ? Number(u.port) : tls ? 443 : 80
-  let authorization: string | undefined
-  if (u.username || u.password) {
-    const user = decodeURIComponent(u.username)
-    if (user.includes(':')) throw egressError('EINVAL', 'the HTTP CONNECT proxy username must not contain ":"')
-    authorization = `Basic ${Buffer.from(`${user}:${decodeURIComponent(u.password)}`).toString('base64')}`
-  }
-  return { tls, host, port, authorization, label: `${tls ? 'HTTPS' : 'HTTP'} proxy ${hostPort(host, port)}` }
 }
 
 // Proxy status → the socket error code a direct connection would most likely have produced. Proxies

@@ -1,8 +1,8 @@
 // HTTP(S) over the egress dialer, with undici doing the protocol work.
 import type net from 'node:net'
 import type tls from 'node:tls'
-import { Agent, request } from 'undici'
-import type { ConnectOptions, HttpRequest, HttpResponse, TlsConnectOptions } from './egress.js'
+import { Agent, request, type buildConnector, type Dispatcher } from 'undici'
+import type { ConnectOptions, HttpRequest, HttpResponse, TlsConnectOptions } from '../../toolkit/egress.js'
 
 const DEFAULT_MAX_BODY = 2 * 1024 * 1024
 
@@ -14,7 +14,7 @@ export function createHttpClient(
   const agent = new Agent({
     keepAliveTimeout: 4000,
     connections: 64,
-    connect: (opts: any, cb: any) => {
+    connect: (opts: buildConnector.Options, cb: buildConnector.Callback) => {
       const host: string = opts.hostname
       const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80)
       const p = opts.protocol === 'https:' ? tlsConnect({ host, port, servername: opts.servername || undefined, timeoutMs: 10000 }) : dial({ host, port, timeoutMs: 10000 })
@@ -43,12 +43,12 @@ export function createHttpClient(
   async function readResponse(url: string, req: HttpRequest, signal: AbortSignal, started: number): Promise<HttpResponse> {
     const res = await request(url, {
       dispatcher: agent,
-      method: (req.method ?? 'GET') as any,
+      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: { 'user-agent': 'Ward-Scanner/0.1', ...req.headers },
       body: req.body,
       signal,
       maxRedirections: 0,
-    } as any)
+    })
     const max = req.maxBodyBytes ?? DEFAULT_MAX_BODY
     const chunks: Buffer[] = []
     let size = 0

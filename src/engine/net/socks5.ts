@@ -6,8 +6,10 @@
 import type net from 'node:net'
 import { SocksClient } from 'socks'
 import { abortError, connectDirect, egressFromDialer, stripBrackets } from './direct.js'
-import type { ConnectOptions, Egress } from './egress.js'
-import { ipVersion } from '../../domain/ip.js'
+import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
+import { egressError, hostPort } from '../../toolkit/egress-profile.js'
+export { egressError, hostPort }
+import { ipVersion } from '../../toolkit/ip.js'
 
 export interface Socks5Profile {
   host: string
@@ -22,11 +24,6 @@ export interface Socks5Profile {
  * a scanner must not read them as "port closed".
  */
 export type ProxyErrorCode = 'EPROXYUNREACHABLE' | 'EPROXYAUTH' | 'EPROXYDENIED' | 'EPROXY'
-
-export const egressError = (code: string, message: string) => Object.assign(new Error(message), { code })
-
-/** "host:port" with IPv6 bracketed. */
-export const hostPort = (host: string, port: number) => (ipVersion(host) === 6 ? `[${stripBrackets(host)}]:${port}` : `${host}:${port}`)
 
 /**
  * Dials the proxy, then `negotiate`s the tunnel to `o.host:o.port`, all under one deadline (`o.timeoutMs`,

@@ -1,6 +1,6 @@
 // One block per finding, in risk order: title and badges, where, what, so what, proof, fix, refs.
 import type { ReportFinding } from '../report-model.js'
-import type { TableEvidence, TextEvidence } from '../../domain/evidence.js'
+import type { TableEvidence, TextEvidence } from '../evidence.js'
 import { FONT } from './fonts.js'
 import {
   BADGE_HEIGHT, BOTTOM, LEFT, TOP, badge, ensureSpace, fieldLabel, keyValues, paragraph, rule, sectionTitle, type Doc,

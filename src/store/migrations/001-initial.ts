@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely'
-import { idColumn, type DbKind } from './index.js'
+import { idColumn, type DbKind } from './columns.js'
 
 export const m001Initial = (kind: DbKind) => ({
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     await idColumn(kind, db.schema.createTable('users'))
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('max_targets', 'integer', (c) => c.notNull())
@@ -132,7 +132,7 @@ export const m001Initial = (kind: DbKind) => ({
     await db.schema.createIndex('scan_logs_scan').on('scan_logs').columns(['scan_id', 'id']).execute()
     void sql
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     for (const t of ['scan_logs', 'findings', 'tests', 'scans', 'targets', 'workspaces', 'api_keys', 'users']) await db.schema.dropTable(t).execute()
   },
 })

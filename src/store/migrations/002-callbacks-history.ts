@@ -1,10 +1,10 @@
 // Report-callback outbox (deliveries + their attempts), finding history per duplicate group, and the
 // CVE ids imported from the official CISA KEV feed.
 import type { Kysely } from 'kysely'
-import { idColumn, type DbKind } from './index.js'
+import { idColumn, type DbKind } from './columns.js'
 
 export const m002CallbacksHistory = (kind: DbKind) => ({
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     await idColumn(kind, db.schema.createTable('callback_deliveries'))
       // One delivery per scan: the unique key makes a second terminal insert impossible.
       .addColumn('scan_id', 'integer', (c) => c.notNull().unique().references('scans.id').onDelete('cascade'))
@@ -54,7 +54,7 @@ export const m002CallbacksHistory = (kind: DbKind) => ({
       .addColumn('imported_at', 'text', (c) => c.notNull())
       .execute()
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     for (const t of ['kev_cves', 'finding_history', 'callback_attempts', 'callback_deliveries']) await db.schema.dropTable(t).execute()
   },
 })

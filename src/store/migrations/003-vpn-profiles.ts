@@ -1,10 +1,10 @@
-// VPN profiles (issue 7): per-user connection settings of a network egress (SOCKS5 or HTTP CONNECT proxy).
+// VPN profiles: per-user connection settings of a network egress (SOCKS5 or HTTP CONNECT proxy).
 // Credentials live in their own columns (never inside `url`), so reads can leave them out by column.
 import type { Kysely } from 'kysely'
-import type { DbKind } from './index.js'
+import type { DbKind } from './columns.js'
 
 export const m003VpnProfiles = (_kind: DbKind) => ({
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     await db.schema
       .createTable('vpn_profiles')
       .addColumn('uuid', 'text', (c) => c.primaryKey())
@@ -23,7 +23,7 @@ export const m003VpnProfiles = (_kind: DbKind) => ({
     await db.schema.createIndex('scans_vpn_profile').on('scans').columns(['vpn_profile_uuid', 'status']).execute()
     await db.schema.createIndex('workspaces_vpn_profile').on('workspaces').columns(['vpn_profile_uuid']).execute()
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('workspaces_vpn_profile').execute()
     await db.schema.dropIndex('scans_vpn_profile').execute()
     await db.schema.dropTable('vpn_profiles').execute()

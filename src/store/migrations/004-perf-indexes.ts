@@ -5,10 +5,10 @@
 // Fewer is better here: on SQLite an index without statistics in an ANALYZEd database looks more
 // selective than it is, and (workspace_id, risk_level, id) drew the workspace lists into a sort.
 import { sql, type Kysely } from 'kysely'
-import type { DbKind } from './index.js'
+import type { DbKind } from './columns.js'
 
 export const m004PerfIndexes = (kind: DbKind) => ({
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     await db.schema.createIndex('findings_scan_risk').on('findings').columns(['scan_id', 'risk_level', 'id']).execute()
     if (kind === 'sqlite') {
       // Give the new index statistics when the others have some, so the planner weighs it fairly.
@@ -16,7 +16,7 @@ export const m004PerfIndexes = (kind: DbKind) => ({
       if (Number(stat.rows[0]?.n)) await sql`ANALYZE findings_scan_risk`.execute(db)
     }
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('findings_scan_risk').execute()
   },
 })

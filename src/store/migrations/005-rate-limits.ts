@@ -1,9 +1,9 @@
 // Shared API rate-limit counters for scaled-out deployments (used on PostgreSQL; harmless on SQLite).
 import type { Kysely } from 'kysely'
-import type { DbKind } from './index.js'
+import type { DbKind } from './columns.js'
 
 export const m005RateLimits = (_kind: DbKind) => ({
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     await db.schema
       .createTable('rate_limits')
       .addColumn('key', 'text', (c) => c.primaryKey())
@@ -13,7 +13,7 @@ export const m005RateLimits = (_kind: DbKind) => ({
       .execute()
     await db.schema.createIndex('rate_limits_reset').on('rate_limits').column('reset_at').execute()
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     await db.schema.dropTable('rate_limits').execute()
   },
 })

@@ -1,10 +1,10 @@
 // The body of each report-callback delivery, built once at its first attempt, so every retry sends
 // the same bytes (a PDF rebuilt later would differ in its timestamps and object ids).
 import type { Kysely } from 'kysely'
-import type { DbKind } from './index.js'
+import type { DbKind } from './columns.js'
 
 export const m006CallbackBodies = (kind: DbKind) => ({
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<unknown>) {
     await db.schema
       .createTable('callback_bodies')
       .addColumn('delivery_id', 'integer', (c) => c.primaryKey().references('callback_deliveries.id').onDelete('cascade'))
@@ -12,7 +12,7 @@ export const m006CallbackBodies = (kind: DbKind) => ({
       .addColumn('body', kind === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
       .execute()
   },
-  async down(db: Kysely<any>) {
+  async down(db: Kysely<unknown>) {
     await db.schema.dropTable('callback_bodies').execute()
   },
 })

@@ -1,14 +1,15 @@
 // Migrations, written once for SQLite and PostgreSQL: the schema builder only, plus `idColumn`
 // for the one thing the two spell differently (auto-increment keys).
-import type { Kysely, Migration, MigrationProvider, CreateTableBuilder } from 'kysely'
+import type { Migration, MigrationProvider } from 'kysely'
 import { m001Initial } from './001-initial.js'
 import { m002CallbacksHistory } from './002-callbacks-history.js'
 import { m003VpnProfiles } from './003-vpn-profiles.js'
 import { m004PerfIndexes } from './004-perf-indexes.js'
 import { m005RateLimits } from './005-rate-limits.js'
 import { m006CallbackBodies } from './006-callback-bodies.js'
+import type { DbKind } from './columns.js'
 
-export type DbKind = 'sqlite' | 'postgres'
+export { idColumn, type DbKind } from './columns.js'
 export type MigrationFactory = (kind: DbKind) => Migration
 
 export const MIGRATIONS: Record<string, MigrationFactory> = {
@@ -23,12 +24,3 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
 export function migrationProvider(kind: DbKind): MigrationProvider {
   return { getMigrations: async () => Object.fromEntries(Object.entries(MIGRATIONS).map(([k, f]) => [k, f(kind)])) }
 }
-
-/** An auto-increment integer primary key in either dialect. */
-export function idColumn<T extends string>(kind: DbKind, t: CreateTableBuilder<T, any>): CreateTableBuilder<T, any> {
-  return kind === 'postgres'
-    ? t.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-    : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-}
-
-export type AnyDb = Kysely<any>

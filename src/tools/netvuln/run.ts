@@ -1,15 +1,19 @@
 // The scan: port discovery → service detection → service checks per port → version → CVE → TLS analysis.
-import type { ScanContext } from '../tool.js'
-import { TargetUnreachableError, ToolStartError } from '../errors.js'
-import { targetHost } from '../../domain/ip.js'
-import { tableEvidence } from '../../domain/evidence.js'
-import { checkForCve } from '../../checks/network.js'
-import { PRODUCT_LABEL } from './cve-catalogue.js'
-import { matchCves, riskFromCvss } from './match.js'
-import { productFromName, productsInBanner, uniqueProducts } from './fingerprint.js'
-import { discoverTcpPorts, detectService, parsePorts, scanTls, tlsFindings, tlsAvailable } from './peers.js'
+import type { ScanContext } from '../../toolkit/tool.js'
+import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
+import { targetHost } from '../../toolkit/ip.js'
+import { tableEvidence } from '../../toolkit/evidence.js'
+import { checkForCve } from './checks.js'
+import { PRODUCT_LABEL } from '../lib/versions/cve-catalogue.js'
+import { matchCves, riskFromCvss } from '../lib/versions/match.js'
+import { productFromName, productsInBanner, uniqueProducts } from '../lib/versions/fingerprint.js'
+import { parsePorts } from '../lib/ports/ports.js'
+import { discoverTcpPorts } from '../lib/ports/scan.js'
+import { detectService } from '../lib/services/services.js'
+import { scanTls } from '../lib/tls/analyze.js'
+import { tlsFindings } from '../lib/tls/findings.js'
 import { kindOf, serviceName, type Kind } from './plan.js'
-import { runPool } from './pool.js'
+import { mapLimit } from '../../toolkit/limit.js'
 import { checkFtp, checkHttp, checkMemcached, checkMongo, checkRedis, checkSmtp, checkSsh, recordTest, type PortInfo } from './service-checks.js'
 import type { NetvulnParams } from './params.js'
 
@@ -64,7 +68,7 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   // 2. Service and version detection (tool 70).
   const infos: PortInfo[] = []
   await recordTest(ctx, 'Service and version detection', `Identifies the service and version behind ${open.length} open TCP ports.`, async () => {
-    await runPool(open, 4, signal, async (port) => {
+    await mapLimit(open, 4, signal, async (port) => {
       const d = await detectService(ctx.net, host, port, { signal })
       const kind = kindOf(port, d)
       const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: [] }
@@ -102,9 +106,9 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
     }
   }
   const tlsPorts = infos.filter((p) => p.tls)
-  if (tlsWanted && tlsAvailable) for (const p of tlsPorts) jobs.push(() => checkTls(ctx, host, p))
+  if (tlsWanted) for (const p of tlsPorts) jobs.push(() => checkTls(ctx, host, p))
   let finished = 0
-  await runPool(jobs, 4, signal, async (job) => {
+  await mapLimit(jobs, 4, signal, async (job) => {
     await job()
     ctx.progress(DISCOVERY_SHARE + Math.floor((++finished / jobs.length) * (SCALE - DISCOVERY_SHARE - 50)), SCALE)
   })
@@ -119,7 +123,6 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   if (!applied.has('ssh')) await skipped(ctx, 'SSH algorithms', 'no SSH service among the open ports')
   if (!tlsWanted) await skipped(ctx, 'TLS analysis', 'TLS checks are turned off (checks.tls = false)')
   else if (!tlsPorts.length) await skipped(ctx, 'TLS analysis', 'no TLS service among the open ports')
-  else if (!tlsAvailable) await skipped(ctx, 'TLS analysis', 'the TLS analysis of tool 450 is not available in this build')
 
   // 4. Version → CVE.
   await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the curated CVE catalogue.', async (t) => {

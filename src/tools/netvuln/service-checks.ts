@@ -1,7 +1,7 @@
 // The per-port checks: each records its own test, runs one probe, and turns the typed result into findings.
 // Version facts the probes learn on the way (banners, INFO, Server header) are added to the port for CVE matching.
-import type { ScanContext, TestHandle } from '../tool.js'
-import { textEvidence, tableEvidence } from '../../domain/evidence.js'
+import type { ScanContext, TestHandle } from '../../toolkit/tool.js'
+import { textEvidence, tableEvidence } from '../../toolkit/evidence.js'
 import {
   ftpAnonymousLogin,
   redisNoAuth,
@@ -12,10 +12,10 @@ import {
   sshWeakKex,
   sshWeakCipher,
   sshWeakMac,
-} from '../../checks/network.js'
-import type { DetectedService } from './peers.js'
+} from './checks.js'
+import type { DetectedService } from '../lib/services/services.js'
 import type { Kind } from './plan.js'
-import { productsInBanner, type ProductVersion } from './fingerprint.js'
+import { productsInBanner, type ProductVersion } from '../lib/versions/fingerprint.js'
 import { NotThisProtocol, type ProbeTarget } from './probes/session.js'
 import { probeFtpAnonymous } from './probes/ftp.js'
 import { probeSmtpRelay, RELAY_FROM, RELAY_TO } from './probes/smtp.js'

@@ -1,5 +1,5 @@
 // Pure: facts about open ports -> which checks fail where. No I/O.
-import type { Check } from '../../checks/check.js'
+import type { Check } from '../../toolkit/check.js'
 import {
   databaseExposed,
   dockerApiExposed,
@@ -11,9 +11,9 @@ import {
   smbExposed,
   telnetExposed,
   vncExposed,
-} from '../../checks/ports.js'
-import { tableEvidence, type Evidence } from '../../domain/evidence.js'
-import type { ServiceInfo } from './services.js'
+} from './checks.js'
+import { tableEvidence, type Evidence } from '../../toolkit/evidence.js'
+import type { ServiceInfo } from '../lib/services/services.js'
 
 /** One open port as the scan saw it (`identified` false: the service name is a port-number guess). */
 export interface OpenPort extends ServiceInfo {

@@ -1,33 +1,18 @@
 // Tool 70, TCP Port Scanner: connect scan (scan.ts), service detection (services.ts), risk checks
 // (detect.ts). This file only orchestrates: tests, findings, progress, log lines and output.
 import { setMaxListeners } from 'node:events'
-import { Type } from '@sinclair/typebox'
-import { openPort } from '../../checks/ports.js'
-import { targetHost } from '../../domain/ip.js'
-import { ToolStartError, TargetUnreachableError } from '../errors.js'
-import { defineTool } from '../tool.js'
+import { openPort } from './checks.js'
+import { targetHost } from '../../toolkit/ip.js'
+import { ToolStartError, TargetUnreachableError } from '../../toolkit/errors.js'
+import { defineTool } from '../../toolkit/tool.js'
+import { portScannerManifest } from './manifest.js'
 import { describePort, hitsOf, portEvidence, RISK_RULES, type OpenPort } from './detect.js'
-import { parsePorts, portSpecProblem, PORT_SPEC_PATTERN } from './ports.js'
-import { PORT_SERVICE_NAMES } from './probes.js'
-import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from './scan.js'
-import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from './services.js'
+import { parsePorts } from '../lib/ports/ports.js'
+import { PORT_SERVICE_NAMES } from '../lib/services/probes.js'
+import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from '../lib/ports/scan.js'
+import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from '../lib/services/services.js'
 
-export const PortScannerParams = Type.Object(
-  {
-    ports: Type.String({
-      default: 'top1000',
-      pattern: PORT_SPEC_PATTERN,
-      maxLength: 4096,
-      description: '"top100", "top1000", "all", or a list of ports and ranges such as "22,80,8000-8100".',
-    }),
-    service_detection: Type.Boolean({ default: true, description: 'Probe each open port to name its service and version.' }),
-    timeout_ms: Type.Optional(
-      Type.Integer({ minimum: 50, maximum: 60_000, description: 'Longest wait for one connect, and for one service probe reply (ms).' }),
-    ),
-    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, description: 'Most connects in flight during discovery (default 1000, 100 through a VPN profile).' })),
-  },
-  { additionalProperties: false },
-)
+export { PortScannerParams } from './params.js'
 
 /** Ports probed for their service at the same time. */
 const DETECT_CONCURRENCY = 16
@@ -36,122 +21,113 @@ const MAX_DETECTED_PORTS = 1000
 /** Share of the progress bar the port discovery takes when service detection follows. */
 const DISCOVERY_SHARE = 0.8
 
-export const portScanner = defineTool({
-  id: 70,
-  name: 'TCP Port Scanner',
-  params: PortScannerParams,
-  validateParams: (p) => portSpecProblem(p.ports),
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
-  async run(ctx) {
-    const p = ctx.params
-    // Many probes listen on the stop signal at once; a child signal keeps the engine's to one listener.
-    const signal = childSignal(ctx.signal)
-    const host = targetHost(ctx.target.name)
-    let ports: number[]
-    try {
-      ports = parsePorts(p.ports)
-    } catch (e) {
-      throw new ToolStartError((e as Error).message)
-    }
-    // A URL's own port is always scanned, whatever the list.
-    const urlPort = ctx.target.type === 'url' ? Number(safeUrl(ctx.target.name)?.port || 0) : 0
-    if (urlPort && !ports.includes(urlPort)) ports.unshift(urlPort)
-    const detect = p.service_detection
-    const share = detect ? DISCOVERY_SHARE : 1
-    const PROGRESS_UNITS = 1000
+export const portScanner = defineTool(portScannerManifest, async (ctx) => {
+  const p = ctx.params
+  // Many probes listen on the stop signal at once; a child signal keeps the engine's to one listener.
+  const signal = childSignal(ctx.signal)
+  const host = targetHost(ctx.target.name)
+  let ports: number[]
+  try {
+    ports = parsePorts(p.ports)
+  } catch (e) {
+    throw new ToolStartError((e as Error).message)
+  }
+  // A URL's own port is always scanned, whatever the list.
+  const urlPort = ctx.target.type === 'url' ? Number(safeUrl(ctx.target.name)?.port || 0) : 0
+  if (urlPort && !ports.includes(urlPort)) ports.unshift(urlPort)
+  const detect = p.service_detection
+  const share = detect ? DISCOVERY_SHARE : 1
+  const PROGRESS_UNITS = 1000
 
-    // ---- port discovery
-    ctx.log(`Starting TCP connect scan of ${host}: ${ports.length} ports (${p.ports})`)
-    const discovery = await ctx.test('Port discovery', `TCP connect scan of ${ports.length} ports (${p.ports}) of ${host}: open, closed or filtered.`)
-    const started = performance.now()
-    let states: PortResult[]
-    try {
-      states = await discoverTcpPorts(ctx.net, host, ports, {
-        timeoutMs: p.timeout_ms ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        concurrency: p.concurrency,
-        signal,
-        onProgress: (done, total) => ctx.progress(Math.floor((done / total) * share * PROGRESS_UNITS), PROGRESS_UNITS),
-        onOpen: (port) => ctx.log(`Discovered open port ${port}/tcp on ${host}`),
-      })
-    } catch (e) {
-      if (e instanceof TargetUnreachableError) {
-        ctx.log(`Target unreachable: ${e.message}`)
-        await discovery.error(e.message)
+  // ---- port discovery
+  ctx.log(`Starting TCP connect scan of ${host}: ${ports.length} ports (${p.ports})`)
+  const discovery = await ctx.test('Port discovery', `TCP connect scan of ${ports.length} ports (${p.ports}) of ${host}: open, closed or filtered.`)
+  const started = performance.now()
+  let states: PortResult[]
+  try {
+    states = await discoverTcpPorts(ctx.net, host, ports, {
+      timeoutMs: p.timeout_ms ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      concurrency: p.concurrency,
+      signal,
+      onProgress: (done, total) => ctx.progress(Math.floor((done / total) * share * PROGRESS_UNITS), PROGRESS_UNITS),
+      onOpen: (port) => ctx.log(`Discovered open port ${port}/tcp on ${host}`),
+    })
+  } catch (e) {
+    if (e instanceof TargetUnreachableError) {
+      ctx.log(`Target unreachable: ${e.message}`)
+      await discovery.error(e.message)
+    }
+    throw e
+  }
+  const count = (s: string) => states.filter((x) => x.state === s).length
+  const open: OpenPort[] = states
+    .filter((x) => x.state === 'open')
+    .map((x) => ({ port: x.port, service: PORT_SERVICE_NAMES[x.port] ?? null, product: null, version: null, banner: null, tls: false, facts: {}, identified: false }))
+  const secs = ((performance.now() - started) / 1000).toFixed(2)
+  const unfinished = ports.length - states.length
+  ctx.log(
+    `Port discovery ${unfinished ? `stopped after ${states.length} of ${ports.length} ports` : 'done'} in ${secs} s: ` +
+      `${open.length} open, ${count('closed')} closed, ${count('filtered')} filtered`,
+  )
+
+  // ---- service detection
+  const detection = detect ? await ctx.test('Service detection', 'Banner grabbing and protocol probes on each open port to name the service, product and version.') : null
+  if (detection && !signal.aborted) {
+    let done = 0
+    const probed = open.slice(0, MAX_DETECTED_PORTS)
+    if (probed.length < open.length) ctx.log(`Service detection limited to the first ${MAX_DETECTED_PORTS} of ${open.length} open ports`)
+    await eachLimited(probed, DETECT_CONCURRENCY, signal, async (op) => {
+      const info = await detectService(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS })
+      if (signal.aborted) return
+      Object.assign(op, info)
+      if (op.service === 'ftp' && !op.tls) {
+        op.ftpAnonymous = await ftpAnonymousLogin(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS })
       }
-      throw e
-    }
-    const count = (s: string) => states.filter((x) => x.state === s).length
-    const open: OpenPort[] = states
-      .filter((x) => x.state === 'open')
-      .map((x) => ({ port: x.port, service: PORT_SERVICE_NAMES[x.port] ?? null, product: null, version: null, banner: null, tls: false, facts: {}, identified: false }))
-    const secs = ((performance.now() - started) / 1000).toFixed(2)
-    const unfinished = ports.length - states.length
-    ctx.log(
-      `Port discovery ${unfinished ? `stopped after ${states.length} of ${ports.length} ports` : 'done'} in ${secs} s: ` +
-        `${open.length} open, ${count('closed')} closed, ${count('filtered')} filtered`,
-    )
+      ctx.log(`Service on ${describePort(op)}${op.tls ? ' over TLS' : ''}${op.banner ? `: ${op.banner}` : ''}`)
+      done++
+      ctx.progress(Math.floor((share + ((1 - share) * done) / probed.length) * PROGRESS_UNITS), PROGRESS_UNITS)
+    })
+  }
 
-    // ---- service detection
-    const detection = detect ? await ctx.test('Service detection', 'Banner grabbing and protocol probes on each open port to name the service, product and version.') : null
-    if (detection && !signal.aborted) {
-      let done = 0
-      const probed = open.slice(0, MAX_DETECTED_PORTS)
-      if (probed.length < open.length) ctx.log(`Service detection limited to the first ${MAX_DETECTED_PORTS} of ${open.length} open ports`)
-      await eachLimited(probed, DETECT_CONCURRENCY, signal, async (op) => {
-        const info = await detectService(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS })
-        if (signal.aborted) return
-        Object.assign(op, info)
-        if (op.service === 'ftp' && !op.tls) {
-          op.ftpAnonymous = await ftpAnonymousLogin(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS })
-        }
-        ctx.log(`Service on ${describePort(op)}${op.tls ? ' over TLS' : ''}${op.banner ? `: ${op.banner}` : ''}`)
-        done++
-        ctx.progress(Math.floor((share + ((1 - share) * done) / probed.length) * PROGRESS_UNITS), PROGRESS_UNITS)
-      })
-    }
+  // ---- findings: one per open port, then the risk checks
+  for (const op of open) {
+    await discovery.finding({
+      check: openPort,
+      detail: `Port ${describePort(op)} is open.`,
+      evidence: portEvidence(op),
+      port: op.port,
+      protocol: 'tcp',
+      service: op.service,
+      confirmed: true,
+    })
+  }
+  if (unfinished) await discovery.error(`scan stopped after ${states.length} of ${ports.length} ports`)
+  else await discovery.done()
+  if (detection) {
+    if (signal.aborted) await detection.error('scan stopped during service detection')
+    else await detection.done()
+  }
 
-    // ---- findings: one per open port, then the risk checks
-    for (const op of open) {
-      await discovery.finding({
-        check: openPort,
-        detail: `Port ${describePort(op)} is open.`,
-        evidence: portEvidence(op),
-        port: op.port,
-        protocol: 'tcp',
-        service: op.service,
-        confirmed: true,
-      })
+  for (const rule of RISK_RULES) {
+    const t = await ctx.test(rule.check.name, `${rule.check.description} Checked on every open port.`)
+    if (rule.needsDetection && !detect) {
+      await t.skip('service detection is off')
+      continue
     }
-    if (unfinished) await discovery.error(`scan stopped after ${states.length} of ${ports.length} ports`)
-    else await discovery.done()
-    if (detection) {
-      if (signal.aborted) await detection.error('scan stopped during service detection')
-      else await detection.done()
+    for (const hit of hitsOf(rule, open)) {
+      await t.finding({ check: hit.check, detail: hit.detail, evidence: hit.evidence, port: hit.port, protocol: 'tcp', service: hit.service, confirmed: hit.confirmed })
+      ctx.log(`${hit.check.risk.toUpperCase()}: ${hit.check.name} on ${hit.port}/tcp`)
     }
+    await t.done()
+  }
 
-    for (const rule of RISK_RULES) {
-      const t = await ctx.test(rule.check.name, `${rule.check.description} Checked on every open port.`)
-      if (rule.needsDetection && !detect) {
-        await t.skip('service detection is off')
-        continue
-      }
-      for (const hit of hitsOf(rule, open)) {
-        await t.finding({ check: hit.check, detail: hit.detail, evidence: hit.evidence, port: hit.port, protocol: 'tcp', service: hit.service, confirmed: hit.confirmed })
-        ctx.log(`${hit.check.risk.toUpperCase()}: ${hit.check.name} on ${hit.port}/tcp`)
-      }
-      await t.done()
-    }
-
-    ctx.output(
-      'ports',
-      open.map((op) => ({ port: op.port, protocol: 'tcp', state: 'open', service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls })),
-    )
-    ctx.output('ports_summary', { requested: ports.length, scanned: states.length, open: open.length, closed: count('closed'), filtered: count('filtered') })
-    ctx.progress(PROGRESS_UNITS, PROGRESS_UNITS)
-    ctx.log(`Scan of ${host} ${signal.aborted ? 'stopped' : 'finished'}: ${open.length} open TCP port(s)`)
-  },
+  ctx.output(
+    'ports',
+    open.map((op) => ({ port: op.port, protocol: 'tcp', state: 'open', service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls })),
+  )
+  ctx.output('ports_summary', { requested: ports.length, scanned: states.length, open: open.length, closed: count('closed'), filtered: count('filtered') })
+  ctx.progress(PROGRESS_UNITS, PROGRESS_UNITS)
+  ctx.log(`Scan of ${host} ${signal.aborted ? 'stopped' : 'finished'}: ${open.length} open TCP port(s)`)
 })
 
 function safeUrl(s: string): URL | null {

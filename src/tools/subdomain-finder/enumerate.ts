@@ -1,10 +1,10 @@
 // DNS network phases of the subdomain finder: resolver check, wildcard detection, per-name lookups.
 // Each function asks the one configured resolver through the DNS client; no system resolver.
 import { randomBytes } from 'node:crypto'
-import type { Egress } from '../../engine/net/egress.js'
-import { createDnsClient, DnsQueryError, type DnsClient, type DnsServer } from '../dns/client.js'
-import { lookupAddresses, type AddressLookup } from '../dns/lookup.js'
-import { RCODE, TYPE, type DnsMessage } from '../dns/message.js'
+import type { Egress } from '../../toolkit/egress.js'
+import { createDnsClient, DnsQueryError, type DnsClient, type DnsServer } from '../lib/dns/client.js'
+import { lookupAddresses, type AddressLookup } from '../lib/dns/lookup.js'
+import { RCODE, TYPE, type DnsMessage } from '../lib/dns/message.js'
 
 export interface ResolverLink {
   client: DnsClient
@@ -82,11 +82,3 @@ export async function resolveName(client: DnsClient, name: string, signal: Abort
   }
 }
 
-/** Bounded parallel map over `items`; stops taking new items when `signal` aborts. */
-export async function pool<T>(items: readonly T[], limit: number, signal: AbortSignal, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (!signal.aborted && next < items.length) await fn(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-}

@@ -1,32 +1,26 @@
 // Tool 20, Subdomain Finder: DNS records of the domain, SPF/DMARC policy, wildcard detection,
 // zone transfer attempts, wordlist brute force, and dangling CNAMEs — all through one resolver.
 import { setMaxListeners } from 'node:events'
-import { Type } from '@sinclair/typebox'
-import { defineTool, type ScanContext } from '../tool.js'
-import { TargetUnreachableError, ToolStartError } from '../errors.js'
-import { ipVersion, targetHost } from '../../domain/ip.js'
-import { tableEvidence, textEvidence } from '../../domain/evidence.js'
+import { defineTool, type ScanContext } from '../../toolkit/tool.js'
+import { subdomainFinderManifest } from './manifest.js'
+import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
+import { ipVersion, targetHost } from '../../toolkit/ip.js'
+import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
 import {
   dnsAxfrAllowed, dnsDanglingCname, dnsDmarcMissing, dnsDmarcWeak, dnsSpfMissing, dnsSpfWeak, dnsSubdomainFound, dnsWildcard,
-} from '../../checks/dns.js'
-import { axfr, DnsQueryError, type DnsClient } from '../dns/client.js'
-import { lookupAddresses, type AddressLookup } from '../dns/lookup.js'
-import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsRecord } from '../dns/message.js'
+} from './checks.js'
+import { axfr, DnsQueryError, type DnsClient } from '../lib/dns/client.js'
+import { lookupAddresses, type AddressLookup } from '../lib/dns/lookup.js'
+import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsMessage, type DnsRecord } from '../lib/dns/message.js'
 import { chooseResolver } from './resolver.js'
-import { parseServer } from '../dns/client.js'
-import { detectWildcard, exists, linkResolver, matchesWildcard, pool, resolveName, type Wildcard } from './enumerate.js'
+import { mapLimit } from '../../toolkit/limit.js'
+import { detectWildcard, exists, linkResolver, matchesWildcard, resolveName, type Wildcard } from './enumerate.js'
 import { analyzeDmarc, analyzeSpf, type PolicyVerdict } from './email-policy.js'
 import { takeoverService } from './takeover.js'
 import { wordsFor } from './wordlists.js'
 
-export const subdomainFinderParams = Type.Object(
-  {
-    scan_type: Type.Union([Type.Literal('light'), Type.Literal('deep')], { default: 'light', description: 'light: ~200 names; deep: a few thousand' }),
-    resolver: Type.Optional(Type.String({ pattern: '^(\\[[0-9A-Fa-f:.]+\\](:\\d{1,5})?|[0-9.]+(:\\d{1,5})?|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)$', description: "DNS server 'ip[:port]'; default WARD_DNS_RESOLVER, else /etc/resolv.conf" })),
-    wordlist: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 63, pattern: '^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$' }), { maxItems: 100_000, description: 'Names to try instead of the shipped list' })),
-  },
-  { additionalProperties: false },
-)
+import { subdomainFinderParams } from './params.js'
+export { subdomainFinderParams }
 
 type Params = typeof subdomainFinderParams.static
 type Source = 'bruteforce' | 'zone transfer' | 'domain records'
@@ -42,220 +36,256 @@ const AXFR_SHOWN = 300
 const TYPES_OF_DOMAIN = [TYPE.A, TYPE.AAAA, TYPE.CNAME, TYPE.MX, TYPE.NS, TYPE.TXT] as const
 const EXTRA_TYPES_OF_NAMES = [TYPE.AAAA, TYPE.MX, TYPE.TXT, TYPE.NS] as const
 
-export const subdomainFinder = defineTool({
-  id: 20,
-  name: 'Subdomain Finder',
-  params: subdomainFinderParams,
-  validateParams: (p) => {
-    if (p.resolver === undefined) return undefined
-    try {
-      parseServer(p.resolver)
-      return undefined
-    } catch (e) {
-      return `resolver: ${(e as Error).message}`
+/** What the steps of one scan share: the domain, the resolver link, and what has been found so far. */
+interface Run {
+  ctx: ScanContext<Params>
+  domain: string
+  client: DnsClient
+  signal: AbortSignal
+  /** The SOA answer that proved the domain resolves (the zone apex test reads it). */
+  soa: DnsMessage
+  found: Map<string, Found>
+  allRecords: DnsRecord[]
+  /** Progress units done, of 6 fixed steps plus one per candidate name. */
+  done: number
+  total: number
+}
+
+export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) => {
+  const link = await connectResolver(ctx)
+  if (!link) return
+  const words = ctx.params.wordlist ?? wordsFor(ctx.params.scan_type)
+  const r: Run = { ctx, ...link, signal: ctx.signal, found: new Map(), allRecords: [], done: 0, total: 6 + words.length }
+  const own = await domainRecordsStep(r)
+  await emailPolicyStep(r, own)
+  const wildcard = await wildcardStep(r)
+  for (const rec of own) if (rec.type === TYPE.NS || rec.type === TYPE.MX || rec.type === TYPE.CNAME) addCandidate(r, rec.data.replace(/^\d+\s+/, ''), 'domain records')
+  await zoneTransferStep(r, own)
+  const sorted = await enumerationStep(r, words, wildcard)
+  ctx.output('subdomains', sorted.map((f) => ({ hostname: f.hostname, ip_address: f.lookup.addresses[0] ?? null, resolved: f.lookup.addresses.length > 0 })))
+  ctx.output('records', dedupRecords(r.allRecords).map((x) => ({ name: x.name, type: typeName(x.type), ttl: x.ttl, data: x.data })))
+  await danglingCnameStep(r, sorted)
+  ctx.progress(r.total, r.total)
+})
+
+const step = (r: Run, n = 1) => r.ctx.progress((r.done += n), r.total)
+
+/** The target as a domain, and a working link to the resolver that knows it; null when stopped. */
+async function connectResolver(ctx: ScanContext<Params>): Promise<{ domain: string; client: DnsClient; soa: DnsMessage } | null> {
+  const domain = normalizeName(targetHost(ctx.target.name))
+  if (ipVersion(domain) || !domain.includes('.')) throw new ToolStartError(`the Subdomain Finder needs a domain name, not ${JSON.stringify(ctx.target.name)}`)
+  let resolver
+  try {
+    resolver = await chooseResolver(ctx.params.resolver, { WARD_DNS_RESOLVER: ctx.settings.dnsResolver })
+  } catch (e) {
+    throw new ToolStartError((e as Error).message)
+  }
+  const { signal } = ctx
+  setMaxListeners(256, signal) // one abort listener per in-flight query/socket
+  const link = await linkResolver(ctx.net, resolver.server, domain, signal).catch((e) => ({ error: (e as Error).message }))
+  if ('error' in link) {
+    if (signal.aborted) return null
+    throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} does not answer: ${link.error}`)
+  }
+  const { client } = link
+  ctx.log(`resolver ${fmtServer(resolver.server)} (${resolver.source}) over ${client.transport.toUpperCase()}${link.note ? ` — ${link.note}` : ''}`)
+  const rcode = link.soa.flags.rcode
+  if (rcode === RCODE.NXDOMAIN) throw new TargetUnreachableError(`${domain} does not exist in DNS (NXDOMAIN)`)
+  if (rcode === RCODE.REFUSED || rcode === RCODE.SERVFAIL) {
+    throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} answers ${rcodeName(rcode)} for ${domain}: it does not resolve it for Ward`)
+  }
+
+  return { domain, client, soa: link.soa }
+}
+
+/** 1. Records of the domain. */
+async function domainRecordsStep(r: Run): Promise<DnsRecord[]> {
+  const { ctx, domain, client, signal } = r
+  // 1. Records of the domain.
+  const recordsTest = await ctx.test('DNS records of the domain', `Queried A, AAAA, CNAME, MX, NS, TXT and SOA of ${domain}.`)
+  const own = await recordsOf(client, domain, TYPES_OF_DOMAIN, signal)
+  r.allRecords.push(...r.soa.answers.filter((r) => r.type === TYPE.SOA), ...own)
+  for (const r of own) ctx.log(`${r.name} ${typeName(r.type)} ${r.data}`)
+  await recordsTest.done()
+  step(r)
+
+  return own
+}
+
+/** 2-3. Email anti-spoofing policy: for zone apexes and names that receive mail (others send none of their own). */
+async function emailPolicyStep(r: Run, own: DnsRecord[]): Promise<void> {
+  const { ctx, domain, client, signal } = r
+  const apex = r.soa.answers.some((r) => r.type === TYPE.SOA && r.name === domain)
+  const hasMx = own.some((r) => r.type === TYPE.MX && r.name === domain)
+  if (!apex && !hasMx) {
+    for (const name of ['SPF record', 'DMARC record']) await (await ctx.test(name, `Email policy of ${domain}.`)).skip(`${domain} is not a zone apex and has no MX record`)
+  } else {
+    await policyTest(ctx, 'SPF record', `Looked for a v=spf1 TXT record on ${domain} and its "all" qualifier.`, domain, analyzeSpf(own.filter((r) => r.type === TYPE.TXT && r.name === domain).map((r) => r.data)), dnsSpfMissing, dnsSpfWeak)
+    const dmarc = await findDmarc(client, domain, signal)
+    r.allRecords.push(...dmarc.records)
+    const inherited = dmarc.at && dmarc.at !== `_dmarc.${domain}` ? ` (inherited from ${dmarc.at})` : ''
+    await policyTest(ctx, 'DMARC record', `Looked for a v=DMARC1 TXT record at _dmarc.${domain} (then at its parent domains, as receivers do) and its policy.`, domain, analyzeDmarc(dmarc.records.map((r) => r.data)), dnsDmarcMissing, dnsDmarcWeak, inherited)
+  }
+  step(r, 2)
+
+}
+
+/** 4. Wildcard: random names that resolve mean brute-force answers must be compared with theirs. */
+async function wildcardStep(r: Run): Promise<Wildcard | null> {
+  const { ctx, domain, client, signal } = r
+  // 4. Wildcard.
+  const wildTest = await ctx.test('Wildcard DNS', `Resolved random names under ${domain} to detect a wildcard record.`)
+  let wildcard: Wildcard | null = null
+  try {
+    wildcard = await detectWildcard(client, domain, signal)
+    if (wildcard) {
+      const answer = [...wildcard.targets, ...wildcard.addresses].join(', ')
+      ctx.log(`wildcard: random names resolve to ${answer}; matching results are discarded`)
+      await wildTest.finding({ check: dnsWildcard, location: `*.${domain}`, detail: `Random names such as ${wildcard.samples[0]!.name} resolve to ${answer}.`, evidence: textEvidence(`*.${domain} → ${answer}`), confirmed: true })
     }
-  },
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
-  async run(ctx) {
-    const domain = normalizeName(targetHost(ctx.target.name))
-    if (ipVersion(domain) || !domain.includes('.')) throw new ToolStartError(`the Subdomain Finder needs a domain name, not ${JSON.stringify(ctx.target.name)}`)
-    let resolver
-    try {
-      resolver = await chooseResolver(ctx.params.resolver)
-    } catch (e) {
-      throw new ToolStartError((e as Error).message)
-    }
-    const { signal } = ctx
-    setMaxListeners(256, signal) // one abort listener per in-flight query/socket
-    const link = await linkResolver(ctx.net, resolver.server, domain, signal).catch((e) => ({ error: (e as Error).message }))
-    if ('error' in link) {
-      if (signal.aborted) return
-      throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} does not answer: ${link.error}`)
-    }
-    const { client } = link
-    ctx.log(`resolver ${fmtServer(resolver.server)} (${resolver.source}) over ${client.transport.toUpperCase()}${link.note ? ` — ${link.note}` : ''}`)
-    const rcode = link.soa.flags.rcode
-    if (rcode === RCODE.NXDOMAIN) throw new TargetUnreachableError(`${domain} does not exist in DNS (NXDOMAIN)`)
-    if (rcode === RCODE.REFUSED || rcode === RCODE.SERVFAIL) {
-      throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} answers ${rcodeName(rcode)} for ${domain}: it does not resolve it for Ward`)
-    }
+    await wildTest.done()
+  } catch (e) {
+    await wildTest.error(dnsFailure(e))
+  }
+  step(r)
 
-    const words = ctx.params.wordlist ?? wordsFor(ctx.params.scan_type)
-    const total = 6 + words.length
-    let done = 0
-    const step = (n = 1) => ctx.progress((done += n), total)
-    const found = new Map<string, Found>()
-    const allRecords: DnsRecord[] = []
+  return wildcard
+}
 
-    // 1. Records of the domain.
-    const recordsTest = await ctx.test('DNS records of the domain', `Queried A, AAAA, CNAME, MX, NS, TXT and SOA of ${domain}.`)
-    const own = await recordsOf(client, domain, TYPES_OF_DOMAIN, signal)
-    allRecords.push(...link.soa.answers.filter((r) => r.type === TYPE.SOA), ...own)
-    for (const r of own) ctx.log(`${r.name} ${typeName(r.type)} ${r.data}`)
-    await recordsTest.done()
-    step()
+/** A name the scan learned of (records, zone transfer, brute force), kept when it is under the domain. */
+function addCandidate(r: Run, name: string, source: Source, lookup?: AddressLookup): void {
+  const n = normalizeName(name)
+  if (!isSubdomain(n, r.domain)) return
+  const f = r.found.get(n)
+  if (f) {
+    f.sources.add(source)
+    if (lookup && f.lookup.rcode === -1) f.lookup = lookup
+  } else r.found.set(n, { hostname: n, sources: new Set([source]), lookup: lookup ?? emptyLookup(n), records: [] })
+}
 
-    // 2-3. Email anti-spoofing policy: for zone apexes and names that receive mail (others send none of their own).
-    const apex = link.soa.answers.some((r) => r.type === TYPE.SOA && r.name === domain)
-    const hasMx = own.some((r) => r.type === TYPE.MX && r.name === domain)
-    if (!apex && !hasMx) {
-      for (const name of ['SPF record', 'DMARC record']) await (await ctx.test(name, `Email policy of ${domain}.`)).skip(`${domain} is not a zone apex and has no MX record`)
-    } else {
-      await policyTest(ctx, 'SPF record', `Looked for a v=spf1 TXT record on ${domain} and its "all" qualifier.`, domain, analyzeSpf(own.filter((r) => r.type === TYPE.TXT && r.name === domain).map((r) => r.data)), dnsSpfMissing, dnsSpfWeak)
-      const dmarc = await findDmarc(client, domain, signal)
-      allRecords.push(...dmarc.records)
-      const inherited = dmarc.at && dmarc.at !== `_dmarc.${domain}` ? ` (inherited from ${dmarc.at})` : ''
-      await policyTest(ctx, 'DMARC record', `Looked for a v=DMARC1 TXT record at _dmarc.${domain} (then at its parent domains, as receivers do) and its policy.`, domain, analyzeDmarc(dmarc.records.map((r) => r.data)), dnsDmarcMissing, dnsDmarcWeak, inherited)
-    }
-    step(2)
-
-    // 4. Wildcard.
-    const wildTest = await ctx.test('Wildcard DNS', `Resolved random names under ${domain} to detect a wildcard record.`)
-    let wildcard: Wildcard | null = null
-    try {
-      wildcard = await detectWildcard(client, domain, signal)
-      if (wildcard) {
-        const answer = [...wildcard.targets, ...wildcard.addresses].join(', ')
-        ctx.log(`wildcard: random names resolve to ${answer}; matching results are discarded`)
-        await wildTest.finding({ check: dnsWildcard, location: `*.${domain}`, detail: `Random names such as ${wildcard.samples[0]!.name} resolve to ${answer}.`, evidence: textEvidence(`*.${domain} → ${answer}`), confirmed: true })
-      }
-      await wildTest.done()
-    } catch (e) {
-      await wildTest.error(dnsFailure(e))
-    }
-    step()
-
-    // Names the domain's own records point at (NS, MX, CNAME targets inside the domain).
-    const addCandidate = (name: string, source: Source, lookup?: AddressLookup) => {
-      const n = normalizeName(name)
-      if (!isSubdomain(n, domain)) return
-      const f = found.get(n)
-      if (f) {
-        f.sources.add(source)
-        if (lookup && f.lookup.rcode === -1) f.lookup = lookup
-      } else found.set(n, { hostname: n, sources: new Set([source]), lookup: lookup ?? emptyLookup(n), records: [] })
-    }
-    for (const r of own) if (r.type === TYPE.NS || r.type === TYPE.MX || r.type === TYPE.CNAME) addCandidate(r.data.replace(/^\d+\s+/, ''), 'domain records')
-
-    // 5. Zone transfer from every name server.
-    const axfrTest = await ctx.test('Zone transfer (AXFR)', `Asked every name server of ${domain} for a full zone transfer over TCP.`)
-    const nameServers = own.filter((r) => r.type === TYPE.NS && r.name === domain).map((r) => r.data)
-    if (nameServers.length === 0) {
-      await axfrTest.skip(`${domain} has no NS records of its own (not a zone apex)`)
-    } else {
-      for (const ns of nameServers) {
-        if (signal.aborted) break
-        const addrs = await lookupAddresses(client, ns, { signal, aaaa: true }).then((l) => l.addresses, () => [] as string[])
-        if (!addrs.length) {
-          ctx.log(`AXFR ${ns}: the name server's address does not resolve`)
-          continue
-        }
-        for (const ip of addrs.slice(0, 2)) {
-          const r = await axfr(ctx.net, { host: ip, port: 53 }, domain, { signal, timeoutMs: 10_000 }).catch((e) => ({ ok: false as const, reason: (e as Error).message }))
-          if (!r.ok) {
-            ctx.log(`AXFR ${ns} (${ip}): refused — ${r.reason}`)
-            continue
-          }
-          ctx.log(`AXFR ${ns} (${ip}): ALLOWED, ${r.records.length} records${r.truncated ? ' (incomplete)' : ''}`)
-          allRecords.push(...r.records)
-          for (const rec of r.records) {
-            addCandidate(rec.name, 'zone transfer')
-            if (rec.type === TYPE.CNAME || rec.type === TYPE.MX || rec.type === TYPE.NS) addCandidate(rec.data.replace(/^\d+\s+/, ''), 'zone transfer')
-          }
-          const rows = r.records.slice(0, AXFR_SHOWN).map((x) => [x.name, typeName(x.type), x.ttl, x.data])
-          await axfrTest.finding({
-            check: dnsAxfrAllowed,
-            location: normalizeName(ns),
-            detail: `${ns} (${ip}) transferred the zone ${domain}: ${r.records.length} records${r.records.length > AXFR_SHOWN ? `, the first ${AXFR_SHOWN} shown` : ''}.`,
-            evidence: tableEvidence(['name', 'type', 'ttl', 'data'], rows),
-            port: 53,
-            protocol: 'tcp',
-            service: 'domain',
-            confirmed: true,
-          })
-          break
-        }
-      }
-      await (signal.aborted ? axfrTest.error('stopped before every name server was tried') : axfrTest.done())
-    }
-    step()
-
-    // 6. Brute force, then resolve what the records and the zone transfer named.
-    const enumTest = await ctx.test('Subdomain enumeration', `Resolved ${words.length} candidate names (${ctx.params.wordlist ? 'custom wordlist' : `${ctx.params.scan_type} wordlist`}) under ${domain}, plus names from the zone transfer and the domain's records${wildcard ? ', discarding answers equal to the wildcard' : ''}.`)
-    const concurrency = client.transport === 'udp' ? 24 : 8
-    let failures = 0
-    let wildcardHits = 0
-    const candidates = [...new Set(words.map((w) => `${w.toLowerCase()}.${domain}`))]
-    await pool(candidates, concurrency, signal, async (name) => {
-      const l = await resolveName(client, name, signal)
-      step()
-      if (!l) return void (signal.aborted || failures++)
-      if (!exists(l)) return
-      if (matchesWildcard(l, wildcard)) return void wildcardHits++
-      addCandidate(name, 'bruteforce', l)
-    })
-    const unresolved = [...found.values()].filter((f) => f.lookup.rcode === -1)
-    await pool(unresolved, concurrency, signal, async (f) => {
-      const l = await resolveName(client, f.hostname, signal)
-      if (l) f.lookup = l
-      else if (!signal.aborted) failures++
-    })
-    // Records of the names found (A/AAAA/CNAME came with the lookup).
-    await pool([...found.values()], concurrency, signal, async (f) => {
-      f.records = [...f.lookup.records, ...(await recordsOf(client, f.hostname, EXTRA_TYPES_OF_NAMES, signal))]
-    })
-    for (const f of found.values()) allRecords.push(...f.records)
-    if (failures) ctx.log(`${failures} lookups got no usable answer (timeout or server failure)`)
-    if (wildcardHits) ctx.log(`${wildcardHits} names matched the wildcard answer and were discarded`)
-
-    const sorted = [...found.values()].sort((a, b) => a.hostname.localeCompare(b.hostname))
-    for (const f of sorted) {
-      const how = [...f.sources].join(', ')
-      const answer = f.lookup.cnames.length ? `CNAME ${f.lookup.cnames.join(' → ')}${f.lookup.addresses.length ? ` → ${f.lookup.addresses.join(', ')}` : ' (does not resolve)'}` : f.lookup.addresses.join(', ') || 'no address'
-      ctx.log(`found ${f.hostname} (${how}): ${answer}`)
-      await enumTest.finding({
-        check: dnsSubdomainFound,
-        location: f.hostname,
-        detail: `${f.hostname} (found by ${how}): ${answer}.`,
-        evidence: f.records.length ? tableEvidence(['name', 'type', 'ttl', 'data'], f.records.map((r) => [r.name, typeName(r.type), r.ttl, r.data])) : undefined,
-        confirmed: true,
-      })
-    }
-    if (signal.aborted) await enumTest.error(`stopped after ${done - 6} of ${words.length} names`)
-    else if (failures > candidates.length / 2) await enumTest.error(`${failures} of ${candidates.length} lookups failed: the resolver is unreliable`)
-    else await enumTest.done()
-
-    ctx.output('subdomains', sorted.map((f) => ({ hostname: f.hostname, ip_address: f.lookup.addresses[0] ?? null, resolved: f.lookup.addresses.length > 0 })))
-    ctx.output('records', dedupRecords(allRecords).map((r) => ({ name: r.name, type: typeName(r.type), ttl: r.ttl, data: r.data })))
-
-    // 7. Dangling CNAMEs: a chain that ends in a name that does not exist.
-    const danglingTest = await ctx.test('Dangling CNAME records', `Resolved the final target of every CNAME found under ${domain}; NXDOMAIN means the target can be claimed.`)
-    const cnamed = sorted.filter((f) => f.lookup.cnames.length && !f.lookup.addresses.length)
-    for (const f of cnamed) {
+/** 5. Zone transfer from every name server. */
+async function zoneTransferStep(run: Run, own: DnsRecord[]): Promise<void> {
+  const { ctx, domain, client, signal } = run
+  const axfrTest = await ctx.test('Zone transfer (AXFR)', `Asked every name server of ${domain} for a full zone transfer over TCP.`)
+  const nameServers = own.filter((r) => r.type === TYPE.NS && r.name === domain).map((r) => r.data)
+  if (nameServers.length === 0) {
+    await axfrTest.skip(`${domain} has no NS records of its own (not a zone apex)`)
+  } else {
+    for (const ns of nameServers) {
       if (signal.aborted) break
-      const target = f.lookup.cnames.at(-1)!
-      const t = await lookupAddresses(client, target, { signal }).catch(() => null)
-      if (!t || t.rcode !== RCODE.NXDOMAIN) {
-        ctx.log(`${f.hostname} → ${target}: ${t ? `${rcodeName(t.rcode)}, not claimable` : 'no answer'}`)
+      const addrs = await lookupAddresses(client, ns, { signal, aaaa: true }).then((l) => l.addresses, () => [] as string[])
+      if (!addrs.length) {
+        ctx.log(`AXFR ${ns}: the name server's address does not resolve`)
         continue
       }
-      const service = takeoverService(target)
-      await danglingTest.finding({
-        check: dnsDanglingCname,
-        location: f.hostname,
-        detail: `${f.hostname} is a CNAME to ${target}, which does not exist (NXDOMAIN)${service ? `; ${service} lets anyone claim that name` : ''}.`,
-        evidence: tableEvidence(['name', 'type', 'data'], [...f.lookup.cnames.map((c, i) => [i === 0 ? f.hostname : f.lookup.cnames[i - 1]!, 'CNAME', c]), [target, 'A', 'NXDOMAIN']]),
-        // Takeover-prone services can be claimed in minutes; other targets need the domain to be registered.
-        risk: service ? 'high' : 'medium',
-        confirmed: Boolean(service),
-      })
+      for (const ip of addrs.slice(0, 2)) {
+        const r = await axfr(ctx.net, { host: ip, port: 53 }, domain, { signal, timeoutMs: 10_000 }).catch((e) => ({ ok: false as const, reason: (e as Error).message }))
+        if (!r.ok) {
+          ctx.log(`AXFR ${ns} (${ip}): refused — ${r.reason}`)
+          continue
+        }
+        ctx.log(`AXFR ${ns} (${ip}): ALLOWED, ${r.records.length} records${r.truncated ? ' (incomplete)' : ''}`)
+        run.allRecords.push(...r.records)
+        for (const rec of r.records) {
+          addCandidate(run, rec.name, 'zone transfer')
+          if (rec.type === TYPE.CNAME || rec.type === TYPE.MX || rec.type === TYPE.NS) addCandidate(run, rec.data.replace(/^\d+\s+/, ''), 'zone transfer')
+        }
+        const rows = r.records.slice(0, AXFR_SHOWN).map((x) => [x.name, typeName(x.type), x.ttl, x.data])
+        await axfrTest.finding({
+          check: dnsAxfrAllowed,
+          location: normalizeName(ns),
+          detail: `${ns} (${ip}) transferred the zone ${domain}: ${r.records.length} records${r.records.length > AXFR_SHOWN ? `, the first ${AXFR_SHOWN} shown` : ''}.`,
+          evidence: tableEvidence(['name', 'type', 'ttl', 'data'], rows),
+          port: 53,
+          protocol: 'tcp',
+          service: 'domain',
+          confirmed: true,
+        })
+        break
+      }
     }
-    await (signal.aborted ? danglingTest.error('stopped before every CNAME was checked') : danglingTest.done())
-    ctx.progress(total, total)
-  },
-})
+    await (signal.aborted ? axfrTest.error('stopped before every name server was tried') : axfrTest.done())
+  }
+  step(run)
+
+}
+
+/** 6. Brute force, then resolve what the records and the zone transfer named; the names found, sorted. */
+async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildcard | null): Promise<Found[]> {
+  const { ctx, domain, client, signal, found } = r
+  const enumTest = await ctx.test('Subdomain enumeration', `Resolved ${words.length} candidate names (${ctx.params.wordlist ? 'custom wordlist' : `${ctx.params.scan_type} wordlist`}) under ${domain}, plus names from the zone transfer and the domain's records${wildcard ? ', discarding answers equal to the wildcard' : ''}.`)
+  const concurrency = client.transport === 'udp' ? 24 : 8
+  let failures = 0
+  let wildcardHits = 0
+  const candidates = [...new Set(words.map((w) => `${w.toLowerCase()}.${domain}`))]
+  await mapLimit(candidates, concurrency, signal, async (name) => {
+    const l = await resolveName(client, name, signal)
+    step(r)
+    if (!l) return void (signal.aborted || failures++)
+    if (!exists(l)) return
+    if (matchesWildcard(l, wildcard)) return void wildcardHits++
+    addCandidate(r, name, 'bruteforce', l)
+  })
+  const unresolved = [...found.values()].filter((f) => f.lookup.rcode === -1)
+  await mapLimit(unresolved, concurrency, signal, async (f) => {
+    const l = await resolveName(client, f.hostname, signal)
+    if (l) f.lookup = l
+    else if (!signal.aborted) failures++
+  })
+  // Records of the names found (A/AAAA/CNAME came with the lookup).
+  await mapLimit([...found.values()], concurrency, signal, async (f) => {
+    f.records = [...f.lookup.records, ...(await recordsOf(client, f.hostname, EXTRA_TYPES_OF_NAMES, signal))]
+  })
+  for (const f of found.values()) r.allRecords.push(...f.records)
+  if (failures) ctx.log(`${failures} lookups got no usable answer (timeout or server failure)`)
+  if (wildcardHits) ctx.log(`${wildcardHits} names matched the wildcard answer and were discarded`)
+
+  const sorted = [...found.values()].sort((a, b) => a.hostname.localeCompare(b.hostname))
+  for (const f of sorted) {
+    const how = [...f.sources].join(', ')
+    const answer = f.lookup.cnames.length ? `CNAME ${f.lookup.cnames.join(' → ')}${f.lookup.addresses.length ? ` → ${f.lookup.addresses.join(', ')}` : ' (does not resolve)'}` : f.lookup.addresses.join(', ') || 'no address'
+    ctx.log(`found ${f.hostname} (${how}): ${answer}`)
+    await enumTest.finding({
+      check: dnsSubdomainFound,
+      location: f.hostname,
+      detail: `${f.hostname} (found by ${how}): ${answer}.`,
+      evidence: f.records.length ? tableEvidence(['name', 'type', 'ttl', 'data'], f.records.map((r) => [r.name, typeName(r.type), r.ttl, r.data])) : undefined,
+      confirmed: true,
+    })
+  }
+  if (signal.aborted) await enumTest.error(`stopped after ${r.done - 6} of ${words.length} names`)
+  else if (failures > candidates.length / 2) await enumTest.error(`${failures} of ${candidates.length} lookups failed: the resolver is unreliable`)
+  else await enumTest.done()
+
+  return sorted
+}
+
+/** 7. Dangling CNAMEs: a chain that ends in a name that does not exist. */
+async function danglingCnameStep(r: Run, sorted: Found[]): Promise<void> {
+  const { ctx, domain, client, signal } = r
+  const danglingTest = await ctx.test('Dangling CNAME records', `Resolved the final target of every CNAME found under ${domain}; NXDOMAIN means the target can be claimed.`)
+  const cnamed = sorted.filter((f) => f.lookup.cnames.length && !f.lookup.addresses.length)
+  for (const f of cnamed) {
+    if (signal.aborted) break
+    const target = f.lookup.cnames.at(-1)!
+    const t = await lookupAddresses(client, target, { signal }).catch(() => null)
+    if (!t || t.rcode !== RCODE.NXDOMAIN) {
+      ctx.log(`${f.hostname} → ${target}: ${t ? `${rcodeName(t.rcode)}, not claimable` : 'no answer'}`)
+      continue
+    }
+    const service = takeoverService(target)
+    await danglingTest.finding({
+      check: dnsDanglingCname,
+      location: f.hostname,
+      detail: `${f.hostname} is a CNAME to ${target}, which does not exist (NXDOMAIN)${service ? `; ${service} lets anyone claim that name` : ''}.`,
+      evidence: tableEvidence(['name', 'type', 'data'], [...f.lookup.cnames.map((c, i) => [i === 0 ? f.hostname : f.lookup.cnames[i - 1]!, 'CNAME', c]), [target, 'A', 'NXDOMAIN']]),
+      // Takeover-prone services can be claimed in minutes; other targets need the domain to be registered.
+      risk: service ? 'high' : 'medium',
+      confirmed: Boolean(service),
+    })
+  }
+  await (signal.aborted ? danglingTest.error('stopped before every CNAME was checked') : danglingTest.done())
+}
 
 async function policyTest(ctx: ScanContext<Params>, name: string, description: string, domain: string, v: PolicyVerdict, missing: typeof dnsSpfMissing | typeof dnsDmarcMissing, weak: typeof dnsSpfWeak | typeof dnsDmarcWeak, note = '') {
   const t = await ctx.test(name, description)

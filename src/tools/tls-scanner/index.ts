@@ -1,10 +1,10 @@
 // Tool 450, SSL/TLS Scanner: protocol versions, cipher suites, certificate, HSTS, compression,
 // renegotiation and Heartbleed of one TLS service. The analysis lives in analyze.ts (shared with tool 350).
-import { defineTool, type FindingInput, type ScanContext } from '../tool.js'
-import { TargetUnreachableError } from '../errors.js'
-import { targetHost } from '../../domain/ip.js'
-import { TlsScannerParams } from './params.js'
-import { scanTls, tlsFindings, type TlsReport } from './analyze.js'
+import { defineTool, type FindingInput, type ScanContext } from '../../toolkit/tool.js'
+import { TargetUnreachableError } from '../../toolkit/errors.js'
+import { targetHost } from '../../toolkit/ip.js'
+import { tlsScannerManifest } from './manifest.js'
+import { scanTls, tlsFindings, type TlsReport } from '../lib/tls/analyze.js'
 
 export interface TlsScannerOptions {
   /** Trust anchors (PEM) replacing the runtime's store in the chain check: for test beds with their own CA. */
@@ -48,38 +48,30 @@ const PHASES: Phase[] = [
 ]
 
 export function createTlsScanner(o: TlsScannerOptions = {}) {
-  return defineTool({
-    id: 450,
-    name: 'SSL/TLS Scanner',
-    params: TlsScannerParams,
-    supportsMaxScanTime: false,
-    needs: {},
-    restartable: true,
-    async run(ctx) {
-      const host = targetHost(ctx.target.name)
-      const port = tlsPort(ctx.target, ctx.params.port)
-      ctx.log(`SSL/TLS scan of ${host}:${port}${ctx.params.sni ? ` (SNI ${ctx.params.sni})` : ''}`)
-      const report = await scanTls(ctx.net, host, port, {
-        sni: ctx.params.sni,
-        signal: ctx.signal,
-        log: (l) => ctx.log(l),
-        progress: (d, t) => ctx.progress(d, t),
-        ...(o.ca ? { ca: o.ca } : {}),
-        ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
-      })
-      if (!report.reachable) {
-        if (ctx.signal.aborted) return
-        throw new TargetUnreachableError(`Cannot connect to ${host}:${port}`)
-      }
-      ctx.output('protocols', report.protocols.map((p) => ({
-        name: p.name,
-        accepted: p.accepted,
-        ciphers: p.ciphers.map((c) => ({ name: c.name, ...(c.bits !== undefined ? { bits: c.bits } : {}), weak: c.weak, ...(c.reason ? { reason: c.reason } : {}) })),
-      })))
-      ctx.output('certificates', report.certificates)
-      const findings = tlsFindings(report, host, port)
-      await recordTests(ctx, report, findings)
-    },
+  return defineTool(tlsScannerManifest, async (ctx) => {
+    const host = targetHost(ctx.target.name)
+    const port = tlsPort(ctx.target, ctx.params.port)
+    ctx.log(`SSL/TLS scan of ${host}:${port}${ctx.params.sni ? ` (SNI ${ctx.params.sni})` : ''}`)
+    const report = await scanTls(ctx.net, host, port, {
+      sni: ctx.params.sni,
+      signal: ctx.signal,
+      log: (l) => ctx.log(l),
+      progress: (d, t) => ctx.progress(d, t),
+      ...(o.ca ? { ca: o.ca } : {}),
+      ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    })
+    if (!report.reachable) {
+      if (ctx.signal.aborted) return
+      throw new TargetUnreachableError(`Cannot connect to ${host}:${port}`)
+    }
+    ctx.output('protocols', report.protocols.map((p) => ({
+      name: p.name,
+      accepted: p.accepted,
+      ciphers: p.ciphers.map((c) => ({ name: c.name, ...(c.bits !== undefined ? { bits: c.bits } : {}), weak: c.weak, ...(c.reason ? { reason: c.reason } : {}) })),
+    })))
+    ctx.output('certificates', report.certificates)
+    const findings = tlsFindings(report, host, port)
+    await recordTests(ctx, report, findings)
   })
 }
 

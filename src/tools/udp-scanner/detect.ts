@@ -1,5 +1,5 @@
 // Pure: port exchanges → port rows and check hits. No I/O.
-import { udpOpenPort } from '../../checks/udp.js'
+import { udpOpenPort } from './checks.js'
 import { FOLLOW_UPS, printable, probeFor, type FollowUp, type Hit } from './probes.js'
 import { serviceName } from './ports.js'
 import type { Exchange, PortState } from './scan.js'

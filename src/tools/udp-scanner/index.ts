@@ -1,33 +1,24 @@
 // Tool 80, UDP Port Scanner: protocol probes through connected UDP sockets → open / closed /
 // open|filtered, then follow-up probes of risky features on the services found open.
 import { setMaxListeners } from 'node:events'
-import { Type } from '@sinclair/typebox'
-import { defineTool, type ScanContext, type TestHandle } from '../tool.js'
-import { TargetUnreachableError, ToolStartError } from '../errors.js'
-import { targetHost } from '../../domain/ip.js'
-import type { Check } from '../../checks/check.js'
+import { defineTool, type ScanContext, type TestHandle } from '../../toolkit/tool.js'
+import { udpScannerManifest } from './manifest.js'
+import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
+import { targetHost } from '../../toolkit/ip.js'
+import type { Check } from '../../toolkit/check.js'
 import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpOpenPort, udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
-} from '../../checks/udp.js'
-import { parsePorts, PORTS_PATTERN } from './ports.js'
-import { exchange, pool, resolveHost, RttTracker } from './scan.js'
+} from './checks.js'
+import { parsePorts } from './ports.js'
+import { exchange, resolveHost, RttTracker } from './scan.js'
+import { mapLimit } from '../../toolkit/limit.js'
 import { classify, followUpsFor, type PortRow } from './detect.js'
 import { probeFor, type Hit } from './probes.js'
-import { textEvidence } from '../../domain/evidence.js'
+import { textEvidence } from '../../toolkit/evidence.js'
 
-export const udpScannerParams = Type.Object(
-  {
-    ports: Type.String({
-      default: 'top100',
-      pattern: PORTS_PATTERN,
-      description: "'top100' (Ward's UDP list), 'top1000', 'all', or a list like '53,161,1000-1010'",
-    }),
-    timeout_ms: Type.Integer({ default: 1500, minimum: 100, maximum: 30_000, description: 'Wait for an answer per attempt' }),
-    retries: Type.Integer({ default: 1, minimum: 0, maximum: 10, description: 'Extra attempts before a silent port is open|filtered' }),
-  },
-  { additionalProperties: false },
-)
+import { udpScannerParams } from './params.js'
+export { udpScannerParams }
 
 /** Sockets in flight: silent (filtered) hosts cost timeout × attempts per port, so long lists get more. */
 const concurrencyFor = (ports: number) => (ports > 1000 ? 128 : 32)
@@ -47,109 +38,93 @@ const SERVICE_CHECKS: ReadonlyArray<{ check: Check; service: string; test: strin
   { check: udpTftpExposed, service: 'tftp', test: 'TFTP exposure' },
 ]
 
-export const udpScanner = defineTool({
-  id: 80,
-  name: 'UDP Port Scanner',
-  params: udpScannerParams,
-  validateParams: (p) => {
-    try {
-      parsePorts(p.ports)
-      return undefined
-    } catch (e) {
-      return `ports: ${(e as Error).message}`
-    }
-  },
-  supportsMaxScanTime: true,
-  needs: { udp: true },
-  restartable: true,
-  async run(ctx) {
-    const host = targetHost(ctx.target.name)
-    let ports: number[]
-    try {
-      ports = parsePorts(ctx.params.ports)
-    } catch (e) {
-      throw new ToolStartError((e as Error).message)
-    }
-    if (!ctx.net.carriesUdp) throw new ToolStartError(`the ${ctx.net.kind} egress cannot carry UDP`)
-    let address: string
-    try {
-      address = await resolveHost(ctx.net, host)
-    } catch (e) {
-      throw new TargetUnreachableError(`cannot resolve ${host}: ${(e as Error).message}`)
-    }
-    const { timeout_ms: timeoutMs, retries } = ctx.params
-    const signal = ctx.signal
-    setMaxListeners(256, signal) // one abort listener per in-flight query/socket
-    ctx.log(`UDP scan of ${host}${address !== host ? ` (${address})` : ''}: ${ports.length} ports, timeout ${timeoutMs} ms, ${retries} retries`)
+export const udpScanner = defineTool(udpScannerManifest, async (ctx) => {
+  const host = targetHost(ctx.target.name)
+  let ports: number[]
+  try {
+    ports = parsePorts(ctx.params.ports)
+  } catch (e) {
+    throw new ToolStartError((e as Error).message)
+  }
+  if (!ctx.net.carriesUdp) throw new ToolStartError(`the ${ctx.net.kind} egress cannot carry UDP`)
+  let address: string
+  try {
+    address = await resolveHost(ctx.net, host)
+  } catch (e) {
+    throw new TargetUnreachableError(`cannot resolve ${host}: ${(e as Error).message}`)
+  }
+  const { timeout_ms: timeoutMs, retries } = ctx.params
+  const signal = ctx.signal
+  setMaxListeners(256, signal) // one abort listener per in-flight query/socket
+  ctx.log(`UDP scan of ${host}${address !== host ? ` (${address})` : ''}: ${ports.length} ports, timeout ${timeoutMs} ms, ${retries} retries`)
 
-    // Discovery.
-    const discovery = await ctx.test('UDP port discovery', `Sent protocol-specific UDP probes to ${ports.length} ports of ${host} through connected sockets (ICMP port unreachable → closed, reply → open, silence after ${retries + 1} attempts → open|filtered).`)
-    const rows: PortRow[] = []
-    const hits = new Map<number, Hit[]>()
-    const total = ports.length + SERVICE_CHECKS.length
-    let done = 0
-    const rtt = new RttTracker(timeoutMs)
-    await pool(ports, concurrencyFor(ports.length), signal, async (port) => {
-      const ex = await exchange(ctx.net, address, port, probePayloads(port), { timeoutMs: rtt.wait, onRtt: rtt.record, retries, signal, anySourcePort: probeAnyPort(port) })
-      if (ex.reason === 'aborted') return
-      const facts = classify(port, ex)
-      rows.push(facts.row)
-      if (facts.hits.length) hits.set(port, facts.hits)
-      if (facts.row.state === 'open') ctx.log(`${port}/udp open ${facts.row.service}${facts.row.banner ? ` — ${facts.row.banner}` : ''}`)
-      ctx.progress(++done, total)
-    })
-    rows.sort((a, b) => a.port - b.port)
-    if (rows.length > 0 && rows.every((r) => r.state === 'filtered')) {
-      const message = `${host} is unreachable: every probe got an ICMP host or network unreachable error`
-      await discovery.error(message)
-      throw new TargetUnreachableError(message)
-    }
-    const count = (s: PortRow['state']) => rows.filter((r) => r.state === s).length
-    ctx.log(`discovery: ${rows.length}/${ports.length} ports probed — ${count('open')} open, ${count('open|filtered')} open|filtered, ${count('closed')} closed, ${count('filtered')} filtered`)
-    const listFiltered = count('open|filtered') + count('filtered') <= MAX_LISTED_OPEN_FILTERED
-    ctx.output('ports', rows.filter((r) => r.state === 'open' || (listFiltered && r.state !== 'closed')))
-    ctx.output('ports_summary', {
-      scanned: rows.length,
-      open: count('open'),
-      open_filtered: count('open|filtered'),
-      closed: count('closed'),
-      filtered: count('filtered'),
-      unlisted_open_filtered: !listFiltered,
-    })
+  // Discovery.
+  const discovery = await ctx.test('UDP port discovery', `Sent protocol-specific UDP probes to ${ports.length} ports of ${host} through connected sockets (ICMP port unreachable → closed, reply → open, silence after ${retries + 1} attempts → open|filtered).`)
+  const rows: PortRow[] = []
+  const hits = new Map<number, Hit[]>()
+  const total = ports.length + SERVICE_CHECKS.length
+  let done = 0
+  const rtt = new RttTracker(timeoutMs)
+  await mapLimit(ports, concurrencyFor(ports.length), signal, async (port) => {
+    const ex = await exchange(ctx.net, address, port, probePayloads(port), { timeoutMs: rtt.wait, onRtt: rtt.record, retries, signal, anySourcePort: probeAnyPort(port) })
+    if (ex.reason === 'aborted') return
+    const facts = classify(port, ex)
+    rows.push(facts.row)
+    if (facts.hits.length) hits.set(port, facts.hits)
+    if (facts.row.state === 'open') ctx.log(`${port}/udp open ${facts.row.service}${facts.row.banner ? ` — ${facts.row.banner}` : ''}`)
+    ctx.progress(++done, total)
+  })
+  rows.sort((a, b) => a.port - b.port)
+  if (rows.length > 0 && rows.every((r) => r.state === 'filtered')) {
+    const message = `${host} is unreachable: every probe got an ICMP host or network unreachable error`
+    await discovery.error(message)
+    throw new TargetUnreachableError(message)
+  }
+  const count = (s: PortRow['state']) => rows.filter((r) => r.state === s).length
+  ctx.log(`discovery: ${rows.length}/${ports.length} ports probed — ${count('open')} open, ${count('open|filtered')} open|filtered, ${count('closed')} closed, ${count('filtered')} filtered`)
+  const listFiltered = count('open|filtered') + count('filtered') <= MAX_LISTED_OPEN_FILTERED
+  ctx.output('ports', rows.filter((r) => r.state === 'open' || (listFiltered && r.state !== 'closed')))
+  ctx.output('ports_summary', {
+    scanned: rows.length,
+    open: count('open'),
+    open_filtered: count('open|filtered'),
+    closed: count('closed'),
+    filtered: count('filtered'),
+    unlisted_open_filtered: !listFiltered,
+  })
 
-    for (const row of rows.filter((r) => r.state === 'open')) {
-      const open = hits.get(row.port)!.find((h) => h.check === udpOpenPort)!
-      await discovery.finding({ check: udpOpenPort, detail: open.detail, port: row.port, protocol: 'udp', service: row.service, evidence: row.banner ? textEvidence(row.banner) : undefined })
-    }
-    await finish(discovery, signal, rows.length < ports.length)
+  for (const row of rows.filter((r) => r.state === 'open')) {
+    const open = hits.get(row.port)!.find((h) => h.check === udpOpenPort)!
+    await discovery.finding({ check: udpOpenPort, detail: open.detail, port: row.port, protocol: 'udp', service: row.service, evidence: row.banner ? textEvidence(row.banner) : undefined })
+  }
+  await finish(discovery, signal, rows.length < ports.length)
 
-    // Follow-ups on open services (recursion, NTP control/monlist), in parallel, with the full timeout:
-    // a resolver that recurses answers much later than an ICMP error arrives.
-    const followUps = rows.flatMap((row) => followUpsFor(row).map((f) => ({ row, f })))
-    await pool(followUps, 8, signal, async ({ row, f }) => {
-      const ex = await exchange(ctx.net, address, row.port, f.payloads, { timeoutMs, retries, signal })
-      if (ex.reason === 'aborted') return
-      const detail = ex.state === 'open' && ex.reply ? f.confirm(ex.reply, ex.sent) : null
-      ctx.log(`${row.port}/udp ${f.id}: ${detail ?? 'not answered'}`)
-      if (detail) hits.set(row.port, [...(hits.get(row.port) ?? []), { check: f.check, detail }])
-    })
+  // Follow-ups on open services (recursion, NTP control/monlist), in parallel, with the full timeout:
+  // a resolver that recurses answers much later than an ICMP error arrives.
+  const followUps = rows.flatMap((row) => followUpsFor(row).map((f) => ({ row, f })))
+  await mapLimit(followUps, 8, signal, async ({ row, f }) => {
+    const ex = await exchange(ctx.net, address, row.port, f.payloads, { timeoutMs, retries, signal })
+    if (ex.reason === 'aborted') return
+    const detail = ex.state === 'open' && ex.reply ? f.confirm(ex.reply, ex.sent) : null
+    ctx.log(`${row.port}/udp ${f.id}: ${detail ?? 'not answered'}`)
+    if (detail) hits.set(row.port, [...(hits.get(row.port) ?? []), { check: f.check, detail }])
+  })
 
-    // One test per service check; what was proven is kept even when the scan was stopped.
-    for (const sc of SERVICE_CHECKS) {
-      const t = await ctx.test(sc.test, `${sc.check.name}: checked on every open ${sc.service} port found.`)
-      const applicable = rows.filter((r) => r.state === 'open' && r.service === sc.service)
-      for (const row of applicable) {
-        for (const h of hits.get(row.port) ?? []) {
-          if (h.check !== sc.check) continue
-          await t.finding({ check: h.check, detail: h.detail, port: row.port, protocol: 'udp', service: row.service, evidence: textEvidence(h.detail), confirmed: true })
-        }
+  // One test per service check; what was proven is kept even when the scan was stopped.
+  for (const sc of SERVICE_CHECKS) {
+    const t = await ctx.test(sc.test, `${sc.check.name}: checked on every open ${sc.service} port found.`)
+    const applicable = rows.filter((r) => r.state === 'open' && r.service === sc.service)
+    for (const row of applicable) {
+      for (const h of hits.get(row.port) ?? []) {
+        if (h.check !== sc.check) continue
+        await t.finding({ check: h.check, detail: h.detail, port: row.port, protocol: 'udp', service: row.service, evidence: textEvidence(h.detail), confirmed: true })
       }
-      if (signal.aborted) await t.error(`stopped before this check completed (${reasonOf(signal)})`)
-      else if (applicable.length === 0) await t.skip(`no open ${sc.service} port found`)
-      else await t.done()
-      ctx.progress(++done, total)
     }
-  },
+    if (signal.aborted) await t.error(`stopped before this check completed (${reasonOf(signal)})`)
+    else if (applicable.length === 0) await t.skip(`no open ${sc.service} port found`)
+    else await t.done()
+    ctx.progress(++done, total)
+  }
 })
 
 async function finish(t: TestHandle, signal: AbortSignal, partial: boolean) {

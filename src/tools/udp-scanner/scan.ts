@@ -2,8 +2,8 @@
 // A connected socket gets the ICMP port-unreachable of a closed port as ECONNREFUSED; a reply means
 // open; silence after every retry means open|filtered (a firewall and a quiet service look alike).
 import type { Socket as UdpSocket, RemoteInfo } from 'node:dgram'
-import type { Egress } from '../../engine/net/egress.js'
-import { ipVersion } from '../../domain/ip.js'
+import type { Egress } from '../../toolkit/egress.js'
+import { ipVersion } from '../../toolkit/ip.js'
 
 export type PortState = 'open' | 'closed' | 'filtered' | 'open|filtered'
 
@@ -140,14 +140,6 @@ export class RttTracker {
   wait = (): number => (this.samples < 3 ? this.ceilingMs : Math.min(this.ceilingMs, Math.max(this.floorMs, 10 * this.max)))
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight; stops taking new items once `signal` aborts. */
-export async function pool<T>(items: readonly T[], limit: number, signal: AbortSignal, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (!signal.aborted && next < items.length) await fn(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-}
 
 /**
  * The address a hostname resolves to, through the egress's own UDP socket (dgram's lookup), since

@@ -1,9 +1,10 @@
 // Where fuzzing starts: the target as a URL (hostnames and IPs: https, then http), its redirects
 // handled as the scan's redirect_level / scan_original_url say, reduced to a directory URL.
-import type { Egress, HttpResponse } from '../../engine/net/egress.js'
-import type { RedirectLevel, ScanTarget } from '../tool.js'
-import { ipVersion, stripBrackets } from '../../domain/ip.js'
-import { RedirectRefusedError, TargetUnreachableError } from '../errors.js'
+import type { Egress, HttpResponse } from '../../toolkit/egress.js'
+import type { RedirectLevel, ScanTarget } from '../../toolkit/tool.js'
+import { ipVersion, stripBrackets } from '../../toolkit/ip.js'
+import { RedirectRefusedError, TargetUnreachableError } from '../../toolkit/errors.js'
+import { redirectAllowed } from '../lib/http/redirect-policy.js'
 
 const MAX_HOPS = 5
 
@@ -38,19 +39,6 @@ export function directoryOf(u: URL, typed = true): URL {
 }
 
 const isRedirect = (r: HttpResponse) => r.status >= 300 && r.status < 400 && !!r.headers.location
-
-/** Whether a redirect from `from` to `to` is allowed by the level (same_domain: subdomains either way). */
-export function redirectAllowed(level: RedirectLevel, from: URL, to: URL): boolean {
-  if (level === 'allow_all') return true
-  const a = from.hostname.toLowerCase()
-  const b = to.hostname.toLowerCase()
-  if (a === b) return level === 'same_host' || level === 'same_domain'
-  if (level !== 'same_domain' || ipVersion(a) || ipVersion(b)) return false
-  const strip = (h: string) => h.replace(/^www\./, '')
-  const x = strip(a)
-  const y = strip(b)
-  return x === y || y.endsWith('.' + x) || x.endsWith('.' + y)
-}
 
 export async function resolveBase(
   net: Egress,
@@ -94,7 +82,8 @@ export async function resolveBase(
   let res = first.res
   for (let hop = 0; hop < MAX_HOPS && isRedirect(res); hop++) {
     const next = new URL(res.headers.location!, current)
-    if (!/^https?:$/.test(next.protocol) || !redirectAllowed(level, first.url, next)) {
+    // The one redirect policy of every web tool; outside it the fuzzer refuses rather than guess a base.
+    if (!redirectAllowed(level, first.url, next)) {
       throw new RedirectRefusedError(`${current.href} redirects to ${next.href}, outside redirect_level ${level}`)
     }
     current = next

@@ -2,10 +2,10 @@
 // front), every request passes a concurrency gate and a per-host rate limiter, answers that match the
 // soft-404 signature of their path class are dropped. Network I/O only; classification is elsewhere.
 import { setMaxListeners } from 'node:events'
-import type { Egress } from '../../engine/net/egress.js'
+import type { Egress } from '../../toolkit/egress.js'
 import { CandidateQueue, type WordSource } from './wordlist.js'
 import { HostLimiters } from './rate-limit.js'
-import { Soft404, type Observation, type Signature } from './soft404.js'
+import { Soft404, type Observation, type Signature } from '../lib/http/soft404.js'
 
 export interface Discovery {
   url: string

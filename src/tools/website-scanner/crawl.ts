@@ -1,7 +1,7 @@
 // Deep-scan crawler: breadth-first over one origin, bounded in depth, pages and query variants.
 // Bodies are parsed as they arrive and dropped; only URLs and injection points are kept.
-import type { Fetcher } from '../web-common/fetch.js'
-import { endpointUrl, resolveLink, sameOrigin } from '../web-common/url.js'
+import type { Fetcher } from '../lib/http/fetch.js'
+import { endpointUrl, resolveLink, sameOrigin } from '../lib/http/url.js'
 import { forms, links } from './html.js'
 import { LIMITS } from './params.js'
 

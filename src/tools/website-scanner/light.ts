@@ -1,10 +1,11 @@
 // Light scan: passive checks over a handful of requests (the page, a CORS probe, well-known files,
 // sensitive paths with soft-404 calibration, OPTIONS/TRACE, the plain-HTTP twin).
-import * as C from '../../checks/website.js'
-import type { HttpResponse } from '../../engine/net/egress.js'
-import { calibrationPaths, profile, type Soft404Profile } from '../web-common/soft404.js'
-import { mapLimit, type Fetcher } from '../web-common/fetch.js'
-import { portOf, resolveLink, sameOrigin } from '../web-common/url.js'
+import * as C from './checks.js'
+import type { HttpResponse } from '../../toolkit/egress.js'
+import { calibrationPaths, profile, type Soft404Profile } from '../lib/http/soft404.js'
+import type { Fetcher } from '../lib/http/fetch.js'
+import { mapLimit } from '../../toolkit/limit.js'
+import { portOf, resolveLink, sameOrigin } from '../lib/http/url.js'
 import { links } from './html.js'
 import type { Recorder, Where } from './recorder.js'
 import type { PageObs } from './detect/types.js'

@@ -1,6 +1,6 @@
 // Turns detector hits into test records and findings: one test per check (or check × page).
-import type { Check } from '../../checks/check.js'
-import type { FindingInput, ScanContext } from '../tool.js'
+import type { Check } from '../../toolkit/check.js'
+import type { FindingInput, ScanContext } from '../../toolkit/tool.js'
 import type { Hit } from './detect/types.js'
 
 export interface Where {

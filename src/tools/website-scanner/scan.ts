@@ -1,9 +1,10 @@
 // Website Scanner orchestration: pick the start URL under the redirect policy, run the light checks,
 // and for deep scans crawl the origin and run the active checks per injection point.
-import type { ScanContext } from '../tool.js'
-import { resolveStartUrl } from '../web-common/start-url.js'
-import { createFetcher, mapLimit } from '../web-common/fetch.js'
-import { endpointUrl, portOf, serviceOf } from '../web-common/url.js'
+import type { ScanContext } from '../../toolkit/tool.js'
+import { resolveStartUrl } from '../lib/http/start-url.js'
+import { createFetcher } from '../lib/http/fetch.js'
+import { mapLimit } from '../../toolkit/limit.js'
+import { endpointUrl, portOf, serviceOf } from '../lib/http/url.js'
 import { LIGHT_TESTS, lightScan, toPage } from './light.js'
 import { crawl } from './crawl.js'
 import { ACTIVE, baselineOf, runActive } from './active.js'

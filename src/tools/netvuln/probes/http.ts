@@ -1,7 +1,7 @@
 // One GET / per HTTP(S) service: the Server header names products and versions, and an Elasticsearch
 // node answers its cluster information here when it requires no authentication.
-import type { Egress, HttpResponse } from '../../../engine/net/egress.js'
-import { ipVersion } from '../../../domain/ip.js'
+import type { Egress, HttpResponse } from '../../../toolkit/egress.js'
+import { ipVersion } from '../../../toolkit/ip.js'
 
 export type HttpRoot = {
   url: string

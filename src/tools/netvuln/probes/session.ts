@@ -1,7 +1,7 @@
 // A small client conversation over one TCP socket from the egress: buffered reads with a completion test,
 // a time limit per read, the scan's AbortSignal, and a transcript for evidence.
 import type { Socket } from 'node:net'
-import type { Egress } from '../../../engine/net/egress.js'
+import type { Egress } from '../../../toolkit/egress.js'
 
 export interface ProbeTarget {
   net: Egress

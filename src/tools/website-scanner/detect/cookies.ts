@@ -1,6 +1,6 @@
 // Cookie attributes of Set-Cookie headers: pure functions of one response.
-import { tableEvidence } from '../../../domain/evidence.js'
-import { cookieHttpOnly, cookieSameSite, cookieSecure } from '../../../checks/website.js'
+import { tableEvidence } from '../../../toolkit/evidence.js'
+import { cookieHttpOnly, cookieSameSite, cookieSecure } from '../checks.js'
 import type { Hit, PageObs } from './types.js'
 
 export interface CookieAttrs {

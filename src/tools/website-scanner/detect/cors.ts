@@ -1,6 +1,6 @@
 // CORS policy seen when a request carries a foreign Origin.
-import { textEvidence } from '../../../domain/evidence.js'
-import { corsReflected, corsWildcardCredentials } from '../../../checks/website.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
+import { corsReflected, corsWildcardCredentials } from '../checks.js'
 import type { Hit, PageObs } from './types.js'
 
 /** The foreign origin sent by the probe: a reserved name (RFC 2606) no site legitimately trusts. */

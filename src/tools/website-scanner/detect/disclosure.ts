@@ -1,10 +1,10 @@
 // Version disclosure (Server, X-Powered-By, generator meta) and the known-vulnerable-version match.
-import { tableEvidence, textEvidence } from '../../../domain/evidence.js'
-import { RISK_LEVEL } from '../../../checks/check.js'
-import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../../../checks/website.js'
+import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
+import { RISK_LEVEL } from '../../../toolkit/check.js'
+import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../checks.js'
 import { metaGenerator } from '../html.js'
 import type { Hit, PageObs } from './types.js'
-import { normaliseProduct, vulnerableRanges } from './versions.js'
+import { normaliseProduct, vulnerableRanges } from '../../lib/versions/web-components.js'
 
 export interface Component {
   product: string

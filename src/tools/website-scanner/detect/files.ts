@@ -1,9 +1,9 @@
 // Sensitive files and directory listings. Each file kind has a content matcher, and every hit must
 // also differ from the site's "not found" answer (soft-404 profile), so catch-all pages never match.
-import type { Check } from '../../../checks/check.js'
-import { textEvidence } from '../../../domain/evidence.js'
-import { backupExposed, directoryListing, dsStore, envExposed, gitExposed, serverStatus } from '../../../checks/website.js'
-import { looksLikeNotFound, type Soft404Profile } from '../../web-common/soft404.js'
+import type { Check } from '../../../toolkit/check.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
+import { backupExposed, directoryListing, dsStore, envExposed, gitExposed, serverStatus } from '../checks.js'
+import { looksLikeNotFound, type Soft404Profile } from '../../lib/http/soft404.js'
 import { title } from '../html.js'
 import type { Hit, PageObs } from './types.js'
 

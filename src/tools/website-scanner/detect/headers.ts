@@ -1,8 +1,8 @@
 // Security headers of the scanned page: pure functions of one response.
-import { textEvidence } from '../../../domain/evidence.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
 import {
   clickjacking, cspMissing, cspUnsafe, hstsMissing, hstsWeak, permissionsPolicyMissing, referrerPolicyMissing, xctoMissing,
-} from '../../../checks/website.js'
+} from '../checks.js'
 import { headerLines, isHtml, type Hit, type PageObs } from './types.js'
 
 const HSTS_MIN_AGE = 15552000 // 180 days

@@ -1,6 +1,6 @@
 // Informational: security.txt presence, robots.txt disclosures.
-import { tableEvidence, textEvidence } from '../../../domain/evidence.js'
-import { robotsDisclosure, securityTxtMissing } from '../../../checks/website.js'
+import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
+import { robotsDisclosure, securityTxtMissing } from '../checks.js'
 import type { Hit, PageObs } from './types.js'
 
 /** security.txt answers at /.well-known/security.txt and /security.txt (null when unreachable). */

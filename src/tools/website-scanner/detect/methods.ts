@@ -1,6 +1,6 @@
 // HTTP methods: TRACE echo, and write methods advertised by OPTIONS.
-import { textEvidence } from '../../../domain/evidence.js'
-import { traceEnabled, unsafeMethods } from '../../../checks/website.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
+import { traceEnabled, unsafeMethods } from '../checks.js'
 import type { Hit } from './types.js'
 
 export interface TraceObs {

@@ -1,6 +1,6 @@
 // Plain HTTP that serves content instead of redirecting to HTTPS.
-import { textEvidence } from '../../../domain/evidence.js'
-import { httpNoRedirect } from '../../../checks/website.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
+import { httpNoRedirect } from '../checks.js'
 import type { Hit } from './types.js'
 
 /** The answer of the site's plain-HTTP URL (absent when nothing listens there). */

@@ -1,0 +1,147 @@
+// One scan from claim to its final state: start the tool with its egress and time limits, wait for
+// it (with a grace period once aborted), decide the final state, and write the end.
+import type { Logger } from 'pino'
+import type { Db } from '../store/db.js'
+import type { Config } from '../config/config.js'
+import type { ScanRow } from '../store/schema.js'
+import { getTargetById } from '../store/targets.js'
+import { toolParamsOf, transitionScan } from '../store/scans.js'
+import { endOpenTests, setScanOutput } from '../store/results.js'
+import { endScanWithCallback } from '../store/callbacks.js'
+import { nowIso } from '../store/time.js'
+import type { ScanState } from '../store/scan-states.js'
+import type { ToolCatalogue } from '../toolkit/tool.js'
+import { ToolStartError } from '../toolkit/errors.js'
+import { resolveToolParams } from '../toolkit/params.js'
+import { createScanContext, type LiveContext, type MakeFinding } from './scan-context.js'
+import { abortKind, type AbortKind } from './abort.js'
+import { outcomeOf, type RunEnd } from './outcome.js'
+import { egressForScan, EgressUnavailableError } from './scan-egress.js'
+import { engineMetrics } from './metrics.js'
+
+const END_WRITE_ATTEMPTS = 6
+const SHUTDOWN_GRACE_MS = 5000
+
+export interface RunScanDeps {
+  db: Db
+  config: Config
+  log: Logger
+  makeFinding: MakeFinding
+  tools: ToolCatalogue
+  abort(scanId: number, kind: AbortKind, message: string): void
+}
+
+interface ToolRun {
+  end: RunEnd
+  ctx: LiveContext | null
+  closeEgress: () => Promise<void>
+}
+
+export async function runScan(deps: RunScanDeps, scan: ScanRow, controller: AbortController): Promise<void> {
+  const started = Date.now()
+  const run = await runTool(deps, scan, controller.signal)
+  const end: RunEnd = { ...run.end, maxScanTimeMin: scan.max_scan_time, hardLimitMin: deps.config.scanHardLimitMin, testsStarted: run.ctx?.testsStarted() ?? 0 }
+  const { state, message } = finalState(end)
+  await recordEnd(deps, scan, run.ctx, state, message, started)
+  await run.closeEgress().catch(() => {})
+}
+
+/** Starts the tool and waits for it; failures before the tool ran end as `threw`. */
+async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): Promise<ToolRun> {
+  const { db, config } = deps
+  const timers: NodeJS.Timeout[] = []
+  const run: ToolRun = { end: ended('threw'), ctx: null, closeEgress: async () => {} }
+  try {
+    const target = await getTargetById(db, scan.target_id)
+    if (!target) throw new ToolStartError('the target was deleted')
+    const tool = deps.tools.get(scan.tool_id)
+    if (!tool) throw new ToolStartError(`tool ${scan.tool_id} is not available in this Ward`)
+    const params = resolveToolParams(tool.params, toolParamsOf(scan))
+    if (!params.ok) throw new ToolStartError(params.message)
+    const runTool = await tool.load()
+    const egress = await egressForScan(db, scan, tool, signal)
+    run.closeEgress = () => egress.close()
+    const minute = config.minuteMs
+    if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), scan.max_scan_time * minute))
+    timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), config.scanHardLimitMin * minute))
+    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver } })
+    run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
+    run.end = await runWithGrace(runTool(run.ctx), signal, config.toolAbortGraceMs)
+  } catch (e) {
+    // Failures before the tool ran: the scan never really started.
+    run.end = { ...ended('threw'), error: e }
+  } finally {
+    timers.forEach(clearTimeout)
+  }
+  return run
+}
+
+const ended = (how: RunEnd['how'], abort: AbortKind | null = null): RunEnd => ({ how, abort, maxScanTimeMin: 0, hardLimitMin: 0, testsStarted: 0 })
+
+function finalState(end: RunEnd): { state: ScanState; message: string | null } {
+  if (end.error instanceof EgressUnavailableError) return { state: 'VPN connection error', message: end.error.message }
+  return outcomeOf(end)
+}
+
+// Recording the end is retried: a dropped database connection at this moment must not turn a
+// finished scan into an aborted one. The scan stays active meanwhile, so its lease is renewed.
+// Every step is idempotent (the transition is guarded by the `running` state).
+async function recordEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | null, state: ScanState, message: string | null, started: number): Promise<void> {
+  const { log } = deps
+  let logged = false
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (ctx && !logged) ctx.log(`Scan ended: ${state}${message ? ` — ${message}` : ''} after ${Math.round((Date.now() - started) / 1000)} s`)
+      logged = true
+      await writeEnd(deps, scan, ctx, state, message)
+      log.info({ scan: scan.id, tool: scan.tool_id, state, ms: Date.now() - started }, 'scan ended')
+      engineMetrics.toolEnded(scan.tool_id, state, Date.now() - started)
+      return
+    } catch (e) {
+      if (attempt >= END_WRITE_ATTEMPTS) {
+        log.error({ err: e, scan: scan.id }, 'could not record the end of a scan (its lease will expire and it will be reaped)')
+        return
+      }
+      log.warn({ err: e, scan: scan.id, attempt }, 'recording the end of a scan failed; retrying')
+      await new Promise((r) => setTimeout(r, 200 * attempt))
+    }
+  }
+}
+
+/** The end-of-scan writes: buffered results, output, open tests, then the terminal state. */
+async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | null, state: ScanState, message: string | null): Promise<void> {
+  const { db, log } = deps
+  if (ctx) {
+    await ctx.flush()
+    if (ctx.writeErrors.length) log.error({ scan: scan.id, err: ctx.writeErrors[0] }, 'some scan results could not be written')
+    await setScanOutput(db, scan.id, ctx.outputData())
+  }
+  await endOpenTests(db, scan.id, state === 'finished' || state === 'stopped' ? 'skipped' : 'error', `scan ended: ${state}`)
+  const set = { end_time: nowIso(), status_message: message, lease_owner: null, ...(state === 'finished' ? { progress: 100 } : {}) }
+  // The outbox row of a report callback is written in the same transaction as the terminal state.
+  const moved = await endScanWithCallback(db, scan.id, (trx) => transitionScan(trx, scan.id, state, set, ['running']))
+  if (!moved) log.warn({ scan: scan.id, state }, 'scan was already ended elsewhere')
+}
+
+/** Waits for the tool; once the signal aborts, gives it `graceMs` to return before giving up on it. */
+function runWithGrace(run: Promise<void>, signal: AbortSignal, graceMs: number): Promise<RunEnd> {
+  return new Promise((resolve) => {
+    let graceTimer: NodeJS.Timeout | null = null
+    const finish = (r: RunEnd) => {
+      if (graceTimer) clearTimeout(graceTimer)
+      signal.removeEventListener('abort', onAbort)
+      resolve(r)
+    }
+    const onAbort = () => {
+      // Shutdown must finish within 10 s: tools get a short grace, then their scans are ended anyway.
+      const ms = abortKind(signal) === 'shutdown' ? Math.min(graceMs, SHUTDOWN_GRACE_MS) : graceMs
+      graceTimer = setTimeout(() => finish(ended('ignored-abort', abortKind(signal))), ms)
+    }
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+    run.then(
+      () => finish(ended('returned', abortKind(signal))),
+      (error) => finish({ ...ended('threw', abortKind(signal)), error }),
+    )
+  })
+}

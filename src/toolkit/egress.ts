@@ -1,0 +1,60 @@
+// Network egress: the one module through which every tool connection leaves Ward.
+// `direct` dials from this host; VPN profiles (socks5, http_connect) tunnel TCP through a proxy.
+// Tools never import node:net/tls/dgram or undici themselves (enforced by test/architecture/egress-rule.test.ts).
+import type { Socket } from 'node:net'
+import type { TLSSocket, ConnectionOptions } from 'node:tls'
+import type { Socket as UdpSocket } from 'node:dgram'
+
+export interface ConnectOptions {
+  host: string
+  port: number
+  timeoutMs?: number
+  signal?: AbortSignal
+}
+
+export interface TlsConnectOptions extends ConnectOptions {
+  /** SNI; defaults to the host when it is a name. */
+  servername?: string
+  /** Extra TLS options (minVersion, maxVersion, ciphers, ...). Certificates are never verified here. */
+  tls?: ConnectionOptions
+}
+
+export interface HttpRequest {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | Buffer
+  /** Whole-request time limit (default 10 s). */
+  timeoutMs?: number
+  signal?: AbortSignal
+  /** Body bytes kept; the rest is discarded and `truncated` is set (default 2 MiB). */
+  maxBodyBytes?: number
+}
+
+export interface HttpResponse {
+  url: string
+  status: number
+  /** Lower-case names; repeated headers are joined with ", " except set-cookie (an array). */
+  headers: Record<string, string>
+  setCookies: string[]
+  body: Buffer
+  truncated: boolean
+  elapsedMs: number
+  text(): string
+}
+
+export interface Egress {
+  readonly kind: 'direct' | 'socks5' | 'http_connect'
+  /** Whether UDP can leave through this egress. */
+  readonly carriesUdp: boolean
+  /** A connected TCP socket. Rejects on refusal, timeout or abort (error `code` kept). */
+  connect(o: ConnectOptions): Promise<Socket>
+  /** A TLS socket after the handshake, certificate not verified (scanners look at bad certs). */
+  tlsConnect(o: TlsConnectOptions): Promise<TLSSocket>
+  /** One HTTP(S) request; never follows redirects. */
+  http(url: string, req?: HttpRequest): Promise<HttpResponse>
+  /** An unbound UDP socket; throws when the egress cannot carry UDP. */
+  udp(type?: 'udp4' | 'udp6'): UdpSocket
+  /** Proves the egress works (for a proxy: a handshake with it). Rejects with a clear message. */
+  check(signal?: AbortSignal): Promise<void>
+  close(): Promise<void>
+}

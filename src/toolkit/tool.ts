@@ -1,0 +1,116 @@
+// The Tool contract: what the engine needs from a scanning tool, and what a tool gets to work with.
+import type { Static, TSchema } from '@sinclair/typebox'
+import type { Check, Risk } from './check.js'
+import type { Evidence } from './evidence.js'
+import type { Egress } from './egress.js'
+
+export type TargetType = 'hostname' | 'ip_address' | 'url'
+export type RedirectLevel = 'none' | 'check_accessibility' | 'same_host' | 'same_domain' | 'allow_all'
+
+export interface ScanTarget {
+  id: number
+  name: string
+  type: TargetType
+}
+
+export interface FindingInput {
+  check: Check
+  /** Specific detail of this occurrence, appended to the check's description. */
+  detail?: string
+  evidence?: Evidence
+  port?: number | null
+  protocol?: 'tcp' | 'udp' | null
+  service?: string | null
+  /** Affected URL; part of the finding's identity (normalised). */
+  url?: string | null
+  /** Non-URL location that distinguishes occurrences (a hostname, a cipher, a cookie name...). */
+  location?: string | null
+  /** CVE ids of this occurrence, added to the check's own. */
+  cve?: string[]
+  /** The tool proved it (an active check got a proof) rather than inferring it. */
+  confirmed?: boolean
+  /** Overrides the check's risk (e.g. CVSS-based for version matches). */
+  risk?: Risk
+  /** Overrides the check's name (e.g. "Apache httpd 2.4.49: path traversal"). */
+  name?: string
+}
+
+export interface TestHandle {
+  /** Attach a finding to this test (the test's result becomes `failed`). */
+  finding(f: FindingInput): Promise<void>
+  /** The test completed: `failed` if it has findings, else `passed`. */
+  done(): Promise<void>
+  /** The test could not complete. */
+  error(message: string): Promise<void>
+  /** The test was not applicable. */
+  skip(reason: string): Promise<void>
+}
+
+/** Service-wide settings a tool may need (from the configuration, handed over by the engine). */
+export interface ScanSettings {
+  /** Default DNS server ('ip[:port]') of tools that resolve names themselves; null = /etc/resolv.conf. */
+  dnsResolver: string | null
+}
+
+export interface ScanContext<P = unknown> {
+  scanId: number
+  target: ScanTarget
+  params: P
+  options: { scanOriginalUrl: boolean; redirectLevel: RedirectLevel }
+  settings: ScanSettings
+  /** Aborted on stop, max_scan_time, the hard limit and shutdown; `signal.reason` says which. */
+  signal: AbortSignal
+  /** Every connection goes through here: direct, or through the scan's VPN profile. */
+  net: Egress
+  /** Record a test (one check the tool performs). */
+  test(name: string, description: string): Promise<TestHandle>
+  /** Report progress; the engine turns it into a percentage and throttles writes. */
+  progress(done: number, total: number): void
+  /** One raw output line. */
+  log(line: string): void
+  /** Set a member of output_data next to `findings` (`ports`, `urls`, `certificates`, ...). */
+  output(member: string, value: unknown): void
+}
+
+/** A tool's run: scans one target through `ctx`, recording tests and findings as it goes. */
+export type ToolRun<P = unknown> = (ctx: ScanContext<P>) => Promise<void>
+
+/**
+ * What Ward knows about a tool without loading its scanner: the API validates tool_params and lists
+ * tools from this alone; only a worker calls `load()`, which imports the scanning code.
+ */
+export interface ToolManifest<S extends TSchema = TSchema> {
+  /** The public tool_id (decisions.md). */
+  id: number
+  name: string
+  /** One sentence: what the tool looks at and what it reports. */
+  description: string
+  /** TypeBox schema of tool_params; defaults live here. Validated before a scan is queued. */
+  params: S
+  /** Every check (vuln_id) the tool can report. */
+  checks: readonly Check[]
+  /** Rules the schema cannot say (a port range within 1..65535): the problem, or undefined. Run before queueing. */
+  validateParams?: (params: Static<S>) => string | undefined
+  supportsMaxScanTime: boolean
+  /** Traffic the tool needs; an egress that cannot carry it ends the scan `failed to start`. */
+  needs: { udp?: boolean }
+  /** Whether a scan whose worker died may simply be started again. */
+  restartable: boolean
+  /** Imports the scanner (lazily, so reading manifests stays cheap). */
+  load(): Promise<ToolRun<Static<S>>>
+}
+
+/** A loaded tool: its manifest and its run, as tool tests and the worker use it. */
+export interface Tool<S extends TSchema = TSchema> extends ToolManifest<S> {
+  run: ToolRun<Static<S>>
+}
+
+export const defineTool = <S extends TSchema>(manifest: ToolManifest<S>, run: ToolRun<Static<S>>): Tool<S> => ({ ...manifest, run })
+
+/** The tools a Ward offers, by public tool_id: what the API and the worker are handed. */
+export interface ToolCatalogue {
+  get(id: number): ToolManifest | undefined
+  /** Known tool ids, ascending. */
+  ids(): number[]
+  all(): readonly ToolManifest[]
+}

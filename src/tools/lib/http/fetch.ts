@@ -1,0 +1,25 @@
+// A request wrapper for web tools that turns network failures into null (a scanner notes "no answer" and moves on).
+import type { Egress, HttpRequest, HttpResponse } from '../../../toolkit/egress.js'
+
+export interface Fetcher {
+  (url: string, req?: Omit<HttpRequest, 'signal'>): Promise<HttpResponse | null>
+  /** Requests sent so far. */
+  readonly count: number
+}
+
+/** ctx.net.http bound to the scan's signal and defaults; failures (refused, timeout, abort) → null. */
+export function createFetcher(net: Egress, signal: AbortSignal, defaults: Omit<HttpRequest, 'signal'> = {}, onError?: (url: string, e: Error) => void): Fetcher {
+  let count = 0
+  const f = async (url: string, req: Omit<HttpRequest, 'signal'> = {}) => {
+    if (signal.aborted) return null
+    count++
+    try {
+      return await net.http(url, { timeoutMs: 10000, maxBodyBytes: 512 * 1024, ...defaults, ...req, headers: { ...defaults.headers, ...req.headers }, signal })
+    } catch (e) {
+      if (!signal.aborted) onError?.(url, e as Error)
+      return null
+    }
+  }
+  Object.defineProperty(f, 'count', { get: () => count })
+  return f as Fetcher
+}

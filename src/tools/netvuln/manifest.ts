@@ -1,0 +1,20 @@
+// The Network Vulnerability Scanner's manifest: what the API reads without loading the scanner.
+import type { ToolManifest } from '../../toolkit/tool.js'
+import { netvulnParams } from './params.js'
+import { netvulnChecks } from './checks.js'
+import { tlsChecks } from '../lib/tls/checks.js'
+import { portSpecProblem } from '../lib/ports/ports.js'
+
+export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
+  id: 350,
+  name: 'Network Vulnerability Scanner',
+  description: 'Discovers TCP services, matches their versions against known CVEs, runs active service checks (anonymous FTP, unauthenticated Redis/MongoDB/memcached/Elasticsearch, SMTP relay) and the SSL/TLS analysis on TLS ports.',
+  params: netvulnParams,
+  validateParams: (p) => portSpecProblem(p.ports),
+  // The TLS analysis on TLS ports reports the shared TLS checks.
+  checks: [...netvulnChecks, ...tlsChecks],
+  supportsMaxScanTime: true,
+  needs: {},
+  restartable: true,
+  load: async () => (await import('./index.js')).networkVulnScanner.run,
+}

@@ -1,0 +1,163 @@
+// TCP Port Scanner (tool 70) catalogue: open ports, and services that should not face the network.
+// The scanner (src/tools/port-scanner/detect.ts) decides when one applies.
+import { OWASP, type Check } from '../../toolkit/check.js'
+
+const cwe = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
+
+/** vuln_id `open_port` is a public contract (decisions.md), kept without the usual '<tool>.<area>.' prefix. */
+export const openPort = {
+  id: 'open_port',
+  name: 'Open TCP port',
+  description: 'The TCP port accepts connections from the scanner.',
+  impact: 'Every open port is attack surface: the service behind it can be probed for weaknesses and known vulnerabilities.',
+  risk: 'info',
+  cwe: [],
+  owasp: OWASP.none,
+  recommendation: 'Keep open only the ports the host must offer to this network; close or firewall the others.',
+  references: ['https://nmap.org/book/man-port-scanning-basics.html', 'https://www.iana.org/assignments/service-names-port-numbers/service-names-port-numbers.xhtml'],
+  tags: ['ports', 'inventory'],
+} as const satisfies Check
+
+export const telnetExposed = {
+  id: 'tcp.exposure.telnet',
+  name: 'Telnet service exposed',
+  description: 'A Telnet server accepts connections. Telnet carries logins, passwords and the whole session in clear text.',
+  impact: 'Anyone on the network path can read credentials and session contents or hijack the session; Telnet daemons are also a common brute-force target.',
+  risk: 'high',
+  cwe: ['CWE-319'],
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Disable the Telnet service and use SSH for remote administration; if a device only offers Telnet, reach it only through an isolated management network or VPN.',
+  references: ['https://www.rfc-editor.org/rfc/rfc854', cwe(319)],
+  tags: ['ports', 'cleartext', 'remote-access'],
+} as const satisfies Check
+
+export const ftpCleartext = {
+  id: 'tcp.exposure.ftp-cleartext',
+  name: 'FTP service without encryption',
+  description: 'An FTP server accepts connections in clear text: user names, passwords and files cross the network unencrypted.',
+  impact: 'An attacker on the network path can capture FTP credentials and transferred files, and alter files in transit.',
+  risk: 'medium',
+  cwe: ['CWE-319'],
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Replace FTP with SFTP (over SSH) or require FTPS (FTP over TLS, RFC 4217) for every session, and close the plain FTP port.',
+  references: ['https://www.rfc-editor.org/rfc/rfc4217', cwe(319)],
+  tags: ['ports', 'cleartext', 'ftp'],
+} as const satisfies Check
+
+export const ftpAnonymous = {
+  id: 'tcp.exposure.ftp-anonymous',
+  name: 'FTP anonymous login allowed',
+  description: 'The FTP server accepted the login "anonymous" with an e-mail address as password.',
+  impact: 'Anyone can list and download the files the anonymous account sees, and upload files if it may write: data leaks, malware hosting, or a foothold.',
+  risk: 'medium',
+  cwe: ['CWE-284'],
+  owasp: OWASP.brokenAccess,
+  recommendation: 'Disable anonymous FTP (vsftpd: anonymous_enable=NO) unless the server is a deliberate public mirror; then make it read-only and serve nothing sensitive.',
+  references: ['https://www.rfc-editor.org/rfc/rfc1635', cwe(284)],
+  tags: ['ports', 'ftp', 'authentication'],
+} as const satisfies Check
+
+export const redisUnauthenticated = {
+  id: 'tcp.exposure.redis-unauthenticated',
+  name: 'Redis accessible without authentication',
+  description: 'The Redis server answered the INFO command without any password.',
+  impact: 'Anyone who can reach the port can read and change all data, and commonly gain code execution on the host (CONFIG SET dir/dbfilename to write files, MODULE LOAD).',
+  risk: 'high',
+  cwe: ['CWE-306'],
+  owasp: OWASP.authFailures,
+  recommendation: 'Bind Redis to localhost or a private interface, keep protected-mode on, require authentication (requirepass or ACL users), and firewall the port.',
+  references: ['https://redis.io/docs/latest/operate/oss_and_stack/management/security/', cwe(306)],
+  tags: ['ports', 'database', 'authentication'],
+} as const satisfies Check
+
+export const postgresNoPassword = {
+  id: 'tcp.exposure.postgresql-no-password',
+  name: 'PostgreSQL accepts logins without a password',
+  description: 'The PostgreSQL server authenticated the user "postgres" without asking for any credential ("trust" authentication).',
+  impact: 'Anyone who can reach the port has superuser access to every database, and can run operating-system commands through COPY ... PROGRAM.',
+  risk: 'critical',
+  cwe: ['CWE-306'],
+  owasp: OWASP.authFailures,
+  recommendation: 'Replace "trust" entries in pg_hba.conf with scram-sha-256 for every remote host, set strong passwords, and limit listen_addresses and the firewall to the clients that need the database.',
+  references: ['https://www.postgresql.org/docs/current/auth-trust.html', 'https://www.postgresql.org/docs/current/auth-pg-hba-conf.html', cwe(306)],
+  tags: ['ports', 'database', 'authentication'],
+} as const satisfies Check
+
+export const databaseExposed = {
+  id: 'tcp.exposure.database',
+  name: 'Database service exposed',
+  description: 'A database server (MySQL/MariaDB, PostgreSQL, MongoDB, Redis, Memcached, SQL Server, Oracle, Elasticsearch...) accepts connections from the scanner.',
+  impact: 'A database reachable from the network invites password guessing and exploitation of database vulnerabilities; a single weak account exposes all the data.',
+  risk: 'medium',
+  cwe: ['CWE-668'],
+  owasp: OWASP.misconfig,
+  recommendation: 'Let only the application servers reach the database: bind it to a private interface, firewall the port, and use a VPN or bastion for administration.',
+  references: ['https://cheatsheetseries.owasp.org/cheatsheets/Database_Security_Cheat_Sheet.html', cwe(668)],
+  tags: ['ports', 'database'],
+} as const satisfies Check
+
+export const rdpExposed = {
+  id: 'tcp.exposure.rdp',
+  name: 'Remote Desktop (RDP) exposed',
+  description: 'A Remote Desktop Protocol service accepts connections from the scanner.',
+  impact: 'Internet-facing RDP is a leading ransomware entry point: password spraying, credential stuffing, and pre-authentication flaws such as BlueKeep (CVE-2019-0708).',
+  risk: 'medium',
+  cwe: ['CWE-668'],
+  owasp: OWASP.misconfig,
+  recommendation: 'Do not expose RDP directly: put it behind a VPN or an RD Gateway with MFA, require Network Level Authentication, and keep the host patched.',
+  references: ['https://nvd.nist.gov/vuln/detail/CVE-2019-0708', cwe(668)],
+  tags: ['ports', 'remote-access'],
+} as const satisfies Check
+
+export const vncExposed = {
+  id: 'tcp.exposure.vnc',
+  name: 'VNC remote desktop exposed',
+  description: 'A VNC (RFB) server accepts connections from the scanner.',
+  impact: 'VNC often uses weak 8-character passwords or none, and its classic authentication is not encrypted: attackers guess the password or watch and take over the desktop.',
+  risk: 'medium',
+  cwe: ['CWE-668'],
+  owasp: OWASP.misconfig,
+  recommendation: 'Reach VNC only through an SSH tunnel or VPN, bind it to localhost, and require strong authentication.',
+  references: ['https://www.rfc-editor.org/rfc/rfc6143', cwe(668)],
+  tags: ['ports', 'remote-access'],
+} as const satisfies Check
+
+export const smbExposed = {
+  id: 'tcp.exposure.smb',
+  name: 'SMB file sharing exposed',
+  description: 'The SMB port (445/tcp, microsoft-ds) accepts connections from the scanner.',
+  impact: 'SMB reachable from untrusted networks allows share enumeration and password attacks, and was the path of wormable exploits such as EternalBlue (CVE-2017-0144).',
+  risk: 'medium',
+  cwe: ['CWE-668'],
+  owasp: OWASP.misconfig,
+  recommendation: 'Block 445/tcp (and 139/tcp) at the network edge, disable SMBv1, and offer file shares only inside trusted networks or over a VPN.',
+  references: ['https://nvd.nist.gov/vuln/detail/CVE-2017-0144', cwe(668)],
+  tags: ['ports', 'file-sharing'],
+} as const satisfies Check
+
+export const dockerApiExposed = {
+  id: 'tcp.exposure.docker-api',
+  name: 'Docker Engine API exposed',
+  description: 'The Docker Engine API answers over the network without TLS client authentication.',
+  impact: 'Anyone who can reach it can start a privileged container that mounts the host file system: full control of the host.',
+  risk: 'critical',
+  cwe: ['CWE-306'],
+  owasp: OWASP.authFailures,
+  recommendation: 'Do not listen on tcp://0.0.0.0:2375; use the local socket, or TLS with client certificates (tlsverify) on 2376, or SSH access.',
+  references: ['https://docs.docker.com/engine/security/protect-access/', cwe(306)],
+  tags: ['ports', 'containers', 'authentication'],
+} as const satisfies Check
+
+export const portScannerChecks = [
+  openPort,
+  telnetExposed,
+  ftpCleartext,
+  ftpAnonymous,
+  redisUnauthenticated,
+  postgresNoPassword,
+  databaseExposed,
+  rdpExposed,
+  vncExposed,
+  smbExposed,
+  dockerApiExposed,
+] as const satisfies readonly Check[]

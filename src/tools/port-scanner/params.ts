@@ -1,0 +1,20 @@
+// tool_params of the TCP Port Scanner: scanner-free, so the manifest can carry it.
+import { Type } from '@sinclair/typebox'
+import { PORT_SPEC_PATTERN } from '../lib/ports/ports.js'
+
+export const PortScannerParams = Type.Object(
+  {
+    ports: Type.String({
+      default: 'top1000',
+      pattern: PORT_SPEC_PATTERN,
+      maxLength: 4096,
+      description: '"top100", "top1000", "all", or a list of ports and ranges such as "22,80,8000-8100".',
+    }),
+    service_detection: Type.Boolean({ default: true, description: 'Probe each open port to name its service and version.' }),
+    timeout_ms: Type.Optional(
+      Type.Integer({ minimum: 50, maximum: 60_000, description: 'Longest wait for one connect, and for one service probe reply (ms).' }),
+    ),
+    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, description: 'Most connects in flight during discovery (default 1000, 100 through a VPN profile).' })),
+  },
+  { additionalProperties: false },
+)

@@ -1,0 +1,16 @@
+// The SSL/TLS Scanner's manifest: what the API reads without loading the scanner.
+import type { ToolManifest } from '../../toolkit/tool.js'
+import { TlsScannerParams } from './params.js'
+import { tlsScannerChecks } from './checks.js'
+
+export const tlsScannerManifest: ToolManifest<typeof TlsScannerParams> = {
+  id: 450,
+  name: 'SSL/TLS Scanner',
+  description: 'Analyses one TLS service: protocol versions, cipher suites, certificate chain, HSTS, compression, renegotiation and Heartbleed.',
+  params: TlsScannerParams,
+  checks: tlsScannerChecks,
+  supportsMaxScanTime: false,
+  needs: {},
+  restartable: true,
+  load: async () => (await import('./index.js')).tlsScanner.run,
+}

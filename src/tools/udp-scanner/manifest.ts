@@ -1,0 +1,25 @@
+// The UDP Port Scanner's manifest: what the API reads without loading the scanner.
+import type { ToolManifest } from '../../toolkit/tool.js'
+import { udpScannerParams } from './params.js'
+import { udpScannerChecks } from './checks.js'
+import { parsePorts } from './ports.js'
+
+export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = {
+  id: 80,
+  name: 'UDP Port Scanner',
+  description: 'UDP scan with protocol-specific probes: open ports, and exposed amplification-prone services (DNS, NTP, SNMP, SSDP, memcached, NetBIOS, TFTP).',
+  params: udpScannerParams,
+  validateParams: (p) => {
+    try {
+      parsePorts(p.ports)
+      return undefined
+    } catch (e) {
+      return `ports: ${(e as Error).message}`
+    }
+  },
+  checks: udpScannerChecks,
+  supportsMaxScanTime: true,
+  needs: { udp: true },
+  restartable: true,
+  load: async () => (await import('./index.js')).udpScanner.run,
+}

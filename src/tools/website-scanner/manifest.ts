@@ -1,0 +1,16 @@
+// The Website Scanner's manifest: what the API reads without loading the scanner.
+import type { ToolManifest } from '../../toolkit/tool.js'
+import { websiteParams } from './params.js'
+import { websiteScannerChecks } from './checks.js'
+
+export const websiteScannerManifest: ToolManifest<typeof websiteParams> = {
+  id: 170,
+  name: 'Website Scanner',
+  description: 'Light (passive) and deep (crawl and active injection checks) web scans: security headers, cookies, CORS, disclosure, sensitive files, known vulnerable versions, XSS, SQL injection and more.',
+  params: websiteParams,
+  checks: websiteScannerChecks,
+  supportsMaxScanTime: true,
+  needs: {},
+  restartable: true,
+  load: async () => (await import('./index.js')).websiteScanner.run,
+}
