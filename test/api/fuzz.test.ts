@@ -15,7 +15,7 @@ import { startWard, waitForScan, TEST_BACKEND, type TestWard } from '../helpers/
 import { rawRequest, type RawAnswer } from '../helpers/raw-http.js'
 import { pino } from 'pino'
 import { createUser, revokeKeysByPrefix, keyPrefix } from '../../src/store/accounts.js'
-import { startWorker } from '../../src/engine/worker.js'
+import { startWorkerRole } from '../../src/cli/roles.js'
 import {
   MAX_ID, caseArb, isIdName, isIdRef, isUuidName, opsFrom, poolOf, rawBytes, spell, wellFormedId, wellFormedText,
   type BodySpec, type Case, type IdSpec, type Op, type Scalar, type Spelled,
@@ -75,7 +75,7 @@ async function seed() {
   const left = await w.h.db.selectFrom('scans').select('id').where('status', 'in', ['waiting', 'running']).execute()
   assert.deepEqual(left, [], 'no fuzz-made scan may be left to run')
   const t0 = performance.now()
-  const worker = await startWorker({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
+  const worker = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
   try {
     await seedTenant(T.A.key, 'a')
     await seedTenant(T.B.key, 'b')
@@ -578,6 +578,7 @@ async function execute(c: Case): Promise<Outcome> {
   if (changed && (depleted(pools.A) || depleted(pools.B))) {
     await seed()
     await refreshPools()
+    assert.ok(!depleted(pools.A) && !depleted(pools.B), 'a seed round gives each tenant targets, scans and findings')
     current = await snapshot()
   }
   const violations = answer ? check(bt, answer, changed) : [{ category: 'no answer', detail: String(error) }]
@@ -671,6 +672,7 @@ before(async () => {
   tables = await listTables()
   if (w.h.kind === 'postgres') await watchWrites()
   await refreshPools()
+  assert.ok(!depleted(pools.A) && !depleted(pools.B), 'the seed gives each tenant targets, scans and findings')
   current = await snapshot()
 })
 after(async () => {
