@@ -505,7 +505,7 @@ function check(bt: Built, a: RawAnswer, changed: boolean): Violation[] {
   if (a.status >= 200 && a.status < 300 && a.status !== 204) {
     if (ct === 'application/json') {
       if (!parsed || !json || typeof json !== 'object' || !('data' in json)) add('success body is not {data: ...}', a.body.toString('utf8').slice(0, 160))
-    } else if (ct !== 'application/pdf') add('success content-type is neither application/json nor application/pdf', String(ct))
+    } else if (!ct || ct.startsWith('application/json')) add('success content-type missing or not exactly application/json', String(ct))
   }
   if (a.status === 200 && bt.method === 'GET' && parsed && json && typeof json === 'object') {
     const data = json.data
