@@ -28,6 +28,9 @@ function makeAjv(coerceTypes: boolean | 'array') {
 
 type ObjectSchema = { properties?: Record<string, SchemaLike> } | undefined
 
+/** The schema of a member the route names: own keys only, so `__proto__` or `constructor` name nothing. */
+const memberSchema = (props: Record<string, SchemaLike>, name: string): SchemaLike | undefined => (Object.hasOwn(props, name) ? props[name] : undefined)
+
 const takesBody = (req: FastifyRequest) => Boolean(req.routeOptions.schema?.body)
 const typesOf = (s: SchemaLike | undefined): string[] => (s ? [...(Array.isArray(s.type) ? s.type : s.type ? [s.type] : []), ...(s.anyOf ?? []).flatMap(typesOf)] : [])
 
@@ -80,7 +83,7 @@ function checkQuery(req: FastifyRequest) {
   const props = (req.routeOptions.schema?.querystring as ObjectSchema)?.properties ?? {}
   const query = (req.query ?? {}) as Record<string, unknown>
   for (const [name, value] of Object.entries(query)) {
-    const schema = props[name]
+    const schema = memberSchema(props, name)
     if (schema) {
       checkTextValue('query', name, value, schema)
       continue
@@ -90,7 +93,7 @@ function checkQuery(req: FastifyRequest) {
     const base = name.replace(/\[.*$/, '')
     if (name.includes('[') || name.includes(']'))
       throw badRequest(
-        props[base]
+        memberSchema(props, base)
           ? `Invalid parameters: query parameter "${name}" is not accepted: give ${base} once, as a plain value (${base}=...)`
           : `Invalid parameters: query parameter "${name}" is not accepted here${Object.keys(props).length ? `; this route takes ${Object.keys(props).join(', ')}` : ''}`,
       )
@@ -100,7 +103,7 @@ function checkQuery(req: FastifyRequest) {
 function checkParams(req: FastifyRequest) {
   const props = (req.routeOptions.schema?.params as ObjectSchema)?.properties ?? {}
   for (const [name, value] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
-    const schema = props[name]
+    const schema = memberSchema(props, name)
     if (schema) checkTextValue('path', name, value, schema)
   }
 }
@@ -112,10 +115,11 @@ function convertForm(req: FastifyRequest) {
   const props = (req.routeOptions.schema?.body as ObjectSchema)?.properties ?? {}
   const body = req.body as Record<string, unknown>
   for (const [k, v] of Object.entries(body)) {
-    if (Array.isArray(v) && props[k] && !typesOf(props[k]).includes('array')) throw badRequest(`Invalid parameters: body field "${k}" is given ${v.length} times; give it once`)
+    const schema = memberSchema(props, k)
+    if (Array.isArray(v) && schema && !typesOf(schema).includes('array')) throw badRequest(`Invalid parameters: body field "${k}" is given ${v.length} times; give it once`)
     if (typeof v !== 'string') continue
     if (v.includes('\u0000')) throw badRequest(`Invalid parameters: body field "${k}" must not contain NUL characters`)
-    const types = typesOf(props[k])
+    const types = typesOf(schema)
     if (types.includes('integer') && DECIMAL.test(v.trim())) body[k] = Number(v.trim())
     else if (types.includes('boolean') && (v === 'true' || v === 'false')) body[k] = v === 'true'
   }
