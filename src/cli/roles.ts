@@ -62,7 +62,7 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
       throw e
     }
     process.stdout.write(`Ward worker metrics at ${metrics.url}/metrics\n`)
-  } else if (role !== 'worker' && cfg.metricsPort !== null) log.warn(`WARD_METRICS_PORT is ignored by ward ${role}: its /metrics is on the API port`)
+  } else if (role !== 'worker' && cfg.metricsPort !== null) log.warn(role === 'callbacks' ? 'WARD_METRICS_PORT is ignored by ward callbacks: it serves no metrics' : `WARD_METRICS_PORT is ignored by ward ${role}: its /metrics is on the API port`)
   if (role === 'worker' && worker) process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
   if (app) {
     await app.listen({ host: cfg.host, port: cfg.port })
