@@ -3,8 +3,11 @@ import type { FindingRow, ScanRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
 
-type TestRecordStatus = 'running' | 'finished' | 'skipped' | 'error'
-type TestRecordResult = 'passed' | 'failed' | 'error' | null
+import type { Static } from '@sinclair/typebox'
+import type { TestRecord } from './schemas/scans.js'
+
+type TestRecordStatus = Static<typeof TestRecord>['status']
+type TestRecordResult = Static<typeof TestRecord>['result']
 import { summaryText } from '../reports/risk.js'
 
 export function scanView(s: ScanRow, now = Date.now()) {

@@ -58,7 +58,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     if (!tool) throw new ToolStartError(`tool ${scan.tool_id} is not available in this Ward`)
     const params = resolveToolParams(tool.params, toolParamsOf(scan))
     if (!params.ok) throw new ToolStartError(params.message)
-    const runTool = await tool.load()
+    const scanner = await tool.load()
     const egress = await egressForScan(db, scan, tool, signal)
     run.closeEgress = () => egress.close()
     const minute = config.minuteMs
@@ -66,7 +66,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), config.scanHardLimitMin * minute))
     run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver } })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
-    run.end = await runWithGrace(runTool(run.ctx), signal, config.toolAbortGraceMs)
+    run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {
     // Failures before the tool ran: the scan never really started.
     run.end = { ...ended('threw'), error: e }

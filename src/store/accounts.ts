@@ -1,5 +1,6 @@
 // Users, API keys and workspaces. Keys are stored only as SHA-256 hashes.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { sql } from 'kysely'
 import type { Db } from './db.js'
 import { nowIso } from './time.js'
 
@@ -104,8 +105,7 @@ export async function listUsers(db: Db): Promise<UserInfo[]> {
 
 /** A user with this name, compared case-insensitively (names identify people to admins). */
 export async function userByName(db: Db, name: string): Promise<{ id: number; name: string } | undefined> {
-  const rows = await db.selectFrom('users').select(['id', 'name']).execute()
-  return rows.find((r) => r.name.toLowerCase() === name.toLowerCase())
+  return db.selectFrom('users').select(['id', 'name']).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst()
 }
 
 export async function setUserLimits(db: Db, userId: number, set: { maxTargets?: number; licenseExpires?: string | null }): Promise<boolean> {

@@ -8,6 +8,10 @@ import fp from 'fastify-plugin'
 import { WardError } from '../../domain/errors.js'
 import { validationMessage } from '../validation-message.js'
 
+/** 415: what this API reads instead. */
+export const unsupportedMediaType = (contentType: string | undefined) =>
+  new WardError(415, `Unsupported content type ${JSON.stringify(contentType ?? '')}: send application/json or application/x-www-form-urlencoded`)
+
 /** The body of every error answer. */
 export const errorBody = (status: number, message: string, details?: unknown) => ({ status, message, ...(details !== undefined ? { details } : {}) })
 
@@ -55,8 +59,10 @@ function errorBodyPlugin(app: FastifyInstance, _opts: unknown, done: () => void)
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return reply.status(413).send(errorBody(413, 'Request body is too large (at most 1 MiB)'))
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.status(415).send(errorBody(415, `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json or application/x-www-form-urlencoded`))
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+        const e = unsupportedMediaType(req.headers['content-type'])
+        return reply.status(e.status).send(errorBody(e.status, e.message))
+      }
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return reply.status(400).send(errorBody(400, 'The content-length header does not match the body'))
     }

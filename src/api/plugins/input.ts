@@ -11,8 +11,9 @@ import fp from 'fastify-plugin'
 import formbody from '@fastify/formbody'
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
-import { badRequest, WardError } from '../../domain/errors.js'
-import { shown, type SchemaLike } from '../validation-message.js'
+import { badRequest } from '../../domain/errors.js'
+import { unsupportedMediaType } from './error-body.js'
+import { shown, type SchemaLike } from '../../toolkit/schema-words.js'
 
 export const BODY_LIMIT = 1024 * 1024
 /** Deeper JSON than this is no request of ours, and walking it must not exhaust the stack. */
@@ -141,7 +142,7 @@ async function inputPlugin(app: FastifyInstance) {
   })
   // Any other content type: ignored where the route takes no body, 415 where it takes one.
   app.addContentTypeParser('*', (req, payload, parsed) => {
-    if (takesBody(req)) return parsed(new WardError(415, `Unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}: send application/json or application/x-www-form-urlencoded`))
+    if (takesBody(req)) return parsed(unsupportedMediaType(req.headers['content-type']))
     payload.on('error', () => {})
     payload.on('end', () => parsed(null, undefined))
     payload.resume()

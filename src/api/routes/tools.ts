@@ -13,14 +13,13 @@ const ToolInfo = Type.Object({
 })
 
 export const toolRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Manifests only: listing the tools loads no scanner. Built once: TypeBox schemas are JSON Schema
+  // plus symbol keys, and a JSON round trip leaves the schema.
+  const tools = [...app.ward.tools.all()]
+    .sort((a, b) => a.id - b.id)
+    .map((t) => ({ id: t.id, name: t.name, description: t.description, tool_params: JSON.parse(JSON.stringify(t.params)) as unknown, supports_max_scan_time: t.supportsMaxScanTime }))
   app.get('/tools', {
     schema: { tags: ['tools'], summary: 'The scanning tools this server runs, with the schema of their tool_params', response: { 200: Data(Type.Array(ToolInfo)), ...errors(401, 429) } },
-    handler: async () => ({
-      // Manifests only: listing the tools loads no scanner. TypeBox schemas are JSON Schema plus
-      // symbol keys; a JSON round trip leaves the schema.
-      data: [...app.ward.tools.all()]
-        .sort((a, b) => a.id - b.id)
-        .map((t) => ({ id: t.id, name: t.name, description: t.description, tool_params: JSON.parse(JSON.stringify(t.params)) as unknown, supports_max_scan_time: t.supportsMaxScanTime })),
-    }),
+    handler: async () => ({ data: tools }),
   })
 }
