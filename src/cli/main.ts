@@ -18,7 +18,7 @@ async function main() {
     return scanMain(process.argv.slice(3))
   }
   const { loadConfig, ConfigError } = await import('../config/config.js')
-  const { parseBlocklist } = await import('../domain/blocklist.js')
+  const { scopesOf } = await import('../toolkit/scope.js')
   const { openDatabase } = await import('../store/db.js')
   const { parseArgs } = await import('./args.js')
   const { runAdmin, UsageError } = await import('./admin.js')
@@ -28,11 +28,7 @@ async function main() {
   let cfg: Config
   try {
     cfg = loadConfig()
-    try {
-      parseBlocklist(cfg.targetBlocklist)
-    } catch (e) {
-      throw new ConfigError(`WARD_TARGET_BLOCKLIST: ${(e as Error).message}`)
-    }
+    scopesOf(cfg) // the scope lists: a bad entry is a ConfigError naming its variable
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`ward: configuration error: ${e.message}\n`)

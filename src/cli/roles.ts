@@ -3,7 +3,7 @@
 import { pino, type Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
-import { parseBlocklist } from '../domain/blocklist.js'
+import { scopesOf } from '../toolkit/scope.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
 import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
@@ -12,6 +12,7 @@ import { buildApp } from '../api/app.js'
 import { ensureFirstUser } from './bootstrap.js'
 import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
+import { createScopedDispatcher } from '../engine/net/scoped-dispatcher.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
 
@@ -31,7 +32,7 @@ export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { ap
 /** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
 export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
   const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
-  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName })
+  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, dispatcher: createScopedDispatcher(scopesOf(o.config).callback, o.config.callbackTimeoutMs) })
   return {
     id: worker.id,
     activeScans: () => worker.activeScans(),
@@ -47,9 +48,9 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   const log = pino({ level: cfg.logLevel })
   const h = await openDatabase(cfg.db)
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
-  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
+  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
-  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName }) : null
+  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: createScopedDispatcher(scopesOf(cfg).callback, cfg.callbackTimeoutMs) }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null

@@ -13,7 +13,9 @@ export interface Config {
   databaseUrl: string
   db: DbConfig
   initialApiKey: string | null
+  /** Scope rules (toolkit/scope.ts): comma-separated CIDRs, domain suffixes and `metadata`. */
   targetBlocklist: string
+  targetAllowlist: string
   logLevel: string
   rateLimit: { get: number; write: number; output: number; windowMs: number; enabled: boolean }
   maxTargetsDefault: number
@@ -27,6 +29,9 @@ export interface Config {
   pollMs: number
   toolAbortGraceMs: number
   callbackBlocklist: string
+  callbackAllowlist: string
+  vpnHostBlocklist: string
+  vpnHostAllowlist: string
   callbackTimeoutMs: number
   /** First retry delay of report callbacks before jitter (doubles per attempt); shortened by tests. */
   callbackBackoffBaseMs: number
@@ -91,6 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     db,
     initialApiKey,
     targetBlocklist,
+    targetAllowlist: env.WARD_TARGET_ALLOWLIST ?? '',
     logLevel,
     rateLimit: {
       get: int(env, 'WARD_RATE_LIMIT_GET', 250, 1, 1e9),
@@ -109,6 +115,9 @@ export function loadConfig(env: Env = process.env): Config {
     pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),
     toolAbortGraceMs: int(env, 'WARD_TOOL_ABORT_GRACE_MS', 30000, 10, 600000),
     callbackBlocklist: env.WARD_CALLBACK_BLOCKLIST ?? '',
+    callbackAllowlist: env.WARD_CALLBACK_ALLOWLIST ?? '',
+    vpnHostBlocklist: env.WARD_VPN_HOST_BLOCKLIST ?? '',
+    vpnHostAllowlist: env.WARD_VPN_HOST_ALLOWLIST ?? '',
     callbackTimeoutMs: int(env, 'WARD_CALLBACK_TIMEOUT_MS', 10000, 100, 600000),
     callbackBackoffBaseMs: int(env, 'WARD_CALLBACK_BACKOFF_BASE_MS', 5000, 1, 3600000),
     callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),

@@ -8,10 +8,11 @@ import { publish } from '../store/notify.js'
 import type { ToolCatalogue } from '../toolkit/tool.js'
 import { resolveToolParams } from '../toolkit/params.js'
 import { badRequest, notFound } from './errors.js'
-import { findOrCreateTarget, licenceValid } from './targets.js'
+import { assertTargetInScope, findOrCreateTarget, licenceValid } from './targets.js'
 import { callbackUrlProblem } from './callback-url.js'
 import { forbidden } from './errors.js'
-import type { BlockRule } from './blocklist.js'
+import type { Scope } from '../toolkit/scope.js'
+import { targetHost } from '../toolkit/ip.js'
 
 export interface CreateScanInput {
   tool_id: number
@@ -29,8 +30,8 @@ export interface CreateScanInput {
 export interface ScanRules {
   /** The tools this Ward offers: their ids and tool_params schemas (manifests only, no scanners). */
   tools: ToolCatalogue
-  targetBlocklist: BlockRule[]
-  callbackBlocklist: BlockRule[]
+  targetBlocklist: Scope
+  callbackBlocklist: Scope
   /** VPN profile resolution: the uuid to use for this scan, or null. */
   resolveVpnProfile?: (db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean) => Promise<string | null>
 }
@@ -57,6 +58,7 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
     if (!t) throw notFound('Target')
     if (body.workspace_id !== undefined && body.workspace_id !== null && body.workspace_id !== t.workspace_id)
       throw badRequest(`Invalid parameters: workspace_id ${body.workspace_id} does not match the target's workspace ${t.workspace_id}`)
+    assertTargetInScope(rules.targetBlocklist, targetHost(t.name))
     existing = t
   }
   const workspaceId = existing ? existing.workspace_id : (body.workspace_id ?? caller.activeWorkspaceId)

@@ -17,6 +17,8 @@ import { createScanContext, type LiveContext, type MakeFinding } from './scan-co
 import { abortKind, type AbortKind } from './abort.js'
 import { outcomeOf, type RunEnd } from './outcome.js'
 import { egressForScan, EgressUnavailableError } from './scan-egress.js'
+import { scopesOf } from '../toolkit/scope.js'
+import { targetHost } from '../toolkit/ip.js'
 import { engineMetrics } from './metrics.js'
 
 const END_WRITE_ATTEMPTS = 6
@@ -59,7 +61,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     const params = resolveToolParams(tool.params, toolParamsOf(scan))
     if (!params.ok) throw new ToolStartError(params.message)
     const scanner = await tool.load()
-    const egress = await egressForScan(db, scan, tool, signal)
+    const egress = await egressForScan(db, scan, tool, signal, { scopes: scopesOf(config), targetHost: targetHost(target.name) })
     run.closeEgress = () => egress.close()
     const minute = config.minuteMs
     if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), scan.max_scan_time * minute))

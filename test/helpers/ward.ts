@@ -11,7 +11,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig, type Config } from '../../src/config/config.js'
 import { openDatabase, type DbHandle } from '../../src/store/db.js'
 import { buildApp } from '../../src/api/app.js'
-import { parseBlocklist } from '../../src/domain/blocklist.js'
+import { scopesOf } from '../../src/toolkit/scope.js'
 import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { createUser } from '../../src/store/accounts.js'
 import type { Worker } from '../../src/engine/worker.js'
@@ -114,7 +114,7 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
     await pgSchema?.drop()
     throw e
   })
-  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
+  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: scopesOf(config).target, tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
   await app.ready()
   const worker = opts.worker === false ? null : await startWorkerRole({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
   const first = await createUser(h.db, { name: 'alice', maxTargets: config.maxTargetsDefault })

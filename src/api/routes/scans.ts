@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound, WardError } from '../../domain/errors.j
 import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
 import { scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
-import { parseBlocklist } from '../../domain/blocklist.js'
+import { scopesOf } from '../../toolkit/scope.js'
 import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
 import { scanPdf } from '../../reports/scan-report.js'
 import { toolName } from '../../tools/registry.js'
@@ -27,7 +27,7 @@ function isoParam(name: string, v: string | undefined): string | undefined {
 
 export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
-  const callbackBlocklist = parseBlocklist(app.ward.config.callbackBlocklist)
+  const callbackBlocklist = scopesOf(app.ward.config).callback
 
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
