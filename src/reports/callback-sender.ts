@@ -40,8 +40,8 @@ export interface SenderOptions {
   /** Tool display names for PDF reports (from the tool catalogue, which reports cannot import). */
   toolName?: ToolNames
   concurrency?: number
-  /** Connects deliveries; the CLI passes the callback scope's guarded dispatcher (engine/net/scoped-dispatcher.ts). */
-  dispatcher?: Dispatcher
+  /** Connects deliveries: the callback scope's guarded dispatcher (engine/net/scoped-dispatcher.ts), which the CLI builds. */
+  dispatcher: Dispatcher
 }
 
 /** Time a claimed delivery stays leased: the request timeout plus room to build the body. */
@@ -185,7 +185,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       clearTimeout(grace)
       if (late) cancel.abort()
       await drained
-      await o.dispatcher?.close().catch(() => {})
+      await o.dispatcher.close().catch(() => {})
     },
   }
 }
