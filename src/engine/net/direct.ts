@@ -16,7 +16,8 @@ function connectTarget(host: string, scope: Scope | undefined): { host: string; 
   const addr = parseAddress(bare)
   if (!addr) return { host: bare, lookup: scopedLookup(scope) as net.LookupFunction }
   if (addressBlockedBy(scope, addr)) throw new ScopeError(host, scope.setting)
-  return { host: formatAddress(addr) }
+  // The checked address in canonical form; an IPv6 zone id (fe80::1%eth0) is kept for routing.
+  return { host: bare.includes('%') ? bare : formatAddress(addr) }
 }
 
 export function connectDirect(o: ConnectOptions, scope?: Scope): Promise<net.Socket> {

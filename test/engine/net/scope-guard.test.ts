@@ -15,6 +15,7 @@ import { createScopedDispatcher } from '../../../src/engine/net/scoped-dispatche
 import { parseScope, type Scope } from '../../../src/toolkit/scope.js'
 import { resolveStartUrl } from '../../../src/tools/lib/http/start-url.js'
 import { subdomainFinder } from '../../../src/tools/subdomain-finder/index.js'
+import { portScanner } from '../../../src/tools/port-scanner/index.js'
 import { runTool } from '../../helpers/tool-harness.js'
 import { startDnsServer, type Zone } from '../../testbed/dns-server.js'
 import { startHttpConnectProxy, startSocks5Proxy, startTargets, type Targets, type TestProxy } from '../../testbed/proxies.js'
@@ -91,6 +92,11 @@ describe('direct egress', () => {
     } finally {
       await loopback.close()
     }
+    // A scanner whose target name resolves into the range ends with the guard's message, not "filtered".
+    const scanEgress = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.0.0/8,::1'))
+    const r = await runTool(portScanner, { target: 'localhost', params: { ports: String(allowed.tcpPort) }, egress: scanEgress })
+    await scanEgress.close()
+    assert.match(String(r.error?.message), /connection to localhost blocked: outside the allowed scope/)
     // Resolution happens once, in the guard, and the socket goes to the checked address.
     const onlyV6 = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '::1'))
     await assert.rejects(onlyV6.connect({ host: 'localhost', port: allowed.tcpPort }), (e) => code(e) === 'EBLOCKED')
