@@ -12,7 +12,7 @@ import { createHttpClient } from './http.js'
 /** net.connect options for `host` under `scope`: a checked literal, or a name with the guard's lookup. */
 function connectTarget(host: string, scope: Scope | undefined): { host: string; lookup?: net.LookupFunction } {
   const bare = stripBrackets(host)
-  if (!scope) return { host: bare }
+  if (!scope || scope.block.length === 0) return { host: bare } // nothing blocked: the system's own lookup
   const addr = parseAddress(bare)
   if (!addr) return { host: bare, lookup: scopedLookup(scope) as net.LookupFunction }
   if (addressBlockedBy(scope, addr)) throw new ScopeError(host, scope.setting)
@@ -129,7 +129,7 @@ export function egressFromDialer(kind: Egress['kind'], dial: (o: ConnectOptions)
     http: http.request,
     udp(type = 'udp4') {
       if (!carriesUdp) throw new Error(`the ${kind} egress cannot carry UDP`)
-      return scope ? scopedUdp(type, scope) : dgram.createSocket(type)
+      return scope && scope.block.length > 0 ? scopedUdp(type, scope) : dgram.createSocket(type)
     },
     check,
     close: http.close,
