@@ -146,6 +146,13 @@ describe('rules changed after creation: enforced when the scan starts and on del
     assert.equal(profile.statusCode, 201, profile.body)
     const scanViaVpn = await w.req('POST', '/api/v2/scans', { body: { tool_id: 70, target_name: '127.0.20.10', vpn_profile_uuid: profile.json().data.created_id, tool_params: { ports: '80' } } })
     assert.equal(scanViaVpn.statusCode, 201, scanViaVpn.body)
+    // The same address under other spellings, as existing targets of other scans.
+    const spelled: number[] = []
+    for (const name of ['::ffff:127.0.20.9', `http://0x7f.0.20.9:${bed.httpPort}/`, `http://[0:0:0:0:0:ffff:7f00:1409]:${bed.httpPort}/`, `https://2130711561:${bed.httpsPort}/`]) {
+      const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name, tool_params: { steps: 1, step_ms: 1 } } })
+      assert.equal(r.statusCode, 201, `${name}: ${r.body}`)
+      spelled.push(r.json().data.created_id)
+    }
     const scanWithCallback = await post(w, { tool_params: { steps: 1, step_ms: 1 }, report_callback: { url: receiverUrl } })
     assert.equal(scanWithCallback.statusCode, 201, scanWithCallback.body)
 
@@ -166,6 +173,11 @@ describe('rules changed after creation: enforced when the scan starts and on del
       const s1 = await waitForScan(w, scanOfTarget.json().data.created_id, isTerminal, 15000)
       assert.equal(s1.status_name, 'failed to start')
       assert.match(s1.status_message, /the target 127\.0\.20\.9 is outside the allowed scope \(it matches the WARD_TARGET_BLOCKLIST entry "127\.0\.20\.9\/32"\); nothing was sent/)
+      for (const id of spelled) {
+        const s = await waitForScan(w, id, isTerminal, 15000)
+        assert.equal(s.status_name, 'failed to start', JSON.stringify(s))
+        assert.match(s.status_message, /is outside the allowed scope \(it matches the WARD_TARGET_BLOCKLIST entry "127\.0\.20\.9\/32"\)/)
+      }
       const s2 = await waitForScan(w, scanViaVpn.json().data.created_id, isTerminal, 15000)
       assert.equal(s2.status_name, 'VPN connection error')
       assert.match(s2.status_message, /VPN profile "office" \(socks5 127\.0\.20\.30:\d+\) cannot be used: its host is outside the allowed scope \(WARD_VPN_HOST_BLOCKLIST\); nothing was sent/)
