@@ -48,7 +48,7 @@ export class ScopeError extends Error {
   override name = 'ScopeError'
   readonly code = BLOCKED_CODE
   constructor(host: string, setting: string) {
-    super(`connection to ${host} blocked: outside the allowed scope (${setting}); nothing was sent`)
+    super(`connection to ${host.slice(0, 255)} blocked: outside the allowed scope (${setting}); nothing was sent`)
   }
 }
 
