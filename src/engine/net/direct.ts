@@ -9,15 +9,26 @@ import type { ConnectOptions, Egress, TlsConnectOptions } from '../../toolkit/eg
 import { addressBlockedBy, formatAddress, parseAddress, scopedLookup, ScopeError, type Scope } from '../../toolkit/scope.js'
 import { createHttpClient } from './http.js'
 
+/** Per scope, the verdict on recent literal hosts (a port scan dials one host thousands of times): canonical address, or null when blocked. */
+const literalVerdicts = new WeakMap<Scope, Map<string, string | null>>()
+
 /** net.connect options for `host` under `scope`: a checked literal, or a name with the guard's lookup. */
 function connectTarget(host: string, scope: Scope | undefined): { host: string; lookup?: net.LookupFunction } {
   const bare = stripBrackets(host)
   if (!scope || scope.block.length === 0) return { host: bare } // nothing blocked: the system's own lookup
-  const addr = parseAddress(bare)
-  if (!addr) return { host: bare, lookup: scopedLookup(scope) as net.LookupFunction }
-  if (addressBlockedBy(scope, addr)) throw new ScopeError(host, scope.setting)
-  // The checked address in canonical form; an IPv6 zone id (fe80::1%eth0) is kept for routing.
-  return { host: bare.includes('%') ? bare : formatAddress(addr) }
+  let verdicts = literalVerdicts.get(scope)
+  if (!verdicts) literalVerdicts.set(scope, (verdicts = new Map()))
+  let verdict = verdicts.get(bare)
+  if (verdict === undefined) {
+    const addr = parseAddress(bare)
+    if (!addr) return { host: bare, lookup: scopedLookup(scope) as net.LookupFunction }
+    // The checked address in canonical form; an IPv6 zone id (fe80::1%eth0) is kept for routing.
+    verdict = addressBlockedBy(scope, addr) ? null : bare.includes('%') ? bare : formatAddress(addr)
+    if (verdicts.size >= 4096) verdicts.clear()
+    verdicts.set(bare, verdict)
+  }
+  if (verdict === null) throw new ScopeError(host, scope.setting)
+  return { host: verdict }
 }
 
 export function connectDirect(o: ConnectOptions, scope?: Scope): Promise<net.Socket> {
