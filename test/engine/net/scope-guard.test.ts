@@ -292,6 +292,8 @@ describe("Ward's own requests (report callbacks)", () => {
       const ok = await request(`http://${ALLOWED}:${allowed.httpPort}/`, { dispatcher })
       assert.equal(ok.statusCode, 200)
       await ok.body.dump()
+      // Unlike a scan's, Ward's own HTTPS requests verify the certificate (the test bed's is self-signed).
+      await assert.rejects(request(`https://${ALLOWED}:${allowed.httpsPort}/`, { dispatcher }), (e) => /SELF_SIGNED|UNABLE_TO_VERIFY|CERT/.test(String(code(e))))
     } finally {
       await dispatcher.close()
     }
