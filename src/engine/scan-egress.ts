@@ -7,7 +7,7 @@ import { ToolStartError } from '../toolkit/errors.js'
 import type { Egress } from '../toolkit/egress.js'
 import { createDirectEgress } from './net/direct.js'
 import { createEgress } from './net/create-egress.js'
-import { getVpnProfile } from '../store/vpn-profiles.js'
+import { getVpnProfileForEgress } from '../store/vpn-profiles.js'
 
 /** The VPN profile could not be brought up → `VPN connection error`. */
 export class EgressUnavailableError extends Error {
@@ -23,7 +23,7 @@ export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManife
     if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
     return egress
   }
-  const profile = await getVpnProfile(db, scan.user_id, scan.vpn_profile_uuid)
+  const profile = await getVpnProfileForEgress(db, scan.user_id, scan.vpn_profile_uuid)
   if (!profile) throw new EgressUnavailableError(`VPN profile ${scan.vpn_profile_uuid} no longer exists (it was deleted after the scan was created)`)
   const label = vpnProfileLabel(profile)
   let egress: Egress
