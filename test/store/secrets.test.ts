@@ -21,6 +21,10 @@ import { secretsOf } from '../../src/store/secrets.js'
 import { getVpnProfileForEgress } from '../../src/store/vpn-profiles.js'
 import { startWorkerRole } from '../../src/cli/roles.js'
 import { verifySignature } from '../../src/reports/callback-signing.js'
+import { Type } from '@sinclair/typebox'
+import { SecretParam, mapSecretParams, resolveToolParams } from '../../src/toolkit/params.js'
+import type { ToolCatalogue, ToolManifest } from '../../src/toolkit/tool.js'
+import { createScan } from '../../src/domain/scans.js'
 
 const VPN_PASS = 'vpn-Pa55:wörd/at-rest'
 const HOOK_SECRET = 'hook-S3cret-at-rest'
@@ -282,5 +286,67 @@ describe('secrets in the database, the API, the logs and the reports', () => {
 
   test('a second process given another key refuses to start on this database', async () => {
     await assert.rejects(openDatabase(w.config.db, { secrets: { secretKey: randomBytes(32), secretKeyFile: null }, notify: false }), (e: Error) => e instanceof ConfigError && /but this database's secrets are sealed with key [0-9a-f]{12}/.test(e.message))
+  })
+})
+
+describe('scan credentials: tool_params members declared SecretParam', () => {
+  const Params = Type.Object(
+    {
+      login: Type.String(),
+      password: SecretParam({ minLength: 8, pattern: '^[^\\s]+$', description: 'no spaces' }),
+      session: Type.Optional(Type.Object({ cookies: Type.Array(SecretParam()), note: Type.String() })),
+    },
+    { additionalProperties: false },
+  )
+  test('mapSecretParams reaches the write-only strings only, nested ones included', () => {
+    const v = { login: 'admin', password: 'pw-123456', session: { cookies: ['a=1', 'b=2'], note: 'n' } }
+    assert.deepEqual(mapSecretParams(Params, v, (x) => `<${x}>`), { login: 'admin', password: '<pw-123456>', session: { cookies: ['<a=1>', '<b=2>'], note: 'n' } })
+  })
+  test('a message about a bad secret member does not repeat it', () => {
+    for (const bad of ['short', 'has spaces in it']) {
+      const r = resolveToolParams(Params, { login: 'admin', password: bad })
+      assert.equal(r.ok, false)
+      assert.ok(!r.ok && r.message.startsWith('tool_params.password ') && r.message.endsWith('(the value is not shown: it is a secret)') && !r.message.includes(bad), !r.ok ? r.message : '')
+    }
+  })
+  test('are stored sealed when the scan is queued, and reach the tool opened', async () => {
+    const w = await startWard({ worker: false })
+    const seen: unknown[] = []
+    const probe: ToolManifest<typeof Params> = {
+      id: 9901,
+      name: 'Credentials probe',
+      description: 'Records the tool_params it is given.',
+      params: Params,
+      checks: [],
+      supportsMaxScanTime: false,
+      needs: {},
+      restartable: true,
+      load: async () => async (ctx) => void seen.push(ctx.params),
+    }
+    const tools: ToolCatalogue = { get: (id) => (id === 9901 ? (probe as unknown as ToolManifest) : undefined), ids: () => [9901], all: () => [probe as unknown as ToolManifest] }
+    const worker = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }), tools, callbacks: false })
+    try {
+      const caller = { userId: w.userId, keyHash: '', activeWorkspaceId: w.workspaceId, maxTargets: 100, licenseExpires: null }
+      const params = { login: 'admin', password: 'S3cret-login-pw', session: { cookies: ['sid=S3cret-cookie'], note: 'kept' } }
+      const { scanId } = await createScan(w.h.db, caller, { tools, targetBlocklist: [], callbackBlocklist: [] }, { tool_id: 9901, target_name: '127.0.23.8', tool_params: params })
+      const until = Date.now() + 15000
+      let row = await w.h.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow()
+      const stored = JSON.parse(row.tool_params)
+      assert.match(stored.password, SEALED)
+      assert.match(stored.session.cookies[0], SEALED)
+      assert.equal(stored.login, 'admin')
+      assert.equal(stored.session.note, 'kept')
+      while (!seen.length && Date.now() < until) await new Promise((r) => setTimeout(r, 25))
+      assert.deepEqual(seen, [params], 'the tool got the credentials opened')
+      while (row.status !== 'finished' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 25))
+        row = await w.h.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow()
+      }
+      assert.equal(row.status, 'finished', row.status_message ?? '')
+      assert.ok(!(await rowsText(w)).includes('S3cret-'), 'no row holds a credential')
+    } finally {
+      await worker.stop()
+      await w.close()
+    }
   })
 })
