@@ -53,7 +53,9 @@ export async function loadSecrets(db: Kysely<Database>, carrier: SecretsCarrier,
     // Another process may have written the row first, with its own key.
     verify(box, await db.selectFrom('secret_key_check').selectAll().where('id', '=', 1).executeTakeFirstOrThrow(), where)
   }
-  await sealPlainRows(db, box)
+  // Every row once, at the first start that has a key (the upgrade); later starts only look where an
+  // older process still running beside this one could have written: profiles, scans not yet ended.
+  await sealPlainRows(db, box, !check)
   carrier.box = box
   return box
 }
@@ -123,23 +125,23 @@ function createKeyFile(file: string): Buffer {
 const SEALED_LIKE = 'wardenc:v1:%'
 
 /**
- * Seals the secrets that rows written before sealing hold in plain text. Each UPDATE names the old
- * value, so processes starting together (or a row changed meanwhile) never seal twice.
+ * Seals the secrets that rows written before sealing hold in plain text: in every row (`all`), or in
+ * the VPN profiles, pending deliveries and waiting or running scans. Each UPDATE names the old value,
+ * so processes starting together (or a row changed meanwhile) never seal twice.
  */
-async function sealPlainRows(db: Kysely<Database>, box: SecretBox): Promise<void> {
+async function sealPlainRows(db: Kysely<Database>, box: SecretBox, all: boolean): Promise<void> {
   const vpn = await db.selectFrom('vpn_profiles').select(['uuid', 'password']).where('password', 'is not', null).where('password', 'not like', SEALED_LIKE).execute()
   for (const r of vpn) await db.updateTable('vpn_profiles').set({ password: box.seal(r.password!) }).where('uuid', '=', r.uuid).where('password', '=', r.password).execute()
 
-  const deliveries = await db.selectFrom('callback_deliveries').select(['id', 'secret']).where('secret', 'is not', null).where('secret', 'not like', SEALED_LIKE).execute()
+  let dq = db.selectFrom('callback_deliveries').select(['id', 'secret']).where('secret', 'is not', null).where('secret', 'not like', SEALED_LIKE)
+  if (!all) dq = dq.where('status', '=', 'pending')
+  const deliveries = await dq.execute()
   for (const r of deliveries) await db.updateTable('callback_deliveries').set({ secret: box.seal(r.secret!) }).where('id', '=', r.id).where('secret', '=', r.secret).execute()
 
   // report_callback is JSON text written by JSON.stringify: `"secret":"` starts the member.
-  const scans = await db
-    .selectFrom('scans')
-    .select(['id', 'report_callback'])
-    .where('report_callback', 'like', '%"secret":%')
-    .where('report_callback', 'not like', `%"secret":"${SEALED_LIKE}`)
-    .execute()
+  let sq = db.selectFrom('scans').select(['id', 'report_callback']).where('report_callback', 'like', '%"secret":%').where('report_callback', 'not like', `%"secret":"${SEALED_LIKE}`)
+  if (!all) sq = sq.where('status', 'in', ['waiting', 'running'])
+  const scans = await sq.execute()
   for (const r of scans) {
     const sealed = sealCallbackSecret(box, r.report_callback!)
     if (sealed !== r.report_callback) await db.updateTable('scans').set({ report_callback: sealed }).where('id', '=', r.id).where('report_callback', '=', r.report_callback).execute()

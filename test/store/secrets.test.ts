@@ -253,7 +253,7 @@ describe('secrets in the database, the API, the logs and the reports', () => {
     assert.ok(!logLines.join('\n').includes(HOOK_SECRET), 'no log line holds the secret')
   })
 
-  test('plain rows written by an older Ward are read, and sealed at the next start', async () => {
+  test('plain rows written by an older Ward are read, and sealed at start', async () => {
     const db = w.h.db
     const now = new Date().toISOString()
     const uuid = randomUUID()
@@ -268,8 +268,15 @@ describe('secrets in the database, the API, the logs and the reports', () => {
     await db.insertInto('callback_deliveries').values({ scan_id: scanId, event_id: randomUUID(), url: 'http://127.0.23.7:9/old', format: 'json', secret: 'legacy-hook-secret', status: 'delivered', attempts: 1, next_attempt_at: now, lease_owner: null, lease_expires_at: null, last_status_code: 200, last_error: null, created_at: now, delivered_at: now }).execute()
     assert.ok((await rowsText(w)).includes('legacy-vpn-pass'))
 
+    // A later start seals the profiles (and scans not yet ended, pending deliveries: where an older
+    // process beside this one could still write); the first start with a key seals every row.
+    const later = await openDatabase(w.config.db, { secrets: w.config, notify: false })
+    await later.close()
+    assert.match((await db.selectFrom('vpn_profiles').select('password').where('uuid', '=', uuid).executeTakeFirstOrThrow()).password!, SEALED)
+    await db.deleteFrom('secret_key_check').execute() // as in a database of a Ward from before sealing
     const again = await openDatabase(w.config.db, { secrets: w.config, notify: false })
     try {
+      assert.equal((await db.selectFrom('secret_key_check').select('key_id').executeTakeFirstOrThrow()).key_id, secretsOf(w.h.db).keyId)
       const text = await rowsText(w)
       assert.ok(!text.includes('legacy-vpn-pass') && !text.includes('legacy-hook-secret'), 'sealed at start')
       const box = secretsOf(again.db)
