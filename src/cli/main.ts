@@ -38,7 +38,7 @@ async function main() {
   }
 
   if (command === 'admin') {
-    const h = await openDatabase(cfg.db)
+    const h = await openDatabase(cfg.db, { secrets: cfg })
     try {
       await runAdmin(words.slice(1), flags, h, cfg, (s) => process.stdout.write(s + '\n'))
     } catch (e) {
@@ -63,6 +63,11 @@ async function main() {
 }
 
 main().catch((e) => {
+  // Found at start-up with the database (the secret key): one line, like the configuration's own.
+  if (e?.name === 'ConfigError') {
+    process.stderr.write(`ward: configuration error: ${e.message}\n`)
+    process.exit(2)
+  }
   process.stderr.write(`ward: ${e?.stack ?? e}\n`)
   process.exit(1)
 })

@@ -46,7 +46,7 @@ export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { 
 export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?: boolean } = {}) {
   const parts = partsOf(role, flags)
   const log = pino({ level: cfg.logLevel })
-  const h = await openDatabase(cfg.db)
+  const h = await openDatabase(cfg.db, { secrets: cfg })
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
   const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null

@@ -1,5 +1,6 @@
 // Typed configuration from environment variables, validated at start: a wrong value stops start-up
 // with one line naming the variable and why (ConfigError).
+import path from 'node:path'
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -44,6 +45,41 @@ export interface Config {
   minuteMs: number
   /** Port of `ward worker`'s own /metrics and /healthz listener on HOST; null = no listener. */
   metricsPort: number | null
+  /** The key that seals stored secrets (WARD_SECRET_KEY), when given in the environment. */
+  secretKey: Buffer | null
+  /** Otherwise the key file (created 0600 at first start); null for an in-memory database (a key per process). */
+  secretKeyFile: string | null
+}
+
+/** Where the secret key file lives unless WARD_SECRET_KEY_FILE says: beside the SQLite file, or ./data. */
+export function defaultSecretKeyFile(db: DbConfig): string | null {
+  if (db.kind === 'postgres') return path.join('data', SECRET_KEY_FILE_NAME)
+  return db.file === ':memory:' ? null : path.join(path.dirname(db.file), SECRET_KEY_FILE_NAME)
+}
+
+export const SECRET_KEY_FILE_NAME = 'ward-secret.key'
+
+/** A key as written in WARD_SECRET_KEY or a key file: 32 bytes in base64 (or base64url). */
+export function parseSecretKey(text: string): Buffer | null {
+  const t = text.trim()
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) return null
+  const key = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+  return key.length === 32 ? key : null
+}
+
+export const SECRET_KEY_FORMAT = '32 random bytes in base64, e.g. from `openssl rand -base64 32`'
+
+function secretKeyOf(env: Env, db: DbConfig): { secretKey: Buffer | null; secretKeyFile: string | null } {
+  const raw = env.WARD_SECRET_KEY?.trim() || null
+  const file = env.WARD_SECRET_KEY_FILE?.trim() || null
+  if (raw && file) throw new ConfigError('WARD_SECRET_KEY and WARD_SECRET_KEY_FILE: set one of them, not both')
+  if (raw) {
+    const key = parseSecretKey(raw)
+    // Never echo the value: it is (or is meant to be) the key.
+    if (!key) throw new ConfigError(`WARD_SECRET_KEY: must be ${SECRET_KEY_FORMAT} (44 characters)`)
+    return { secretKey: key, secretKeyFile: null }
+  }
+  return { secretKey: null, secretKeyFile: file ?? defaultSecretKeyFile(db) }
 }
 
 type Env = Record<string, string | undefined>
@@ -126,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     minuteMs: int(env, 'WARD_MINUTE_MS', 60000, 1, 60000),
     // Unset = no listener: a worker opens no port unless asked to.
     metricsPort: env.WARD_METRICS_PORT?.trim() ? int(env, 'WARD_METRICS_PORT', 0, 0, 65535) : null,
+    ...secretKeyOf(env, db),
   }
   if (env.WARD_RATE_LIMIT && !['on', 'off'].includes(env.WARD_RATE_LIMIT)) throw new ConfigError(`WARD_RATE_LIMIT: must be on or off, got "${env.WARD_RATE_LIMIT}"`)
   return cfg

@@ -6,7 +6,8 @@ import { getTarget } from '../store/targets.js'
 import { queueScan } from '../store/scans.js'
 import { publish } from '../store/notify.js'
 import type { ToolCatalogue } from '../toolkit/tool.js'
-import { resolveToolParams } from '../toolkit/params.js'
+import { mapSecretParams, resolveToolParams } from '../toolkit/params.js'
+import { secretsOf } from '../store/secrets.js'
 import { badRequest, notFound } from './errors.js'
 import { assertTargetInScope, findOrCreateTarget, licenceValid } from './targets.js'
 import { callbackUrlProblem } from './callback-url.js'
@@ -76,7 +77,8 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
     scanOriginalUrl: !!body.scan_original_url,
     redirectLevel: body.redirect_level ?? 'same_domain',
     reportCallback: cb,
-    toolParams: params.value,
+    // Credentials (SecretParam members) are stored sealed; the worker opens them (engine/run-scan.ts).
+    toolParams: mapSecretParams(tool.params, params.value, (secret) => secretsOf(db).seal(secret)),
   })
   publish({ type: 'queued' })
   return { scanId, targetId }

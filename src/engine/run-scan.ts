@@ -6,6 +6,8 @@ import type { Config } from '../config/config.js'
 import type { ScanRow } from '../store/schema.js'
 import { getTargetById } from '../store/targets.js'
 import { toolParamsOf, transitionScan } from '../store/scans.js'
+import { secretsOf } from '../store/secrets.js'
+import { openSealedStrings } from '../store/secret-box.js'
 import { endOpenTests, setScanOutput } from '../store/results.js'
 import { endScanWithCallback } from '../store/callbacks.js'
 import { nowIso } from '../store/time.js'
@@ -58,7 +60,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     if (!target) throw new ToolStartError('the target was deleted')
     const tool = deps.tools.get(scan.tool_id)
     if (!tool) throw new ToolStartError(`tool ${scan.tool_id} is not available in this Ward`)
-    const params = resolveToolParams(tool.params, toolParamsOf(scan))
+    const params = resolveToolParams(tool.params, openSealedStrings(secretsOf(db), toolParamsOf(scan)))
     if (!params.ok) throw new ToolStartError(params.message)
     const scanner = await tool.load()
     const egress = await egressForScan(db, scan, tool, signal, { scopes: scopesOf(config), targetHost: targetHost(target.name) })

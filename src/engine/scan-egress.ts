@@ -9,7 +9,7 @@ import { ToolStartError } from '../toolkit/errors.js'
 import type { Egress } from '../toolkit/egress.js'
 import { createDirectEgress } from './net/direct.js'
 import { createEgress } from './net/create-egress.js'
-import { getVpnProfile } from '../store/vpn-profiles.js'
+import { getVpnProfileForEgress } from '../store/vpn-profiles.js'
 import { hostBlockedBy, type Scopes } from '../toolkit/scope.js'
 
 export interface ScanScope {
@@ -38,7 +38,7 @@ export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManife
     if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
     return egress
   }
-  const profile = await getVpnProfile(db, scan.user_id, scan.vpn_profile_uuid)
+  const profile = await getVpnProfileForEgress(db, scan.user_id, scan.vpn_profile_uuid)
   if (!profile) throw new EgressUnavailableError(`VPN profile ${scan.vpn_profile_uuid} no longer exists (it was deleted after the scan was created)`)
   const label = vpnProfileLabel(profile)
   if (scopes && hostBlockedBy(scopes.vpnHost, profile.host)) throw new EgressUnavailableError(`${label} cannot be used: its host is outside the allowed scope (${scopes.vpnHost.setting}); nothing was sent`)

@@ -7,6 +7,7 @@ import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
+import { secretsOf } from './secrets.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -34,7 +35,9 @@ export interface QueuedScan {
   maxScanTime: number
   scanOriginalUrl: boolean
   redirectLevel: string
+  /** The callback's secret in plain text: stored sealed. */
   reportCallback: { url: string; format: string; secret?: string } | null
+  /** Credentials in it must already be sealed (the domain knows which members are secrets). */
   toolParams: unknown
 }
 
@@ -54,7 +57,7 @@ export function queueScan(db: Db, q: QueuedScan): Promise<number> {
     max_scan_time: q.maxScanTime,
     scan_original_url: q.scanOriginalUrl ? 1 : 0,
     redirect_level: q.redirectLevel,
-    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback) : null,
+    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback.secret === undefined ? q.reportCallback : { ...q.reportCallback, secret: secretsOf(db).seal(q.reportCallback.secret) }) : null,
     tool_params: JSON.stringify(q.toolParams),
     output_data: null,
     count_critical: 0,

@@ -233,3 +233,16 @@ export interface RateLimitsTable {
 export interface Database {
   rate_limits: RateLimitsTable
 }
+
+/** The key that seals this database's secrets (migration 009): one row, id 1. */
+export interface SecretKeyCheckTable {
+  id: number
+  /** SecretBox.keyId of the key. */
+  key_id: string
+  /** A known text sealed with the key. */
+  sealed: string
+  created_at: string
+}
+export interface Database {
+  secret_key_check: SecretKeyCheckTable
+}
