@@ -45,6 +45,7 @@ function showToolParams() {
     fs.hidden = !on
     fs.disabled = !on
   }
+  for (const help of document.querySelectorAll('[data-tool-help]')) help.hidden = help.getAttribute('data-tool-help') !== sel.value
 }
 document.addEventListener('change', (e) => { if (e.target.id === 'tool_id') showToolParams() })
 document.addEventListener('DOMContentLoaded', () => {

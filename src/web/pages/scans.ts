@@ -120,7 +120,7 @@ ${table}`
 <form method="post" action="/scans/new" class="card">${csrfField(req)}
   <div class="grid">
     <div class="field"><label for="tool_id">Tool</label><select id="tool_id" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${t.id === chosenTool ? html` selected` : ''}>${t.name} (${t.id})</option>`)}</select>
-      <small>${toolList.map((t) => html`<span data-tool-help="${t.id}">${t.name}: ${t.description} </span>`)}</small></div>
+      ${toolList.map((t) => html`<small data-tool-help="${t.id}"${t.id === chosenTool ? '' : html` hidden`}>${t.description}</small>`)}</div>
     <div class="field"><label for="target_id">Target</label><select id="target_id" name="target_id"><option value="">— a new target (type its name below) —</option>${targets.map((t) => html`<option value="${t.id}"${String(t.id) === chosenTarget ? html` selected` : ''}>${t.name}</option>`)}</select></div>
     <div class="field"><label for="target_name">…or a new target's name</label><input type="text" id="target_name" name="target_name" maxlength="2048" value="${f.target_name ?? ''}" placeholder="host, IP or URL"><small>Added to the workspace below.</small></div>
     <div class="field"><label for="workspace_id">Workspace</label><select id="workspace_id" name="workspace_id">${ws.all.map((w) => html`<option value="${w.id}"${w.id === (f.workspace_id ? Number(f.workspace_id) : ws.active?.id) ? html` selected` : ''}>${w.name}</option>`)}</select><small>A chosen target scans in its own workspace.</small></div>
