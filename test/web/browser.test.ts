@@ -3,7 +3,8 @@
 // of a loopback test bed whose banners carry <script>, watches the progress reach 100 % without
 // reloading, opens a finding (the hostile text is shown as text), triages it, downloads the PDF and
 // signs out; a second user sees none of it; the main actions are reachable with the keyboard alone.
-// WARD_UI_SCREENSHOTS=docs/ui saves screenshots of the main pages there.
+// WARD_UI_SCREENSHOTS=docs/ui saves screenshots of the main pages there. ward-test: single-run (the
+// page tests run on both databases; one browser pass is enough)
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
