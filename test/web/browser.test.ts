@@ -67,7 +67,8 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
     })
     const web = http.createServer((_req, res) => {
       res.writeHead(200, { server: `nginx/1.0 <img src=x onerror="window.__pwned=3">`, 'content-type': 'text/html' })
-      res.end(`<html><head><title>${HOSTILE_TITLE}</title></head><body>hi</body></html>`)
+      // A directory listing whose title carries a script: the website scanner quotes the title.
+      res.end(`<html><head><title>${HOSTILE_TITLE}</title></head><body><h1>Index of /</h1><a href="a.txt">a.txt</a></body></html>`)
     })
     bed = { ssh, web, sshPort: await listen(ssh), webPort: await listen(web) }
     alice = await launchBrowser()
@@ -82,6 +83,7 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
 
   let apiKey = ''
   let scanId = 0
+  let findingId = 0
 
   test('sign in and read a new API key on the profile page (masked, revealed, copied); it works for the API', async () => {
     await signIn(page, 'alice')
@@ -148,15 +150,32 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
     assert.deepEqual(listed.map((s: any) => s.id), [scanId])
   })
 
-  test('scanner-supplied text (banner, page title) is shown as text, never run', async () => {
+  test('scanner-supplied text (an SSH banner, an HTTP Server header) is shown as text, never run', async () => {
     const raw = await page.locator('[data-testid=raw-output]').innerText()
     assert.ok(raw.includes('<script>window.__pwned=1</script>'), raw)
     await page.click('a:has-text("Open TCP port")', { timeout: 5000 }).catch(async () => page.click('section:has-text("Findings") tbody a >> nth=0'))
     await page.waitForURL(/\/findings\/\d+/)
+    findingId = Number(/\/findings\/(\d+)/.exec(page.url())![1])
     const evidence = await page.locator('[data-testid=evidence]').innerText()
     assert.ok(evidence.includes('<script>') || evidence.includes('onerror'), evidence)
     assert.equal(await page.evaluate(() => (window as any).__pwned), undefined)
     await shot(page, 'finding')
+  })
+
+  test('a website scan of a page whose title carries <script>: the finding quotes it as text', async () => {
+    await page.goto(`${base}/scans/new`)
+    await page.selectOption('#tool_id', '170')
+    await page.selectOption('#target_id', '')
+    await page.fill('#target_name', `http://${BED}:${bed.webPort}/`)
+    await page.click('button:has-text("Start scan")')
+    await page.waitForURL(/\/scans\/\d+/)
+    await page.waitForSelector('[data-status=finished]', { timeout: 90000 })
+    await page.waitForSelector('text=Directory listing', { timeout: 10000 })
+    await page.click('a:has-text("Directory listing")')
+    await page.waitForURL(/\/findings\/\d+/)
+    assert.ok((await page.locator('main').innerText()).includes(HOSTILE_TITLE))
+    assert.equal(await page.evaluate(() => (window as any).__pwned), undefined)
+    await page.goto(`${base}/findings/${findingId}`)
   })
 
   test('triage a finding with a comment; the history shows it', async () => {
