@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { WardError } from '../../domain/errors.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../domain/passwords.js'
 import { dbRateLimitStore } from '../../store/rate-limits.js'
-import { createSession, deleteSession, newToken, setPasswordHash, userByPasswordLink, userForSignIn } from '../../store/web-sessions.js'
+import { createSession, deleteExpiredSessions, deleteSession, newToken, setPasswordHash, userByPasswordLink, userForSignIn } from '../../store/web-sessions.js'
 import type { WebContext } from '../context.js'
 import { html } from '../html.js'
 import { page } from '../layout.js'
@@ -70,6 +70,8 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     }
     const s = await createSession(db, user.id, config.web.sessionMs)
     req.log.info({ userId: user.id, ip: req.ip }, 'web sign-in')
+    // Ended sessions are swept at sign-in: no timer of its own, and the table stays small.
+    void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
     reply.clearCookie(SIGNIN_COOKIE, { path: '/' })
     reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
     return reply.redirect(safeNext(b.next), 303)
