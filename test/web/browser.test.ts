@@ -73,6 +73,10 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
     bed = { ssh, web, sshPort: await listen(ssh), webPort: await listen(web) }
     alice = await launchBrowser()
     page = await alice.newPage()
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text())
+    })
+    page.on('pageerror', (e) => consoleErrors.push(e.message))
   })
   after(async () => {
     await alice?.close()
@@ -83,6 +87,8 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
 
   let apiKey = ''
   let scanId = 0
+  // CSP violations and script errors show up here; none is expected on any page.
+  const consoleErrors: string[] = []
   let findingId = 0
 
   test('sign in and read a new API key on the profile page (masked, revealed, copied); it works for the API', async () => {
@@ -217,6 +223,10 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
     await page.click(`tr:has-text("${apiKey.slice(0, 12)}") >> text=Revoke`)
     await page.waitForSelector('text=The API key was revoked')
     assert.equal((await fetch(`${base}/api/v2/workspaces`, { headers: { authorization: `Bearer ${apiKey}` } })).status, 401)
+  })
+
+  test('no page broke the CSP or threw a script error', () => {
+    assert.deepEqual(consoleErrors, [])
   })
 
   test('sign out', async () => {

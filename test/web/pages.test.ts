@@ -64,6 +64,15 @@ test('the API\'s refusals appear as sentences: blacklisted, duplicate, bad name,
   assert.match(bad.body, /class="msg error" role="alert">[^<]*ports/)
 })
 
+test('targets can be searched (LIKE wildcards are plain characters) and filtered by type', async () => {
+  assert.match((await alice.get('/targets?q=DIAG')).body, /diag\.example/)
+  for (const q of ['%', '_', 'diag_example', 'nothing']) assert.doesNotMatch((await alice.get(`/targets?q=${encodeURIComponent(q)}`)).body, /diag\.example/, q)
+  assert.doesNotMatch((await alice.get('/targets?type=url')).body, /diag\.example/)
+  assert.match((await alice.get('/targets?type=hostname')).body, /diag\.example/)
+  const odd = await alice.post('/scans/new', { tool_id: 'x', workspace_id: 'x', target_name: 'odd.example' })
+  assert.equal(odd.statusCode, 400, 'a malformed form is a 400, never a 500')
+})
+
 test('the target limit is explained', async () => {
   const c = await w.user('carl', { maxTargets: 1 })
   await setPassword(w, c.userId)

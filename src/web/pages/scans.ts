@@ -156,7 +156,7 @@ ${table}`
       return createScan(db, u, { tools, targetBlocklist: ctx.blocklist, callbackBlocklist, resolveVpnProfile: ctx.resolveVpnProfile }, {
         tool_id: Number.isInteger(toolId) ? toolId : -1,
         ...(targetId !== undefined ? { target_id: targetId } : { target_name: f.target_name?.trim() || undefined }),
-        workspace_id: targetId === undefined && f.workspace_id ? Number(f.workspace_id) : undefined,
+        workspace_id: targetId === undefined && f.workspace_id && /^\d{1,15}$/.test(f.workspace_id) ? Number(f.workspace_id) : undefined,
         max_scan_time: maxTime,
         ...vpn,
         report_callback: f.callback_url?.trim() ? { url: f.callback_url.trim(), format: f.callback_format === 'pdf' ? 'pdf' : 'json', ...(f.callback_secret ? { secret: f.callback_secret } : {}) } : null,
