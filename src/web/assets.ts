@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
 
@@ -13,8 +14,9 @@ interface Asset {
 }
 
 const SOURCES: Record<string, () => string> = {
-  'ward.css': () => new URL('./assets/ward.css', import.meta.url).pathname,
-  'ward.js': () => new URL('./assets/ward.js', import.meta.url).pathname,
+  'ward.css': () => fileURLToPath(new URL('./assets/ward.css', import.meta.url)),
+  'ward.js': () => fileURLToPath(new URL('./assets/ward.js', import.meta.url)),
+  'favicon.svg': () => fileURLToPath(new URL('./assets/favicon.svg', import.meta.url)),
   'htmx.min.js': () => require.resolve('htmx.org/dist/htmx.min.js'),
   'uPlot.iife.min.js': () => require.resolve('uplot/dist/uPlot.iife.min.js'),
   'uPlot.min.css': () => require.resolve('uplot/dist/uPlot.min.css'),
@@ -27,7 +29,7 @@ export function assets(): Map<string, Asset> {
   loaded = new Map()
   for (const [name, path] of Object.entries(SOURCES)) {
     const body = readFileSync(path())
-    loaded.set(name, { body, type: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8', hash: createHash('sha256').update(body).digest('hex').slice(0, 12) })
+    loaded.set(name, { body, type: name.endsWith('.css') ? 'text/css; charset=utf-8' : name.endsWith('.svg') ? 'image/svg+xml' : 'text/javascript; charset=utf-8', hash: createHash('sha256').update(body).digest('hex').slice(0, 12) })
   }
   return loaded
 }

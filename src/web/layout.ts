@@ -35,6 +35,7 @@ export function page(req: FastifyRequest, title: string, body: SafeHtml, o: Page
 <title>${title} · Ward</title>
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}'>
 ${u ? html`<meta name="csrf-token" content="${u.csrf}">` : ''}
+<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assetUrl('ward.css')}">
 ${o.chart ? html`<link rel="stylesheet" href="${assetUrl('uPlot.min.css')}"><script src="${assetUrl('uPlot.iife.min.js')}" defer></script>` : ''}
 <script src="${assetUrl('htmx.min.js')}" defer></script>

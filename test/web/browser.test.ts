@@ -226,7 +226,8 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
   })
 
   test('no page broke the CSP or threw a script error', () => {
-    assert.deepEqual(consoleErrors, [])
+    // The duplicate target above is answered 409 on purpose; anything else is a fault.
+    assert.deepEqual(consoleErrors.filter((e) => !/status of 409/.test(e)), [])
   })
 
   test('sign out', async () => {
