@@ -12,6 +12,7 @@ import { findOrCreateTarget, licenceValid } from './targets.js'
 import { callbackUrlProblem } from './callback-url.js'
 import { forbidden } from './errors.js'
 import type { BlockRule } from './blocklist.js'
+import type { Config } from '../config/config.js'
 
 export interface CreateScanInput {
   tool_id: number
@@ -24,6 +25,18 @@ export interface CreateScanInput {
   scan_original_url?: boolean
   redirect_level?: string
   tool_params?: Record<string, unknown> | null
+}
+
+/** What the API and the web pages are handed to serve people: the database and the rules' configuration. */
+export interface ServiceContext {
+  db: Db
+  dbKind: 'sqlite' | 'postgres'
+  config: Config
+  blocklist: BlockRule[]
+  /** The tools scans may use (manifests: ids, names, tool_params schemas). */
+  tools: ToolCatalogue
+  /** VPN profile resolution for new scans (set when VPN profiles are enabled). */
+  resolveVpnProfile?: ScanRules['resolveVpnProfile']
 }
 
 export interface ScanRules {

@@ -1,19 +1,9 @@
 // What the web pages get: the same database and rules the API routes use, handed over by the app.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Db } from '../store/db.js'
-import type { Config } from '../config/config.js'
-import type { BlockRule } from '../domain/blocklist.js'
-import type { ScanRules } from '../domain/scans.js'
-import type { ToolCatalogue } from '../toolkit/tool.js'
+import type { ServiceContext } from '../domain/scans.js'
 import type { WebUser } from '../store/web-sessions.js'
 
-export interface WebContext {
-  db: Db
-  dbKind: 'sqlite' | 'postgres'
-  config: Config
-  blocklist: BlockRule[]
-  tools: ToolCatalogue
-  resolveVpnProfile?: ScanRules['resolveVpnProfile']
+export interface WebContext extends ServiceContext {
   /** Called after a change the API's cached callers must see at once (active workspace, revoked key). */
   forgetUser?: (userId: number) => void
 }

@@ -26,13 +26,13 @@ export async function signInForm(w: TestWard) {
   return { token, cookie: cookieOf(r, 'ward_signin') }
 }
 
-export async function postSignIn(w: TestWard, name: string, password: string, headers: Record<string, string> = {}) {
+export async function postSignIn(w: TestWard, name: string, password: string, headers: Record<string, string> = {}, more: Record<string, string> = {}) {
   const f = await signInForm(w)
   return w.app.inject({
     method: 'POST',
     url: '/sign-in',
     headers: { cookie: f.cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    payload: new URLSearchParams({ _csrf: f.token, name, password }).toString(),
+    payload: new URLSearchParams({ _csrf: f.token, name, password, ...more }).toString(),
   })
 }
 
