@@ -9,7 +9,8 @@ import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
 import { createToolCatalogue, toolName } from '../tools/registry.js'
 import { buildApp } from '../api/app.js'
-import { ensureFirstUser } from './bootstrap.js'
+import { ensureFirstUser, firstPasswordLink } from './bootstrap.js'
+import { webBase } from './admin.js'
 import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
 import { createScopedDispatcher } from '../engine/net/scoped-dispatcher.js'
@@ -69,10 +70,10 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     await app.listen({ host: cfg.host, port: cfg.port })
     // Only now: a key shown by a process that then failed to listen (EADDRINUSE) would be the
     // only sight of it, with the user left behind holding it.
-    await showFirstKey(h.db, cfg, log)
     const addr = app.server.address()
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port
-    process.stdout.write(`Ward is listening on http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}/api/v2 (docs at /api/v2/docs)\n`)
+    await showFirstKey(h.db, cfg, log, webBase({ host: cfg.host, port }))
+    process.stdout.write(`Ward is listening on ${webBase({ host: cfg.host, port })}/api/v2 (docs at /api/v2/docs)\nWeb interface: ${webBase({ host: cfg.host, port })}/\n`)
   }
 
   if (!app) await showFirstKey(h.db, cfg, log)
@@ -97,9 +98,11 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
 }
 
 /** On an empty database, creates the first user and prints its key once; otherwise says how to get one. */
-async function showFirstKey(db: Db, cfg: Config, log: Logger) {
+async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const first = await ensureFirstUser(db, cfg)
   if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
+  const link = web ? await firstPasswordLink(db) : null
+  if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
   else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
   else if (!cfg.initialApiKey) process.stdout.write('Ward has users already, so no API key is shown: create one with `npx ward admin key create --user ID` (ids: `npx ward admin user list`)\n')
 }

@@ -49,6 +49,8 @@ export interface Config {
   secretKey: Buffer | null
   /** Otherwise the key file (created 0600 at first start); null for an in-memory database (a key per process). */
   secretKeyFile: string | null
+  /** The web interface: sign-in attempts per user name per window (per client address: 3×), session length, Secure cookies. */
+  web: { signInLimit: number; signInWindowMs: number; sessionMs: number; cookieSecure: 'auto' | 'on' | 'off' }
 }
 
 /** Where the secret key file lives unless WARD_SECRET_KEY_FILE says: beside the SQLite file, or ./data. */
@@ -163,7 +165,15 @@ export function loadConfig(env: Env = process.env): Config {
     // Unset = no listener: a worker opens no port unless asked to.
     metricsPort: env.WARD_METRICS_PORT?.trim() ? int(env, 'WARD_METRICS_PORT', 0, 0, 65535) : null,
     ...secretKeyOf(env, db),
+    web: {
+      signInLimit: int(env, 'WARD_SIGNIN_LIMIT', 10, 1, 1e6),
+      signInWindowMs: int(env, 'WARD_SIGNIN_WINDOW_MS', 900000, 1000, 86400000),
+      sessionMs: int(env, 'WARD_SESSION_HOURS', 12, 1, 24 * 365) * 3600000,
+      // auto: Secure when the request came over TLS, directly or through a proxy saying x-forwarded-proto: https.
+      cookieSecure: (env.WARD_COOKIE_SECURE?.trim() || 'auto') as 'auto' | 'on' | 'off',
+    },
   }
+  if (!['auto', 'on', 'off'].includes(cfg.web.cookieSecure)) throw new ConfigError(`WARD_COOKIE_SECURE: must be auto, on or off, got "${env.WARD_COOKIE_SECURE}"`)
   if (env.WARD_RATE_LIMIT && !['on', 'off'].includes(env.WARD_RATE_LIMIT)) throw new ConfigError(`WARD_RATE_LIMIT: must be on or off, got "${env.WARD_RATE_LIMIT}"`)
   return cfg
 }

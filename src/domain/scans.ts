@@ -14,6 +14,7 @@ import { callbackUrlProblem } from './callback-url.js'
 import { forbidden } from './errors.js'
 import type { Scope } from '../toolkit/scope.js'
 import { targetHost } from '../toolkit/ip.js'
+import type { Config } from '../config/config.js'
 
 export interface CreateScanInput {
   tool_id: number
@@ -26,6 +27,19 @@ export interface CreateScanInput {
   scan_original_url?: boolean
   redirect_level?: string
   tool_params?: Record<string, unknown> | null
+}
+
+/** What the API and the web pages are handed to serve people: the database and the rules' configuration. */
+export interface ServiceContext {
+  db: Db
+  dbKind: 'sqlite' | 'postgres'
+  config: Config
+  /** The target scope (WARD_TARGET_BLOCKLIST / WARD_TARGET_ALLOWLIST). */
+  blocklist: Scope
+  /** The tools scans may use (manifests: ids, names, tool_params schemas). */
+  tools: ToolCatalogue
+  /** VPN profile resolution for new scans (set when VPN profiles are enabled). */
+  resolveVpnProfile?: ScanRules['resolveVpnProfile']
 }
 
 export interface ScanRules {
