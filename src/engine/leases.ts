@@ -24,8 +24,8 @@ interface LeaseOptions {
 }
 
 /** Recovers scans with expired leases (queued again or ended); logs what it did. */
-export async function reapDeadWorkersScans(db: Db, log: Logger, policy: RecoveryPolicy): Promise<void> {
-  const r = await recoverExpiredLeases(db, policy)
+export async function reapDeadWorkersScans(db: Db, log: Logger, policy: RecoveryPolicy, self?: string): Promise<void> {
+  const r = await recoverExpiredLeases(db, policy, self)
   if (r.requeued.length) log.warn({ scans: r.requeued }, 'queued scans whose worker died again, to restart')
   if (r.ended.length) log.warn({ scans: r.ended }, 'ended scans whose worker died')
 }
@@ -84,7 +84,7 @@ async function pollStops(o: LeaseOptions): Promise<void> {
 
 async function reap(o: LeaseOptions): Promise<void> {
   try {
-    await reapDeadWorkersScans(o.db, o.log, o.recovery)
+    await reapDeadWorkersScans(o.db, o.log, o.recovery, o.workerId)
   } catch (e) {
     o.log.error({ err: e }, 'reaper failed')
   }

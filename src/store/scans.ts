@@ -163,11 +163,15 @@ export async function reapExpiredLeases(db: Db): Promise<number[]> {
  * Scans whose lease expired (their worker died): a restartable scan below its attempt limit goes
  * back to `waiting` (running → waiting, an extension of decisions.md's state table) keeping what it
  * found; a stop request ends it `stopped`; any other ends `aborted`. Every status message says how
- * many findings were kept. Tests the dead worker left running end `error`.
+ * many findings were kept. Tests the dead worker left running end `error`. `self`: the calling
+ * worker, whose own scans are left alone.
  */
-export async function recoverExpiredLeases(db: Db, policy: RecoveryPolicy): Promise<{ requeued: number[]; ended: number[] }> {
+export async function recoverExpiredLeases(db: Db, policy: RecoveryPolicy, self?: string): Promise<{ requeued: number[]; ended: number[] }> {
   const now = nowIso()
-  const expired = await db.selectFrom('scans').select(['id', 'tool_id', 'attempts', 'stop_requested']).where('status', '=', 'running').where('lease_expires_at', '<', now).execute()
+  let q = db.selectFrom('scans').select(['id', 'tool_id', 'attempts', 'stop_requested']).where('status', '=', 'running').where('lease_expires_at', '<', now)
+  // A worker never reaps its own scans: they are alive (a late heartbeat renews them).
+  if (self !== undefined) q = q.where('lease_owner', '!=', self)
+  const expired = await q.execute()
   const out = { requeued: [] as number[], ended: [] as number[] }
   for (const s of expired) {
     const again = s.stop_requested === 0 && policy.restartable(s.tool_id) && s.attempts < policy.maxAttempts
