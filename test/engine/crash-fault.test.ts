@@ -1,5 +1,5 @@
-// Fault test: `kill -9` of `ward all` mid-scan, 20 times in a row, on SQLite and on PostgreSQL, while
-// diagnostic scans keep running. After every kill: each finding a scan's log claims is in the
+// Fault test: `kill -9` of a `ward worker` mid-scan, 20 times in a row, on SQLite and on PostgreSQL,
+// while diagnostic scans keep running (queued through one `ward serve` that stays up). After every kill: each finding a scan's log claims is in the
 // database. At the end: no scan stuck, no finding lost or repeated, every (restartable) scan
 // `finished`. Prints its figures (docs/reliability.md). ward-test: single-run (it runs both backends).
 import { test } from 'node:test'
@@ -79,22 +79,22 @@ async function faultRun(bed: Bed) {
   const started = Date.now()
   const seen = new Set<number>()
   const stepsOf = new Map<number, number>()
-  let targetId = 0
   const procs: WardProc[] = []
   try {
+    const apiProc = await startProc('serve', env)
+    procs.push(apiProc)
+    const base = apiProc.base!
+    const t = await api(base, key, 'POST', '/api/v2/targets', { name: '127.0.21.2' })
+    assert.equal(t.status, 201, t.text)
+    const targetId = t.json.data.created_id
     for (let i = 0; i <= KILLS; i++) {
       const t0 = Date.now()
-      const p = await startProc('all', env)
+      const p = await startProc('worker', env)
       figures.startupMs = Math.max(figures.startupMs, Date.now() - t0)
       procs.push(p)
-      if (!targetId) {
-        const t = await api(p.base!, key, 'POST', '/api/v2/targets', { name: '127.0.21.2' })
-        assert.equal(t.status, 201, t.text)
-        targetId = t.json.data.created_id
-      }
       if (i === KILLS) {
         // The last start-up: everything left runs to its end.
-        const until = Date.now() + 30000
+        const until = Date.now() + 60000
         while (Date.now() < until && Number((await bed.q(`select count(*) as n from scans where status in ('waiting', 'running')`))[0].n) > 0) await sleep(100)
         await stopProc(p)
         break
@@ -103,7 +103,7 @@ async function faultRun(bed: Bed) {
       for (let k = active; k < ACTIVE; k++) {
         // Short scans may end between two kills; long ones are cut short every time until the last start-up.
         const steps = figures.scans % 2 ? 6 : STEPS
-        const s = await api(p.base!, key, 'POST', '/api/v2/scans', { tool_id: 9001, target_id: targetId, tool_params: { steps, step_ms: 80 } })
+        const s = await api(base, key, 'POST', '/api/v2/scans', { tool_id: 9001, target_id: targetId, tool_params: { steps, step_ms: 80 } })
         assert.equal(s.status, 201, s.text)
         stepsOf.set(s.json.data.created_id, steps)
         figures.scans++
@@ -152,7 +152,7 @@ async function faultRun(bed: Bed) {
 
 const only = process.env.WARD_TEST_BACKENDS
 
-test('kill -9 mid-scan 20 times on SQLite: 0 scans stuck, 0 findings lost, every scan finished', { timeout: 150000, skip: only === 'postgres' }, async () => {
+test('kill -9 mid-scan 20 times on SQLite: 0 scans stuck, 0 findings lost, every scan finished', { timeout: 400000, skip: only === 'postgres' }, async () => {
   const bed = await sqliteBed()
   try {
     console.log(`fault test sqlite: ${JSON.stringify(await faultRun(bed))}`)
@@ -161,7 +161,7 @@ test('kill -9 mid-scan 20 times on SQLite: 0 scans stuck, 0 findings lost, every
   }
 })
 
-test('kill -9 mid-scan 20 times on PostgreSQL: 0 scans stuck, 0 findings lost, every scan finished', { timeout: 150000, skip: only === 'sqlite' }, async () => {
+test('kill -9 mid-scan 20 times on PostgreSQL: 0 scans stuck, 0 findings lost, every scan finished', { timeout: 400000, skip: only === 'sqlite' }, async () => {
   const why = await pgUnreachable()
   if (why) {
     console.log(`the PostgreSQL fault test needs a server: not reachable (${why})`)
