@@ -65,8 +65,10 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     const egress = await egressForScan(db, scan, tool, signal)
     run.closeEgress = () => egress.close()
     const minute = config.minuteMs
-    if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), scan.max_scan_time * minute))
-    timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), config.scanHardLimitMin * minute))
+    // A scan queued again counts its time limits from its first start (as its duration does).
+    const spent = scan.attempts > 1 && scan.start_time ? Math.max(0, Date.now() - Date.parse(scan.start_time)) : 0
+    if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), Math.max(0, scan.max_scan_time * minute - spent)))
+    timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)))
     run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver } })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)

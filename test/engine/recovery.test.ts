@@ -3,9 +3,10 @@
 // scan at once. Every status message says how many findings were kept.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { startWard } from '../helpers/ward.js'
-import { recoverExpiredLeases } from '../../src/store/scans.js'
-import { getScanById } from '../../src/store/scans.js'
+import { pino } from 'pino'
+import { startWard, waitForScan, isTerminal } from '../helpers/ward.js'
+import { startWorkerRole } from '../../src/cli/roles.js'
+import { getScanById, recoverExpiredLeases } from '../../src/store/scans.js'
 
 test('expired leases: re-queued while attempts remain, then aborted with an honest message; non-restartable and stop-requested scans end', async () => {
   const w = await startWard({ worker: false })
@@ -45,6 +46,29 @@ test('expired leases: re-queued while attempts remain, then aborted with an hone
     // Recovery is done once: a second pass finds nothing.
     assert.equal((await recoverExpiredLeases(w.h.db, policy)).requeued.length, 0)
   } finally {
+    await w.close()
+  }
+})
+
+test('a scan queued again keeps its first start time and counts max_scan_time from it', async () => {
+  const w = await startWard({ worker: false, env: { WARD_MINUTE_MS: '1000' } })
+  let worker: Awaited<ReturnType<typeof startWorkerRole>> | null = null
+  try {
+    const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.21.4', tool_params: { steps: 1000, step_ms: 50 }, max_scan_time: 30 } })
+    const id = r.json().data.created_id as number
+    // As left by a recovery: waiting again after a first attempt that started 60 s (60 "minutes") ago.
+    const first = new Date(Date.now() - 60000).toISOString().slice(0, 19) + 'Z'
+    await w.h.db.updateTable('scans').set({ start_time: first, attempts: 1 }).where('id', '=', id).execute()
+    const t0 = Date.now()
+    worker = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }), callbacks: false })
+    const s = await waitForScan(w, id, isTerminal, 15000)
+    assert.ok(Date.now() - t0 < 10000, `ended after ${Date.now() - t0} ms: its 30 min were spent (not 30 more)`)
+    assert.equal(s.status_name, 'finished')
+    assert.match(s.status_message, /max_scan_time/)
+    assert.equal(s.start_time, first)
+    assert.equal((await getScanById(w.h.db, id))!.attempts, 2)
+  } finally {
+    await worker?.stop()
     await w.close()
   }
 })
