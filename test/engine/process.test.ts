@@ -13,7 +13,7 @@ import { startProc, stopProc, api, type WardProc } from '../helpers/processes.js
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-test('ward all: SIGTERM mid-scan, then SIGKILL and restart', { timeout: 58000 }, async (t) => {
+test('ward all: SIGTERM mid-scan, then SIGKILL and restart', { timeout: 120000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-proc-'))
   const file = path.join(dir, 'ward.db')
   const key = randomBytes(20).toString('hex')
