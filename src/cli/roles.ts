@@ -1,5 +1,5 @@
 // Starts the roles of one command in this process (API, scan worker, callback sender) and stops
-// them cleanly on SIGTERM/SIGINT.
+// them cleanly on SIGTERM/SIGINT (a worker drains: its running scans get a grace period to end).
 import { pino, type Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
@@ -37,8 +37,8 @@ export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { 
   return {
     id: worker.id,
     activeScans: () => worker.activeScans(),
-    async stop(reason?: string) {
-      await worker.stop(reason)
+    async stop(reason?: string, graceMs?: number) {
+      await worker.stop(reason, graceMs)
       await sender?.stop()
     },
   }
@@ -83,10 +83,11 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     if (stopping) return
     stopping = true
     log.info({ signal }, 'shutting down')
-    const hard = setTimeout(() => process.exit(1), 10000)
+    // The drain (running scans may end within the grace period), then 10 s for the rest.
+    const hard = setTimeout(() => process.exit(1), (worker ? cfg.shutdownGraceMs : 0) + 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`), sender?.stop()])
+      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop()])
       await h.close()
     } finally {
       clearTimeout(hard)

@@ -29,6 +29,10 @@ export interface Config {
   heartbeatMs: number
   pollMs: number
   toolAbortGraceMs: number
+  /** Claims of one scan at most: a restartable scan whose worker died is queued again until then. */
+  scanMaxAttempts: number
+  /** SIGTERM drain: how long running scans may go on to their end before they are handed back to the queue. */
+  shutdownGraceMs: number
   callbackBlocklist: string
   callbackAllowlist: string
   vpnHostBlocklist: string
@@ -152,6 +156,8 @@ export function loadConfig(env: Env = process.env): Config {
     heartbeatMs: int(env, 'WARD_HEARTBEAT_MS', Math.max(250, Math.floor(leaseMs / 3)), 100, 3600000),
     pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),
     toolAbortGraceMs: int(env, 'WARD_TOOL_ABORT_GRACE_MS', 30000, 10, 600000),
+    scanMaxAttempts: int(env, 'WARD_SCAN_MAX_ATTEMPTS', 3, 1, 1000),
+    shutdownGraceMs: int(env, 'WARD_SHUTDOWN_GRACE_MS', 20000, 0, 3600000),
     callbackBlocklist: env.WARD_CALLBACK_BLOCKLIST ?? '',
     callbackAllowlist: env.WARD_CALLBACK_ALLOWLIST ?? '',
     vpnHostBlocklist: env.WARD_VPN_HOST_BLOCKLIST ?? '',
