@@ -7,7 +7,7 @@ import type { Egress } from '../../../toolkit/egress.js'
 import { mapLimit } from '../../../toolkit/limit.js'
 import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 import { analyzeChain, CHAIN_ERRORS, isSelfSigned, type CertificateReport } from './certs.js'
-import { buildClientHello, buildSsl2ClientHello, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
+import { buildClientHello, buildSsl2ClientHello, dhPrimeBits, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
 import { heartbleedProbe, sendHello, sendSsl2Hello, type Endpoint } from './probe.js'
 import { LEGACY_SUITES, SSL2_SUITES, TLS13_SUITES, suiteByCode, suiteByName, weakClasses, WEAK_CLASS_LABEL, type Suite, type WeakClass } from './suites.js'
 export { tlsFindings } from './findings.js'
@@ -56,6 +56,15 @@ export interface TlsReport {
   compression: ProtocolName[]
   /** Per SSLv3..TLS 1.2 protocol: whether ServerHello carried renegotiation_info (RFC 5746). */
   renegotiation: { protocol: ProtocolName; secure: boolean }[]
+  /**
+   * Whether the server stapled an OCSP response when a TLS 1.0-1.2 ClientHello asked (status_request);
+   * null when no such handshake was seen (TLS 1.3 staples inside encrypted messages).
+   */
+  ocspStapling: boolean | null
+  /** The server sent SCTs in the signed_certificate_timestamp extension of a TLS 1.0-1.2 ServerHello. */
+  sctInHandshake: boolean
+  /** The finite-field DH group of the server's DHE suites (null: no DHE suite, or not measured). */
+  dh: { bits: number; protocol: ProtocolName; suite: string } | null
   heartbeat: { supported: boolean; vulnerable: boolean | null; protocol?: ProtocolName; note?: string }
   http: { speaksHttp: boolean; status?: number; hsts: string | null; error?: string } | null
 }
@@ -133,6 +142,8 @@ export async function scanTls(
     log(`${bare}:${port}: no SSL/TLS handshake succeeded`)
     return report
   }
+  await dhStep(s)
+  if (stopped()) return report
   // 2. Certificate.
   await certificateStep(s)
   step()
@@ -162,6 +173,9 @@ function emptyReport(bare: string, port: number, sni: string | undefined): TlsRe
     trust: { trusted: null, error: null },
     compression: [],
     renegotiation: [],
+    ocspStapling: null,
+    sctInHandshake: false,
+    dh: null,
     heartbeat: { supported: false, vulnerable: null },
     http: null,
   }
@@ -235,7 +249,7 @@ async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'
   const remaining = new Set(suites)
   const accepted: number[] = []
   for (let i = 0; i < MAX_HELLOS_PER_PROTOCOL && remaining.size && !stopped(); i++) {
-    const hello = buildClientHello({ protocol: p, suites: [...remaining], sni: sniName, offerCompression: true, heartbeat: true })
+    const hello = buildClientHello({ protocol: p, suites: [...remaining], sni: sniName, offerCompression: true, heartbeat: true, statusRequest: true })
     const r = await sendHello(net, ep, hello, { ...o, untilDone: !firstHellos.has(p) && p !== 'TLSv1.3' })
     if (r.kind !== 'hello' || versionName(r.hello.version) !== p) break
     if (!firstHellos.has(p)) {
@@ -274,6 +288,34 @@ function summariseProtocols(s: TlsSession): void {
   for (const [p, h] of firstHellos) {
     if (h.compression === COMPRESSION_DEFLATE) report.compression.push(p)
     if (p !== 'TLSv1.3') report.renegotiation.push({ protocol: p, secure: h.extensions.has(EXT.renegotiationInfo) })
+    // SSLv3 hellos carry no extensions, so only TLS 1.0-1.2 answers tell about stapling and SCTs.
+    if (p === 'TLSv1.0' || p === 'TLSv1.1' || p === 'TLSv1.2') {
+      report.ocspStapling = report.ocspStapling === true || h.extensions.has(EXT.statusRequest)
+      if (h.extensions.has(EXT.signedCertificateTimestamp)) report.sctInHandshake = true
+    }
+  }
+}
+
+/** The DH group size behind the server's DHE suites: one hello offering only those, read up to ServerKeyExchange. */
+async function dhStep(s: TlsSession): Promise<void> {
+  const { net, ep, o, log, report, sniName } = s
+  const order: ProtocolName[] = ['TLSv1.2', 'TLSv1.1', 'TLSv1.0', 'SSLv3']
+  for (const p of order) {
+    const pr = report.protocols.find((x) => x.name === p)!
+    const dhe = pr.accepted ? pr.ciphers.map((c) => suiteByCode(parseInt(c.code, 16))).filter((c) => c.kx === 'DH' && c.au !== 'None') : []
+    if (!dhe.length) continue
+    try {
+      const hello = buildClientHello({ protocol: p as Exclude<ProtocolName, 'SSLv2'>, suites: dhe.map((c) => c.code), sni: sniName })
+      const r = await sendHello(net, ep, hello, { ...o, untilDone: true })
+      const bits = r.kind === 'hello' && r.serverKeyExchange ? dhPrimeBits(r.serverKeyExchange) : null
+      if (r.kind === 'hello' && bits) {
+        report.dh = { bits, protocol: p, suite: suiteByCode(r.hello.suite).name }
+        log(`DHE (${p}, ${report.dh.suite}): ${bits}-bit group`)
+      }
+    } catch (e) {
+      log(`DHE group size: probe failed (${oneLine(e)})`)
+    }
+    return
   }
 }
 
@@ -300,7 +342,7 @@ async function certificateStep(s: TlsSession): Promise<void> {
   } finally {
     sock?.destroy()
   }
-  report.certificates = analyzeChain(ders, { now, hostname: report.hostname, trusted: report.trust.trusted })
+  report.certificates = analyzeChain(ders, { now, hostname: report.hostname, trusted: report.trust.trusted, sctInHandshake: report.sctInHandshake })
   for (const c of report.certificates) {
     log(`certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`)
   }
