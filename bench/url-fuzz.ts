@@ -3,9 +3,10 @@
 // "found" statuses and the same parallelism. Prints requests/s of each and whether the discovered sets
 // are equal. The server runs in its own process so no client shares its event loop.
 // Ward is measured cold (its first scan in this process: JIT not warmed up, first connections) and
-// warm (later scans, as in a long-running service); the tools run --runs times interleaved, the median
-// run is shown.
-// Usage: npm run bench -- url-fuzz [--concurrency 40] [--runs 3] [--variant normal]
+// warm (after --warmup more scans, as in a long-running service); the tools run --runs times
+// interleaved, the median run is shown, with the client's CPU time per request (Ward: this process;
+// ffuf: its own, from bash's `times`), a load-independent figure on a shared machine.
+// Usage: npm run bench -- url-fuzz [--concurrency 40] [--runs 5] [--warmup 2] [--variant normal]
 import { spawn, execFile, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -88,6 +89,7 @@ export async function run(args: string[]): Promise<void> {
   }
   const concurrency = Number(opt('concurrency', '40'))
   const runs = Number(opt('runs', '5'))
+  const warmup = Number(opt('warmup', '2'))
   const variant = opt('variant', 'normal')
   const words = readFileSync(LIST, 'utf8').split('\n').filter(Boolean).length
   const codes = DEFAULT_STATUS_CODES.join(',')
@@ -138,6 +140,8 @@ export async function run(args: string[]): Promise<void> {
     if (!gobusterBin) console.log('gobuster: not installed, skipped')
 
     results.push(await ward('ward-cold'))
+    // The JIT keeps improving over the first few scans; a long-running worker is past that point.
+    for (let i = 0; i < warmup; i++) await ward('warm-up')
     // Interleaved, so that every tool sees the same background load on a shared machine.
     for (let i = 0; i < runs; i++) {
       results.push(await ward('ward'))

@@ -14,6 +14,10 @@ export function createHttpClient(
   const agent = new Agent({
     keepAliveTimeout: 4000,
     connections: 256, // above the URL fuzzer's highest concurrency (200)
+    // Every request has its own whole-request timer (InFlight); undici's per-request header and body
+    // timers would only duplicate it, at a cost per request.
+    headersTimeout: 0,
+    bodyTimeout: 0,
     connect: (opts: buildConnector.Options, cb: buildConnector.Callback) => {
       const host: string = opts.hostname
       const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80)
@@ -62,6 +66,18 @@ export function createHttpClient(
   }
 
   return { request: doRequest, close: () => agent.close() }
+}
+
+/** Lower-case header names, remembered: servers send the same few names on every answer. */
+const LOWER = new Map<string, string>()
+function lowerName(raw: Buffer | string): string {
+  const k = raw.toString('latin1')
+  let v = LOWER.get(k)
+  if (v === undefined) {
+    v = k.toLowerCase()
+    if (LOWER.size < 512) LOWER.set(k, v)
+  }
+  return v
 }
 
 const abortReason = (reason: unknown) => Object.assign(new Error(String(reason ?? 'aborted')), { name: 'AbortError', code: 'ABORT_ERR' })
@@ -131,7 +147,7 @@ class InFlight implements Dispatcher.DispatchHandlers {
     const h: Record<string, string> = {}
     const raw = rawHeaders ?? []
     for (let i = 0; i + 1 < raw.length; i += 2) {
-      const k = raw[i]!.toString('latin1').toLowerCase()
+      const k = lowerName(raw[i]!)
       const v = raw[i + 1]!.toString('utf8')
       if (k === 'set-cookie') this.setCookies.push(v)
       else h[k] = k in h ? `${h[k]}, ${v}` : v
