@@ -7,14 +7,14 @@ import net from 'node:net'
 import https from 'node:https'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { randomBytes, X509Certificate } from 'node:crypto'
+import { constants, randomBytes, X509Certificate } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export type TlsServerName =
   | 'modern' | 'legacy' | 'expired' | 'notyet' | 'expiring' | 'selfsigned' | 'wronghost' | 'weakkey' | 'sha1' | 'nohsts' | 'untrusted'
   | 'sslv3' | 'sslv2' | 'compression' | 'reneg' | 'heartbleed' | 'heartbeat-patched' | 'picky' | 'anonfirst'
-  | 'clean' | 'cbc' | 'staticrsa' | 'weakdh' | 'shortserial' | 'norevocation' | 'nostapling' | 'noct'
+  | 'clean' | 'cbc' | 'staticrsa' | 'weakdh' | 'shortserial' | 'norevocation' | 'nostapling' | 'noct' | 'clientreneg'
 
 export interface TlsServerTruth {
   /** Protocol versions the server accepts. */
@@ -52,7 +52,7 @@ const ADDR: Record<TlsServerName, string> = {
   wronghost: '127.0.4.7', weakkey: '127.0.4.8', sha1: '127.0.4.9', nohsts: '127.0.4.10', untrusted: '127.0.4.11', picky: '127.0.4.12', anonfirst: '127.0.4.13',
   sslv3: '127.0.4.20', sslv2: '127.0.4.21', compression: '127.0.4.22', reneg: '127.0.4.23', heartbleed: '127.0.4.24', 'heartbeat-patched': '127.0.4.25',
   clean: '127.0.27.1', cbc: '127.0.27.2', staticrsa: '127.0.27.3', weakdh: '127.0.27.4', shortserial: '127.0.27.5', norevocation: '127.0.27.6',
-  nostapling: '127.0.27.7', noct: '127.0.27.8',
+  nostapling: '127.0.27.7', noct: '127.0.27.8', clientreneg: '127.0.27.9',
 }
 
 // ---- certificates (openssl CLI) ----
@@ -129,9 +129,14 @@ function httpsServer(o: {
   /** Staple a (dummy) OCSP response when the client asks. */
   staple?: boolean
   dhparam?: string
+  /** Accept client-initiated renegotiation (Node's default; refused otherwise, as nginx and Apache do). */
+  renegotiation?: boolean
 }): https.Server {
   const server = https.createServer(
-    { key: o.key, cert: o.cert, minVersion: o.min ?? 'TLSv1.2', maxVersion: o.max ?? 'TLSv1.3', ciphers: o.ciphers, honorCipherOrder: o.serverOrder ?? false, dhparam: o.dhparam ?? 'auto' } as https.ServerOptions,
+    {
+      key: o.key, cert: o.cert, minVersion: o.min ?? 'TLSv1.2', maxVersion: o.max ?? 'TLSv1.3', ciphers: o.ciphers, honorCipherOrder: o.serverOrder ?? false, dhparam: o.dhparam ?? 'auto',
+      secureOptions: o.renegotiation ? 0 : constants.SSL_OP_NO_RENEGOTIATION,
+    } as https.ServerOptions,
     (req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', ...(o.hsts ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}) })
       res.end('ward tls test bed\n')
@@ -393,6 +398,10 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
   real('norevocation', leaf('norevocation', { exts: 'norev' }), ['tls.cert.no-revocation-info'])
   real('nostapling', leaf('nostapling', { exts: 'ocsp' }), ['tls.cert.ocsp-stapling-missing'])
   real('noct', leaf('noct', { exts: 'noct' }), ['tls.cert.no-ct'])
+  servers.set('clientreneg', {
+    server: httpsServer({ ...pemPair(leaf('clientreneg')), ciphers: MODERN_CIPHERS, hsts: true, renegotiation: true }),
+    truth: { ...modernProtocols, findings: ['tls.renegotiation.client-initiated'] },
+  })
 
   servers.set('picky', {
     // In front of the modern server; its certificate is for 127.0.4.1, hence the mismatch.

@@ -41,7 +41,7 @@ const PHASES: Phase[] = [
   },
   { name: 'TLS compression', description: 'Offered DEFLATE compression in the ClientHello and checked whether the server selected it (CRIME).', prefix: 'tls.compression', ran: (r) => r.completed.protocols },
   {
-    name: 'Secure renegotiation', description: 'Sent TLS_EMPTY_RENEGOTIATION_INFO_SCSV and checked the ServerHello for the RFC 5746 renegotiation_info extension.', prefix: 'tls.renegotiation.', ran: (r) => r.completed.protocols,
+    name: 'Secure renegotiation', description: 'Sent TLS_EMPTY_RENEGOTIATION_INFO_SCSV and checked the ServerHello for the RFC 5746 renegotiation_info extension; started a renegotiation on an established TLS 1.2 (or older) connection to see whether the server accepts client-initiated renegotiation.', prefix: 'tls.renegotiation.', ran: (r) => r.completed.protocols,
     skip: (r) => (r.renegotiation.length ? null : 'no SSLv3-TLS 1.2 handshake to inspect (TLS 1.3 has no renegotiation)'),
   },
   { name: 'Heartbleed', description: 'Advertised the heartbeat extension; where the server supports it, sent one heartbeat whose declared length exceeds the RFC 6520 limit but stays inside the request, and checked for an echo.', prefix: 'tls.heartbleed', ran: (r) => r.completed.heartbleed },

@@ -156,7 +156,7 @@ function report(over: Partial<TlsReport>): TlsReport {
     host: '192.0.2.1', port: 8443, sni: null, hostname: '192.0.2.1', reachable: true, speaksTls: true,
     completed: { protocols: true, certificate: true, http: true, heartbleed: true }, scannedAt: '2026-01-01T00:00:00Z',
     protocols: [], certificates: [], trust: { trusted: true, error: null }, compression: [], renegotiation: [],
-    ocspStapling: null, sctInHandshake: false, dh: null,
+    ocspStapling: null, sctInHandshake: false, dh: null, clientRenegotiation: null,
     heartbeat: { supported: false, vulnerable: false }, http: null, ...over,
   }
 }
@@ -254,4 +254,6 @@ test('tlsFindings: no forward secrecy is medium only when no suite has it; weak 
   assert.deepEqual(ids({ certificates: [leaf(['http://ocsp.ward.test/'])], ocspStapling: true }), [])
   assert.deepEqual(ids({ certificates: [leaf(['http://ocsp.ward.test/'])], ocspStapling: null }), [], 'TLS 1.3 only: unknown')
   assert.deepEqual(ids({ certificates: [leaf([])], ocspStapling: false }), [], 'no responder named: nothing to staple')
+  assert.deepEqual(ids({ clientRenegotiation: true }), ['tls.renegotiation.client-initiated'])
+  assert.deepEqual(ids({ clientRenegotiation: null }), [])
 })

@@ -63,6 +63,8 @@ export interface TlsReport {
   ocspStapling: boolean | null
   /** The server sent SCTs in the signed_certificate_timestamp extension of a TLS 1.0-1.2 ServerHello. */
   sctInHandshake: boolean
+  /** The server completed a renegotiation the client started (TLS 1.2 and older); null: not tested or no answer. */
+  clientRenegotiation: boolean | null
   /** The finite-field DH group of the server's DHE suites (null: no DHE suite, or not measured). */
   dh: { bits: number; protocol: ProtocolName; suite: string } | null
   heartbeat: { supported: boolean; vulnerable: boolean | null; protocol?: ProtocolName; note?: string }
@@ -129,7 +131,7 @@ export async function scanTls(
     stopped: () => o.signal.aborted,
   }
   const { report, stopped, log } = s
-  const TOTAL_STEPS = PROTOCOLS.length + 3
+  const TOTAL_STEPS = PROTOCOLS.length + 4
   let stepsDone = 0
   const step = () => o.progress?.(++stepsDone, TOTAL_STEPS)
 
@@ -152,7 +154,11 @@ export async function scanTls(
   await httpStep(s)
   step()
   if (stopped()) return report
-  // 4. Heartbleed.
+  // 4. Client-initiated renegotiation.
+  await renegotiationStep(s)
+  step()
+  if (stopped()) return report
+  // 5. Heartbleed.
   if (!(await heartbleedStep(s))) return report
   step()
   return report
@@ -175,6 +181,7 @@ function emptyReport(bare: string, port: number, sni: string | undefined): TlsRe
     renegotiation: [],
     ocspStapling: null,
     sctInHandshake: false,
+    clientRenegotiation: null,
     dh: null,
     heartbeat: { supported: false, vulnerable: null },
     http: null,
@@ -368,6 +375,33 @@ async function httpStep(s: TlsSession): Promise<void> {
     log(`https://${urlHost}:${port}/: no HTTP answer (${oneLine(e)}); HSTS not applicable`)
   }
   report.completed.http = true
+}
+
+/** Whether the server renegotiates when the client asks, on the runtime's TLS at the highest version that has renegotiation. */
+async function renegotiationStep(s: TlsSession): Promise<void> {
+  const { net, ep, o, log, report, sniName, stopped } = s
+  const v = (['TLSv1.2', 'TLSv1.1', 'TLSv1.0'] as const).find((p) => report.protocols.find((x) => x.name === p)?.accepted)
+  if (!v) return
+  let sock: TLSSocket | undefined
+  try {
+    sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: NODE_VERSION[v], maxVersion: NODE_VERSION[v], ciphers: 'ALL:@SECLEVEL=0' } })
+    const t = sock
+    report.clientRenegotiation = await new Promise<boolean | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), Math.min(o.timeoutMs ?? 5000, 3000))
+      const done = (v: boolean | null) => {
+        clearTimeout(timer)
+        resolve(v)
+      }
+      t.on('error', () => done(false)) // no_renegotiation alert, or the connection closed
+      t.once('close', () => done(false))
+      if (!t.renegotiate({ rejectUnauthorized: false }, (err) => done(!err))) done(null)
+    })
+    log(`client-initiated renegotiation (${v}): ${report.clientRenegotiation === null ? 'no answer' : report.clientRenegotiation ? 'ACCEPTED' : 'refused'}`)
+  } catch (e) {
+    if (!stopped()) log(`client-initiated renegotiation: not tested (${oneLine(e)})`)
+  } finally {
+    sock?.destroy()
+  }
 }
 
 /** Heartbleed, only where a ServerHello advertised heartbeat. */

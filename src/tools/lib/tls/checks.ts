@@ -429,6 +429,22 @@ export const tlsRenegotiationInsecure = {
   tags: ['tls'],
 } as const satisfies Check
 
+export const tlsRenegotiationClientInitiated = {
+  id: 'tls.renegotiation.client-initiated',
+  name: 'Client-initiated renegotiation accepted',
+  description: 'The server renegotiates a TLS 1.2 (or older) session when the client asks for it on an established connection.',
+  impact:
+    'Each renegotiation costs the server a full handshake (its private-key operation) but the client little, so a few clients can keep ' +
+    'its CPU busy over a handful of connections (THC-SSL-DoS); it also keeps renegotiation attack surface open.',
+  risk: 'low',
+  cwe: ['CWE-400'], // Uncontrolled Resource Consumption
+  owasp: OWASP.misconfig,
+  recommendation: 'Refuse client-initiated renegotiation (OpenSSL: SSL_OP_NO_RENEGOTIATION; nginx and Apache refuse it by default) or move clients to TLS 1.3, which has none.',
+  references: ['https://datatracker.ietf.org/doc/html/rfc5746', 'https://www.thc.org/thc-ssl-dos/', nvd('CVE-2011-1473'), cweUrl(400)],
+  cve: ['CVE-2011-1473'],
+  tags: ['tls'],
+} as const satisfies Check
+
 export const tlsHeartbleed = {
   id: 'tls.heartbleed',
   name: 'OpenSSL Heartbleed (CVE-2014-0160)',
@@ -477,5 +493,6 @@ export const tlsChecks = [
   tlsHstsMissing,
   tlsCompression,
   tlsRenegotiationInsecure,
+  tlsRenegotiationClientInitiated,
   tlsHeartbleed,
 ] as const satisfies readonly Check[]

@@ -5,7 +5,7 @@ import {
   tlsCertOcspStaplingMissing, tlsCertSelfSigned, tlsCertShortSerial, tlsCertUntrusted, tlsCertWeakKey, tlsCertWeakSignature,
   tlsCipherAnonymous, tlsCipherCbc, tlsCipherCbcTls10, tlsCipherDes, tlsCipherExport, tlsCipherNoForwardSecrecy, tlsCipherNull,
   tlsCipherRc4, tlsCipherWeakDh, tlsCompression, tlsHeartbleed, tlsHstsMissing, tlsProtocolSslv2, tlsProtocolSslv3,
-  tlsProtocolTls10, tlsProtocolTls11, tlsRenegotiationInsecure,
+  tlsProtocolTls10, tlsProtocolTls11, tlsRenegotiationClientInitiated, tlsRenegotiationInsecure,
 } from './checks.js'
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { ipVersion } from '../../../toolkit/ip.js'
@@ -134,6 +134,14 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
       check: tlsRenegotiationInsecure, ...at, confirmed: false,
       detail: `No renegotiation_info extension in the ServerHello under ${insecure.join(', ')}.`,
       evidence: textEvidence(`ClientHello carried TLS_EMPTY_RENEGOTIATION_INFO_SCSV; ServerHello (${insecure.join(', ')}) had no renegotiation_info (0xff01) extension.`),
+    })
+  }
+
+  if (report.clientRenegotiation) {
+    out.push({
+      check: tlsRenegotiationClientInitiated, ...at, confirmed: true,
+      detail: 'On an established connection the server completed a second handshake that the client started.',
+      evidence: textEvidence('After a TLS 1.2-or-older handshake the client sent a new ClientHello on the same connection; the server answered it and the second handshake completed.'),
     })
   }
 
