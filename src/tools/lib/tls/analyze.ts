@@ -81,7 +81,7 @@ export interface ScanTlsOptions {
   timeoutMs?: number
   /** Probes at once (default 3). */
   concurrency?: number
-  /** Called as steps finish (6 protocol probes, certificate, HTTP, heartbeat). */
+  /** Called as steps finish (6 protocol probes, DHE group, certificate, HTTP, renegotiation, heartbeat). */
   progress?: (done: number, total: number) => void
 }
 
@@ -131,7 +131,7 @@ export async function scanTls(
     stopped: () => o.signal.aborted,
   }
   const { report, stopped, log } = s
-  const TOTAL_STEPS = PROTOCOLS.length + 4
+  const TOTAL_STEPS = PROTOCOLS.length + 5
   let stepsDone = 0
   const step = () => o.progress?.(++stepsDone, TOTAL_STEPS)
 
@@ -144,23 +144,18 @@ export async function scanTls(
     log(`${bare}:${port}: no SSL/TLS handshake succeeded`)
     return report
   }
-  await dhStep(s)
-  if (stopped()) return report
-  // 2. Certificate.
-  await certificateStep(s)
-  step()
-  if (stopped()) return report
-  // 3. HSTS.
-  await httpStep(s)
-  step()
-  if (stopped()) return report
-  // 4. Client-initiated renegotiation.
-  await renegotiationStep(s)
-  step()
-  if (stopped()) return report
-  // 5. Heartbleed.
-  if (!(await heartbleedStep(s))) return report
-  step()
+  // 2-6. Independent of each other (one or two connections each): at once.
+  const after = async (run: () => Promise<unknown>) => {
+    const ok = await run()
+    if (ok !== false && !stopped()) step()
+  }
+  await Promise.all([
+    after(() => dhStep(s)),
+    after(() => certificateStep(s)),
+    after(() => httpStep(s)),
+    after(() => renegotiationStep(s)),
+    after(() => heartbleedStep(s)),
+  ])
   return report
 }
 
