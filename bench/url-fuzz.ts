@@ -3,9 +3,10 @@
 // "found" statuses and the same parallelism. Prints requests/s of each and whether the discovered sets
 // are equal. The server runs in its own process so no client shares its event loop.
 // Ward is measured cold (its first scan in this process: JIT not warmed up, first connections) and
-// warm (later scans, as in a long-running service); the tools run --runs times interleaved, the median
-// run is shown.
-// Usage: npm run bench -- url-fuzz [--concurrency 40] [--runs 3] [--variant normal]
+// warm (after --warmup more scans, as in a long-running service); the tools run --runs times
+// interleaved, the median run is shown, with the client's CPU time per request (Ward: this process;
+// ffuf: its own, from bash's `times`), a load-independent figure on a shared machine.
+// Usage: npm run bench -- url-fuzz [--concurrency 40] [--runs 5] [--warmup 2] [--variant normal]
 import { spawn, execFile, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -17,7 +18,7 @@ import { urlFuzzer, type UrlEntry } from '../src/tools/url-fuzzer/index.js'
 import { PLANTED } from '../test/testbed/fuzz-site.js'
 import { DEFAULT_STATUS_CODES } from '../src/tools/url-fuzzer/params.js'
 
-const HOST = '127.0.3.10'
+const HOST = '127.0.27.10'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const LIST = fileURLToPath(new URL('../src/tools/url-fuzzer/wordlists/medium.txt', import.meta.url))
 const run$ = promisify(execFile)
@@ -26,6 +27,8 @@ interface Result {
   tool: string
   requests: number
   seconds: number
+  /** CPU time (user + system) of the client while it ran, ms. */
+  cpuMs?: number
   found: string[]
   note?: string
 }
@@ -57,13 +60,26 @@ async function which(cmd: string): Promise<string | null> {
   }
 }
 
-async function timed(server: { stats(): Promise<{ requests: number }> }, tool: string, body: () => Promise<{ found: string[]; note?: string }>): Promise<Result> {
+async function timed(server: { stats(): Promise<{ requests: number }> }, tool: string, body: () => Promise<{ found: string[]; note?: string; cpuMs?: number }>): Promise<Result> {
   const before = (await server.stats()).requests
   const t0 = performance.now()
   const r = await body()
   const seconds = (performance.now() - t0) / 1000
   const requests = (await server.stats()).requests - before
   return { tool, requests, seconds, ...r }
+}
+
+/** Runs a command through bash and reads its CPU time from `times` (children's user and system time). */
+async function runCounted(bin: string, args: string[]): Promise<{ stdout: string; cpuMs: number }> {
+  const { stdout } = await run$('bash', ['-c', '"$@" > >(cat); code=$?; wait; echo; echo "@@cpu"; times; exit $code', 'bash', bin, ...args], { maxBuffer: 64 << 20 })
+  const [out, cpu = ''] = stdout.split('\n@@cpu\n')
+  const secs = (t: string) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t)
+    return m ? Number(m[1]) * 60 + Number(m[2]) : 0
+  }
+  const children = cpu.trim().split('\n')[1] ?? ''
+  const [user = '', sys = ''] = children.split(/\s+/)
+  return { stdout: out!, cpuMs: (secs(user) + secs(sys)) * 1000 }
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -73,6 +89,7 @@ export async function run(args: string[]): Promise<void> {
   }
   const concurrency = Number(opt('concurrency', '40'))
   const runs = Number(opt('runs', '5'))
+  const warmup = Number(opt('warmup', '2'))
   const variant = opt('variant', 'normal')
   const words = readFileSync(LIST, 'utf8').split('\n').filter(Boolean).length
   const codes = DEFAULT_STATUS_CODES.join(',')
@@ -85,18 +102,20 @@ export async function run(args: string[]): Promise<void> {
 
     const ward = (label: string) =>
       timed(server, label, async () => {
+        const cpu0 = process.cpuUsage()
         const r = await runTool(urlFuzzer, { target: base, params: { wordlist: 'medium', concurrency, rate_limit: 100_000 } })
+        const cpu = process.cpuUsage(cpu0)
         if (r.error) throw r.error
         const urls = (r.output.urls as UrlEntry[]) ?? []
-        return { found: urls.map((u) => u.url.slice(base.length)).sort(), note: `rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` }
+        return { found: urls.map((u) => u.url.slice(base.length)).sort(), cpuMs: (cpu.user + cpu.system) / 1000, note: `rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` }
       })
     const ffufBin = await which('ffuf')
     const ffuf = (bin: string) =>
       timed(server, 'ffuf', async () => {
         // On the soft-404 variants ffuf gets its own auto-calibration (-ac), the fair counterpart of Ward's.
         const ac = variant === 'normal' ? [] : ['-ac']
-        const { stdout } = await run$(bin, ['-u', `${base}FUZZ`, '-w', LIST, '-mc', codes, '-t', String(concurrency), '-s', ...ac], { maxBuffer: 64 << 20 })
-        return { found: stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort(), note: ac.join(' ') }
+        const { stdout, cpuMs } = await runCounted(bin, ['-u', `${base}FUZZ`, '-w', LIST, '-mc', codes, '-t', String(concurrency), '-s', ...ac])
+        return { found: stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort(), cpuMs, note: ac.join(' ') }
       })
     const gobusterBin = await which('gobuster')
     const gobuster = (bin: string) =>
@@ -121,6 +140,8 @@ export async function run(args: string[]): Promise<void> {
     if (!gobusterBin) console.log('gobuster: not installed, skipped')
 
     results.push(await ward('ward-cold'))
+    // The JIT keeps improving over the first few scans; a long-running worker is past that point.
+    for (let i = 0; i < warmup; i++) await ward('warm-up')
     // Interleaved, so that every tool sees the same background load on a shared machine.
     for (let i = 0; i < runs; i++) {
       results.push(await ward('ward'))
@@ -143,15 +164,22 @@ export async function run(args: string[]): Promise<void> {
   }
   const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
   console.log('')
-  console.log(`tool       requests   seconds     req/s   found  same as ward  all planted  note (median of ${runs})`)
+  console.log(`tool       requests   seconds     req/s  cpu µs/req   found  same as ward  all planted  note (median of ${runs})`)
+  const cpuPerReq = (r: Result) => (r.cpuMs === undefined ? '' : String(Math.round((r.cpuMs * 1000) / r.requests)))
   for (const r of best.values()) {
     console.log(
-      `${r.tool.padEnd(9)} ${String(r.requests).padStart(9)} ${r.seconds.toFixed(2).padStart(9)} ${Math.round(r.requests / r.seconds).toString().padStart(9)} ` +
+      `${r.tool.padEnd(9)} ${String(r.requests).padStart(9)} ${r.seconds.toFixed(2).padStart(9)} ${Math.round(r.requests / r.seconds).toString().padStart(9)} ${cpuPerReq(r).padStart(11)} ` +
         `${String(r.found.length).padStart(7)}  ${(same(r.found, ward.found) ? 'yes' : 'NO').padEnd(12)}  ${(same(r.found, truth) ? 'yes' : 'NO').padEnd(11)}  ${r.note ?? ''}`,
     )
   }
   const rates = (tool: string) => results.filter((r) => r.tool === tool).map((r) => Math.round(r.requests / r.seconds))
-  for (const tool of best.keys()) console.log(`${tool} req/s per run: ${rates(tool).join(', ')}`)
+  for (const tool of best.keys()) console.log(`${tool} req/s per run: ${rates(tool).join(', ')}; cpu µs/req per run: ${results.filter((r) => r.tool === tool).map(cpuPerReq).join(', ')}`)
+  const f = best.get('ffuf')
+  const w = best.get('ward')!
+  if (f) {
+    console.log(`ratio ward/ffuf (median runs): request rate ${(rate(w) / rate(f)).toFixed(2)}x` +
+      (w.cpuMs && f.cpuMs ? `, client CPU per request ${((w.cpuMs / w.requests) / (f.cpuMs / f.requests)).toFixed(2)}x` : ''))
+  }
   const reported = new Set<string>()
   for (const r of results) {
     if (!same(r.found, ward.found) && !reported.has(r.tool)) {

@@ -10,6 +10,11 @@ export interface Zone {
   origin: string
   axfr: boolean
   records: DnsRecord[]
+  /**
+   * false: answer a CNAME alone, without chasing its target (as an authoritative server that is not a
+   * recursive resolver does for targets outside its data), so the client must follow the chain itself.
+   */
+  chase?: boolean
 }
 
 export const DNS_HOST = '127.0.5.53'
@@ -30,7 +35,38 @@ function zone(origin: string, axfr: boolean, lines: Array<[string, keyof typeof 
   }
 }
 
+/** depth.example: decoded SRV/CAA/NAPTR/SSHFP/TLSA, CNAME chains the client must follow (and a loop), two NS names on one address. */
+const DEPTH_ZONE: Zone = {
+  ...zone('depth.example', true, [
+    ['@', 'NS', 'ns1.depth.example'],
+    ['@', 'NS', 'ns2.depth.example'],
+    ['@', 'A', '127.0.27.40'],
+    ['@', 'TXT', 'v=spf1 -all'],
+    ['_dmarc', 'TXT', 'v=DMARC1; p=reject'],
+    ['@', 'CAA', '0 issue "letsencrypt.org"'],
+    ['@', 'NAPTR', '100 10 "S" "SIP+D2U" "" _sip._udp.depth.example'],
+    ['_sip._udp', 'SRV', '10 5 5060 sip.depth.example'],
+    ['ns1', 'A', DNS_HOST],
+    ['ns2', 'A', DNS_HOST], // the same server under a second name: one AXFR finding
+    ['sip', 'A', '127.0.27.41'],
+    ['www', 'A', '127.0.27.40'],
+    ['www', 'SSHFP', '4 2 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'],
+    ['_443._tcp.www', 'TLSA', '3 1 1 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'],
+    ['app', 'CNAME', 'edge.cdn-depth.example'],
+    ['api', 'CNAME', 'app.depth.example'],
+    ['loop1', 'CNAME', 'loop2.depth.example'],
+    ['loop2', 'CNAME', 'loop1.depth.example'],
+  ]),
+  chase: false,
+}
+
 export const ZONES: Zone[] = [
+  DEPTH_ZONE,
+  zone('cdn-depth.example', false, [
+    ['@', 'NS', 'ns1.cdn-depth.example'],
+    ['ns1', 'A', DNS_HOST],
+    ['edge', 'A', '127.0.27.42'],
+  ]),
   zone('ward-test.example', true, [
     ['@', 'NS', 'ns1.ward-test.example'],
     ['@', 'NS', 'ns2.ward-test.example'],
@@ -90,6 +126,10 @@ export const TRUTH = {
   'wild.example': {
     checks: ['subdomain.dns.dmarc-weak', 'subdomain.dns.spf-weak', 'subdomain.dns.subdomain-found', 'subdomain.dns.wildcard'],
     subdomains: ['ns1.wild.example', 'www.wild.example'],
+  },
+  'depth.example': {
+    checks: ['subdomain.dns.axfr-allowed', 'subdomain.dns.subdomain-found'],
+    subdomains: ['api', 'app', 'loop1', 'loop2', 'ns1', 'ns2', 'sip', 'www'].map((l) => `${l}.depth.example`),
   },
 } as const
 
@@ -210,6 +250,7 @@ function answer(zones: Zone[], q: DnsMessage): Buffer {
     const cname = l.records.find((r) => r.type === TYPE.CNAME)
     if (cname && question.type !== TYPE.CNAME) {
       answers.push(cname)
+      if (l.zone?.chase === false) return reply(q, { aa: true }, answers)
       name = cname.data // chase like a recursive resolver
       continue
     }

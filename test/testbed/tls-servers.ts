@@ -7,13 +7,14 @@ import net from 'node:net'
 import https from 'node:https'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { randomBytes, X509Certificate } from 'node:crypto'
+import { constants, randomBytes, X509Certificate } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export type TlsServerName =
   | 'modern' | 'legacy' | 'expired' | 'notyet' | 'expiring' | 'selfsigned' | 'wronghost' | 'weakkey' | 'sha1' | 'nohsts' | 'untrusted'
   | 'sslv3' | 'sslv2' | 'compression' | 'reneg' | 'heartbleed' | 'heartbeat-patched' | 'picky' | 'anonfirst'
+  | 'clean' | 'cbc' | 'staticrsa' | 'weakdh' | 'shortserial' | 'norevocation' | 'nostapling' | 'noct' | 'clientreneg'
 
 export interface TlsServerTruth {
   /** Protocol versions the server accepts. */
@@ -50,6 +51,8 @@ const ADDR: Record<TlsServerName, string> = {
   modern: '127.0.4.1', legacy: '127.0.4.2', expired: '127.0.4.3', notyet: '127.0.4.4', expiring: '127.0.4.5', selfsigned: '127.0.4.6',
   wronghost: '127.0.4.7', weakkey: '127.0.4.8', sha1: '127.0.4.9', nohsts: '127.0.4.10', untrusted: '127.0.4.11', picky: '127.0.4.12', anonfirst: '127.0.4.13',
   sslv3: '127.0.4.20', sslv2: '127.0.4.21', compression: '127.0.4.22', reneg: '127.0.4.23', heartbleed: '127.0.4.24', 'heartbeat-patched': '127.0.4.25',
+  clean: '127.0.27.1', cbc: '127.0.27.2', staticrsa: '127.0.27.3', weakdh: '127.0.27.4', shortserial: '127.0.27.5', norevocation: '127.0.27.6',
+  nostapling: '127.0.27.7', noct: '127.0.27.8', clientreneg: '127.0.27.9',
 }
 
 // ---- certificates (openssl CLI) ----
@@ -67,29 +70,44 @@ class Pki {
     const d = join(this.dir, name)
     execFileSync('mkdir', ['-p', d])
     writeFileSync(join(d, 'index.txt'), '')
-    writeFileSync(join(d, 'serial'), randomBytes(8).toString('hex') + '\n')
+    writeFileSync(join(d, 'serial'), longSerial())
+    // Leaves look like a public CA's: a CRL distribution point and (fake, presence-only) embedded SCTs;
+    // the other sections drop one of them or add an OCSP responder.
+    const base = ['basicConstraints = CA:FALSE', 'subjectAltName = $ENV::SAN', 'keyUsage = digitalSignature, keyEncipherment', 'extendedKeyUsage = serverAuth']
+    const crl = 'crlDistributionPoints = URI:http://crl.ward.test/ca.crl'
+    const sct = '1.3.6.1.4.1.11129.2.4.2 = ASN1:FORMAT:HEX,OCTETSTRING:0000'
+    const ocsp = 'authorityInfoAccess = OCSP;URI:http://ocsp.ward.test/'
     writeFileSync(join(d, 'ca.cnf'), [
       '[ ca ]', 'default_ca = testca', '[ testca ]', `dir = ${d}`, `database = ${d}/index.txt`, `new_certs_dir = ${d}`,
       `serial = ${d}/serial`, `certificate = ${d}/ca.pem`, `private_key = ${d}/ca.key`, 'default_md = sha256', 'policy = any',
-      'unique_subject = no', 'email_in_dn = no', '[ any ]', 'commonName = supplied', '[ leaf ]', 'basicConstraints = CA:FALSE',
-      'subjectAltName = $ENV::SAN', 'keyUsage = digitalSignature, keyEncipherment', 'extendedKeyUsage = serverAuth', '',
+      'unique_subject = no', 'email_in_dn = no', '[ any ]', 'commonName = supplied',
+      '[ leaf ]', ...base, crl, sct, '[ leaf_ocsp ]', ...base, crl, ocsp, sct, '[ leaf_norev ]', ...base, sct, '[ leaf_noct ]', ...base, crl, '',
     ].join('\n'))
     this.run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${d}/ca.key`, '-out', `${d}/ca.pem`, '-subj', `/CN=${name}`, '-days', '3650', '-sha256'])
   }
 
   /** A leaf signed by `ca`; returns [key, cert] PEM. */
-  leaf(o: { name: string; ca: string; san: string; bits?: number; md?: string; start?: number; end?: number }): [string, string] {
+  leaf(o: { name: string; ca: string; san: string; bits?: number; md?: string; start?: number; end?: number; exts?: 'ocsp' | 'norev' | 'noct'; serial?: string }): [string, string] {
     const d = join(this.dir, o.ca)
+    if (o.serial) writeFileSync(join(d, 'serial'), o.serial + '\n')
     const key = join(this.dir, `${o.name}.key`)
     const csr = join(this.dir, `${o.name}.csr`)
     const crt = join(this.dir, `${o.name}.pem`)
     this.run(['req', '-new', '-newkey', `rsa:${o.bits ?? 2048}`, '-nodes', '-keyout', key, '-out', csr, '-subj', `/CN=${o.name}.ward.test`])
     const now = Date.now()
     this.run([
-      'ca', '-batch', '-config', `${d}/ca.cnf`, '-extensions', 'leaf', '-md', o.md ?? 'sha256', '-notext',
+      'ca', '-batch', '-config', `${d}/ca.cnf`, '-extensions', o.exts ? `leaf_${o.exts}` : 'leaf', '-md', o.md ?? 'sha256', '-notext',
       '-startdate', stamp(o.start ?? now - DAY), '-enddate', stamp(o.end ?? now + 365 * DAY), '-in', csr, '-out', crt,
     ], { SAN: o.san })
+    if (o.serial) writeFileSync(join(d, 'serial'), longSerial())
     return [readFileSync(key, 'utf8'), readFileSync(crt, 'utf8')]
+  }
+
+  /** Finite-field DH parameters of `bits` (DSA-style generation: fast). */
+  dhparam(bits: number): string {
+    const out = join(this.dir, `dh${bits}.pem`)
+    this.run(['dhparam', '-dsaparam', '-out', out, String(bits)])
+    return readFileSync(out, 'utf8')
   }
 
   selfSigned(name: string, san: string): [string, string] {
@@ -101,18 +119,34 @@ class Pki {
 }
 
 const derOf = (pem: string) => Buffer.from(new X509Certificate(pem).raw)
+/** 8 random bytes with a non-zero first byte: a serial that never reads as short. */
+const longSerial = () => '7f' + randomBytes(7).toString('hex') + '\n'
 
 // ---- real servers ----
 
-function httpsServer(o: { key: string; cert: string; min?: 'TLSv1' | 'TLSv1.2'; max?: 'TLSv1.2' | 'TLSv1.3'; ciphers: string; hsts: boolean; serverOrder?: boolean }): https.Server {
-  return https.createServer(
-    { key: o.key, cert: o.cert, minVersion: o.min ?? 'TLSv1.2', maxVersion: o.max ?? 'TLSv1.3', ciphers: o.ciphers, honorCipherOrder: o.serverOrder ?? false, dhparam: 'auto' } as https.ServerOptions,
+function httpsServer(o: {
+  key: string; cert: string; min?: 'TLSv1' | 'TLSv1.2'; max?: 'TLSv1.2' | 'TLSv1.3'; ciphers: string; hsts: boolean; serverOrder?: boolean
+  /** Staple a (dummy) OCSP response when the client asks. */
+  staple?: boolean
+  dhparam?: string
+  /** Accept client-initiated renegotiation (Node's default; refused otherwise, as nginx and Apache do). */
+  renegotiation?: boolean
+}): https.Server {
+  const server = https.createServer(
+    {
+      key: o.key, cert: o.cert, minVersion: o.min ?? 'TLSv1.2', maxVersion: o.max ?? 'TLSv1.3', ciphers: o.ciphers, honorCipherOrder: o.serverOrder ?? false, dhparam: o.dhparam ?? 'auto',
+      secureOptions: o.renegotiation ? 0 : constants.SSL_OP_NO_RENEGOTIATION,
+    } as https.ServerOptions,
     (req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', ...(o.hsts ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}) })
       res.end('ward tls test bed\n')
     },
   )
+  if (o.staple) server.on('OCSPRequest', (_cert: Buffer, _issuer: Buffer, cb: (err: Error | null, resp: Buffer) => void) => cb(null, Buffer.from('ward test bed OCSP response')))
+  return server
 }
+
+const pemPair = ([key, cert]: [string, string]) => ({ key, cert })
 
 // ---- fakes ----
 
@@ -306,7 +340,10 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
       truth: {
         protocols: ['TLSv1.0', 'TLSv1.1', 'TLSv1.2'],
         ciphers: { 'TLSv1.0': legacyTls1, 'TLSv1.1': legacyTls1, 'TLSv1.2': LEGACY_CIPHERS },
-        findings: ['tls.protocol.tls10', 'tls.protocol.tls11', 'tls.cipher.null', 'tls.cipher.anonymous', 'tls.cipher.cbc-tls10', 'tls.hsts.missing'],
+        findings: [
+          'tls.protocol.tls10', 'tls.protocol.tls11', 'tls.cipher.null', 'tls.cipher.anonymous', 'tls.cipher.cbc-tls10', 'tls.cipher.cbc',
+          'tls.cipher.no-forward-secrecy', 'tls.hsts.missing',
+        ],
       },
     })
   }
@@ -320,7 +357,7 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
     truth: {
       protocols: ['SSLv3'],
       ciphers: { SSLv3: ['RC4-SHA', 'DES-CBC3-SHA', 'EXP-RC4-MD5', 'AES128-SHA'] },
-      findings: ['tls.protocol.sslv3', 'tls.cipher.rc4', 'tls.cipher.des', 'tls.cipher.export', 'tls.cipher.cbc-tls10'],
+      findings: ['tls.protocol.sslv3', 'tls.cipher.rc4', 'tls.cipher.des', 'tls.cipher.export', 'tls.cipher.cbc-tls10', 'tls.cipher.no-forward-secrecy'],
     },
   })
   servers.set('sslv2', {
@@ -336,12 +373,35 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
     servers.set(name, {
       // AES128-GCM-SHA256, ECDHE-RSA-AES128-GCM-SHA256
       server: fakeTlsServer({ version: 0x0303, suites: [0x009c, 0xc02f], cert: fakeCert(name), ...o }),
-      truth: { protocols: ['TLSv1.2'], ciphers: { 'TLSv1.2': ['AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256'] }, findings },
+      // AES128-GCM-SHA256 is static RSA: every fake also lacks forward secrecy on that suite.
+      truth: { protocols: ['TLSv1.2'], ciphers: { 'TLSv1.2': ['AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256'] }, findings: [...findings, 'tls.cipher.no-forward-secrecy'] },
     })
   tls12Fake('compression', { compression: true }, ['tls.compression'])
   tls12Fake('reneg', { renegotiationInfo: false }, ['tls.renegotiation.insecure'])
   tls12Fake('heartbleed', { heartbeat: 'vulnerable' }, ['tls.heartbleed'])
   tls12Fake('heartbeat-patched', { heartbeat: 'patched' }, [])
+
+  // Depth checks (127.0.27.x): one planted problem each, and a clean server that staples OCSP.
+  const tls12 = (name: TlsServerName, cert: [string, string], ciphers: string[], findings: string[], o: { dhparam?: string } = {}) =>
+    servers.set(name, {
+      server: httpsServer({ key: cert[0], cert: cert[1], max: 'TLSv1.2', ciphers: ciphers.join(':'), hsts: true, ...o }),
+      truth: { protocols: ['TLSv1.2'], ciphers: { 'TLSv1.2': ciphers }, findings },
+    })
+  servers.set('clean', {
+    server: httpsServer({ ...pemPair(leaf('clean', { exts: 'ocsp' })), ciphers: MODERN_CIPHERS, hsts: true, staple: true }),
+    truth: { ...modernProtocols, findings: [] },
+  })
+  tls12('cbc', leaf('cbc'), ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-SHA256'], ['tls.cipher.cbc'])
+  tls12('staticrsa', leaf('staticrsa'), ['ECDHE-RSA-AES128-GCM-SHA256', 'AES128-GCM-SHA256'], ['tls.cipher.no-forward-secrecy'])
+  tls12('weakdh', leaf('weakdh'), ['ECDHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES128-GCM-SHA256'], ['tls.cipher.weak-dh'], { dhparam: pki.dhparam(1024) })
+  real('shortserial', leaf('shortserial', { serial: '1001' }), ['tls.cert.short-serial'])
+  real('norevocation', leaf('norevocation', { exts: 'norev' }), ['tls.cert.no-revocation-info'])
+  real('nostapling', leaf('nostapling', { exts: 'ocsp' }), ['tls.cert.ocsp-stapling-missing'])
+  real('noct', leaf('noct', { exts: 'noct' }), ['tls.cert.no-ct'])
+  servers.set('clientreneg', {
+    server: httpsServer({ ...pemPair(leaf('clientreneg')), ciphers: MODERN_CIPHERS, hsts: true, renegotiation: true }),
+    truth: { ...modernProtocols, findings: ['tls.renegotiation.client-initiated'] },
+  })
 
   servers.set('picky', {
     // In front of the modern server; its certificate is for 127.0.4.1, hence the mismatch.

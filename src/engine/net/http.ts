@@ -1,7 +1,7 @@
 // HTTP(S) over the egress dialer, with undici doing the protocol work.
 import type net from 'node:net'
 import type tls from 'node:tls'
-import { Agent, request, type buildConnector, type Dispatcher } from 'undici'
+import { Agent, type buildConnector, type Dispatcher } from 'undici'
 import type { ConnectOptions, HttpRequest, HttpResponse, TlsConnectOptions } from '../../toolkit/egress.js'
 
 const DEFAULT_MAX_BODY = 2 * 1024 * 1024
@@ -13,7 +13,11 @@ export function createHttpClient(
   // undici asks this function for every new connection; we hand it sockets from the egress.
   const agent = new Agent({
     keepAliveTimeout: 4000,
-    connections: 64,
+    connections: 256, // above the URL fuzzer's highest concurrency (200)
+    // Every request has its own whole-request timer (InFlight); undici's per-request header and body
+    // timers would only duplicate it, at a cost per request.
+    headersTimeout: 0,
+    bodyTimeout: 0,
     connect: (opts: buildConnector.Options, cb: buildConnector.Callback) => {
       const host: string = opts.hostname
       const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80)
@@ -22,81 +26,158 @@ export function createHttpClient(
     },
   })
 
-  async function doRequest(url: string, req: HttpRequest = {}): Promise<HttpResponse> {
-    const started = performance.now()
-    // One controller and one cleared timer per request: AbortSignal.timeout/any cost a timer that
-    // outlives the request and a third of the throughput at fuzzing rates.
-    const ac = new AbortController()
-    const timeoutMs = req.timeoutMs ?? 10000
-    const timer = setTimeout(() => ac.abort(Object.assign(new Error(`HTTP request to ${url} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs)
-    const onAbort = () => ac.abort(req.signal!.reason)
-    if (req.signal?.aborted) onAbort()
-    else req.signal?.addEventListener('abort', onAbort, { once: true })
-    try {
-      return await raceAbort(readResponse(url, req, ac.signal, started), ac.signal)
-    } finally {
-      clearTimeout(timer)
-      req.signal?.removeEventListener('abort', onAbort)
+  // Requests go straight to the agent with a handler that collects the body into buffers: no stream
+  // per response, no AbortController per request, one abort listener per caller signal (not per
+  // request). At fuzzing rates that per-request machinery cost more CPU than the HTTP parsing.
+  const watched = new WeakMap<AbortSignal, Set<InFlight>>()
+  function watch(signal: AbortSignal, f: InFlight): void {
+    let set = watched.get(signal)
+    if (!set) {
+      const mine = new Set<InFlight>()
+      watched.set(signal, (set = mine))
+      signal.addEventListener('abort', () => {
+        for (const x of mine) x.fail(signal.reason instanceof Error ? signal.reason : abortReason(signal.reason))
+        mine.clear()
+      }, { once: true })
     }
+    set.add(f)
   }
 
-  async function readResponse(url: string, req: HttpRequest, signal: AbortSignal, started: number): Promise<HttpResponse> {
-    const res = await request(url, {
-      dispatcher: agent,
-      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-      headers: { 'user-agent': 'Ward-Scanner/0.1', ...req.headers },
-      body: req.body,
-      signal,
-      maxRedirections: 0,
-    })
-    const max = req.maxBodyBytes ?? DEFAULT_MAX_BODY
-    const chunks: Buffer[] = []
-    let size = 0
-    let truncated = false
+  function doRequest(url: string, req: HttpRequest = {}): Promise<HttpResponse> {
+    if (req.signal?.aborted) return Promise.reject(req.signal.reason instanceof Error ? req.signal.reason : abortReason(req.signal.reason))
+    let u: URL
     try {
-      for await (const chunk of res.body) {
-        const b = chunk as Buffer
-        if (size + b.length > max) {
-          chunks.push(b.subarray(0, max - size))
-          size = max
-          truncated = true
-          break
-        }
-        chunks.push(b)
-        size += b.length
+      u = new URL(url)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const f = new InFlight(url, req, resolve, reject, () => watched.get(req.signal!)?.delete(f))
+      if (req.signal) watch(req.signal, f)
+      try {
+        agent.dispatch(
+          { origin: u.origin, path: u.pathname + u.search, method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: { 'user-agent': 'Ward-Scanner/0.1', ...req.headers }, body: req.body ?? null },
+          f,
+        )
+      } catch (e) {
+        f.fail(e as Error)
       }
-    } finally {
-      if (truncated) res.body.destroy()
-    }
-    const headers: Record<string, string> = {}
-    let setCookies: string[] = []
-    for (const [k, v] of Object.entries(res.headers)) {
-      if (v === undefined) continue
-      if (k === 'set-cookie') setCookies = Array.isArray(v) ? v : [v]
-      else headers[k] = Array.isArray(v) ? v.join(', ') : v
-    }
-    const body = Buffer.concat(chunks)
-    return { url, status: res.statusCode, headers, setCookies, body, truncated, elapsedMs: performance.now() - started, text: () => body.toString('utf8') }
+    })
   }
 
   return { request: doRequest, close: () => agent.close() }
 }
 
-/** undici does not abort while a connection is being set up; the caller must not wait for it. */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(v)
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(e)
-      },
-    )
-  })
+/** Lower-case header names, remembered: servers send the same few names on every answer. */
+const LOWER = new Map<string, string>()
+function lowerName(raw: Buffer | string): string {
+  const k = raw.toString('latin1')
+  let v = LOWER.get(k)
+  if (v === undefined) {
+    v = k.toLowerCase()
+    if (LOWER.size < 512) LOWER.set(k, v)
+  }
+  return v
+}
+
+const abortReason = (reason: unknown) => Object.assign(new Error(String(reason ?? 'aborted')), { name: 'AbortError', code: 'ABORT_ERR' })
+
+/**
+ * One request as an undici dispatch handler: settles once (answer, error, timeout or the caller's abort),
+ * and aborts the connection when it settles early. undici does not abort while a connection is being
+ * set up; the promise settles anyway and the request is aborted as soon as undici hands over `abort`.
+ */
+class InFlight implements Dispatcher.DispatchHandlers {
+  private readonly started = performance.now()
+  private readonly timer: NodeJS.Timeout
+  private readonly max: number
+  private abortFn: ((err: Error) => void) | null = null
+  private done = false
+  private status = 0
+  private headers: Record<string, string> = {}
+  private setCookies: string[] = []
+  private chunks: Buffer[] = []
+  private size = 0
+
+  constructor(
+    private readonly url: string,
+    private readonly req: HttpRequest,
+    private readonly resolve: (r: HttpResponse) => void,
+    private readonly reject: (e: Error) => void,
+    private readonly unwatch: () => void,
+  ) {
+    const timeoutMs = req.timeoutMs ?? 10000
+    this.max = req.maxBodyBytes ?? DEFAULT_MAX_BODY
+    this.timer = setTimeout(() => this.fail(Object.assign(new Error(`HTTP request to ${url} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs)
+  }
+
+  private settle(): boolean {
+    if (this.done) return false
+    this.done = true
+    clearTimeout(this.timer)
+    this.unwatch()
+    return true
+  }
+
+  fail(err: Error): void {
+    if (!this.settle()) return
+    this.abortFn?.(err)
+    this.reject(err)
+  }
+
+  private finish(truncated: boolean): void {
+    if (!this.settle()) return
+    // A copy: the chunks are views of undici's socket reads, which a kept body would pin.
+    const body = Buffer.concat(this.chunks, this.size)
+    this.chunks = []
+    this.resolve({
+      url: this.url, status: this.status, headers: this.headers, setCookies: this.setCookies, body, truncated,
+      elapsedMs: performance.now() - this.started, text: () => body.toString('utf8'),
+    })
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    if (this.done) abort(new Error('request settled before its connection was ready'))
+    else this.abortFn = abort
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+    if (statusCode < 200) return true // 1xx: the final answer follows
+    this.status = statusCode
+    const h: Record<string, string> = {}
+    const raw = rawHeaders ?? []
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const k = lowerName(raw[i]!)
+      const v = raw[i + 1]!.toString('utf8')
+      if (k === 'set-cookie') this.setCookies.push(v)
+      else h[k] = k in h ? `${h[k]}, ${v}` : v
+    }
+    this.headers = h
+    return true
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.done) return false
+    if (this.size + chunk.length > this.max) {
+      this.chunks.push(chunk.subarray(0, this.max - this.size))
+      this.size = this.max
+      const abort = this.abortFn
+      this.finish(true)
+      abort?.(new Error('body limit reached'))
+      return false
+    }
+    this.chunks.push(chunk)
+    this.size += chunk.length
+    return true
+  }
+
+  onComplete(): void {
+    this.finish(false)
+  }
+
+  onError(err: Error): void {
+    if (this.done) return
+    this.settle()
+    this.reject(err)
+  }
 }

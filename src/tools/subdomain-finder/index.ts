@@ -33,7 +33,7 @@ interface Found {
 }
 
 const AXFR_SHOWN = 300
-const TYPES_OF_DOMAIN = [TYPE.A, TYPE.AAAA, TYPE.CNAME, TYPE.MX, TYPE.NS, TYPE.TXT] as const
+const TYPES_OF_DOMAIN = [TYPE.A, TYPE.AAAA, TYPE.CNAME, TYPE.MX, TYPE.NS, TYPE.TXT, TYPE.CAA] as const
 const EXTRA_TYPES_OF_NAMES = [TYPE.AAAA, TYPE.MX, TYPE.TXT, TYPE.NS] as const
 
 /** What the steps of one scan share: the domain, the resolver link, and what has been found so far. */
@@ -59,7 +59,10 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
   const own = await domainRecordsStep(r)
   await emailPolicyStep(r, own)
   const wildcard = await wildcardStep(r)
-  for (const rec of own) if (rec.type === TYPE.NS || rec.type === TYPE.MX || rec.type === TYPE.CNAME) addCandidate(r, rec.data.replace(/^\d+\s+/, ''), 'domain records')
+  for (const rec of own) {
+    const target = targetOf(rec)
+    if (target) addCandidate(r, target, 'domain records')
+  }
   await zoneTransferStep(r, own)
   const sorted = await enumerationStep(r, words, wildcard)
   ctx.output('subdomains', sorted.map((f) => ({ hostname: f.hostname, ip_address: f.lookup.addresses[0] ?? null, resolved: f.lookup.addresses.length > 0 })))
@@ -102,7 +105,7 @@ async function connectResolver(ctx: ScanContext<Params>): Promise<{ domain: stri
 async function domainRecordsStep(r: Run): Promise<DnsRecord[]> {
   const { ctx, domain, client, signal } = r
   // 1. Records of the domain.
-  const recordsTest = await ctx.test('DNS records of the domain', `Queried A, AAAA, CNAME, MX, NS, TXT and SOA of ${domain}.`)
+  const recordsTest = await ctx.test('DNS records of the domain', `Queried A, AAAA, CNAME, MX, NS, TXT, CAA and SOA of ${domain}.`)
   const own = await recordsOf(client, domain, TYPES_OF_DOMAIN, signal)
   r.allRecords.push(...r.soa.answers.filter((r) => r.type === TYPE.SOA), ...own)
   for (const r of own) ctx.log(`${r.name} ${typeName(r.type)} ${r.data}`)
@@ -163,51 +166,71 @@ function addCandidate(r: Run, name: string, source: Source, lookup?: AddressLook
   } else r.found.set(n, { hostname: n, sources: new Set([source]), lookup: lookup ?? emptyLookup(n), records: [] })
 }
 
-/** 5. Zone transfer from every name server. */
+/** Addresses of one zone's name servers tried for AXFR at most (each server name counts its first two). */
+const AXFR_MAX_ADDRESSES = 16
+
+/**
+ * 5. Zone transfer from every name server address. Several NS names often share an address (one
+ * server, several names): each address is asked once and gives at most one finding.
+ */
 async function zoneTransferStep(run: Run, own: DnsRecord[]): Promise<void> {
   const { ctx, domain, client, signal } = run
   const axfrTest = await ctx.test('Zone transfer (AXFR)', `Asked every name server of ${domain} for a full zone transfer over TCP.`)
-  const nameServers = own.filter((r) => r.type === TYPE.NS && r.name === domain).map((r) => r.data)
+  const nameServers = [...new Set(own.filter((r) => r.type === TYPE.NS && r.name === domain).map((r) => normalizeName(r.data)))]
   if (nameServers.length === 0) {
     await axfrTest.skip(`${domain} has no NS records of its own (not a zone apex)`)
   } else {
+    const byAddress = new Map<string, string[]>()
     for (const ns of nameServers) {
       if (signal.aborted) break
       const addrs = await lookupAddresses(client, ns, { signal, aaaa: true }).then((l) => l.addresses, () => [] as string[])
-      if (!addrs.length) {
-        ctx.log(`AXFR ${ns}: the name server's address does not resolve`)
+      if (!addrs.length) ctx.log(`AXFR ${ns}: the name server's address does not resolve`)
+      for (const ip of addrs.slice(0, 2)) byAddress.set(ip, [...(byAddress.get(ip) ?? []), ns])
+    }
+    let transferred = false
+    for (const [ip, names] of [...byAddress].slice(0, AXFR_MAX_ADDRESSES)) {
+      if (signal.aborted) break
+      const who = `${names.join(', ')} (${ip})`
+      const r = await axfr(ctx.net, { host: ip, port: 53 }, domain, { signal, timeoutMs: 10_000 }).catch((e) => ({ ok: false as const, reason: (e as Error).message }))
+      if (!r.ok) {
+        ctx.log(`AXFR ${who}: refused — ${r.reason}`)
         continue
       }
-      for (const ip of addrs.slice(0, 2)) {
-        const r = await axfr(ctx.net, { host: ip, port: 53 }, domain, { signal, timeoutMs: 10_000 }).catch((e) => ({ ok: false as const, reason: (e as Error).message }))
-        if (!r.ok) {
-          ctx.log(`AXFR ${ns} (${ip}): refused — ${r.reason}`)
-          continue
-        }
-        ctx.log(`AXFR ${ns} (${ip}): ALLOWED, ${r.records.length} records${r.truncated ? ' (incomplete)' : ''}`)
+      ctx.log(`AXFR ${who}: ALLOWED, ${r.records.length} records${r.truncated ? ' (incomplete)' : ''}`)
+      if (!transferred) {
+        // The zone is the same from every server: its names are learned once.
+        transferred = true
         run.allRecords.push(...r.records)
         for (const rec of r.records) {
           addCandidate(run, rec.name, 'zone transfer')
-          if (rec.type === TYPE.CNAME || rec.type === TYPE.MX || rec.type === TYPE.NS) addCandidate(run, rec.data.replace(/^\d+\s+/, ''), 'zone transfer')
+          const target = targetOf(rec)
+          if (target) addCandidate(run, target, 'zone transfer')
         }
-        const rows = r.records.slice(0, AXFR_SHOWN).map((x) => [x.name, typeName(x.type), x.ttl, x.data])
-        await axfrTest.finding({
-          check: dnsAxfrAllowed,
-          location: normalizeName(ns),
-          detail: `${ns} (${ip}) transferred the zone ${domain}: ${r.records.length} records${r.records.length > AXFR_SHOWN ? `, the first ${AXFR_SHOWN} shown` : ''}.`,
-          evidence: tableEvidence(['name', 'type', 'ttl', 'data'], rows),
-          port: 53,
-          protocol: 'tcp',
-          service: 'domain',
-          confirmed: true,
-        })
-        break
       }
+      const rows = r.records.slice(0, AXFR_SHOWN).map((x) => [x.name, typeName(x.type), x.ttl, x.data])
+      await axfrTest.finding({
+        check: dnsAxfrAllowed,
+        location: ip,
+        detail: `${who} transferred the zone ${domain}: ${r.records.length} records${r.records.length > AXFR_SHOWN ? `, the first ${AXFR_SHOWN} shown` : ''}.`,
+        evidence: tableEvidence(['name', 'type', 'ttl', 'data'], rows),
+        port: 53,
+        protocol: 'tcp',
+        service: 'domain',
+        confirmed: true,
+      })
     }
     await (signal.aborted ? axfrTest.error('stopped before every name server was tried') : axfrTest.done())
   }
   step(run)
 
+}
+
+/** The host name a record points to (CNAME, NS, MX exchange, SRV target), if any. */
+function targetOf(rec: DnsRecord): string | null {
+  if (rec.type === TYPE.CNAME || rec.type === TYPE.NS) return rec.data
+  if (rec.type === TYPE.MX) return rec.data.replace(/^\d+\s+/, '')
+  if (rec.type === TYPE.SRV) return rec.data.split(' ')[3] ?? null
+  return null
 }
 
 /** 6. Brute force, then resolve what the records and the zone transfer named; the names found, sorted. */
@@ -243,7 +266,8 @@ async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildc
   const sorted = [...found.values()].sort((a, b) => a.hostname.localeCompare(b.hostname))
   for (const f of sorted) {
     const how = [...f.sources].join(', ')
-    const answer = f.lookup.cnames.length ? `CNAME ${f.lookup.cnames.join(' → ')}${f.lookup.addresses.length ? ` → ${f.lookup.addresses.join(', ')}` : ' (does not resolve)'}` : f.lookup.addresses.join(', ') || 'no address'
+    const end = f.lookup.loop ? ' (the CNAME chain loops or is too long)' : f.lookup.addresses.length ? ` → ${f.lookup.addresses.join(', ')}` : ' (does not resolve)'
+    const answer = f.lookup.cnames.length ? `CNAME ${f.lookup.cnames.join(' → ')}${end}` : f.lookup.addresses.join(', ') || 'no address'
     ctx.log(`found ${f.hostname} (${how}): ${answer}`)
     await enumTest.finding({
       check: dnsSubdomainFound,
@@ -268,6 +292,10 @@ async function danglingCnameStep(r: Run, sorted: Found[]): Promise<void> {
   for (const f of cnamed) {
     if (signal.aborted) break
     const target = f.lookup.cnames.at(-1)!
+    if (f.lookup.loop) {
+      ctx.log(`${f.hostname} → ${f.lookup.cnames.join(' → ')}: the chain loops or is too long, no final target`)
+      continue
+    }
     const t = await lookupAddresses(client, target, { signal }).catch(() => null)
     if (!t || t.rcode !== RCODE.NXDOMAIN) {
       ctx.log(`${f.hostname} → ${target}: ${t ? `${rcodeName(t.rcode)}, not claimable` : 'no answer'}`)

@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import dgram from 'node:dgram'
 import { axfr, createDnsClient, parseServer, DnsQueryError } from '../../../src/tools/lib/dns/client.js'
-import { answersOf, lookupAddresses } from '../../../src/tools/lib/dns/lookup.js'
-import { buildQuery, CLASS, decodeMessage, encodeMessage, RCODE, TYPE } from '../../../src/tools/lib/dns/message.js'
+import { answersOf, lookupAddresses, MAX_CNAME_HOPS } from '../../../src/tools/lib/dns/lookup.js'
+import { buildQuery, CLASS, decodeMessage, encodeMessage, RCODE, TYPE, typeName } from '../../../src/tools/lib/dns/message.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
 import { startDnsServer, type DnsTestServer, type Zone } from '../../testbed/dns-server.js'
 
@@ -25,6 +25,17 @@ const ZONES: Zone[] = [
     ],
   },
   { origin: 'closed.example', axfr: false, records: [rec('closed.example', TYPE.SOA, 'ns.closed.example host.closed.example 1 2 3 4 5')] },
+  {
+    // Answers each CNAME alone (no chasing): c0 → c1 → ... → c19 → a.client.example, and a two-hop chain.
+    origin: 'chain.example',
+    axfr: false,
+    chase: false,
+    records: [
+      rec('chain.example', TYPE.SOA, 'ns.chain.example host.chain.example 1 2 3 4 5'),
+      ...Array.from({ length: 20 }, (_, i) => rec(`c${i}.chain.example`, TYPE.CNAME, i === 19 ? 'a.client.example' : `c${i + 1}.chain.example`)),
+      rec('short.chain.example', TYPE.CNAME, 'c18.chain.example'),
+    ],
+  },
 ]
 
 const net = createDirectEgress()
@@ -130,4 +141,42 @@ test('AXFR: the whole zone where allowed (several messages), a reason where refu
   assert.deepEqual(refused, { ok: false, reason: 'server answered REFUSED' })
   const dead = await axfr(net, { host: HOST, port: 5398 }, 'client.example')
   assert.equal(dead.ok, false)
+})
+
+const FLAGS = { qr: true, opcode: 0, aa: true, tc: false, rd: false, ra: false, rcode: 0 }
+
+test('record types in presentation form: encoded and decoded back the same; quoted strings escaped; short rdata refused', () => {
+  const recs: Array<[keyof typeof TYPE, string]> = [
+    ['SRV', '0 0 443 svc.example.test'],
+    ['NAPTR', '100 10 "U" "E2U+sip" "!^.*$!sip:a@b.test!" .'],
+    ['CAA', '128 iodef "mailto:\\"x\\"@b.test"'],
+    ['URI', '10 1 "ftp://ftp1.example.test/public"'],
+    ['HINFO', '"PC" "Linux"'],
+    ['RP', 'admin.example.test .'],
+    ['DNAME', 'other.test'],
+    ['DS', '12345 8 2 abcdef0123'],
+    ['DNSKEY', '257 3 8 AwEAAQ=='],
+    ['SPF', 'v=spf1 -all'],
+  ]
+  const wire = encodeMessage({ id: 7, flags: FLAGS, answers: recs.map(([t, data]) => ({ name: 'x.test', type: TYPE[t], class: 1, ttl: 60, data })) })
+  const back = decodeMessage(wire).answers
+  assert.deepEqual(back.map((r) => [typeName(r.type), r.data]), recs)
+  // A CAA record whose tag length overruns the rdata is malformed.
+  const bad = encodeMessage({ id: 8, flags: FLAGS, answers: [{ name: 'x.test', type: TYPE.CAA, class: 1, ttl: 60, data: '0 issue "a"' }] })
+  bad[bad.length - 7] = 200 // the tag length byte (rdata: flags, taglen, "issue", "a")
+  assert.throws(() => decodeMessage(bad), /bad CAA record/)
+  // Unknown types keep the RFC 3597 form.
+  const unknown = encodeMessage({ id: 9, flags: FLAGS, answers: [{ name: 'x.test', type: 65280, class: 1, ttl: 60, data: '\\# 2 abcd' }] })
+  assert.equal(decodeMessage(unknown).answers[0]!.data, '\\# 2 abcd')
+})
+
+test('CNAME chains are followed across answers and bounded', async () => {
+  const client = createDnsClient(net, { host: HOST, port: 53 }, { transport: 'udp', timeoutMs: 1000, retries: 1 })
+  const short = await lookupAddresses(client, 'short.chain.example', { aaaa: true })
+  assert.deepEqual(short.cnames, ['c18.chain.example', 'c19.chain.example', 'a.client.example'])
+  assert.deepEqual(short.addresses, ['192.0.2.1', '2001:db8::1'])
+  assert.equal(short.loop, undefined)
+  const long = await lookupAddresses(client, 'c0.chain.example', { aaaa: true })
+  assert.equal(long.cnames.length, MAX_CNAME_HOPS)
+  assert.deepEqual([long.addresses, long.loop], [[], true])
 })

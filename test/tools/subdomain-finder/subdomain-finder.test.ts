@@ -35,7 +35,8 @@ test('ward-test.example: zone transfer, weak SPF, no DMARC and dangling CNAMEs a
   assert.deepEqual(hostnames(r), [...truth.subdomains])
 
   const axfr = r.findings.filter((f) => f.check.id === 'subdomain.dns.axfr-allowed')
-  assert.deepEqual(axfr.map((f) => f.location), ['ns1.ward-test.example'], 'ns2 has nothing listening: no finding')
+  assert.deepEqual(axfr.map((f) => f.location), [DNS_HOST], 'ns2 has nothing listening: no finding')
+  assert.match(axfr[0]!.detail!, /^ns1\.ward-test\.example \(127\.0\.5\.53\) transferred/)
   assert.equal(axfr[0]!.evidence?.type, 'table')
   assert.ok(JSON.stringify(axfr[0]!.evidence).includes('internal-build-7.ward-test.example'))
   assert.deepEqual(axfr[0]!.check.cve, ['CVE-1999-0532'])
@@ -54,6 +55,38 @@ test('ward-test.example: zone transfer, weak SPF, no DMARC and dangling CNAMEs a
   assert.ok(records.some((x) => x.name === 'ward-test.example' && x.type === 'MX'))
   assert.ok(r.tests.every((t) => t.status === 'finished'), JSON.stringify(r.tests.map((t) => [t.name, t.status, t.message])))
   assert.equal(r.progress, 100)
+})
+
+test('depth.example: SRV, CAA, NAPTR, SSHFP, TLSA decoded; CNAME chains followed across answers, loops bounded; one AXFR finding per address', async () => {
+  const r = await scan('depth.example')
+  assert.equal(r.error, undefined, r.error?.message)
+  const truth = TRUTH['depth.example']
+  assert.deepEqual(vulnIds(r), [...truth.checks])
+  assert.deepEqual(hostnames(r), [...truth.subdomains])
+
+  const axfr = r.findings.filter((f) => f.check.id === 'subdomain.dns.axfr-allowed')
+  assert.deepEqual(axfr.map((f) => f.location), [DNS_HOST], 'ns1 and ns2 share one address: one finding')
+  assert.match(axfr[0]!.detail!, /^ns1\.depth\.example, ns2\.depth\.example \(127\.0\.5\.53\) transferred the zone depth\.example/)
+
+  const records = r.output.records as Array<{ name: string; type: string; data: string }>
+  const data = (name: string, type: string) => records.filter((x) => x.name === name && x.type === type).map((x) => x.data)
+  assert.deepEqual(data('_sip._udp.depth.example', 'SRV'), ['10 5 5060 sip.depth.example'])
+  assert.deepEqual(data('depth.example', 'CAA'), ['0 issue "letsencrypt.org"'])
+  assert.deepEqual(data('depth.example', 'NAPTR'), ['100 10 "S" "SIP+D2U" "" _sip._udp.depth.example'])
+  assert.deepEqual(data('www.depth.example', 'SSHFP'), ['4 2 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'])
+  assert.equal(data('_443._tcp.www.depth.example', 'TLSA').length, 1)
+  assert.ok(records.every((x) => !x.data.startsWith('\\#') && !/^TYPE\d+$/.test(x.type)), JSON.stringify(records.filter((x) => x.data.startsWith('\\#'))))
+
+  const subs = Object.fromEntries((r.output.subdomains as Array<{ hostname: string; ip_address: string | null; resolved: boolean }>).map((s) => [s.hostname, s]))
+  // The server answers each CNAME alone: Ward asks again for the target, across zones and through two hops.
+  assert.deepEqual(subs['app.depth.example'], { hostname: 'app.depth.example', ip_address: '127.0.27.42', resolved: true })
+  assert.deepEqual(subs['api.depth.example'], { hostname: 'api.depth.example', ip_address: '127.0.27.42', resolved: true })
+  assert.equal(subs['loop1.depth.example']!.resolved, false)
+  const detail = (h: string) => r.findings.find((f) => f.check.id === 'subdomain.dns.subdomain-found' && f.location === h)!.detail!
+  assert.match(detail('api.depth.example'), /CNAME app\.depth\.example → edge\.cdn-depth\.example → 127\.0\.27\.42/)
+  assert.match(detail('loop1.depth.example'), /CNAME loop2\.depth\.example → loop1\.depth\.example \(the CNAME chain loops or is too long\)/)
+  assert.ok(r.logs.some((l) => /^loop1\.depth\.example → .*: the chain loops/.test(l)), 'no dangling verdict for a loop')
+  assert.ok(r.tests.every((t) => t.status === 'finished'), JSON.stringify(r.tests.map((t) => [t.name, t.status, t.message])))
 })
 
 test('healthy.example (the healthy twin): subdomains only, every check passes', async () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { X509Certificate } from 'node:crypto'
@@ -11,10 +11,10 @@ import { tlsChecks } from '../../../src/tools/lib/tls/checks.js'
 import { OWASP } from '../../../src/toolkit/check.js'
 import {
   buildClientHello, buildHeartbeatProbe, isHeartbleedEcho, parseServerHello, splitHandshake, splitRecords, parseSsl2ServerHello,
-  HEARTBEAT_PAYLOAD, RENEGOTIATION_SCSV,
+  HEARTBEAT_PAYLOAD, RENEGOTIATION_SCSV, dhPrimeBits, EXT,
 } from '../../../src/tools/lib/tls/hello.js'
 import { LEGACY_SUITES, TLS13_SUITES, SSL2_SUITES, suiteByCode, suiteByName, weakClasses } from '../../../src/tools/lib/tls/suites.js'
-import { analyzeChain, signatureAlgorithm } from '../../../src/tools/lib/tls/certs.js'
+import { analyzeChain, extensionFacts, signatureAlgorithm, type CertificateReport } from '../../../src/tools/lib/tls/certs.js'
 import { tlsFindings, type TlsReport } from '../../../src/tools/lib/tls/analyze.js'
 import { firstFlightParser } from '../../../src/tools/lib/tls/probe.js'
 
@@ -46,14 +46,18 @@ test('suite registry: codes, names and weakness classes', () => {
   assert.equal(suiteByName('ecdhe-rsa-aes128-gcm-sha256')!.code, 0xc02f)
   assert.equal(suiteByName('TLS_AES_256_GCM_SHA384')!.code, 0x1302)
   const cls = (code: number, p: string) => weakClasses(suiteByCode(code), p)
-  assert.deepEqual(cls(0x0005, 'TLSv1.2'), ['rc4'])
-  assert.deepEqual(cls(0x000a, 'TLSv1.2'), ['des'])
-  assert.deepEqual(cls(0x000a, 'TLSv1.0'), ['des', 'cbc-tls10'])
-  assert.deepEqual(cls(0x0003, 'SSLv3'), ['export', 'rc4'])
+  assert.deepEqual(cls(0x0005, 'TLSv1.2'), ['rc4', 'no-fs'])
+  assert.deepEqual(cls(0x000a, 'TLSv1.2'), ['des', 'cbc', 'no-fs'])
+  assert.deepEqual(cls(0x000a, 'TLSv1.0'), ['des', 'cbc-tls10', 'no-fs'])
+  assert.deepEqual(cls(0x0003, 'SSLv3'), ['export', 'rc4', 'no-fs'])
   assert.deepEqual(cls(0xc015, 'TLSv1.2'), ['null', 'anonymous']) // AECDH-NULL-SHA
-  assert.deepEqual(cls(0x0034, 'TLSv1.1'), ['anonymous']) // ADH-AES128-SHA
-  assert.deepEqual(cls(0x002f, 'TLSv1.0'), ['cbc-tls10'])
-  assert.deepEqual(cls(0x002f, 'TLSv1.2'), [])
+  assert.deepEqual(cls(0x0034, 'TLSv1.1'), ['anonymous', 'cbc']) // ADH-AES128-SHA
+  assert.deepEqual(cls(0x002f, 'TLSv1.0'), ['cbc-tls10', 'no-fs'])
+  assert.deepEqual(cls(0x002f, 'TLSv1.2'), ['cbc', 'no-fs']) // AES128-SHA: Lucky Thirteen class, static RSA
+  assert.deepEqual(cls(0xc013, 'TLSv1.2'), ['cbc']) // ECDHE-RSA-AES128-SHA
+  assert.deepEqual(cls(0x009c, 'TLSv1.2'), ['no-fs']) // AES128-GCM-SHA256
+  assert.deepEqual(cls(0x009e, 'TLSv1.2'), []) // DHE-RSA-AES128-GCM-SHA256
+  assert.deepEqual(cls(0xc030, 'TLSv1.2'), []) // ECDHE-RSA-AES256-GCM-SHA384
   assert.deepEqual(cls(0xc02f, 'TLSv1.2'), [])
   assert.deepEqual(cls(0x1301, 'TLSv1.3'), [])
 })
@@ -152,6 +156,7 @@ function report(over: Partial<TlsReport>): TlsReport {
     host: '192.0.2.1', port: 8443, sni: null, hostname: '192.0.2.1', reachable: true, speaksTls: true,
     completed: { protocols: true, certificate: true, http: true, heartbleed: true }, scannedAt: '2026-01-01T00:00:00Z',
     protocols: [], certificates: [], trust: { trusted: true, error: null }, compression: [], renegotiation: [],
+    ocspStapling: null, sctInHandshake: false, dh: null, clientRenegotiation: null,
     heartbeat: { supported: false, vulnerable: false }, http: null, ...over,
   }
 }
@@ -175,4 +180,80 @@ test('tlsFindings: pure mapping of a report, HSTS max-age=0 counts as missing, s
     assert.equal(f.protocol, 'tcp')
   }
   assert.equal(mixed.find((f) => f.check.id === 'tls.renegotiation.insecure')!.confirmed, false)
+})
+
+test('certificate extensions: serial length, OCSP and CRL addresses, embedded SCTs; CA-issuance problems only on CA-signed leaves', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ward-tls-unit-'))
+  const make = (name: string, serial: string, exts: string[]) => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.pem`),
+      '-subj', `/CN=${name}.ward.test`, '-days', '90', '-set_serial', serial, ...exts.flatMap((e) => ['-addext', e])], { stdio: 'ignore' })
+    return Buffer.from(new X509Certificate(readFileSync(join(dir, `${name}.pem`))).raw)
+  }
+  try {
+    const full = make('full', '0x00c1d2e3f405060708090a', [
+      'crlDistributionPoints=URI:http://crl.ward.test/a.crl,URI:http://crl2.ward.test/b.crl',
+      'authorityInfoAccess=OCSP;URI:http://ocsp.ward.test/,caIssuers;URI:http://ca.ward.test/ca.crt',
+      '1.3.6.1.4.1.11129.2.4.2=ASN1:FORMAT:HEX,OCTETSTRING:0000',
+    ])
+    const bare = make('bare', '0x1234', [])
+    assert.deepEqual(extensionFacts(full), { serialBytes: 10, ocsp: ['http://ocsp.ward.test/'], crl: ['http://crl.ward.test/a.crl', 'http://crl2.ward.test/b.crl'], scts: true })
+    assert.deepEqual(extensionFacts(bare), { serialBytes: 2, ocsp: [], crl: [], scts: false })
+    assert.deepEqual(extensionFacts(Buffer.from([0x30, 0x03, 0x02])), { serialBytes: 0, ocsp: [], crl: [], scts: false })
+    // Self-signed: only the self-signed finding, not the issuance ones.
+    assert.deepEqual(analyzeChain([bare], { now: Date.now(), hostname: 'bare.ward.test', trusted: false })[0]!.problems, ['self-signed'])
+    // A CA-signed leaf with a 1-byte serial and no revocation or CT extensions, in a chain with its root.
+    const root = make('root', '0x0102030405060708', [])
+    const asLeaf = (der: Buffer, trusted: boolean, sct = false) => analyzeChain([der, root], { now: Date.now(), hostname: 'x.ward.test', trusted, sctInHandshake: sct })[0]!
+    writeFileSync(join(dir, 'leaf.ext'), 'subjectAltName=DNS:x.ward.test\n')
+    execFileSync('openssl', ['req', '-new', '-key', join(dir, 'bare.key'), '-out', join(dir, 'leaf.csr'), '-subj', '/CN=x.ward.test'], { stdio: 'ignore' })
+    execFileSync('openssl', ['x509', '-req', '-in', join(dir, 'leaf.csr'), '-CA', join(dir, 'root.pem'), '-CAkey', join(dir, 'root.key'), '-set_serial', '0x77', '-days', '90', '-out', join(dir, 'leaf.pem'),
+      '-extfile', join(dir, 'leaf.ext')], { stdio: 'ignore' })
+    const leaf = Buffer.from(new X509Certificate(readFileSync(join(dir, 'leaf.pem'))).raw)
+    assert.deepEqual([...asLeaf(leaf, true).problems].sort(), ['no-ct', 'no-revocation-info', 'short-serial'])
+    assert.deepEqual([...asLeaf(leaf, true, true).problems].sort(), ['no-revocation-info', 'short-serial'], 'SCTs in the handshake count')
+    assert.deepEqual([...asLeaf(leaf, false).problems].sort(), ['no-revocation-info', 'short-serial', 'untrusted'], 'CT is only expected of trusted chains')
+    const r = asLeaf(leaf, true)
+    assert.equal(r.serial_bytes, 1)
+    assert.deepEqual([r.ocsp_urls, r.crl_urls, r.embedded_scts], [[], [], false])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('DH group size from a ServerKeyExchange; ClientHello asks for OCSP stapling and SCTs only when told', () => {
+  const p = Buffer.alloc(128, 0xff)
+  const ske = Buffer.concat([Buffer.from([0, 129, 0]), p, Buffer.from([0, 1, 2, 0, 1, 5])])
+  assert.equal(dhPrimeBits(ske), 1024)
+  assert.equal(dhPrimeBits(Buffer.concat([Buffer.from([0, 2]), Buffer.from([0x01, 0x00])])), 9)
+  assert.equal(dhPrimeBits(Buffer.from([0, 9, 1])), null)
+  const exts = (h: Buffer) => splitHandshake(splitRecords(h)!.records[0]!.body).messages[0]!.body
+  const asked = exts(buildClientHello({ protocol: 'TLSv1.2', suites: [0xc02f], statusRequest: true }))
+  const plain = exts(buildClientHello({ protocol: 'TLSv1.2', suites: [0xc02f] }))
+  assert.ok(asked.includes(Buffer.from([0x00, EXT.statusRequest, 0x00, 0x05, 1, 0, 0, 0, 0])))
+  assert.ok(asked.includes(Buffer.from([0x00, EXT.signedCertificateTimestamp, 0x00, 0x00])))
+  assert.ok(!plain.includes(Buffer.from([0x00, EXT.statusRequest, 0x00, 0x05, 1, 0, 0, 0, 0])))
+})
+
+test('tlsFindings: no forward secrecy is medium only when no suite has it; weak DH by size; stapling only where the certificate names OCSP', () => {
+  const c = (name: string, code: string, classes: string[]) => ({ name, iana: name, code, bits: 128, weak: classes.length > 0, classes: classes as any })
+  const staticOnly = tlsFindings(report({ protocols: [{ name: 'TLSv1.2', accepted: true, ciphers: [c('AES128-GCM-SHA256', '009c', ['no-fs'])] }] }), '192.0.2.1', 443)
+  assert.deepEqual(staticOnly.map((f) => [f.check.id, f.risk]), [['tls.cipher.no-forward-secrecy', 'medium']])
+  const mixed = tlsFindings(report({ protocols: [{ name: 'TLSv1.2', accepted: true, ciphers: [c('AES128-GCM-SHA256', '009c', ['no-fs']), c('ECDHE-RSA-AES128-SHA', 'c013', ['cbc'])] }] }), '192.0.2.1', 443)
+  assert.deepEqual(mixed.map((f) => [f.check.id, f.risk]), [['tls.cipher.no-forward-secrecy', undefined], ['tls.cipher.cbc', undefined]])
+  assert.match(mixed[0]!.detail!, /forward secrecy are offered too/)
+  const dh = (bits: number) => tlsFindings(report({ dh: { bits, protocol: 'TLSv1.2', suite: 'DHE-RSA-AES128-GCM-SHA256' } }), '192.0.2.1', 443).map((f) => [f.check.id, f.risk ?? 'medium'])
+  assert.deepEqual(dh(1024), [['tls.cipher.weak-dh', 'medium']])
+  assert.deepEqual(dh(1536), [['tls.cipher.weak-dh', 'low']])
+  assert.deepEqual(dh(2048), [])
+  const leaf = (ocsp: string[]): CertificateReport => ({
+    position: 0, subject: 'CN=x', issuer: 'CN=ca', serial_number: '01', serial_bytes: 16, ocsp_urls: ocsp, crl_urls: [], embedded_scts: true,
+    valid_from: '', valid_to: '', key_type: 'rsa', key_size: 2048, signature_algorithm: 'sha256WithRSAEncryption', sans: [], fingerprint_sha1: '', fingerprint_sha256: '', self_signed: false, problems: [],
+  })
+  const ids = (o: Partial<TlsReport>) => tlsFindings(report(o), '192.0.2.1', 443).map((f) => f.check.id)
+  assert.deepEqual(ids({ certificates: [leaf(['http://ocsp.ward.test/'])], ocspStapling: false }), ['tls.cert.ocsp-stapling-missing'])
+  assert.deepEqual(ids({ certificates: [leaf(['http://ocsp.ward.test/'])], ocspStapling: true }), [])
+  assert.deepEqual(ids({ certificates: [leaf(['http://ocsp.ward.test/'])], ocspStapling: null }), [], 'TLS 1.3 only: unknown')
+  assert.deepEqual(ids({ certificates: [leaf([])], ocspStapling: false }), [], 'no responder named: nothing to staple')
+  assert.deepEqual(ids({ clientRenegotiation: true }), ['tls.renegotiation.client-initiated'])
+  assert.deepEqual(ids({ clientRenegotiation: null }), [])
 })

@@ -11,6 +11,8 @@ export interface AddressLookup {
   addresses: string[]
   /** Every record of the answers (CNAMEs, A, AAAA). */
   records: DnsRecord[]
+  /** The CNAME chain loops back on itself or is longer than MAX_CNAME_HOPS. */
+  loop?: boolean
 }
 
 /** The records of `type` owned by `name` or reached through the answer's CNAME chain. */
@@ -28,17 +30,53 @@ export function answersOf(m: DnsMessage, name: string, type: number): { cnames: 
   return { cnames, records: m.answers.filter((r) => r.type === type && r.name === owner) }
 }
 
-/** A, then AAAA when `aaaa` is set; the CNAME chain comes from the A answer. */
-export async function lookupAddresses(client: DnsClient, name: string, o: QueryOptions & { aaaa?: boolean } = {}): Promise<AddressLookup> {
-  const a = await client.query(name, TYPE.A, o)
-  const fromA = answersOf(a, name, TYPE.A)
-  const records = [...a.answers.filter((r) => r.type === TYPE.CNAME || r.type === TYPE.A)]
-  const addresses = fromA.records.map((r) => r.data)
-  if (o.aaaa && a.flags.rcode === RCODE.NOERROR) {
-    const q = await client.query(name, TYPE.AAAA, o)
-    const fromAaaa = answersOf(q, name, TYPE.AAAA)
-    addresses.push(...fromAaaa.records.map((r) => r.data))
-    records.push(...fromAaaa.records)
+/** CNAME hops followed at most (resolvers stop near here too: BIND 16, Unbound 11; chains this long are errors). */
+export const MAX_CNAME_HOPS = 12
+
+/**
+ * `type` records of `name`, following the CNAME chain across queries when an answer stops at a CNAME
+ * whose target it does not resolve (authoritative servers and some resolvers answer only what they
+ * hold). Loops (the chain then ends with the repeated name) and chains over MAX_CNAME_HOPS end the walk.
+ * rcode is that of the last query.
+ */
+async function follow(client: DnsClient, name: string, type: number, o: QueryOptions): Promise<{ rcode: number; cnames: string[]; records: DnsRecord[]; answers: DnsRecord[]; loop: boolean }> {
+  const cnames: string[] = []
+  const answers: DnsRecord[] = []
+  const seen = new Set([normalizeName(name)])
+  let owner = normalizeName(name)
+  for (;;) {
+    const m = await client.query(owner, type, o)
+    const got = answersOf(m, owner, type)
+    answers.push(...m.answers.filter((r) => r.type === TYPE.CNAME || r.type === type))
+    let loop = false
+    for (const c of got.cnames) {
+      if (seen.has(c)) {
+        cnames.push(c) // shown: the name that closes the loop
+        loop = true
+        break
+      }
+      seen.add(c)
+      cnames.push(c)
+    }
+    const last = cnames.at(-1)
+    const done = got.records.length > 0 || !got.cnames.length || m.flags.rcode !== RCODE.NOERROR
+    if (loop || done || cnames.length >= MAX_CNAME_HOPS || last === undefined) {
+      return { rcode: m.flags.rcode, cnames, records: got.records, answers, loop: loop || (!done && cnames.length >= MAX_CNAME_HOPS) }
+    }
+    owner = last
   }
-  return { name: normalizeName(name), rcode: a.flags.rcode, cnames: fromA.cnames, addresses, records }
+}
+
+/** A, then AAAA when `aaaa` is set; the CNAME chain comes from the A answers (followed across queries). */
+export async function lookupAddresses(client: DnsClient, name: string, o: QueryOptions & { aaaa?: boolean } = {}): Promise<AddressLookup> {
+  const a = await follow(client, name, TYPE.A, o)
+  const records = [...a.answers]
+  const addresses = a.records.map((r) => r.data)
+  if (o.aaaa && a.rcode === RCODE.NOERROR && !a.loop) {
+    // The chain is known: ask the final name directly.
+    const q = await follow(client, a.cnames.at(-1) ?? name, TYPE.AAAA, o)
+    addresses.push(...q.records.map((r) => r.data))
+    records.push(...q.records)
+  }
+  return { name: normalizeName(name), rcode: a.rcode, cnames: a.cnames, addresses, records, ...(a.loop ? { loop: true } : {}) }
 }

@@ -3,7 +3,8 @@
 // the encoder turns the same strings back into wire form (used by the test bed's server).
 
 export const TYPE = {
-  A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, AAAA: 28, SRV: 33, OPT: 41, AXFR: 252, ANY: 255,
+  A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, HINFO: 13, MX: 15, TXT: 16, RP: 17, AAAA: 28, SRV: 33, NAPTR: 35, DNAME: 39, OPT: 41,
+  DS: 43, SSHFP: 44, DNSKEY: 48, TLSA: 52, SPF: 99, AXFR: 252, ANY: 255, URI: 256, CAA: 257,
 } as const
 export type RecordType = keyof typeof TYPE
 
@@ -128,14 +129,54 @@ function encodeRdata(type: number, data: string): Buffer {
     case TYPE.NS:
     case TYPE.CNAME:
     case TYPE.PTR:
+    case TYPE.DNAME:
       return encodeName(data)
+    case TYPE.SRV: {
+      const [prio, weight, port, target] = tokens(data)
+      return Buffer.concat([u16s(Number(prio), Number(weight), Number(port)), encodeName(target ?? '')])
+    }
+    case TYPE.NAPTR: {
+      const [order, pref, flags, service, regexp, replacement] = tokens(data)
+      return Buffer.concat([u16s(Number(order), Number(pref)), charString(flags), charString(service), charString(regexp), encodeName(replacement ?? '')])
+    }
+    case TYPE.CAA: {
+      const [flags, tag = '', value = ''] = tokens(data)
+      return Buffer.concat([Buffer.from([Number(flags) & 0xff, Buffer.byteLength(tag)]), Buffer.from(tag, 'utf8'), Buffer.from(value, 'utf8')])
+    }
+    case TYPE.URI: {
+      const [prio, weight, target = ''] = tokens(data)
+      return Buffer.concat([u16s(Number(prio), Number(weight)), Buffer.from(target, 'utf8')])
+    }
+    case TYPE.HINFO:
+      return Buffer.concat(tokens(data).slice(0, 2).map(charString))
+    case TYPE.RP: {
+      const [mbox, txt] = tokens(data)
+      return Buffer.concat([encodeName(mbox ?? ''), encodeName(txt ?? '')])
+    }
+    case TYPE.SSHFP: {
+      const [alg, fpType, ...hex] = tokens(data)
+      return Buffer.concat([Buffer.from([Number(alg), Number(fpType)]), Buffer.from(hex.join(''), 'hex')])
+    }
+    case TYPE.TLSA: {
+      const [usage, selector, mtype, ...hex] = tokens(data)
+      return Buffer.concat([Buffer.from([Number(usage), Number(selector), Number(mtype)]), Buffer.from(hex.join(''), 'hex')])
+    }
+    case TYPE.DS: {
+      const [tag, alg, dtype, ...hex] = tokens(data)
+      return Buffer.concat([u16s(Number(tag)), Buffer.from([Number(alg), Number(dtype)]), Buffer.from(hex.join(''), 'hex')])
+    }
+    case TYPE.DNSKEY: {
+      const [flags, proto, alg, ...b64] = tokens(data)
+      return Buffer.concat([u16s(Number(flags)), Buffer.from([Number(proto), Number(alg)]), Buffer.from(b64.join(''), 'base64')])
+    }
     case TYPE.MX: {
       const [pref, exchange] = data.trim().split(/\s+/)
       const p = Buffer.alloc(2)
       p.writeUInt16BE(Number(pref), 0)
       return Buffer.concat([p, encodeName(exchange ?? '')])
     }
-    case TYPE.TXT: {
+    case TYPE.TXT:
+    case TYPE.SPF: {
       // One presentation string → character-strings of at most 255 bytes each.
       const b = Buffer.from(data, 'utf8')
       const parts: Buffer[] = []
@@ -155,6 +196,26 @@ function encodeRdata(type: number, data: string): Buffer {
     default:
       return Buffer.from(data.replace(/^\\# \d+ ?/, '').replace(/\s+/g, ''), 'hex')
   }
+}
+
+const u16s = (...ns: number[]) => {
+  const b = Buffer.alloc(ns.length * 2)
+  ns.forEach((n, i) => b.writeUInt16BE(n & 0xffff, i * 2))
+  return b
+}
+
+function charString(s: string | undefined): Buffer {
+  const b = Buffer.from(s ?? '', 'utf8')
+  if (b.length > 255) throw new DnsFormatError('character-string longer than 255 bytes')
+  return Buffer.concat([Buffer.from([b.length]), b])
+}
+
+/** Presentation-form fields: whitespace-separated, "double quoted" with \" and \\ escapes. */
+export function tokens(data: string): string[] {
+  const out: string[] = []
+  const re = /"((?:[^"\\]|\\.)*)"|(\S+)/g
+  for (let m = re.exec(data); m; m = re.exec(data)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!)
+  return out
 }
 
 // ---------------------------------------------------------------- decoding
@@ -251,13 +312,53 @@ function decodeRdata(buf: Buffer, type: number, start: number, len: number): str
     case TYPE.NS:
     case TYPE.CNAME:
     case TYPE.PTR:
+    case TYPE.DNAME:
       return readName(buf, at)
+    case TYPE.SRV: {
+      need(buf, start, 6)
+      at.off = start + 6
+      return `${buf.readUInt16BE(start)} ${buf.readUInt16BE(start + 2)} ${buf.readUInt16BE(start + 4)} ${readName(buf, at)}`
+    }
+    case TYPE.NAPTR: {
+      need(buf, start, 4)
+      at.off = start + 4
+      const strs = [0, 1, 2].map(() => quoted(readCharString(buf, at, start + len)))
+      return `${buf.readUInt16BE(start)} ${buf.readUInt16BE(start + 2)} ${strs.join(' ')} ${readName(buf, at) || '.'}`
+    }
+    case TYPE.CAA: {
+      if (len < 2 || 2 + rdata[1]! > len) throw new DnsFormatError('bad CAA record')
+      const tagEnd = 2 + rdata[1]!
+      return `${rdata[0]} ${rdata.toString('latin1', 2, tagEnd)} ${quoted(rdata.toString('utf8', tagEnd))}`
+    }
+    case TYPE.URI: {
+      if (len < 4) throw new DnsFormatError('bad URI record')
+      return `${rdata.readUInt16BE(0)} ${rdata.readUInt16BE(2)} ${quoted(rdata.toString('utf8', 4))}`
+    }
+    case TYPE.HINFO: {
+      const strs = [readCharString(buf, at, start + len), readCharString(buf, at, start + len)]
+      return strs.map(quoted).join(' ')
+    }
+    case TYPE.RP:
+      return `${readName(buf, at) || '.'} ${readName(buf, at) || '.'}`
+    case TYPE.SSHFP:
+      if (len < 2) throw new DnsFormatError('bad SSHFP record')
+      return `${rdata[0]} ${rdata[1]} ${rdata.toString('hex', 2)}`
+    case TYPE.TLSA:
+      if (len < 3) throw new DnsFormatError('bad TLSA record')
+      return `${rdata[0]} ${rdata[1]} ${rdata[2]} ${rdata.toString('hex', 3)}`
+    case TYPE.DS:
+      if (len < 4) throw new DnsFormatError('bad DS record')
+      return `${rdata.readUInt16BE(0)} ${rdata[2]} ${rdata[3]} ${rdata.toString('hex', 4)}`
+    case TYPE.DNSKEY:
+      if (len < 4) throw new DnsFormatError('bad DNSKEY record')
+      return `${rdata.readUInt16BE(0)} ${rdata[2]} ${rdata[3]} ${rdata.toString('base64', 4)}`
     case TYPE.MX: {
       need(buf, start, 2)
       at.off = start + 2
       return `${buf.readUInt16BE(start)} ${readName(buf, at)}`
     }
-    case TYPE.TXT: {
+    case TYPE.TXT:
+    case TYPE.SPF: {
       const strings: string[] = []
       for (let i = 0; i < len; ) {
         const n = rdata[i]!
@@ -277,6 +378,17 @@ function decodeRdata(buf: Buffer, type: number, start: number, len: number): str
       return `\\# ${len} ${rdata.toString('hex')}`
   }
 }
+
+function readCharString(buf: Buffer, at: { off: number }, end: number): string {
+  if (at.off >= end) throw new DnsFormatError('character-string missing')
+  const n = buf[at.off]!
+  if (at.off + 1 + n > end) throw new DnsFormatError('character-string overruns its record')
+  const s = buf.toString('utf8', at.off + 1, at.off + 1 + n)
+  at.off += 1 + n
+  return s
+}
+
+const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`
 
 // ---------------------------------------------------------------- addresses
 

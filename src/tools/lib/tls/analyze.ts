@@ -7,7 +7,7 @@ import type { Egress } from '../../../toolkit/egress.js'
 import { mapLimit } from '../../../toolkit/limit.js'
 import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 import { analyzeChain, CHAIN_ERRORS, isSelfSigned, type CertificateReport } from './certs.js'
-import { buildClientHello, buildSsl2ClientHello, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
+import { buildClientHello, buildSsl2ClientHello, dhPrimeBits, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
 import { heartbleedProbe, sendHello, sendSsl2Hello, type Endpoint } from './probe.js'
 import { LEGACY_SUITES, SSL2_SUITES, TLS13_SUITES, suiteByCode, suiteByName, weakClasses, WEAK_CLASS_LABEL, type Suite, type WeakClass } from './suites.js'
 export { tlsFindings } from './findings.js'
@@ -56,6 +56,17 @@ export interface TlsReport {
   compression: ProtocolName[]
   /** Per SSLv3..TLS 1.2 protocol: whether ServerHello carried renegotiation_info (RFC 5746). */
   renegotiation: { protocol: ProtocolName; secure: boolean }[]
+  /**
+   * Whether the server stapled an OCSP response when a TLS 1.0-1.2 ClientHello asked (status_request);
+   * null when no such handshake was seen (TLS 1.3 staples inside encrypted messages).
+   */
+  ocspStapling: boolean | null
+  /** The server sent SCTs in the signed_certificate_timestamp extension of a TLS 1.0-1.2 ServerHello. */
+  sctInHandshake: boolean
+  /** The server completed a renegotiation the client started (TLS 1.2 and older); null: not tested or no answer. */
+  clientRenegotiation: boolean | null
+  /** The finite-field DH group of the server's DHE suites (null: no DHE suite, or not measured). */
+  dh: { bits: number; protocol: ProtocolName; suite: string } | null
   heartbeat: { supported: boolean; vulnerable: boolean | null; protocol?: ProtocolName; note?: string }
   http: { speaksHttp: boolean; status?: number; hsts: string | null; error?: string } | null
 }
@@ -70,7 +81,7 @@ export interface ScanTlsOptions {
   timeoutMs?: number
   /** Probes at once (default 3). */
   concurrency?: number
-  /** Called as steps finish (6 protocol probes, certificate, HTTP, heartbeat). */
+  /** Called as steps finish (6 protocol probes, DHE group, certificate, HTTP, renegotiation, heartbeat). */
   progress?: (done: number, total: number) => void
 }
 
@@ -120,7 +131,7 @@ export async function scanTls(
     stopped: () => o.signal.aborted,
   }
   const { report, stopped, log } = s
-  const TOTAL_STEPS = PROTOCOLS.length + 3
+  const TOTAL_STEPS = PROTOCOLS.length + 5
   let stepsDone = 0
   const step = () => o.progress?.(++stepsDone, TOTAL_STEPS)
 
@@ -133,17 +144,18 @@ export async function scanTls(
     log(`${bare}:${port}: no SSL/TLS handshake succeeded`)
     return report
   }
-  // 2. Certificate.
-  await certificateStep(s)
-  step()
-  if (stopped()) return report
-  // 3. HSTS.
-  await httpStep(s)
-  step()
-  if (stopped()) return report
-  // 4. Heartbleed.
-  if (!(await heartbleedStep(s))) return report
-  step()
+  // 2-6. Independent of each other (one or two connections each): at once.
+  const after = async (run: () => Promise<unknown>) => {
+    const ok = await run()
+    if (ok !== false && !stopped()) step()
+  }
+  await Promise.all([
+    after(() => dhStep(s)),
+    after(() => certificateStep(s)),
+    after(() => httpStep(s)),
+    after(() => renegotiationStep(s)),
+    after(() => heartbleedStep(s)),
+  ])
   return report
 }
 
@@ -162,6 +174,10 @@ function emptyReport(bare: string, port: number, sni: string | undefined): TlsRe
     trust: { trusted: null, error: null },
     compression: [],
     renegotiation: [],
+    ocspStapling: null,
+    sctInHandshake: false,
+    clientRenegotiation: null,
+    dh: null,
     heartbeat: { supported: false, vulnerable: null },
     http: null,
   }
@@ -235,7 +251,7 @@ async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'
   const remaining = new Set(suites)
   const accepted: number[] = []
   for (let i = 0; i < MAX_HELLOS_PER_PROTOCOL && remaining.size && !stopped(); i++) {
-    const hello = buildClientHello({ protocol: p, suites: [...remaining], sni: sniName, offerCompression: true, heartbeat: true })
+    const hello = buildClientHello({ protocol: p, suites: [...remaining], sni: sniName, offerCompression: true, heartbeat: true, statusRequest: true })
     const r = await sendHello(net, ep, hello, { ...o, untilDone: !firstHellos.has(p) && p !== 'TLSv1.3' })
     if (r.kind !== 'hello' || versionName(r.hello.version) !== p) break
     if (!firstHellos.has(p)) {
@@ -274,6 +290,34 @@ function summariseProtocols(s: TlsSession): void {
   for (const [p, h] of firstHellos) {
     if (h.compression === COMPRESSION_DEFLATE) report.compression.push(p)
     if (p !== 'TLSv1.3') report.renegotiation.push({ protocol: p, secure: h.extensions.has(EXT.renegotiationInfo) })
+    // SSLv3 hellos carry no extensions, so only TLS 1.0-1.2 answers tell about stapling and SCTs.
+    if (p === 'TLSv1.0' || p === 'TLSv1.1' || p === 'TLSv1.2') {
+      report.ocspStapling = report.ocspStapling === true || h.extensions.has(EXT.statusRequest)
+      if (h.extensions.has(EXT.signedCertificateTimestamp)) report.sctInHandshake = true
+    }
+  }
+}
+
+/** The DH group size behind the server's DHE suites: one hello offering only those, read up to ServerKeyExchange. */
+async function dhStep(s: TlsSession): Promise<void> {
+  const { net, ep, o, log, report, sniName } = s
+  const order: ProtocolName[] = ['TLSv1.2', 'TLSv1.1', 'TLSv1.0', 'SSLv3']
+  for (const p of order) {
+    const pr = report.protocols.find((x) => x.name === p)!
+    const dhe = pr.accepted ? pr.ciphers.map((c) => suiteByCode(parseInt(c.code, 16))).filter((c) => c.kx === 'DH' && c.au !== 'None') : []
+    if (!dhe.length) continue
+    try {
+      const hello = buildClientHello({ protocol: p as Exclude<ProtocolName, 'SSLv2'>, suites: dhe.map((c) => c.code), sni: sniName })
+      const r = await sendHello(net, ep, hello, { ...o, untilDone: true })
+      const bits = r.kind === 'hello' && r.serverKeyExchange ? dhPrimeBits(r.serverKeyExchange) : null
+      if (r.kind === 'hello' && bits) {
+        report.dh = { bits, protocol: p, suite: suiteByCode(r.hello.suite).name }
+        log(`DHE (${p}, ${report.dh.suite}): ${bits}-bit group`)
+      }
+    } catch (e) {
+      log(`DHE group size: probe failed (${oneLine(e)})`)
+    }
+    return
   }
 }
 
@@ -300,7 +344,7 @@ async function certificateStep(s: TlsSession): Promise<void> {
   } finally {
     sock?.destroy()
   }
-  report.certificates = analyzeChain(ders, { now, hostname: report.hostname, trusted: report.trust.trusted })
+  report.certificates = analyzeChain(ders, { now, hostname: report.hostname, trusted: report.trust.trusted, sctInHandshake: report.sctInHandshake })
   for (const c of report.certificates) {
     log(`certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`)
   }
@@ -326,6 +370,33 @@ async function httpStep(s: TlsSession): Promise<void> {
     log(`https://${urlHost}:${port}/: no HTTP answer (${oneLine(e)}); HSTS not applicable`)
   }
   report.completed.http = true
+}
+
+/** Whether the server renegotiates when the client asks, on the runtime's TLS at the highest version that has renegotiation. */
+async function renegotiationStep(s: TlsSession): Promise<void> {
+  const { net, ep, o, log, report, sniName, stopped } = s
+  const v = (['TLSv1.2', 'TLSv1.1', 'TLSv1.0'] as const).find((p) => report.protocols.find((x) => x.name === p)?.accepted)
+  if (!v) return
+  let sock: TLSSocket | undefined
+  try {
+    sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: NODE_VERSION[v], maxVersion: NODE_VERSION[v], ciphers: 'ALL:@SECLEVEL=0' } })
+    const t = sock
+    report.clientRenegotiation = await new Promise<boolean | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), Math.min(o.timeoutMs ?? 5000, 3000))
+      const done = (v: boolean | null) => {
+        clearTimeout(timer)
+        resolve(v)
+      }
+      t.on('error', () => done(false)) // no_renegotiation alert, or the connection closed
+      t.once('close', () => done(false))
+      if (!t.renegotiate({ rejectUnauthorized: false }, (err) => done(!err))) done(null)
+    })
+    log(`client-initiated renegotiation (${v}): ${report.clientRenegotiation === null ? 'no answer' : report.clientRenegotiation ? 'ACCEPTED' : 'refused'}`)
+  } catch (e) {
+    if (!stopped()) log(`client-initiated renegotiation: not tested (${oneLine(e)})`)
+  } finally {
+    sock?.destroy()
+  }
 }
 
 /** Heartbleed, only where a ServerHello advertised heartbeat. */

@@ -10,6 +10,9 @@ export type CertProblem =
   | 'hostname-mismatch'
   | 'weak-key'
   | 'weak-signature'
+  | 'short-serial'
+  | 'no-revocation-info'
+  | 'no-ct'
 
 export interface CertificateReport {
   /** 0 = the server's own certificate, then its issuers. */
@@ -17,6 +20,14 @@ export interface CertificateReport {
   subject: string
   issuer: string
   serial_number: string
+  /** Significant bytes of the serial number (leading zero bytes not counted). */
+  serial_bytes: number
+  /** OCSP responder URLs (Authority Information Access). */
+  ocsp_urls: string[]
+  /** CRL distribution point URLs. */
+  crl_urls: string[]
+  /** The certificate embeds signed certificate timestamps (Certificate Transparency). */
+  embedded_scts: boolean
   valid_from: string
   valid_to: string
   key_type: string
@@ -82,6 +93,77 @@ function readTlv(buf: Buffer, off: number): { tag: number; start: number; end: n
   return { tag, start, end: start + len }
 }
 
+const OID_AIA = '1.3.6.1.5.5.7.1.1'
+const OID_OCSP = '1.3.6.1.5.5.7.48.1'
+const OID_CRL_DP = '2.5.29.31'
+const OID_SCT_LIST = '1.3.6.1.4.1.11129.2.4.2'
+/** The serial number of a CA/Browser Forum-compliant certificate carries at least 64 random bits. */
+export const MIN_SERIAL_BYTES = 8
+
+export interface CertExtensionFacts {
+  serialBytes: number
+  ocsp: string[]
+  crl: string[]
+  scts: boolean
+}
+
+/** Serial length, revocation addresses and embedded SCTs, read from the DER (Node exposes none of them fully). */
+export function extensionFacts(der: Buffer): CertExtensionFacts {
+  const out: CertExtensionFacts = { serialBytes: 0, ocsp: [], crl: [], scts: false }
+  try {
+    const outer = readTlv(der, 0)
+    const tbs = readTlv(der, outer.start)
+    let off = tbs.start
+    let t = readTlv(der, off)
+    if (t.tag === 0xa0) t = readTlv(der, (off = t.end)) // [0] version
+    let serial = der.subarray(t.start, t.end)
+    while (serial.length > 1 && serial[0] === 0) serial = serial.subarray(1)
+    out.serialBytes = serial.length
+    off = t.end
+    while (off < tbs.end) {
+      const f = readTlv(der, off)
+      off = f.end
+      if (f.tag !== 0xa3) continue
+      const list = readTlv(der, f.start)
+      for (let e = list.start; e < list.end; ) {
+        const ext = readTlv(der, e)
+        e = ext.end
+        const oid = readTlv(der, ext.start)
+        let v = readTlv(der, oid.end)
+        if (v.tag === 0x01) v = readTlv(der, v.end) // critical
+        const dotted = decodeOid(der.subarray(oid.start, oid.end))
+        const value = der.subarray(v.start, v.end)
+        if (dotted === OID_SCT_LIST) out.scts = value.length > 0
+        else if (dotted === OID_CRL_DP) out.crl.push(...uris(value, 0, value.length))
+        else if (dotted === OID_AIA) {
+          const seq = readTlv(value, 0)
+          for (let a = seq.start; a < seq.end; ) {
+            const desc = readTlv(value, a)
+            a = desc.end
+            const method = readTlv(value, desc.start)
+            if (decodeOid(value.subarray(method.start, method.end)) === OID_OCSP) out.ocsp.push(...uris(value, method.end, desc.end))
+          }
+        }
+      }
+    }
+  } catch {
+    // Malformed DER: report what was read.
+  }
+  return out
+}
+
+/** Every uniformResourceIdentifier ([6] IA5String) inside constructed DER between `from` and `to`. */
+function uris(buf: Buffer, from: number, to: number, depth = 0): string[] {
+  const out: string[] = []
+  for (let off = from; off < to && depth < 8; ) {
+    const t = readTlv(buf, off)
+    off = t.end
+    if (t.tag === 0x86) out.push(buf.subarray(t.start, t.end).toString('latin1'))
+    else if (t.tag & 0x20) out.push(...uris(buf, t.start, t.end, depth + 1))
+  }
+  return out
+}
+
 function decodeOid(b: Buffer): string {
   const parts = [Math.floor(b[0]! / 40), b[0]! % 40]
   let v = 0
@@ -138,6 +220,8 @@ export interface ChainContext {
   hostname: string
   /** Whether the chain verified against the trust store; null when no handshake could tell. */
   trusted: boolean | null
+  /** The server sent SCTs in the TLS signed_certificate_timestamp extension. */
+  sctInHandshake?: boolean
 }
 
 /** Reports of a served chain (leaf first) with their problems. Roots (self-signed issuers) are only described. */
@@ -159,6 +243,7 @@ export function analyzeChain(ders: Buffer[], ctx: ChainContext): CertificateRepo
     const to = Date.parse(c.validTo)
     const problems: CertProblem[] = []
     const isRoot = position > 0 && selfSigned
+    const ext = extensionFacts(der)
     if (!isRoot) {
       if (to < ctx.now) problems.push('expired')
       else if (from > ctx.now) problems.push('not-yet-valid')
@@ -170,6 +255,13 @@ export function analyzeChain(ders: Buffer[], ctx: ChainContext): CertificateRepo
       if (selfSigned) problems.push('self-signed')
       else if (ctx.trusted === false) problems.push('untrusted')
       if (!matchesHost(c, ctx.hostname)) problems.push('hostname-mismatch')
+      // Issuance rules of CAs: a self-signed leaf already has its own, louder finding.
+      if (!selfSigned) {
+        if (ext.serialBytes > 0 && ext.serialBytes < MIN_SERIAL_BYTES) problems.push('short-serial')
+        if (!ext.ocsp.length && !ext.crl.length) problems.push('no-revocation-info')
+        // CT is expected of certificates that chain to a trust anchor (publicly trusted CAs log them all).
+        if (ctx.trusted === true && !ext.scts && !ctx.sctInHandshake) problems.push('no-ct')
+      }
     }
     return [
       {
@@ -177,6 +269,10 @@ export function analyzeChain(ders: Buffer[], ctx: ChainContext): CertificateRepo
         subject: oneLine(c.subject),
         issuer: oneLine(c.issuer),
         serial_number: c.serialNumber,
+        serial_bytes: ext.serialBytes,
+        ocsp_urls: ext.ocsp,
+        crl_urls: ext.crl,
+        embedded_scts: ext.scts,
         valid_from: new Date(from).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         valid_to: new Date(to).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         key_type: key.type,

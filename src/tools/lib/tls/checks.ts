@@ -159,6 +159,56 @@ export const tlsCipherCbcTls10 = {
   tags: ['tls', 'cipher'],
 } as const satisfies Check
 
+export const tlsCipherCbc = {
+  id: 'tls.cipher.cbc',
+  name: 'CBC cipher suites accepted over TLS 1.1/1.2 (Lucky Thirteen class)',
+  description:
+    'The server negotiates CBC-mode suites under TLS 1.1 or TLS 1.2. These suites authenticate before they encrypt (MAC-then-encrypt), ' +
+    'so decryption time depends on the padding: the Lucky Thirteen class of padding-oracle attacks, which keeps coming back in implementations.',
+  impact:
+    'Where the TLS library\'s constant-time countermeasures are incomplete, an attacker in the network path who can make the client resend a ' +
+    'secret can recover it from timing differences; AEAD suites have no such oracle.',
+  risk: 'low',
+  cwe: ['CWE-327', 'CWE-208'], // Observable Timing Discrepancy
+  owasp: OWASP.sensitiveData,
+  recommendation: `Prefer AEAD suites and drop CBC ones where clients allow (OpenSSL: keep only ECDHE+AESGCM and ECDHE+CHACHA20). ${MODERN_CONFIG}`,
+  references: [nvd('CVE-2013-0169'), 'https://www.isg.rhul.ac.uk/tls/Lucky13.html', 'https://datatracker.ietf.org/doc/html/rfc7457', cweUrl(208)],
+  cve: ['CVE-2013-0169'],
+  tags: ['tls', 'cipher'],
+} as const satisfies Check
+
+export const tlsCipherNoForwardSecrecy = {
+  id: 'tls.cipher.no-forward-secrecy',
+  name: 'Cipher suites without forward secrecy accepted',
+  description:
+    'The server accepts suites with a static key exchange (RSA key transport, fixed DH/ECDH, PSK or Kerberos): the session keys follow ' +
+    'from a long-term key instead of ephemeral (EC)DHE keys.',
+  impact:
+    'Anyone who records traffic today and later obtains the server\'s private key (theft, legal order, a future Heartbleed) can decrypt every ' +
+    'recorded session that used these suites.',
+  risk: 'low',
+  cwe: ['CWE-327'],
+  owasp: OWASP.sensitiveData,
+  recommendation: `Remove the static RSA/DH/ECDH suites (OpenSSL: add !kRSA:!kDH:!kECDH:!PSK) so that every connection uses ECDHE or DHE. ${MODERN_CONFIG}`,
+  references: ['https://datatracker.ietf.org/doc/html/rfc7525#section-6.3', TLS_CHEAT_SHEET, MOZILLA_TLS, cweUrl(327)],
+  tags: ['tls', 'cipher'],
+} as const satisfies Check
+
+export const tlsCipherWeakDh = {
+  id: 'tls.cipher.weak-dh',
+  name: 'Weak Diffie-Hellman group (under 2048 bits)',
+  description: 'For its DHE suites the server sends a finite-field Diffie-Hellman group smaller than 2048 bits.',
+  impact:
+    'Groups of 1024 bits and less are within reach of well-resourced attackers, who can precompute a common prime once and then break ' +
+    'individual key exchanges (Logjam); smaller groups fall to anyone.',
+  risk: 'medium',
+  cwe: ['CWE-326'],
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Use a DH group of at least 2048 bits (e.g. the RFC 7919 ffdhe2048 group) or drop DHE in favour of ECDHE.',
+  references: ['https://weakdh.org/', nvd('CVE-2015-4000'), 'https://datatracker.ietf.org/doc/html/rfc7919', cweUrl(326)],
+  tags: ['tls', 'cipher'],
+} as const satisfies Check
+
 // ---- certificate ----
 
 const CERT_REFS = ['https://datatracker.ietf.org/doc/html/rfc5280', 'https://cabforum.org/baseline-requirements-documents/']
@@ -268,6 +318,67 @@ export const tlsCertWeakSignature = {
   tags: ['tls', 'certificate'],
 } as const satisfies Check
 
+export const tlsCertShortSerial = {
+  id: 'tls.cert.short-serial',
+  name: 'Certificate serial number shorter than 64 bits',
+  description:
+    'The serial number of the server\'s certificate has fewer than 8 bytes. The CA/Browser Forum requires at least 64 bits of random output ' +
+    'in serial numbers, which makes the content of a certificate unpredictable to whoever requests it.',
+  impact:
+    'Predictable serials were the prerequisite of the MD5 chosen-prefix certificate forgery; a short serial also marks a CA that does not ' +
+    'follow current issuance rules.',
+  risk: 'low',
+  cwe: ['CWE-330'], // Use of Insufficiently Random Values
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Reissue the certificate from a CA that draws serial numbers with at least 64 random bits (OpenSSL: -rand_serial).',
+  references: ['https://cabforum.org/baseline-requirements-documents/', 'https://www.win.tue.nl/hashclash/rogue-ca/', cweUrl(330)],
+  tags: ['tls', 'certificate'],
+} as const satisfies Check
+
+export const tlsCertNoRevocationInfo = {
+  id: 'tls.cert.no-revocation-info',
+  name: 'Certificate names no OCSP responder or CRL',
+  description: 'The server\'s certificate carries neither a CRL distribution point nor an OCSP responder address (Authority Information Access).',
+  impact: 'If the key is ever compromised, clients have no way to learn that the certificate was revoked and keep trusting it until it expires.',
+  risk: 'low',
+  cwe: ['CWE-299'], // Improper Check for Certificate Revocation
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Issue certificates with a CRL distribution point and an OCSP URI (every public CA does); internal CAs should publish revocation too.',
+  references: ['https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.13', 'https://datatracker.ietf.org/doc/html/rfc6960', cweUrl(299)],
+  tags: ['tls', 'certificate'],
+} as const satisfies Check
+
+export const tlsCertNoCt = {
+  id: 'tls.cert.no-ct',
+  name: 'No Certificate Transparency proof (SCT)',
+  description:
+    'The server\'s certificate chains to a trusted root but carries no signed certificate timestamp: none embedded in the certificate and ' +
+    'none sent in the TLS signed_certificate_timestamp extension.',
+  impact: 'Browsers that enforce Certificate Transparency (Chrome, Safari) reject the certificate; a certificate missing from CT logs also escapes monitoring for mis-issuance.',
+  risk: 'low',
+  cwe: ['CWE-295'],
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Use a certificate logged to Certificate Transparency logs with embedded SCTs (every public CA issues them by default).',
+  references: ['https://datatracker.ietf.org/doc/html/rfc6962', 'https://certificate.transparency.dev/', cweUrl(295)],
+  tags: ['tls', 'certificate'],
+} as const satisfies Check
+
+export const tlsCertOcspStaplingMissing = {
+  id: 'tls.cert.ocsp-stapling-missing',
+  name: 'OCSP stapling not offered',
+  description:
+    'The certificate names an OCSP responder, but the server did not staple an OCSP response when the client asked for one (status_request).',
+  impact:
+    'Each client must ask the CA\'s responder itself, which leaks the sites it visits to the CA and slows connections; most browsers then ' +
+    'skip the check when the responder is slow, so revocation is not enforced.',
+  risk: 'info',
+  cwe: ['CWE-299'],
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Enable OCSP stapling (nginx: ssl_stapling on; Apache: SSLUseStapling on) and make sure the server can reach the responder.',
+  references: ['https://datatracker.ietf.org/doc/html/rfc6066#section-8', 'https://datatracker.ietf.org/doc/html/rfc6961', cweUrl(299)],
+  tags: ['tls', 'certificate'],
+} as const satisfies Check
+
 // ---- service configuration and implementation flaws ----
 
 export const tlsHstsMissing = {
@@ -318,6 +429,22 @@ export const tlsRenegotiationInsecure = {
   tags: ['tls'],
 } as const satisfies Check
 
+export const tlsRenegotiationClientInitiated = {
+  id: 'tls.renegotiation.client-initiated',
+  name: 'Client-initiated renegotiation accepted',
+  description: 'The server renegotiates a TLS 1.2 (or older) session when the client asks for it on an established connection.',
+  impact:
+    'Each renegotiation costs the server a full handshake (its private-key operation) but the client little, so a few clients can keep ' +
+    'its CPU busy over a handful of connections (THC-SSL-DoS); it also keeps renegotiation attack surface open.',
+  risk: 'low',
+  cwe: ['CWE-400'], // Uncontrolled Resource Consumption
+  owasp: OWASP.misconfig,
+  recommendation: 'Refuse client-initiated renegotiation (OpenSSL: SSL_OP_NO_RENEGOTIATION; nginx and Apache refuse it by default) or move clients to TLS 1.3, which has none.',
+  references: ['https://datatracker.ietf.org/doc/html/rfc5746', 'https://www.thc.org/thc-ssl-dos/', nvd('CVE-2011-1473'), cweUrl(400)],
+  cve: ['CVE-2011-1473'],
+  tags: ['tls'],
+} as const satisfies Check
+
 export const tlsHeartbleed = {
   id: 'tls.heartbleed',
   name: 'OpenSSL Heartbleed (CVE-2014-0160)',
@@ -348,6 +475,9 @@ export const tlsChecks = [
   tlsCipherRc4,
   tlsCipherDes,
   tlsCipherCbcTls10,
+  tlsCipherCbc,
+  tlsCipherNoForwardSecrecy,
+  tlsCipherWeakDh,
   tlsCertExpired,
   tlsCertNotYetValid,
   tlsCertExpiringSoon,
@@ -356,8 +486,13 @@ export const tlsChecks = [
   tlsCertHostnameMismatch,
   tlsCertWeakKey,
   tlsCertWeakSignature,
+  tlsCertShortSerial,
+  tlsCertNoRevocationInfo,
+  tlsCertNoCt,
+  tlsCertOcspStaplingMissing,
   tlsHstsMissing,
   tlsCompression,
   tlsRenegotiationInsecure,
+  tlsRenegotiationClientInitiated,
   tlsHeartbleed,
 ] as const satisfies readonly Check[]

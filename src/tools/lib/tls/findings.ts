@@ -1,10 +1,11 @@
 // Report → findings. Pure: the same report always gives the same findings.
 import type { Check } from '../../../toolkit/check.js'
 import {
-  tlsCertExpired, tlsCertExpiringSoon, tlsCertHostnameMismatch, tlsCertNotYetValid, tlsCertSelfSigned, tlsCertUntrusted,
-  tlsCertWeakKey, tlsCertWeakSignature, tlsCipherAnonymous, tlsCipherCbcTls10, tlsCipherDes, tlsCipherExport, tlsCipherNull,
-  tlsCipherRc4, tlsCompression, tlsHeartbleed, tlsHstsMissing, tlsProtocolSslv2, tlsProtocolSslv3, tlsProtocolTls10,
-  tlsProtocolTls11, tlsRenegotiationInsecure,
+  tlsCertExpired, tlsCertExpiringSoon, tlsCertHostnameMismatch, tlsCertNoCt, tlsCertNoRevocationInfo, tlsCertNotYetValid,
+  tlsCertOcspStaplingMissing, tlsCertSelfSigned, tlsCertShortSerial, tlsCertUntrusted, tlsCertWeakKey, tlsCertWeakSignature,
+  tlsCipherAnonymous, tlsCipherCbc, tlsCipherCbcTls10, tlsCipherDes, tlsCipherExport, tlsCipherNoForwardSecrecy, tlsCipherNull,
+  tlsCipherRc4, tlsCipherWeakDh, tlsCompression, tlsHeartbleed, tlsHstsMissing, tlsProtocolSslv2, tlsProtocolSslv3,
+  tlsProtocolTls10, tlsProtocolTls11, tlsRenegotiationClientInitiated, tlsRenegotiationInsecure,
 } from './checks.js'
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { ipVersion } from '../../../toolkit/ip.js'
@@ -28,7 +29,12 @@ const CIPHER_CHECKS: Readonly<Record<WeakClass, Check>> = {
   rc4: tlsCipherRc4,
   des: tlsCipherDes,
   'cbc-tls10': tlsCipherCbcTls10,
+  cbc: tlsCipherCbc,
+  'no-fs': tlsCipherNoForwardSecrecy,
 }
+
+/** DH groups below this size get a finding (Logjam; NIST SP 800-57 since 2014). */
+export const MIN_DH_BITS = 2048
 
 const CERT_CHECKS: Readonly<Record<CertProblem, Check>> = {
   expired: tlsCertExpired,
@@ -39,6 +45,9 @@ const CERT_CHECKS: Readonly<Record<CertProblem, Check>> = {
   'hostname-mismatch': tlsCertHostnameMismatch,
   'weak-key': tlsCertWeakKey,
   'weak-signature': tlsCertWeakSignature,
+  'short-serial': tlsCertShortSerial,
+  'no-revocation-info': tlsCertNoRevocationInfo,
+  'no-ct': tlsCertNoCt,
 }
 
 /** The findings of a TLS report. `host`/`port` locate them (the report's own are used when they agree). */
@@ -65,8 +74,18 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
   for (const [k, rows] of byClass) {
     out.push({
       check: CIPHER_CHECKS[k], ...at, confirmed: true, location: `cipher:${k}`,
-      detail: `${rows.length} accepted cipher suite(s) use ${WEAK_CLASS_LABEL[k]}: ${[...new Set(rows.map((r) => r[1]))].join(', ')}.`,
+      detail: `${rows.length} accepted cipher suite(s) use ${WEAK_CLASS_LABEL[k]}: ${[...new Set(rows.map((r) => r[1]))].join(', ')}.${k === 'no-fs' ? fsNote(report) : ''}`,
       evidence: tableEvidence(['Protocol', 'Cipher suite', 'IANA name', 'Bits'], rows),
+      ...(k === 'no-fs' && !offersForwardSecrecy(report) ? { risk: 'medium' as const } : {}),
+    })
+  }
+
+  if (report.dh && report.dh.bits < MIN_DH_BITS) {
+    out.push({
+      check: tlsCipherWeakDh, ...at, confirmed: true, location: 'cipher:weak-dh',
+      detail: `The DHE key exchange (${report.dh.protocol}, ${report.dh.suite}) uses a ${report.dh.bits}-bit group; at least ${MIN_DH_BITS} bits are needed.`,
+      evidence: textEvidence(`ClientHello (${report.dh.protocol}) offering only the server's DHE suites; ServerKeyExchange dh_p: ${report.dh.bits} bits.`),
+      ...(report.dh.bits <= 1024 ? {} : { risk: 'low' as const }),
     })
   }
 
@@ -80,6 +99,15 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
         ['Position', 'Subject', 'Issuer', 'Valid from', 'Valid to', 'Key', 'Signature', 'SANs'],
         certs.map((c) => [c.position === 0 ? 'leaf' : String(c.position), c.subject, c.issuer, c.valid_from, c.valid_to, `${c.key_type} ${c.key_size ?? ''}`.trim(), c.signature_algorithm, c.sans.join(', ')]),
       ),
+    })
+  }
+
+  const leaf = report.certificates.find((c) => c.position === 0)
+  if (leaf && leaf.ocsp_urls.length && report.ocspStapling === false) {
+    out.push({
+      check: tlsCertOcspStaplingMissing, ...at, confirmed: true,
+      detail: `The certificate names the OCSP responder ${leaf.ocsp_urls.join(', ')}, but no ServerHello carried status_request.`,
+      evidence: textEvidence(`ClientHello carried status_request (OCSP); ServerHello (${report.renegotiation.map((r) => r.protocol).join(', ')}) had no status_request (0x0005) extension.`),
     })
   }
 
@@ -109,6 +137,14 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
     })
   }
 
+  if (report.clientRenegotiation) {
+    out.push({
+      check: tlsRenegotiationClientInitiated, ...at, confirmed: true,
+      detail: 'On an established connection the server completed a second handshake that the client started.',
+      evidence: textEvidence('After a TLS 1.2-or-older handshake the client sent a new ClientHello on the same connection; the server answered it and the second handshake completed.'),
+    })
+  }
+
   if (report.heartbeat.vulnerable) {
     out.push({
       check: tlsHeartbleed, ...at, confirmed: true,
@@ -120,6 +156,17 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
     })
   }
   return out
+}
+
+/** Whether some accepted suite (TLS 1.3 included) has an ephemeral key exchange. */
+function offersForwardSecrecy(report: TlsReport): boolean {
+  return report.protocols.some((p) => p.accepted && p.ciphers.some((c) => !c.classes.includes('no-fs') && !c.classes.includes('anonymous') && !c.classes.includes('null')))
+}
+
+function fsNote(report: TlsReport): string {
+  return offersForwardSecrecy(report)
+    ? ' Suites with forward secrecy are offered too; clients that prefer a static one still get none.'
+    : ' No accepted suite offers forward secrecy.'
 }
 
 function hstsOk(h: string | null): boolean {
@@ -146,5 +193,11 @@ function certDetail(pr: CertProblem, certs: CertificateReport[], report: TlsRepo
       return `Weak key: ${certs.map((c) => `${c.subject} (${c.key_type} ${c.key_size ?? '?'} bits)`).join('; ')}.`
     case 'weak-signature':
       return `Weak signature: ${certs.map((c) => `${c.subject} (${c.signature_algorithm})`).join('; ')}.`
+    case 'short-serial':
+      return `The serial number ${certs[0]!.serial_number} of "${certs[0]!.subject}" has ${certs[0]!.serial_bytes} byte(s) (at least 8 expected).`
+    case 'no-revocation-info':
+      return `"${certs[0]!.subject}" has neither a CRL distribution point nor an OCSP responder.`
+    case 'no-ct':
+      return `"${certs[0]!.subject}" chains to a trusted root (${certs[0]!.issuer}) without embedded SCTs, and the server sent none in the handshake. (An internal CA added to the trust store is not expected to log to CT.)`
   }
 }

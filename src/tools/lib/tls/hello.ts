@@ -18,13 +18,15 @@ export function versionName(code: number): ProtocolName | undefined {
 }
 
 export const CONTENT = { alert: 21, handshake: 22, heartbeat: 24 } as const
-export const HS = { serverHello: 2, certificate: 11, serverHelloDone: 14 } as const
+export const HS = { serverHello: 2, certificate: 11, serverKeyExchange: 12, serverHelloDone: 14, certificateStatus: 22 } as const
 export const EXT = {
   serverName: 0x0000,
+  statusRequest: 0x0005,
   supportedGroups: 0x000a,
   ecPointFormats: 0x000b,
   signatureAlgorithms: 0x000d,
   heartbeat: 0x000f,
+  signedCertificateTimestamp: 0x0012,
   padding: 0x0015,
   supportedVersions: 0x002b,
   pskModes: 0x002d,
@@ -64,6 +66,8 @@ export interface HelloOptions {
   offerCompression?: boolean
   /** Advertise the heartbeat extension (peer_allowed_to_send). */
   heartbeat?: boolean
+  /** Ask for a stapled OCSP response (status_request) and for SCTs (signed_certificate_timestamp). */
+  statusRequest?: boolean
   /**
    * TLSv1.3 hellos only: also offer the versions from this one up (and the SCSV, and padding), as
    * browsers do, so that one hello draws an answer from any TLS server (the port scanner's sniff).
@@ -89,6 +93,11 @@ export function buildClientHello(o: HelloOptions): Buffer {
     exts.push(ext(EXT.ecPointFormats, vec8(Buffer.from([0, 1, 2]))))
     if (o.protocol === 'TLSv1.2' || tls13) exts.push(ext(EXT.signatureAlgorithms, vec16(list16(SIG_ALGS))))
     if (o.heartbeat) exts.push(ext(EXT.heartbeat, Buffer.from([1])))
+    if (o.statusRequest) {
+      // status_type ocsp, no responder ids, no request extensions (RFC 6066 section 8).
+      exts.push(ext(EXT.statusRequest, Buffer.from([1, 0, 0, 0, 0])))
+      exts.push(ext(EXT.signedCertificateTimestamp, Buffer.alloc(0)))
+    }
     if (tls13) {
       exts.push(ext(EXT.supportedVersions, vec8(list16(versions))))
       exts.push(ext(EXT.pskModes, vec8(Buffer.from([1]))))
@@ -204,6 +213,19 @@ export function parseServerHello(body: Buffer): ServerHello {
   const sv = extensions.get(EXT.supportedVersions)
   const version = sv && sv.length >= 2 ? sv.readUInt16BE(0) : legacyVersion
   return { version, suite, compression, extensions, helloRetry: random.equals(HRR_RANDOM) }
+}
+
+/**
+ * The size in bits of the prime of a finite-field DH ServerKeyExchange (dh_p is its first field), or null
+ * when the message is too short to hold one.
+ */
+export function dhPrimeBits(ske: Buffer): number | null {
+  if (ske.length < 3) return null
+  const len = ske.readUInt16BE(0)
+  if (len === 0 || ske.length < 2 + len) return null
+  let p = ske.subarray(2, 2 + len)
+  while (p.length > 1 && p[0] === 0) p = p.subarray(1)
+  return (p.length - 1) * 8 + (32 - Math.clz32(p[0]!))
 }
 
 /** DER certificates of a Certificate message (SSLv3..TLS 1.2 layout). */

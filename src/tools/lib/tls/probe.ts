@@ -78,7 +78,7 @@ export class SocketReader {
 }
 
 export type HelloOutcome =
-  | { kind: 'hello'; hello: ServerHello; certificates: Buffer[]; complete: boolean }
+  | { kind: 'hello'; hello: ServerHello; certificates: Buffer[]; complete: boolean; serverKeyExchange?: Buffer; certificateStatus: boolean }
   | { kind: 'alert'; level: number; description: number }
   | { kind: 'closed' | 'timeout' | 'not-tls' }
 
@@ -108,8 +108,15 @@ export function firstFlightParser(untilDone: boolean) {
     const certMsg = messages.find((m) => m.type === HS.certificate)
     const certificates = certMsg && hello.version < 0x0304 ? safe(() => parseCertificateMessage(certMsg.body), []) : []
     const done = messages.some((m) => m.type === HS.serverHelloDone)
-    if (!untilDone || hello.version >= 0x0304 || done) return { kind: 'hello', hello, certificates, complete: done }
-    return ended ? { kind: 'hello', hello, certificates, complete: false } : undefined
+    const tls12 = hello.version < 0x0304
+    const ske = tls12 ? messages.find((m) => m.type === HS.serverKeyExchange)?.body : undefined
+    const out = {
+      kind: 'hello' as const, hello, certificates, complete: done,
+      ...(ske ? { serverKeyExchange: ske } : {}),
+      certificateStatus: tls12 && messages.some((m) => m.type === HS.certificateStatus),
+    }
+    if (!untilDone || !tls12 || done) return out
+    return ended ? out : undefined
   }
 }
 

@@ -17,7 +17,7 @@ export interface Suite {
   tls13: boolean
 }
 
-export type WeakClass = 'null' | 'anonymous' | 'export' | 'rc4' | 'des' | 'cbc-tls10'
+export type WeakClass = 'null' | 'anonymous' | 'export' | 'rc4' | 'des' | 'cbc-tls10' | 'cbc' | 'no-fs'
 
 export const WEAK_CLASS_LABEL: Readonly<Record<WeakClass, string>> = {
   null: 'NULL encryption',
@@ -26,6 +26,8 @@ export const WEAK_CLASS_LABEL: Readonly<Record<WeakClass, string>> = {
   rc4: 'RC4',
   des: 'DES/3DES or another 64-bit block cipher',
   'cbc-tls10': 'CBC mode on SSLv3/TLS 1.0',
+  cbc: 'CBC mode with MAC-then-encrypt (Lucky Thirteen)',
+  'no-fs': 'static key exchange (no forward secrecy)',
 }
 
 function parse(): Suite[] {
@@ -74,6 +76,13 @@ export function suiteByName(name: string): Suite | undefined {
 
 const CBC_FREE = new Set(['None', 'RC4', 'AESGCM', 'AESCCM', 'AESCCM8', 'ChaCha20', 'CamelliaGCM', 'ARIAGCM', 'GOST'])
 const BLOCK64 = new Set(['DES', '3DES', 'IDEA', 'RC2'])
+/** Key exchanges whose session keys follow from a long-term key (RSA encryption, fixed DH/ECDH, Kerberos, PSK). */
+const STATIC_KX = new Set(['RSA', 'DH/DSS', 'DH/RSA', 'ECDH/ECDSA', 'ECDH/RSA', 'KRB5', 'PSK', 'RSAPSK'])
+
+/** Whether a suite's session keys are ephemeral (TLS 1.3 always; ECDHE/DHE before it). */
+export function forwardSecret(s: Suite): boolean {
+  return s.tls13 || !STATIC_KX.has(s.kx)
+}
 
 /** Why a suite is weak when negotiated under `protocol` (empty: not weak). */
 export function weakClasses(s: Suite, protocol: string): WeakClass[] {
@@ -83,6 +92,10 @@ export function weakClasses(s: Suite, protocol: string): WeakClass[] {
   if (s.export) out.push('export')
   if (s.enc === 'RC4') out.push('rc4')
   if (BLOCK64.has(s.enc)) out.push('des')
-  if ((protocol === 'TLSv1.0' || protocol === 'SSLv3') && !CBC_FREE.has(s.enc) && !s.tls13) out.push('cbc-tls10')
+  const cbc = !CBC_FREE.has(s.enc) && !s.tls13
+  if ((protocol === 'TLSv1.0' || protocol === 'SSLv3') && cbc) out.push('cbc-tls10')
+  // Unknown suites (enc '?') are not guessed to be CBC on TLS 1.1/1.2.
+  if ((protocol === 'TLSv1.1' || protocol === 'TLSv1.2') && cbc && s.enc !== '?') out.push('cbc')
+  if (protocol !== 'SSLv2' && protocol !== 'TLSv1.3' && !forwardSecret(s) && s.au !== 'None') out.push('no-fs')
   return out
 }
