@@ -3,9 +3,9 @@ import type { ScanContext } from '../../toolkit/tool.js'
 import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
-import { checkForCve } from './checks.js'
-import { PRODUCT_LABEL } from '../lib/versions/cve-catalogue.js'
-import { matchCves, riskFromCvss } from '../lib/versions/match.js'
+import { PRODUCTS } from '../lib/services/products.js'
+import { matchFamilies } from '../lib/versions/match.js'
+import { versionFinding } from '../lib/versions/report.js'
 import { productFromName, productsInBanner, uniqueProducts } from '../lib/versions/fingerprint.js'
 import { parsePorts } from '../lib/ports/ports.js'
 import { discoverTcpPorts } from '../lib/ports/scan.js'
@@ -125,22 +125,16 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   else if (!tlsPorts.length) await skipped(ctx, 'TLS analysis', 'no TLS service among the open ports')
 
   // 4. Version → CVE.
-  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the curated CVE catalogue.', async (t) => {
+  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue.', async (t) => {
     for (const p of infos) {
       for (const pv of uniqueProducts(p.products)) {
-        for (const e of matchCves(pv.product, pv.version)) {
-          const label = `${PRODUCT_LABEL[e.product]} ${pv.version}`
+        for (const m of matchFamilies(pv.product, pv.version)) {
           await t.finding({
-            check: checkForCve(e),
+            ...versionFinding(m, pv.version, `the ${pv.source} on ${p.port}/tcp`),
             port: p.port,
             protocol: 'tcp',
             service: p.service,
-            cve: [...e.cves],
-            confirmed: false,
-            risk: riskFromCvss(e.cvss),
-            name: `${label}: ${e.title} (${e.cves.join(', ')})`,
-            detail: `${label} was identified on ${p.port}/tcp from the ${pv.source}; ${e.cves.join(', ')} affects versions ${e.versions} (CVSS ${e.cvss}). Inferred from the version, not exploited.`,
-            evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'Affected versions'], [[`${p.port}/tcp`, p.service, PRODUCT_LABEL[e.product], pv.version, pv.source, e.versions]]),
+            evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'CVE', 'Affected versions'], m.cves.map((c) => [`${p.port}/tcp`, p.service ?? '', PRODUCTS[pv.product].label, pv.version, pv.source, c.id, c.versions])),
           })
         }
       }
@@ -173,7 +167,7 @@ function outputServices(ctx: ScanContext<NetvulnParams>, infos: PortInfo[]) {
       product: p.detected.product,
       version: p.detected.version,
       banner: p.detected.banner,
-      products: uniqueProducts(p.products).map((v) => ({ product: PRODUCT_LABEL[v.product], version: v.version, source: v.source })),
+      products: uniqueProducts(p.products).map((v) => ({ product: PRODUCTS[v.product].label, version: v.version, source: v.source })),
     })),
   )
 }

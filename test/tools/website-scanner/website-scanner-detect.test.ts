@@ -8,7 +8,9 @@ import type { Hit, PageObs } from '../../../src/tools/website-scanner/detect/typ
 import * as H from '../../../src/tools/website-scanner/detect/headers.js'
 import * as K from '../../../src/tools/website-scanner/detect/cookies.js'
 import * as D from '../../../src/tools/website-scanner/detect/disclosure.js'
-import * as V from '../../../src/tools/lib/versions/web-components.js'
+import { compareVersions } from '../../../src/tools/lib/versions/version.js'
+import { checkForFamily } from '../../../src/tools/lib/versions/checks.js'
+import { CATALOGUE } from '../../../src/tools/lib/versions/catalogue.js'
 import { detectHttpNotRedirected } from '../../../src/tools/website-scanner/detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from '../../../src/tools/website-scanner/detect/cors.js'
 import { SENSITIVE_FILES, detectDirectoryListing, detectFiles, type FileObs } from '../../../src/tools/website-scanner/detect/files.js'
@@ -129,10 +131,10 @@ describe('disclosure and known-vulnerable versions', () => {
     fails(D.detectGenerator(pg({}, { body: '<html><head><meta name="generator" content="WordPress 6.1.1"></head></html>' })), C.generatorMeta)
     passes(D.detectGenerator(pg({}, { body: '<html><head><meta name="generator" content="Hugo"></head></html>' })))
   })
-  test('vulnerable-version: Apache 2.4.49 / 2.4.50 with their KEV CVEs, risk per entry', () => {
+  test('vulnerable-version: Apache 2.4.49 / 2.4.50 with their KEV CVEs, risk from the matching CVEs', () => {
     const h49 = D.detectVulnerableVersions(pg({ server: 'Apache/2.4.49 (Unix)' }))
-    fails(h49, C.vulnerableVersion)
-    assert.deepEqual(h49[0]!.cve, ['CVE-2021-41773'])
+    fails(h49, checkForFamily(CATALOGUE.families.find((f) => f.id === 'apache-httpd-path-traversal')!))
+    assert.deepEqual(h49[0]!.cve, ['CVE-2021-41773', 'CVE-2021-42013'])
     assert.equal(h49[0]!.risk, 'critical')
     assert.match(h49[0]!.name!, /^Apache httpd 2\.4\.49: /)
     assert.deepEqual(D.detectVulnerableVersions(pg({ server: 'Apache/2.4.50' }))[0]!.cve, ['CVE-2021-42013'])
@@ -141,10 +143,10 @@ describe('disclosure and known-vulnerable versions', () => {
     passes(D.detectVulnerableVersions(pg({ server: 'Apache' })))
   })
   test('version comparison handles OpenSSL letter releases', () => {
-    assert.equal(V.compareVersions('1.0.1f', '1.0.1.6'), 0)
-    assert.equal(V.compareVersions('1.0.1g', '1.0.1.6'), 1)
-    assert.equal(V.compareVersions('2.4.9', '2.4.49'), -1)
-    assert.equal(V.vulnerableRanges('Microsoft-IIS', '6.0')[0]!.cve[0], 'CVE-2017-7269')
+    assert.equal(compareVersions('1.0.1f', '1.0.1.6'), 0)
+    assert.equal(compareVersions('1.0.1g', '1.0.1.6'), 1)
+    assert.equal(compareVersions('2.4.9', '2.4.49'), -1)
+    assert.deepEqual(D.detectVulnerableVersions(pg({ server: 'Microsoft-IIS/6.0' }))[0]!.cve, ['CVE-2017-7269'])
   })
 })
 

@@ -1,10 +1,17 @@
 // Version disclosure (Server, X-Powered-By, generator meta) and the known-vulnerable-version match.
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
-import { RISK_LEVEL } from '../../../toolkit/check.js'
-import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../checks.js'
+import { generatorMeta, poweredBy, serverVersion } from '../checks.js'
 import { metaGenerator } from '../html.js'
 import type { Hit, PageObs } from './types.js'
-import { normaliseProduct, vulnerableRanges } from '../../lib/versions/web-components.js'
+import { PRODUCTS, productKey } from '../../lib/services/products.js'
+import { matchFamilies } from '../../lib/versions/match.js'
+import { versionFinding } from '../../lib/versions/report.js'
+
+/** The vocabulary's label for a product name ("apache" → "Apache httpd"); unknown names as given. */
+export const normaliseProduct = (p: string) => {
+  const key = productKey(p.trim())
+  return key ? PRODUCTS[key].label : p.trim()
+}
 
 export interface Component {
   product: string
@@ -54,25 +61,21 @@ export function detectGenerator(p: PageObs): Hit[] {
   return [{ check: generatorMeta, detail: `generator: ${g}`, evidence: textEvidence(`<meta name="generator" content="${g}">`) }]
 }
 
+/** One hit per catalogue family that affects an announced version, with the shared version check. */
 export function detectVulnerableVersions(p: PageObs): Hit[] {
   const hits: Hit[] = []
   const seen = new Set<string>()
   for (const c of components(p)) {
-    const key = `${c.product} ${c.version}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    const ranges = vulnerableRanges(c.product, c.version)
-    if (!ranges.length) continue
-    const risk = ranges.map((r) => r.risk).reduce((a, b) => (RISK_LEVEL[b] > RISK_LEVEL[a] ? b : a))
-    hits.push({
-      check: vulnerableVersion,
-      name: `${c.product} ${c.version}: ${ranges[0]!.summary.replace(/ \(.*$/, '')}`,
-      location: `component:${c.product}`,
-      cve: [...new Set(ranges.flatMap((r) => r.cve))],
-      risk,
-      detail: `${c.product} ${c.version} (from the ${c.source}) is affected by: ${ranges.map((r) => r.summary).join('; ')}. The version is inferred from the banner, not exploited.`,
-      evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Issue'], ranges.map((r) => [c.product, c.version, c.source, r.cve.join(', '), r.summary])),
-    })
+    const key = productKey(c.product)
+    if (!key || seen.has(`${key} ${c.version}`)) continue
+    seen.add(`${key} ${c.version}`)
+    for (const m of matchFamilies(key, c.version)) {
+      hits.push({
+        ...versionFinding(m, c.version, `the ${c.source}`),
+        location: `component:${c.product}`,
+        evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], m.cves.map((x) => [c.product, c.version, c.source, x.id, x.versions, String(x.cvss)])),
+      })
+    }
   }
   return hits
 }
