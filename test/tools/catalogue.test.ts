@@ -22,8 +22,8 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   70: { folder: 'port-scanner', prefixes: ['tcp.', 'open_port'] },
   80: { folder: 'udp-scanner', prefixes: ['udp.'] },
   90: { folder: 'url-fuzzer', prefixes: ['fuzzer.'] },
-  170: { folder: 'website-scanner', prefixes: ['website.', 'cve.'] },
-  350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.', 'cve.'] },
+  170: { folder: 'website-scanner', prefixes: ['website.', 'cve.', 'eol.'] },
+  350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.', 'cve.', 'eol.'] },
   450: { folder: 'tls-scanner', prefixes: ['tls.'] },
   9001: { folder: 'diagnostic', prefixes: ['diagnostic.'] },
 }

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { CATALOGUE, parseCatalogue } from '../../src/tools/lib/versions/catalogue.js'
-import { matchFamilies, riskFromCvss, normalizeVersion } from '../../src/tools/lib/versions/match.js'
+import { matchEol, matchFamilies, riskFromCvss, normalizeVersion } from '../../src/tools/lib/versions/match.js'
 import { productsInBanner, productFromName } from '../../src/tools/lib/versions/fingerprint.js'
 import { parseRange } from '../../src/tools/lib/versions/version.js'
 import { versionChecks, checkForFamily, familyCheckId } from '../../src/tools/lib/versions/checks.js'
@@ -14,7 +14,8 @@ import { netvulnChecks } from '../../src/tools/netvuln/checks.js'
 import { detectVulnerableVersions } from '../../src/tools/website-scanner/detect/disclosure.js'
 import type { ProductKey } from '../../src/tools/lib/services/products.js'
 
-const cvesOf = (product: ProductKey, version: string) => matchFamilies(product, version).flatMap((m) => m.cves.map((c) => c.id)).sort()
+const cvesOf = (product: ProductKey, version: string, families?: string[]) =>
+  matchFamilies(product, version).filter((m) => !families || families.includes(m.family.id)).flatMap((m) => m.cves.map((c) => c.id)).sort()
 
 /** CVSS v3.1 base score of a vector (the specification's formulas), to check the catalogue's pairs. */
 function cvss31(vector: string): number {
@@ -69,15 +70,15 @@ test('a bad catalogue is refused with the place of the problem', () => {
   assert.throws(() => parseCatalogue({ families: [{ ...good, cves: [{ ...good.cves[0], cvss: 11 }] }] }), /cves\[0\]\.cvss/)
 })
 
-test('the network and the website scanner match Apache 2.4.49 through the one catalogue, to the same check', () => {
+test('the network and the website scanner match Apache 2.4.49 through the one catalogue, to the same check', async () => {
   const families = matchFamilies('apache-httpd', '2.4.49')
-  assert.deepEqual(families.map((m) => m.family.id), ['apache-httpd-path-traversal'])
+  assert.deepEqual(families.map((m) => m.family.id), ['apache-httpd-path-traversal', 'apache-httpd-mod-lua-multipart'])
   const check = checkForFamily(families[0]!.family)
   assert.equal(check.id, 'cve.apache-httpd-path-traversal')
   assert.ok(netvulnManifest.checks.includes(check), 'tool 350 carries the shared check')
   assert.ok(websiteScannerManifest.checks.includes(check), 'tool 170 carries the shared check')
-  const hits = detectVulnerableVersions({ url: 'http://127.0.24.1/', status: 200, headers: { server: 'Apache/2.4.49 (Unix)' }, setCookies: [], body: '' })
-  assert.deepEqual(hits.map((h) => h.check), [check])
+  const hits = await detectVulnerableVersions({ url: 'http://127.0.24.1/', status: 200, headers: { server: 'Apache/2.4.49 (Unix)' }, setCookies: [], body: '' })
+  assert.deepEqual(hits.map((h) => h.check), [check, checkForFamily(families[1]!.family)])
   assert.deepEqual(hits[0]!.cve, ['CVE-2021-41773', 'CVE-2021-42013'])
   assert.equal(hits[0]!.risk, 'critical')
 })
@@ -108,12 +109,14 @@ test('OpenSSH: regreSSHion for 8.5p1-9.7p1, user enumeration up to 7.7, nothing 
   assert.equal(normalizeVersion('openssh', '8.9p1'), '8.9')
 })
 
-test('Apache httpd: 2.4.49 has both path traversals, 2.4.50 the second, 2.4.48 and earlier the mod_proxy SSRF, 2.4.51 none', () => {
-  assert.deepEqual(cvesOf('apache-httpd', '2.4.49'), ['CVE-2021-41773', 'CVE-2021-42013'])
-  assert.deepEqual(cvesOf('apache-httpd', '2.4.50'), ['CVE-2021-42013'])
-  assert.deepEqual(cvesOf('apache-httpd', '2.4.48'), ['CVE-2021-40438'])
-  assert.deepEqual(cvesOf('apache-httpd', '2.4.41'), ['CVE-2021-40438'])
-  assert.deepEqual(cvesOf('apache-httpd', '2.4.51'), [])
+test('Apache httpd: 2.4.49 has both path traversals, 2.4.50 the second, 2.4.48 and earlier the mod_proxy SSRF, mod_lua up to 2.4.51, 2.4.52 none', () => {
+  assert.deepEqual(cvesOf('apache-httpd', '2.4.49'), ['CVE-2021-41773', 'CVE-2021-42013', 'CVE-2021-44790'])
+  assert.deepEqual(cvesOf('apache-httpd', '2.4.50'), ['CVE-2021-42013', 'CVE-2021-44790'])
+  assert.deepEqual(cvesOf('apache-httpd', '2.4.48'), ['CVE-2021-40438', 'CVE-2021-44790'])
+  assert.deepEqual(cvesOf('apache-httpd', '2.4.41', ['apache-httpd-mod-proxy-ssrf']), ['CVE-2021-40438'])
+  assert.deepEqual(cvesOf('apache-httpd', '2.4.38'), ['CVE-2019-0211', 'CVE-2021-40438', 'CVE-2021-44790'])
+  assert.deepEqual(cvesOf('apache-httpd', '2.4.52'), [])
+  assert.deepEqual(cvesOf('apache-httpd', '2.4.51'), ['CVE-2021-44790'])
 })
 
 test('nginx resolver: 0.6.18-1.20.0 affected, 1.20.1 and 1.21.0 fixed', () => {
@@ -138,9 +141,10 @@ test('FTP servers: vsftpd 2.3.4 backdoor and ProFTPD 1.3.5 mod_copy, exact versi
 test('Exim: 4.87-4.91 RCE, SNI overflow before 4.92.2', () => {
   assert.deepEqual(cvesOf('exim', '4.89'), ['CVE-2019-10149', 'CVE-2019-15846'])
   assert.deepEqual(cvesOf('exim', '4.86'), ['CVE-2019-15846'])
-  assert.deepEqual(cvesOf('exim', '4.92'), ['CVE-2019-15846'])
-  assert.deepEqual(cvesOf('exim', '4.92.1'), ['CVE-2019-15846'])
-  assert.deepEqual(cvesOf('exim', '4.92.2'), [])
+  assert.deepEqual(cvesOf('exim', '4.92'), ['CVE-2019-15846', 'CVE-2019-16928'])
+  assert.deepEqual(cvesOf('exim', '4.92.1'), ['CVE-2019-15846', 'CVE-2019-16928'])
+  assert.deepEqual(cvesOf('exim', '4.92.2'), ['CVE-2019-16928'])
+  assert.deepEqual(cvesOf('exim', '4.92.3'), [])
   assert.deepEqual(cvesOf('exim', '4.97'), [])
 })
 
@@ -150,8 +154,12 @@ test('Redis Lua use-after-free: per-branch fixed releases', () => {
 })
 
 test('OpenSSL Heartbleed: 1.0.1 to 1.0.1f and 1.0.2-beta1', () => {
-  for (const v of ['1.0.1', '1.0.1a', '1.0.1f', '1.0.2-beta1']) assert.deepEqual(cvesOf('openssl', v), ['CVE-2014-0160'], v)
-  for (const v of ['1.0.0t', '1.0.1g', '1.0.2', '1.0.2k', '3.0.13']) assert.deepEqual(cvesOf('openssl', v), [], v)
+  const hb = ['openssl-heartbleed']
+  for (const v of ['1.0.1', '1.0.1a', '1.0.1f', '1.0.2-beta1']) assert.deepEqual(cvesOf('openssl', v, hb), ['CVE-2014-0160'], v)
+  for (const v of ['1.0.0t', '1.0.1g', '1.0.2', '1.0.2k', '3.0.13']) assert.deepEqual(cvesOf('openssl', v, hb), [], v)
+  assert.deepEqual(cvesOf('openssl', '3.0.6'), ['CVE-2022-3602', 'CVE-2022-3786'])
+  assert.deepEqual(cvesOf('openssl', '1.0.2g'), ['CVE-2016-2107'])
+  assert.deepEqual(cvesOf('openssl', '3.0.7'), [])
 })
 
 test('versions that are not versions match nothing', () => {
@@ -179,13 +187,14 @@ test('product names from service detection map onto vocabulary products', () => 
   assert.equal(productFromName('vsftpd'), 'vsftpd')
   assert.equal(productFromName('Exim smtpd'), 'exim')
   assert.equal(productFromName('Redis key-value store'), 'redis')
-  assert.equal(productFromName('Microsoft IIS httpd'), null)
+  assert.equal(productFromName('Microsoft IIS httpd'), 'microsoft-iis')
+  assert.equal(productFromName('Pure-FTPd'), null)
   assert.equal(productFromName(null), null)
 })
 
 test('checks: netvuln keeps its active checks; one shared version check per family, risk of its worst CVE', () => {
   assert.ok(netvulnChecks.every((c) => /^netvuln\.[a-z]+\.[a-z0-9-]+$/.test(c.id)))
-  assert.equal(versionChecks.length, CATALOGUE.families.length)
+  assert.equal(versionChecks.length, CATALOGUE.families.length + new Set(CATALOGUE.eol.map((b) => b.product)).size)
   for (const f of CATALOGUE.families) {
     const c = checkForFamily(f)
     assert.equal(c.id, familyCheckId(f))
@@ -194,4 +203,24 @@ test('checks: netvuln keeps its active checks; one shared version check per fami
     assert.deepEqual(c.cwe, [f.cwe])
     for (const r of c.references) assert.match(r, /^https?:\/\//)
   }
+})
+
+test('end of life: the branch of a version once its date has passed, month-only dates from the first of the month', () => {
+  const eol = (product: ProductKey, version: string, today: string) => matchEol(product, version, today)?.branch ?? null
+  assert.equal(eol('mysql', '5.5.62-0ubuntu0.14.04.1', '2026-11-24'), '5.5')
+  assert.equal(eol('mysql', '8.4.3', '2026-11-24'), null)
+  assert.equal(eol('mysql', '8.0.40', '2026-03-31'), null, 'MySQL 8.0 ends in April 2026')
+  assert.equal(eol('mysql', '8.0.40', '2026-04-01'), '8.0')
+  assert.equal(eol('php', '7.4.33', '2026-11-24'), '7.4')
+  assert.equal(eol('php', '8.3.1', '2026-11-24'), null)
+  assert.equal(eol('openssl', '1.0.2k', '2026-11-24'), '1.0.2')
+  assert.equal(eol('openssl', '1.0.1f', '2026-11-24'), '1.0.1 and older')
+  assert.equal(eol('openssl', '3.0.13', '2026-09-06'), null)
+  assert.equal(eol('openssl', '3.0.13', '2026-09-07'), '3.0')
+  assert.equal(eol('openssl', '3.5.1', '2026-11-24'), null)
+  assert.equal(eol('postgresql', '9.6.24', '2026-11-24'), '9.6')
+  assert.equal(eol('postgresql', '16.4', '2026-11-24'), null)
+  assert.equal(eol('microsoft-iis', '6.0', '2026-11-24'), '6.0 (Windows Server 2003)')
+  assert.equal(eol('microsoft-iis', '10.0', '2026-11-24'), null)
+  for (const b of CATALOGUE.eol) assert.doesNotThrow(() => parseRange(b.versions), b.branch)
 })

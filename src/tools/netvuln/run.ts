@@ -4,8 +4,7 @@ import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { PRODUCTS } from '../lib/services/products.js'
-import { matchFamilies } from '../lib/versions/match.js'
-import { versionFinding } from '../lib/versions/report.js'
+import { productVersionFindings } from '../lib/versions/report.js'
 import { productFromName, productsInBanner, uniqueProducts } from '../lib/versions/fingerprint.js'
 import { parsePorts } from '../lib/ports/ports.js'
 import { discoverTcpPorts } from '../lib/ports/scan.js'
@@ -125,16 +124,16 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   else if (!tlsPorts.length) await skipped(ctx, 'TLS analysis', 'no TLS service among the open ports')
 
   // 4. Version → CVE.
-  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue.', async (t) => {
+  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue (CVEs, end of life) and imported NVD CVEs.', async (t) => {
     for (const p of infos) {
       for (const pv of uniqueProducts(p.products)) {
-        for (const m of matchFamilies(pv.product, pv.version)) {
+        for (const { finding, rows } of await productVersionFindings(pv.product, pv.version, `the ${pv.source} on ${p.port}/tcp`, ctx.vulns)) {
           await t.finding({
-            ...versionFinding(m, pv.version, `the ${pv.source} on ${p.port}/tcp`),
+            ...finding,
             port: p.port,
             protocol: 'tcp',
             service: p.service,
-            evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'CVE', 'Affected versions'], m.cves.map((c) => [`${p.port}/tcp`, p.service ?? '', PRODUCTS[pv.product].label, pv.version, pv.source, c.id, c.versions])),
+            evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [`${p.port}/tcp`, p.service ?? '', PRODUCTS[pv.product].label, pv.version, pv.source, r.cve, r.affected, r.cvss])),
           })
         }
       }

@@ -32,7 +32,19 @@ export type CveFamily = Readonly<{
   cves: readonly CatalogueCve[]
 }>
 
-export type Catalogue = Readonly<{ families: readonly CveFamily[] }>
+/** A release branch past its end of life: no more security fixes. */
+export type EolBranch = Readonly<{
+  product: ProductKey
+  /** How the branch is named ('5.5', '6.0 (Windows Server 2003)', '5.6 and older'). */
+  branch: string
+  /** The branch's versions, in the range grammar of version.ts. */
+  versions: string
+  /** The end-of-life date, 'YYYY-MM-DD' or 'YYYY-MM' where the vendor gives only the month. */
+  date: string
+  reference: string
+}>
+
+export type Catalogue = Readonly<{ families: readonly CveFamily[]; eol: readonly EolBranch[] }>
 
 export class CatalogueError extends Error {
   override name = 'CatalogueError'
@@ -82,7 +94,19 @@ export function parseCatalogue(json: unknown): Catalogue {
       cves: f.cves.map((c, j) => parseCve(c, `${where}.cves[${j}]`)),
     }
   })
-  return { families }
+  if (!Array.isArray(json.eol ?? [])) throw new CatalogueError('"eol" must be an array')
+  const eol = ((json.eol ?? []) as unknown[]).map((e, i): EolBranch => {
+    const where = `eol[${i}]`
+    if (!isObject(e)) throw new CatalogueError(`${where} must be an object`)
+    const product = str(e, 'product', where)
+    if (!(product in PRODUCTS)) throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
+    const versions = str(e, 'versions', where)
+    parseRange(versions)
+    const date = str(e, 'date', where)
+    if (!/^\d{4}-\d{2}(-\d{2})?$/.test(date)) throw new CatalogueError(`${where}.date must be YYYY-MM-DD or YYYY-MM`)
+    return { product: product as ProductKey, branch: str(e, 'branch', where), versions, date, reference: str(e, 'reference', where) }
+  })
+  return { families, eol }
 }
 
 export const CATALOGUE: Catalogue = parseCatalogue(JSON.parse(readFileSync(new URL('./catalogue.json', import.meta.url), 'utf8')))

@@ -1,7 +1,7 @@
 // Product version → catalogue families: the one matcher of every tool, and CVSS → risk. Pure.
 import type { Risk } from '../../../toolkit/check.js'
 import type { ProductKey } from '../services/products.js'
-import { CATALOGUE, type CatalogueCve, type CveFamily } from './catalogue.js'
+import { CATALOGUE, type CatalogueCve, type CveFamily, type EolBranch } from './catalogue.js'
 import { satisfies } from './version.js'
 
 /** CVSS qualitative bands: 9.0+ critical, 7.0+ high, 4.0+ medium, >0 low. */
@@ -42,4 +42,14 @@ export function matchFamilies(product: ProductKey, version: string, families: re
     out.push({ family, cves, cvss: worst.cvss, vector: worst.vector })
   }
   return out
+}
+
+/**
+ * The end-of-life branch this version belongs to, when its end of life is on or before `today`
+ * ('YYYY-MM-DD'; a month-only date counts from the month's first day).
+ */
+export function matchEol(product: ProductKey, version: string, today = new Date().toISOString().slice(0, 10), branches: readonly EolBranch[] = CATALOGUE.eol): EolBranch | null {
+  if (!looksLikeVersion(version)) return null
+  const v = normalizeVersion(product, version)
+  return branches.find((b) => b.product === product && b.date.padEnd(10, '-01').slice(0, 10) <= today && satisfies(v, b.versions)) ?? null
 }

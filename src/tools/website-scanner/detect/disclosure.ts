@@ -4,8 +4,8 @@ import { generatorMeta, poweredBy, serverVersion } from '../checks.js'
 import { metaGenerator } from '../html.js'
 import type { Hit, PageObs } from './types.js'
 import { PRODUCTS, productKey } from '../../lib/services/products.js'
-import { matchFamilies } from '../../lib/versions/match.js'
-import { versionFinding } from '../../lib/versions/report.js'
+import { productVersionFindings } from '../../lib/versions/report.js'
+import type { VulnerabilityLookup } from '../../../toolkit/vulns.js'
 
 /** The vocabulary's label for a product name ("apache" → "Apache httpd"); unknown names as given. */
 export const normaliseProduct = (p: string) => {
@@ -40,7 +40,20 @@ export function components(p: PageObs): Component[] {
   const g = metaGenerator(p.body)
   const gc = g ? generatorComponent(g) : null
   if (gc) out.push(gc)
+  const jq = jqueryComponent(p.body)
+  if (jq) out.push(jq)
   return out
+}
+
+/** jQuery named with its version in a script URL: jquery-3.4.1.min.js, jquery/1.12.4/jquery.min.js, jquery.min.js?ver=3.7.1. */
+export function jqueryComponent(body: string): Component | null {
+  for (const m of body.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']?([^"'\s>]+)/gi)) {
+    const src = m[1]!
+    if (!/jquery/i.test(src) || /jquery[.-]?(ui|migrate|mobile|validate)/i.test(src)) continue
+    const v = /jquery[-.@/](\d+\.\d+\.\d+)/i.exec(src) ?? /jquery(?:\.min)?\.js\?ver=(\d+\.\d+\.\d+)/i.exec(src)
+    if (v) return { product: 'jQuery', version: v[1]!, source: 'script URL' }
+  }
+  return null
 }
 
 export function detectServerVersion(p: PageObs): Hit[] {
@@ -61,19 +74,22 @@ export function detectGenerator(p: PageObs): Hit[] {
   return [{ check: generatorMeta, detail: `generator: ${g}`, evidence: textEvidence(`<meta name="generator" content="${g}">`) }]
 }
 
-/** One hit per catalogue family that affects an announced version, with the shared version check. */
-export function detectVulnerableVersions(p: PageObs): Hit[] {
+/**
+ * One hit per version problem of an announced component: catalogue families and end-of-life branches
+ * (shared version checks), and the imported CVEs `vulns` knows (through the scan's lookup).
+ */
+export async function detectVulnerableVersions(p: PageObs, vulns?: VulnerabilityLookup): Promise<Hit[]> {
   const hits: Hit[] = []
   const seen = new Set<string>()
   for (const c of components(p)) {
     const key = productKey(c.product)
     if (!key || seen.has(`${key} ${c.version}`)) continue
     seen.add(`${key} ${c.version}`)
-    for (const m of matchFamilies(key, c.version)) {
+    for (const { finding, rows } of await productVersionFindings(key, c.version, `the ${c.source}`, vulns)) {
       hits.push({
-        ...versionFinding(m, c.version, `the ${c.source}`),
+        ...finding,
         location: `component:${c.product}`,
-        evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], m.cves.map((x) => [c.product, c.version, c.source, x.id, x.versions, String(x.cvss)])),
+        evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [c.product, c.version, c.source, r.cve, r.affected, r.cvss])),
       })
     }
   }
