@@ -4,6 +4,7 @@ import { netvulnParams } from './params.js'
 import { netvulnChecks } from './checks.js'
 import { tlsChecks } from '../lib/tls/checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
+import { serviceChecks } from '../lib/services/checks.js'
 import { portSpecProblem } from '../lib/ports/ports.js'
 
 export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
@@ -13,7 +14,7 @@ export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
   params: netvulnParams,
   validateParams: (p) => portSpecProblem(p.ports),
   // Version matches report the shared version checks, the TLS analysis on TLS ports the shared TLS checks.
-  checks: [...netvulnChecks, ...versionChecks, ...tlsChecks],
+  checks: [...netvulnChecks, ...serviceChecks, ...versionChecks, ...tlsChecks],
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,

@@ -4,8 +4,10 @@ import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { PRODUCTS } from '../lib/services/products.js'
-import { productVersionFindings } from '../lib/versions/report.js'
-import { productFromName, productsInBanner, uniqueProducts } from '../lib/versions/fingerprint.js'
+import { portVersionFindings } from '../lib/versions/report.js'
+import { hostileBanner } from '../lib/services/hostile.js'
+import { hostileService } from '../lib/services/checks.js'
+import { productsOfService, uniqueProducts } from '../lib/versions/fingerprint.js'
 import { parsePorts } from '../lib/ports/ports.js'
 import { discoverTcpPorts } from '../lib/ports/scan.js'
 import { detectService } from '../lib/services/services.js'
@@ -71,9 +73,7 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
       const d = await detectService(ctx.net, host, port, { signal })
       const kind = kindOf(port, d)
       const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: [] }
-      const named = productFromName(d.product)
-      if (named && d.version) info.products.push({ product: named, version: d.version, source: 'service detection' })
-      info.products.push(...productsInBanner(d.banner, 'banner'))
+      info.products.push(...productsOfService(d))
       infos.push(info)
       ctx.log(`${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`)
     })
@@ -123,21 +123,18 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   if (!tlsWanted) await skipped(ctx, 'TLS analysis', 'TLS checks are turned off (checks.tls = false)')
   else if (!tlsPorts.length) await skipped(ctx, 'TLS analysis', 'no TLS service among the open ports')
 
+  // Backdoors: a root shell or a shell running our probes, a training image.
+  await recordTest(ctx, 'Backdoors and hostile services', 'Looks for plainly hostile answers among the banners: unauthenticated root shells, shells that run what a client sends, Metasploitable.', async (t) => {
+    for (const p of infos) {
+      const why = hostileBanner(p.detected.banner)
+      if (why)
+        await t.finding({ check: hostileService, port: p.port, protocol: 'tcp', service: p.service, confirmed: true, detail: `On ${p.port}/tcp ${why}.`, evidence: tableEvidence(['Port', 'Service', 'Banner'], [[`${p.port}/tcp`, p.service ?? '', p.detected.banner ?? '']]) })
+    }
+  })
+
   // 4. Version → CVE.
   await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue (CVEs, end of life) and imported NVD CVEs.', async (t) => {
-    for (const p of infos) {
-      for (const pv of uniqueProducts(p.products)) {
-        for (const { finding, rows } of await productVersionFindings(pv.product, pv.version, `the ${pv.source} on ${p.port}/tcp`, ctx.vulns)) {
-          await t.finding({
-            ...finding,
-            port: p.port,
-            protocol: 'tcp',
-            service: p.service,
-            evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [`${p.port}/tcp`, p.service ?? '', PRODUCTS[pv.product].label, pv.version, pv.source, r.cve, r.affected, r.cvss])),
-          })
-        }
-      }
-    }
+    for (const p of infos) for (const f of await portVersionFindings(p.port, p.service, p.products, ctx.vulns)) await t.finding(f)
   })
   outputServices(ctx, infos)
   ctx.progress(SCALE, SCALE)

@@ -33,3 +33,12 @@ export function uniqueProducts(list: ProductVersion[]): ProductVersion[] {
   const seen = new Set<ProductKey>()
   return list.filter((p) => (seen.has(p.product) ? false : (seen.add(p.product), true)))
 }
+
+/** The product versions a detected service names: detection's product and version, then the products in its banner. */
+export function productsOfService(d: { product: string | null; version: string | null; banner: string | null }): ProductVersion[] {
+  const out: ProductVersion[] = []
+  const named = productFromName(d.product)
+  if (named && d.version) out.push({ product: named, version: d.version, source: 'service detection' })
+  out.push(...productsInBanner(d.banner, 'banner'))
+  return out
+}

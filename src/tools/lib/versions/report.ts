@@ -3,6 +3,8 @@
 // lookup), each as a finding with its check, CVEs, CVSS-based risk, name and detail, plus the rows of
 // an evidence table. Tools add place (port, URL) and build the evidence.
 import type { FindingInput } from '../../../toolkit/tool.js'
+import { tableEvidence } from '../../../toolkit/evidence.js'
+import { uniqueProducts, type ProductVersion } from './fingerprint.js'
 import type { VulnerabilityLookup } from '../../../toolkit/vulns.js'
 import { PRODUCTS, type ProductKey } from '../services/products.js'
 import { CATALOGUE } from './catalogue.js'
@@ -83,6 +85,23 @@ export async function productVersionFindings(
           cvss: cvss ? { score: cvss.score, vector: cvss.vector } : null,
         },
         rows: [{ cve: c.id, affected: c.affected, cvss: cvss ? String(cvss.score) : '' }],
+      })
+    }
+  }
+  return out
+}
+
+/** The version findings of one TCP port (network and port scanners): each product once, evidence a table per finding. */
+export async function portVersionFindings(port: number, service: string | null, products: ProductVersion[], lookup?: VulnerabilityLookup): Promise<FindingInput[]> {
+  const out: FindingInput[] = []
+  for (const pv of uniqueProducts(products)) {
+    for (const { finding, rows } of await productVersionFindings(pv.product, pv.version, `the ${pv.source} on ${port}/tcp`, lookup)) {
+      out.push({
+        ...finding,
+        port,
+        protocol: 'tcp',
+        service,
+        evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [`${port}/tcp`, service ?? '', PRODUCTS[pv.product].label, pv.version, pv.source, r.cve, r.affected, r.cvss])),
       })
     }
   }
