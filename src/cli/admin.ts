@@ -6,6 +6,9 @@ import { isUniqueViolation } from '../domain/targets.js'
 import { readFileSync } from 'node:fs'
 import { KevFeedError, isInKev, loadKevSnapshot, parseKevFeed } from '../domain/kev.js'
 import { flagKevFindings, replaceKevCves } from '../store/kev-cves.js'
+import { NvdFeedError, cveFromFeedItem, feedItems, type NvdCve } from '../domain/nvd.js'
+import { EpssFeedError, readEpssFile } from '../domain/epss.js'
+import { countCves, replaceEpss, upsertCves } from '../store/cves.js'
 import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
 import { hashPassword, MAX_PASSWORD, passwordProblem } from '../domain/passwords.js'
 
@@ -23,7 +26,9 @@ const ADMIN_USAGE = `usage:
   ward admin key list [--user ID]
   ward admin key revoke --key-id ID | --key-prefix P   (P: the whole key or its first 8+ characters)
   ward admin workspace create --user ID --name N
-  ward admin kev import FILE      (the CISA known_exploited_vulnerabilities.json feed)`
+  ward admin kev import FILE      (the CISA known_exploited_vulnerabilities.json feed)
+  ward admin cve import FILE...   (NVD CVE API 2.0 JSON feeds, .json or .json.gz)
+  ward admin epss import FILE     (FIRST's EPSS CSV, epss_scores-YYYY-MM-DD.csv[.gz])`
 
 /** A real calendar date YYYY-MM-DD (2027-02-30 is refused, not rolled over into March). */
 function calendarDate(v: string | undefined, flag: string): string {
@@ -172,6 +177,50 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       for (const c of cves) kev.add(c)
       const flagged = await flagKevFindings(h.db, (cves) => isInKev(cves, kev))
       out(`imported ${total} CVE ids from the KEV feed (${added} new)\nflagged ${flagged} existing finding(s) as in the CISA catalogue\nrunning workers pick the new list up when they restart`)
+      return
+    }
+    case 'cve import': {
+      const files = words.slice(2)
+      if (!files.length) throw new UsageError('usage: ward admin cve import FILE...')
+      for (const file of files) {
+        let batch: NvdCve[] = []
+        let read = 0
+        let kept = 0
+        try {
+          for await (const item of feedItems(file)) {
+            read++
+            const cve = cveFromFeedItem(item)
+            if (!cve) continue
+            batch.push(cve)
+            kept++
+            if (batch.length >= 500) {
+              await upsertCves(h.db, batch)
+              batch = []
+            }
+          }
+          await upsertCves(h.db, batch)
+        } catch (e) {
+          if (e instanceof NvdFeedError || (e as NodeJS.ErrnoException).code) throw new UsageError(`${file}: ${(e as Error).message}`)
+          throw e
+        }
+        out(`${file}: imported ${kept} CVE(s) of ${read} entries`)
+      }
+      out(`${await countCves(h.db)} CVEs in the database\nrunning workers match against them from their next scan`)
+      return
+    }
+    case 'epss import': {
+      const file = words[2]
+      if (!file) throw new UsageError('usage: ward admin epss import FILE')
+      let result: { date: string; count: number } | undefined
+      try {
+        await replaceEpss(h.db, async (write) => {
+          result = await readEpssFile(file, write)
+        })
+      } catch (e) {
+        if (e instanceof EpssFeedError || (e as NodeJS.ErrnoException).code) throw new UsageError(`${file}: ${(e as Error).message}`)
+        throw e
+      }
+      out(`imported ${result!.count} EPSS scores of ${result!.date}\nnew findings carry them from now on`)
       return
     }
     default:

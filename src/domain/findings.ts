@@ -4,12 +4,16 @@ import type { FindingInput } from '../toolkit/tool.js'
 import type { Db } from '../store/db.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { importedKevCves } from '../store/kev-cves.js'
+import { epssOf } from '../store/cves.js'
 import { dedupKey } from './finding-identity.js'
 import { isInKev, loadKevSnapshot } from './kev.js'
 
 export type { FindingPlace } from '../store/finding-rows.js'
 
-export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet<string>): FindingRecord {
+/** The EPSS score a finding carries: the highest of its CVEs', with the date FIRST scored it. */
+export type FindingEpss = { score: number; date: string } | null
+
+export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet<string>, epss: FindingEpss = null): FindingRecord {
   const c = f.check
   const cve = [...new Set([...(c.cve ?? []), ...(f.cve ?? [])])]
   const owasp = { owasp_2017: c.owasp['2017'] ?? '', owasp_2021: c.owasp['2021'] ?? '', owasp_2025: c.owasp['2025'] ?? '' }
@@ -44,15 +48,31 @@ export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet
     url: f.url ?? null,
     location: f.location ?? null,
     created_at: at.now,
+    cvss_score: f.cvss?.score ?? null,
+    cvss_vector: f.cvss?.vector ?? null,
+    epss_score: epss?.score ?? null,
+    epss_date: epss?.date ?? null,
   }
+}
+
+/** The highest EPSS score among these CVEs, from the imported EPSS table; null when none is scored. */
+export async function findingEpss(db: Db, cves: readonly string[]): Promise<FindingEpss> {
+  const rows = await epssOf(db, cves.map((c) => c.toUpperCase()))
+  if (!rows.length) return null
+  const top = rows.reduce((a, b) => (b.score > a.score ? b : a))
+  return { score: top.score, date: top.score_date }
 }
 
 /**
  * buildFinding with the KEV catalogue as it is now (the shipped snapshot plus imported ids): what a
- * worker hands its scans, so a catalogue import is seen by workers started after it.
+ * worker hands its scans, so a catalogue import is seen by workers started after it. EPSS scores are
+ * read per finding with CVEs (an indexed lookup), so an EPSS import is seen at once.
  */
-export async function findingMaker(db: Db): Promise<(f: FindingInput, at: FindingPlace) => FindingRecord> {
+export async function findingMaker(db: Db): Promise<(f: FindingInput, at: FindingPlace) => Promise<FindingRecord>> {
   const kev = loadKevSnapshot()
   for (const cve of await importedKevCves(db)) kev.add(cve)
-  return (f, at) => buildFinding(f, at, kev)
+  return async (f, at) => {
+    const cves = [...(f.check.cve ?? []), ...(f.cve ?? [])]
+    return buildFinding(f, at, kev, cves.length ? await findingEpss(db, cves) : null)
+  }
 }

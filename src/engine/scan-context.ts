@@ -7,12 +7,13 @@ import type { FindingInput, RedirectLevel, ScanContext, ScanSettings, TestHandle
 import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
+import { createVulnLookup } from './vuln-lookup.js'
 
 const FLUSH_MS = 300
 const MAX_LOG_LINE = 4000
 
 /** The domain's rule that turns what a tool reported into the finding to store (domain/findings.ts). */
-export type MakeFinding = (f: FindingInput, at: FindingPlace) => FindingRecord
+export type MakeFinding = (f: FindingInput, at: FindingPlace) => FindingRecord | Promise<FindingRecord>
 
 export interface LiveContext extends ScanContext<unknown> {
   flush(): Promise<void>
@@ -68,6 +69,7 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
     settings: opts.settings ?? { dnsResolver: null },
     signal: opts.signal,
     net: opts.net,
+    vulns: createVulnLookup(db),
     writeErrors,
     async test(name: string, description: string): Promise<TestHandle> {
       tests++
@@ -82,7 +84,7 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
       return {
         async finding(f: FindingInput) {
           found++
-          await insertFinding(db, opts.makeFinding(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() }))
+          await insertFinding(db, await opts.makeFinding(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() }))
         },
         done: () => end('finished', found ? 'failed' : 'passed', null),
         error: (message: string) => end('error', 'error', message.slice(0, 2000)),

@@ -7,6 +7,7 @@ const str = JSON.stringify
 const bool = (v: unknown) => (v === 1 || v === true ? 'true' : 'false')
 const nullableStr = (v: unknown) => (v === null || v === undefined ? 'null' : str(v))
 const nullableInt = (v: unknown) => (v === null || v === undefined ? 'null' : String(Number(v)))
+const nullableNum = nullableInt
 
 /** Stored JSON written by JSON.stringify of string arrays is already the canonical text. */
 const stringArray = (v: unknown) => (typeof v === 'string' && v.startsWith('[') ? v : str(JSON.parse(String(v)) as string[]))
@@ -36,7 +37,8 @@ export function findingJson(r: unknown[]): string {
     `"recommendation":${str(r[12])},"references":${stringArray(r[13])},"verified":${bool(r[14])},"vuln_id":${str(r[15])},` +
     `"owasp":${owasp(r[16])},"cwe":${str(r[17])},"port":${nullableInt(r[18])},"protocol":${nullableStr(r[19])},` +
     `"service":${nullableStr(r[20])},"url":${nullableStr(r[21])},"scan_id":${Number(r[22])},"target_id":${Number(r[23])},` +
-    `"created_at":${str(String(r[24]).slice(0, 19) + 'Z')}}`
+    `"created_at":${str(String(r[24]).slice(0, 19) + 'Z')},"cvss_score":${nullableNum(r[25])},"cvss_vector":${nullableStr(r[26])},` +
+    `"epss":${r[27] === null || r[27] === undefined ? 'null' : `{"score":${Number(r[27])},"date":${str(String(r[28] ?? ''))}}`}}`
   )
 }
 

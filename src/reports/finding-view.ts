@@ -36,5 +36,9 @@ export function findingView(row: FindingRow) {
     scan_id: f.scan_id,
     target_id: f.target_id,
     created_at: toApiTime(f.created_at)!,
+    // Extensions beside the spec's fields: CVSS of the finding's CVEs and their EPSS score.
+    cvss_score: f.cvss_score ?? null,
+    cvss_vector: f.cvss_vector ?? null,
+    epss: f.epss_score === null || f.epss_score === undefined ? null : { score: f.epss_score, date: f.epss_date ?? '' },
   }
 }

@@ -50,6 +50,12 @@ export interface FindingRecord {
   url: string | null
   location: string | null
   created_at: string
+  /** CVSS base score and vector of the finding's CVEs (the highest); absent or null when none. */
+  cvss_score?: number | null
+  cvss_vector?: string | null
+  /** EPSS score of the finding's CVEs (the highest) and its date; absent or null when none. */
+  epss_score?: number | null
+  epss_date?: string | null
 }
 
 /** A stored finding read back, in plain values. */
@@ -78,6 +84,7 @@ export function encodeFinding(f: FindingRecord): NewFinding {
     service: noNulOrNull(f.service),
     url: noNulOrNull(f.url),
     location: noNulOrNull(f.location),
+    cvss_vector: noNulOrNull(f.cvss_vector ?? null),
   }
 }
 

@@ -9,7 +9,7 @@ import type { FindingRow } from './schema.js'
 export const FINDING_RESOURCE_COLUMNS = [
   'id', 'name', 'test_description', 'test_finished', 'confirmed', 'in_cisa_catalog', 'cve', 'vuln_description', 'vuln_evidence',
   'risk_description', 'risk_level', 'status', 'recommendation', 'refs', 'verified', 'vuln_id', 'owasp', 'cwe', 'port', 'protocol',
-  'service', 'url', 'scan_id', 'target_id', 'created_at',
+  'service', 'url', 'scan_id', 'target_id', 'created_at', 'cvss_score', 'cvss_vector', 'epss_score', 'epss_date',
 ] as const satisfies ReadonlyArray<keyof FindingRow>
 
 export interface FindingFilter {

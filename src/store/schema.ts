@@ -114,6 +114,12 @@ export interface FindingsTable {
   url: string | null
   location: string | null
   created_at: string
+  /** CVSS base score and vector of the finding's CVEs (the highest), null when it has none. */
+  cvss_score: number | null
+  cvss_vector: string | null
+  /** EPSS probability of the finding's CVEs (the highest) and the date FIRST scored it. */
+  epss_score: number | null
+  epss_date: string | null
 }
 
 export interface ScanLogsTable {
@@ -192,6 +198,38 @@ export interface KevCvesTable {
   imported_at: string
 }
 
+export interface CvesTable {
+  cve: string
+  description: string
+  cvss3_score: number | null
+  cvss3_vector: string | null
+  cvss4_score: number | null
+  cvss4_vector: string | null
+  cwe: string
+  refs: string
+  last_modified: string | null
+  imported_at: string
+}
+
+export interface CveProductsTable {
+  id: Generated<number>
+  cve: string
+  vendor: string
+  product: string
+  version: string | null
+  start_including: string | null
+  start_excluding: string | null
+  end_including: string | null
+  end_excluding: string | null
+}
+
+export interface EpssScoresTable {
+  cve: string
+  score: number
+  percentile: number
+  score_date: string
+}
+
 export interface Database {
   users: UsersTable
   api_keys: ApiKeysTable
@@ -207,6 +245,9 @@ export interface Database {
   callback_bodies: CallbackBodiesTable
   finding_history: FindingHistoryTable
   kev_cves: KevCvesTable
+  cves: CvesTable
+  cve_products: CveProductsTable
+  epss_scores: EpssScoresTable
 }
 
 export type UserRow = Selectable<UsersTable>

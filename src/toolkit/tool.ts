@@ -3,6 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox'
 import type { Check, Risk } from './check.js'
 import type { Evidence } from './evidence.js'
 import type { Egress } from './egress.js'
+import type { VulnerabilityLookup } from './vulns.js'
 
 export type TargetType = 'hostname' | 'ip_address' | 'url'
 export type RedirectLevel = 'none' | 'check_accessibility' | 'same_host' | 'same_domain' | 'allow_all'
@@ -33,6 +34,8 @@ export interface FindingInput {
   risk?: Risk
   /** Overrides the check's name (e.g. "Apache httpd 2.4.49: path traversal"). */
   name?: string
+  /** CVSS base score and vector of this occurrence's CVEs (the highest), for version findings. */
+  cvss?: { score: number; vector: string | null } | null
 }
 
 export interface TestHandle {
@@ -62,6 +65,8 @@ export interface ScanContext<P = unknown> {
   signal: AbortSignal
   /** Every connection goes through here: direct, or through the scan's VPN profile. */
   net: Egress
+  /** Imported CVE knowledge (NVD feeds); absent where none is offered (tool tests without a database). */
+  vulns?: VulnerabilityLookup
   /** Record a test (one check the tool performs). */
   test(name: string, description: string): Promise<TestHandle>
   /** Report progress; the engine turns it into a percentage and throttles writes. */

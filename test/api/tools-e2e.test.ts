@@ -59,7 +59,7 @@ describe('every tool through the API', { concurrency: false }, () => {
       const { s, output, ids } = await scan(170, weak.httpUrl, { scan_type: 'light' })
       assert.equal(s.status_name, 'finished', s.status_message)
       for (const id of WEAK_TRUTH.lightHttp) assert.ok(ids.has(id), `missing ${id}`)
-      const vuln = output.output_data.findings.find((f: any) => f.vuln_id === 'website.components.vulnerable-version')
+      const vuln = output.output_data.findings.find((f: any) => f.vuln_id === 'cve.apache-httpd-path-traversal')
       assert.ok(vuln.cve.length > 0 && vuln.in_cisa_catalog === true, 'the Apache 2.4.49 finding carries its CVEs and the KEV flag')
       assert.equal(vuln.owasp.owasp_2021.startsWith('A06:2021'), true)
       const h = await scan(170, hard.httpsUrl, { scan_type: 'light' })

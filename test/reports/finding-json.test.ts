@@ -13,6 +13,7 @@ import { urlFuzzerChecks } from '../../src/tools/url-fuzzer/checks.js'
 import { netvulnChecks } from '../../src/tools/netvuln/checks.js'
 import { portScannerChecks } from '../../src/tools/port-scanner/checks.js'
 import { tlsChecks } from '../../src/tools/lib/tls/checks.js'
+import { versionChecks } from '../../src/tools/lib/versions/checks.js'
 import { udpScannerChecks } from '../../src/tools/udp-scanner/checks.js'
 import { websiteScannerChecks } from '../../src/tools/website-scanner/checks.js'
 import type { Check } from '../../src/toolkit/check.js'
@@ -23,7 +24,7 @@ import { findingsPageJson, findingDataJson } from '../../src/reports/finding-jso
 import { encodeFinding } from '../../src/store/finding-rows.js'
 import { listFindings, listFindingArrays, getFindingArray, getFinding } from '../../src/store/findings.js'
 
-const ALL: readonly Check[] = [...subdomainFinderChecks, ...urlFuzzerChecks, ...netvulnChecks, ...portScannerChecks, ...tlsChecks, ...udpScannerChecks, ...websiteScannerChecks]
+const ALL: readonly Check[] = [...subdomainFinderChecks, ...urlFuzzerChecks, ...netvulnChecks, ...portScannerChecks, ...tlsChecks, ...udpScannerChecks, ...websiteScannerChecks, ...versionChecks]
 const NASTY = 'quote " backslash \\ newline \n tab \t nul \u0000 bell \u0007 line-sep \u2028 emoji 😀 lone \ud800 é ü 中文 </script>'
 
 test('finding JSON written from rows equals the schema serializer on findingView, for every kind of finding', async () => {

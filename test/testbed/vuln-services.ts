@@ -300,7 +300,8 @@ function elasticHandler(vuln: boolean): http.RequestListener {
 function mongoServer(vuln: boolean): net.Server {
   const answer = (cmd: BsonDoc): BsonDoc => {
     const name = Object.keys(cmd)[0]?.toLowerCase()
-    if (name === 'ismaster' || name === 'hello') return { ismaster: true, maxBsonObjectSize: 16777216, maxWireVersion: 13, minWireVersion: 0, ok: 1 }
+    // maxWireVersion 13 is MongoDB 5.0 (past its end of life), 21 is 7.0.
+    if (name === 'ismaster' || name === 'hello') return { ismaster: true, maxBsonObjectSize: 16777216, maxWireVersion: vuln ? 13 : 21, minWireVersion: 0, ok: 1 }
     if (!vuln) return { ok: 0, errmsg: `command ${Object.keys(cmd)[0]} requires authentication`, code: 13, codeName: 'Unauthorized' }
     if (name === 'listdatabases') return { databases: [{ name: 'admin', sizeOnDisk: 40960, empty: false }, { name: 'customers', sizeOnDisk: 73728, empty: false }], totalSize: 114688, ok: 1 }
     if (name === 'buildinfo') return { version: '4.4.29', ok: 1 }

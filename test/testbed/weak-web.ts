@@ -15,7 +15,10 @@ import type { AddressInfo } from 'node:net'
 export const WEAK_TRUTH = {
   /** Light scan of http://host:httpPort/ */
   lightHttp: [
-    'website.components.vulnerable-version',
+    'cve.apache-httpd-mod-lua-multipart',
+    'cve.apache-httpd-path-traversal',
+    'cve.wordpress-crop-image-rce',
+    'eol.php',
     'website.content.directory-listing',
     'website.cookies.httponly-missing',
     'website.cookies.samesite-missing',
@@ -41,7 +44,10 @@ export const WEAK_TRUTH = {
   ],
   /** Light scan of the host over https (port 443, with port 80 serving plain HTTP). */
   lightHttps: [
-    'website.components.vulnerable-version',
+    'cve.apache-httpd-mod-lua-multipart',
+    'cve.apache-httpd-path-traversal',
+    'cve.wordpress-crop-image-rce',
+    'eol.php',
     'website.content.directory-listing',
     'website.cookies.httponly-missing',
     'website.cookies.samesite-missing',
@@ -69,7 +75,10 @@ export const WEAK_TRUTH = {
   ],
   /** Light scan of https://host:httpsAltPort/ (no HSTS at all; non-standard port, so no port-80 twin). */
   lightHttpsAlt: [
-    'website.components.vulnerable-version',
+    'cve.apache-httpd-mod-lua-multipart',
+    'cve.apache-httpd-path-traversal',
+    'cve.wordpress-crop-image-rce',
+    'eol.php',
     'website.content.directory-listing',
     'website.cookies.httponly-missing',
     'website.cookies.samesite-missing',

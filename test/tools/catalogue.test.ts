@@ -19,11 +19,11 @@ const TOOLS = join(ROOT, 'src/tools')
  */
 const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   20: { folder: 'subdomain-finder', prefixes: ['subdomain.'] },
-  70: { folder: 'port-scanner', prefixes: ['tcp.', 'open_port'] },
+  70: { folder: 'port-scanner', prefixes: ['tcp.', 'open_port', 'cve.', 'eol.', 'backdoor.'] },
   80: { folder: 'udp-scanner', prefixes: ['udp.'] },
   90: { folder: 'url-fuzzer', prefixes: ['fuzzer.'] },
-  170: { folder: 'website-scanner', prefixes: ['website.'] },
-  350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.'] },
+  170: { folder: 'website-scanner', prefixes: ['website.', 'cve.', 'eol.'] },
+  350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.', 'cve.', 'eol.', 'backdoor.'] },
   450: { folder: 'tls-scanner', prefixes: ['tls.'] },
   9001: { folder: 'diagnostic', prefixes: ['diagnostic.'] },
 }

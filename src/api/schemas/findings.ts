@@ -36,6 +36,9 @@ export const Finding = Type.Object({
   scan_id: Type.Integer(),
   target_id: Type.Integer(),
   created_at: Type.String(),
+  cvss_score: Nullable(Type.Number({ description: 'CVSS base score (v3.1, else v4.0) of the CVEs of a version finding; null for other findings' })),
+  cvss_vector: Nullable(Type.String({ description: "that score's vector, e.g. CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" })),
+  epss: Nullable(Type.Object({ score: Type.Number({ description: 'FIRST EPSS probability 0-1 (the highest of the CVEs)' }), date: Type.String({ description: 'score date YYYY-MM-DD' }) })),
 })
 
 export const FindingsQuery = Type.Object({

@@ -9,6 +9,7 @@ import { m005RateLimits } from './005-rate-limits.js'
 import { m006CallbackBodies } from './006-callback-bodies.js'
 import { m009SecretKeyCheck } from './009-secret-key-check.js'
 import { m010WebSessions } from './010-web-sessions.js'
+import { m012CveKnowledge } from './012-cve-knowledge.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -23,6 +24,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '006-callback-bodies': m006CallbackBodies,
   '009-secret-key-check': m009SecretKeyCheck,
   '010-web-sessions': m010WebSessions,
+  '012-cve-knowledge': m012CveKnowledge,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

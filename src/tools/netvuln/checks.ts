@@ -1,8 +1,6 @@
-// Network Vulnerability Scanner (tool 350) checks: active service checks, then one check per entry of
-// the version → CVE catalogue (src/tools/netvuln/cve-catalogue.ts), so each CVE keeps its own CWE and vuln_id.
+// Network Vulnerability Scanner (tool 350) checks: the active service checks. Version findings use the
+// shared checks of the version catalogue (lib/versions/checks.ts, vuln_ids `cve.<family>`).
 import { OWASP, type Check } from '../../toolkit/check.js'
-import { CVE_CATALOGUE, PRODUCT_LABEL, type CveEntry } from '../lib/versions/cve-catalogue.js'
-import { riskFromCvss } from '../lib/versions/match.js'
 
 const cweUrl = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 
@@ -156,26 +154,4 @@ export const netvulnActiveChecks = [
   sshWeakMac,
 ] as const satisfies readonly Check[]
 
-export const cveCheckId = (e: CveEntry) => `netvuln.cve.${e.id}`
-
-/** One check per catalogue entry: the CVE's own title, CWE and CVSS-based risk. */
-export function cveCheck(e: CveEntry): Check {
-  return {
-    id: cveCheckId(e),
-    name: `${PRODUCT_LABEL[e.product]}: ${e.title} (${e.cves.join(', ')})`,
-    description: e.description,
-    impact: e.impact,
-    risk: riskFromCvss(e.cvss),
-    cwe: [e.cwe],
-    owasp: OWASP.vulnerableComponents,
-    recommendation: `Upgrade to ${e.fixed}. The version was read from the service banner, so check whether the vendor backported the fix before closing this.`,
-    references: e.references,
-    tags: ['cve', 'version', e.product],
-  }
-}
-
-export const cveChecks: readonly Check[] = CVE_CATALOGUE.map(cveCheck)
-const cveCheckById = new Map(cveChecks.map((c) => [c.id, c]))
-export const checkForCve = (e: CveEntry): Check => cveCheckById.get(cveCheckId(e))!
-
-export const netvulnChecks: readonly Check[] = [...netvulnActiveChecks, ...cveChecks]
+export const netvulnChecks: readonly Check[] = netvulnActiveChecks

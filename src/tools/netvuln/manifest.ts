@@ -3,6 +3,8 @@ import type { ToolManifest } from '../../toolkit/tool.js'
 import { netvulnParams } from './params.js'
 import { netvulnChecks } from './checks.js'
 import { tlsChecks } from '../lib/tls/checks.js'
+import { versionChecks } from '../lib/versions/checks.js'
+import { serviceChecks } from '../lib/services/checks.js'
 import { portSpecProblem } from '../lib/ports/ports.js'
 
 export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
@@ -11,8 +13,8 @@ export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
   description: 'Discovers TCP services, matches their versions against known CVEs, runs active service checks (anonymous FTP, unauthenticated Redis/MongoDB/memcached/Elasticsearch, SMTP relay) and the SSL/TLS analysis on TLS ports.',
   params: netvulnParams,
   validateParams: (p) => portSpecProblem(p.ports),
-  // The TLS analysis on TLS ports reports the shared TLS checks.
-  checks: [...netvulnChecks, ...tlsChecks],
+  // Version matches report the shared version checks, the TLS analysis on TLS ports the shared TLS checks.
+  checks: [...netvulnChecks, ...serviceChecks, ...versionChecks, ...tlsChecks],
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,

@@ -3,10 +3,11 @@ import type { ScanContext } from '../../toolkit/tool.js'
 import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
-import { checkForCve } from './checks.js'
-import { PRODUCT_LABEL } from '../lib/versions/cve-catalogue.js'
-import { matchCves, riskFromCvss } from '../lib/versions/match.js'
-import { productFromName, productsInBanner, uniqueProducts } from '../lib/versions/fingerprint.js'
+import { PRODUCTS } from '../lib/services/products.js'
+import { portVersionFindings } from '../lib/versions/report.js'
+import { hostileBanner } from '../lib/services/hostile.js'
+import { hostileService } from '../lib/services/checks.js'
+import { productsOfService, uniqueProducts } from '../lib/versions/fingerprint.js'
 import { parsePorts } from '../lib/ports/ports.js'
 import { discoverTcpPorts } from '../lib/ports/scan.js'
 import { detectService } from '../lib/services/services.js'
@@ -72,9 +73,7 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
       const d = await detectService(ctx.net, host, port, { signal })
       const kind = kindOf(port, d)
       const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: [] }
-      const named = productFromName(d.product)
-      if (named && d.version) info.products.push({ product: named, version: d.version, source: 'service detection' })
-      info.products.push(...productsInBanner(d.banner, 'banner'))
+      info.products.push(...productsOfService(d))
       infos.push(info)
       // The services found so far are output at once (flushed within a second), not at the end.
       outputServices(ctx, infos)
@@ -126,27 +125,18 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   if (!tlsWanted) await skipped(ctx, 'TLS analysis', 'TLS checks are turned off (checks.tls = false)')
   else if (!tlsPorts.length) await skipped(ctx, 'TLS analysis', 'no TLS service among the open ports')
 
-  // 4. Version → CVE.
-  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the curated CVE catalogue.', async (t) => {
+  // Backdoors: a root shell or a shell running our probes, a training image.
+  await recordTest(ctx, 'Backdoors and hostile services', 'Looks for plainly hostile answers among the banners: unauthenticated root shells, shells that run what a client sends, Metasploitable.', async (t) => {
     for (const p of infos) {
-      for (const pv of uniqueProducts(p.products)) {
-        for (const e of matchCves(pv.product, pv.version)) {
-          const label = `${PRODUCT_LABEL[e.product]} ${pv.version}`
-          await t.finding({
-            check: checkForCve(e),
-            port: p.port,
-            protocol: 'tcp',
-            service: p.service,
-            cve: [...e.cves],
-            confirmed: false,
-            risk: riskFromCvss(e.cvss),
-            name: `${label}: ${e.title} (${e.cves.join(', ')})`,
-            detail: `${label} was identified on ${p.port}/tcp from the ${pv.source}; ${e.cves.join(', ')} affects versions ${e.versions} (CVSS ${e.cvss}). Inferred from the version, not exploited.`,
-            evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'Affected versions'], [[`${p.port}/tcp`, p.service, PRODUCT_LABEL[e.product], pv.version, pv.source, e.versions]]),
-          })
-        }
-      }
+      const why = hostileBanner(p.detected.banner)
+      if (why)
+        await t.finding({ check: hostileService, port: p.port, protocol: 'tcp', service: p.service, confirmed: true, detail: `On ${p.port}/tcp ${why}.`, evidence: tableEvidence(['Port', 'Service', 'Banner'], [[`${p.port}/tcp`, p.service ?? '', p.detected.banner ?? '']]) })
     }
+  })
+
+  // 4. Version → CVE.
+  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue (CVEs, end of life) and imported NVD CVEs.', async (t) => {
+    for (const p of infos) for (const f of await portVersionFindings(p.port, p.service, p.products, ctx.vulns)) await t.finding(f)
   })
   outputServices(ctx, infos)
   ctx.progress(SCALE, SCALE)
@@ -175,7 +165,7 @@ function outputServices(ctx: ScanContext<NetvulnParams>, infos: PortInfo[]) {
       product: p.detected.product,
       version: p.detected.version,
       banner: p.detected.banner,
-      products: uniqueProducts(p.products).map((v) => ({ product: PRODUCT_LABEL[v.product], version: v.version, source: v.source })),
+      products: uniqueProducts(p.products).map((v) => ({ product: PRODUCTS[v.product].label, version: v.version, source: v.source })),
     })),
   )
 }

@@ -1,4 +1,6 @@
 // Pure: facts about open ports -> which checks fail where. No I/O.
+import { hostileService } from '../lib/services/checks.js'
+import { hostileBanner } from '../lib/services/hostile.js'
 import type { Check } from '../../toolkit/check.js'
 import {
   databaseExposed,
@@ -36,6 +38,8 @@ export interface RiskRule {
   check: Check
   /** The rule needs facts that only service detection gathers. */
   needsDetection: boolean
+  /** The service's own answer proves it, identified or not (a root shell prompt). */
+  provenByAnswer?: boolean
   applies(p: OpenPort): boolean
   detail(p: OpenPort): string
 }
@@ -101,6 +105,13 @@ export const RISK_RULES: readonly RiskRule[] = [
     detail: (p) => `SMB port ${describePort(p)} is open.`,
   },
   {
+    check: hostileService,
+    needsDetection: true,
+    provenByAnswer: true,
+    applies: (p) => hostileBanner(p.banner) !== null,
+    detail: (p) => `On port ${describePort(p)} ${hostileBanner(p.banner)}.`,
+  },
+  {
     check: dockerApiExposed,
     needsDetection: false,
     applies: (p) => (p.product ?? '').toLowerCase() === 'docker' || (!p.identified && p.service === 'docker'),
@@ -115,5 +126,5 @@ export const portEvidence = (p: OpenPort): Evidence =>
 export function hitsOf(rule: RiskRule, ports: readonly OpenPort[]): CheckHit[] {
   return ports
     .filter((p) => rule.applies(p))
-    .map((p) => ({ check: rule.check, port: p.port, service: p.service, detail: rule.detail(p), evidence: portEvidence(p), confirmed: p.identified }))
+    .map((p) => ({ check: rule.check, port: p.port, service: p.service, detail: rule.detail(p), evidence: portEvidence(p), confirmed: p.identified || !!rule.provenByAnswer }))
 }

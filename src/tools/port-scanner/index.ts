@@ -11,6 +11,8 @@ import { parsePorts } from '../lib/ports/ports.js'
 import { PORT_SERVICE_NAMES } from '../lib/services/probes.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from '../lib/ports/scan.js'
 import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from '../lib/services/services.js'
+import { productsOfService } from '../lib/versions/fingerprint.js'
+import { portVersionFindings } from '../lib/versions/report.js'
 
 export { PortScannerParams } from './params.js'
 
@@ -143,6 +145,13 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   // Ports detection did not reach (off, stopped, or past the limit): checked on what is known.
   for (const op of open) if (!checked.has(op.port)) await checkPort(op)
   for (const { test } of rules) await test.done()
+
+  // ---- versions named by detection → the version catalogue and imported CVEs
+  if (detect) {
+    const t = await ctx.test('Known vulnerabilities by version', 'Matches the product versions service detection named against the version catalogue (CVEs, end of life) and imported NVD CVEs.')
+    for (const op of open) for (const f of await portVersionFindings(op.port, op.service, productsOfService(op), ctx.vulns)) await t.finding(f)
+    await t.done()
+  }
 
   portRows.sort((a, b) => a.port - b.port)
   ctx.output('ports', portRows)

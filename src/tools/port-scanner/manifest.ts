@@ -3,14 +3,17 @@ import type { ToolManifest } from '../../toolkit/tool.js'
 import { PortScannerParams } from './params.js'
 import { portScannerChecks } from './checks.js'
 import { portSpecProblem } from '../lib/ports/ports.js'
+import { versionChecks } from '../lib/versions/checks.js'
+import { serviceChecks } from '../lib/services/checks.js'
 
 export const portScannerManifest: ToolManifest<typeof PortScannerParams> = {
   id: 70,
   name: 'TCP Port Scanner',
-  description: 'TCP connect scan of the chosen ports, service and version detection on the open ones, and findings for open ports and services that should not face the network.',
+  description: 'TCP connect scan of the chosen ports, service and version detection on the open ones, findings for open ports and services that should not face the network, and known CVEs and end-of-life releases of the versions detected.',
   params: PortScannerParams,
   validateParams: (p) => portSpecProblem(p.ports),
-  checks: portScannerChecks,
+  // Versions named by service detection report the shared version checks.
+  checks: [...portScannerChecks, ...serviceChecks, ...versionChecks],
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,

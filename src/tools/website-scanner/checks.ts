@@ -195,19 +195,6 @@ export const generatorMeta = {
   tags: ['disclosure'],
 } as const satisfies Check
 
-export const vulnerableVersion = {
-  id: 'website.components.vulnerable-version',
-  name: 'Web software version with known vulnerabilities',
-  description: 'The version the server or framework announces is affected by publicly known vulnerabilities.',
-  impact: 'Public exploits exist for the announced version; depending on the flaw an attacker can read files, execute code or take the server over.',
-  risk: 'high',
-  cwe: ['CWE-1104'],
-  owasp: OWASP.vulnerableComponents,
-  recommendation: 'Upgrade the component to a fixed release (see the references of each CVE) and stop announcing its version.',
-  references: ['https://www.cisa.gov/known-exploited-vulnerabilities-catalog', 'https://nvd.nist.gov/', cwe(1104)],
-  tags: ['components', 'cve'],
-} as const satisfies Check
-
 // ---------------------------------------------------------------- transport
 
 export const httpNoRedirect = {
@@ -483,7 +470,7 @@ export const ssti = {
 export const lightChecks = [
   cspMissing, cspUnsafe, hstsMissing, hstsWeak, clickjacking, xctoMissing, referrerPolicyMissing, permissionsPolicyMissing,
   cookieSecure, cookieHttpOnly, cookieSameSite,
-  serverVersion, poweredBy, generatorMeta, vulnerableVersion,
+  serverVersion, poweredBy, generatorMeta,
   httpNoRedirect, corsWildcardCredentials, corsReflected,
   directoryListing, gitExposed, envExposed, dsStore, backupExposed, serverStatus,
   traceEnabled, unsafeMethods, securityTxtMissing, robotsDisclosure,

@@ -9,6 +9,7 @@ import { portOf, resolveLink, sameOrigin } from '../lib/http/url.js'
 import { links } from './html.js'
 import type { Recorder, Where } from './recorder.js'
 import type { PageObs } from './detect/types.js'
+import type { VulnerabilityLookup } from '../../toolkit/vulns.js'
 import * as H from './detect/headers.js'
 import * as K from './detect/cookies.js'
 import * as D from './detect/disclosure.js'
@@ -33,10 +34,15 @@ export interface LightInput {
   signal: AbortSignal
   /** Extra directories to test for listings (deep scan: from the crawl). */
   extraDirs?: string[]
+  /** The scan's lookup of imported CVEs (ScanContext.vulns). */
+  vulns?: VulnerabilityLookup
 }
 
-/** Number of tests the light phase records (for progress totals). */
-export const LIGHT_TESTS = C.lightChecks.length
+/** The light phase's test of announced versions against the version catalogue (its findings use the shared version checks). */
+export const VERSION_TEST = 'Known vulnerabilities by version'
+
+/** Number of tests the light phase records (for progress totals): one per light check, and the version test. */
+export const LIGHT_TESTS = C.lightChecks.length + 1
 
 export async function lightScan(i: LightInput): Promise<{ components: D.Component[] }> {
   const { base, page, where, fetch, rec } = i
@@ -101,7 +107,7 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
   await rec.test(C.serverVersion.name, onPage('Checks whether the Server header discloses a version'), where, () => D.detectServerVersion(page))
   await rec.test(C.poweredBy.name, onPage('Checks for X-Powered-By and X-AspNet-Version headers'), where, () => D.detectPoweredBy(page))
   await rec.test(C.generatorMeta.name, onPage('Checks the page for a generator meta tag with a version'), where, () => D.detectGenerator(page))
-  await rec.test(C.vulnerableVersion.name, onPage('Matches announced server and framework versions against known-vulnerable versions'), where, () => D.detectVulnerableVersions(page))
+  await rec.test(VERSION_TEST, onPage('Matches announced server and framework versions against the version catalogue'), where, () => D.detectVulnerableVersions(page, i.vulns))
 
   await rec.test(C.httpNoRedirect.name, onPage('Checks that plain HTTP redirects to HTTPS'), where, () => {
     if (!isHttps) return detectHttpNotRedirected({ url: base.href, status: page.status, location: page.headers.location })

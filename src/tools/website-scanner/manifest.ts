@@ -2,13 +2,15 @@
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { websiteParams } from './params.js'
 import { websiteScannerChecks } from './checks.js'
+import { versionChecks } from '../lib/versions/checks.js'
 
 export const websiteScannerManifest: ToolManifest<typeof websiteParams> = {
   id: 170,
   name: 'Website Scanner',
   description: 'Light (passive) and deep (crawl and active injection checks) web scans: security headers, cookies, CORS, disclosure, sensitive files, known vulnerable versions, XSS, SQL injection and more.',
   params: websiteParams,
-  checks: websiteScannerChecks,
+  // Known-vulnerable versions report the shared version checks (one vuln_id per CVE family).
+  checks: [...websiteScannerChecks, ...versionChecks],
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,

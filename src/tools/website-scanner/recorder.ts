@@ -31,6 +31,7 @@ export function toFinding(h: Hit, where: Where): FindingInput {
     confirmed: h.confirmed ?? false,
     risk: h.risk,
     name: h.name,
+    cvss: h.cvss ?? null,
   }
 }
 

@@ -33,7 +33,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   ctx.progress(0, total)
 
   if (!deep) {
-    const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal })
+    const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, vulns: ctx.vulns })
     ctx.output('components', components)
     ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
     return
@@ -46,7 +46,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   ctx.output('injection_points', c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })))
   if (ctx.signal.aborted) return
 
-  const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, extraDirs: c.dirs })
+  const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, extraDirs: c.dirs, vulns: ctx.vulns })
   ctx.output('components', components)
 
   const env = { fetch, signal: ctx.signal, log: ctx.log, sleepBudget: { ms: LIMITS.sleepBudgetMs } }

@@ -93,7 +93,14 @@ describe('scan of test-bed ports on 127.0.1.x', () => {
       assert.equal(openFindings.find((f) => f.port === 3306)!.service, 'mysql')
 
       // Risk checks: the bed's telnet, redis without auth, cleartext ftp, databases, rdp and vnc fail.
+      // Versions: Apache 2.4.49, nginx 1.18.0, OpenSSH 8.9p1, Redis 6.0.16 have catalogue CVEs; MySQL 8.0 is past its end of life.
       assert.deepEqual(vulnIds(r), [
+        'cve.apache-httpd-mod-lua-multipart',
+        'cve.apache-httpd-path-traversal',
+        'cve.nginx-resolver-off-by-one',
+        'cve.openssh-regresshion',
+        'cve.redis-lua-use-after-free',
+        'eol.mysql',
         'open_port',
         'tcp.exposure.database',
         'tcp.exposure.ftp-cleartext',
@@ -108,7 +115,10 @@ describe('scan of test-bed ports on 127.0.1.x', () => {
       assert.deepEqual(r.findings.filter((f) => f.check.id === 'tcp.exposure.database').map((f) => f.port).sort((a, b) => a! - b!), [3306, 5432, 6379, 27017])
 
       // One test record per phase and per check.
-      assert.deepEqual(r.tests.map((t) => t.name), ['Port discovery', 'Service detection', ...RISK_RULES.map((x) => x.check.name)])
+      assert.deepEqual(r.tests.map((t) => t.name), ['Port discovery', 'Service detection', ...RISK_RULES.map((x) => x.check.name), 'Known vulnerabilities by version'])
+      const regresshion = r.findings.find((f) => f.check.id === 'cve.openssh-regresshion')!
+      assert.deepEqual([regresshion.port, regresshion.cve, regresshion.risk, regresshion.confirmed, regresshion.cvss?.score], [22, ['CVE-2024-6387'], 'high', false, 8.1])
+      assert.match(r.findings.find((f) => f.check.id === 'eol.mysql')!.name!, /^MySQL 8\.0 is past end of life \(2026-04\)$/)
       assert.deepEqual([testNamed(r, 'Port discovery')!.status, testNamed(r, 'Port discovery')!.result], ['finished', 'failed'])
       assert.deepEqual([testNamed(r, 'Service detection')!.status, testNamed(r, 'Service detection')!.result], ['finished', 'passed'])
       assert.equal(riskTest(r, 'tcp.exposure.ftp-anonymous')!.result, 'passed')

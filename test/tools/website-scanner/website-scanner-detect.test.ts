@@ -8,7 +8,9 @@ import type { Hit, PageObs } from '../../../src/tools/website-scanner/detect/typ
 import * as H from '../../../src/tools/website-scanner/detect/headers.js'
 import * as K from '../../../src/tools/website-scanner/detect/cookies.js'
 import * as D from '../../../src/tools/website-scanner/detect/disclosure.js'
-import * as V from '../../../src/tools/lib/versions/web-components.js'
+import { compareVersions } from '../../../src/tools/lib/versions/version.js'
+import { checkForFamily } from '../../../src/tools/lib/versions/checks.js'
+import { CATALOGUE } from '../../../src/tools/lib/versions/catalogue.js'
 import { detectHttpNotRedirected } from '../../../src/tools/website-scanner/detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from '../../../src/tools/website-scanner/detect/cors.js'
 import { SENSITIVE_FILES, detectDirectoryListing, detectFiles, type FileObs } from '../../../src/tools/website-scanner/detect/files.js'
@@ -129,22 +131,30 @@ describe('disclosure and known-vulnerable versions', () => {
     fails(D.detectGenerator(pg({}, { body: '<html><head><meta name="generator" content="WordPress 6.1.1"></head></html>' })), C.generatorMeta)
     passes(D.detectGenerator(pg({}, { body: '<html><head><meta name="generator" content="Hugo"></head></html>' })))
   })
-  test('vulnerable-version: Apache 2.4.49 / 2.4.50 with their KEV CVEs, risk per entry', () => {
-    const h49 = D.detectVulnerableVersions(pg({ server: 'Apache/2.4.49 (Unix)' }))
-    fails(h49, C.vulnerableVersion)
-    assert.deepEqual(h49[0]!.cve, ['CVE-2021-41773'])
+  test('vulnerable-version: Apache 2.4.49 / 2.4.50 with their KEV CVEs, risk from the matching CVEs', async () => {
+    const family = (id: string) => checkForFamily(CATALOGUE.families.find((f) => f.id === id)!)
+    const h49 = await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.49 (Unix)' }))
+    assert.deepEqual(h49.map((h) => h.check), [family('apache-httpd-path-traversal'), family('apache-httpd-mod-lua-multipart')])
+    assert.deepEqual(h49[0]!.cve, ['CVE-2021-41773', 'CVE-2021-42013'])
     assert.equal(h49[0]!.risk, 'critical')
     assert.match(h49[0]!.name!, /^Apache httpd 2\.4\.49: /)
-    assert.deepEqual(D.detectVulnerableVersions(pg({ server: 'Apache/2.4.50' }))[0]!.cve, ['CVE-2021-42013'])
-    assert.deepEqual(D.detectVulnerableVersions(pg({ server: 'Apache/2.4.41 (Ubuntu) OpenSSL/1.0.1f' })).flatMap((h) => h.cve).sort(), ['CVE-2014-0160', 'CVE-2021-40438'])
-    passes(D.detectVulnerableVersions(pg({ server: 'Apache/2.4.62 (Unix) OpenSSL/3.0.13', 'x-powered-by': 'PHP/8.3.1' })))
-    passes(D.detectVulnerableVersions(pg({ server: 'Apache' })))
+    assert.deepEqual((await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.50' })))[0]!.cve, ['CVE-2021-42013'])
+    const old = await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.41 (Ubuntu) OpenSSL/1.0.1f' }))
+    assert.deepEqual(old.flatMap((h) => h.cve).sort(), ['CVE-2014-0160', 'CVE-2016-2107', 'CVE-2021-40438', 'CVE-2021-44790'])
+    assert.ok(old.some((h) => h.check.id === 'eol.openssl' && /^OpenSSL 1\.0\.1 and older is past end of life \(2016-12-31\)$/.test(h.name!)), 'OpenSSL 1.0.1 is past its end of life')
+    passes(await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.62 (Unix) OpenSSL/3.5.1', 'x-powered-by': 'PHP/8.3.1' })))
+    passes(await D.detectVulnerableVersions(pg({ server: 'Apache' })))
   })
-  test('version comparison handles OpenSSL letter releases', () => {
-    assert.equal(V.compareVersions('1.0.1f', '1.0.1.6'), 0)
-    assert.equal(V.compareVersions('1.0.1g', '1.0.1.6'), 1)
-    assert.equal(V.compareVersions('2.4.9', '2.4.49'), -1)
-    assert.equal(V.vulnerableRanges('Microsoft-IIS', '6.0')[0]!.cve[0], 'CVE-2017-7269')
+  test('vulnerable-version: jQuery named in a script URL', async () => {
+    const hits = await D.detectVulnerableVersions(pg({}, { body: '<html><script src="/js/jquery-3.4.1.min.js"></script></html>' }))
+    assert.deepEqual(hits.map((h) => [h.check.id, h.cve]), [['cve.jquery-htmlprefilter-xss', ['CVE-2020-11022', 'CVE-2020-11023']]])
+    passes(await D.detectVulnerableVersions(pg({}, { body: '<script src="https://code.jquery.com/jquery-3.7.1.min.js"></script>' })))
+  })
+  test('version comparison handles OpenSSL letter releases', async () => {
+    assert.equal(compareVersions('1.0.1f', '1.0.1.6'), 0)
+    assert.equal(compareVersions('1.0.1g', '1.0.1.6'), 1)
+    assert.equal(compareVersions('2.4.9', '2.4.49'), -1)
+    assert.deepEqual((await D.detectVulnerableVersions(pg({ server: 'Microsoft-IIS/6.0' })))[0]!.cve, ['CVE-2017-7269'])
   })
 })
 

@@ -1,6 +1,7 @@
 // The one product vocabulary: which names (in service detection results, banners, Server and
-// X-Powered-By headers, generator tags) mean which product. The version → CVE tables (lib/versions)
-// key their entries by these products; service detection's display names map onto them here.
+// X-Powered-By headers, generator tags) mean which product, and which CPE names NVD gives it. The
+// version catalogue (lib/versions) keys its families by these products; service detection's display
+// names map onto them here.
 
 export interface ProductInfo {
   /** How findings and outputs name the product. */
@@ -9,20 +10,38 @@ export interface ProductInfo {
   aliases: readonly string[]
   /** The text before the version where it appears inside a longer banner ("OpenSSL/1.0.1f" in a Server header). */
   versionAfter?: RegExp
+  /** The CPE vendor:product pairs NVD files it under, for imported CVEs ('apache:http_server'). */
+  cpe: readonly string[]
 }
 
 export const PRODUCTS = {
-  openssh: { label: 'OpenSSH', aliases: ['openssh'], versionAfter: /\bOpenSSH[_-]/i },
-  'apache-httpd': { label: 'Apache httpd', aliases: ['apache', 'apachehttpd', 'apachehttpserver', 'httpd'], versionAfter: /\bApache\//i },
-  nginx: { label: 'nginx', aliases: ['nginx'], versionAfter: /\bnginx\//i },
-  proftpd: { label: 'ProFTPD', aliases: ['proftpd'], versionAfter: /\bProFTPD /i },
-  vsftpd: { label: 'vsftpd', aliases: ['vsftpd'], versionAfter: /\bvsFTPd /i },
-  exim: { label: 'Exim', aliases: ['exim', 'eximsmtpd'], versionAfter: /\bExim /i },
-  redis: { label: 'Redis', aliases: ['redis', 'rediskeyvaluestore'], versionAfter: /\bredis_version:/i },
-  openssl: { label: 'OpenSSL', aliases: ['openssl'], versionAfter: /\bOpenSSL\//i },
-  // Web components: named by web servers and frameworks, matched by the website scanner's table.
-  php: { label: 'PHP', aliases: ['php'] },
-  'microsoft-iis': { label: 'Microsoft IIS', aliases: ['microsoftiis'] },
+  openssh: { label: 'OpenSSH', aliases: ['openssh'], versionAfter: /\bOpenSSH[_-]/i, cpe: ['openbsd:openssh'] },
+  dropbear: { label: 'Dropbear SSH', aliases: ['dropbear', 'dropbearsshd'], versionAfter: /\bdropbear[_-]/i, cpe: ['dropbear_ssh_project:dropbear_ssh'] },
+  'apache-httpd': { label: 'Apache httpd', aliases: ['apache', 'apachehttpd', 'apachehttpserver', 'httpd'], versionAfter: /\bApache\//i, cpe: ['apache:http_server'] },
+  nginx: { label: 'nginx', aliases: ['nginx'], versionAfter: /\bnginx\//i, cpe: ['f5:nginx', 'nginx:nginx'] },
+  'microsoft-iis': { label: 'Microsoft IIS', aliases: ['microsoftiis', 'microsoftiishttpd'], versionAfter: /\bMicrosoft-IIS\//i, cpe: ['microsoft:internet_information_services'] },
+  jetty: { label: 'Jetty', aliases: ['jetty', 'eclipsejetty'], versionAfter: /\bJetty\(/i, cpe: ['eclipse:jetty'] },
+  tomcat: { label: 'Apache Tomcat', aliases: ['tomcat', 'apachetomcat', 'apachecoyote'], versionAfter: /\bApache Tomcat\//i, cpe: ['apache:tomcat'] },
+  php: { label: 'PHP', aliases: ['php'], versionAfter: /\bPHP\//i, cpe: ['php:php'] },
+  openssl: { label: 'OpenSSL', aliases: ['openssl'], versionAfter: /\bOpenSSL\//i, cpe: ['openssl:openssl'] },
+  proftpd: { label: 'ProFTPD', aliases: ['proftpd'], versionAfter: /\bProFTPD /i, cpe: ['proftpd:proftpd'] },
+  vsftpd: { label: 'vsftpd', aliases: ['vsftpd'], versionAfter: /\bvsFTPd /i, cpe: ['beasts:vsftpd'] },
+  exim: { label: 'Exim', aliases: ['exim', 'eximsmtpd'], versionAfter: /\bExim /i, cpe: ['exim:exim'] },
+  postfix: { label: 'Postfix', aliases: ['postfix', 'postfixsmtpd'], cpe: ['postfix:postfix'] },
+  dovecot: { label: 'Dovecot', aliases: ['dovecot'], cpe: ['dovecot:dovecot'] },
+  mysql: { label: 'MySQL', aliases: ['mysql'], cpe: ['oracle:mysql'] },
+  mariadb: { label: 'MariaDB', aliases: ['mariadb'], cpe: ['mariadb:mariadb'] },
+  postgresql: { label: 'PostgreSQL', aliases: ['postgresql', 'postgres'], cpe: ['postgresql:postgresql'] },
+  redis: { label: 'Redis', aliases: ['redis', 'rediskeyvaluestore'], versionAfter: /\bredis_version:/i, cpe: ['redis:redis'] },
+  memcached: { label: 'memcached', aliases: ['memcached'], cpe: ['memcached:memcached'] },
+  mongodb: { label: 'MongoDB', aliases: ['mongodb'], cpe: ['mongodb:mongodb'] },
+  elasticsearch: { label: 'Elasticsearch', aliases: ['elasticsearch'], cpe: ['elastic:elasticsearch'] },
+  bind: { label: 'ISC BIND', aliases: ['bind', 'iscbind', 'named'], cpe: ['isc:bind'] },
+  samba: { label: 'Samba', aliases: ['samba', 'sambasmbd'], cpe: ['samba:samba'] },
+  wordpress: { label: 'WordPress', aliases: ['wordpress'], cpe: ['wordpress:wordpress'] },
+  drupal: { label: 'Drupal', aliases: ['drupal'], cpe: ['drupal:drupal'] },
+  joomla: { label: 'Joomla', aliases: ['joomla'], cpe: ['joomla:joomla!'] },
+  jquery: { label: 'jQuery', aliases: ['jquery'], cpe: ['jquery:jquery'] },
 } as const satisfies Record<string, ProductInfo>
 
 export type ProductKey = keyof typeof PRODUCTS

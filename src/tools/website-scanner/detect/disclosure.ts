@@ -1,10 +1,17 @@
 // Version disclosure (Server, X-Powered-By, generator meta) and the known-vulnerable-version match.
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
-import { RISK_LEVEL } from '../../../toolkit/check.js'
-import { generatorMeta, poweredBy, serverVersion, vulnerableVersion } from '../checks.js'
+import { generatorMeta, poweredBy, serverVersion } from '../checks.js'
 import { metaGenerator } from '../html.js'
 import type { Hit, PageObs } from './types.js'
-import { normaliseProduct, vulnerableRanges } from '../../lib/versions/web-components.js'
+import { PRODUCTS, productKey } from '../../lib/services/products.js'
+import { productVersionFindings } from '../../lib/versions/report.js'
+import type { VulnerabilityLookup } from '../../../toolkit/vulns.js'
+
+/** The vocabulary's label for a product name ("apache" → "Apache httpd"); unknown names as given. */
+export const normaliseProduct = (p: string) => {
+  const key = productKey(p.trim())
+  return key ? PRODUCTS[key].label : p.trim()
+}
 
 export interface Component {
   product: string
@@ -33,7 +40,20 @@ export function components(p: PageObs): Component[] {
   const g = metaGenerator(p.body)
   const gc = g ? generatorComponent(g) : null
   if (gc) out.push(gc)
+  const jq = jqueryComponent(p.body)
+  if (jq) out.push(jq)
   return out
+}
+
+/** jQuery named with its version in a script URL: jquery-3.4.1.min.js, jquery/1.12.4/jquery.min.js, jquery.min.js?ver=3.7.1. */
+export function jqueryComponent(body: string): Component | null {
+  for (const m of body.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']?([^"'\s>]+)/gi)) {
+    const src = m[1]!
+    if (!/jquery/i.test(src) || /jquery[.-]?(ui|migrate|mobile|validate)/i.test(src)) continue
+    const v = /jquery[-.@/](\d+\.\d+\.\d+)/i.exec(src) ?? /jquery(?:\.min)?\.js\?ver=(\d+\.\d+\.\d+)/i.exec(src)
+    if (v) return { product: 'jQuery', version: v[1]!, source: 'script URL' }
+  }
+  return null
 }
 
 export function detectServerVersion(p: PageObs): Hit[] {
@@ -54,25 +74,24 @@ export function detectGenerator(p: PageObs): Hit[] {
   return [{ check: generatorMeta, detail: `generator: ${g}`, evidence: textEvidence(`<meta name="generator" content="${g}">`) }]
 }
 
-export function detectVulnerableVersions(p: PageObs): Hit[] {
+/**
+ * One hit per version problem of an announced component: catalogue families and end-of-life branches
+ * (shared version checks), and the imported CVEs `vulns` knows (through the scan's lookup).
+ */
+export async function detectVulnerableVersions(p: PageObs, vulns?: VulnerabilityLookup): Promise<Hit[]> {
   const hits: Hit[] = []
   const seen = new Set<string>()
   for (const c of components(p)) {
-    const key = `${c.product} ${c.version}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    const ranges = vulnerableRanges(c.product, c.version)
-    if (!ranges.length) continue
-    const risk = ranges.map((r) => r.risk).reduce((a, b) => (RISK_LEVEL[b] > RISK_LEVEL[a] ? b : a))
-    hits.push({
-      check: vulnerableVersion,
-      name: `${c.product} ${c.version}: ${ranges[0]!.summary.replace(/ \(.*$/, '')}`,
-      location: `component:${c.product}`,
-      cve: [...new Set(ranges.flatMap((r) => r.cve))],
-      risk,
-      detail: `${c.product} ${c.version} (from the ${c.source}) is affected by: ${ranges.map((r) => r.summary).join('; ')}. The version is inferred from the banner, not exploited.`,
-      evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Issue'], ranges.map((r) => [c.product, c.version, c.source, r.cve.join(', '), r.summary])),
-    })
+    const key = productKey(c.product)
+    if (!key || seen.has(`${key} ${c.version}`)) continue
+    seen.add(`${key} ${c.version}`)
+    for (const { finding, rows } of await productVersionFindings(key, c.version, `the ${c.source}`, vulns)) {
+      hits.push({
+        ...finding,
+        location: `component:${c.product}`,
+        evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [c.product, c.version, c.source, r.cve, r.affected, r.cvss])),
+      })
+    }
   }
   return hits
 }

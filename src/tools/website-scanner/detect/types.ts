@@ -24,6 +24,8 @@ export interface Hit {
   risk?: Risk
   name?: string
   confirmed?: boolean
+  /** CVSS of a version finding's CVEs. */
+  cvss?: { score: number; vector: string | null } | null
   /** Where the occurrence is when it is not the scanned page's port (e.g. the plain-HTTP twin on 80). */
   port?: number
   service?: 'http' | 'https'
