@@ -9,6 +9,8 @@ import { createScan } from '../../domain/scans.js'
 import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
 import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
 import { scanLogs, scanTests } from '../../store/results.js'
+import { queuePlaces } from '../../store/queue.js'
+import type { ScanRow } from '../../store/schema.js'
 import { publish } from '../../store/notify.js'
 import { parseBlocklist } from '../../domain/blocklist.js'
 import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
@@ -28,6 +30,8 @@ function isoParam(name: string, v: string | undefined): string | undefined {
 export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   const callbackBlocklist = parseBlocklist(app.ward.config.callbackBlocklist)
+  /** Where the waiting ones among `rows` stand in the queue (no query when none waits). */
+  const queueOf = (rows: readonly ScanRow[]) => queuePlaces(db, rows.filter((s) => s.status === 'waiting').map((s) => s.id), app.ward.config.userMaxRunning)
 
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
@@ -53,7 +57,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         page: q.page,
       })
       const now = Date.now()
-      return { data: rows.map((s) => scanView(s, now)) }
+      const queue = await queueOf(rows)
+      return { data: rows.map((s) => scanView(s, now, queue.get(s.id))) }
     },
   })
 
@@ -62,7 +67,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
-      return { data: scanView(s) }
+      return { data: scanView(s, Date.now(), (await queueOf([s])).get(s.id)) }
     },
   })
 
