@@ -13,6 +13,13 @@ export const userRunning = sql<number>`(select count(*) from scans r where r.use
 /** Running scans in the scan's workspace. */
 export const workspaceRunning = sql<number>`(select count(*) from scans r where r.workspace_id = s.workspace_id and r.status = 'running')`
 
+/**
+ * The candidates of a claim: the oldest waiting scan of each workspace (a workspace belongs to one
+ * user, so the fair order's first scan is always among them), so the running counts of the order are
+ * read for a few rows however long the queue.
+ */
+export const workspaceHeads = sql<SqlBool>`s.id in (select min(h.id) from scans h where h.status = 'waiting' and h.stop_requested = 0 group by h.workspace_id)`
+
 /** What a claiming worker brings: its free slots and how many of them it keeps for light users. */
 export interface ClaimSlots {
   free: number
@@ -36,12 +43,11 @@ export interface QueuePlace {
 }
 
 /**
- * The places of the given waiting scans in the fair order (scans not waiting are left out). Counts
- * every user's waiting scans but returns only the asked ids: the caller has already checked them.
+ * The places of every waiting scan in the fair order. Counts every user's waiting scans; callers
+ * show only the places of scans they have already checked the caller may see.
  */
-export async function queuePlaces(db: Db, ids: readonly number[], userMaxRunning: number): Promise<Map<number, QueuePlace>> {
+export async function queuePlaces(db: Db, userMaxRunning: number): Promise<Map<number, QueuePlace>> {
   const out = new Map<number, QueuePlace>()
-  if (!ids.length) return out
   // The round of a scan is the number of its user's (workspace's) scans that will be running before
   // it starts: running now plus those of its own queued ahead of it. Claims take the lowest round;
   // a claim does not change the rounds of the others, so the order below is the order of claims.
@@ -59,8 +65,36 @@ export async function queuePlaces(db: Db, ids: readonly number[], userMaxRunning
       from w where user_running < ${userMaxRunning}
     ),
     p as (select id, row_number() over (order by user_round, ws_round, id) as place from e)
-    select w.id, w.user_running, p.place from w left join p on p.id = w.id
-    where w.id in (${sql.join(ids.map((id) => sql`${id}`))})`.execute(db)
+    select w.id, w.user_running, p.place from w left join p on p.id = w.id`.execute(db)
   for (const r of rows.rows) out.set(Number(r.id), { userRunning: Number(r.user_running), place: r.place === null ? null : Number(r.place) })
   return out
+}
+
+/**
+ * Reads the places of waiting scans, sharing one reading of the whole queue between requests for a
+ * while that grows with what the reading cost (10x its duration: a few ms for hundreds of waiting
+ * scans, a second or two for tens of thousands), so a long queue is not re-ranked per request.
+ */
+export function queueReader(db: Db, userMaxRunning: number): (ids: readonly number[]) => Promise<Map<number, QueuePlace>> {
+  let last: { until: number; places: Promise<Map<number, QueuePlace>> } | null = null
+  return async (ids) => {
+    if (!ids.length) return new Map()
+    const read = await readAll(false)
+    // A scan queued after the reading: read again rather than show it without its place.
+    const all = ids.every((id) => read.has(id)) ? read : await readAll(true)
+    return new Map(ids.flatMap((id) => (all.has(id) ? [[id, all.get(id)!] as const] : [])))
+  }
+  function readAll(fresh: boolean): Promise<Map<number, QueuePlace>> {
+    if (fresh || !last || Date.now() > last.until) {
+      const started = Date.now()
+      const places = queuePlaces(db, userMaxRunning)
+      last = { until: Infinity, places }
+      const mine = last
+      places.then(
+        () => (mine.until = Date.now() + 10 * (Date.now() - started)),
+        () => (mine.until = 0),
+      )
+    }
+    return last.places
+  }
 }

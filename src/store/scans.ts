@@ -7,7 +7,7 @@ import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
-import { claimable, userRunning, workspaceRunning, type ClaimSlots } from './queue.js'
+import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlots } from './queue.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -112,6 +112,7 @@ export async function claimNextScan(db: Db, kind: 'sqlite' | 'postgres', workerI
     .select('s.id')
     .where('s.status', '=', 'waiting')
     .where('s.stop_requested', '=', 0)
+    .where(workspaceHeads)
     .where(claimable(userMaxRunning, slots))
     .orderBy(userRunning)
     .orderBy(workspaceRunning)

@@ -9,7 +9,7 @@ import { createScan } from '../../domain/scans.js'
 import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
 import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
 import { scanLogs, scanTests } from '../../store/results.js'
-import { queuePlaces } from '../../store/queue.js'
+import { queueReader } from '../../store/queue.js'
 import type { ScanRow } from '../../store/schema.js'
 import { publish } from '../../store/notify.js'
 import { parseBlocklist } from '../../domain/blocklist.js'
@@ -31,7 +31,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   const callbackBlocklist = parseBlocklist(app.ward.config.callbackBlocklist)
   /** Where the waiting ones among `rows` stand in the queue (no query when none waits). */
-  const queueOf = (rows: readonly ScanRow[]) => queuePlaces(db, rows.filter((s) => s.status === 'waiting').map((s) => s.id), app.ward.config.userMaxRunning)
+  const places = queueReader(db, app.ward.config.userMaxRunning)
+  const queueOf = (rows: readonly ScanRow[]) => places(rows.filter((s) => s.status === 'waiting').map((s) => s.id))
 
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
