@@ -22,15 +22,14 @@ const get = async (w: TestWard, key: string, id: number) => (await w.req('GET', 
 const running = async (w: TestWard, userId: number) =>
   Number((await w.h.db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('user_id', '=', userId).where('status', '=', 'running').executeTakeFirstOrThrow()).n)
 
-/** Waits until no more scans are being claimed (the running count holds still for a while). */
-async function settle(w: TestWard, ms = 600) {
-  let last = -1
-  for (;;) {
-    const n = Number((await w.h.db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('status', '=', 'running').executeTakeFirstOrThrow()).n)
-    if (n === last) return n
-    last = n
-    await sleep(ms)
-  }
+const runningTotal = async (w: TestWard) =>
+  Number((await w.h.db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('status', '=', 'running').executeTakeFirstOrThrow()).n)
+
+/** Waits until `n` scans run, then a little more: no further scan may be claimed meanwhile. */
+async function settle(w: TestWard, n: number, ms = 20000) {
+  for (const until = Date.now() + ms; Date.now() < until && (await runningTotal(w)) < n; ) await sleep(50)
+  await sleep(500)
+  return runningTotal(w)
 }
 
 describe('fair queue', () => {
@@ -49,7 +48,7 @@ describe('fair queue', () => {
       for (let i = 0; i < 30; i++) h1.push(await scan(w, heavy1.key, LONG))
       for (let i = 0; i < 30; i++) h2.push(await scan(w, heavy2.key, LONG))
       worker = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }), callbacks: false })
-      await settle(w)
+      assert.equal(await settle(w, 14), 14, '14 of 16 slots taken, 2 kept free')
       const [r1, r2] = [await running(w, heavy1.userId), await running(w, heavy2.userId)]
       assert.deepEqual([r1, r2], [7, 7], `slots shared evenly and 2 kept free (heavy1 ${r1}, heavy2 ${r2})`)
 
@@ -70,10 +69,11 @@ describe('fair queue', () => {
       // The light user's one-step scan starts at once, although 46 scans were queued before it.
       const t0 = Date.now()
       const l = await scan(w, light.key, { steps: 1, step_ms: 10 })
-      const done = await waitForScan(w, l, isTerminal, 5000, light.key)
+      await waitForScan(w, l, (s) => s.status_name !== 'waiting', 4000, light.key)
       const ms = Date.now() - t0
+      assert.ok(ms < 3000, `light scan started after ${ms} ms`)
+      const done = await waitForScan(w, l, isTerminal, 8000, light.key)
       assert.equal(done.status_name, 'finished')
-      assert.ok(ms < 3000, `light scan finished after ${ms} ms`)
       assert.equal(done.status_message, '', 'the waiting message is gone once it ran')
       assert.equal(done.eta_seconds, 0)
       // Still nothing more for the heavy users: their scans wait for their own turn.
@@ -95,8 +95,7 @@ describe('fair queue', () => {
     try {
       const ids: number[] = []
       for (let i = 0; i < 5; i++) ids.push(await scan(w, w.key, LONG))
-      await waitForScan(w, ids[2]!, (s) => s.status_name === 'running')
-      await settle(w, 300)
+      assert.equal(await settle(w, 3), 3)
       const waiting = await get(w, w.key, ids[3]!)
       assert.equal(waiting.status_name, 'waiting')
       assert.equal(waiting.status_message, 'waiting: your 3 running scans are the per-user limit')
