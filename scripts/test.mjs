@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { ensureBuilt } from './build.mjs'
+import { ensureChromium } from './ensure-chromium.mjs'
 
 const filters = process.argv.slice(2)
 const walk = (dir) => readdirSync(dir).flatMap((n) => {
@@ -31,6 +32,12 @@ if (!filters.length || process.env.WARD_TYPECHECK === '1') {
 // Files that start `ward` processes run bin/ward.js, i.e. the compiled dist/: build it once here when
 // stale, rather than in the first of many processes the tests spawn at once.
 if (files.some((f) => /bin\/ward\.js|helpers\/processes/.test(readFileSync(f, 'utf8')))) await ensureBuilt()
+
+// Browser tests need Debian's chromium: installed here when missing (as root), else they say why they skip.
+if (files.some((f) => f.startsWith('test/web/') && readFileSync(f, 'utf8').includes('playwright-core'))) {
+  const why = ensureChromium()
+  if (why) console.log(`browser tests: ${why}`)
+}
 
 const pgUrl = process.env.WARD_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
 const only = process.env.WARD_TEST_BACKENDS

@@ -15,6 +15,7 @@ import metrics from './plugins/metrics.js'
 import { createCallerCache } from './caller-cache.js'
 import { ErrorBody } from './schemas/common.js'
 import { apiRoutes } from './routes/index.js'
+import web from '../web/plugin.js'
 
 export const API_PREFIX = '/api/v2'
 
@@ -22,6 +23,8 @@ export interface BuildOptions {
   logger?: boolean | object
   /** More prom-client registries for /metrics (`ward all`: the engine's). */
   metricsRegistries?: Registry[]
+  /** Serve the web interface (default true). */
+  web?: boolean
 }
 
 export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -41,6 +44,9 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   await app.register(input)
   await app.register(metrics, { registries: opts.metricsRegistries })
   await app.register(health)
+  // The web interface for people (/, /sign-in, ...): its own scope, headers and sessions; registered
+  // before the OpenAPI plugin so its pages stay out of the API's document.
+  if (opts.web !== false) await app.register(web, { ...ward, forgetUser: (userId: number) => app.callers.forgetUser(userId) })
 
   app.addSchema(ErrorBody)
   await app.register(swagger, {

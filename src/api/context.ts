@@ -1,22 +1,9 @@
 // What route plugins get: the database and the rules' configuration. Decorated as `app.ward`.
-import type { Db } from '../store/db.js'
-import type { Config } from '../config/config.js'
-import type { BlockRule } from '../domain/blocklist.js'
 import type { Caller } from '../store/accounts.js'
-import type { ScanRules } from '../domain/scans.js'
+import type { ServiceContext } from '../domain/scans.js'
 import type { CallerCache } from './caller-cache.js'
-import type { ToolCatalogue } from '../toolkit/tool.js'
 
-export interface WardContext {
-  db: Db
-  dbKind: 'sqlite' | 'postgres'
-  config: Config
-  blocklist: BlockRule[]
-  /** The tools scans may use (manifests: ids, names, tool_params schemas). */
-  tools: ToolCatalogue
-  /** VPN profile resolution for new scans (set when VPN profiles are enabled). */
-  resolveVpnProfile?: ScanRules['resolveVpnProfile']
-}
+export type WardContext = ServiceContext
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -6,11 +6,17 @@ import { isUniqueViolation } from '../domain/targets.js'
 import { readFileSync } from 'node:fs'
 import { KevFeedError, isInKev, loadKevSnapshot, parseKevFeed } from '../domain/kev.js'
 import { flagKevFindings, replaceKevCves } from '../store/kev-cves.js'
+import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
+import { hashPassword, MAX_PASSWORD, passwordProblem } from '../domain/passwords.js'
+
+/** How long a set-password link works. */
+export const PASSWORD_LINK_MS = 24 * 3600000
 
 export class UsageError extends Error {}
 
 const ADMIN_USAGE = `usage:
-  ward admin user create --name N [--max-targets K] [--license-expires YYYY-MM-DD]
+  ward admin user create --name N [--max-targets K] [--license-expires YYYY-MM-DD] [--password-stdin]
+  ward admin user set-password --user ID --password-stdin | --link   (web sign-in password; --link prints a one-time set-password link)
   ward admin user list
   ward admin user set --user ID [--max-targets K] [--license-expires YYYY-MM-DD|none]
   ward admin key create --user ID
@@ -40,7 +46,28 @@ function positiveInt(v: string | undefined, flag: string): number {
   return Number(v)
 }
 
-export async function runAdmin(words: string[], flags: Record<string, string>, h: DbHandle, cfg: Config, out: (s: string) => void): Promise<void> {
+/** Reads a password from standard input (one line; the line break is not part of it). */
+export async function readPasswordStdin(stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<string> {
+  let text = ''
+  for await (const chunk of stdin) {
+    text += chunk.toString()
+    if (text.length > MAX_PASSWORD * 4) break
+  }
+  const pw = text.replace(/\r?\n$/, '')
+  const problem = passwordProblem(pw)
+  if (problem) throw new UsageError(`--password-stdin: ${problem}`)
+  return pw
+}
+
+/** The web address a set-password link starts with. */
+export const webBase = (cfg: Pick<Config, 'host' | 'port'>) => `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host}:${cfg.port}`
+
+export interface AdminIo {
+  readPassword?: () => Promise<string>
+}
+
+export async function runAdmin(words: string[], flags: Record<string, string>, h: DbHandle, cfg: Config, out: (s: string) => void, io: AdminIo = {}): Promise<void> {
+  const readPassword = io.readPassword ?? (() => readPasswordStdin())
   const [what, verb] = words
   const cmd = `${what ?? ''} ${verb ?? ''}`.trim()
   switch (cmd) {
@@ -51,8 +78,24 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       const lic = flags['license-expires'] === undefined ? undefined : calendarDate(flags['license-expires'], 'license-expires')
       const same = await userByName(h.db, name)
       if (same) throw new UsageError(`a user named "${same.name}" already exists (id ${same.id})`)
+      const password = flags['password-stdin'] === 'true' ? await readPassword() : null
       const u = await createUser(h.db, { name, maxTargets, licenseExpires: lic ?? null })
-      out(`user id: ${u.userId}\nworkspace id: ${u.workspaceId}\napi key: ${u.apiKey}`)
+      if (password !== null) await setPasswordHash(h.db, u.userId, await hashPassword(password))
+      out(`user id: ${u.userId}\nworkspace id: ${u.workspaceId}\napi key: ${u.apiKey}${password !== null ? '\nweb sign-in: password set' : ''}`)
+      return
+    }
+    case 'user set-password': {
+      const userId = positiveInt(flags.user, 'user')
+      const link = flags.link === 'true'
+      if (link === (flags['password-stdin'] === 'true')) throw new UsageError('ward admin user set-password needs exactly one of --password-stdin and --link')
+      if (!(await userExists(h.db, userId))) throw new UsageError(`user ${userId} does not exist`)
+      if (link) {
+        const token = await createPasswordLink(h.db, userId, PASSWORD_LINK_MS)
+        out(`set-password link for user ${userId} (one use, valid 24 hours):\n${webBase(cfg)}/set-password/${token}`)
+        return
+      }
+      await setPasswordHash(h.db, userId, await hashPassword(await readPassword()))
+      out(`user ${userId}: password set; the user's web sessions were ended`)
       return
     }
     case 'key create': {

@@ -18,7 +18,7 @@ async function main() {
     return scanMain(process.argv.slice(3))
   }
   const { loadConfig, ConfigError } = await import('../config/config.js')
-  const { parseBlocklist } = await import('../domain/blocklist.js')
+  const { scopesOf } = await import('../toolkit/scope.js')
   const { openDatabase } = await import('../store/db.js')
   const { parseArgs } = await import('./args.js')
   const { runAdmin, UsageError } = await import('./admin.js')
@@ -28,11 +28,7 @@ async function main() {
   let cfg: Config
   try {
     cfg = loadConfig()
-    try {
-      parseBlocklist(cfg.targetBlocklist)
-    } catch (e) {
-      throw new ConfigError(`WARD_TARGET_BLOCKLIST: ${(e as Error).message}`)
-    }
+    scopesOf(cfg) // the scope lists: a bad entry is a ConfigError naming its variable
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`ward: configuration error: ${e.message}\n`)
@@ -42,7 +38,7 @@ async function main() {
   }
 
   if (command === 'admin') {
-    const h = await openDatabase(cfg.db)
+    const h = await openDatabase(cfg.db, { secrets: cfg })
     try {
       await runAdmin(words.slice(1), flags, h, cfg, (s) => process.stdout.write(s + '\n'))
     } catch (e) {
@@ -67,6 +63,11 @@ async function main() {
 }
 
 main().catch((e) => {
+  // Found at start-up with the database (the secret key): one line, like the configuration's own.
+  if (e?.name === 'ConfigError') {
+    process.stderr.write(`ward: configuration error: ${e.message}\n`)
+    process.exit(2)
+  }
   process.stderr.write(`ward: ${e?.stack ?? e}\n`)
   process.exit(1)
 })

@@ -1,17 +1,19 @@
 // Starts the roles of one command in this process (API, scan worker, callback sender) and stops
-// them cleanly on SIGTERM/SIGINT.
+// them cleanly on SIGTERM/SIGINT (a worker drains: its running scans get a grace period to end).
 import { pino, type Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
-import { parseBlocklist } from '../domain/blocklist.js'
+import { scopesOf } from '../toolkit/scope.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
 import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
 import { createToolCatalogue, toolName } from '../tools/registry.js'
 import { buildApp } from '../api/app.js'
-import { ensureFirstUser } from './bootstrap.js'
+import { ensureFirstUser, firstPasswordLink } from './bootstrap.js'
+import { webBase } from './admin.js'
 import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
+import { createScopedDispatcher } from '../engine/net/scoped-dispatcher.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
 
@@ -31,12 +33,12 @@ export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { ap
 /** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
 export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
   const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
-  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName })
+  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, dispatcher: createScopedDispatcher(scopesOf(o.config).callback, o.config.callbackTimeoutMs) })
   return {
     id: worker.id,
     activeScans: () => worker.activeScans(),
-    async stop(reason?: string) {
-      await worker.stop(reason)
+    async stop(reason?: string, graceMs?: number) {
+      await worker.stop(reason, graceMs)
       await sender?.stop()
     },
   }
@@ -45,11 +47,11 @@ export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { 
 export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?: boolean } = {}) {
   const parts = partsOf(role, flags)
   const log = pino({ level: cfg.logLevel })
-  const h = await openDatabase(cfg.db)
+  const h = await openDatabase(cfg.db, { secrets: cfg })
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
-  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: parseBlocklist(cfg.targetBlocklist), tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
+  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
-  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName }) : null
+  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: createScopedDispatcher(scopesOf(cfg).callback, cfg.callbackTimeoutMs) }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null
@@ -68,10 +70,10 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     await app.listen({ host: cfg.host, port: cfg.port })
     // Only now: a key shown by a process that then failed to listen (EADDRINUSE) would be the
     // only sight of it, with the user left behind holding it.
-    await showFirstKey(h.db, cfg, log)
     const addr = app.server.address()
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port
-    process.stdout.write(`Ward is listening on http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}/api/v2 (docs at /api/v2/docs)\n`)
+    await showFirstKey(h.db, cfg, log, webBase({ host: cfg.host, port }))
+    process.stdout.write(`Ward is listening on ${webBase({ host: cfg.host, port })}/api/v2 (docs at /api/v2/docs)\nWeb interface: ${webBase({ host: cfg.host, port })}/\n`)
   }
 
   if (!app) await showFirstKey(h.db, cfg, log)
@@ -81,10 +83,11 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     if (stopping) return
     stopping = true
     log.info({ signal }, 'shutting down')
-    const hard = setTimeout(() => process.exit(1), 10000)
+    // The drain (running scans may end within the grace period), then 10 s for the rest.
+    const hard = setTimeout(() => process.exit(1), (worker ? cfg.shutdownGraceMs : 0) + 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`), sender?.stop()])
+      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop()])
       await h.close()
     } finally {
       clearTimeout(hard)
@@ -96,9 +99,11 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
 }
 
 /** On an empty database, creates the first user and prints its key once; otherwise says how to get one. */
-async function showFirstKey(db: Db, cfg: Config, log: Logger) {
+async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const first = await ensureFirstUser(db, cfg)
   if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
+  const link = web ? await firstPasswordLink(db) : null
+  if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
   else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
   else if (!cfg.initialApiKey) process.stdout.write('Ward has users already, so no API key is shown: create one with `npx ward admin key create --user ID` (ids: `npx ward admin user list`)\n')
 }

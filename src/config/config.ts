@@ -1,5 +1,6 @@
 // Typed configuration from environment variables, validated at start: a wrong value stops start-up
 // with one line naming the variable and why (ConfigError).
+import path from 'node:path'
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -13,7 +14,9 @@ export interface Config {
   databaseUrl: string
   db: DbConfig
   initialApiKey: string | null
+  /** Scope rules (toolkit/scope.ts): comma-separated CIDRs, domain suffixes and `metadata`. */
   targetBlocklist: string
+  targetAllowlist: string
   logLevel: string
   rateLimit: { get: number; write: number; output: number; windowMs: number; enabled: boolean }
   maxTargetsDefault: number
@@ -32,7 +35,14 @@ export interface Config {
   heartbeatMs: number
   pollMs: number
   toolAbortGraceMs: number
+  /** Claims of one scan at most: a restartable scan whose worker died is queued again until then. */
+  scanMaxAttempts: number
+  /** SIGTERM drain: how long running scans may go on to their end before they are handed back to the queue. */
+  shutdownGraceMs: number
   callbackBlocklist: string
+  callbackAllowlist: string
+  vpnHostBlocklist: string
+  vpnHostAllowlist: string
   callbackTimeoutMs: number
   /** First retry delay of report callbacks before jitter (doubles per attempt); shortened by tests. */
   callbackBackoffBaseMs: number
@@ -45,6 +55,43 @@ export interface Config {
   minuteMs: number
   /** Port of `ward worker`'s own /metrics and /healthz listener on HOST; null = no listener. */
   metricsPort: number | null
+  /** The key that seals stored secrets (WARD_SECRET_KEY), when given in the environment. */
+  secretKey: Buffer | null
+  /** Otherwise the key file (created 0600 at first start); null for an in-memory database (a key per process). */
+  secretKeyFile: string | null
+  /** The web interface: sign-in attempts per user name per window (per client address: 3×), session length, Secure cookies. */
+  web: { signInLimit: number; signInWindowMs: number; sessionMs: number; cookieSecure: 'auto' | 'on' | 'off' }
+}
+
+/** Where the secret key file lives unless WARD_SECRET_KEY_FILE says: beside the SQLite file, or ./data. */
+export function defaultSecretKeyFile(db: DbConfig): string | null {
+  if (db.kind === 'postgres') return path.join('data', SECRET_KEY_FILE_NAME)
+  return db.file === ':memory:' ? null : path.join(path.dirname(db.file), SECRET_KEY_FILE_NAME)
+}
+
+export const SECRET_KEY_FILE_NAME = 'ward-secret.key'
+
+/** A key as written in WARD_SECRET_KEY or a key file: 32 bytes in base64 (or base64url). */
+export function parseSecretKey(text: string): Buffer | null {
+  const t = text.trim()
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) return null
+  const key = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+  return key.length === 32 ? key : null
+}
+
+export const SECRET_KEY_FORMAT = '32 random bytes in base64, e.g. from `openssl rand -base64 32`'
+
+function secretKeyOf(env: Env, db: DbConfig): { secretKey: Buffer | null; secretKeyFile: string | null } {
+  const raw = env.WARD_SECRET_KEY?.trim() || null
+  const file = env.WARD_SECRET_KEY_FILE?.trim() || null
+  if (raw && file) throw new ConfigError('WARD_SECRET_KEY and WARD_SECRET_KEY_FILE: set one of them, not both')
+  if (raw) {
+    const key = parseSecretKey(raw)
+    // Never echo the value: it is (or is meant to be) the key.
+    if (!key) throw new ConfigError(`WARD_SECRET_KEY: must be ${SECRET_KEY_FORMAT} (44 characters)`)
+    return { secretKey: key, secretKeyFile: null }
+  }
+  return { secretKey: null, secretKeyFile: file ?? defaultSecretKeyFile(db) }
 }
 
 type Env = Record<string, string | undefined>
@@ -98,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     db,
     initialApiKey,
     targetBlocklist,
+    targetAllowlist: env.WARD_TARGET_ALLOWLIST ?? '',
     logLevel,
     rateLimit: {
       get: int(env, 'WARD_RATE_LIMIT_GET', 250, 1, 1e9),
@@ -117,7 +165,12 @@ export function loadConfig(env: Env = process.env): Config {
     heartbeatMs: int(env, 'WARD_HEARTBEAT_MS', Math.max(250, Math.floor(leaseMs / 3)), 100, 3600000),
     pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),
     toolAbortGraceMs: int(env, 'WARD_TOOL_ABORT_GRACE_MS', 30000, 10, 600000),
+    scanMaxAttempts: int(env, 'WARD_SCAN_MAX_ATTEMPTS', 3, 1, 1000),
+    shutdownGraceMs: int(env, 'WARD_SHUTDOWN_GRACE_MS', 20000, 0, 3600000),
     callbackBlocklist: env.WARD_CALLBACK_BLOCKLIST ?? '',
+    callbackAllowlist: env.WARD_CALLBACK_ALLOWLIST ?? '',
+    vpnHostBlocklist: env.WARD_VPN_HOST_BLOCKLIST ?? '',
+    vpnHostAllowlist: env.WARD_VPN_HOST_ALLOWLIST ?? '',
     callbackTimeoutMs: int(env, 'WARD_CALLBACK_TIMEOUT_MS', 10000, 100, 600000),
     callbackBackoffBaseMs: int(env, 'WARD_CALLBACK_BACKOFF_BASE_MS', 5000, 1, 3600000),
     callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),
@@ -126,7 +179,16 @@ export function loadConfig(env: Env = process.env): Config {
     minuteMs: int(env, 'WARD_MINUTE_MS', 60000, 1, 60000),
     // Unset = no listener: a worker opens no port unless asked to.
     metricsPort: env.WARD_METRICS_PORT?.trim() ? int(env, 'WARD_METRICS_PORT', 0, 0, 65535) : null,
+    ...secretKeyOf(env, db),
+    web: {
+      signInLimit: int(env, 'WARD_SIGNIN_LIMIT', 10, 1, 1e6),
+      signInWindowMs: int(env, 'WARD_SIGNIN_WINDOW_MS', 900000, 1000, 86400000),
+      sessionMs: int(env, 'WARD_SESSION_HOURS', 12, 1, 24 * 365) * 3600000,
+      // auto: Secure when the request came over TLS, directly or through a proxy saying x-forwarded-proto: https.
+      cookieSecure: (env.WARD_COOKIE_SECURE?.trim() || 'auto') as 'auto' | 'on' | 'off',
+    },
   }
+  if (!['auto', 'on', 'off'].includes(cfg.web.cookieSecure)) throw new ConfigError(`WARD_COOKIE_SECURE: must be auto, on or off, got "${env.WARD_COOKIE_SECURE}"`)
   if (env.WARD_RATE_LIMIT && !['on', 'off'].includes(env.WARD_RATE_LIMIT)) throw new ConfigError(`WARD_RATE_LIMIT: must be on or off, got "${env.WARD_RATE_LIMIT}"`)
   return cfg
 }

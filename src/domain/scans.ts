@@ -6,12 +6,15 @@ import { getTarget } from '../store/targets.js'
 import { queueScan } from '../store/scans.js'
 import { publish } from '../store/notify.js'
 import type { ToolCatalogue } from '../toolkit/tool.js'
-import { resolveToolParams } from '../toolkit/params.js'
+import { mapSecretParams, resolveToolParams } from '../toolkit/params.js'
+import { secretsOf } from '../store/secrets.js'
 import { badRequest, notFound } from './errors.js'
-import { findOrCreateTarget, licenceValid } from './targets.js'
+import { assertTargetInScope, findOrCreateTarget, licenceValid } from './targets.js'
 import { callbackUrlProblem } from './callback-url.js'
 import { forbidden } from './errors.js'
-import type { BlockRule } from './blocklist.js'
+import type { Scope } from '../toolkit/scope.js'
+import { targetHost } from '../toolkit/ip.js'
+import type { Config } from '../config/config.js'
 
 export interface CreateScanInput {
   tool_id: number
@@ -26,11 +29,24 @@ export interface CreateScanInput {
   tool_params?: Record<string, unknown> | null
 }
 
+/** What the API and the web pages are handed to serve people: the database and the rules' configuration. */
+export interface ServiceContext {
+  db: Db
+  dbKind: 'sqlite' | 'postgres'
+  config: Config
+  /** The target scope (WARD_TARGET_BLOCKLIST / WARD_TARGET_ALLOWLIST). */
+  blocklist: Scope
+  /** The tools scans may use (manifests: ids, names, tool_params schemas). */
+  tools: ToolCatalogue
+  /** VPN profile resolution for new scans (set when VPN profiles are enabled). */
+  resolveVpnProfile?: ScanRules['resolveVpnProfile']
+}
+
 export interface ScanRules {
   /** The tools this Ward offers: their ids and tool_params schemas (manifests only, no scanners). */
   tools: ToolCatalogue
-  targetBlocklist: BlockRule[]
-  callbackBlocklist: BlockRule[]
+  targetBlocklist: Scope
+  callbackBlocklist: Scope
   /** VPN profile resolution: the uuid to use for this scan, or null. */
   resolveVpnProfile?: (db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean) => Promise<string | null>
 }
@@ -57,6 +73,7 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
     if (!t) throw notFound('Target')
     if (body.workspace_id !== undefined && body.workspace_id !== null && body.workspace_id !== t.workspace_id)
       throw badRequest(`Invalid parameters: workspace_id ${body.workspace_id} does not match the target's workspace ${t.workspace_id}`)
+    assertTargetInScope(rules.targetBlocklist, targetHost(t.name))
     existing = t
   }
   const workspaceId = existing ? existing.workspace_id : (body.workspace_id ?? caller.activeWorkspaceId)
@@ -74,7 +91,8 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
     scanOriginalUrl: !!body.scan_original_url,
     redirectLevel: body.redirect_level ?? 'same_domain',
     reportCallback: cb,
-    toolParams: params.value,
+    // Credentials (SecretParam members) are stored sealed; the worker opens them (engine/run-scan.ts).
+    toolParams: mapSecretParams(tool.params, params.value, (secret) => secretsOf(db).seal(secret)),
   })
   publish({ type: 'queued' })
   return { scanId, targetId }

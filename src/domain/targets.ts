@@ -4,7 +4,7 @@ import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
 import { countUserTargets, findTargetByKey, insertTarget } from '../store/targets.js'
 import { classifyTarget } from './target-type.js'
-import { blockedBy, type BlockRule } from './blocklist.js'
+import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
 import { badRequest, conflict, forbidden, notFound } from './errors.js'
 
 export const MAX_DESCRIPTION = 4096
@@ -36,14 +36,19 @@ export interface TargetInput {
   workspaceId?: number | null
 }
 
-export async function createTarget(db: Db, caller: Caller, blocklist: BlockRule[], input: TargetInput): Promise<{ id: number; created: true }> {
+/** 403 when the target's host (any spelling of an address, or a name) is outside the target scope. */
+export function assertTargetInScope(scope: Scope, host: string): void {
+  const rule = hostBlockedBy(scope, host)
+  if (rule) throw forbidden(`Target is blacklisted: "${host.slice(0, 200)}" matches the block list entry "${rule.text}"`)
+}
+
+export async function createTarget(db: Db, caller: Caller, scope: Scope, input: TargetInput): Promise<{ id: number; created: true }> {
   const c = classifyTarget(input.name)
   if (!c.ok) throw badRequest(c.message)
   const description = checkDescription(input.description)
   const workspaceId = await resolveWorkspace(db, caller, input.workspaceId)
   if (!licenceValid(caller)) throw forbidden(`Your licence is invalid: it expired on ${caller.licenseExpires}`)
-  const rule = blockedBy(blocklist, c.host)
-  if (rule) throw forbidden(`Target is blacklisted: "${c.host}" matches the block list entry "${rule.text}"`)
+  assertTargetInScope(scope, c.host)
   if ((await countUserTargets(db, caller.userId)) >= caller.maxTargets) throw forbidden(`Too many targets: the user's maximum of ${caller.maxTargets} targets is reached`)
   if (await findTargetByKey(db, workspaceId, c.nameKey)) throw conflict(`Target "${c.name.slice(0, 200)}" already exists in this workspace`)
   try {
@@ -56,13 +61,17 @@ export async function createTarget(db: Db, caller: Caller, blocklist: BlockRule[
 }
 
 /** The existing target of this name in the workspace, or a new one (POST /scans with target_name). */
-export async function findOrCreateTarget(db: Db, caller: Caller, blocklist: BlockRule[], name: unknown, workspaceId: number | null | undefined): Promise<number> {
+export async function findOrCreateTarget(db: Db, caller: Caller, scope: Scope, name: unknown, workspaceId: number | null | undefined): Promise<number> {
   const c = classifyTarget(name)
   if (!c.ok) throw badRequest(c.message)
   const ws = await resolveWorkspace(db, caller, workspaceId)
   const existing = await findTargetByKey(db, ws, c.nameKey)
-  if (existing) return existing.id
-  return (await createTarget(db, caller, blocklist, { name, workspaceId: ws })).id
+  if (existing) {
+    // A target created before its range was blocked is not scanned either.
+    assertTargetInScope(scope, c.host)
+    return existing.id
+  }
+  return (await createTarget(db, caller, scope, { name, workspaceId: ws })).id
 }
 
 export function isUniqueViolation(e: unknown): boolean {

@@ -10,6 +10,7 @@ import type { VpnProfileRow } from '../store/schema.js'
 import { hostPort, parseProxyUrl } from '../toolkit/egress-profile.js'
 import { nowIso } from '../store/time.js'
 import { stripBrackets } from '../toolkit/ip.js'
+import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
 import { badRequest, notFound } from './errors.js'
 
 export const VPN_PROFILE_TYPES = ['socks5', 'http_connect'] as const
@@ -30,8 +31,14 @@ const CONTROL = /[\u0000-\u001f\u007f]/
 // A host name or an IP literal (IPv6 optionally bracketed): no spaces, slashes, '@' or control characters.
 const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[A-Za-z0-9_.-]{1,253})$/
 
+/** 400 when the proxy host is outside the VPN host scope (WARD_VPN_HOST_BLOCKLIST, metadata by default). */
+function assertVpnHostInScope(scope: Scope, host: string): void {
+  const rule = hostBlockedBy(scope, host)
+  if (rule) throw invalid(`host "${host.slice(0, 200)}" may not be used as a VPN proxy: it matches the VPN host block list entry "${rule.text}"`)
+}
+
 /** Validates a new profile and returns the row to store (credentials in their own columns). */
-export function newVpnProfile(userId: number, b: CreateVpnProfileInput): NewVpnProfile {
+export function newVpnProfile(userId: number, b: CreateVpnProfileInput, scope: Scope): NewVpnProfile {
   const name = b.name.trim()
   if (!name || CONTROL.test(name)) throw invalid('name must be a non-empty single line')
   const base = { uuid: randomUUID(), user_id: userId, name, type: b.type, created_at: nowIso() }
@@ -48,6 +55,7 @@ export function newVpnProfile(userId: number, b: CreateVpnProfileInput): NewVpnP
       if (Buffer.byteLength(username) < 1 || Buffer.byteLength(username) > 255) throw invalid('username must be 1 to 255 bytes')
       if (Buffer.byteLength(password) < 1 || Buffer.byteLength(password) > 255) throw invalid('password must be 1 to 255 bytes')
     }
+    assertVpnHostInScope(scope, host)
     return { ...base, host: stripBrackets(host), port: b.port, username, password, url: null }
   }
   if (b.host !== undefined || b.port !== undefined || b.username !== undefined || b.password !== undefined)
@@ -69,6 +77,7 @@ export function newVpnProfile(userId: number, b: CreateVpnProfileInput): NewVpnP
     throw invalid(code === 'EINVAL' ? (e as Error).message : 'url is not a valid proxy URL (expected http://[user:pass@]host:port)')
   }
   if (!parsed.host) throw invalid('url needs a host')
+  assertVpnHostInScope(scope, parsed.host)
   const url = `${parsed.tls ? 'https' : 'http'}://${hostPort(parsed.host, parsed.port)}`
   return { ...base, host: parsed.host, port: parsed.port, username, password: password || null, url }
 }

@@ -1,10 +1,10 @@
 // A worker's hold on its running scans: the heartbeat renews their leases (a lost lease aborts the
-// scan), the stop poll delivers stop requests the notification missed, and the reaper ends scans
-// whose worker died (its lease expired) as aborted.
+// scan), the stop poll delivers stop requests the notification missed, and the reaper recovers scans
+// whose worker died (its lease expired): queued again when their tool is restartable, else aborted.
 import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
-import { reapExpiredLeases, renewLeases, stopRequested } from '../store/scans.js'
+import { recoverExpiredLeases, renewLeases, stopRequested, type RecoveryPolicy } from '../store/scans.js'
 import type { ActiveScans } from './active-scans.js'
 
 const STOP_POLL_MS = 250
@@ -20,12 +20,14 @@ interface LeaseOptions {
   log: Logger
   workerId: string
   active: ActiveScans
+  recovery: RecoveryPolicy
 }
 
-/** Ends scans with expired leases as aborted; logs what it did. */
-export async function reapDeadWorkersScans(db: Db, log: Logger, what: string): Promise<void> {
-  const r = await reapExpiredLeases(db)
-  if (r.length) log.warn({ scans: r }, what)
+/** Recovers scans with expired leases (queued again or ended); logs what it did. */
+export async function reapDeadWorkersScans(db: Db, log: Logger, policy: RecoveryPolicy, self?: string): Promise<void> {
+  const r = await recoverExpiredLeases(db, policy, self)
+  if (r.requeued.length) log.warn({ scans: r.requeued }, 'queued scans whose worker died again, to restart')
+  if (r.ended.length) log.warn({ scans: r.ended }, 'ended scans whose worker died')
 }
 
 export function startLeaseKeeping(o: LeaseOptions): LeaseKeeping {
@@ -82,7 +84,7 @@ async function pollStops(o: LeaseOptions): Promise<void> {
 
 async function reap(o: LeaseOptions): Promise<void> {
   try {
-    await reapDeadWorkersScans(o.db, o.log, 'ended scans with expired leases as aborted')
+    await reapDeadWorkersScans(o.db, o.log, o.recovery, o.workerId)
   } catch (e) {
     o.log.error({ err: e }, 'reaper failed')
   }

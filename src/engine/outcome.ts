@@ -2,6 +2,7 @@
 import type { ScanState } from '../store/scan-states.js'
 import { AuthFailedError, TargetUnreachableError, ToolStartError } from '../toolkit/errors.js'
 import type { AbortKind } from './abort.js'
+import { keptWords } from '../store/results.js'
 
 export interface RunEnd {
   /** The tool returned, threw, or ignored the abort for the whole grace period. */
@@ -11,31 +12,35 @@ export interface RunEnd {
   maxScanTimeMin: number
   hardLimitMin: number
   testsStarted: number
+  /** Findings the scan holds now (all attempts): status messages say what was kept, never more. */
+  findingsKept: number
 }
 
+
 export function outcomeOf(e: RunEnd): { state: ScanState; message: string | null } {
+  const kept = keptWords(e.findingsKept)
   if (e.how === 'threw' && !e.abort) {
     const err = e.error as Error
     if (err instanceof TargetUnreachableError) return { state: 'connection error', message: err.message }
     if (err instanceof AuthFailedError) return { state: 'auth failed', message: err.message }
     if (err instanceof ToolStartError || e.testsStarted === 0) return { state: 'failed to start', message: err?.message ?? String(err) }
-    return { state: 'finished', message: `The tool stopped early on an error: ${err?.message ?? err}; results gathered until then are kept` }
+    return { state: 'finished', message: `The tool stopped early on an error: ${err?.message ?? err}; ${kept}` }
   }
   if (e.how === 'ignored-abort') {
     if (e.abort === 'stop') return { state: 'stopped', message: 'Stopped; the tool did not finish its clean-up in time' }
-    if (e.abort === 'shutdown' || e.abort === 'lease_lost') return { state: 'aborted', message: 'Ward shut down while the scan was running' }
+    if (e.abort === 'shutdown' || e.abort === 'lease_lost') return { state: 'aborted', message: `Ward shut down while the scan was running and the tool did not stop in time; ${kept}` }
     return { state: 'timed out', message: `The tool did not stop within its grace period after the time limit (${e.abort === 'hard_limit' ? e.hardLimitMin : e.maxScanTimeMin} min)` }
   }
   switch (e.abort) {
     case 'stop':
-      return { state: 'stopped', message: 'Stopped by request; results gathered until then are kept' }
+      return { state: 'stopped', message: `Stopped by request; ${kept}` }
     case 'max_scan_time':
-      return { state: 'finished', message: `Reached max_scan_time of ${e.maxScanTimeMin} min; the scan ended gracefully with the results gathered until then` }
+      return { state: 'finished', message: `Reached max_scan_time of ${e.maxScanTimeMin} min; the scan ended gracefully and ${kept}` }
     case 'hard_limit':
       return { state: 'timed out', message: `Reached the service-wide hard limit of ${e.hardLimitMin} min` }
     case 'shutdown':
     case 'lease_lost':
-      return { state: 'aborted', message: 'Ward shut down while the scan was running; results gathered until then are kept' }
+      return { state: 'aborted', message: `Ward shut down while the scan was running; ${kept}` }
     default:
       return { state: 'finished', message: null }
   }

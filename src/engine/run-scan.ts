@@ -5,8 +5,10 @@ import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import type { ScanRow } from '../store/schema.js'
 import { getTargetById } from '../store/targets.js'
-import { toolParamsOf, transitionScan } from '../store/scans.js'
-import { endOpenTests, setScanOutput } from '../store/results.js'
+import { secretsOf } from '../store/secrets.js'
+import { openSealedStrings } from '../store/secret-box.js'
+import { handBackScan, toolParamsOf, transitionScan } from '../store/scans.js'
+import { appendLogs, endOpenTests, endOpenTestsIn, findingsKept, keptWords, setScanOutput } from '../store/results.js'
 import { endScanWithCallback } from '../store/callbacks.js'
 import { nowIso } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
@@ -17,6 +19,8 @@ import { createScanContext, type LiveContext, type MakeFinding } from './scan-co
 import { abortKind, type AbortKind } from './abort.js'
 import { outcomeOf, type RunEnd } from './outcome.js'
 import { egressForScan, EgressUnavailableError } from './scan-egress.js'
+import { scopesOf } from '../toolkit/scope.js'
+import { targetHost } from '../toolkit/ip.js'
 import { engineMetrics } from './metrics.js'
 
 const END_WRITE_ATTEMPTS = 6
@@ -39,10 +43,13 @@ interface ToolRun {
 
 export async function runScan(deps: RunScanDeps, scan: ScanRow, controller: AbortController): Promise<void> {
   const started = Date.now()
+  if (scan.attempts > 1) {
+    // The ScanContext is not made yet: this line goes straight to the log, before the tool's own.
+    await appendLogs(deps.db, scan.id, [`Attempt ${scan.attempts} of ${deps.config.scanMaxAttempts}: the tool starts again; the tests, findings and log lines of earlier attempts are kept, and a finding reported again updates the one kept`]).catch(() => {})
+  }
   const run = await runTool(deps, scan, controller.signal)
   const end: RunEnd = { ...run.end, maxScanTimeMin: scan.max_scan_time, hardLimitMin: deps.config.scanHardLimitMin, testsStarted: run.ctx?.testsStarted() ?? 0 }
-  const { state, message } = finalState(end)
-  await recordEnd(deps, scan, run.ctx, state, message, started)
+  await recordEnd(deps, scan, run.ctx, end, started)
   await run.closeEgress().catch(() => {})
 }
 
@@ -56,15 +63,17 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     if (!target) throw new ToolStartError('the target was deleted')
     const tool = deps.tools.get(scan.tool_id)
     if (!tool) throw new ToolStartError(`tool ${scan.tool_id} is not available in this Ward`)
-    const params = resolveToolParams(tool.params, toolParamsOf(scan))
+    const params = resolveToolParams(tool.params, openSealedStrings(secretsOf(db), toolParamsOf(scan)))
     if (!params.ok) throw new ToolStartError(params.message)
     const scanner = await tool.load()
-    const egress = await egressForScan(db, scan, tool, signal)
+    const egress = await egressForScan(db, scan, tool, signal, { scopes: scopesOf(config), targetHost: targetHost(target.name) })
     run.closeEgress = () => egress.close()
     const minute = config.minuteMs
-    if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), scan.max_scan_time * minute))
-    timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), config.scanHardLimitMin * minute))
-    const deadline = Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute
+    // A scan queued again counts its time limits from its first start (as its duration does).
+    const spent = scan.attempts > 1 && scan.start_time ? Math.max(0, Date.now() - Date.parse(scan.start_time)) : 0
+    if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), Math.max(0, scan.max_scan_time * minute - spent)))
+    timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)))
+    const deadline = Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute - spent
     run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)
@@ -77,7 +86,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
   return run
 }
 
-const ended = (how: RunEnd['how'], abort: AbortKind | null = null): RunEnd => ({ how, abort, maxScanTimeMin: 0, hardLimitMin: 0, testsStarted: 0 })
+const ended = (how: RunEnd['how'], abort: AbortKind | null = null): RunEnd => ({ how, abort, maxScanTimeMin: 0, hardLimitMin: 0, testsStarted: 0, findingsKept: 0 })
 
 function finalState(end: RunEnd): { state: ScanState; message: string | null } {
   if (end.error instanceof EgressUnavailableError) return { state: 'VPN connection error', message: end.error.message }
@@ -86,15 +95,13 @@ function finalState(end: RunEnd): { state: ScanState; message: string | null } {
 
 // Recording the end is retried: a dropped database connection at this moment must not turn a
 // finished scan into an aborted one. The scan stays active meanwhile, so its lease is renewed.
-// Every step is idempotent (the transition is guarded by the `running` state).
-async function recordEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | null, state: ScanState, message: string | null, started: number): Promise<void> {
+// Every step is idempotent (the transition is guarded by the `running` state and this lease).
+async function recordEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | null, end: RunEnd, started: number): Promise<void> {
   const { log } = deps
-  let logged = false
+  const said = { logged: false }
   for (let attempt = 1; ; attempt++) {
     try {
-      if (ctx && !logged) ctx.log(`Scan ended: ${state}${message ? ` — ${message}` : ''} after ${Math.round((Date.now() - started) / 1000)} s`)
-      logged = true
-      await writeEnd(deps, scan, ctx, state, message)
+      const state = await writeEnd(deps, scan, ctx, end, started, said)
       log.info({ scan: scan.id, tool: scan.tool_id, state, ms: Date.now() - started }, 'scan ended')
       engineMetrics.toolEnded(scan.tool_id, state, Date.now() - started)
       return
@@ -109,19 +116,46 @@ async function recordEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nu
   }
 }
 
-/** The end-of-scan writes: buffered results, output, open tests, then the terminal state. */
-async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | null, state: ScanState, message: string | null): Promise<void> {
+/**
+ * The end-of-scan writes: buffered results, output, open tests, then the terminal state — or, for a
+ * restartable scan cut short by shutdown, back to the queue. A scan whose lease was lost belongs to
+ * the reaper (and perhaps another worker) now: only its buffered log lines are written.
+ */
+async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | null, end: RunEnd, started: number, said: { logged: boolean }): Promise<string> {
   const { db, log } = deps
+  const owner = scan.lease_owner ?? undefined
+  if (end.abort === 'lease_lost') {
+    await ctx?.flush()
+    return 'lease lost'
+  }
+  const kept = await findingsKept(db, scan.id)
+  const { state, message } = finalState({ ...end, findingsKept: kept })
+  const handBack = state === 'aborted' && end.abort === 'shutdown' && deps.tools.get(scan.tool_id)?.restartable === true
+  if (ctx && !said.logged) {
+    const secs = Math.round((Date.now() - started) / 1000)
+    ctx.log(handBack ? `Ward shut down after ${secs} s: the scan goes back to the queue and restarts on the next worker; ${keptWords(kept)}` : `Scan ended: ${state}${message ? ` — ${message}` : ''} after ${secs} s`)
+    said.logged = true
+  }
   if (ctx) {
     await ctx.flush()
     if (ctx.writeErrors.length) log.error({ scan: scan.id, err: ctx.writeErrors[0] }, 'some scan results could not be written')
     await setScanOutput(db, scan.id, ctx.outputData())
   }
+  if (handBack) {
+    const moved = await db.transaction().execute(async (trx) => {
+      const ok = await handBackScan(trx, scan.id, owner ?? '', `Ward shut down while the scan was running; queued again to restart; ${keptWords(kept)}`)
+      if (ok) await endOpenTestsIn(trx, scan.id, 'error', 'interrupted: Ward shut down; the scan restarts on the next worker')
+      return ok
+    })
+    if (!moved) log.warn({ scan: scan.id }, 'scan was already ended elsewhere')
+    return 'waiting'
+  }
   await endOpenTests(db, scan.id, state === 'finished' || state === 'stopped' ? 'skipped' : 'error', `scan ended: ${state}`)
   const set = { end_time: nowIso(), status_message: message, lease_owner: null, eta_at: null, ...(state === 'finished' ? { progress: 100 } : {}) }
   // The outbox row of a report callback is written in the same transaction as the terminal state.
-  const moved = await endScanWithCallback(db, scan.id, (trx) => transitionScan(trx, scan.id, state, set, ['running']))
+  const moved = await endScanWithCallback(db, scan.id, (trx) => transitionScan(trx, scan.id, state, set, ['running'], owner))
   if (!moved) log.warn({ scan: scan.id, state }, 'scan was already ended elsewhere')
+  return state
 }
 
 /** Waits for the tool; once the signal aborts, gives it `graceMs` to return before giving up on it. */

@@ -1,4 +1,6 @@
-// The egress a scan's traffic leaves through: direct, or the scan's VPN profile (checked before the tool starts).
+// The egress a scan's traffic leaves through: direct, or the scan's VPN profile (checked before the
+// tool starts). The scope rules are enforced here when the scan starts (the target, the profile's
+// host) and by the egress on every connection after that.
 import type { Db } from '../store/db.js'
 import type { ScanRow, VpnProfileRow } from '../store/schema.js'
 import { hostPort, type EgressProfile } from '../toolkit/egress-profile.js'
@@ -7,7 +9,14 @@ import { ToolStartError } from '../toolkit/errors.js'
 import type { Egress } from '../toolkit/egress.js'
 import { createDirectEgress } from './net/direct.js'
 import { createEgress } from './net/create-egress.js'
-import { getVpnProfile } from '../store/vpn-profiles.js'
+import { getVpnProfileForEgress } from '../store/vpn-profiles.js'
+import { hostBlockedBy, type Scopes } from '../toolkit/scope.js'
+
+export interface ScanScope {
+  scopes: Scopes
+  /** The target's host (toolkit/ip.ts targetHost), checked before anything is dialled. */
+  targetHost: string
+}
 
 /** The VPN profile could not be brought up → `VPN connection error`. */
 export class EgressUnavailableError extends Error {
@@ -17,18 +26,25 @@ export class EgressUnavailableError extends Error {
 /** Time the proxy check may take before the scan ends `VPN connection error`. */
 const CHECK_TIMEOUT_MS = 10000
 
-export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManifest, 'name' | 'needs'>, signal: AbortSignal): Promise<Egress> {
+export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManifest, 'name' | 'needs'>, signal: AbortSignal, scope?: ScanScope): Promise<Egress> {
+  const scopes = scope?.scopes
+  if (scope) {
+    // A target created before its range was blocked, or a scan queued before: not scanned.
+    const rule = hostBlockedBy(scope.scopes.target, scope.targetHost)
+    if (rule) throw new ToolStartError(`the target ${scope.targetHost} is outside the allowed scope (it matches the ${scope.scopes.target.setting} entry "${rule.text}"); nothing was sent`)
+  }
   if (!scan.vpn_profile_uuid) {
-    const egress = createDirectEgress()
+    const egress = createDirectEgress(scopes?.target)
     if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
     return egress
   }
-  const profile = await getVpnProfile(db, scan.user_id, scan.vpn_profile_uuid)
+  const profile = await getVpnProfileForEgress(db, scan.user_id, scan.vpn_profile_uuid)
   if (!profile) throw new EgressUnavailableError(`VPN profile ${scan.vpn_profile_uuid} no longer exists (it was deleted after the scan was created)`)
   const label = vpnProfileLabel(profile)
+  if (scopes && hostBlockedBy(scopes.vpnHost, profile.host)) throw new EgressUnavailableError(`${label} cannot be used: its host is outside the allowed scope (${scopes.vpnHost.setting}); nothing was sent`)
   let egress: Egress
   try {
-    egress = createEgress(egressProfileOf(profile))
+    egress = createEgress(egressProfileOf(profile), scopes)
   } catch (e) {
     throw new EgressUnavailableError(`${label} cannot be used: ${(e as Error).message}`)
   }

@@ -18,7 +18,11 @@ import type { ToolCatalogue } from '../toolkit/tool.js'
 export interface Worker {
   id: string
   activeScans(): number[]
-  stop(reason?: string): Promise<void>
+  /**
+   * Stops claiming; running scans go on for up to `graceMs` (0: none), then the rest are aborted
+   * with `shutdown`: restartable ones go back to the queue, the others end `aborted`.
+   */
+  stop(reason?: string, graceMs?: number): Promise<void>
 }
 
 export interface WorkerOptions {
@@ -38,7 +42,8 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
   const { db, config, log } = o
   const tools = o.tools ?? createToolCatalogue({ diagnostic: config.enableDiagnosticTool })
   const id = newWorkerId()
-  await reapDeadWorkersScans(db, log, 'ended scans whose worker died as aborted')
+  const recovery = { restartable: (toolId: number) => tools.get(toolId)?.restartable ?? false, maxAttempts: config.scanMaxAttempts }
+  await reapDeadWorkersScans(db, log, recovery)
 
   const active = new ActiveScans()
   const abort = active.abort.bind(active)
@@ -47,19 +52,26 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
     if (e.type === 'queued') loop.wake()
     else if (e.type === 'stop') abort(e.scanId, 'stop', 'stop requested')
   })
-  const leases = startLeaseKeeping({ db, config, log, workerId: id, active })
+  const leases = startLeaseKeeping({ db, config, log, workerId: id, active, recovery })
 
   let closing = false
   return {
     id,
     activeScans: () => active.ids(),
-    async stop(reason = 'Ward shut down while the scan was running') {
+    async stop(reason = 'Ward shut down while the scan was running', graceMs = 0) {
       if (closing) return
       closing = true
-      unsubscribe()
       await loop.stop()
+      // Drain: running scans may end on their own; stop requests still reach them meanwhile.
+      if (graceMs > 0 && active.size) {
+        log.info({ scans: active.ids(), graceMs }, 'waiting for running scans to end')
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([active.settled(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))])
+        clearTimeout(timer)
+      }
       active.abortAll('shutdown', reason)
       await active.settled()
+      unsubscribe()
       leases.stop()
     },
   }

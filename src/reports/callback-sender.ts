@@ -2,8 +2,9 @@
 // due deliveries with a lease, POSTs the JSON output or the PDF report, and records each attempt.
 // Retries network errors, 5xx and 429 (honouring retry-after) with backoff and jitter until the
 // retry window (24 h from the delivery's creation) closes; 2xx delivers; 410 and other codes give up.
-// Callback traffic is Ward's own, not a scan's, so it uses undici directly rather than a scan egress.
-import { request } from 'undici'
+// Callback traffic is Ward's own, not a scan's, so it uses undici directly rather than a scan egress,
+// through the dispatcher the caller gives: the one that enforces the callback scope at connection time.
+import { request, type Dispatcher } from 'undici'
 import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
@@ -39,6 +40,8 @@ export interface SenderOptions {
   /** Tool display names for PDF reports (from the tool catalogue, which reports cannot import). */
   toolName?: ToolNames
   concurrency?: number
+  /** Connects deliveries: the callback scope's guarded dispatcher (engine/net/scoped-dispatcher.ts), which the CLI builds. */
+  dispatcher: Dispatcher
 }
 
 /** Time a claimed delivery stays leased: the request timeout plus room to build the body. */
@@ -74,6 +77,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     let statusCode: number | null = null
     let error: string | null = null
     let retryAfter: string | null = null
+    let blocked = false
     try {
       // Built once: every retry of this event sends the same bytes (decisions.md).
       const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d, o.toolName))
@@ -100,6 +104,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       const timeout = AbortSignal.timeout(config.callbackTimeoutMs)
       try {
         const res = await request(d.url, {
+          dispatcher: o.dispatcher,
           method: 'POST',
           headers,
           body: built.body,
@@ -112,6 +117,8 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
         retryAfter = Array.isArray(ra) ? (ra[0] ?? null) : (ra ?? null)
         await res.body.dump().catch(() => {})
       } catch (e) {
+        // Outside the callback scope: nothing was sent, and retrying cannot help.
+        blocked = (e as { code?: string }).code === 'EBLOCKED'
         error = timeout.aborted
           ? `timed out after ${config.callbackTimeoutMs} ms`
           : cancel.signal.aborted
@@ -124,7 +131,8 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     }
     const outcome = deliveryOutcome(statusCode ?? 'network-error')
     const r: AttemptResult = { attempt: n, startedAt, statusCode, error, durationMs: Date.now() - t0, next: { status: 'failed' } }
-    if (outcome === 'delivered') r.next = { status: 'delivered' }
+    if (blocked) r.next = { status: 'failed' }
+    else if (outcome === 'delivered') r.next = { status: 'delivered' }
     else if (outcome === 'give-up') r.error = error ?? `the receiver answered HTTP ${statusCode}; not retried`
     else {
       if (r.error === null) r.error = `the receiver answered HTTP ${statusCode}`
@@ -177,6 +185,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       clearTimeout(grace)
       if (late) cancel.abort()
       await drained
+      await o.dispatcher.close().catch(() => {})
     },
   }
 }

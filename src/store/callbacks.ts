@@ -6,6 +6,8 @@ import type { ExpressionBuilder, Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { CallbackAttemptRow, CallbackDeliveryRow, Database } from './schema.js'
 import { isoAfter, nowIso } from './time.js'
+import { secretsOf } from './secrets.js'
+import { ensureSealed } from './secret-box.js'
 
 type Tx = Transaction<Database>
 
@@ -22,7 +24,8 @@ export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boo
       event_id: randomUUID(),
       url: cb.url,
       format: cb.format === 'pdf' ? 'pdf' : 'json',
-      secret: cb.secret ?? null,
+      // Copied sealed (a row an older Ward wrote in plain text is sealed here).
+      secret: cb.secret ? ensureSealed(secretsOf(trx), cb.secret) : null,
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,
@@ -52,6 +55,7 @@ export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => P
 /**
  * Claims one due delivery for `owner` until `leaseMs` from now: the UPDATE re-checks that the row
  * is still pending, due and unleased (or its lease expired), so two senders never hold it at once.
+ * The claimed row's `secret` is opened: the sender signs with it.
  */
 export async function claimDueDelivery(db: Db, owner: string, leaseMs: number): Promise<CallbackDeliveryRow | null> {
   const now = nowIso()
@@ -65,7 +69,8 @@ export async function claimDueDelivery(db: Db, owner: string, leaseMs: number): 
     .where(free)
     .returningAll()
     .executeTakeFirst()
-  return row ?? null
+  if (!row) return null
+  return row.secret === null ? row : { ...row, secret: secretsOf(db).open(row.secret) }
 }
 
 export interface AttemptResult {

@@ -5,10 +5,11 @@ import path from 'node:path'
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import type { DbConfig } from '../config/config.js'
+import { defaultSecretKeyFile, type DbConfig } from '../config/config.js'
 import type { Database } from './schema.js'
 import { migrationProvider, type DbKind } from './migrations/index.js'
 import { attachPgNotify } from './notify.js'
+import { SecretsCarrier, loadSecrets, type SecretKeySource } from './secrets.js'
 
 export type Db = Kysely<Database>
 
@@ -112,12 +113,19 @@ export interface OpenOptions {
   migrate?: boolean
   /** PostgreSQL: LISTEN/NOTIFY wake-ups between processes (default on). */
   notify?: boolean
+  /**
+   * Where the key sealing stored secrets comes from (the Config has these fields); by default the key
+   * file beside the SQLite file (./data for PostgreSQL). Loaded with the migrations: none with `migrate: false`.
+   */
+  secrets?: SecretKeySource
 }
 
 export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promise<DbHandle> {
   let read: ArrayReader | null = null
+  const secrets = new SecretsCarrier()
   const db = new Kysely<Database>({
     dialect: createDialect(cfg, (r) => (read = r)),
+    plugins: [secrets],
     log: opts.onQuery
       ? (e) => {
           if (e.level === 'query') opts.onQuery!(e.query.sql)
@@ -125,7 +133,15 @@ export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promi
       : undefined,
   })
   if (read) arrayReaders.set(db, { read, kind: cfg.kind, onQuery: opts.onQuery })
-  if (opts.migrate !== false) await migrate(db, cfg.kind)
+  if (opts.migrate !== false) {
+    try {
+      await migrate(db, cfg.kind)
+      await loadSecrets(db, secrets, opts.secrets ?? { secretKey: null, secretKeyFile: defaultSecretKeyFile(cfg) })
+    } catch (e) {
+      await db.destroy()
+      throw e
+    }
+  }
   const channel = cfg.kind === 'postgres' && opts.notify !== false ? attachPgNotify(cfg.url) : null
   return {
     db,

@@ -1,5 +1,5 @@
 // Tests, findings and raw log lines of scans: written by the engine, read by the API.
-import { sql, type ExpressionBuilder } from 'kysely'
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, FindingRow, TestRow } from './schema.js'
 import { encodeFinding, type FindingRecord } from './finding-rows.js'
@@ -28,16 +28,38 @@ export async function endTest(db: Db, scanId: number, testId: number, status: 'f
 
 /** Ends every test still running (scan ended): `skipped` when it was cut short by a stop/time limit. */
 export async function endOpenTests(db: Db, scanId: number, status: 'skipped' | 'error', message: string) {
-  await db.transaction().execute(async (trx) => {
-    const r = await trx.updateTable('tests').set({ status, result: status === 'error' ? 'error' : null, message, end_time: nowIso() }).where('scan_id', '=', scanId).where('status', '=', 'running').executeTakeFirst()
-    const n = Number(r.numUpdatedRows)
-    if (n) await trx.updateTable('scans').set({ num_finished_tests: sql`num_finished_tests + ${n}` }).where('id', '=', scanId).execute()
-  })
+  await db.transaction().execute((trx) => endOpenTestsIn(trx, scanId, status, message))
 }
 
+/** endOpenTests inside the caller's transaction. */
+export async function endOpenTestsIn(trx: Transaction<Database>, scanId: number, status: 'skipped' | 'error', message: string) {
+  const r = await trx.updateTable('tests').set({ status, result: status === 'error' ? 'error' : null, message, end_time: nowIso() }).where('scan_id', '=', scanId).where('status', '=', 'running').executeTakeFirst()
+  const n = Number(r.numUpdatedRows)
+  if (n) await trx.updateTable('scans').set({ num_finished_tests: sql`num_finished_tests + ${n}` }).where('id', '=', scanId).execute()
+}
+
+/**
+ * Writes a finding at once, in one transaction with its duplicate group's triage and the scan's risk
+ * counter. A finding with the same identity (dedup key) already in this scan is updated instead of
+ * repeated: a tool may report a fact as soon as it sees it and again once it knows more (an open
+ * port, then its service), and a restarted scan reports again what its earlier attempt kept.
+ */
 export async function insertFinding(db: Db, record: FindingRecord): Promise<number> {
   const f = encodeFinding(record)
   return db.transaction().execute(async (trx) => {
+    const same = await trx.selectFrom('findings').select(['id', 'risk_level', 'test_id']).where('dedup_key', '=', f.dedup_key).where('scan_id', '=', f.scan_id).orderBy('id').limit(1).executeTakeFirst()
+    if (same) {
+      // Triage (status, verified) and the finding's id and creation time stay; so does test_finished
+      // when the test is the same one (it may have ended since).
+      const { id: _id, status: _s, verified: _v, created_at: _c, workspace_id: _w, scan_id: _sc, target_id: _t, dedup_key: _d, test_finished, ...facts } = f as typeof f & { id?: number }
+      await trx.updateTable('findings').set(same.test_id === f.test_id ? facts : { ...facts, test_finished }).where('id', '=', same.id).execute()
+      if (same.risk_level !== f.risk_level) {
+        const from = RISK_COLUMNS[same.risk_level] ?? 'count_info'
+        const to = RISK_COLUMNS[f.risk_level] ?? 'count_info'
+        await trx.updateTable('scans').set({ [from]: sql`${sql.ref(from)} - 1`, [to]: sql`${sql.ref(to)} + 1` }).where('id', '=', f.scan_id).execute()
+      }
+      return same.id
+    }
     // The duplicate group's triage carries over (accepted/false positive) or re-opens (fixed).
     const group = await joinGroup(trx, f)
     const row = await trx.insertInto('findings').values(group.finding).returning('id').executeTakeFirstOrThrow()
@@ -46,6 +68,18 @@ export async function insertFinding(db: Db, record: FindingRecord): Promise<numb
     await trx.updateTable('scans').set({ [col]: sql`${sql.ref(col)} + 1` }).where('id', '=', f.scan_id).execute()
     return row.id
   })
+}
+
+/** Findings of a scan so far (its risk counters), for status messages that say what was kept. */
+export async function findingsKept(db: Db | Transaction<Database>, scanId: number): Promise<number> {
+  const r = await db.selectFrom('scans').select(['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical']).where('id', '=', scanId).executeTakeFirst()
+  return r ? r.count_info + r.count_low + r.count_medium + r.count_high + r.count_critical : 0
+}
+
+/** What a status message says was kept: "3 findings found until then are kept" / "no findings had been found". */
+export function keptWords(n: number): string {
+  if (n === 0) return 'no findings had been found'
+  return `${n === 1 ? '1 finding' : `${n} findings`} found until then ${n === 1 ? 'is' : 'are'} kept`
 }
 
 export async function appendLogs(db: Db, scanId: number, lines: string[]) {

@@ -5,7 +5,9 @@ export type ScanState = (typeof SCAN_STATES)[number]
 
 export const TRANSITIONS: Readonly<Record<ScanState, readonly ScanState[]>> = {
   waiting: ['running', 'stopped', 'aborted', 'VPN connection error'],
-  running: ['finished', 'stopped', 'timed out', 'failed to start', 'aborted', 'connection error', 'auth failed', 'VPN connection error'],
+  // running → waiting extends decisions.md: a restartable scan whose worker died or shut down goes
+  // back to the queue instead of ending `aborted` (docs/reliability.md).
+  running: ['finished', 'stopped', 'timed out', 'failed to start', 'aborted', 'connection error', 'auth failed', 'VPN connection error', 'waiting'],
   finished: [],
   'failed to start': [],
   stopped: [],

@@ -8,6 +8,8 @@ import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
 import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlots } from './queue.js'
+import { secretsOf } from './secrets.js'
+import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -35,7 +37,9 @@ export interface QueuedScan {
   maxScanTime: number
   scanOriginalUrl: boolean
   redirectLevel: string
+  /** The callback's secret in plain text: stored sealed. */
   reportCallback: { url: string; format: string; secret?: string } | null
+  /** Credentials in it must already be sealed (the domain knows which members are secrets). */
   toolParams: unknown
 }
 
@@ -55,7 +59,7 @@ export function queueScan(db: Db, q: QueuedScan): Promise<number> {
     max_scan_time: q.maxScanTime,
     scan_original_url: q.scanOriginalUrl ? 1 : 0,
     redirect_level: q.redirectLevel,
-    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback) : null,
+    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback.secret === undefined ? q.reportCallback : { ...q.reportCallback, secret: secretsOf(db).seal(q.reportCallback.secret) }) : null,
     tool_params: JSON.stringify(q.toolParams),
     output_data: null,
     count_critical: 0,
@@ -91,12 +95,14 @@ export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<
   return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
 }
 
-/** Moves a scan to `to` if it is in a state that may reach it; returns whether it moved. */
-export async function transitionScan(db: Db | Transaction<Database>, id: number, to: ScanState, set: ScanUpdate = {}, from?: ScanState[]): Promise<boolean> {
+/** Moves a scan to `to` if it is in a state that may reach it (and, given `owner`, still holds that lease); returns whether it moved. */
+export async function transitionScan(db: Db | Transaction<Database>, id: number, to: ScanState, set: ScanUpdate = {}, from?: ScanState[], owner?: string): Promise<boolean> {
   const sources = from ?? sourcesOf(to)
   for (const s of sources) if (!canTransition(s, to)) throw new IllegalTransitionError(s, to)
   if (!sources.length) throw new IllegalTransitionError('(any)', to)
-  const r = await db.updateTable('scans').set({ ...set, status: to }).where('id', '=', id).where('status', 'in', sources).executeTakeFirst()
+  let q = db.updateTable('scans').set({ ...set, status: to }).where('id', '=', id).where('status', 'in', sources)
+  if (owner !== undefined) q = q.where('lease_owner', '=', owner)
+  const r = await q.executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
@@ -121,7 +127,7 @@ export async function claimNextScan(db: Db, kind: 'sqlite' | 'postgres', workerI
   if (kind === 'postgres') pick = pick.forUpdate().skipLocked()
   const row = await db
     .updateTable('scans')
-    .set({ status: 'running', status_message: null, lease_owner: workerId, lease_expires_at: isoAfter(leaseMs), start_time: now, attempts: sql`attempts + 1` })
+    .set({ status: 'running', status_message: null, lease_owner: workerId, lease_expires_at: isoAfter(leaseMs), start_time: sql`coalesce(start_time, ${now})`, attempts: sql`attempts + 1` })
     .where('id', '=', (eb) => eb.selectFrom(pick.as('p')).select('p.id'))
     .where('status', '=', 'waiting')
     .returningAll()
@@ -142,21 +148,75 @@ export async function stopRequested(db: Db, ids: number[]): Promise<number[]> {
   return (await db.selectFrom('scans').select('id').where('id', 'in', ids).where('stop_requested', '=', 1).execute()).map((r) => r.id)
 }
 
+/** What happens to a scan whose worker died: which tools may start again, and how many times a scan is claimed at most. */
+export interface RecoveryPolicy {
+  restartable(toolId: number): boolean
+  maxAttempts: number
+}
+
+const NO_RESTARTS: RecoveryPolicy = { restartable: () => false, maxAttempts: 1 }
+
 /** Ends running scans whose lease expired (their worker died): `aborted`. Returns their ids. */
 export async function reapExpiredLeases(db: Db): Promise<number[]> {
+  return (await recoverExpiredLeases(db, NO_RESTARTS)).ended
+}
+
+/**
+ * Scans whose lease expired (their worker died): a restartable scan below its attempt limit goes
+ * back to `waiting` (running → waiting, an extension of decisions.md's state table) keeping what it
+ * found; a stop request ends it `stopped`; any other ends `aborted`. Every status message says how
+ * many findings were kept. Tests the dead worker left running end `error`. `self`: the calling
+ * worker, whose own scans are left alone.
+ */
+export async function recoverExpiredLeases(db: Db, policy: RecoveryPolicy, self?: string): Promise<{ requeued: number[]; ended: number[] }> {
   const now = nowIso()
-  const expired = await db.selectFrom('scans').select('id').where('status', '=', 'running').where('lease_expires_at', '<', now).execute()
-  const reaped: number[] = []
-  for (const { id } of expired) {
-    const ok = await endScanWithCallback(db, id, (trx) => transitionScan(trx, id, 'aborted', {
-      end_time: now,
-      lease_owner: null,
-      status_message: 'The worker running this scan stopped unexpectedly (its lease expired); results gathered until then are kept',
-    }, ['running']))
-    if (ok) await db.updateTable('tests').set({ status: 'error', result: 'error', message: 'scan aborted', end_time: now }).where('scan_id', '=', id).where('status', '=', 'running').execute()
-    if (ok) reaped.push(id)
+  let q = db.selectFrom('scans').select(['id', 'tool_id', 'attempts', 'stop_requested']).where('status', '=', 'running').where('lease_expires_at', '<', now)
+  // A worker never reaps its own scans: they are alive (a late heartbeat renews them).
+  if (self !== undefined) q = q.where('lease_owner', '!=', self)
+  const expired = await q.execute()
+  const out = { requeued: [] as number[], ended: [] as number[] }
+  for (const s of expired) {
+    const again = s.stop_requested === 0 && policy.restartable(s.tool_id) && s.attempts < policy.maxAttempts
+    if (again) {
+      const ok = await db.transaction().execute(async (trx) => {
+        const kept = keptWords(await findingsKept(trx, s.id))
+        const moved = await requeue(trx, s.id, { lease_expires_at: null }, `Its worker stopped unexpectedly (its lease expired) on attempt ${s.attempts} of ${policy.maxAttempts}; queued again to restart; ${kept}`)
+        if (moved) await endOpenTestsIn(trx, s.id, 'error', 'interrupted: the worker running the scan stopped unexpectedly; the scan restarts')
+        return moved
+      })
+      if (ok) out.requeued.push(s.id)
+      continue
+    }
+    const ok = await endScanWithCallback(db, s.id, async (trx) => {
+      const kept = keptWords(await findingsKept(trx, s.id))
+      const why =
+        s.stop_requested === 1
+          ? `Stopped; its worker stopped unexpectedly (its lease expired) before ending the scan; ${kept}`
+          : policy.restartable(s.tool_id)
+            ? `The worker running this scan stopped unexpectedly (its lease expired) on attempt ${s.attempts} of ${policy.maxAttempts}, the last one allowed; ${kept}`
+            : `The worker running this scan stopped unexpectedly (its lease expired) and this tool cannot be restarted; ${kept}`
+      const moved = await transitionScan(trx, s.id, s.stop_requested === 1 ? 'stopped' : 'aborted', { end_time: now, lease_owner: null, status_message: why }, ['running'])
+      if (moved) await endOpenTestsIn(trx, s.id, 'error', 'scan aborted: its worker stopped unexpectedly')
+      return moved
+    })
+    if (ok) out.ended.push(s.id)
   }
-  return reaped
+  return out
+}
+
+/**
+ * A running scan this worker holds goes back to the queue (shutdown drain): it restarts on the next
+ * worker, and this claim does not count against its attempts. Returns whether it moved.
+ */
+export async function handBackScan(db: Db | Transaction<Database>, id: number, workerId: string, message: string): Promise<boolean> {
+  return requeue(db, id, { lease_expires_at: null, attempts: sql`attempts - 1` as unknown as number }, message, workerId)
+}
+
+async function requeue(db: Db | Transaction<Database>, id: number, set: ScanUpdate, message: string, owner?: string): Promise<boolean> {
+  if (!canTransition('running', 'waiting')) throw new IllegalTransitionError('running', 'waiting')
+  let q = db.updateTable('scans').set({ ...set, status: 'waiting', lease_owner: null, status_message: message }).where('id', '=', id).where('status', '=', 'running')
+  if (owner !== undefined) q = q.where('lease_owner', '=', owner)
+  return Number((await q.executeTakeFirst()).numUpdatedRows) === 1
 }
 
 /** Stop: a waiting scan ends `stopped` at once; a running one is flagged for its worker. */

@@ -235,3 +235,36 @@ export interface RateLimitsTable {
 export interface Database {
   rate_limits: RateLimitsTable
 }
+
+/** The key that seals this database's secrets (migration 009): one row, id 1. */
+export interface SecretKeyCheckTable {
+  id: number
+  /** SecretBox.keyId of the key. */
+  key_id: string
+  /** A known text sealed with the key. */
+  sealed: string
+  created_at: string
+}
+export interface Database {
+  secret_key_check: SecretKeyCheckTable
+}
+/** The web interface (migration 010): passwords, set-password links and sessions, merged into the tables above. */
+export interface UsersTable {
+  /** scrypt, see domain/passwords.ts; null: the user cannot sign in to the web interface. */
+  password_hash: string | null
+  /** SHA-256 of a one-time set-password link token, and when it stops working. */
+  password_link_hash: string | null
+  password_link_expires: string | null
+}
+export interface WebSessionsTable {
+  /** SHA-256 of the session cookie's value. */
+  id_hash: string
+  user_id: number
+  /** The session's CSRF token, sent back in every form and htmx request. */
+  csrf: string
+  created_at: string
+  expires_at: string
+}
+export interface Database {
+  web_sessions: WebSessionsTable
+}

@@ -1,20 +1,30 @@
 // VPN profiles: per-user egress settings. Every query is scoped by user_id; another user's uuid reads
-// exactly like an unknown one. Secrets (password) leave this module only for the worker's egress.
+// exactly like an unknown one. The password is stored sealed (secret-box.ts) and leaves this module in
+// plain text only for the worker's egress (getVpnProfileForEgress).
 import type { Db } from './db.js'
 import type { VpnProfileRow } from './schema.js'
+import { secretsOf } from './secrets.js'
 
 export type NewVpnProfile = Omit<VpnProfileRow, 'created_at'> & { created_at: string }
 
+/** Stores a profile given with its password in plain text; the row holds it sealed. */
 export async function insertVpnProfile(db: Db, p: NewVpnProfile): Promise<string> {
-  await db.insertInto('vpn_profiles').values(p).execute()
+  await db.insertInto('vpn_profiles').values({ ...p, password: p.password === null ? null : secretsOf(db).seal(p.password) }).execute()
   return p.uuid
 }
 
 export const listVpnProfiles = (db: Db, userId: number) =>
   db.selectFrom('vpn_profiles').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('uuid').execute()
 
+/** A profile as stored: `password` is sealed (null when there is none). */
 export const getVpnProfile = (db: Db, userId: number, uuid: string) =>
   db.selectFrom('vpn_profiles').selectAll().where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
+
+/** A profile with its password opened, for the egress that connects through it (workers only). */
+export async function getVpnProfileForEgress(db: Db, userId: number, uuid: string): Promise<VpnProfileRow | undefined> {
+  const p = await getVpnProfile(db, userId, uuid)
+  return p && p.password !== null ? { ...p, password: secretsOf(db).open(p.password) } : p
+}
 
 /** Ids of the caller's workspaces whose default profile this is, per profile uuid. */
 export async function workspacesByProfile(db: Db, userId: number): Promise<Map<string, number[]>> {

@@ -1,13 +1,16 @@
 // tool_params: defaults from the tool's schema, then complete validation (the schema, then the tool's
 // own rules) with a message naming the bad member and what it accepts, before a scan is queued.
+// Credentials among them are write-only members (SecretParam): never repeated in a message, and
+// stored sealed (mapSecretParams gives the API the members to seal; the worker opens them).
 import { Value, type ValueError } from '@sinclair/typebox/value'
-import type { TSchema } from '@sinclair/typebox'
+import { Type, type StringOptions, type TSchema } from '@sinclair/typebox'
 import { describeSchema, shown, type SchemaLike } from './schema-words.js'
 
 export type ParamsResult = { ok: true; value: unknown } | { ok: false; message: string }
 
 function explain(e: ValueError): string {
   const s = e.schema as SchemaLike
+  if (isSecret(s as Walkable)) return e.message.replace(/^Expected/, 'must be') + ' (the value is not shown: it is a secret)'
   const bounded = (s.type === 'integer' || s.type === 'number') && (s.minimum !== undefined || s.maximum !== undefined)
   if (s.enum || s.anyOf || bounded) return `must be ${describeSchema(s)} (got ${shown(e.value)})`
   if (e.message.startsWith('Expected string to match') && s.description) return `has an invalid format (got ${shown(e.value)}): ${s.description}`
@@ -25,4 +28,28 @@ export function resolveToolParams<P>(schema: TSchema, raw: unknown, validate?: (
   const problem = validate?.(value as P)
   if (problem) return { ok: false, message: `tool_params.${problem.replace(/^(\w+): /, '$1 ')}` }
   return { ok: true, value }
+}
+
+/** A tool_params member holding a credential (a password, a token, a cookie): write-only. */
+export const SecretParam = (options: StringOptions = {}) => Type.String({ ...options, writeOnly: true })
+
+type Walkable = Omit<SchemaLike, 'anyOf' | 'items'> & { writeOnly?: boolean; properties?: Record<string, Walkable>; additionalProperties?: unknown; items?: Walkable; anyOf?: Walkable[] }
+
+const isSecret = (s: Walkable): boolean => s.writeOnly === true || (s.anyOf ?? []).some((b) => b.writeOnly === true)
+
+/**
+ * `value` (valid tool_params) with `f` applied to every string the schema marks write-only
+ * (SecretParam), in nested objects and arrays too; everything else as it is.
+ */
+export function mapSecretParams(schema: TSchema, value: unknown, f: (secret: string) => string): unknown {
+  const walk = (s: Walkable, v: unknown): unknown => {
+    if (typeof v === 'string') return isSecret(s) ? f(v) : v
+    if (Array.isArray(v)) return s.items ? v.map((x) => walk(s.items!, x)) : v
+    if (v && typeof v === 'object') {
+      const extra = typeof s.additionalProperties === 'object' ? (s.additionalProperties as Walkable) : null
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, s.properties?.[k] ? walk(s.properties[k]!, x) : extra ? walk(extra, x) : x]))
+    }
+    return v
+  }
+  return walk(schema as Walkable, value)
 }

@@ -36,7 +36,7 @@ test('/readyz is 503 when the database does not answer', async () => {
   const port = (srv.address() as net.AddressInfo).port
   const w = await startWard({ worker: false })
   const h = await openDatabase({ kind: 'postgres', url: `postgres://ward@127.0.0.1:${port}/none`, poolMax: 1 }, { migrate: false, notify: false })
-  const app = await buildApp({ db: h.db, dbKind: 'postgres', config: w.config, blocklist: [], tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }) }, { logger: false })
+  const app = await buildApp({ db: h.db, dbKind: 'postgres', config: w.config, blocklist: w.app.ward.blocklist, tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }) }, { logger: false })
   try {
     assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200)
     const r = await app.inject({ method: 'GET', url: '/readyz' })

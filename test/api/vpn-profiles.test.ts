@@ -156,7 +156,7 @@ describe('VPN profiles CRUD', () => {
 test('the API log (trace level) never contains a profile secret', async () => {
   const lines: string[] = []
   const app = await buildApp(
-    { db: w.h.db, dbKind: w.h.kind, config: w.config, blocklist: [], tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }), resolveVpnProfile },
+    { db: w.h.db, dbKind: w.h.kind, config: w.config, blocklist: w.app.ward.blocklist, tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }), resolveVpnProfile },
     { logger: { level: 'trace', stream: { write: (l: string) => void lines.push(l) } } },
   )
   try {

@@ -13,7 +13,7 @@ const BIN = path.resolve('bin/ward.js')
 const FIXTURE = path.resolve('test/fixtures/kev-small.json')
 
 const ward = (w: TestWard, args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', WARD_DATABASE_URL: w.config.databaseUrl }, encoding: 'utf8', timeout: 30000 })
+  spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', WARD_DATABASE_URL: w.config.databaseUrl, WARD_SECRET_KEY_FILE: w.config.secretKeyFile! }, encoding: 'utf8', timeout: 30000 })
 
 /** A finding as if created before the import (not flagged), carrying `cve`. */
 async function insertFinding(w: TestWard, scanId: number, targetId: number, cve: string[], slug: string): Promise<number> {

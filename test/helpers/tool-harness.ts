@@ -4,6 +4,7 @@ import type { Tool, FindingInput, ScanTarget, RedirectLevel } from '../../src/to
 import { createDirectEgress } from '../../src/engine/net/direct.js'
 import type { Egress } from '../../src/toolkit/egress.js'
 import { resolveToolParams } from '../../src/toolkit/params.js'
+import { dedupKey } from '../../src/domain/finding-identity.js'
 
 export interface HarnessTest {
   name: string
@@ -60,9 +61,16 @@ export async function runTool(
       const t: HarnessTest = { name, description, status: 'running', result: null, findings: [] }
       tests.push(t)
       return {
+        // As the engine does: a finding with the identity of one already reported in this scan
+        // replaces it (the later report knows more).
         async finding(f: FindingInput) {
+          const key = identity(f)
+          const i = findings.findIndex((x) => identity(x) === key)
+          if (i >= 0) {
+            for (const other of tests) other.findings = other.findings.filter((x) => x !== findings[i])
+            findings[i] = f
+          } else findings.push(f)
           t.findings.push(f)
-          findings.push(f)
         },
         async done() {
           t.status = 'finished'
@@ -100,6 +108,8 @@ export async function runTool(
   }
   return { tests, findings, logs, output, progress, progressSteps, error, elapsedMs: performance.now() - started }
 }
+
+const identity = (f: FindingInput) => dedupKey({ targetId: 1, vulnId: f.check.id, port: f.port ?? null, protocol: f.protocol ?? null, url: f.url, location: f.location })
 
 function guessType(name: string): ScanTarget['type'] {
   if (/^https?:\/\//i.test(name)) return 'url'

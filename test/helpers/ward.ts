@@ -11,7 +11,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig, type Config } from '../../src/config/config.js'
 import { openDatabase, type DbHandle } from '../../src/store/db.js'
 import { buildApp } from '../../src/api/app.js'
-import { parseBlocklist } from '../../src/domain/blocklist.js'
+import { scopesOf } from '../../src/toolkit/scope.js'
 import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { createUser } from '../../src/store/accounts.js'
 import type { Worker } from '../../src/engine/worker.js'
@@ -92,7 +92,7 @@ export async function createPgSchema(base = TEST_PG_URL): Promise<{ schema: stri
 async function openWithRetry(config: Config, onQuery: ((sql: string) => void) | undefined, ownSchema: string | undefined) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openDatabase(config.db, { onQuery })
+      return await openDatabase(config.db, { onQuery, secrets: config })
     } catch (e) {
       // Either form: `schema "ward_t_x" does not exist` or `relation "ward_t_x.table" does not exist`
       // (a table of a schema being dropped, seen by the introspection's pg_get_serial_sequence).
@@ -109,12 +109,14 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
   const dbFile = path.join(dir, 'ward.db')
   const pgSchema = TEST_BACKEND === 'postgres' ? await createPgSchema() : null
   const dbUrl = pgSchema ? pgSchema.url : `sqlite:${dbFile}`
-  const config = loadConfig({ WARD_DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', WARD_RATE_LIMIT: 'off', WARD_POLL_MS: '50', WARD_ENABLE_DIAGNOSTIC_TOOL: '1', ...opts.env })
+  // The secret key file in the test's own directory (for PostgreSQL too; beside the SQLite file anyway).
+  const keyFile = opts.env?.WARD_SECRET_KEY ? {} : { WARD_SECRET_KEY_FILE: path.join(dir, 'ward-secret.key') }
+  const config = loadConfig({ WARD_DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', WARD_RATE_LIMIT: 'off', WARD_POLL_MS: '50', WARD_ENABLE_DIAGNOSTIC_TOOL: '1', ...keyFile, ...opts.env })
   const h = await openWithRetry(config, opts.onQuery, pgSchema?.schema).catch(async (e) => {
     await pgSchema?.drop()
     throw e
   })
-  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: parseBlocklist(config.targetBlocklist), tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
+  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: scopesOf(config).target, tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
   await app.ready()
   const worker = opts.worker === false ? null : await startWorkerRole({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
   const first = await createUser(h.db, { name: 'alice', maxTargets: config.maxTargetsDefault })

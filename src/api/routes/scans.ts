@@ -12,7 +12,7 @@ import { scanLogs, scanTests } from '../../store/results.js'
 import { queueReader } from '../../store/queue.js'
 import type { ScanRow } from '../../store/schema.js'
 import { publish } from '../../store/notify.js'
-import { parseBlocklist } from '../../domain/blocklist.js'
+import { scopesOf } from '../../toolkit/scope.js'
 import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
 import { scanPdf } from '../../reports/scan-report.js'
 import { toolName } from '../../tools/registry.js'
@@ -29,7 +29,7 @@ function isoParam(name: string, v: string | undefined): string | undefined {
 
 export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
-  const callbackBlocklist = parseBlocklist(app.ward.config.callbackBlocklist)
+  const callbackBlocklist = scopesOf(app.ward.config).callback
   /** Where the waiting ones among `rows` stand in the queue (no query when none waits). */
   const places = queueReader(db, app.ward.config.userMaxRunning)
   const queueOf = (rows: readonly ScanRow[]) => places(rows.filter((s) => s.status === 'waiting').map((s) => s.id))

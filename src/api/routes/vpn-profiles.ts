@@ -7,6 +7,7 @@ import { CreateVpnProfileBody, SetWorkspaceVpnProfileBody, UuidParams, VpnProfil
 import { deleteVpnProfile, getVpnProfile, insertVpnProfile, listVpnProfiles, setWorkspaceVpnProfile, workspacesByProfile } from '../../store/vpn-profiles.js'
 import { newVpnProfile, vpnProfileView } from '../../domain/vpn.js'
 import { conflict, notFound } from '../../domain/errors.js'
+import { scopesOf } from '../../toolkit/scope.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 
 export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -30,7 +31,7 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: VpnProfileCreated, ...errors(400, 401, 409, 413, 415, 429) },
     },
     handler: async (req, reply) => {
-      const row = newVpnProfile(callerOf(req).userId, req.body)
+      const row = newVpnProfile(callerOf(req).userId, req.body, scopesOf(app.ward.config).vpnHost)
       try {
         const uuid = await insertVpnProfile(db, row)
         return reply.status(201).send({ data: { created_id: uuid } })

@@ -1,14 +1,46 @@
-// Direct egress: connections leave from this host.
+// Direct egress: connections leave from this host. With a scope, every TCP connection and UDP
+// destination passes the scope guard (toolkit/scope.ts): literals are checked in every spelling,
+// names are resolved once by the guard and the socket connects to the checked addresses only.
 import net from 'node:net'
 import tls from 'node:tls'
 import dgram from 'node:dgram'
+import { lookup as systemLookup } from 'node:dns'
 import type { ConnectOptions, Egress, TlsConnectOptions } from '../../toolkit/egress.js'
+import { addressBlockedBy, formatAddress, parseAddress, scopedLookup, ScopeError, type Scope } from '../../toolkit/scope.js'
 import { createHttpClient } from './http.js'
 
-export function connectDirect(o: ConnectOptions): Promise<net.Socket> {
+/** Per scope, the verdict on recent literal hosts (a port scan dials one host thousands of times): canonical address, or null when blocked. */
+const literalVerdicts = new WeakMap<Scope, Map<string, string | null>>()
+
+/** net.connect options for `host` under `scope`: a checked literal, or a name with the guard's lookup. */
+function connectTarget(host: string, scope: Scope | undefined): { host: string; lookup?: net.LookupFunction } {
+  const bare = stripBrackets(host)
+  if (!scope || scope.block.length === 0) return { host: bare } // nothing blocked: the system's own lookup
+  let verdicts = literalVerdicts.get(scope)
+  if (!verdicts) literalVerdicts.set(scope, (verdicts = new Map()))
+  let verdict = verdicts.get(bare)
+  if (verdict === undefined) {
+    const addr = parseAddress(bare)
+    if (!addr) return { host: bare, lookup: scopedLookup(scope) as net.LookupFunction }
+    // The checked address in canonical form; an IPv6 zone id (fe80::1%eth0) is kept for routing.
+    verdict = addressBlockedBy(scope, addr) ? null : bare.includes('%') ? bare : formatAddress(addr)
+    if (verdicts.size >= 4096) verdicts.clear()
+    verdicts.set(bare, verdict)
+  }
+  if (verdict === null) throw new ScopeError(host, scope.setting)
+  return { host: verdict }
+}
+
+export function connectDirect(o: ConnectOptions, scope?: Scope): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(abortError(o.signal))
-    const socket = net.connect({ host: stripBrackets(o.host), port: o.port })
+    let target: ReturnType<typeof connectTarget>
+    try {
+      target = connectTarget(o.host, scope)
+    } catch (e) {
+      return reject(e as Error)
+    }
+    const socket = net.connect({ ...target, port: o.port })
     const timer = setTimeout(() => fail(Object.assign(new Error(`connect to ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })), o.timeoutMs ?? 5000)
     const onAbort = () => fail(abortError(o.signal!))
     o.signal?.addEventListener('abort', onAbort, { once: true })
@@ -73,8 +105,30 @@ export function abortError(signal: AbortSignal): Error {
 
 export const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host)
 
-/** Builds an Egress from a TCP dialer; proxies only swap the dialer. */
-export function egressFromDialer(kind: Egress['kind'], dial: (o: ConnectOptions) => Promise<net.Socket>, check: Egress['check']): Egress {
+/**
+ * A UDP socket whose destinations (connect, send) pass the scope guard. dgram resolves every
+ * address, literals included, through its `lookup`; binding (the local side) is not egress.
+ */
+function scopedUdp(type: 'udp4' | 'udp6', scope: Scope): dgram.Socket {
+  let binding = false
+  const guarded = scopedLookup(scope)
+  const lookup = ((host: string, options: never, cb: never) => (binding ? systemLookup : guarded)(host, options, cb)) as unknown as dgram.SocketOptions['lookup']
+  const socket = dgram.createSocket({ type, lookup })
+  const bind = socket.bind
+  // dgram calls lookup synchronously inside bind (also for the implicit bind of send/connect).
+  socket.bind = function (this: dgram.Socket, ...args: unknown[]) {
+    binding = true
+    try {
+      return (bind as (...a: unknown[]) => dgram.Socket).apply(this, args)
+    } finally {
+      binding = false
+    }
+  } as typeof socket.bind
+  return socket
+}
+
+/** Builds an Egress from a TCP dialer; proxies only swap the dialer. `scope` guards UDP destinations. */
+export function egressFromDialer(kind: Egress['kind'], dial: (o: ConnectOptions) => Promise<net.Socket>, check: Egress['check'], scope?: Scope): Egress {
   const tlsConnect = async (o: TlsConnectOptions) => tlsOver(await dial(o), o)
   const http = createHttpClient(dial, tlsConnect)
   const carriesUdp = kind === 'direct'
@@ -86,11 +140,13 @@ export function egressFromDialer(kind: Egress['kind'], dial: (o: ConnectOptions)
     http: http.request,
     udp(type = 'udp4') {
       if (!carriesUdp) throw new Error(`the ${kind} egress cannot carry UDP`)
-      return dgram.createSocket(type)
+      return scope && scope.block.length > 0 ? scopedUdp(type, scope) : dgram.createSocket(type)
     },
     check,
     close: http.close,
   }
 }
 
-export const createDirectEgress = (): Egress => egressFromDialer('direct', connectDirect, async () => {})
+/** The direct egress; with `scope`, every connection is checked against it (the engine always passes the target scope). */
+export const createDirectEgress = (scope?: Scope): Egress =>
+  egressFromDialer('direct', (o) => connectDirect(o, scope), async () => {}, scope)

@@ -4,10 +4,11 @@
 import type net from 'node:net'
 import { connectDirect, stripBrackets, tlsOver } from './direct.js'
 import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
-import { proxyEgress, tunnel } from './socks5.js'
+import { proxyEgress, tunnel, type ProxyScopes } from './socks5.js'
 import { egressError, hostPort, parseProxyUrl, type ProxyEndpoint } from '../../toolkit/egress-profile.js'
 export { parseProxyUrl }
 import { ipVersion } from '../../toolkit/ip.js'
+import type { Scope } from '../../toolkit/scope.js'
 
 export interface HttpConnectProfile {
   /** `http://[user:pass@]host:port` or `https://[user:pass@]host:port`; credentials percent-encoded. */
@@ -26,9 +27,9 @@ function codeForStatus(status: number): string {
   return 'EPROXY'
 }
 
-export function createHttpConnectEgress(p: HttpConnectProfile): Egress {
+export function createHttpConnectEgress(p: HttpConnectProfile, scopes?: ProxyScopes): Egress {
   const proxy = parseProxyUrl(p.url)
-  const dialProxy = dialerFor(proxy, p.ca)
+  const dialProxy = dialerFor(proxy, p.ca, scopes?.vpnHost)
   const dial = (o: ConnectOptions) =>
     tunnel(o, proxy.label, dialProxy, async (socket) => {
       const host = stripBrackets(o.host)
@@ -40,12 +41,12 @@ export function createHttpConnectEgress(p: HttpConnectProfile): Egress {
       if (answer.status === 407) throw authError(proxy)
       throw egressError(codeForStatus(answer.status), `${proxy.label} refused CONNECT ${authority}: ${answer.statusLine}`)
     })
-  return proxyEgress('http_connect', dial, (signal) => checkHttpConnect(p, signal), 'the HTTP CONNECT profile cannot carry UDP: an HTTP CONNECT proxy tunnels only TCP')
+  return proxyEgress('http_connect', dial, (signal) => checkHttpConnect(p, signal, undefined, scopes?.vpnHost), 'the HTTP CONNECT profile cannot carry UDP: an HTTP CONNECT proxy tunnels only TCP', scopes?.target)
 }
 
-function dialerFor(proxy: ProxyEndpoint, ca: string | Buffer | undefined) {
+function dialerFor(proxy: ProxyEndpoint, ca: string | Buffer | undefined, vpnHost: Scope | undefined) {
   return async (timeoutMs: number, signal: AbortSignal): Promise<net.Socket> => {
-    const socket = await connectDirect({ host: proxy.host, port: proxy.port, timeoutMs, signal })
+    const socket = await connectDirect({ host: proxy.host, port: proxy.port, timeoutMs, signal }, vpnHost)
     if (!proxy.tls) return socket
     // The proxy's certificate IS verified (unlike targets'): the tunnel carries the credentials.
     const tlsOptions = { rejectUnauthorized: true, ca, host: proxy.host, servername: ipVersion(proxy.host) ? undefined : proxy.host }
@@ -127,9 +128,9 @@ export const CHECK_AUTHORITY = 'ward-egress-check.invalid:443'
  *  - no HTTP answer → the proxy is down or is not an HTTP proxy.
  * Port 443 because common configurations (squid's `CONNECT !SSL_ports`) deny other ports before auth.
  */
-export async function checkHttpConnect(p: HttpConnectProfile, signal?: AbortSignal, timeoutMs = 10000): Promise<void> {
+export async function checkHttpConnect(p: HttpConnectProfile, signal?: AbortSignal, timeoutMs = 10000, vpnHost?: Scope): Promise<void> {
   const proxy = parseProxyUrl(p.url)
-  const socket = await tunnel({ host: proxy.host, port: proxy.port, timeoutMs, signal }, proxy.label, dialerFor(proxy, p.ca), async (s) => {
+  const socket = await tunnel({ host: proxy.host, port: proxy.port, timeoutMs, signal }, proxy.label, dialerFor(proxy, p.ca, vpnHost), async (s) => {
     const answer = await connectRequest(s, CHECK_AUTHORITY, proxy)
     if (answer.status === 407) {
       s.destroy()

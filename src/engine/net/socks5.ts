@@ -10,6 +10,17 @@ import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
 import { egressError, hostPort } from '../../toolkit/egress-profile.js'
 export { egressError, hostPort }
 import { ipVersion } from '../../toolkit/ip.js'
+import { assertHostInScope, BLOCKED_CODE, type Scope } from '../../toolkit/scope.js'
+
+/**
+ * The scopes a proxy egress enforces: the proxy's own address (dialled from here, resolved and
+ * checked like any direct connection) and the targets' (checked as written before anything is
+ * sent: the proxy resolves names itself, on the far side).
+ */
+export interface ProxyScopes {
+  target: Scope
+  vpnHost: Scope
+}
 
 export interface Socks5Profile {
   host: string
@@ -59,7 +70,7 @@ export async function tunnel(
       (s) => (socket = s),
       (err: Error & { code?: string }) => {
         if (ac.signal.aborted) throw ac.signal.reason
-        if (err.code?.startsWith('EPROXY')) throw err // already says what went wrong with the proxy
+        if (err.code?.startsWith('EPROXY') || err.code === BLOCKED_CODE) throw err // already says what went wrong with the proxy
         throw egressError('EPROXYUNREACHABLE', `${proxyLabel} is unreachable: ${err.message}`)
       },
     )
@@ -100,10 +111,11 @@ export function httpWithDeadline(http: Egress['http']): Egress['http'] {
  * deadlines that hold while the tunnel is being set up, `close()` aborting tunnels still being set
  * up, and `udp()` refusing with `udpRefusal`.
  */
-export function proxyEgress(kind: 'socks5' | 'http_connect', dialTunnel: (o: ConnectOptions) => Promise<net.Socket>, check: Egress['check'], udpRefusal: string): Egress {
+export function proxyEgress(kind: 'socks5' | 'http_connect', dialTunnel: (o: ConnectOptions) => Promise<net.Socket>, check: Egress['check'], udpRefusal: string, targetScope?: Scope): Egress {
   const closing = new AbortController()
   const dial = async (o: ConnectOptions) => {
     if (closing.signal.aborted) throw abortError(closing.signal)
+    if (targetScope) assertHostInScope(targetScope, o.host)
     // One controller per connection relays both the caller's signal and close().
     const ac = new AbortController()
     const relay = (from: AbortSignal) => () => ac.abort(abortError(from))
@@ -147,11 +159,11 @@ const REPLY_CODES: Record<string, [code: string, text: string]> = {
   AddressNotSupported: ['EPROXY', 'address type not supported'],
 }
 
-export function createSocks5Egress(p: Socks5Profile): Egress {
+export function createSocks5Egress(p: Socks5Profile, scopes?: ProxyScopes): Egress {
   const proxyHost = stripBrackets(p.host)
   const label = `SOCKS5 proxy ${hostPort(proxyHost, p.port)}`
   const hasCredentials = Boolean(p.username || p.password)
-  const dialProxy = (timeoutMs: number, signal: AbortSignal) => connectDirect({ host: proxyHost, port: p.port, timeoutMs, signal })
+  const dialProxy = (timeoutMs: number, signal: AbortSignal) => connectDirect({ host: proxyHost, port: p.port, timeoutMs, signal }, scopes?.vpnHost)
 
   const dial = (o: ConnectOptions) =>
     tunnel(o, label, dialProxy, async (socket) => {
@@ -173,7 +185,7 @@ export function createSocks5Egress(p: Socks5Profile): Egress {
       }
     })
 
-  return proxyEgress('socks5', dial, (signal) => checkSocks5(p, signal), 'the SOCKS5 profile cannot carry UDP: Ward tunnels only TCP through SOCKS5 (UDP ASSOCIATE is not supported)')
+  return proxyEgress('socks5', dial, (signal) => checkSocks5(p, signal, undefined, scopes?.vpnHost), 'the SOCKS5 profile cannot carry UDP: Ward tunnels only TCP through SOCKS5 (UDP ASSOCIATE is not supported)', scopes?.target)
 }
 
 /**
@@ -219,7 +231,7 @@ const noMethodError = (label: string, hasCredentials: boolean) =>
  * close. No CONNECT is sent, so the check sends no traffic beyond the proxy. Offers the same methods
  * as the real connections do, so it passes exactly when they would authenticate.
  */
-export async function checkSocks5(p: Socks5Profile, signal?: AbortSignal, timeoutMs = 10000): Promise<void> {
+export async function checkSocks5(p: Socks5Profile, signal?: AbortSignal, timeoutMs = 10000, vpnHost?: Scope): Promise<void> {
   const proxyHost = stripBrackets(p.host)
   const label = `SOCKS5 proxy ${hostPort(proxyHost, p.port)}`
   const hasCredentials = Boolean(p.username || p.password)
@@ -229,7 +241,7 @@ export async function checkSocks5(p: Socks5Profile, signal?: AbortSignal, timeou
   const socket = await tunnel(
     { host: proxyHost, port: p.port, timeoutMs, signal },
     label,
-    (ms, s) => connectDirect({ host: proxyHost, port: p.port, timeoutMs: ms, signal: s }),
+    (ms, s) => connectDirect({ host: proxyHost, port: p.port, timeoutMs: ms, signal: s }, vpnHost),
     async (s) => {
       const replies = reader(s, label)
       s.write(Buffer.from(hasCredentials ? [5, 2, 0, 2] : [5, 1, 0]))

@@ -8,6 +8,8 @@ import { m004PerfIndexes } from './004-perf-indexes.js'
 import { m005RateLimits } from './005-rate-limits.js'
 import { m006CallbackBodies } from './006-callback-bodies.js'
 import { m008QueueEta } from './008-queue-eta.js'
+import { m009SecretKeyCheck } from './009-secret-key-check.js'
+import { m010WebSessions } from './010-web-sessions.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -21,6 +23,8 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '005-rate-limits': m005RateLimits,
   '006-callback-bodies': m006CallbackBodies,
   '008-queue-eta': m008QueueEta,
+  '009-secret-key-check': m009SecretKeyCheck,
+  '010-web-sessions': m010WebSessions,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

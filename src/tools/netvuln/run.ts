@@ -81,6 +81,8 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
       if (named && d.version) info.products.push({ product: named, version: d.version, source: 'service detection' })
       info.products.push(...productsInBanner(d.banner, 'banner'))
       infos.push(info)
+      // The services found so far are output at once (flushed within a second), not at the end.
+      outputServices(ctx, infos)
       ctx.log(`${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`)
     })
   })

@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events'
 import { openPort } from './checks.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { ToolStartError, TargetUnreachableError } from '../../toolkit/errors.js'
-import { defineTool } from '../../toolkit/tool.js'
+import { defineTool, type TestHandle } from '../../toolkit/tool.js'
 import { phaseProgress } from '../../toolkit/progress.js'
 import { portScannerManifest } from './manifest.js'
 import { describePort, hitsOf, portEvidence, RISK_RULES, type OpenPort } from './detect.js'
@@ -40,9 +40,35 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   const share = detect ? DISCOVERY_SHARE : 1
   const PROGRESS_UNITS = 1000
 
+  // Every fact is reported as soon as it is known, so a worker killed mid-scan loses nothing it
+  // logged: an open port becomes its finding (service guessed from the port number) the moment it
+  // answers, and the same finding is reported again, complete, once service detection has named it
+  // (same identity in the same scan: the engine updates it). Log lines follow the writes.
+  const byPort = new Map<number, OpenPort>()
+  const portRows: PortRow[] = []
+  const rowOf = new Map<number, PortRow>()
+  const showPort = (op: OpenPort) => {
+    let row = rowOf.get(op.port)
+    if (!row) portRows.push((row = { port: op.port, protocol: 'tcp', state: 'open', service: null, product: null, version: null, banner: null, tls: false }))
+    rowOf.set(op.port, Object.assign(row, { service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls }))
+    ctx.output('ports', portRows)
+  }
+  const writes = serialWrites()
+
   // ---- port discovery
   ctx.log(`Starting TCP connect scan of ${host}: ${ports.length} ports (${p.ports})`)
   const discovery = await ctx.test('Port discovery', `TCP connect scan of ${ports.length} ports (${p.ports}) of ${host}: open, closed or filtered.`)
+  const reportOpen = (op: OpenPort) => discovery.finding({ check: openPort, detail: `Port ${describePort(op)} is open.`, evidence: portEvidence(op), port: op.port, protocol: 'tcp', service: op.service, confirmed: true })
+  const discovered = (port: number) => {
+    if (byPort.has(port)) return
+    const op: OpenPort = { port, service: PORT_SERVICE_NAMES[port] ?? null, product: null, version: null, banner: null, tls: false, facts: {}, identified: false }
+    byPort.set(port, op)
+    writes.add(async () => {
+      await reportOpen(op)
+      showPort(op)
+      ctx.log(`Discovered open port ${port}/tcp on ${host}`)
+    })
+  }
   const started = performance.now()
   let states: PortResult[]
   try {
@@ -51,28 +77,46 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
       concurrency: p.concurrency,
       signal,
       onProgress: (done, total) => ctx.progress(Math.floor((done / total) * share * PROGRESS_UNITS), PROGRESS_UNITS),
-      onOpen: (port) => ctx.log(`Discovered open port ${port}/tcp on ${host}`),
+      onOpen: discovered,
     })
   } catch (e) {
+    await writes.settled()
     if (e instanceof TargetUnreachableError) {
       ctx.log(`Target unreachable: ${e.message}`)
       await discovery.error(e.message)
     }
     throw e
   }
+  for (const x of states) if (x.state === 'open') discovered(x.port)
+  await writes.done()
   const count = (s: string) => states.filter((x) => x.state === s).length
-  const open: OpenPort[] = states
-    .filter((x) => x.state === 'open')
-    .map((x) => ({ port: x.port, service: PORT_SERVICE_NAMES[x.port] ?? null, product: null, version: null, banner: null, tls: false, facts: {}, identified: false }))
+  const open: OpenPort[] = states.filter((x) => x.state === 'open').map((x) => byPort.get(x.port)!)
   const secs = ((performance.now() - started) / 1000).toFixed(2)
   const unfinished = ports.length - states.length
   ctx.log(
     `Port discovery ${unfinished ? `stopped after ${states.length} of ${ports.length} ports` : 'done'} in ${secs} s: ` +
       `${open.length} open, ${count('closed')} closed, ${count('filtered')} filtered`,
   )
+  if (unfinished) await discovery.error(`scan stopped after ${states.length} of ${ports.length} ports`)
+  else await discovery.done()
 
-  // ---- service detection
+  // ---- service detection, and the risk checks on each port as soon as its facts are known
   const detection = detect ? await ctx.test('Service detection', 'Banner grabbing and protocol probes on each open port to name the service, product and version.') : null
+  const rules: Array<{ rule: (typeof RISK_RULES)[number]; test: TestHandle }> = []
+  for (const rule of RISK_RULES) {
+    const t = await ctx.test(rule.check.name, `${rule.check.description} Checked on every open port.`)
+    if (rule.needsDetection && !detect) await t.skip('service detection is off')
+    else rules.push({ rule, test: t })
+  }
+  const checkPort = async (op: OpenPort) => {
+    for (const { rule, test } of rules) {
+      for (const hit of hitsOf(rule, [op])) {
+        await test.finding({ check: hit.check, detail: hit.detail, evidence: hit.evidence, port: hit.port, protocol: 'tcp', service: hit.service, confirmed: hit.confirmed })
+        ctx.log(`${hit.check.risk.toUpperCase()}: ${hit.check.name} on ${hit.port}/tcp`)
+      }
+    }
+  }
+  const checked = new Set<number>()
   if (detection && !signal.aborted) {
     const probed = open.slice(0, MAX_DETECTED_PORTS)
     if (probed.length < open.length) ctx.log(`Service detection limited to the first ${MAX_DETECTED_PORTS} of ${open.length} open ports`)
@@ -86,51 +130,57 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
       if (op.service === 'ftp' && !op.tls) {
         op.ftpAnonymous = await ftpAnonymousLogin(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS })
       }
+      await reportOpen(op)
+      showPort(op)
       ctx.log(`Service on ${describePort(op)}${op.tls ? ' over TLS' : ''}${op.banner ? `: ${op.banner}` : ''}`)
+      checked.add(op.port)
+      await checkPort(op)
       phase.done(op)
     })
   }
-
-  // ---- findings: one per open port, then the risk checks
-  for (const op of open) {
-    await discovery.finding({
-      check: openPort,
-      detail: `Port ${describePort(op)} is open.`,
-      evidence: portEvidence(op),
-      port: op.port,
-      protocol: 'tcp',
-      service: op.service,
-      confirmed: true,
-    })
-  }
-  if (unfinished) await discovery.error(`scan stopped after ${states.length} of ${ports.length} ports`)
-  else await discovery.done()
   if (detection) {
     if (signal.aborted) await detection.error('scan stopped during service detection')
     else await detection.done()
   }
+  // Ports detection did not reach (off, stopped, or past the limit): checked on what is known.
+  for (const op of open) if (!checked.has(op.port)) await checkPort(op)
+  for (const { test } of rules) await test.done()
 
-  for (const rule of RISK_RULES) {
-    const t = await ctx.test(rule.check.name, `${rule.check.description} Checked on every open port.`)
-    if (rule.needsDetection && !detect) {
-      await t.skip('service detection is off')
-      continue
-    }
-    for (const hit of hitsOf(rule, open)) {
-      await t.finding({ check: hit.check, detail: hit.detail, evidence: hit.evidence, port: hit.port, protocol: 'tcp', service: hit.service, confirmed: hit.confirmed })
-      ctx.log(`${hit.check.risk.toUpperCase()}: ${hit.check.name} on ${hit.port}/tcp`)
-    }
-    await t.done()
-  }
-
-  ctx.output(
-    'ports',
-    open.map((op) => ({ port: op.port, protocol: 'tcp', state: 'open', service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls })),
-  )
+  portRows.sort((a, b) => a.port - b.port)
+  ctx.output('ports', portRows)
   ctx.output('ports_summary', { requested: ports.length, scanned: states.length, open: open.length, closed: count('closed'), filtered: count('filtered') })
   ctx.progress(PROGRESS_UNITS, PROGRESS_UNITS)
   ctx.log(`Scan of ${host} ${signal.aborted ? 'stopped' : 'finished'}: ${open.length} open TCP port(s)`)
 })
+
+interface PortRow {
+  port: number
+  protocol: 'tcp'
+  state: 'open'
+  service: string | null
+  product: string | null
+  version: string | null
+  banner: string | null
+  tls: boolean
+}
+
+/** Writes started from synchronous callbacks, run one after another; `done()` waits and rethrows the first failure. */
+function serialWrites() {
+  let chain: Promise<void> = Promise.resolve()
+  let failed: unknown = null
+  return {
+    add(write: () => Promise<void>) {
+      chain = chain.then(() => (failed ? undefined : write())).catch((e) => void (failed ??= e))
+    },
+    async settled() {
+      await chain
+    },
+    async done() {
+      await chain
+      if (failed) throw failed
+    },
+  }
+}
 
 function safeUrl(s: string): URL | null {
   try {

@@ -47,8 +47,11 @@ const ABORT_SLACK_MS = 800
 const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTDOWN'])
 /** Our side ran short of sockets or ports: try the port again later with fewer in flight. */
 const LOCAL_PRESSURE = new Set(['EADDRNOTAVAIL', 'EMFILE', 'ENFILE', 'ENOBUFS', 'EAGAIN'])
-/** The proxy egress itself failed (see engine/net/socks5.ts): no port state can be learned through it. */
-const EGRESS_FAILED = new Set(['EPROXYUNREACHABLE', 'EPROXYAUTH'])
+/**
+ * The proxy egress itself failed (see engine/net/socks5.ts), or the scope guard refused the host
+ * (toolkit/scope.ts, nothing sent): no port state can be learned through it.
+ */
+const EGRESS_FAILED = new Set(['EPROXYUNREACHABLE', 'EPROXYAUTH', 'EBLOCKED'])
 /** The proxy would not or could not reach this port: like a firewall's drop. */
 const EGRESS_REFUSED = new Set(['EPROXYDENIED', 'EPROXY'])
 /** The host answered that nothing listens. */

@@ -1,0 +1,54 @@
+// Reads only the web interface needs (search, counts for the dashboard). Every one takes the user id:
+// tenancy lives in the query, as in the API's repositories.
+import { sql } from 'kysely'
+import type { Db } from './db.js'
+import type { ScanRow, TargetRow } from './schema.js'
+
+/** Targets of a workspace, optionally of one type and whose name contains `search` (case-insensitive). */
+export async function searchTargets(db: Db, userId: number, f: { workspaceId: number; type?: string; search?: string; limit: number; page: number }): Promise<TargetRow[]> {
+  let q = db.selectFrom('targets').selectAll().where('user_id', '=', userId).where('workspace_id', '=', f.workspaceId)
+  if (f.type) q = q.where('type', '=', f.type)
+  // "%", "_" and the escape character in a search are plain characters.
+  if (f.search) q = q.where(sql<boolean>`lower(name) like ${'%' + f.search.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
+  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+}
+
+/** Open findings of a workspace per risk level (0..4), counting each duplicate group once. */
+export async function openFindingsByRisk(db: Db, userId: number, workspaceId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('findings as f')
+    .select(['f.risk_level', (e) => e.fn.count<number>('f.dedup_key').distinct().as('n')])
+    .where('f.workspace_id', '=', workspaceId)
+    .where((eb) => eb.exists(eb.selectFrom('workspaces').select('id').where('id', '=', workspaceId).where('user_id', '=', userId)))
+    .where('f.status', '=', 'open')
+    .groupBy('f.risk_level')
+    .execute()
+  const out = [0, 0, 0, 0, 0]
+  for (const r of rows) if (r.risk_level >= 0 && r.risk_level <= 4) out[r.risk_level] = Number(r.n)
+  return out
+}
+
+/** Findings recorded per day and risk level since `sinceIso` (for the dashboard chart). */
+export async function findingsPerDay(db: Db, userId: number, workspaceId: number, sinceIso: string): Promise<Array<{ day: string; risk_level: number; n: number }>> {
+  const day = sql<string>`substr(f.created_at, 1, 10)`
+  const rows = await db
+    .selectFrom('findings as f')
+    .select([day.as('day'), 'f.risk_level', (e) => e.fn.countAll<number>().as('n')])
+    .where('f.workspace_id', '=', workspaceId)
+    .where((eb) => eb.exists(eb.selectFrom('workspaces').select('id').where('id', '=', workspaceId).where('user_id', '=', userId)))
+    .where('f.created_at', '>=', sinceIso)
+    .groupBy([day, 'f.risk_level'])
+    .execute()
+  return rows.map((r) => ({ day: r.day, risk_level: r.risk_level, n: Number(r.n) }))
+}
+
+/** Scans of a workspace in some states, newest first. */
+export const scansInStates = (db: Db, userId: number, workspaceId: number, states: readonly string[], limit: number): Promise<ScanRow[]> =>
+  db.selectFrom('scans').selectAll().where('user_id', '=', userId).where('workspace_id', '=', workspaceId).where('status', 'in', [...states]).orderBy('id', 'desc').limit(limit).execute()
+
+/** Target names by id, for lists that show scans or findings (the user's targets only). */
+export async function targetNames(db: Db, userId: number, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map()
+  const rows = await db.selectFrom('targets').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', [...new Set(ids)]).execute()
+  return new Map(rows.map((r) => [r.id, r.name]))
+}

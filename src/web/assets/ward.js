@@ -1,0 +1,67 @@
+// Ward's own script (no inline scripts: the CSP allows only files served by Ward).
+// CSRF token on every htmx request; reveal/copy of a new API key; confirmation of destructive forms.
+document.addEventListener('htmx:configRequest', (e) => {
+  const t = document.querySelector('meta[name="csrf-token"]')
+  if (t) e.detail.headers['x-csrf-token'] = t.getAttribute('content')
+})
+document.addEventListener('click', (e) => {
+  const b = e.target.closest('[data-reveal]')
+  if (b) {
+    const el = document.getElementById(b.getAttribute('data-reveal'))
+    const shown = el.getAttribute('data-shown') === '1'
+    el.textContent = shown ? el.getAttribute('data-masked') : el.getAttribute('data-secret')
+    el.setAttribute('data-shown', shown ? '0' : '1')
+    b.textContent = shown ? 'Reveal' : 'Hide'
+    b.setAttribute('aria-pressed', shown ? 'false' : 'true')
+  }
+  const c = e.target.closest('[data-copy]')
+  if (c) {
+    const el = document.getElementById(c.getAttribute('data-copy'))
+    const text = el.getAttribute('data-secret') || el.textContent
+    const done = () => { c.textContent = 'Copied'; setTimeout(() => { c.textContent = 'Copy' }, 1500) }
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => fallbackCopy(text, done))
+    else fallbackCopy(text, done)
+  }
+})
+function fallbackCopy(text, done) {
+  const t = document.createElement('textarea')
+  t.value = text
+  t.setAttribute('readonly', '')
+  t.className = 'offscreen'
+  document.body.appendChild(t)
+  t.select()
+  try { document.execCommand('copy'); done() } finally { t.remove() }
+}
+document.addEventListener('submit', (e) => {
+  const msg = e.target.getAttribute('data-confirm')
+  if (msg && !window.confirm(msg)) e.preventDefault()
+})
+// Tool choice on the new-scan form: show only the chosen tool's parameters (the others are disabled, so not sent).
+function showToolParams() {
+  const sel = document.getElementById('tool_id')
+  if (!sel) return
+  for (const fs of document.querySelectorAll('fieldset[data-tool]')) {
+    const on = fs.getAttribute('data-tool') === sel.value
+    fs.hidden = !on
+    fs.disabled = !on
+  }
+  for (const help of document.querySelectorAll('[data-tool-help]')) help.hidden = help.getAttribute('data-tool-help') !== sel.value
+}
+document.addEventListener('change', (e) => { if (e.target.id === 'tool_id') showToolParams() })
+document.addEventListener('DOMContentLoaded', () => {
+  showToolParams()
+  const chart = document.getElementById('findings-chart')
+  if (chart && window.uPlot) drawChart(chart)
+})
+function drawChart(el) {
+  const data = JSON.parse(el.getAttribute('data-series'))
+  const colors = ['#6b7280', '#2563eb', '#d97706', '#dc2626', '#7f1d1d']
+  const names = ['info', 'low', 'medium', 'high', 'critical']
+  const opts = {
+    width: Math.max(320, el.clientWidth), height: 240,
+    series: [{}, ...names.map((n, i) => ({ label: n, stroke: colors[i], width: 2 }))],
+    axes: [{}, { label: 'findings' }],
+    scales: { x: { time: true } },
+  }
+  new window.uPlot(opts, [data.t, ...data.s], el)
+}

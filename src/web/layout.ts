@@ -1,0 +1,67 @@
+// The frame of every page: head (assets, CSRF token for htmx), the navigation, the active workspace.
+import type { FastifyRequest } from 'fastify'
+import { html, type SafeHtml } from './html.js'
+import { assetUrl } from './assets.js'
+
+export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'profile' | null
+
+const NAV: Array<[Exclude<Section, null>, string, string]> = [
+  ['dashboard', '/', 'Dashboard'],
+  ['targets', '/targets', 'Targets'],
+  ['scans', '/scans', 'Scans'],
+  ['findings', '/findings', 'Findings'],
+  ['workspaces', '/workspaces', 'Workspaces'],
+  ['vpn', '/vpn-profiles', 'VPN profiles'],
+  ['profile', '/profile', 'Profile & API keys'],
+]
+
+export interface PageOptions {
+  section?: Section
+  /** Name of the active workspace, shown in the header. */
+  workspace?: string
+  ok?: string | null
+  error?: string | null
+  /** Load uPlot (the dashboard). */
+  chart?: boolean
+}
+
+export function page(req: FastifyRequest, title: string, body: SafeHtml, o: PageOptions = {}): SafeHtml {
+  const u = req.webUser
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Ward</title>
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}'>
+${u ? html`<meta name="csrf-token" content="${u.csrf}">` : ''}
+<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${assetUrl('ward.css')}">
+${o.chart ? html`<link rel="stylesheet" href="${assetUrl('uPlot.min.css')}"><script src="${assetUrl('uPlot.iife.min.js')}" defer></script>` : ''}
+<script src="${assetUrl('htmx.min.js')}" defer></script>
+<script src="${assetUrl('ward.js')}" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="/">Ward</a>
+  ${u
+    ? html`<nav aria-label="Main">${NAV.map(([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
+  <div class="right">
+    ${o.workspace !== undefined ? html`<span class="ws">Workspace: <strong data-testid="active-workspace">${o.workspace}</strong></span>` : ''}
+    <span class="ws">${u.name}</span>
+    <form class="inline" method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${u.csrf}"><button class="link small" type="submit">Sign out</button></form>
+  </div>`
+    : ''}
+</header>
+<main id="main" tabindex="-1">
+${o.ok ? html`<div class="msg ok" role="status">${o.ok}</div>` : ''}
+${o.error ? html`<div class="msg error" role="alert">${o.error}</div>` : ''}
+${body}
+</main>
+</body>
+</html>`
+}
+
+/** The hidden CSRF field every form of a signed-in page carries. */
+export const csrfField = (req: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${req.webUser?.csrf ?? ''}">`

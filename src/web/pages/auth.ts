@@ -1,0 +1,128 @@
+// Sign-in with a password (failed attempts limited per user name and per client address), sign-out,
+// and the one-time set-password link.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { WardError } from '../../domain/errors.js'
+import { hashPassword, passwordProblem, verifyPassword } from '../../domain/passwords.js'
+import { dbRateLimitStore } from '../../store/rate-limits.js'
+import { createSession, deleteExpiredSessions, deleteSession, newToken, setPasswordHash, userByPasswordLink, userForSignIn } from '../../store/web-sessions.js'
+import type { WebContext } from '../context.js'
+import { html } from '../html.js'
+import { page } from '../layout.js'
+import { checkCsrf, overTls, sendPage } from '../respond.js'
+
+export const SESSION_COOKIE = 'ward_session'
+const SIGNIN_COOKIE = 'ward_signin'
+
+/** Only a path of this site: never an absolute URL a phishing link could send people on to. */
+const safeNext = (v: unknown) => (typeof v === 'string' && /^\/(?![/\\])/.test(v) && !v.startsWith('/sign-') ? v : '/')
+
+export function authPages(app: FastifyInstance, ctx: WebContext) {
+  const { db, config } = ctx
+  const Store = dbRateLimitStore(db)
+  const limiter = new Store()
+  // Failed attempts per window, in the shared rate_limits table (every API process counts together).
+  const failures = (key: string) => new Promise<number>((resolve, reject) => limiter.read(key, (e, r) => (e ? reject(e) : resolve(r!.current))))
+  const fail = (key: string) => new Promise<number>((resolve, reject) => limiter.incr(key, (e, r) => (e ? reject(e) : resolve(r!.current)), config.web.signInWindowMs))
+  const cookieOpts = (req: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)) })
+
+  function signInForm(req: FastifyRequest, reply: FastifyReply, o: { error?: string; name?: string; next?: string; status?: number } = {}) {
+    // Login CSRF: the form's token must match a cookie set with the form (double submit).
+    const token = newToken()
+    reply.setCookie(SIGNIN_COOKIE, token, { ...cookieOpts(req), maxAge: 3600 })
+    const body = html`<div class="signin card">
+  <h1>Sign in to Ward</h1>
+  <form method="post" action="/sign-in">
+    <input type="hidden" name="_csrf" value="${token}">
+    <input type="hidden" name="next" value="${safeNext(o.next)}">
+    <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
+    <div class="field"><label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required></div>
+    <button type="submit">Sign in</button>
+  </form>
+  <p class="muted">No password yet? Use the set-password link Ward printed at its first start, or ask an administrator:
+  <code>ward admin user set-password --user ID --password-stdin</code>.</p>
+</div>`
+    return sendPage(reply, page(req, 'Sign in', body, { error: o.error }), o.status ?? 200)
+  }
+
+  app.get('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
+    if (req.webUser) return reply.redirect('/', 303)
+    return signInForm(req, reply, { next: (req.query as Record<string, string>).next })
+  })
+
+  app.post('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
+    const b = (req.body ?? {}) as Record<string, unknown>
+    checkCsrf(req, req.cookies[SIGNIN_COOKIE] ?? '')
+    const name = typeof b.name === 'string' ? b.name.trim().slice(0, 200) : ''
+    const password = typeof b.password === 'string' ? b.password : ''
+    const keys = [`web-signin:user:${name.toLowerCase()}`, `web-signin:ip:${req.ip}`]
+    const [byUser, byIp] = await Promise.all(keys.map(failures))
+    if (byUser! >= config.web.signInLimit || byIp! >= config.web.signInLimit * 3) {
+      req.log.warn({ user: name, ip: req.ip }, 'web sign-in refused: too many attempts')
+      reply.header('retry-after', String(Math.ceil(config.web.signInWindowMs / 1000)))
+      return signInForm(req, reply, { error: `Too many sign-in attempts; try again in ${Math.ceil(config.web.signInWindowMs / 60000)} minutes.`, name, next: b.next as string, status: 429 })
+    }
+    const user = name ? await userForSignIn(db, name) : undefined
+    const ok = await verifyPassword(password, user?.password_hash ?? null)
+    if (!user || !ok) {
+      await Promise.all(keys.map(fail))
+      req.log.warn({ user: name, ip: req.ip, known: !!user }, 'web sign-in failed')
+      return signInForm(req, reply, { error: 'Wrong user name or password.', name, next: b.next as string, status: 401 })
+    }
+    const s = await createSession(db, user.id, config.web.sessionMs)
+    req.log.info({ userId: user.id, ip: req.ip }, 'web sign-in')
+    // Ended sessions are swept at sign-in: no timer of its own, and the table stays small.
+    void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
+    reply.clearCookie(SIGNIN_COOKIE, { path: '/' })
+    reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
+    return reply.redirect(safeNext(b.next), 303)
+  })
+
+  app.post('/sign-out', async (req, reply) => {
+    const sid = req.cookies[SESSION_COOKIE]
+    if (sid) await deleteSession(db, sid)
+    reply.clearCookie(SESSION_COOKIE, { path: '/' })
+    return reply.redirect('/sign-in', 303)
+  })
+
+  const linkUser = async (token: string) => {
+    const u = token.length <= 100 ? await userByPasswordLink(db, token) : undefined
+    if (!u) throw new WardError(404, 'This set-password link is unknown, used or expired: ask an administrator for a new one (ward admin user set-password --user ID --link).')
+    return u
+  }
+  const setPasswordForm = (req: FastifyRequest, reply: FastifyReply, token: string, name: string, error?: string) =>
+    sendPage(
+      reply,
+      page(
+        req,
+        'Set your password',
+        html`<div class="signin card"><h1>Set a password for ${name}</h1>
+<form method="post" action="/set-password/${token}">
+  <div class="field"><label for="password">New password (at least 10 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="10" autofocus></div>
+  <div class="field"><label for="password2">The same again</label><input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="10"></div>
+  <button type="submit">Set password</button>
+</form></div>`,
+        { error },
+      ),
+      error ? 400 : 200,
+    )
+
+  app.get('/set-password/:token', { config: { webPublic: true } }, async (req, reply) => {
+    const { token } = req.params as { token: string }
+    return setPasswordForm(req, reply, token, (await linkUser(token)).name)
+  })
+
+  app.post('/set-password/:token', { config: { webPublic: true } }, async (req, reply) => {
+    const { token } = req.params as { token: string }
+    const u = await linkUser(token)
+    const b = (req.body ?? {}) as Record<string, unknown>
+    const pw = typeof b.password === 'string' ? b.password : ''
+    const problem = pw !== b.password2 ? 'The two passwords differ' : passwordProblem(pw)
+    if (problem) return setPasswordForm(req, reply, token, u.name, problem)
+    // The link token is the proof here (one-time, unguessable); it is cleared with the new password.
+    await setPasswordHash(db, u.id, await hashPassword(pw))
+    req.log.info({ userId: u.id }, 'password set through a set-password link')
+    const s = await createSession(db, u.id, config.web.sessionMs)
+    reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
+    return reply.redirect('/profile', 303)
+  })
+}

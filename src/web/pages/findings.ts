@@ -1,0 +1,136 @@
+// Findings: the list (workspace, target, scan, risk, status, duplicates grouped), the finding page
+// (evidence, CVE/CWE/OWASP, KEV, references, recommendation, tests) and triage with its history.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { getFinding, listFindings } from '../../store/findings.js'
+import { groupHistory, updateFindingGroup } from '../../store/finding-history.js'
+import { testWithFindings } from '../../store/results.js'
+import { getScan } from '../../store/scans.js'
+import { targetNames } from '../../store/web-lists.js'
+import { toApiTime } from '../../store/time.js'
+import { findingView, type FindingStatus } from '../../reports/finding-view.js'
+import { RISK_NAMES } from '../../reports/risk.js'
+import { toolName } from '../../tools/registry.js'
+import { notFound } from '../../domain/errors.js'
+import { userOf, type WebContext } from '../context.js'
+import { html, qs } from '../html.js'
+import { csrfField, page } from '../layout.js'
+import { formOf, idOf, okMessage, sendPage } from '../respond.js'
+import { workspacesOf } from '../workspace.js'
+import { pageOf, pager } from './targets.js'
+import { riskBadge } from './scans.js'
+
+const PAGE = 100
+const STATUSES: FindingStatus[] = ['open', 'fixed', 'accepted', 'false_positive']
+const num = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : undefined)
+/** Only web links become links: a reference is catalogue text, but never a javascript: URL. */
+const link = (u: string) => (/^https?:\/\//i.test(u) ? html`<a href="${u}" rel="noreferrer noopener">${u}</a>` : html`${u}`)
+
+export function findingPages(app: FastifyInstance, ctx: WebContext) {
+  const { db } = ctx
+
+  app.get('/findings', async (req, reply) => {
+    const u = userOf(req)
+    const q = req.query as Record<string, string>
+    const ws = await workspacesOf(db, u)
+    // Default: the active workspace; "all" lists every workspace of the user.
+    const wsId = q.workspace_id === 'all' ? undefined : (num(q.workspace_id) ?? ws.active?.id)
+    const risk = q.risk && /^[0-4]$/.test(q.risk) ? Number(q.risk) : undefined
+    const status = STATUSES.includes(q.status as FindingStatus) ? q.status : undefined
+    const grouped = q.group_duplicates === '1'
+    const targetId = num(q.target_id)
+    const scanId = num(q.scan_id)
+    const pageNo = pageOf(q.page)
+    const rows = wsId !== undefined && !ws.all.some((w) => w.id === wsId) ? [] : await listFindings(db, u.userId, { workspaceId: wsId, targetId, scanId, riskLevel: risk, status, groupDuplicates: grouped, limit: PAGE + 1, page: pageNo })
+    const names = await targetNames(db, u.userId, rows.map((f) => f.target_id))
+    const keep = { workspace_id: q.workspace_id, target_id: targetId, scan_id: scanId, risk, status, group_duplicates: grouped ? 1 : undefined }
+    const body = html`<h1>Findings</h1>
+<form method="get" action="/findings" class="filters">
+  <div><label for="f-ws">Workspace</label><select id="f-ws" name="workspace_id"><option value="all"${wsId === undefined ? html` selected` : ''}>all workspaces</option>${ws.all.map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
+  <div><label for="f-risk">Risk</label><select id="f-risk" name="risk"><option value="">any</option>${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === risk ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
+  <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
+  <div><label><input type="checkbox" name="group_duplicates" value="1"${grouped ? html` checked` : ''}> latest of each duplicate group only</label></div>
+  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}">` : ''}${scanId ? html`<input type="hidden" name="scan_id" value="${scanId}">` : ''}
+  <button type="submit" class="secondary">Filter</button>
+  ${targetId || scanId ? html`<span class="muted">${scanId ? html`scan #${scanId} ` : ''}${targetId ? html`target ${names.get(targetId) ?? targetId} ` : ''}(<a href="/findings">clear</a>)</span>` : ''}
+</form>
+${rows.length
+  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Target</th><th>Where</th><th>Status</th><th>Scan</th><th>Found</th></tr></thead><tbody>
+${rows.slice(0, PAGE).map(
+  (f) => html`<tr data-finding-id="${f.id}"><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
+  <td><a href="/findings${qs({ ...keep, target_id: f.target_id })}">${names.get(f.target_id) ?? f.target_id}</a></td>
+  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : '')}</td><td>${f.status}</td><td><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td>${toApiTime(f.created_at)}</td></tr>`,
+)}</tbody></table></div>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
+  : html`<p>No findings match.</p>`}`
+    return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws.activeName }))
+  })
+
+  async function renderFinding(req: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
+    const u = userOf(req)
+    const row = await getFinding(db, u.userId, idOf((req.params as { id: string }).id, 'Finding'))
+    if (!row) throw notFound('Finding')
+    const f = findingView(row)
+    const [ws, names, scan, tests, history] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [row.target_id]), getScan(db, u.userId, row.scan_id), row.test_id === null ? [] : testWithFindings(db, row.test_id), groupHistory(db, row)])
+    const ev = f.vuln_evidence
+    const owasp = Object.values(f.owasp ?? {}).filter(Boolean) as string[]
+    const body = html`<h1>${riskBadge(f.risk_level)} ${f.name}</h1>
+<p class="muted">Finding #${f.id} on <strong>${names.get(row.target_id) ?? row.target_id}</strong>${f.port !== null ? html`, port ${f.port}/${f.protocol ?? ''}${f.service ? ` (${f.service})` : ''}` : ''}${f.url ? html`, <span class="mono">${f.url}</span>` : ''}
+ — found by <a href="/scans/${row.scan_id}">${scan ? toolName(scan.tool_id) : 'scan'} #${row.scan_id}</a> at ${f.created_at}.
+ ${f.in_cisa_catalog ? html`<span class="badge kev" title="In the CISA Known Exploited Vulnerabilities catalogue">CISA KEV: exploited in the wild</span>` : ''}
+ ${f.confirmed ? html`<span class="badge fin">confirmed</span>` : html`<span class="badge st">inferred</span>`}</p>
+<div class="grid">
+<section class="card"><h2>What is wrong</h2><p>${f.vuln_description}</p>${f.risk_description ? html`<h2>Risk</h2><p>${f.risk_description}</p>` : ''}</section>
+<section class="card"><h2>Recommendation</h2><p>${f.recommendation}</p>
+<dl class="props">
+  <dt>Check</dt><dd class="mono">${f.vuln_id}</dd>
+  <dt>CVE</dt><dd>${f.cve.length ? f.cve.map((c) => html`<a href="https://nvd.nist.gov/vuln/detail/${c}" rel="noreferrer noopener">${c}</a> `) : '—'}</dd>
+  <dt>CWE</dt><dd>${f.cwe || '—'}</dd>
+  <dt>OWASP</dt><dd>${owasp.length ? owasp.map((o) => html`${o}<br>`) : '—'}</dd>
+  <dt>Status</dt><dd data-testid="finding-status">${f.status}${f.verified ? ' (verified)' : ''}</dd>
+</dl></section>
+</div>
+<section class="card"><h2>Evidence</h2>
+${!ev
+  ? html`<p class="muted">None recorded.</p>`
+  : ev.type === 'table'
+    ? html`<div class="table-wrap"><table data-testid="evidence"><thead><tr>${ev.data.headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${ev.data.rows.map((r) => html`<tr>${r.map((c) => html`<td class="mono">${c}</td>`)}</tr>`)}</tbody></table></div>`
+    : html`<pre data-testid="evidence">${ev.data.text}</pre>`}
+</section>
+${f.references.length ? html`<section class="card"><h2>References</h2><ul>${f.references.map((r) => html`<li>${link(r)}</li>`)}</ul></section>` : ''}
+<section class="card"><h2>Tests behind this finding</h2>
+${tests.length ? html`<ul>${tests.map((t) => html`<li><strong>${t.name}</strong> — ${t.description} <span class="muted">(${t.status}${t.result ? `, ${t.result}` : ''})</span></li>`)}</ul>` : html`<p class="muted">${f.test_description || 'No test recorded.'}</p>`}
+</section>
+<section class="card" aria-labelledby="triage"><h2 id="triage">Triage</h2>
+<p class="muted">Applies to this finding and its duplicates (the same issue found again by other scans).</p>
+<form method="post" action="/findings/${f.id}/triage" class="filters">${csrfField(req)}
+  <div><label for="t-status">Status</label><select id="t-status" name="status">${STATUSES.map((s) => html`<option${s === f.status ? html` selected` : ''}>${s}</option>`)}</select></div>
+  <div><label for="t-risk">Risk</label><select id="t-risk" name="risk_level">${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === f.risk_level ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
+  <div><label><input type="checkbox" name="verified" value="true"${f.verified ? html` checked` : ''}> verified by a person</label></div>
+  <div><label for="t-reason">Comment</label><input type="text" id="t-reason" name="reason" maxlength="2000" placeholder="why (kept in the history)"></div>
+  <button type="submit">Save triage</button>
+</form>
+<h2>History</h2>
+${history.length
+  ? html`<div class="table-wrap"><table data-testid="history"><thead><tr><th>When</th><th>Change</th><th>Comment</th><th>By</th></tr></thead><tbody>${history.map(
+      (h) => html`<tr><td>${toApiTime(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
+    )}</tbody></table></div>`
+  : html`<p class="muted">No changes yet.</p>`}
+</section>`
+    return sendPage(reply, page(req, f.name, body, { section: 'findings', workspace: ws.activeName, ok: okMessage(req), error }), status)
+  }
+
+  app.get('/findings/:id', async (req, reply) => renderFinding(req, reply))
+
+  app.post('/findings/:id/triage', async (req, reply) => {
+    const u = userOf(req)
+    const id = idOf((req.params as { id: string }).id, 'Finding')
+    const row = await getFinding(db, u.userId, id)
+    if (!row) throw notFound('Finding')
+    const f = formOf(req)
+    if (f.status !== undefined && !STATUSES.includes(f.status as FindingStatus)) return renderFinding(req, reply, `The status must be one of ${STATUSES.join(', ')}`, 400)
+    const risk = f.risk_level !== undefined && /^[0-4]$/.test(f.risk_level) ? Number(f.risk_level) : undefined
+    if (f.risk_level !== undefined && risk === undefined) return renderFinding(req, reply, 'The risk must be info, low, medium, high or critical', 400)
+    const reason = (f.reason ?? '').trim().slice(0, 2000) || null
+    await updateFindingGroup(db, row, { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' }, reason, u.userId)
+    return reply.redirect(`/findings/${id}?ok=finding-triaged`, 303)
+  })
+}

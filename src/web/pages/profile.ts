@@ -1,0 +1,90 @@
+// The profile page: who you are, your licence and target limit, your API keys (masked; a new key is
+// shown once with reveal and copy), creating and revoking keys, changing your password.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createApiKey } from '../../store/accounts.js'
+import { countUserTargets } from '../../store/targets.js'
+import { hashPassword, passwordProblem, verifyPassword } from '../../domain/passwords.js'
+import { licenceValid } from '../../domain/targets.js'
+import { revokeOwnKey, setPasswordHash, userForSignIn, userKeys } from '../../store/web-sessions.js'
+import { userOf, type WebContext } from '../context.js'
+import { html } from '../html.js'
+import { csrfField, page } from '../layout.js'
+import { formOf, idOf, okMessage, sendPage } from '../respond.js'
+import { workspacesOf } from '../workspace.js'
+
+const masked = (prefix: string) => `${prefix}${'•'.repeat(20)}`
+const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '')
+
+export function profilePages(app: FastifyInstance, ctx: WebContext) {
+  const { db } = ctx
+
+  async function render(req: FastifyRequest, reply: FastifyReply, o: { newKey?: string; error?: string; ok?: string; status?: number } = {}) {
+    const u = userOf(req)
+    const [keys, used, ws] = await Promise.all([userKeys(db, u.userId), countUserTargets(db, u.userId), workspacesOf(db, u)])
+    const active = keys.filter((k) => !k.revoked_at)
+    const body = html`<h1>Profile</h1>
+<div class="grid">
+  <section class="card" aria-labelledby="acct"><h2 id="acct">Account</h2>
+    <dl class="props">
+      <dt>User</dt><dd>${u.name}</dd>
+      <dt>Licence</dt><dd data-testid="licence">${u.licenseExpires ? html`${licenceValid(u) ? 'valid until' : html`<strong>expired</strong> on`} ${u.licenseExpires}` : 'does not expire'}</dd>
+      <dt>Targets</dt><dd data-testid="target-limit">${used} of at most ${u.maxTargets}</dd>
+    </dl>
+  </section>
+  <section class="card" aria-labelledby="pw"><h2 id="pw">Change password</h2>
+    <form method="post" action="/profile/password">${csrfField(req)}
+      <div class="field"><label for="current">Current password</label><input type="password" id="current" name="current" autocomplete="current-password" required></div>
+      <div class="field"><label for="password">New password (at least 10 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" minlength="10" required></div>
+      <button type="submit" class="secondary">Change password</button>
+    </form>
+  </section>
+</div>
+<section class="card" aria-labelledby="keys"><h2 id="keys">API keys</h2>
+  <p class="muted">Send a key as <code>authorization: Bearer &lt;API_KEY&gt;</code> to <code>/api/v2</code>. Ward keeps only a hash of each key,
+  so a key is shown in full once, when it is created; afterwards only its first characters identify it.</p>
+  ${o.newKey
+    ? html`<div class="msg ok" role="status"><p><strong>New API key</strong> — copy it now, it is not shown again:</p>
+      <p><span id="new-key" class="key" data-testid="new-key" data-secret="${o.newKey}" data-masked="${masked(o.newKey.slice(0, 12))}" data-shown="0">${masked(o.newKey.slice(0, 12))}</span>
+      <button type="button" class="small secondary" data-reveal="new-key" aria-pressed="false">Reveal</button>
+      <button type="button" class="small" data-copy="new-key">Copy</button></p></div>`
+    : ''}
+  <div class="table-wrap"><table>
+    <thead><tr><th>Key</th><th>Created</th><th>State</th><th></th></tr></thead>
+    <tbody>${keys.map(
+      (k) => html`<tr data-key-id="${k.id}"><td><span class="key">${masked(k.key_prefix)}</span></td><td>${day(k.created_at)}</td>
+      <td>${k.revoked_at ? html`<span class="badge st">revoked ${day(k.revoked_at)}</span>` : html`<span class="badge fin">active</span>`}</td>
+      <td>${k.revoked_at ? '' : html`<form class="inline" method="post" action="/profile/keys/${k.id}/revoke" data-confirm="Revoke this key? Programs using it stop working at once.">${csrfField(req)}<button class="small danger" type="submit">Revoke</button></form>`}</td></tr>`,
+    )}</tbody>
+  </table></div>
+  <form method="post" action="/profile/keys" class="actions">${csrfField(req)}<button type="submit">Create a new API key</button></form>
+  <p class="muted">${active.length} active key(s).</p>
+</section>`
+    return sendPage(reply, page(req, 'Profile', body, { section: 'profile', workspace: ws.activeName, ok: o.ok ?? okMessage(req), error: o.error }), o.status ?? 200)
+  }
+
+  app.get('/profile', async (req, reply) => render(req, reply))
+
+  app.post('/profile/keys', async (req, reply) => {
+    const key = await createApiKey(db, userOf(req).userId)
+    req.log.info({ userId: userOf(req).userId }, 'API key created in the web interface')
+    return render(req, reply, { newKey: key! })
+  })
+
+  app.post('/profile/keys/:id/revoke', async (req, reply) => {
+    const u = userOf(req)
+    if (!(await revokeOwnKey(db, u.userId, idOf((req.params as { id: string }).id, 'API key')))) return render(req, reply, { error: 'That key does not exist or is already revoked.', status: 404 })
+    ctx.forgetUser?.(u.userId)
+    return reply.redirect('/profile?ok=key-revoked', 303)
+  })
+
+  app.post('/profile/password', async (req, reply) => {
+    const u = userOf(req)
+    const f = formOf(req)
+    const row = await userForSignIn(db, u.name)
+    if (!row || !(await verifyPassword(f.current ?? '', row.password_hash))) return render(req, reply, { error: 'The current password is wrong.', status: 400 })
+    const problem = passwordProblem(f.password ?? '')
+    if (problem) return render(req, reply, { error: problem, status: 400 })
+    await setPasswordHash(db, u.userId, await hashPassword(f.password!))
+    return reply.redirect('/sign-in', 303)
+  })
+}

@@ -1,0 +1,238 @@
+// Scans: the new-scan form (generated from each tool's tool_params schema), the list with filters,
+// the scan page with live progress (htmx polling of a fragment), stop, delete, outputs and the PDF.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createScan } from '../../domain/scans.js'
+import { scopesOf } from '../../toolkit/scope.js'
+import { badRequest, notFound } from '../../domain/errors.js'
+import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
+import { scanFindings, scanLogs, scanTests } from '../../store/results.js'
+import { publish } from '../../store/notify.js'
+import { listTargets } from '../../store/targets.js'
+import { listVpnProfiles } from '../../store/vpn-profiles.js'
+import { targetNames } from '../../store/web-lists.js'
+import { ACTIVE_STATES, SCAN_STATES } from '../../store/scan-states.js'
+import type { ScanRow } from '../../store/schema.js'
+import { toApiTime } from '../../store/time.js'
+import { scanOutputJson } from '../../reports/scan-output.js'
+import { scanPdf } from '../../reports/scan-report.js'
+import { RISK_NAMES } from '../../reports/risk.js'
+import { toolName } from '../../tools/registry.js'
+import { userOf, type WebContext } from '../context.js'
+import { html, qs, type SafeHtml } from '../html.js'
+import { csrfField, page } from '../layout.js'
+import { paramsFields, paramsFromForm, type JsonSchema } from '../params-form.js'
+import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
+import { workspacesOf } from '../workspace.js'
+import { pageOf, pager } from './targets.js'
+
+const PAGE = 50
+const LOG_TAIL = 200
+const isActive = (s: Pick<ScanRow, 'status'>) => (ACTIVE_STATES as readonly string[]).includes(s.status)
+
+export const statusBadge = (status: string) =>
+  html`<span class="badge ${status === 'running' || status === 'waiting' ? 'run' : status === 'finished' ? 'fin' : status === 'stopped' ? 'st' : 'bad'}" data-status="${status}">${status}</span>`
+export const riskBadge = (level: number) => html`<span class="badge r${level}">${RISK_NAMES[level] ?? level}</span>`
+
+export function duration(s: Pick<ScanRow, 'start_time' | 'end_time'>, now = Date.now()): string {
+  if (!s.start_time) return '—'
+  const secs = Math.max(0, Math.floor(((s.end_time ? Date.parse(s.end_time) : now) - Date.parse(s.start_time)) / 1000))
+  const h = Math.floor(secs / 3600)
+  const m = Math.floor((secs % 3600) / 60)
+  return h ? `${h} h ${m} min` : m ? `${m} min ${secs % 60} s` : `${secs} s`
+}
+
+export const summaryTiles = (s: Pick<ScanRow, 'count_info' | 'count_low' | 'count_medium' | 'count_high' | 'count_critical'>) => {
+  const counts = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical]
+  return html`<div class="sev" data-testid="summary">${[4, 3, 2, 1, 0].map((r) => html`<div class="tile r${r}"><b>${counts[r]}</b>${RISK_NAMES[r]}</div>`)}</div>`
+}
+
+/** The live part of a scan page: state, progress, tests, elapsed time. Polls itself while the scan is active. */
+function progressFragment(s: ScanRow, wasLive: boolean): SafeHtml {
+  const live = isActive(s)
+  return html`<div id="progress" class="card"${live ? html` hx-get="/scans/${s.id}/progress?live=1" hx-trigger="every 1s" hx-swap="outerHTML"` : ''} aria-live="polite">
+  <div class="progress"><span>${statusBadge(s.status)}</span>
+  <progress max="100" value="${s.progress}" aria-label="Scan progress">${s.progress} %</progress>
+  <strong data-testid="progress">${s.progress} %</strong>
+  <span data-testid="tests">${s.num_finished_tests} of ${s.num_tests} tests finished</span>
+  <span>elapsed ${duration(s)}</span></div>
+  ${s.status_message ? html`<p class="muted">${s.status_message}</p>` : ''}
+  ${!live && wasLive ? html`<p><a href="/scans/${s.id}">The scan has ended: show its results</a></p>` : ''}
+</div>`
+}
+
+export function scanPages(app: FastifyInstance, ctx: WebContext) {
+  const { db, tools } = ctx
+  const callbackBlocklist = scopesOf(ctx.config).callback
+  const toolList = [...tools.all()].sort((a, b) => a.id - b.id)
+  const schemas = new Map(toolList.map((t) => [t.id, JSON.parse(JSON.stringify(t.params)) as JsonSchema]))
+
+  async function loadScan(req: FastifyRequest) {
+    const s = await getScan(db, userOf(req).userId, idOf((req.params as { id: string }).id, 'Scan'))
+    if (!s) throw notFound('Scan')
+    return s
+  }
+
+  async function renderList(req: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
+    const u = userOf(req)
+    const q = req.query as Record<string, string>
+    const ws = await workspacesOf(db, u)
+    const st = (SCAN_STATES as readonly string[]).includes(q.status ?? '') ? q.status : undefined
+    const toolId = q.tool_id && tools.get(Number(q.tool_id)) ? Number(q.tool_id) : undefined
+    const targetId = q.target_id && /^\d{1,15}$/.test(q.target_id) ? Number(q.target_id) : undefined
+    const pageNo = pageOf(q.page)
+    const rows = await listScans(db, u.userId, { workspaceId: ws.active?.id ?? 0, status: st, toolId, targetId, limit: PAGE + 1, page: pageNo })
+    const names = await targetNames(db, u.userId, rows.map((s) => s.target_id))
+    const live = rows.some(isActive)
+    const table = html`<div id="scan-table"${live ? html` hx-get="/scans${qs({ status: st, tool_id: toolId, target_id: targetId, page: pageNo > 1 ? pageNo : undefined, fragment: 1 })}" hx-trigger="every 2s" hx-select="#scan-table" hx-swap="outerHTML"` : ''}>
+${rows.length
+  ? html`<div class="table-wrap"><table><thead><tr><th>Id</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>Findings</th><th>Started</th><th>Duration</th></tr></thead><tbody>
+${rows.slice(0, PAGE).map(
+  (s) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td>${names.get(s.target_id) ?? s.target_id}</td>
+  <td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td>
+  <td>${[4, 3, 2, 1, 0].map((r) => { const n = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical][r]!; return n ? html`${riskBadge(r)} ${n} ` : '' })}</td>
+  <td>${toApiTime(s.start_time) ?? 'waiting'}</td><td>${duration(s)}</td></tr>`,
+)}</tbody></table></div>${pager('/scans', { status: st, tool_id: toolId, target_id: targetId }, pageNo, rows.length > PAGE)}`
+  : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}. <a href="/scans/new">Start one</a>.</p>`}</div>`
+    if (q.fragment) return sendPage(reply, table)
+    const body = html`<h1>Scans</h1>
+<div class="actions"><a class="button" href="/scans/new">New scan</a></div>
+<form method="get" action="/scans" class="filters">
+  <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${SCAN_STATES.map((x) => html`<option${x === st ? html` selected` : ''}>${x}</option>`)}</select></div>
+  <div><label for="f-tool">Tool</label><select id="f-tool" name="tool_id"><option value="">any</option>${toolList.map((t) => html`<option value="${t.id}"${t.id === toolId ? html` selected` : ''}>${t.name}</option>`)}</select></div>
+  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}"><span class="muted">target ${names.get(targetId) ?? targetId} (<a href="/scans">all targets</a>)</span>` : ''}
+  <button type="submit" class="secondary">Filter</button>
+</form>
+${table}`
+    return sendPage(reply, page(req, 'Scans', body, { section: 'scans', workspace: ws.activeName, ok: okMessage(req), error }), status)
+  }
+
+  app.get('/scans', async (req, reply) => renderList(req, reply))
+
+  async function renderNew(req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; form?: Record<string, string> } = {}) {
+    const u = userOf(req)
+    const q = req.query as Record<string, string>
+    const f = o.form ?? {}
+    const ws = await workspacesOf(db, u)
+    const [targets, profiles] = await Promise.all([listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }), listVpnProfiles(db, u.userId)])
+    const chosenTool = Number(f.tool_id ?? q.tool_id ?? toolList.find((t) => t.id === 70)?.id ?? toolList[0]?.id)
+    const chosenTarget = f.target_id ?? q.target_id ?? ''
+    const body = html`<h1>New scan</h1>
+<form method="post" action="/scans/new" class="card">${csrfField(req)}
+  <div class="grid">
+    <div class="field"><label for="tool_id">Tool</label><select id="tool_id" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${t.id === chosenTool ? html` selected` : ''}>${t.name} (${t.id})</option>`)}</select>
+      ${toolList.map((t) => html`<small data-tool-help="${t.id}"${t.id === chosenTool ? '' : html` hidden`}>${t.description}</small>`)}</div>
+    <div class="field"><label for="target_id">Target</label><select id="target_id" name="target_id"><option value="">— a new target (type its name below) —</option>${targets.map((t) => html`<option value="${t.id}"${String(t.id) === chosenTarget ? html` selected` : ''}>${t.name}</option>`)}</select></div>
+    <div class="field"><label for="target_name">…or a new target's name</label><input type="text" id="target_name" name="target_name" maxlength="2048" value="${f.target_name ?? ''}" placeholder="host, IP or URL"><small>Added to the workspace below.</small></div>
+    <div class="field"><label for="workspace_id">Workspace</label><select id="workspace_id" name="workspace_id">${ws.all.map((w) => html`<option value="${w.id}"${w.id === (f.workspace_id ? Number(f.workspace_id) : ws.active?.id) ? html` selected` : ''}>${w.name}</option>`)}</select><small>A chosen target scans in its own workspace.</small></div>
+    <div class="field"><label for="max_scan_time">Maximum scan time (minutes)</label><input type="number" id="max_scan_time" name="max_scan_time" min="1" max="1440" value="${f.max_scan_time ?? '1440'}"><small>1 to 1440; some short tools ignore it.</small></div>
+    <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${f.vpn === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${f.vpn === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
+  </div>
+  <h2>Tool parameters</h2>
+  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!)}</fieldset>`)}
+  <details><summary>Report callback (optional)</summary>
+    <div class="grid">
+      <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
+      <div class="field"><label for="cb_format">Format</label><select id="cb_format" name="callback_format"><option value="json">JSON</option><option value="pdf"${f.callback_format === 'pdf' ? html` selected` : ''}>PDF</option></select></div>
+      <div class="field"><label for="cb_secret">Signing secret (optional)</label><input type="password" id="cb_secret" name="callback_secret" autocomplete="off"></div>
+    </div>
+  </details>
+  <div class="actions"><button type="submit">Start scan</button></div>
+</form>`
+    return sendPage(reply, page(req, 'New scan', body, { section: 'scans', workspace: ws.activeName, error: o.error }), o.status ?? 200)
+  }
+
+  app.get('/scans/new', async (req, reply) => renderNew(req, reply))
+
+  app.post('/scans/new', async (req, reply) => {
+    const u = userOf(req)
+    const f = formOf(req)
+    const r = await attempt(async () => {
+      const toolId = Number(f.tool_id)
+      const schema = schemas.get(toolId)
+      const targetId = f.target_id && /^\d{1,15}$/.test(f.target_id) ? Number(f.target_id) : undefined
+      const maxTime = f.max_scan_time && /^\d{1,5}$/.test(f.max_scan_time) ? Number(f.max_scan_time) : undefined
+      if (maxTime !== undefined && (maxTime < 1 || maxTime > 1440)) throw badRequest('The maximum scan time must be from 1 to 1440 minutes')
+      const vpn = f.vpn === 'none' ? { vpn_profile_uuid: null } : f.vpn ? { vpn_profile_uuid: f.vpn } : {}
+      return createScan(db, u, { tools, targetBlocklist: ctx.blocklist, callbackBlocklist, resolveVpnProfile: ctx.resolveVpnProfile }, {
+        tool_id: Number.isInteger(toolId) ? toolId : -1,
+        ...(targetId !== undefined ? { target_id: targetId } : { target_name: f.target_name?.trim() || undefined }),
+        workspace_id: targetId === undefined && f.workspace_id && /^\d{1,15}$/.test(f.workspace_id) ? Number(f.workspace_id) : undefined,
+        max_scan_time: maxTime,
+        ...vpn,
+        report_callback: f.callback_url?.trim() ? { url: f.callback_url.trim(), format: f.callback_format === 'pdf' ? 'pdf' : 'json', ...(f.callback_secret ? { secret: f.callback_secret } : {}) } : null,
+        tool_params: schema ? paramsFromForm(toolId, schema, (req.body ?? {}) as Record<string, string | string[]>) : {},
+      })
+    })
+    if (!r.ok) return renderNew(req, reply, { error: r.message.replace(/^Invalid parameters: /, ''), status: r.status, form: f })
+    return reply.redirect(`/scans/${r.value.scanId}?ok=scan-started`, 303)
+  })
+
+  app.get('/scans/:id', async (req, reply) => {
+    const u = userOf(req)
+    const s = await loadScan(req)
+    const [ws, names, findings, tests, logs] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id]), scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id)])
+    const tail = logs.slice(-LOG_TAIL)
+    const body = html`<h1>Scan #${s.id}: ${toolName(s.tool_id)} of ${names.get(s.target_id) ?? s.target_id}</h1>
+<div class="actions">
+  ${isActive(s) ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
+  <a class="button secondary" href="/scans/${s.id}/report.pdf" download>Download PDF report</a>
+  <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
+  <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
+  <a class="button secondary" href="/scans/new${qs({ target_id: s.target_id, tool_id: s.tool_id })}">Scan again</a>
+  ${isActive(s) ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
+</div>
+${progressFragment(s, false)}
+<section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
+<section aria-labelledby="fs"><h2 id="fs">Findings (${findings.length})</h2>
+${findings.length
+  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${findings.map(
+      (f) => html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
+      <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : '')}</td><td>${f.status}</td></tr>`,
+    )}</tbody></table></div>`
+  : html`<p class="muted">No findings${isActive(s) ? ' yet' : ''}.</p>`}</section>
+<section aria-labelledby="ts"><h2 id="ts">Tests (${tests.length})</h2>
+${tests.length
+  ? html`<div class="table-wrap"><table><thead><tr><th>Test</th><th>Status</th><th>Result</th><th>Findings</th></tr></thead><tbody>${tests.map(
+      (t) => html`<tr><td>${t.name}<br><small class="muted">${t.description}</small></td><td>${t.status}</td><td>${t.result ?? ''}</td>
+      <td>${t.finding_ids.length ? t.finding_ids.map((id) => html`<a href="/findings/${id}">#${id}</a> `) : html`<span class="muted">none</span>`}</td></tr>`,
+    )}</tbody></table></div>`
+  : html`<p class="muted">No tests recorded${isActive(s) ? ' yet' : ''}.</p>`}</section>
+<section aria-labelledby="raw"><h2 id="raw">Raw output ${logs.length > LOG_TAIL ? html`<small class="muted">(last ${LOG_TAIL} of ${logs.length} lines)</small>` : ''}</h2>
+<pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>`
+    return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws.activeName, ok: okMessage(req) }))
+  })
+
+  app.get('/scans/:id/progress', async (req, reply) => {
+    const s = await loadScan(req)
+    const wasLive = (req.query as Record<string, string>).live === '1'
+    // The scan ended while the page watched: reload it whole, with its findings, tests and output.
+    if (wasLive && !isActive(s)) reply.header('hx-refresh', 'true')
+    return sendPage(reply, progressFragment(s, wasLive))
+  })
+
+  app.post('/scans/:id/stop', async (req, reply) => {
+    const s = await loadScan(req)
+    const r = await requestStop(db, userOf(req).userId, s.id)
+    if (r === 'requested') publish({ type: 'stop', scanId: s.id })
+    return reply.redirect(`/scans/${s.id}?ok=scan-stopped`, 303)
+  })
+
+  app.post('/scans/:id/delete', async (req, reply) => {
+    const s = await loadScan(req)
+    const r = await deleteScan(db, userOf(req).userId, s.id)
+    if (r === 'active') return renderList(req, reply, 'This scan is waiting or running: stop it first, then delete it.', 409)
+    return reply.redirect('/scans?ok=scan-deleted', 303)
+  })
+
+  app.get('/scans/:id/report.pdf', async (req, reply) => {
+    const s = await loadScan(req)
+    const pdf = await scanPdf(db, s, toolName)
+    return reply.type('application/pdf').header('content-disposition', `attachment; filename="ward-scan-${s.id}.pdf"`).send(pdf)
+  })
+
+  app.get('/scans/:id/output.json', async (req, reply) => {
+    const s = await loadScan(req)
+    return reply.type('application/json').header('content-disposition', `inline; filename="ward-scan-${s.id}.json"`).send(JSON.stringify({ data: await scanOutputJson(db, s) }, null, 2))
+  })
+
+}

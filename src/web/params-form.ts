@@ -1,0 +1,87 @@
+// A form for a tool's tool_params, generated from its JSON schema (the same one GET /tools shows and
+// POST /scans validates against), and the way back from form fields to a tool_params object. A new
+// tool parameter therefore appears on the page without page code.
+import { html, type SafeHtml } from './html.js'
+
+export interface JsonSchema {
+  type?: string | string[]
+  properties?: Record<string, JsonSchema>
+  required?: string[]
+  items?: JsonSchema
+  anyOf?: JsonSchema[]
+  const?: unknown
+  default?: unknown
+  description?: string
+  minimum?: number
+  maximum?: number
+  maxLength?: number
+}
+
+const consts = (s: JsonSchema) => (s.anyOf ?? []).filter((o) => o.const !== undefined).map((o) => String(o.const))
+const isEnum = (s: JsonSchema) => !!s.anyOf && s.anyOf.every((o) => o.const !== undefined)
+const label = (name: string) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
+const shownDefault = (v: unknown) => (v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? '' : String(v))
+
+/** Form controls for one tool; field names are `p.<tool id>.<path>`. */
+export function paramsFields(toolId: number, schema: JsonSchema, path: string[] = []): SafeHtml {
+  return html`${Object.entries(schema.properties ?? {}).map(([name, s]) => field(toolId, [...path, name], s))}`
+}
+
+function field(toolId: number, path: string[], s: JsonSchema): SafeHtml {
+  const name = `p.${toolId}.${path.join('.')}`
+  const id = `p-${toolId}-${path.join('-')}`
+  const title = label(path[path.length - 1]!)
+  const help = s.description ? html`<small>${s.description}</small>` : ''
+  if (s.type === 'object' && s.properties) return html`<fieldset><legend>${title}</legend>${help}${paramsFields(toolId, s, path)}</fieldset>`
+  if (s.type === 'boolean') {
+    const on = s.default === true
+    // The hidden field says the box was on the form, so an unticked box means false rather than "not given".
+    return html`<div class="field"><input type="hidden" name="${name}" value="false"><label><input type="checkbox" id="${id}" name="${name}" value="true"${on ? html` checked` : ''}> ${title}</label>${help}</div>`
+  }
+  if (isEnum(s)) {
+    return html`<div class="field"><label for="${id}">${title}</label><select id="${id}" name="${name}">${consts(s).map((c) => html`<option value="${c}"${c === String(s.default) ? html` selected` : ''}>${c}</option>`)}</select>${help}</div>`
+  }
+  if (s.type === 'integer' || s.type === 'number') {
+    const range = s.minimum !== undefined || s.maximum !== undefined ? html`<small>${s.minimum ?? ''} to ${s.maximum ?? ''}${s.default === undefined ? ', empty: the tool decides' : ''}</small>` : ''
+    return html`<div class="field"><label for="${id}">${title}</label><input type="number" id="${id}" name="${name}" value="${shownDefault(s.default)}"${s.minimum !== undefined ? html` min="${s.minimum}"` : ''}${s.maximum !== undefined ? html` max="${s.maximum}"` : ''}>${help}${range}</div>`
+  }
+  if (s.type === 'array' || s.anyOf) {
+    const choices = consts(s)
+    const hint = choices.length ? `${choices.join(' or ')}, or a list` : 'a list'
+    return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="2">${shownDefault(s.default)}</textarea>${help}<small>${hint}: one item per line or separated by commas</small></div>`
+  }
+  return html`<div class="field"><label for="${id}">${title}</label><input type="text" id="${id}" name="${name}" value="${shownDefault(s.default)}"${s.maxLength ? html` maxlength="${s.maxLength}"` : ''}>${help}</div>`
+}
+
+/** Form fields → tool_params, typed by the schema. Empty fields are left out (the schema's default applies); values that do not fit stay text, so validation names them. */
+export function paramsFromForm(toolId: number, schema: JsonSchema, form: Record<string, string | string[]>): Record<string, unknown> {
+  const prefix = `p.${toolId}.`
+  const out: Record<string, unknown> = {}
+  for (const [key, raw] of Object.entries(form)) {
+    if (!key.startsWith(prefix)) continue
+    const path = key.slice(prefix.length).split('.')
+    let s: JsonSchema | undefined = schema
+    for (const p of path) s = s?.properties && Object.hasOwn(s.properties, p) ? s.properties[p] : undefined
+    if (!s) continue
+    const values = Array.isArray(raw) ? raw : [raw]
+    const v = s.type === 'boolean' ? values.includes('true') : convert(s, values[values.length - 1]!.trim())
+    if (v === undefined) continue
+    let at = out
+    for (const p of path.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>
+    at[path[path.length - 1]!] = v
+  }
+  return out
+}
+
+function convert(s: JsonSchema, v: string): unknown {
+  if (v === '') return undefined
+  if (s.type === 'integer' || s.type === 'number') return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v
+  if (isEnum(s) || s.type === 'string') return v
+  if (consts(s).includes(v)) return v
+  const array = s.type === 'array' ? s : s.anyOf?.find((o) => o.type === 'array')
+  if (array) {
+    const items = v.split(/[\n,]/).map((x) => x.trim()).filter(Boolean)
+    return array.items?.type === 'integer' ? items.map((x) => (/^\d+$/.test(x) ? Number(x) : x)) : items
+  }
+  return v
+}

@@ -1,0 +1,98 @@
+// The web interface for people, on the API's port: a named Fastify plugin whose routes sit in their
+// own scope with their own headers (helmet CSP), cookie sessions and CSRF checks. Pages call the same
+// domain and store functions as the API, with the session's user as the caller.
+import type { FastifyError, FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import cookie from '@fastify/cookie'
+import helmet from '@fastify/helmet'
+import { WardError } from '../domain/errors.js'
+import { sessionUser } from '../store/web-sessions.js'
+import type { WebContext } from './context.js'
+import { assets } from './assets.js'
+import { html } from './html.js'
+import { page } from './layout.js'
+import { checkCsrf } from './respond.js'
+import { authPages, SESSION_COOKIE } from './pages/auth.js'
+import { profilePages } from './pages/profile.js'
+import { workspacePages } from './pages/workspaces.js'
+import { targetPages } from './pages/targets.js'
+import { scanPages } from './pages/scans.js'
+import { findingPages } from './pages/findings.js'
+import { dashboardPages } from './pages/dashboard.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A web route that needs no session (sign-in, set-password, assets). */
+    webPublic?: boolean
+  }
+}
+
+async function webScope(app: FastifyInstance, ctx: WebContext) {
+  await app.register(cookie)
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    // Same-origin pages only: nothing of ours is meant to be embedded or opened by other sites.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    hsts: false,
+  })
+
+  app.decorateRequest('webUser', null)
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('cache-control', 'no-store')
+    const sid = req.cookies[SESSION_COOKIE]
+    if (sid && sid.length <= 100) req.webUser = await sessionUser(ctx.db, sid)
+  })
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.routeOptions.config.webPublic) return
+    if (!req.webUser) {
+      const next = req.method === 'GET' ? `?next=${encodeURIComponent(req.url)}` : ''
+      if (req.headers['hx-request']) return reply.status(401).header('hx-redirect', `/sign-in${next}`).send('')
+      return reply.redirect(`/sign-in${next}`, 303)
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, req.webUser.csrf)
+  })
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err instanceof WardError ? err.status : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
+    if (status >= 500) req.log.error({ err }, 'web page failed')
+    const message = status >= 500 ? 'Something went wrong on our side; the error is in the server log.' : err.message
+    if (req.headers['hx-request']) return reply.status(status).type('text/html; charset=utf-8').send(html`<div class="msg error" role="alert">${message}</div>`.value)
+    return reply.status(status).type('text/html; charset=utf-8').send(page(req, status === 404 ? 'Not found' : 'Error', html`<h1>${status === 404 ? 'Not found' : 'That did not work'}</h1><p>${message}</p><p><a href="/">Back to the dashboard</a></p>`).value)
+  })
+
+  const files = assets()
+  app.get('/assets/:name', { config: { webPublic: true } }, async (req, reply) => {
+    const a = files.get((req.params as { name: string }).name)
+    if (!a) throw new WardError(404, 'No such file')
+    return reply.header('cache-control', 'public, max-age=31536000, immutable').type(a.type).send(a.body)
+  })
+
+  authPages(app, ctx)
+  dashboardPages(app, ctx)
+  profilePages(app, ctx)
+  workspacePages(app, ctx)
+  targetPages(app, ctx)
+  scanPages(app, ctx)
+  findingPages(app, ctx)
+}
+
+async function webPlugin(app: FastifyInstance, ctx: WebContext) {
+  // Own scope: helmet, cookies and the session hooks apply to the web routes only, never to /api/v2.
+  await app.register(webScope, ctx)
+}
+
+export default fp(webPlugin, { name: 'ward-web', fastify: '5.x', dependencies: ['ward-error-body', 'ward-input'] })

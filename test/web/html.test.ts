@@ -1,0 +1,57 @@
+// The page template escapes every interpolation unless it is Ward's own markup, and the new-scan
+// form is generated from (and read back by) each tool's tool_params schema.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { html, raw, qs } from '../../src/web/html.js'
+import { paramsFields, paramsFromForm, type JsonSchema } from '../../src/web/params-form.js'
+import { createToolCatalogue } from '../../src/tools/registry.js'
+import { resolveToolParams } from '../../src/toolkit/params.js'
+
+test('html`` escapes text, attributes and arrays; only html`` fragments and raw() pass through', () => {
+  const hostile = `<script>alert("x")</script>' onerror='1' \``
+  const out = html`<p title="${hostile}">${hostile}</p>${[hostile, html`<b>${hostile}</b>`]}${null}${undefined}${false}${0}`.value
+  assert.ok(!out.includes('<script>'))
+  assert.equal((out.match(/<b>/g) ?? []).length, 1)
+  assert.ok(out.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onerror=&#39;1&#39; &#96;'))
+  assert.ok(out.endsWith('0'))
+  assert.equal(html`${raw('<i>ok</i>')}`.value, '<i>ok</i>')
+  assert.equal(qs({ a: 1, b: '', c: undefined, d: 'x y&z' }), '?a=1&d=x+y%26z')
+})
+
+test('every tool gets form fields from its schema, and the fields come back as valid tool_params', () => {
+  const tools = createToolCatalogue({ diagnostic: true })
+  for (const t of tools.all()) {
+    const schema = JSON.parse(JSON.stringify(t.params)) as JsonSchema
+    const fields = paramsFields(t.id, schema).value
+    for (const name of Object.keys(schema.properties ?? {})) assert.ok(fields.includes(`name="p.${t.id}.${name}`), `tool ${t.id}: field ${name}`)
+    // The form as shown (defaults filled in) is accepted as it is.
+    const form: Record<string, string | string[]> = {}
+    for (const m of fields.matchAll(/<(input|select|textarea)[^>]*name="([^"]+)"[^>]*>/g)) {
+      const tag = m[0]
+      const name = m[2]!
+      const value = /type="checkbox"/.test(tag) ? (/ checked/.test(tag) ? 'true' : undefined) : m[1] === 'select' ? /<option value="([^"]*)" selected/.exec(fields.slice(m.index!))?.[1] : m[1] === 'textarea' ? /<textarea[^>]*>([^<]*)</.exec(fields.slice(m.index!))?.[1] : /value="([^"]*)"/.exec(tag)?.[1]
+      if (value === undefined) continue
+      form[name] = form[name] === undefined ? value : [form[name] as string, value].flat()
+    }
+    const params = paramsFromForm(t.id, schema, form)
+    const r = resolveToolParams(t.params, params, t.validateParams)
+    assert.ok(r.ok, `tool ${t.id}: ${JSON.stringify(params)} → ${!r.ok && r.message}`)
+  }
+})
+
+test('form values are typed by the schema: numbers, unticked boxes, lists, nested objects; a bad value stays text for validation to name', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: {
+      n: { type: 'integer' },
+      on: { type: 'boolean' },
+      words: { anyOf: [{ const: 'small' }, { type: 'array', items: { type: 'string' } }] },
+      codes: { type: 'array', items: { type: 'integer' } },
+      checks: { type: 'object', properties: { tls: { type: 'boolean' } } },
+      empty: { type: 'string' },
+    },
+  }
+  const p = paramsFromForm(7, schema, { 'p.7.n': '12', 'p.7.on': 'false', 'p.7.words': 'a\nb, c', 'p.7.codes': '200,301', 'p.7.checks.tls': ['false', 'true'], 'p.7.empty': '', 'p.8.n': '1', 'p.7.__proto__': 'x' })
+  assert.deepEqual(p, { n: 12, on: false, words: ['a', 'b', 'c'], codes: [200, 301], checks: { tls: true } })
+  assert.deepEqual(paramsFromForm(7, schema, { 'p.7.n': 'twelve', 'p.7.words': 'small' }), { n: 'twelve', words: 'small' })
+})
