@@ -10,6 +10,8 @@ type TestRecordStatus = Static<typeof TestRecord>['status']
 type TestRecordResult = Static<typeof TestRecord>['result']
 import { summaryText } from '../reports/risk.js'
 import type { QueuePlace } from '../store/queue.js'
+import { etaSeconds, waitingMessage } from '../domain/queue-message.js'
+export { ordinal } from '../domain/queue-message.js'
 
 /** A scan resource; `queue` is where a waiting scan stands (store/queue.ts queuePlaces). */
 export function scanView(s: ScanRow, now = Date.now(), queue?: QueuePlace) {
@@ -36,27 +38,6 @@ export function scanView(s: ScanRow, now = Date.now(), queue?: QueuePlace) {
     scan_original_url: s.scan_original_url === 1,
     eta_seconds: etaSeconds(s, now),
   }
-}
-
-/** Why a waiting scan waits, and its place in the queue. */
-export function waitingMessage(q: QueuePlace): string {
-  if (q.place === null) return `waiting: your ${q.userRunning} running scan${q.userRunning === 1 ? ' is' : 's are'} the per-user limit`
-  return `waiting for a worker slot: ${ordinal(q.place)} in queue`
-}
-
-export function ordinal(n: number): string {
-  const teen = n % 100 >= 11 && n % 100 <= 13
-  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'
-  return `${n}${suffix}`
-}
-
-/** Seconds until the worker expects the scan to end; null while waiting or without an estimate (or past it), 0 once ended. */
-function etaSeconds(s: ScanRow, now: number): number | null {
-  if (s.status === 'waiting') return null
-  if (s.status !== 'running') return 0
-  if (!s.eta_at) return null
-  const left = Math.ceil((Date.parse(s.eta_at) - now) / 1000)
-  return left >= 0 ? left : null
 }
 
 export function testView(t: TestRow & { finding_ids: number[] }) {
