@@ -159,8 +159,8 @@ export function loadConfig(env: Env = process.env): Config {
     scanHardLimitMin: int(env, 'WARD_SCAN_HARD_LIMIT_MIN', 1440, 1, 100000),
     workerConcurrency,
     userMaxRunning: int(env, 'WARD_USER_MAX_RUNNING', 10, 1, 100000),
-    // Default: 2 slots from 8 slots up, 1 below that; none when a worker has a single slot.
-    workerReservedSlots: int(env, 'WARD_WORKER_RESERVED_SLOTS', workerConcurrency >= 8 ? 2 : workerConcurrency > 1 ? 1 : 0, 0, workerConcurrency - 1),
+    // Default: 2 slots from 8 slots up; none on smaller workers, where one user may use them all.
+    workerReservedSlots: int(env, 'WARD_WORKER_RESERVED_SLOTS', workerConcurrency >= 8 ? 2 : 0, 0, workerConcurrency - 1),
     leaseMs,
     heartbeatMs: int(env, 'WARD_HEARTBEAT_MS', Math.max(250, Math.floor(leaseMs / 3)), 100, 3600000),
     pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),
