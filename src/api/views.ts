@@ -9,8 +9,12 @@ import type { TestRecord } from './schemas/scans.js'
 type TestRecordStatus = Static<typeof TestRecord>['status']
 type TestRecordResult = Static<typeof TestRecord>['result']
 import { summaryText } from '../reports/risk.js'
+import type { QueuePlace } from '../store/queue.js'
+import { etaSeconds, waitingMessage } from '../domain/queue-message.js'
+export { ordinal } from '../domain/queue-message.js'
 
-export function scanView(s: ScanRow, now = Date.now()) {
+/** A scan resource; `queue` is where a waiting scan stands (store/queue.ts queuePlaces). */
+export function scanView(s: ScanRow, now = Date.now(), queue?: QueuePlace) {
   const counts = { critical: s.count_critical, high: s.count_high, medium: s.count_medium, low: s.count_low, info: s.count_info }
   const start = s.start_time ? Date.parse(s.start_time) : null
   const end = s.end_time ? Date.parse(s.end_time) : null
@@ -29,9 +33,10 @@ export function scanView(s: ScanRow, now = Date.now()) {
     duration,
     num_tests: s.num_tests,
     num_finished_tests: s.num_finished_tests,
-    status_message: s.status_message ?? '',
+    status_message: s.status === 'waiting' && queue ? [waitingMessage(queue), s.status_message].filter(Boolean).join('; ') : (s.status_message ?? ''),
     vpn_profile_uuid: s.vpn_profile_uuid,
     scan_original_url: s.scan_original_url === 1,
+    eta_seconds: etaSeconds(s, now),
   }
 }
 

@@ -25,6 +25,12 @@ export interface Config {
   scanHardLimitMin: number
   workerConcurrency: number
   userMaxRunning: number
+  /**
+   * Free slots of each worker kept for users with few running scans: a user's n-th running scan
+   * may not take one of the worker's last n free slots (n up to this number), so a light user's scan
+   * starts at once while heavy users' scans fill the rest. 0 = no reserve.
+   */
+  workerReservedSlots: number
   leaseMs: number
   heartbeatMs: number
   pollMs: number
@@ -131,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const targetBlocklist = env.WARD_TARGET_BLOCKLIST ?? ''
   const leaseMs = int(env, 'WARD_LEASE_MS', 30000, 1000, 3600000)
+  const workerConcurrency = int(env, 'WARD_WORKER_CONCURRENCY', 16, 1, 10000)
   const cfg: Config = {
     host,
     port,
@@ -150,8 +157,10 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheMs: int(env, 'WARD_AUTH_CACHE_MS', 1000, 0, 60000),
     maxTargetsDefault: int(env, 'WARD_MAX_TARGETS', 10000, 1, 1e9),
     scanHardLimitMin: int(env, 'WARD_SCAN_HARD_LIMIT_MIN', 1440, 1, 100000),
-    workerConcurrency: int(env, 'WARD_WORKER_CONCURRENCY', 16, 1, 10000),
+    workerConcurrency,
     userMaxRunning: int(env, 'WARD_USER_MAX_RUNNING', 10, 1, 100000),
+    // Default: 2 slots from 8 slots up; none on smaller workers, where one user may use them all.
+    workerReservedSlots: int(env, 'WARD_WORKER_RESERVED_SLOTS', workerConcurrency >= 8 ? 2 : 0, 0, workerConcurrency - 1),
     leaseMs,
     heartbeatMs: int(env, 'WARD_HEARTBEAT_MS', Math.max(250, Math.floor(leaseMs / 3)), 100, 3600000),
     pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),

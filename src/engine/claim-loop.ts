@@ -59,7 +59,8 @@ async function claimWhileFree(o: ClaimOptions, closing: () => boolean, wake: () 
   let claimed = false
   try {
     while (!closing() && o.active.size < o.config.workerConcurrency) {
-      const scan = await claimNextScan(o.db, o.dbKind, o.workerId, o.config.leaseMs, o.config.userMaxRunning)
+      const slots = { free: o.config.workerConcurrency - o.active.size, reserved: o.config.workerReservedSlots }
+      const scan = await claimNextScan(o.db, o.dbKind, o.workerId, o.config.leaseMs, o.config.userMaxRunning, slots)
       if (!scan) break
       engineMetrics.claimed(scan.created_at)
       claimed = true

@@ -73,7 +73,8 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     const spent = scan.attempts > 1 && scan.start_time ? Math.max(0, Date.now() - Date.parse(scan.start_time)) : 0
     if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), Math.max(0, scan.max_scan_time * minute - spent)))
     timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)))
-    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver } })
+    const deadline = Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute - spent
+    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {
@@ -150,7 +151,7 @@ async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nul
     return 'waiting'
   }
   await endOpenTests(db, scan.id, state === 'finished' || state === 'stopped' ? 'skipped' : 'error', `scan ended: ${state}`)
-  const set = { end_time: nowIso(), status_message: message, lease_owner: null, ...(state === 'finished' ? { progress: 100 } : {}) }
+  const set = { end_time: nowIso(), status_message: message, lease_owner: null, eta_at: null, ...(state === 'finished' ? { progress: 100 } : {}) }
   // The outbox row of a report callback is written in the same transaction as the terminal state.
   const moved = await endScanWithCallback(db, scan.id, (trx) => transitionScan(trx, scan.id, state, set, ['running'], owner))
   if (!moved) log.warn({ scan: scan.id, state }, 'scan was already ended elsewhere')

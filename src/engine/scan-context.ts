@@ -8,6 +8,7 @@ import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanP
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
 import { createVulnLookup } from './vuln-lookup.js'
+import { etaClock, etaMoved } from './eta.js'
 
 const FLUSH_MS = 300
 const MAX_LOG_LINE = 4000
@@ -23,8 +24,22 @@ export interface LiveContext extends ScanContext<unknown> {
   writeErrors: Error[]
 }
 
-export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetRow; params: unknown; signal: AbortSignal; net: Egress; makeFinding: MakeFinding; settings?: ScanSettings }): LiveContext {
+export function createScanContext(opts: {
+  db: Db
+  scan: ScanRow
+  target: TargetRow
+  params: unknown
+  signal: AbortSignal
+  net: Egress
+  makeFinding: MakeFinding
+  settings?: ScanSettings
+  /** When the scan must stop at the latest (epoch ms): the expected end is never later. */
+  deadline?: number
+}): LiveContext {
   const { db, scan, target } = opts
+  const eta = etaClock(Date.now(), opts.deadline ?? null)
+  let etaAt: number | null = null
+  let etaWritten: number | null = null
   let logBuffer: string[] = []
   const output: Record<string, unknown> = {}
   let outputDirty = false
@@ -50,9 +65,10 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
           outputDirty = false
           await setScanOutput(db, scan.id, output)
         }
-        if (progress !== progressWritten) {
+        if (progress !== progressWritten || etaAt !== etaWritten) {
           progressWritten = progress
-          await setScanProgress(db, scan.id, progress)
+          etaWritten = etaAt
+          await setScanProgress(db, scan.id, progress, etaAt === null ? null : new Date(etaAt).toISOString())
         }
       } catch (e) {
         writeErrors.push(e as Error)
@@ -92,9 +108,13 @@ export function createScanContext(opts: { db: Db; scan: ScanRow; target: TargetR
       }
     },
     progress(done: number, total: number) {
-      const p = total > 0 ? Math.max(0, Math.min(99, Math.floor((done / total) * 100))) : 0
-      if (p > progress) {
-        progress = p
+      const fraction = total > 0 ? Math.max(0, Math.min(1, done / total)) : 0
+      const p = Math.min(99, Math.floor(fraction * 100))
+      const next = eta.at(fraction)
+      const moved = etaMoved(etaWritten, next)
+      if (moved) etaAt = next
+      if (p > progress || moved) {
+        progress = Math.max(p, progress)
         schedule()
       }
     },

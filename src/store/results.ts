@@ -122,8 +122,9 @@ export async function setScanOutput(db: Db, scanId: number, output: Record<strin
   await db.updateTable('scans').set({ output_data: JSON.stringify(output) }).where('id', '=', scanId).execute()
 }
 
-export async function setScanProgress(db: Db, scanId: number, progress: number) {
-  await db.updateTable('scans').set({ progress }).where('id', '=', scanId).where('status', '=', 'running').execute()
+/** The running scan's progress, and when given its expected end (`etaAt`, null: cannot tell). */
+export async function setScanProgress(db: Db, scanId: number, progress: number, etaAt?: string | null) {
+  await db.updateTable('scans').set(etaAt === undefined ? { progress } : { progress, eta_at: etaAt }).where('id', '=', scanId).where('status', '=', 'running').execute()
 }
 
 /** One test with its finding ids (the test behind a finding). */

@@ -7,6 +7,7 @@ import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
+import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlots } from './queue.js'
 import { secretsOf } from './secrets.js'
 import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 
@@ -106,29 +107,27 @@ export async function transitionScan(db: Db | Transaction<Database>, id: number,
 }
 
 /**
- * Claims the oldest waiting scan whose user is below the running-scan limit: one UPDATE whose
- * WHERE re-checks `status = 'waiting'`, so two workers can never claim the same scan.
+ * Claims the next waiting scan in the fair order (queue.ts) that this worker may take: one UPDATE
+ * whose WHERE re-checks `status = 'waiting'`, so two workers can never claim the same scan.
+ * Claiming clears the waiting scan's status_message.
  */
-export async function claimNextScan(db: Db, kind: 'sqlite' | 'postgres', workerId: string, leaseMs: number, userMaxRunning: number): Promise<ScanRow | null> {
+export async function claimNextScan(db: Db, kind: 'sqlite' | 'postgres', workerId: string, leaseMs: number, userMaxRunning: number, slots?: ClaimSlots): Promise<ScanRow | null> {
   const now = nowIso()
   let pick = db
     .selectFrom('scans as s')
     .select('s.id')
     .where('s.status', '=', 'waiting')
     .where('s.stop_requested', '=', 0)
-    .where((eb) =>
-      eb(
-        eb.selectFrom('scans as r').select((e) => e.fn.countAll().as('n')).where('r.user_id', '=', eb.ref('s.user_id')).where('r.status', '=', 'running'),
-        '<',
-        userMaxRunning,
-      ),
-    )
+    .where(workspaceHeads)
+    .where(claimable(userMaxRunning, slots))
+    .orderBy(userRunning)
+    .orderBy(workspaceRunning)
     .orderBy('s.id')
     .limit(1)
   if (kind === 'postgres') pick = pick.forUpdate().skipLocked()
   const row = await db
     .updateTable('scans')
-    .set({ status: 'running', lease_owner: workerId, lease_expires_at: isoAfter(leaseMs), start_time: sql`coalesce(start_time, ${now})`, attempts: sql`attempts + 1` })
+    .set({ status: 'running', status_message: null, lease_owner: workerId, lease_expires_at: isoAfter(leaseMs), start_time: sql`coalesce(start_time, ${now})`, attempts: sql`attempts + 1` })
     .where('id', '=', (eb) => eb.selectFrom(pick.as('p')).select('p.id'))
     .where('status', '=', 'waiting')
     .returningAll()

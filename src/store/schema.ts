@@ -70,6 +70,8 @@ export interface ScansTable {
   lease_expires_at: string | null
   stop_requested: number
   attempts: number
+  /** When the worker expects the running scan to end (migration 008); null when it cannot tell. */
+  eta_at: string | null
 }
 
 export interface TestsTable {

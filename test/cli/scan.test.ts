@@ -348,6 +348,11 @@ test('progress on a terminal is one line redrawn in place; in CI one plain line 
   const text = chunks.join('')
   assert.ok(text.startsWith('\r\x1b[2K[#########-----------]  45% tests 9/20 0:34 running | C0 H1 M2 L0 I3'), JSON.stringify(text))
   assert.equal(text.split('\n').length, 2, 'one line, ended once')
+  const t2: string[] = []
+  const tty2 = Object.assign(new PassThrough(), { columns: 120 })
+  tty2.on('data', (d) => t2.push(String(d)))
+  createProgress(tty2, 'tty').update({ ...state, etaS: 80 })
+  assert.ok(t2.join('').endsWith('| C0 H1 M2 L0 I3 ~1:20 left'), JSON.stringify(t2.join('')))
 
   const plainChunks: string[] = []
   const log = new PassThrough()
@@ -356,9 +361,18 @@ test('progress on a terminal is one line redrawn in place; in CI one plain line 
   q.update(state)
   q.update({ ...state, elapsedS: 36 }) // only time moved: no new line
   q.update({ ...state, status: 'running\x1b[31m', progress: 50 }) // server text cannot smuggle escapes
+  const waiting = { ...state, status: 'waiting', progress: 0, testsDone: 0, tests: 0, counts: { critical: 0, high: 0, medium: 0, low: 0, info: 0 } }
+  q.update({ ...waiting, message: 'waiting for a worker slot: 2nd in queue' })
+  q.update({ ...waiting, message: 'waiting for a worker slot: 2nd in queue', elapsedS: 40 })
+  q.update({ ...waiting, message: 'waiting for a worker slot: 1st in queue' })
+  q.update({ ...state, etaS: 61 })
+  q.update({ ...state, etaS: 59 }) // only the estimate moved: no new line
   assert.deepEqual(plainChunks.join('').split('\n').filter(Boolean), [
     '[0:34] scan 3 running 45% tests 9/20 findings: 0 critical, 1 high, 2 medium, 0 low, 3 info',
     '[0:34] scan 3 running [31m 50% tests 9/20 findings: 0 critical, 1 high, 2 medium, 0 low, 3 info',
+    '[0:34] scan 3 waiting 0% tests 0/0 findings: 0 critical, 0 high, 0 medium, 0 low, 0 info (waiting for a worker slot: 2nd in queue)',
+    '[0:34] scan 3 waiting 0% tests 0/0 findings: 0 critical, 0 high, 0 medium, 0 low, 0 info (waiting for a worker slot: 1st in queue)',
+    '[0:34] scan 3 running 45% tests 9/20 findings: 0 critical, 1 high, 2 medium, 0 low, 3 info ~1:01 left',
   ])
 })
 

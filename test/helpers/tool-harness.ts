@@ -21,6 +21,8 @@ export interface HarnessResult {
   logs: string[]
   output: Record<string, unknown>
   progress: number
+  /** Every progress report: the fraction done and when (ms since the start). */
+  progressSteps: Array<{ ms: number; fraction: number }>
   error?: Error
   elapsedMs: number
 }
@@ -44,6 +46,7 @@ export async function runTool(
   const logs: string[] = []
   const output: Record<string, unknown> = {}
   let progress = 0
+  const progressSteps: HarnessResult['progressSteps'] = []
   const egress = opts.egress ?? createDirectEgress()
   const ctx = {
     scanId: 1,
@@ -86,6 +89,7 @@ export async function runTool(
     },
     progress(done: number, total: number) {
       progress = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 0
+      progressSteps.push({ ms: performance.now() - started, fraction: total > 0 ? done / total : 0 })
     },
     log(line: string) {
       logs.push(line)
@@ -102,7 +106,7 @@ export async function runTool(
   } finally {
     if (!opts.egress) await egress.close()
   }
-  return { tests, findings, logs, output, progress, error, elapsedMs: performance.now() - started }
+  return { tests, findings, logs, output, progress, progressSteps, error, elapsedMs: performance.now() - started }
 }
 
 const identity = (f: FindingInput) => dedupKey({ targetId: 1, vulnId: f.check.id, port: f.port ?? null, protocol: f.protocol ?? null, url: f.url, location: f.location })

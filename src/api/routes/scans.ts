@@ -9,6 +9,8 @@ import { createScan } from '../../domain/scans.js'
 import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
 import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
 import { scanLogs, scanTests } from '../../store/results.js'
+import { queueReader } from '../../store/queue.js'
+import type { ScanRow } from '../../store/schema.js'
 import { publish } from '../../store/notify.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
@@ -28,6 +30,9 @@ function isoParam(name: string, v: string | undefined): string | undefined {
 export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   const callbackBlocklist = scopesOf(app.ward.config).callback
+  /** Where the waiting ones among `rows` stand in the queue (no query when none waits). */
+  const places = queueReader(db, app.ward.config.userMaxRunning)
+  const queueOf = (rows: readonly ScanRow[]) => places(rows.filter((s) => s.status === 'waiting').map((s) => s.id))
 
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
@@ -53,7 +58,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         page: q.page,
       })
       const now = Date.now()
-      return { data: rows.map((s) => scanView(s, now)) }
+      const queue = await queueOf(rows)
+      return { data: rows.map((s) => scanView(s, now, queue.get(s.id))) }
     },
   })
 
@@ -62,7 +68,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
-      return { data: scanView(s) }
+      return { data: scanView(s, Date.now(), (await queueOf([s])).get(s.id)) }
     },
   })
 

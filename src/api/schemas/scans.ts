@@ -28,9 +28,14 @@ export const Scan = Type.Object({
   duration: Type.Integer({ description: 'whole seconds (running scans: so far)' }),
   num_tests: Type.Integer(),
   num_finished_tests: Type.Integer(),
-  status_message: Type.String({ description: 'why the scan is in its state; "" when there is nothing to say' }),
+  status_message: Type.String({
+    description: 'why the scan is in its state; "" when there is nothing to say. A waiting scan says why it waits and its place in the queue ("waiting for a worker slot: 3rd in queue")',
+  }),
   vpn_profile_uuid: Nullable(Type.String({ description: 'the VPN profile the scan goes through; null when none' })),
   scan_original_url: Type.Boolean({ description: 'scan the URL as given, without following redirects first' }),
+  eta_seconds: Nullable(
+    Type.Integer({ minimum: 0, description: 'estimated seconds until the scan ends: null while waiting or until the running scan can be estimated; 0 once ended' }),
+  ),
 })
 
 export const ReportCallback = Type.Object(

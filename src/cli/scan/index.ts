@@ -239,6 +239,8 @@ export async function runScan(argv: string[], io: ScanIo): Promise<number> {
         testsDone: Number(s?.num_finished_tests) || 0,
         elapsedS: (Date.now() - started) / 1000,
         counts: { critical: Number(rs.critical) || 0, high: Number(rs.high) || 0, medium: Number(rs.medium) || 0, low: Number(rs.low) || 0, info: Number(rs.info) || 0 },
+        message: typeof s?.status_message === 'string' ? s.status_message : undefined,
+        etaS: typeof s?.eta_seconds === 'number' ? s.eta_seconds : null,
       }
       progress.update(state)
       if (!ACTIVE.has(state.status)) break

@@ -11,7 +11,15 @@ export interface ProgressState {
   testsDone: number
   elapsedS: number
   counts: { critical: number; high: number; medium: number; low: number; info: number }
+  /** The server's status_message (a waiting scan's place in the queue). */
+  message?: string
+  /** The server's estimate of the seconds left (eta_seconds), null when it has none. */
+  etaS?: number | null
 }
+
+/** What is said after the counters: why a scan waits, or about how long a running one has left. */
+const aside = (s: ProgressState) =>
+  s.status === 'waiting' && s.message ? ` (${plain(s.message)})` : s.status === 'running' && typeof s.etaS === 'number' ? ` ~${clock(s.etaS)} left` : ''
 
 export const clock = (s: number) => {
   const t = Math.max(0, Math.floor(s))
@@ -38,10 +46,11 @@ export function createProgress(out: NodeJS.WritableStream & { columns?: number }
     return {
       update(s) {
         // Elapsed time alone is not a change worth a log line.
-        const key = `${s.status}|${s.progress}|${s.testsDone}/${s.tests}|${countsText(s.counts)}`
+        // Nor is the estimate alone; a waiting scan's new place in the queue is.
+        const key = `${s.status}|${s.progress}|${s.testsDone}/${s.tests}|${countsText(s.counts)}|${s.status === 'waiting' ? s.message : ''}`
         if (key === last) return
         last = key
-        out.write(`[${clock(s.elapsedS)}] scan ${s.scanId} ${plain(s.status)} ${s.progress}% tests ${s.testsDone}/${s.tests} findings: ${countsText(s.counts)}\n`)
+        out.write(`[${clock(s.elapsedS)}] scan ${s.scanId} ${plain(s.status)} ${s.progress}% tests ${s.testsDone}/${s.tests} findings: ${countsText(s.counts)}${aside(s)}\n`)
       },
       note(line) {
         out.write(plain(line) + '\n')
@@ -57,7 +66,7 @@ export function createProgress(out: NodeJS.WritableStream & { columns?: number }
     const filled = Math.round((Math.min(100, Math.max(0, s.progress)) / 100) * barW)
     const c = s.counts
     const sev = `C${c.critical} H${c.high} M${c.medium} L${c.low} I${c.info}`
-    let line = `[${'#'.repeat(filled)}${'-'.repeat(barW - filled)}] ${String(s.progress).padStart(3)}% tests ${s.testsDone}/${s.tests} ${clock(s.elapsedS)} ${plain(s.status)} | ${sev}`
+    let line = `[${'#'.repeat(filled)}${'-'.repeat(barW - filled)}] ${String(s.progress).padStart(3)}% tests ${s.testsDone}/${s.tests} ${clock(s.elapsedS)} ${plain(s.status)} | ${sev}${aside(s)}`
     if (line.length > width) line = line.slice(0, width)
     out.write(`\r\x1b[2K${line}`)
     shown = true

@@ -7,6 +7,7 @@ import { m003VpnProfiles } from './003-vpn-profiles.js'
 import { m004PerfIndexes } from './004-perf-indexes.js'
 import { m005RateLimits } from './005-rate-limits.js'
 import { m006CallbackBodies } from './006-callback-bodies.js'
+import { m008QueueEta } from './008-queue-eta.js'
 import { m009SecretKeyCheck } from './009-secret-key-check.js'
 import { m010WebSessions } from './010-web-sessions.js'
 import { m012CveKnowledge } from './012-cve-knowledge.js'
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '004-perf-indexes': m004PerfIndexes,
   '005-rate-limits': m005RateLimits,
   '006-callback-bodies': m006CallbackBodies,
+  '008-queue-eta': m008QueueEta,
   '009-secret-key-check': m009SecretKeyCheck,
   '010-web-sessions': m010WebSessions,
   '012-cve-knowledge': m012CveKnowledge,

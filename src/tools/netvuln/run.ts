@@ -15,12 +15,15 @@ import { scanTls } from '../lib/tls/analyze.js'
 import { tlsFindings } from '../lib/tls/findings.js'
 import { kindOf, serviceName, type Kind } from './plan.js'
 import { mapLimit } from '../../toolkit/limit.js'
+import { phaseProgress } from '../../toolkit/progress.js'
 import { checkFtp, checkHttp, checkMemcached, checkMongo, checkRedis, checkSmtp, checkSsh, recordTest, type PortInfo } from './service-checks.js'
 import type { NetvulnParams } from './params.js'
 
-/** Progress units: discovery is the first 40 %, the rest is split over the per-port jobs. */
+/** Progress units: discovery is the first 30 %, service detection the next 25 %, then the per-port jobs up to 95 %. */
 const SCALE = 1000
-const DISCOVERY_SHARE = 400
+const DISCOVERY_SHARE = 300
+const DETECTION_END = 0.55
+const JOBS_END = 0.95
 
 const ACTIVE_CHECKS: ReadonlyArray<{ kind: Kind; name: string }> = [
   { kind: 'ftp', name: 'Anonymous FTP login' },
@@ -69,8 +72,10 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   // 2. Service and version detection (tool 70).
   const infos: PortInfo[] = []
   await recordTest(ctx, 'Service and version detection', `Identifies the service and version behind ${open.length} open TCP ports.`, async () => {
+    const phase = phaseProgress((d, t) => ctx.progress(d, t), DISCOVERY_SHARE / SCALE, DETECTION_END, open.length)
     await mapLimit(open, 4, signal, async (port) => {
-      const d = await detectService(ctx.net, host, port, { signal })
+      const d = await detectService(ctx.net, host, port, { signal, onProbe: (tried, planned) => phase.part(port, tried / (planned + 1)) })
+      phase.done(port)
       const kind = kindOf(port, d)
       const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: [] }
       info.products.push(...productsOfService(d))
@@ -107,11 +112,16 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
     }
   }
   const tlsPorts = infos.filter((p) => p.tls)
-  if (tlsWanted) for (const p of tlsPorts) jobs.push(() => checkTls(ctx, host, p))
-  let finished = 0
+  // A TLS analysis is long (many handshakes): it moves the bar as it goes.
+  if (tlsWanted)
+    for (const p of tlsPorts) {
+      const job: Job = () => checkTls(ctx, host, p, (d, t) => jobsPhase.part(job, d / t))
+      jobs.push(job)
+    }
+  const jobsPhase = phaseProgress((d, t) => ctx.progress(d, t), DETECTION_END, JOBS_END, jobs.length)
   await mapLimit(jobs, 4, signal, async (job) => {
     await job()
-    ctx.progress(DISCOVERY_SHARE + Math.floor((++finished / jobs.length) * (SCALE - DISCOVERY_SHARE - 50)), SCALE)
+    jobsPhase.done(job)
   })
 
   if (signal.aborted) return outputServices(ctx, infos)
@@ -142,9 +152,9 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   ctx.progress(SCALE, SCALE)
 }
 
-async function checkTls(ctx: ScanContext<NetvulnParams>, host: string, p: PortInfo): Promise<void> {
+async function checkTls(ctx: ScanContext<NetvulnParams>, host: string, p: PortInfo, progress: (done: number, total: number) => void): Promise<void> {
   await recordTest(ctx, `TLS analysis on ${p.port}/tcp`, 'Runs the SSL/TLS Scanner analysis (protocols, cipher suites, certificate) on this TLS port.', async (t) => {
-    const report = await scanTls(ctx.net, host, p.port, { signal: ctx.signal, log: (l) => ctx.log(`${p.port}/tcp TLS: ${l}`) })
+    const report = await scanTls(ctx.net, host, p.port, { signal: ctx.signal, log: (l) => ctx.log(`${p.port}/tcp TLS: ${l}`), progress })
     for (const f of tlsFindings(report, host, p.port)) await t.finding({ ...f, port: p.port, protocol: 'tcp', service: f.service ?? p.service })
   })
 }

@@ -5,6 +5,7 @@ import { openPort } from './checks.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { ToolStartError, TargetUnreachableError } from '../../toolkit/errors.js'
 import { defineTool, type TestHandle } from '../../toolkit/tool.js'
+import { phaseProgress } from '../../toolkit/progress.js'
 import { portScannerManifest } from './manifest.js'
 import { describePort, hitsOf, portEvidence, RISK_RULES, type OpenPort } from './detect.js'
 import { parsePorts } from '../lib/ports/ports.js'
@@ -119,11 +120,13 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   }
   const checked = new Set<number>()
   if (detection && !signal.aborted) {
-    let done = 0
     const probed = open.slice(0, MAX_DETECTED_PORTS)
     if (probed.length < open.length) ctx.log(`Service detection limited to the first ${MAX_DETECTED_PORTS} of ${open.length} open ports`)
+    // Each port moves the bar as its probes end, not only when its last one does.
+    const phase = phaseProgress((d, t) => ctx.progress(d, t), share, 1, probed.length)
     await eachLimited(probed, DETECT_CONCURRENCY, signal, async (op) => {
-      const info = await detectService(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS })
+      const onProbe = (tried: number, planned: number) => phase.part(op, tried / (planned + 1))
+      const info = await detectService(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS, onProbe })
       if (signal.aborted) return
       Object.assign(op, info)
       if (op.service === 'ftp' && !op.tls) {
@@ -134,8 +137,7 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
       ctx.log(`Service on ${describePort(op)}${op.tls ? ' over TLS' : ''}${op.banner ? `: ${op.banner}` : ''}`)
       checked.add(op.port)
       await checkPort(op)
-      done++
-      ctx.progress(Math.floor((share + ((1 - share) * done) / probed.length) * PROGRESS_UNITS), PROGRESS_UNITS)
+      phase.done(op)
     })
   }
   if (detection) {

@@ -27,7 +27,8 @@ export interface CrawlOptions {
   fetch: Fetcher
   signal: AbortSignal
   log: (line: string) => void
-  onPage?: (n: number) => void
+  /** After each page visited: pages visited so far, and pages known (visited, under way, queued; at most the page limit). */
+  onPage?: (visited: number, known: number) => void
   maxPages?: number
   maxDepth?: number
 }
@@ -66,6 +67,7 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
 
   enqueue(new URL(o.start.href), 0)
   let inFlight = 0
+  let visited = 0
   await new Promise<void>((resolve) => {
     const pump = () => {
       if (o.signal.aborted || (queue.length === 0 && inFlight === 0) || (pages.length + inFlight >= maxPages && inFlight === 0)) return resolve()
@@ -74,6 +76,8 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
         inFlight++
         visit(item).finally(() => {
           inFlight--
+          visited++
+          o.onPage?.(visited, Math.max(visited, Math.min(maxPages, visited + inFlight + queue.length)))
           pump()
         })
       }
@@ -83,7 +87,6 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
       const r = await o.fetch(url.href, { maxBodyBytes: LIMITS.bodyBytes })
       if (!r) return
       pages.push({ url: url.href, status: r.status, depth })
-      o.onPage?.(pages.length)
       if (url.search) addPoint({ method: 'GET', url: endpointUrl(url), params: Object.fromEntries(url.searchParams), source: url.href })
       const parts = url.pathname.split('/').filter(Boolean)
       for (let n = 1; n < parts.length; n++) dirs.add(`/${parts.slice(0, n).join('/')}/`)

@@ -39,7 +39,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
     return
   }
 
-  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, onPage: (n) => { crawled = n; ctx.progress(crawled + rec.done, total) } })
+  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, onPage: (visited, known) => { crawled = Math.floor((LIMITS.maxPages * visited) / known); ctx.progress(crawled + rec.done, total) } })
   crawled = LIMITS.maxPages // the crawl's share is complete whatever it found
   total = LIGHT_TESTS + LIMITS.maxPages + c.points.length * ACTIVE.length
   ctx.output('pages', c.pages.map((p) => ({ url: p.url, status: p.status })))

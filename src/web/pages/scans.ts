@@ -12,6 +12,8 @@ import { listVpnProfiles } from '../../store/vpn-profiles.js'
 import { targetNames } from '../../store/web-lists.js'
 import { ACTIVE_STATES, SCAN_STATES } from '../../store/scan-states.js'
 import type { ScanRow } from '../../store/schema.js'
+import { queueReader, type QueuePlace } from '../../store/queue.js'
+import { etaSeconds, waitingMessage } from '../../domain/queue-message.js'
 import { toApiTime } from '../../store/time.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { scanPdf } from '../../reports/scan-report.js'
@@ -47,15 +49,17 @@ export const summaryTiles = (s: Pick<ScanRow, 'count_info' | 'count_low' | 'coun
 }
 
 /** The live part of a scan page: state, progress, tests, elapsed time. Polls itself while the scan is active. */
-function progressFragment(s: ScanRow, wasLive: boolean): SafeHtml {
+function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): SafeHtml {
   const live = isActive(s)
+  const message = [s.status === 'waiting' && queue ? waitingMessage(queue) : '', s.status_message ?? ''].filter(Boolean).join('; ')
+  const eta = s.status === 'running' ? etaSeconds(s, Date.now()) : null
   return html`<div id="progress" class="card"${live ? html` hx-get="/scans/${s.id}/progress?live=1" hx-trigger="every 1s" hx-swap="outerHTML"` : ''} aria-live="polite">
   <div class="progress"><span>${statusBadge(s.status)}</span>
   <progress max="100" value="${s.progress}" aria-label="Scan progress">${s.progress} %</progress>
   <strong data-testid="progress">${s.progress} %</strong>
   <span data-testid="tests">${s.num_finished_tests} of ${s.num_tests} tests finished</span>
-  <span>elapsed ${duration(s)}</span></div>
-  ${s.status_message ? html`<p class="muted">${s.status_message}</p>` : ''}
+  <span>elapsed ${duration(s)}</span>${eta !== null ? html`<span data-testid="eta">about ${duration({ start_time: new Date(0).toISOString(), end_time: new Date(eta * 1000).toISOString() })} left</span>` : ''}</div>
+  ${message ? html`<p class="muted">${message}</p>` : ''}
   ${!live && wasLive ? html`<p><a href="/scans/${s.id}">The scan has ended: show its results</a></p>` : ''}
 </div>`
 }
@@ -65,6 +69,10 @@ export function scanPages(app: FastifyInstance, ctx: WebContext) {
   const callbackBlocklist = scopesOf(ctx.config).callback
   const toolList = [...tools.all()].sort((a, b) => a.id - b.id)
   const schemas = new Map(toolList.map((t) => [t.id, JSON.parse(JSON.stringify(t.params)) as JsonSchema]))
+
+  const places = queueReader(db, ctx.config.userMaxRunning)
+  /** Where a waiting scan stands in the queue. */
+  const placeOf = async (s: ScanRow) => (s.status === 'waiting' ? (await places([s.id])).get(s.id) : undefined)
 
   async function loadScan(req: FastifyRequest) {
     const s = await getScan(db, userOf(req).userId, idOf((req.params as { id: string }).id, 'Scan'))
@@ -181,7 +189,7 @@ ${table}`
   <a class="button secondary" href="/scans/new${qs({ target_id: s.target_id, tool_id: s.tool_id })}">Scan again</a>
   ${isActive(s) ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
 </div>
-${progressFragment(s, false)}
+${progressFragment(s, false, await placeOf(s))}
 <section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
 <section aria-labelledby="fs"><h2 id="fs">Findings (${findings.length})</h2>
 ${findings.length
@@ -207,7 +215,7 @@ ${tests.length
     const wasLive = (req.query as Record<string, string>).live === '1'
     // The scan ended while the page watched: reload it whole, with its findings, tests and output.
     if (wasLive && !isActive(s)) reply.header('hx-refresh', 'true')
-    return sendPage(reply, progressFragment(s, wasLive))
+    return sendPage(reply, progressFragment(s, wasLive, await placeOf(s)))
   })
 
   app.post('/scans/:id/stop', async (req, reply) => {

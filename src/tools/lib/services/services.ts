@@ -22,6 +22,8 @@ export interface DetectOptions {
   signal: AbortSignal
   /** Connect timeout and longest wait for a reply, per probe (ms). Default 2000. */
   timeoutMs?: number
+  /** Called as probes end: how many of the planned probes were tried (a port may need them all). */
+  onProbe?: (tried: number, planned: number) => void
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 2000
@@ -49,7 +51,9 @@ export async function detectService(net: Egress, host: string, port: number, opt
   // whole timeout, and most silent ports do not speak TLS.
   let speaksTls: boolean | undefined
   let hangups = 0
+  const planned = queue.length
   while (queue.length && !opts.signal.aborted) {
+    if (queue.length < planned) opts.onProbe?.(planned - queue.length, planned)
     const probe = queue.shift()!
     if (probe.tls && tlsFailed) continue
     if (probe.tls && speaksTls === undefined) {

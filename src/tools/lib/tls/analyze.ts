@@ -110,6 +110,8 @@ interface TlsSession {
   /** Certificates seen in raw handshakes: the fallback when the runtime's handshake fails. */
   helloCerts: Buffer[][]
   stopped: () => boolean
+  /** How far the suite enumeration of protocol `p` got (0..1 of its suites). */
+  suitesDone: (p: ProtocolName, fraction: number) => void
 }
 
 export async function scanTls(
@@ -129,15 +131,29 @@ export async function scanTls(
     firstHellos: new Map(),
     helloCerts: [],
     stopped: () => o.signal.aborted,
+    suitesDone: () => {},
   }
   const { report, stopped, log } = s
+  // Progress: one step per protocol (moving suite by suite while it is enumerated), then five.
   const TOTAL_STEPS = PROTOCOLS.length + 5
   let stepsDone = 0
-  const step = () => o.progress?.(++stepsDone, TOTAL_STEPS)
+  const partial = new Map<ProtocolName, number>()
+  const emit = () => o.progress?.(stepsDone + [...partial.values()].reduce((a, b) => a + b, 0), TOTAL_STEPS)
+  const step = () => {
+    stepsDone++
+    emit()
+  }
+  s.suitesDone = (p, fraction) => {
+    partial.set(p, Math.min(0.95, fraction))
+    emit()
+  }
 
   if (!(await connectStep(s))) return report
   // 1. Protocols and suites.
-  await mapLimit(PROTOCOLS, o.concurrency!, undefined, (p) => enumerateProtocol(s, p).finally(step))
+  await mapLimit(PROTOCOLS, o.concurrency!, undefined, (p) => enumerateProtocol(s, p).finally(() => {
+    partial.delete(p)
+    step()
+  }))
   if (stopped()) return report
   summariseProtocols(s)
   if (!report.speaksTls) {
@@ -215,14 +231,21 @@ async function enumerateProtocol(s: TlsSession, p: ProtocolName): Promise<void> 
       return
     }
     const all = (p === 'TLSv1.3' ? TLS13_SUITES : LEGACY_SUITES).map((s) => s.code)
-    const accepted = await offerUntilRefused(s, p, all)
+    // Each accepted suite is one suite settled; a refusal settles the rest.
+    let settled = 0
+    const picked = () => s.suitesDone(p, ++settled / all.length)
+    const accepted = await offerUntilRefused(s, p, all, picked)
     const nodeVersion = NODE_VERSION[p]
     if (!accepted.length && nodeVersion && !stopped()) {
       const negotiated = await runtimeHandshake(s, nodeVersion)
       if (negotiated) {
         // Some stacks choke on long suite lists (the "128 cipher" bug): enumerate again in small chunks.
         log(`${p}: refused the full suite list but accepts ${p} (${negotiated}); offering suites in chunks of ${CHUNK}`)
-        for (let i = 0; i < all.length && !stopped(); i += CHUNK) accepted.push(...(await offerUntilRefused(s, p, all.slice(i, i + CHUNK))))
+        for (let i = 0; i < all.length && !stopped(); i += CHUNK) {
+          settled = i
+          s.suitesDone(p, settled / all.length)
+          accepted.push(...(await offerUntilRefused(s, p, all.slice(i, i + CHUNK), picked)))
+        }
         pr.via = accepted.length ? 'hello' : 'runtime'
         if (!accepted.length) {
           const s = suiteByName(negotiated)
@@ -246,7 +269,7 @@ async function enumerateProtocol(s: TlsSession, p: ProtocolName): Promise<void> 
 }
 
 /** Offers `suites`, removing each one the server picks, until it refuses; the picked codes in order. */
-async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'>, suites: number[]): Promise<number[]> {
+async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'>, suites: number[], picked: () => void = () => {}): Promise<number[]> {
   const { net, ep, o, sniName, firstHellos, helloCerts, stopped } = s
   const remaining = new Set(suites)
   const accepted: number[] = []
@@ -259,6 +282,7 @@ async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'
       if (r.certificates.length) helloCerts.push(r.certificates)
     }
     accepted.push(r.hello.suite)
+    picked()
     if (!remaining.delete(r.hello.suite)) break // a suite we did not offer: stop rather than loop
   }
   return accepted
