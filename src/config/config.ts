@@ -25,6 +25,8 @@ export interface Config {
   leaseMs: number
   heartbeatMs: number
   pollMs: number
+  /** How often a worker looks for due schedules (ms). */
+  schedulerMs: number
   toolAbortGraceMs: number
   callbackBlocklist: string
   callbackTimeoutMs: number
@@ -107,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     leaseMs,
     heartbeatMs: int(env, 'WARD_HEARTBEAT_MS', Math.max(250, Math.floor(leaseMs / 3)), 100, 3600000),
     pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),
+    schedulerMs: int(env, 'WARD_SCHEDULER_MS', 2000, 10, 600000),
     toolAbortGraceMs: int(env, 'WARD_TOOL_ABORT_GRACE_MS', 30000, 10, 600000),
     callbackBlocklist: env.WARD_CALLBACK_BLOCKLIST ?? '',
     callbackTimeoutMs: int(env, 'WARD_CALLBACK_TIMEOUT_MS', 10000, 100, 600000),

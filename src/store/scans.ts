@@ -19,7 +19,7 @@ export interface ScanFilter {
   page: number
 }
 
-export async function insertScan(db: Db, s: NewScan): Promise<number> {
+export async function insertScan(db: Db | Transaction<Database>, s: NewScan): Promise<number> {
   const row = await db.insertInto('scans').values(s).returning('id').executeTakeFirstOrThrow()
   return row.id
 }
@@ -34,11 +34,13 @@ export interface QueuedScan {
   maxScanTime: number
   scanOriginalUrl: boolean
   redirectLevel: string
-  reportCallback: { url: string; format: string; secret?: string } | null
+  reportCallback: { url: string; format: string; secret?: string; only_on_change?: boolean } | null
   toolParams: unknown
+  /** The schedule that queues it, if any. */
+  scheduleId?: number | null
 }
 
-export function queueScan(db: Db, q: QueuedScan): Promise<number> {
+export function queueScan(db: Db | Transaction<Database>, q: QueuedScan): Promise<number> {
   return insertScan(db, {
     workspace_id: q.workspaceId,
     target_id: q.targetId,
@@ -69,6 +71,7 @@ export function queueScan(db: Db, q: QueuedScan): Promise<number> {
     lease_expires_at: null,
     stop_requested: 0,
     attempts: 0,
+    schedule_id: q.scheduleId ?? null,
   })
 }
 

@@ -38,6 +38,7 @@ export const ReportCallback = Type.Object(
     url: Type.String({ maxLength: 2048 }),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pdf')])),
     secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    only_on_change: Type.Optional(Type.Boolean({ description: 'deliver only when GET /scans/{id}/changes finds something changed since the previous scan; the changes are in the payload' })),
   },
   { additionalProperties: false },
 )

@@ -7,6 +7,7 @@ import { m003VpnProfiles } from './003-vpn-profiles.js'
 import { m004PerfIndexes } from './004-perf-indexes.js'
 import { m005RateLimits } from './005-rate-limits.js'
 import { m006CallbackBodies } from './006-callback-bodies.js'
+import { m011Monitoring } from './011-monitoring.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '004-perf-indexes': m004PerfIndexes,
   '005-rate-limits': m005RateLimits,
   '006-callback-bodies': m006CallbackBodies,
+  '011-monitoring': m011Monitoring,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {
