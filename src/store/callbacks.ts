@@ -6,6 +6,7 @@ import type { ExpressionBuilder, Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { CallbackAttemptRow, CallbackDeliveryRow, Database } from './schema.js'
 import { isoAfter, nowIso } from './time.js'
+import { settleGroups } from './finding-lifecycle.js'
 
 type Tx = Transaction<Database>
 
@@ -39,11 +40,13 @@ export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boo
 
 /**
  * Runs a terminal transition (`move`, which returns whether the scan moved) and, when it moved,
- * enqueues the scan's callback — both in one transaction.
+ * settles the life cycle of the findings (a complete scan fixes what it no longer finds) and
+ * enqueues the scan's callback — all in one transaction.
  */
 export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => Promise<boolean>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const moved = await move(trx)
+    if (moved) await settleGroups(trx, scanId)
     if (moved) await enqueueCallback(trx, scanId)
     return moved
   })

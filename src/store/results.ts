@@ -5,6 +5,7 @@ import type { Database, FindingRow, TestRow } from './schema.js'
 import { encodeFinding, type FindingRecord } from './finding-rows.js'
 import { nowIso } from './time.js'
 import { joinGroup } from './finding-history.js'
+import { touchGroup } from './finding-lifecycle.js'
 
 const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'] as const
 
@@ -42,6 +43,7 @@ export async function insertFinding(db: Db, record: FindingRecord): Promise<numb
     const group = await joinGroup(trx, f)
     const row = await trx.insertInto('findings').values(group.finding).returning('id').executeTakeFirstOrThrow()
     await group.after(row.id)
+    await touchGroup(trx, group.finding)
     const col = RISK_COLUMNS[f.risk_level] ?? 'count_info'
     await trx.updateTable('scans').set({ [col]: sql`${sql.ref(col)} + 1` }).where('id', '=', f.scan_id).execute()
     return row.id

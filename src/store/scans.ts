@@ -6,6 +6,7 @@ import type { Db } from './db.js'
 import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
+export { scanIsComplete } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
 
 export interface ScanFilter {
@@ -193,3 +194,4 @@ export const scanCountsByState = (db: Db) => db.selectFrom('scans').select(['sta
 
 /** Waiting scans across all users (metrics). */
 export const queueDepth = async (db: Db) => Number((await db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('status', '=', 'waiting').executeTakeFirstOrThrow()).n)
+

@@ -48,3 +48,14 @@ export const FindingsQuery = Type.Object({
   vuln_id: Type.Optional(Type.String({ maxLength: 200 })),
   ...Pagination,
 })
+
+export const FindingLifecycle = Type.Object({
+  first_seen: Type.String({ description: 'when a scan of this target and tool first found this finding (its duplicate group)' }),
+  last_seen: Type.String(),
+  first_scan_id: Type.Integer(),
+  last_scan_id: Type.Integer(),
+  state: Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: 'fixed: a later complete scan of the same target and tool did not find it' }),
+  regression: Type.Boolean({ description: 'found again after it had been fixed' }),
+  fixed_at: Nullable(Type.String()),
+  fixed_scan_id: Nullable(Type.Integer()),
+})

@@ -1,0 +1,201 @@
+// What changed between scans and the findings' life cycle, on real scans: a schedule run now (and
+// again) against a diagnostic target whose findings come and go, and the TCP port scanner against
+// loopback listeners this file opens and closes (127.0.26.20).
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { startWard, waitForScan, TEST_BACKEND, type TestWard } from '../helpers/ward.js'
+import { diffScans } from '../../src/reports/scan-changes.js'
+import type { ScanRow } from '../../src/store/schema.js'
+
+let w: TestWard
+before(async () => {
+  w = await startWard()
+})
+after(() => w.close())
+
+const finished = (s: any) => s.status_name === 'finished'
+async function runNow(scheduleId: number): Promise<number> {
+  const r = await w.req('POST', `/api/v2/schedules/${scheduleId}/run`)
+  assert.equal(r.statusCode, 201, r.body)
+  const [id] = r.json().data.created_ids
+  assert.ok(id, r.body)
+  return id
+}
+const changes = async (scanId: number, q = '') => {
+  const r = await w.req('GET', `/api/v2/scans/${scanId}/changes${q}`)
+  assert.equal(r.statusCode, 200, r.body)
+  return r.json().data
+}
+const locations = (fs: any[]) => fs.map((f) => f.location).sort()
+
+describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
+  test('new, gone (fixed), still, regression, triage carried over, partial scans mark nothing gone', async () => {
+    const target = (await w.req('POST', '/api/v2/targets', { form: { name: 'lifecycle.example' } })).json().data.created_id
+    const sched = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: target, interval_minutes: 1440, tool_params: { steps: 5, step_ms: 1 } } })
+    assert.equal(sched.statusCode, 201, sched.body)
+    const sid = sched.json().data.created_id
+
+    // Run 1: findings at step-1, step-3, step-5; nothing to compare with.
+    const s1 = await runNow(sid)
+    await waitForScan(w, s1, finished)
+    const c1 = await changes(s1)
+    assert.equal(c1.against_scan_id, null)
+    assert.deepEqual(locations(c1.findings.new), ['step-1', 'step-3', 'step-5'])
+    const f1 = (await w.req('GET', `/api/v2/findings?task_id=${s1}`)).json().data
+    const byLoc = async (scan: number) => {
+      const out: Record<string, any> = {}
+      for (const c of (await changes(scan)).findings.still.concat((await changes(scan)).findings.new)) out[c.location] = c
+      return out
+    }
+    // Triage: step-3 accepted by a person.
+    const step3 = (await byLoc(s1))['step-3']
+    assert.equal((await w.req('PATCH', `/api/v2/findings/${step3.id}`, { body: { status: 'accepted', reason: 'known, tolerated' } })).statusCode, 200)
+    assert.equal(f1.length, 3)
+
+    // Run 2 (partial: stopped before it starts would be empty; a stopped running scan is partial).
+    await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 1, step_ms: 1 } } })
+    const partial = await runNow(sid)
+    const stopped = await w.req('POST', `/api/v2/scans/${partial}/stop`)
+    assert.equal(stopped.statusCode, 204)
+    await waitForScan(w, partial, (s) => s.status_name === 'stopped' || s.status_name === 'finished')
+    const cp = await changes(partial, `?against=${s1}`)
+    if ((await w.req('GET', `/api/v2/scans/${partial}`)).json().data.status_name === 'stopped') {
+      assert.equal(cp.complete, false)
+      assert.deepEqual(cp.findings.gone, [], 'a partial scan marks nothing gone')
+    }
+    const lc1 = (await w.req('GET', `/api/v2/findings/${(await byLoc(s1))['step-5'].id}/lifecycle`)).json().data
+    assert.equal(lc1.state, 'open', 'a partial scan fixes nothing')
+
+    // Run 3 (complete, 3 steps): step-5 is gone → fixed; step-1 still; step-3 still and still accepted.
+    await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 3, step_ms: 1 } } })
+    const s3 = await runNow(sid)
+    await waitForScan(w, s3, finished)
+    const c3 = await changes(s3)
+    assert.equal(c3.against_scan_id, s1, 'against the previous complete scan (the partial one is passed over)')
+    assert.equal(c3.complete, true)
+    assert.equal(c3.changed, true)
+    assert.deepEqual(locations(c3.findings.gone), ['step-5'])
+    assert.deepEqual(locations(c3.findings.still), ['step-1', 'step-3'])
+    assert.deepEqual(c3.findings.new, [])
+    const step5id = c3.findings.gone[0].id
+    const lc5 = (await w.req('GET', `/api/v2/findings/${step5id}/lifecycle`)).json().data
+    assert.equal(lc5.state, 'fixed')
+    assert.equal(lc5.fixed_scan_id, s3)
+    assert.equal(lc5.regression, false)
+    assert.equal((await w.req('GET', `/api/v2/findings/${step5id}`)).json().data.status, 'fixed')
+    const now3 = await byLoc(s3)
+    assert.equal((await w.req('GET', `/api/v2/findings/${now3['step-3'].id}`)).json().data.status, 'accepted', 'triage carried over')
+    const lc1b = (await w.req('GET', `/api/v2/findings/${now3['step-1'].id}/lifecycle`)).json().data
+    assert.equal(lc1b.first_scan_id, s1)
+    assert.equal(lc1b.last_scan_id, s3)
+    assert.ok(lc1b.first_seen <= lc1b.last_seen)
+    const hist = (await w.req('GET', `/api/v2/findings/${step5id}/history`)).json().data
+    assert.ok(JSON.stringify(hist).includes(`complete scan ${s3}`), JSON.stringify(hist))
+
+    // Run 4 (5 steps again): step-5 is back: open, flagged as a regression, and new in the changes.
+    await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 5, step_ms: 1 } } })
+    const s4 = await runNow(sid)
+    await waitForScan(w, s4, finished)
+    const c4 = await changes(s4)
+    assert.equal(c4.against_scan_id, s3)
+    assert.deepEqual(locations(c4.findings.new), ['step-5'])
+    const lc5b = (await w.req('GET', `/api/v2/findings/${c4.findings.new[0].id}/lifecycle`)).json().data
+    assert.equal(lc5b.state, 'open')
+    assert.equal(lc5b.regression, true)
+    assert.equal(lc5b.first_scan_id, s1)
+    assert.equal((await w.req('GET', `/api/v2/findings/${c4.findings.new[0].id}`)).json().data.status, 'open')
+
+    // The schedule shows its last scans, newest first.
+    const view = (await w.req('GET', `/api/v2/schedules/${sid}`)).json().data
+    assert.deepEqual(view.last_scans.map((s: any) => s.id), [s4, s3, partial, s1])
+  })
+
+  test('ports opened and closed between two port scans', async () => {
+    const host = '127.0.26.20'
+    const listen = (port = 0) =>
+      new Promise<net.Server>((resolve, reject) => {
+        const s = net.createServer((c) => {
+          c.on('error', () => {})
+          c.end('SSH-2.0-OpenSSH_9.6\r\n')
+          c.setTimeout(2000, () => c.destroy())
+        })
+        s.once('error', reject)
+        s.listen(port, host, () => resolve(s))
+      })
+    const close = (s: net.Server) => new Promise<void>((r) => s.close(() => r()))
+    const a = await listen()
+    const b = await listen()
+    const pa = (a.address() as net.AddressInfo).port
+    const pb = (b.address() as net.AddressInfo).port
+    await close(b)
+    const scan = async () => {
+      const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 70, target_name: host, tool_params: { ports: `${pa},${pb}` } } })
+      assert.equal(r.statusCode, 201, r.body)
+      const id = r.json().data.created_id
+      const s = await waitForScan(w, id, (x) => x.status_name !== 'waiting' && x.status_name !== 'running', 30000)
+      assert.equal(s.status_name, 'finished', JSON.stringify(s))
+      return id
+    }
+    const first = await scan()
+    await close(a)
+    const b2 = await listen(pb)
+    try {
+      const second = await scan()
+      const c = await changes(second)
+      assert.equal(c.against_scan_id, first)
+      assert.deepEqual(c.surface.ports.opened.map((p: any) => `${p.protocol}/${p.port}`), [`tcp/${pb}`])
+      assert.deepEqual(c.surface.ports.closed.map((p: any) => `${p.protocol}/${p.port}`), [`tcp/${pa}`])
+      assert.equal(c.changed, true)
+    } finally {
+      await close(b2)
+    }
+  })
+})
+
+describe('diffScans (pure)', () => {
+  const row = (id: number, out: Record<string, unknown>, status = 'finished', msg: string | null = null) =>
+    ({ id, target_id: 1, tool_id: 450, status, status_message: msg, output_data: JSON.stringify(out), end_time: '2026-11-24T00:00:00.000Z' }) as unknown as ScanRow
+  const cert = (fp: string, issuer: string, to: string) => ({ position: 0, subject: 'CN=site', issuer, valid_to: to, fingerprint_sha256: fp })
+  const tls = (protos: Array<[string, string[]]>) => protos.map(([name, ciphers]) => ({ name, accepted: true, ciphers: ciphers.map((c) => ({ name: c })) }))
+
+  test('certificate, protocols and ciphers; subdomains and addresses; URLs; services', () => {
+    const before = row(1, {
+      certificates: [cert('aa', 'CN=Old CA', '2027-01-01T00:00:00Z')],
+      protocols: tls([['TLSv1.2', ['AES128-SHA', 'ECDHE-RSA-AES128-GCM-SHA256']], ['TLSv1.0', ['AES128-SHA']]]),
+      subdomains: [{ hostname: 'a.example', ip_address: '192.0.2.1' }, { hostname: 'b.example', ip_address: '192.0.2.2' }],
+      urls: [{ url: 'http://h/admin' }],
+      services: [{ port: 22, protocol: 'tcp', service: 'ssh', product: 'OpenSSH', version: '8.9' }],
+    })
+    const after = row(2, {
+      certificates: [cert('bb', 'CN=New CA', '2028-01-01T00:00:00Z')],
+      protocols: tls([['TLSv1.2', ['ECDHE-RSA-AES128-GCM-SHA256']], ['TLSv1.3', ['TLS_AES_128_GCM_SHA256']]]),
+      subdomains: [{ hostname: 'a.example', ip_address: '192.0.2.9' }, { hostname: 'c.example', ip_address: null }],
+      pages: [{ url: 'http://h/login', status: 200 }],
+      services: [{ port: 22, protocol: 'tcp', service: 'ssh', product: 'OpenSSH', version: '9.6' }],
+    })
+    const c = diffScans(after, [], before, [])
+    assert.deepEqual(c.surface.tls.certificate, { before: { subject: 'CN=site', issuer: 'CN=Old CA', valid_to: '2027-01-01T00:00:00Z', fingerprint_sha256: 'aa' }, after: { subject: 'CN=site', issuer: 'CN=New CA', valid_to: '2028-01-01T00:00:00Z', fingerprint_sha256: 'bb' } })
+    assert.deepEqual(c.surface.tls.protocols_added, ['TLSv1.3'])
+    assert.deepEqual(c.surface.tls.protocols_removed, ['TLSv1.0'])
+    assert.deepEqual(c.surface.tls.ciphers_added, ['TLSv1.3 TLS_AES_128_GCM_SHA256'])
+    assert.deepEqual(c.surface.tls.ciphers_removed, ['TLSv1.0 AES128-SHA', 'TLSv1.2 AES128-SHA'])
+    assert.deepEqual(c.surface.subdomains.added, [{ hostname: 'c.example', ip_address: null }])
+    assert.deepEqual(c.surface.subdomains.removed, [{ hostname: 'b.example', ip_address: '192.0.2.2' }])
+    assert.deepEqual(c.surface.subdomains.address_changed, [{ hostname: 'a.example', before: '192.0.2.1', after: '192.0.2.9' }])
+    assert.deepEqual(c.surface.urls, { found: ['http://h/login'], gone: ['http://h/admin'] })
+    assert.equal(c.surface.ports.changed.length, 1)
+    assert.equal(c.surface.ports.changed[0]!.after.version, '9.6')
+    assert.equal(c.changed, true)
+
+    // The same scan, cut short: additions still show, nothing is gone.
+    const partial = diffScans(row(3, JSON.parse(after.output_data!), 'finished', 'Reached max_scan_time of 1 min; ...'), [], before, [])
+    assert.equal(partial.complete, false)
+    assert.deepEqual(partial.surface.tls.protocols_removed, [])
+    assert.deepEqual(partial.surface.subdomains.removed, [])
+    assert.deepEqual(partial.surface.urls.gone, [])
+    assert.deepEqual(partial.surface.urls.found, ['http://h/login'])
+    // Identical scans: nothing changed.
+    assert.equal(diffScans(row(4, JSON.parse(after.output_data!)), [], after, []).changed, false)
+  })
+})
