@@ -109,6 +109,22 @@ export async function recordAttempt(db: Db, owner: string, deliveryId: number, r
   })
 }
 
+/**
+ * Ends a delivery without sending it (`skipped`): its scan asked for a callback only on change, and
+ * nothing changed. Only the lease holder may do so.
+ */
+export async function skipDelivery(db: Db, owner: string, deliveryId: number, reason: string): Promise<boolean> {
+  const r = await db
+    .updateTable('callback_deliveries')
+    .set({ status: 'skipped', lease_owner: null, lease_expires_at: null, last_error: reason })
+    .where('id', '=', deliveryId)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('callback_bodies').select('delivery_id').where('delivery_id', '=', deliveryId))))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
 /** Releases a lease without recording an attempt (the sender stopped before sending). */
 export async function releaseDelivery(db: Db, owner: string, deliveryId: number): Promise<void> {
   await db.updateTable('callback_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).where('lease_owner', '=', owner).execute()

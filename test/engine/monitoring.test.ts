@@ -4,6 +4,8 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
+import http from 'node:http'
+import { verifySignature } from '../../src/reports/callback-signing.js'
 import { startWard, waitForScan, TEST_BACKEND, type TestWard } from '../helpers/ward.js'
 import { diffScans } from '../../src/reports/scan-changes.js'
 import type { ScanRow } from '../../src/store/schema.js'
@@ -109,6 +111,65 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     // The schedule shows its last scans, newest first.
     const view = (await w.req('GET', `/api/v2/schedules/${sid}`)).json().data
     assert.deepEqual(view.last_scans.map((s: any) => s.id), [s4, s3, partial, s1])
+  })
+
+  test('a change-only callback is sent when something changed, with the changes in the signed body, and skipped otherwise', async () => {
+    const got: Array<{ headers: http.IncomingHttpHeaders; body: Buffer }> = []
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        got.push({ headers: req.headers, body: Buffer.concat(chunks) })
+        res.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.26.30', r))
+    const url = `http://127.0.26.30:${(server.address() as net.AddressInfo).port}/hook`
+    try {
+      const target = (await w.req('POST', '/api/v2/targets', { form: { name: 'notify.example' } })).json().data.created_id
+      const secret = 'monitoring-secret'
+      const sched = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: target, cron: '0 4 * * *', timezone: 'Europe/Paris', tool_params: { steps: 3, step_ms: 1 }, report_callback: { url, secret, only_on_change: true } } })
+      assert.equal(sched.statusCode, 201, sched.body)
+      const sid = sched.json().data.created_id
+      const view = (await w.req('GET', `/api/v2/schedules/${sid}`)).json().data
+      assert.deepEqual(view.report_callback, { url, format: 'json', has_secret: true, only_on_change: true })
+      assert.ok(!JSON.stringify(view).includes(secret), 'the secret is write-only')
+
+      const delivered = async (scan: number) => {
+        const until = Date.now() + 15000
+        for (;;) {
+          const d = (await w.req('GET', `/api/v2/scans/${scan}/callbacks`)).json().data[0]
+          if (d && d.status !== 'pending') return d
+          assert.ok(Date.now() < until, `callback of scan ${scan} still pending`)
+          await new Promise((r) => setTimeout(r, 50))
+        }
+      }
+      const s1 = await runNow(sid)
+      await waitForScan(w, s1, finished)
+      assert.equal((await delivered(s1)).status, 'delivered', 'the first scan has nothing to compare with: sent')
+      const s2 = await runNow(sid)
+      await waitForScan(w, s2, finished)
+      const d2 = await delivered(s2)
+      assert.equal(d2.status, 'skipped')
+      assert.match(d2.last_error, new RegExp(`nothing changed since scan ${s1}`))
+      await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 1, step_ms: 1 } } })
+      const s3 = await runNow(sid)
+      await waitForScan(w, s3, finished)
+      assert.equal((await delivered(s3)).status, 'delivered')
+
+      assert.equal(got.length, 2, 'one callback per changed scan, none for the unchanged one')
+      const last = got[1]!
+      assert.equal(last.headers['x-ward-scan-id'], String(s3))
+      assert.ok(verifySignature(secret, last.body, last.headers['x-ward-signature'] as string, { toleranceSeconds: 300 }))
+      const body = JSON.parse(last.body.toString('utf8')).data
+      assert.equal(body.output_type, 'finding_list')
+      assert.equal(body.changes.scan_id, s3)
+      assert.equal(body.changes.against_scan_id, s2)
+      assert.deepEqual(body.changes.findings.gone.map((f: any) => f.location), ['step-3'])
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((r) => server.close(() => r()))
+    }
   })
 
   test('ports opened and closed between two port scans', async () => {
