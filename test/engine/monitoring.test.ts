@@ -9,6 +9,7 @@ import { verifySignature } from '../../src/reports/callback-signing.js'
 import { startWard, waitForScan, TEST_BACKEND, type TestWard } from '../helpers/ward.js'
 import { diffScans } from '../../src/reports/scan-changes.js'
 import type { ScanRow } from '../../src/store/schema.js'
+import { changeRows } from '../../src/reports/pdf/changes.js'
 
 let w: TestWard
 before(async () => {
@@ -92,6 +93,11 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     assert.equal(lc1b.first_scan_id, s1)
     assert.equal(lc1b.last_scan_id, s3)
     assert.ok(lc1b.first_seen <= lc1b.last_seen)
+    // The PDF report of the scan has its "Since last scan" section: one page more than without changes.
+    const pdf = await w.req('GET', `/api/v2/scans/${s3}/output`, { headers: { accept: 'application/pdf' } })
+    assert.equal(pdf.statusCode, 200)
+    assert.equal(pdf.headers['content-type'], 'application/pdf')
+    assert.ok(pdf.rawPayload.subarray(0, 5).toString() === '%PDF-')
     const hist = (await w.req('GET', `/api/v2/findings/${step5id}/history`)).json().data
     assert.ok(JSON.stringify(hist).includes(`complete scan ${s3}`), JSON.stringify(hist))
 
@@ -215,6 +221,17 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
 })
 
 describe('diffScans (pure)', () => {
+  test('the PDF gains a "Since last scan" page when changes are given', async () => {
+    const { renderScanPdf } = await import('../../src/reports/pdf/index.js')
+    const scan = { id: 9, tool_id: 450, tool_name: 'SSL/TLS Scanner', target: { name: 'site.example', type: 'hostname' }, status_name: 'finished', status_message: null, start_time: null, end_time: null, duration: 0, result_summary: { critical: 0, high: 0, medium: 0, low: 0, info: 0, text: '' } }
+    const pages = (b: Buffer) => (b.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length
+    const now = new Date('2026-11-24T00:00:00Z')
+    const plain = await renderScanPdf(scan as any, [], [], { now })
+    const before = row(1, { urls: [{ url: 'http://h/a' }] })
+    const withChanges = await renderScanPdf(scan as any, [], [], { now, changes: diffScans(row(2, { urls: [{ url: 'http://h/<script>' }] }), [], before, []) })
+    assert.equal(pages(withChanges), pages(plain) + 1)
+  })
+
   const row = (id: number, out: Record<string, unknown>, status = 'finished', msg: string | null = null) =>
     ({ id, target_id: 1, tool_id: 450, status, status_message: msg, output_data: JSON.stringify(out), end_time: '2026-11-24T00:00:00.000Z' }) as unknown as ScanRow
   const cert = (fp: string, issuer: string, to: string) => ({ position: 0, subject: 'CN=site', issuer, valid_to: to, fingerprint_sha256: fp })
@@ -256,6 +273,12 @@ describe('diffScans (pure)', () => {
     assert.deepEqual(partial.surface.subdomains.removed, [])
     assert.deepEqual(partial.surface.urls.gone, [])
     assert.deepEqual(partial.surface.urls.found, ['http://h/login'])
+    // The PDF section lists each change once, scanner text included as given.
+    const rows = changeRows(c)
+    assert.ok(rows.some(([a, k, d]) => a === 'Certificate' && k === 'changed' && d.includes('CN=Old CA') && d.includes('CN=New CA')))
+    assert.ok(rows.some(([a, k, d]) => a === 'Subdomain' && k === 'removed' && d.startsWith('b.example')))
+    assert.ok(rows.some(([a, k, d]) => a === 'Service' && k === 'changed' && d.includes('8.9') && d.includes('9.6')))
+    assert.deepEqual(rows.filter(([a]) => a === 'URL'), [['URL', 'found', 'http://h/login'], ['URL', 'gone', 'http://h/admin']])
     // Identical scans: nothing changed.
     assert.equal(diffScans(row(4, JSON.parse(after.output_data!)), [], after, []).changed, false)
   })
