@@ -1,6 +1,7 @@
 // Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
 import { selectArrays, type Db } from './db.js'
-import type { FindingRow } from './schema.js'
+import type { ExpressionBuilder } from 'kysely'
+import type { Database, FindingRow } from './schema.js'
 
 /**
  * The columns of the Finding resource, in the resource's field order: rows read with
@@ -20,6 +21,10 @@ export interface FindingFilter {
   riskLevel?: number
   status?: string
   vulnId?: string
+  /** The duplicate group's life cycle: `fixed` by a later complete scan, or `open` (never fixed, or back). */
+  lifecycle?: 'open' | 'fixed'
+  /** Groups found again after being fixed (true) or not (false). */
+  regression?: boolean
   limit: number
   page: number
 }
@@ -50,6 +55,11 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
       if (f.workspaceId === undefined) q = q.where(`${alias}.workspace_id` as 'workspace_id', 'in', ownWorkspaces(db, userId))
       else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('id', '=', f.workspaceId!)))
       if (f.targetId !== undefined) q = q.where(`${alias}.target_id` as 'target_id', '=', f.targetId)
+      // Life cycle: a property of the duplicate group, the same for each of its findings.
+      const group = (eb: ExpressionBuilder<Database, 'findings'>) =>
+        eb.selectFrom('finding_groups as fg').select('fg.id').whereRef('fg.workspace_id', '=', 'findings.workspace_id').whereRef('fg.dedup_key', '=', 'findings.dedup_key')
+      if (f.lifecycle !== undefined) q = q.where((eb) => (f.lifecycle === 'fixed' ? eb.exists(group(eb).where('fg.state', '=', 'fixed')) : eb.not(eb.exists(group(eb).where('fg.state', '=', 'fixed')))))
+      if (f.regression !== undefined) q = q.where((eb) => (f.regression ? eb.exists(group(eb).where('fg.regression', '=', 1)) : eb.not(eb.exists(group(eb).where('fg.regression', '=', 1)))))
     }
     if (f.scanId !== undefined) q = q.where(`${alias}.scan_id` as 'scan_id', '=', f.scanId)
     if (f.riskLevel !== undefined) q = q.where(`${alias}.risk_level` as 'risk_level', '=', f.riskLevel)

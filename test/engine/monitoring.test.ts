@@ -93,6 +93,10 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     assert.equal(lc1b.first_scan_id, s1)
     assert.equal(lc1b.last_scan_id, s3)
     assert.ok(lc1b.first_seen <= lc1b.last_seen)
+    const fixedList = (await w.req('GET', `/api/v2/findings?target_id=${target}&lifecycle=fixed`)).json().data
+    assert.deepEqual([...new Set(fixedList.map((f: any) => f.id))].sort(), [step5id], 'filterable by life cycle')
+    const openList = (await w.req('GET', `/api/v2/findings?target_id=${target}&lifecycle=open&task_id=${s3}`)).json().data
+    assert.equal(openList.length, 2)
     // The PDF report of the scan has its "Since last scan" section: one page more than without changes.
     const pdf = await w.req('GET', `/api/v2/scans/${s3}/output`, { headers: { accept: 'application/pdf' } })
     assert.equal(pdf.statusCode, 200)
@@ -113,6 +117,9 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     assert.equal(lc5b.regression, true)
     assert.equal(lc5b.first_scan_id, s1)
     assert.equal((await w.req('GET', `/api/v2/findings/${c4.findings.new[0].id}`)).json().data.status, 'open')
+    const regressed = (await w.req('GET', `/api/v2/findings?target_id=${target}&regression=true`)).json().data
+    assert.deepEqual(regressed.map((f: any) => f.id).sort((a: number, b: number) => a - b), [step5id, c4.findings.new[0].id], 'the whole group, filterable')
+    assert.equal((await w.req('GET', `/api/v2/findings?target_id=${target}&regression=true&lifecycle=fixed`)).json().data.length, 0)
 
     // The schedule shows its last scans, newest first.
     const view = (await w.req('GET', `/api/v2/schedules/${sid}`)).json().data

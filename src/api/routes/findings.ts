@@ -37,6 +37,8 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         riskLevel: q.risk_level,
         status: q.status,
         vulnId: q.vuln_id,
+        lifecycle: q.lifecycle,
+        regression: q.regression,
         limit: q.limit,
         page: q.page,
       })

@@ -46,6 +46,8 @@ export const FindingsQuery = Type.Object({
   risk_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
   status: Type.Optional(FindingStatus),
   vuln_id: Type.Optional(Type.String({ maxLength: 200 })),
+  lifecycle: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: "the finding's duplicate group: fixed by a later complete scan of the same target and tool, or open" })),
+  regression: Type.Optional(Type.Boolean({ description: 'the duplicate group came back after it had been fixed' })),
   ...Pagination,
 })
 
