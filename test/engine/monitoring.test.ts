@@ -5,6 +5,12 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import http from 'node:http'
+import https from 'node:https'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { X509Certificate } from 'node:crypto'
 import { verifySignature } from '../../src/reports/callback-signing.js'
 import { startWard, waitForScan, TEST_BACKEND, type TestWard } from '../helpers/ward.js'
 import { diffScans } from '../../src/reports/scan-changes.js'
@@ -223,6 +229,57 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
       assert.equal(c.changed, true)
     } finally {
       await close(b2)
+    }
+  })
+})
+
+describe(`TLS surface between two scans (${TEST_BACKEND})`, () => {
+  test('a new certificate (issuer, expiry, fingerprint) and TLS 1.3 switched off', { timeout: 120000 }, async () => {
+    const host = '127.0.26.50'
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-monitor-tls-'))
+    const cert = (name: string, days: number) => {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(days), '-subj', `/CN=${name}`, '-addext', `subjectAltName=IP:${host}`, '-keyout', path.join(dir, `${name}.key`), '-out', path.join(dir, `${name}.pem`)], { stdio: 'ignore' })
+      return { key: fs.readFileSync(path.join(dir, `${name}.key`)), cert: fs.readFileSync(path.join(dir, `${name}.pem`)) }
+    }
+    const serve = (c: { key: Buffer; cert: Buffer }, maxVersion: 'TLSv1.2' | 'TLSv1.3', port = 0) =>
+      new Promise<https.Server>((resolve, reject) => {
+        const s = https.createServer({ ...c, minVersion: 'TLSv1.2', maxVersion, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384' }, (_req, res) => res.end('ok'))
+        s.on('tlsClientError', () => {})
+        s.once('error', reject)
+        s.listen(port, host, () => resolve(s))
+      })
+    const stop = (s: https.Server) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()) })
+    const a = cert('monitor-a', 365)
+    const b = cert('monitor-b', 730)
+    let server = await serve(a, 'TLSv1.3')
+    const port = (server.address() as net.AddressInfo).port
+    const scan = async () => {
+      const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 450, target_name: host, tool_params: { port } } })
+      assert.equal(r.statusCode, 201, r.body)
+      const s = await waitForScan(w, r.json().data.created_id, (x) => x.status_name !== 'waiting' && x.status_name !== 'running', 90000)
+      assert.equal(s.status_name, 'finished', JSON.stringify(s))
+      return s.id as number
+    }
+    try {
+      const first = await scan()
+      await stop(server)
+      server = await serve(b, 'TLSv1.2', port)
+      const second = await scan()
+      const c = await changes(second)
+      assert.equal(c.against_scan_id, first)
+      const fp = (p: Buffer) => new X509Certificate(p).fingerprint256
+      assert.deepEqual(c.surface.tls.certificate.before.fingerprint_sha256, fp(a.cert))
+      assert.deepEqual(c.surface.tls.certificate.after.fingerprint_sha256, fp(b.cert))
+      assert.match(c.surface.tls.certificate.before.issuer, /monitor-a/)
+      assert.match(c.surface.tls.certificate.after.issuer, /monitor-b/)
+      assert.notEqual(c.surface.tls.certificate.before.valid_to, c.surface.tls.certificate.after.valid_to)
+      assert.deepEqual(c.surface.tls.protocols_removed, ['TLSv1.3'])
+      assert.deepEqual(c.surface.tls.protocols_added, [])
+      assert.ok(c.surface.tls.ciphers_removed.length > 0 && c.surface.tls.ciphers_removed.every((x: string) => x.startsWith('TLSv1.3 ')), JSON.stringify(c.surface.tls))
+      assert.equal(c.changed, true)
+    } finally {
+      await stop(server)
+      fs.rmSync(dir, { recursive: true, force: true })
     }
   })
 })
