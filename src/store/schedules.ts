@@ -43,17 +43,25 @@ export async function deleteSchedule(db: Db, userId: number, id: number): Promis
 export async function scheduleHistory(db: Db, ids: number[], n = 5): Promise<Map<number, { scans: ScanRow[]; runs: ScheduleRunRow[] }>> {
   const out = new Map(ids.map((id) => [id, { scans: [] as ScanRow[], runs: [] as ScheduleRunRow[] }]))
   if (!ids.length) return out
-  // Bounded per schedule by a window over each table's own index.
-  const scans = await db.selectFrom('scans').selectAll().where('schedule_id', 'in', ids).orderBy('id', 'desc').limit(ids.length * n * 4).execute()
-  for (const s of scans) {
-    const h = out.get(s.schedule_id!)
-    if (h && h.scans.length < n) h.scans.push(s)
-  }
-  const runs = await db.selectFrom('schedule_runs').selectAll().where('schedule_id', 'in', ids).orderBy('id', 'desc').limit(ids.length * n * 4).execute()
-  for (const r of runs) {
-    const h = out.get(r.schedule_id)
-    if (h && h.runs.length < n) h.runs.push(r)
-  }
+  // The n newest per schedule: a window numbers each schedule's rows, newest first.
+  const scans = await db
+    .selectFrom((eb) =>
+      eb.selectFrom('scans').selectAll().select((e) => e.fn.agg<number>('row_number').over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc')).as('rn')).where('schedule_id', 'in', ids).as('s'),
+    )
+    .selectAll()
+    .where('rn', '<=', n)
+    .orderBy('id', 'desc')
+    .execute()
+  for (const { rn: _, ...s } of scans) out.get(s.schedule_id!)?.scans.push(s)
+  const runs = await db
+    .selectFrom((eb) =>
+      eb.selectFrom('schedule_runs').selectAll().select((e) => e.fn.agg<number>('row_number').over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc')).as('rn')).where('schedule_id', 'in', ids).as('r'),
+    )
+    .selectAll()
+    .where('rn', '<=', n)
+    .orderBy('id', 'desc')
+    .execute()
+  for (const { rn: _, ...r } of runs) out.get(r.schedule_id)?.runs.push(r)
   return out
 }
 
