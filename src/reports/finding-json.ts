@@ -36,7 +36,10 @@ export function findingJson(r: unknown[]): string {
     `"recommendation":${str(r[12])},"references":${stringArray(r[13])},"verified":${bool(r[14])},"vuln_id":${str(r[15])},` +
     `"owasp":${owasp(r[16])},"cwe":${str(r[17])},"port":${nullableInt(r[18])},"protocol":${nullableStr(r[19])},` +
     `"service":${nullableStr(r[20])},"url":${nullableStr(r[21])},"scan_id":${Number(r[22])},"target_id":${Number(r[23])},` +
-    `"created_at":${str(String(r[24]).slice(0, 19) + 'Z')}}`
+    `"created_at":${str(String(r[24]).slice(0, 19) + 'Z')},` +
+    // The duplicate group's life cycle (store/findings.ts groupColumns), or seen once by its own scan.
+    `"first_seen":${str(String(r[25] ?? r[24]).slice(0, 19) + 'Z')},"last_seen":${str(String(r[26] ?? r[24]).slice(0, 19) + 'Z')},` +
+    `"lifecycle":${r[27] === 'fixed' ? '"fixed"' : '"open"'},"regression":${Number(r[28]) === 1 ? 'true' : 'false'}}`
   )
 }
 

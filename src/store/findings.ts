@@ -13,6 +13,20 @@ export const FINDING_RESOURCE_COLUMNS = [
   'service', 'url', 'scan_id', 'target_id', 'created_at',
 ] as const satisfies ReadonlyArray<keyof FindingRow>
 
+/**
+ * The life cycle of a finding's duplicate group (store/finding-lifecycle.ts) as four more columns,
+ * after the others: null for a finding stored before groups were kept.
+ */
+export function groupColumns(eb: ExpressionBuilder<Database, 'findings'>) {
+  const g = () => eb.selectFrom('finding_groups as fg').whereRef('fg.workspace_id', '=', 'findings.workspace_id').whereRef('fg.dedup_key', '=', 'findings.dedup_key')
+  return [
+    g().select('fg.first_seen').as('group_first_seen'),
+    g().select('fg.last_seen').as('group_last_seen'),
+    g().select('fg.state').as('group_state'),
+    g().select('fg.regression').as('group_regression'),
+  ]
+}
+
 export interface FindingFilter {
   workspaceId?: number
   targetId?: number
@@ -32,16 +46,16 @@ export interface FindingFilter {
 const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
 
 export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
-  return findingsQuery(db, userId, f).selectAll().execute()
+  return findingsQuery(db, userId, f).selectAll('findings').select(groupColumns).execute()
 }
 
 /** listFindings as arrays of FINDING_RESOURCE_COLUMNS: the API's findings list reads these. */
 export function listFindingArrays(db: Db, userId: number, f: FindingFilter): Promise<unknown[][]> {
-  return selectArrays(db, findingsQuery(db, userId, f).select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)))
+  return selectArrays(db, findingsQuery(db, userId, f).select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)).select(groupColumns))
 }
 
 export async function getFindingArray(db: Db, userId: number, id: number): Promise<unknown[] | null> {
-  const q = db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId))
+  const q = db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId))
   return (await selectArrays(db, q))[0] ?? null
 }
 
@@ -78,4 +92,4 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
 }
 
 export const getFinding = (db: Db, userId: number, id: number) =>
-  db.selectFrom('findings').selectAll().where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId)).executeTakeFirst()
+  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId)).executeTakeFirst()

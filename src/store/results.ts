@@ -6,6 +6,7 @@ import { encodeFinding, type FindingRecord } from './finding-rows.js'
 import { nowIso } from './time.js'
 import { joinGroup } from './finding-history.js'
 import { touchGroup } from './finding-lifecycle.js'
+import { groupColumns } from './findings.js'
 
 const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'] as const
 
@@ -62,7 +63,7 @@ export const scanLogs = async (db: Db, scanId: number) =>
   (await db.selectFrom('scan_logs').select('line').where('scan_id', '=', scanId).orderBy('id').execute()).map((r) => r.line)
 
 export const scanFindings = (db: Db, scanId: number): Promise<FindingRow[]> =>
-  db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
+  db.selectFrom('findings').selectAll().select(groupColumns).where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
 
 export async function scanTests(db: Db, scanId: number, only?: 'with-findings' | 'without-findings', findingId?: number): Promise<Array<TestRow & { finding_ids: number[] }>> {
   let q = db.selectFrom('tests').selectAll('tests').where('tests.scan_id', '=', scanId)

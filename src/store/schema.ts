@@ -294,3 +294,11 @@ export interface Database {
 export type ScheduleRow = Selectable<SchedulesTable>
 export type ScheduleRunRow = Selectable<ScheduleRunsTable>
 export type FindingGroupRow = Selectable<FindingGroupsTable>
+
+/** A finding row read with its duplicate group's life cycle (store/findings.ts groupColumns); null: no group. */
+export interface FindingGroupColumns {
+  group_first_seen?: string | null
+  group_last_seen?: string | null
+  group_state?: string | null
+  group_regression?: number | null
+}

@@ -92,7 +92,10 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     assert.equal(lc5.state, 'fixed')
     assert.equal(lc5.fixed_scan_id, s3)
     assert.equal(lc5.regression, false)
-    assert.equal((await w.req('GET', `/api/v2/findings/${step5id}`)).json().data.status, 'fixed')
+    const fixedOne = (await w.req('GET', `/api/v2/findings/${step5id}`)).json().data
+    assert.equal(fixedOne.status, 'fixed')
+    assert.equal(fixedOne.lifecycle, 'fixed', 'the life cycle on the finding itself')
+    assert.equal(fixedOne.regression, false)
     const now3 = await byLoc(s3)
     assert.equal((await w.req('GET', `/api/v2/findings/${now3['step-3'].id}`)).json().data.status, 'accepted', 'triage carried over')
     const lc1b = (await w.req('GET', `/api/v2/findings/${now3['step-1'].id}/lifecycle`)).json().data
@@ -122,7 +125,13 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     assert.equal(lc5b.state, 'open')
     assert.equal(lc5b.regression, true)
     assert.equal(lc5b.first_scan_id, s1)
-    assert.equal((await w.req('GET', `/api/v2/findings/${c4.findings.new[0].id}`)).json().data.status, 'open')
+    const back = (await w.req('GET', `/api/v2/findings/${c4.findings.new[0].id}`)).json().data
+    assert.equal(back.status, 'open')
+    assert.equal(back.lifecycle, 'open')
+    assert.equal(back.regression, true)
+    assert.equal(back.first_seen, lc5b.first_seen)
+    const inOutput = (await w.req('GET', `/api/v2/scans/${s4}/output`)).json().data.output_data.findings.find((f: any) => f.id === back.id)
+    assert.deepEqual({ ...inOutput }, back, 'the same finding object in the scan output')
     const regressed = (await w.req('GET', `/api/v2/findings?target_id=${target}&regression=true`)).json().data
     assert.deepEqual(regressed.map((f: any) => f.id).sort((a: number, b: number) => a - b), [step5id, c4.findings.new[0].id], 'the whole group, filterable')
     assert.equal((await w.req('GET', `/api/v2/findings?target_id=${target}&regression=true&lifecycle=fixed`)).json().data.length, 0)

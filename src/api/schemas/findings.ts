@@ -36,6 +36,10 @@ export const Finding = Type.Object({
   scan_id: Type.Integer(),
   target_id: Type.Integer(),
   created_at: Type.String(),
+  first_seen: Type.String({ description: 'when a scan of this target and tool first found this finding (its duplicate group)' }),
+  last_seen: Type.String({ description: 'when a scan of this target and tool last found it' }),
+  lifecycle: Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: 'fixed: a later complete scan of the same target and tool did not find it' }),
+  regression: Type.Boolean({ description: 'found again after it had been fixed' }),
 })
 
 export const FindingsQuery = Type.Object({
