@@ -1,5 +1,5 @@
 // Stored rows → the resources of the spec (field names, units and formats of decisions.md).
-import type { FindingRow, ScanRow, TestRow } from '../store/schema.js'
+import type { FindingRow, ScanRow, ScheduleRow, ScheduleRunRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
 
@@ -51,5 +51,30 @@ export function testView(t: TestRow & { finding_ids: number[] }) {
     finding_ids: t.finding_ids,
     start_time: toApiTime(t.start_time),
     end_time: toApiTime(t.end_time),
+  }
+}
+
+export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: ScheduleRunRow[] }) {
+  const cb = s.report_callback ? (JSON.parse(s.report_callback) as { url: string; format?: string; secret?: string; only_on_change?: boolean }) : null
+  return {
+    id: s.id,
+    name: s.name,
+    workspace_id: s.workspace_id,
+    target_id: s.target_id,
+    target_type: s.target_type,
+    tool_id: s.tool_id,
+    tool_params: JSON.parse(s.tool_params) as Record<string, unknown>,
+    max_scan_time: s.max_scan_time,
+    vpn_profile_uuid: s.vpn_profile_uuid,
+    report_callback: cb ? { url: cb.url, format: cb.format ?? 'json', has_secret: !!cb.secret, only_on_change: !!cb.only_on_change } : null,
+    cron: s.cron,
+    timezone: s.timezone,
+    interval_minutes: s.interval_minutes,
+    paused: s.paused === 1,
+    next_run_at: s.paused === 1 ? null : toApiTime(s.next_run_at),
+    last_run_at: toApiTime(s.last_run_at),
+    created_at: toApiTime(s.created_at)!,
+    last_scans: h.scans.map((x) => ({ id: x.id, target_id: x.target_id, status_name: x.status as ScanState, start_time: toApiTime(x.start_time), end_time: toApiTime(x.end_time) })),
+    last_runs: h.runs.map((r) => ({ slot_at: r.slot_at.startsWith('manual:') ? toApiTime(r.fired_at)! : toApiTime(r.slot_at)!, fired_at: toApiTime(r.fired_at)!, outcome: r.outcome as 'queued' | 'skipped', scan_ids: JSON.parse(r.scan_ids) as number[], message: r.message ?? '' })),
   }
 }

@@ -34,6 +34,8 @@ export interface Config {
   leaseMs: number
   heartbeatMs: number
   pollMs: number
+  /** How often a worker looks for due schedules (ms). */
+  schedulerMs: number
   toolAbortGraceMs: number
   /** Claims of one scan at most: a restartable scan whose worker died is queued again until then. */
   scanMaxAttempts: number
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     leaseMs,
     heartbeatMs: int(env, 'WARD_HEARTBEAT_MS', Math.max(250, Math.floor(leaseMs / 3)), 100, 3600000),
     pollMs: int(env, 'WARD_POLL_MS', 500, 10, 60000),
+    schedulerMs: int(env, 'WARD_SCHEDULER_MS', 2000, 10, 600000),
     toolAbortGraceMs: int(env, 'WARD_TOOL_ABORT_GRACE_MS', 30000, 10, 600000),
     scanMaxAttempts: int(env, 'WARD_SCAN_MAX_ATTEMPTS', 3, 1, 1000),
     shutdownGraceMs: int(env, 'WARD_SHUTDOWN_GRACE_MS', 20000, 0, 3600000),

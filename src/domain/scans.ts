@@ -23,7 +23,7 @@ export interface CreateScanInput {
   workspace_id?: number | null
   vpn_profile_uuid?: string | null
   max_scan_time?: number
-  report_callback?: { url: string; format?: 'json' | 'pdf'; secret?: string } | null
+  report_callback?: { url: string; format?: 'json' | 'pdf'; secret?: string; only_on_change?: boolean } | null
   scan_original_url?: boolean
   redirect_level?: string
   tool_params?: Record<string, unknown> | null
@@ -51,12 +51,27 @@ export interface ScanRules {
   resolveVpnProfile?: (db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean) => Promise<string | null>
 }
 
-export async function createScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput): Promise<{ scanId: number; targetId: number }> {
+/** What a scan (or a schedule of scans) resolves to once every rule has accepted it. */
+export interface ResolvedScan {
+  toolId: number
+  toolParams: unknown
+  workspaceId: number
+  vpnProfileUuid: string | null
+  targetId: number | null
+  reportCallback: { url: string; format: string; secret?: string; only_on_change?: boolean } | null
+}
+
+/**
+ * The rules of POST /scans, without queueing: tool, tool_params, callback, workspace, licence,
+ * VPN profile and the target (created for a new target_name). `targets: 'none'` (a schedule of
+ * every target of a type) takes neither target_id nor target_name.
+ */
+export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput, targets: 'one' | 'none' = 'one'): Promise<ResolvedScan> {
   const tool = rules.tools.get(body.tool_id)
   if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, { known_tool_ids: rules.tools.ids() })
   const hasId = body.target_id !== undefined
   const hasName = body.target_name !== undefined && body.target_name !== null
-  if (hasId === hasName) throw badRequest('Invalid parameters: give exactly one of target_id and target_name')
+  if (targets === 'one' && hasId === hasName) throw badRequest('Invalid parameters: give exactly one of target_id and target_name')
   const params = resolveToolParams(tool.params, body.tool_params ?? {}, tool.validateParams)
   if (!params.ok) throw badRequest(`Invalid parameters: ${params.message}`)
   if (body.report_callback) {
@@ -68,7 +83,7 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
 
   // Every check that can refuse the scan runs before a target is created for target_name.
   let existing: { id: number; workspace_id: number } | null = null
-  if (hasId) {
+  if (targets === 'one' && hasId) {
     const t = await getTarget(db, caller.userId, body.target_id!)
     if (!t) throw notFound('Target')
     if (body.workspace_id !== undefined && body.workspace_id !== null && body.workspace_id !== t.workspace_id)
@@ -78,22 +93,28 @@ export async function createScan(db: Db, caller: Caller, rules: ScanRules, body:
   }
   const workspaceId = existing ? existing.workspace_id : (body.workspace_id ?? caller.activeWorkspaceId)
   const vpn = rules.resolveVpnProfile ? await rules.resolveVpnProfile(db, caller, workspaceId, body.vpn_profile_uuid, 'vpn_profile_uuid' in body) : (body.vpn_profile_uuid ?? null)
-  const targetId = existing ? existing.id : await findOrCreateTarget(db, caller, rules.targetBlocklist, body.target_name, workspaceId)
+  const targetId = targets === 'none' ? null : existing ? existing.id : await findOrCreateTarget(db, caller, rules.targetBlocklist, body.target_name, workspaceId)
+  const rc = body.report_callback
+  const cb = rc ? { url: rc.url, format: rc.format ?? 'json', ...(rc.secret ? { secret: rc.secret } : {}), ...(rc.only_on_change ? { only_on_change: true } : {}) } : null
+  // Credentials (SecretParam members) are stored sealed; the worker opens them (engine/run-scan.ts).
+  const toolParams = mapSecretParams(tool.params, params.value, (secret) => secretsOf(db).seal(secret))
+  return { toolId: tool.id, toolParams, workspaceId, vpnProfileUuid: vpn, targetId, reportCallback: cb }
+}
 
-  const cb = body.report_callback ? { url: body.report_callback.url, format: body.report_callback.format ?? 'json', ...(body.report_callback.secret ? { secret: body.report_callback.secret } : {}) } : null
+export async function createScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput): Promise<{ scanId: number; targetId: number }> {
+  const r = await resolveScan(db, caller, rules, body)
   const scanId = await queueScan(db, {
-    workspaceId,
-    targetId,
+    workspaceId: r.workspaceId,
+    targetId: r.targetId!,
     userId: caller.userId,
-    toolId: tool.id,
-    vpnProfileUuid: vpn,
+    toolId: r.toolId,
+    vpnProfileUuid: r.vpnProfileUuid,
     maxScanTime: body.max_scan_time ?? 1440,
     scanOriginalUrl: !!body.scan_original_url,
     redirectLevel: body.redirect_level ?? 'same_domain',
-    reportCallback: cb,
-    // Credentials (SecretParam members) are stored sealed; the worker opens them (engine/run-scan.ts).
-    toolParams: mapSecretParams(tool.params, params.value, (secret) => secretsOf(db).seal(secret)),
+    reportCallback: r.reportCallback,
+    toolParams: r.toolParams,
   })
   publish({ type: 'queued' })
-  return { scanId, targetId }
+  return { scanId, targetId: r.targetId! }
 }

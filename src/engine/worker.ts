@@ -13,6 +13,7 @@ import { reapDeadWorkersScans, startLeaseKeeping } from './leases.js'
 import { runScan } from './run-scan.js'
 import type { MakeFinding } from './scan-context.js'
 import { createToolCatalogue } from '../tools/registry.js'
+import { startScheduler, type SchedulerOptions } from './scheduler.js'
 import type { ToolCatalogue } from '../toolkit/tool.js'
 
 export interface Worker {
@@ -34,6 +35,8 @@ export interface WorkerOptions {
   makeFinding: MakeFinding
   /** The tools this worker runs; by default the configured catalogue. */
   tools?: ToolCatalogue
+  /** Fire due schedules in this worker (default on); `now` injects the scheduler's clock. */
+  scheduler?: boolean | Pick<SchedulerOptions, 'now' | 'claim'>
 }
 
 export const newWorkerId = () => `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
@@ -53,6 +56,7 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
     else if (e.type === 'stop') abort(e.scanId, 'stop', 'stop requested')
   })
   const leases = startLeaseKeeping({ db, config, log, workerId: id, active, recovery })
+  const scheduler = o.scheduler === false ? null : startScheduler({ db, dbKind: o.dbKind, log, workerId: id, tickMs: config.schedulerMs, ...(typeof o.scheduler === 'object' ? o.scheduler : {}) })
 
   let closing = false
   return {
@@ -61,6 +65,7 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
     async stop(reason = 'Ward shut down while the scan was running', graceMs = 0) {
       if (closing) return
       closing = true
+      await scheduler?.stop()
       await loop.stop()
       // Drain: running scans may end on their own; stop requests still reach them meanwhile.
       if (graceMs > 0 && active.size) {

@@ -9,7 +9,9 @@ import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import type { CallbackDeliveryRow } from '../store/schema.js'
-import { claimDueDelivery, deliveryBody, recordAttempt, releaseDelivery, type AttemptResult } from '../store/callbacks.js'
+import { claimDueDelivery, deliveryBody, recordAttempt, releaseDelivery, skipDelivery, type AttemptResult } from '../store/callbacks.js'
+import { scanChanges } from './scan-changes.js'
+import type { ScanRow } from '../store/schema.js'
 import { getScanById } from '../store/scans.js'
 import { nowIso } from '../store/time.js'
 import { scanOutputJson } from './scan-output.js'
@@ -53,11 +55,25 @@ export function retryDelay(config: Config, attempt: number, retryAfter: string |
   return Math.max(1, Math.round(backoffDelay(attempt) * (config.callbackBackoffBaseMs / BACKOFF_BASE_MS)))
 }
 
+/** Whether the scan asked for its callback only when something changed since its previous scan. */
+const onlyOnChange = (scan: Pick<ScanRow, 'report_callback'>) => !!scan.report_callback && (JSON.parse(scan.report_callback) as { only_on_change?: boolean }).only_on_change === true
+
 export async function buildCallbackBody(db: Db, d: CallbackDeliveryRow, toolName?: ToolNames): Promise<{ body: Buffer; contentType: string } | null> {
   const scan = await getScanById(db, d.scan_id)
   if (!scan) return null
   if (d.format === 'pdf') return { body: await scanPdf(db, scan, toolName), contentType: 'application/pdf' }
-  return { body: Buffer.from(JSON.stringify({ data: await scanOutputJson(db, scan) })), contentType: 'application/json' }
+  // A change-only callback carries the changes in its (signed) body, beside the usual output.
+  const changes = onlyOnChange(scan) ? { changes: await scanChanges(db, scan) } : {}
+  return { body: Buffer.from(JSON.stringify({ data: { ...(await scanOutputJson(db, scan)), ...changes } })), contentType: 'application/json' }
+}
+
+/** Why a change-only callback is not sent (nothing changed), or null when it is to be sent. */
+async function unchangedReason(db: Db, d: CallbackDeliveryRow): Promise<string | null> {
+  const scan = await getScanById(db, d.scan_id)
+  if (!scan || !onlyOnChange(scan)) return null
+  const c = await scanChanges(db, scan)
+  if (c.changed || c.against_scan_id === null) return null
+  return `not sent: only_on_change, and nothing changed since scan ${c.against_scan_id}`
 }
 
 export function startCallbackSender(o: SenderOptions): CallbackSender {
@@ -79,6 +95,13 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     let retryAfter: string | null = null
     let blocked = false
     try {
+      if (d.attempts === 0) {
+        const unchanged = await unchangedReason(db, d)
+        if (unchanged && (await skipDelivery(db, owner, d.id, unchanged))) {
+          log.info({ delivery: d.id, scan: d.scan_id }, unchanged)
+          return
+        }
+      }
       // Built once: every retry of this event sends the same bytes (decisions.md).
       const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d, o.toolName))
       if (!built) {

@@ -38,7 +38,10 @@ export function findingJson(r: unknown[]): string {
     `"owasp":${owasp(r[16])},"cwe":${str(r[17])},"port":${nullableInt(r[18])},"protocol":${nullableStr(r[19])},` +
     `"service":${nullableStr(r[20])},"url":${nullableStr(r[21])},"scan_id":${Number(r[22])},"target_id":${Number(r[23])},` +
     `"created_at":${str(String(r[24]).slice(0, 19) + 'Z')},"cvss_score":${nullableNum(r[25])},"cvss_vector":${nullableStr(r[26])},` +
-    `"epss":${r[27] === null || r[27] === undefined ? 'null' : `{"score":${Number(r[27])},"date":${str(String(r[28] ?? ''))}}`}}`
+    `"epss":${r[27] === null || r[27] === undefined ? 'null' : `{"score":${Number(r[27])},"date":${str(String(r[28] ?? ''))}}`},` +
+    // The duplicate group's life cycle (store/findings.ts groupColumns), or seen once by its own scan.
+    `"first_seen":${str(String(r[29] ?? r[24]).slice(0, 19) + 'Z')},"last_seen":${str(String(r[30] ?? r[24]).slice(0, 19) + 'Z')},` +
+    `"lifecycle":${r[31] === 'fixed' ? '"fixed"' : '"open"'},"regression":${Number(r[32]) === 1 ? 'true' : 'false'}}`
   )
 }
 

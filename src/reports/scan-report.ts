@@ -8,6 +8,7 @@ import { toApiTime } from '../store/time.js'
 import { decodeFinding } from '../store/finding-rows.js'
 import type { Evidence } from './evidence.js'
 import type { ReportFinding, ReportScan, ReportTest } from './report-model.js'
+import { scanChanges } from './scan-changes.js'
 
 /** A tool's display name: the caller knows the tool catalogue, which sits above reports. */
 export type ToolNames = (toolId: number) => string
@@ -57,6 +58,7 @@ export async function reportModel(db: Db, s: ScanRow, toolName: ToolNames = numb
 
 export async function scanPdf(db: Db, s: ScanRow, toolName?: ToolNames): Promise<Buffer> {
   const m = await reportModel(db, s, toolName)
+  const changes = await scanChanges(db, s)
   const { renderScanPdf } = await import('./pdf/index.js')
-  return renderScanPdf(m.scan, m.findings, m.tests)
+  return renderScanPdf(m.scan, m.findings, m.tests, { changes })
 }

@@ -8,6 +8,7 @@ import type { CallbackAttemptRow, CallbackDeliveryRow, Database } from './schema
 import { isoAfter, nowIso } from './time.js'
 import { secretsOf } from './secrets.js'
 import { ensureSealed } from './secret-box.js'
+import { settleGroups } from './finding-lifecycle.js'
 
 type Tx = Transaction<Database>
 
@@ -42,11 +43,13 @@ export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boo
 
 /**
  * Runs a terminal transition (`move`, which returns whether the scan moved) and, when it moved,
- * enqueues the scan's callback — both in one transaction.
+ * settles the life cycle of the findings (a complete scan fixes what it no longer finds) and
+ * enqueues the scan's callback — all in one transaction.
  */
 export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => Promise<boolean>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const moved = await move(trx)
+    if (moved) await settleGroups(trx, scanId)
     if (moved) await enqueueCallback(trx, scanId)
     return moved
   })
@@ -109,6 +112,22 @@ export async function recordAttempt(db: Db, owner: string, deliveryId: number, r
       .execute()
     return true
   })
+}
+
+/**
+ * Ends a delivery without sending it (`skipped`): its scan asked for a callback only on change, and
+ * nothing changed. Only the lease holder may do so.
+ */
+export async function skipDelivery(db: Db, owner: string, deliveryId: number, reason: string): Promise<boolean> {
+  const r = await db
+    .updateTable('callback_deliveries')
+    .set({ status: 'skipped', lease_owner: null, lease_expires_at: null, last_error: reason })
+    .where('id', '=', deliveryId)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('callback_bodies').select('delivery_id').where('delivery_id', '=', deliveryId))))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
 }
 
 /** Releases a lease without recording an attempt (the sender stopped before sending). */

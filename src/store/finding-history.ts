@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, FindingHistoryRow, FindingRow, NewFinding } from './schema.js'
 import { nowIso } from './time.js'
+import { groupColumns } from './findings.js'
 
 type Tx = Transaction<Database>
 
@@ -43,7 +44,7 @@ export async function updateFindingGroup(db: Db, f: FindingRow, changes: Finding
         .execute()
       if (changed.includes('risk_level')) await recountScans(trx, [...new Set(group.map((g) => g.scan_id))])
     }
-    return trx.selectFrom('findings').selectAll().where('id', '=', f.id).executeTakeFirstOrThrow()
+    return trx.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', f.id).executeTakeFirstOrThrow()
   })
 }
 

@@ -1,6 +1,7 @@
 // Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
 import { selectArrays, type Db } from './db.js'
-import type { FindingRow } from './schema.js'
+import type { ExpressionBuilder } from 'kysely'
+import type { Database, FindingRow } from './schema.js'
 
 /**
  * The columns of the Finding resource, in the resource's field order: rows read with
@@ -12,6 +13,20 @@ export const FINDING_RESOURCE_COLUMNS = [
   'service', 'url', 'scan_id', 'target_id', 'created_at', 'cvss_score', 'cvss_vector', 'epss_score', 'epss_date',
 ] as const satisfies ReadonlyArray<keyof FindingRow>
 
+/**
+ * The life cycle of a finding's duplicate group (store/finding-lifecycle.ts) as four more columns,
+ * after the others: null for a finding stored before groups were kept.
+ */
+export function groupColumns(eb: ExpressionBuilder<Database, 'findings'>) {
+  const g = () => eb.selectFrom('finding_groups as fg').whereRef('fg.workspace_id', '=', 'findings.workspace_id').whereRef('fg.dedup_key', '=', 'findings.dedup_key')
+  return [
+    g().select('fg.first_seen').as('group_first_seen'),
+    g().select('fg.last_seen').as('group_last_seen'),
+    g().select('fg.state').as('group_state'),
+    g().select('fg.regression').as('group_regression'),
+  ]
+}
+
 export interface FindingFilter {
   workspaceId?: number
   targetId?: number
@@ -20,6 +35,10 @@ export interface FindingFilter {
   riskLevel?: number
   status?: string
   vulnId?: string
+  /** The duplicate group's life cycle: `fixed` by a later complete scan, or `open` (never fixed, or back). */
+  lifecycle?: 'open' | 'fixed'
+  /** Groups found again after being fixed (true) or not (false). */
+  regression?: boolean
   limit: number
   page: number
 }
@@ -27,16 +46,16 @@ export interface FindingFilter {
 const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
 
 export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
-  return findingsQuery(db, userId, f).selectAll().execute()
+  return findingsQuery(db, userId, f).selectAll('findings').select(groupColumns).execute()
 }
 
 /** listFindings as arrays of FINDING_RESOURCE_COLUMNS: the API's findings list reads these. */
 export function listFindingArrays(db: Db, userId: number, f: FindingFilter): Promise<unknown[][]> {
-  return selectArrays(db, findingsQuery(db, userId, f).select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)))
+  return selectArrays(db, findingsQuery(db, userId, f).select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)).select(groupColumns))
 }
 
 export async function getFindingArray(db: Db, userId: number, id: number): Promise<unknown[] | null> {
-  const q = db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId))
+  const q = db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId))
   return (await selectArrays(db, q))[0] ?? null
 }
 
@@ -50,6 +69,11 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
       if (f.workspaceId === undefined) q = q.where(`${alias}.workspace_id` as 'workspace_id', 'in', ownWorkspaces(db, userId))
       else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('id', '=', f.workspaceId!)))
       if (f.targetId !== undefined) q = q.where(`${alias}.target_id` as 'target_id', '=', f.targetId)
+      // Life cycle: a property of the duplicate group, the same for each of its findings.
+      const group = (eb: ExpressionBuilder<Database, 'findings'>) =>
+        eb.selectFrom('finding_groups as fg').select('fg.id').whereRef('fg.workspace_id', '=', 'findings.workspace_id').whereRef('fg.dedup_key', '=', 'findings.dedup_key')
+      if (f.lifecycle !== undefined) q = q.where((eb) => (f.lifecycle === 'fixed' ? eb.exists(group(eb).where('fg.state', '=', 'fixed')) : eb.not(eb.exists(group(eb).where('fg.state', '=', 'fixed')))))
+      if (f.regression !== undefined) q = q.where((eb) => (f.regression ? eb.exists(group(eb).where('fg.regression', '=', 1)) : eb.not(eb.exists(group(eb).where('fg.regression', '=', 1)))))
     }
     if (f.scanId !== undefined) q = q.where(`${alias}.scan_id` as 'scan_id', '=', f.scanId)
     if (f.riskLevel !== undefined) q = q.where(`${alias}.risk_level` as 'risk_level', '=', f.riskLevel)
@@ -68,4 +92,4 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
 }
 
 export const getFinding = (db: Db, userId: number, id: number) =>
-  db.selectFrom('findings').selectAll().where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId)).executeTakeFirst()
+  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId)).executeTakeFirst()

@@ -5,6 +5,8 @@ import type { Database, FindingRow, TestRow } from './schema.js'
 import { encodeFinding, type FindingRecord } from './finding-rows.js'
 import { nowIso } from './time.js'
 import { joinGroup } from './finding-history.js'
+import { touchGroup } from './finding-lifecycle.js'
+import { groupColumns } from './findings.js'
 
 const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'] as const
 
@@ -64,6 +66,7 @@ export async function insertFinding(db: Db, record: FindingRecord): Promise<numb
     const group = await joinGroup(trx, f)
     const row = await trx.insertInto('findings').values(group.finding).returning('id').executeTakeFirstOrThrow()
     await group.after(row.id)
+    await touchGroup(trx, group.finding)
     const col = RISK_COLUMNS[f.risk_level] ?? 'count_info'
     await trx.updateTable('scans').set({ [col]: sql`${sql.ref(col)} + 1` }).where('id', '=', f.scan_id).execute()
     return row.id
@@ -94,7 +97,7 @@ export const scanLogs = async (db: Db, scanId: number) =>
   (await db.selectFrom('scan_logs').select('line').where('scan_id', '=', scanId).orderBy('id').execute()).map((r) => r.line)
 
 export const scanFindings = (db: Db, scanId: number): Promise<FindingRow[]> =>
-  db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
+  db.selectFrom('findings').selectAll().select(groupColumns).where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
 
 export async function scanTests(db: Db, scanId: number, only?: 'with-findings' | 'without-findings', findingId?: number): Promise<Array<TestRow & { finding_ids: number[] }>> {
   let q = db.selectFrom('tests').selectAll('tests').where('tests.scan_id', '=', scanId)

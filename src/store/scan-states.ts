@@ -33,3 +33,9 @@ export class IllegalTransitionError extends Error {
     super(`illegal scan state transition ${from} → ${to}`)
   }
 }
+
+/**
+ * A scan that ran to its end: `finished` without a note (not cut short by max_scan_time or a
+ * tool error). Only such a scan may say that something is gone.
+ */
+export const scanIsComplete = (s: { status: string; status_message: string | null }) => s.status === 'finished' && !s.status_message

@@ -6,10 +6,12 @@ import type { Db } from './db.js'
 import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
+export { scanIsComplete } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
 import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlots } from './queue.js'
 import { secretsOf } from './secrets.js'
 import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
+import { ensureSealed } from './secret-box.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -22,7 +24,7 @@ export interface ScanFilter {
   page: number
 }
 
-export async function insertScan(db: Db, s: NewScan): Promise<number> {
+export async function insertScan(db: Db | Transaction<Database>, s: NewScan): Promise<number> {
   const row = await db.insertInto('scans').values(s).returning('id').executeTakeFirstOrThrow()
   return row.id
 }
@@ -38,12 +40,14 @@ export interface QueuedScan {
   scanOriginalUrl: boolean
   redirectLevel: string
   /** The callback's secret in plain text: stored sealed. */
-  reportCallback: { url: string; format: string; secret?: string } | null
+  reportCallback: { url: string; format: string; secret?: string; only_on_change?: boolean } | null
   /** Credentials in it must already be sealed (the domain knows which members are secrets). */
   toolParams: unknown
+  /** The schedule that queues it, if any. */
+  scheduleId?: number | null
 }
 
-export function queueScan(db: Db, q: QueuedScan): Promise<number> {
+export function queueScan(db: Db | Transaction<Database>, q: QueuedScan): Promise<number> {
   return insertScan(db, {
     workspace_id: q.workspaceId,
     target_id: q.targetId,
@@ -59,7 +63,7 @@ export function queueScan(db: Db, q: QueuedScan): Promise<number> {
     max_scan_time: q.maxScanTime,
     scan_original_url: q.scanOriginalUrl ? 1 : 0,
     redirect_level: q.redirectLevel,
-    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback.secret === undefined ? q.reportCallback : { ...q.reportCallback, secret: secretsOf(db).seal(q.reportCallback.secret) }) : null,
+    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback.secret === undefined ? q.reportCallback : { ...q.reportCallback, secret: ensureSealed(secretsOf(db), q.reportCallback.secret) }) : null,
     tool_params: JSON.stringify(q.toolParams),
     output_data: null,
     count_critical: 0,
@@ -74,6 +78,7 @@ export function queueScan(db: Db, q: QueuedScan): Promise<number> {
     lease_expires_at: null,
     stop_requested: 0,
     attempts: 0,
+    schedule_id: q.scheduleId ?? null,
   })
 }
 
@@ -249,3 +254,4 @@ export const scanCountsByState = (db: Db) => db.selectFrom('scans').select(['sta
 
 /** Waiting scans across all users (metrics). */
 export const queueDepth = async (db: Db) => Number((await db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('status', '=', 'waiting').executeTakeFirstOrThrow()).n)
+

@@ -72,6 +72,8 @@ export interface ScansTable {
   attempts: number
   /** When the worker expects the running scan to end (migration 008); null when it cannot tell. */
   eta_at: string | null
+  /** The schedule that queued the scan; null for scans started by hand. */
+  schedule_id: number | null
 }
 
 export interface TestsTable {
@@ -308,4 +310,70 @@ export interface WebSessionsTable {
 }
 export interface Database {
   web_sessions: WebSessionsTable
+}
+/** Continuous monitoring (migration 011), merged into Database. */
+export interface SchedulesTable {
+  id: Generated<number>
+  workspace_id: number
+  user_id: number
+  name: string
+  target_id: number | null
+  target_type: string | null
+  tool_id: number
+  tool_params: string
+  max_scan_time: number
+  vpn_profile_uuid: string | null
+  report_callback: string | null
+  cron: string | null
+  timezone: string
+  interval_minutes: number | null
+  paused: number
+  next_run_at: string
+  last_run_at: string | null
+  created_at: string
+  updated_at: string
+}
+export interface ScheduleRunsTable {
+  id: Generated<number>
+  schedule_id: number
+  slot_at: string
+  fired_at: string
+  /** 'queued' | 'skipped' */
+  outcome: string
+  /** JSON array of the scans queued. */
+  scan_ids: string
+  message: string | null
+  worker_id: string | null
+}
+export interface FindingGroupsTable {
+  id: Generated<number>
+  workspace_id: number
+  dedup_key: string
+  target_id: number
+  tool_id: number
+  first_seen: string
+  last_seen: string
+  first_scan_id: number
+  last_scan_id: number
+  /** 'open' | 'fixed' */
+  state: string
+  regression: number
+  fixed_at: string | null
+  fixed_scan_id: number | null
+}
+export interface Database {
+  schedules: SchedulesTable
+  schedule_runs: ScheduleRunsTable
+  finding_groups: FindingGroupsTable
+}
+export type ScheduleRow = Selectable<SchedulesTable>
+export type ScheduleRunRow = Selectable<ScheduleRunsTable>
+export type FindingGroupRow = Selectable<FindingGroupsTable>
+
+/** A finding row read with its duplicate group's life cycle (store/findings.ts groupColumns); null: no group. */
+export interface FindingGroupColumns {
+  group_first_seen?: string | null
+  group_last_seen?: string | null
+  group_state?: string | null
+  group_regression?: number | null
 }

@@ -47,13 +47,13 @@ export function poolOf(name: string, path?: string): string {
     if (i > 0) return segs[i - 1]!
   }
   const base = name.replace(/_(id|uuid)$/, '')
-  const alias: Record<string, string> = { task: 'scans', scan: 'scans', target: 'targets', workspace: 'workspaces', finding: 'findings', resource: 'findings', tool: 'tools', vpn_profile: 'vpn_profiles' }
+  const alias: Record<string, string> = { against: 'scans', task: 'scans', scan: 'scans', target: 'targets', workspace: 'workspaces', finding: 'findings', resource: 'findings', tool: 'tools', vpn_profile: 'vpn_profiles' }
   return alias[base] ?? 'none'
 }
 
 /** A numeric id by its name (`id`, `target_id`), unless its schema says it is free text (`vuln_id`). */
 export const isIdName = (name: string, schema?: any) =>
-  (name === 'id' || name.endsWith('_id')) && (schema?.type !== 'string' || /\\d|\[\d-\d\]/.test(schema?.pattern ?? ''))
+  (name === 'id' || name.endsWith('_id') || name === 'against') && (schema?.type !== 'string' || /\\d|\[\d-\d\]/.test(schema?.pattern ?? ''))
 export const isUuidName = (name: string, schema: any) => schema?.format === 'uuid' || name === 'uuid' || name.endsWith('_uuid')
 
 // ---------------------------------------------------------------- ids and their spellings

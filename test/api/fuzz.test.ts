@@ -75,7 +75,8 @@ async function seed() {
   const left = await w.h.db.selectFrom('scans').select('id').where('status', 'in', ['waiting', 'running']).execute()
   assert.deepEqual(left, [], 'no fuzz-made scan may be left to run')
   const t0 = performance.now()
-  const worker = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }) })
+  // No scheduler: a schedule the fuzz made must not start scans of its (arbitrary) targets.
+  const worker = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }), scheduler: false })
   try {
     await seedTenant(T.A.key, 'a')
     await seedTenant(T.B.key, 'b')
@@ -98,6 +99,7 @@ async function refreshPools() {
       findings: (await w.h.db.selectFrom('findings').innerJoin('workspaces', 'workspaces.id', 'findings.workspace_id').select('findings.id').where('workspaces.user_id', '=', userId).orderBy('findings.id').execute()).map((r) => r.id),
       vpn_profiles: (await w.h.db.selectFrom('vpn_profiles').select('uuid').where('user_id', '=', userId).orderBy('uuid').execute()).map((r) => r.uuid),
       tools: TOOL_IDS,
+      schedules: (await w.h.db.selectFrom('schedules').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id),
     }
   }
 }

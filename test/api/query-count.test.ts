@@ -8,6 +8,7 @@ import { insertFinding, insertTest } from '../../src/store/results.js'
 import { buildFinding } from '../../src/domain/findings.js'
 import { openPort } from '../../src/tools/port-scanner/checks.js'
 import type { NewScan } from '../../src/store/schema.js'
+import { insertSchedule } from '../../src/store/schedules.js'
 
 let w: TestWard
 let counting = false
@@ -42,6 +43,11 @@ async function tenant(name: string, n: number): Promise<Tenant> {
       await insertFinding(db, buildFinding({ check: openPort, port: 1000 + i, protocol: 'tcp', service: 'x' }, { scanId, targetId: targetIds[0]!, workspaceId: u.workspaceId, testId, testDescription: 'Port check', now: new Date().toISOString() }, new Set()))
     }
   }
+  for (let i = 0; i < n; i++)
+    await insertSchedule(db, {
+      workspace_id: u.workspaceId, user_id: u.userId, name: `s${i}`, target_id: targetIds[i]!, target_type: null, tool_id: 70, tool_params: '{}', max_scan_time: 60,
+      vpn_profile_uuid: null, report_callback: null, cron: '0 3 * * *', timezone: 'UTC', interval_minutes: null, paused: 0, next_run_at: new Date(Date.now() + 3600_000).toISOString(),
+    })
   return { key: u.key, workspaceId: u.workspaceId, targetIds, scanId: scanIds[n - 1]! }
 }
 
@@ -75,6 +81,7 @@ const routes: Array<[string, (t: Tenant) => string, (n: number) => number]> = [
   ['GET /findings?target_id', (t) => `/api/v2/findings?target_id=${t.targetIds[0]}&limit=100`, (n) => (n === 1 ? 1 : 2 * n)],
   ['GET /scans/{id}/tests', (t) => `/api/v2/scans/${t.scanId}/tests`, (n) => n],
   ['GET /scans/{id}/output', (t) => `/api/v2/scans/${t.scanId}/output`, (n) => n],
+  ['GET /schedules', () => '/api/v2/schedules?limit=100', (n) => n],
 ]
 
 for (const [name, url, items] of routes) {

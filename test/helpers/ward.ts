@@ -178,7 +178,7 @@ export const isTerminal = (s: any) => TERMINAL.includes(s.status_name)
 /** Row counts of every table: equal before and after a rejected request means nothing changed. */
 export async function tableCounts(w: TestWard): Promise<Record<string, number>> {
   const out: Record<string, number> = {}
-  for (const t of ['users', 'api_keys', 'workspaces', 'targets', 'scans', 'tests', 'findings', 'scan_logs'] as const) {
+  for (const t of ['users', 'api_keys', 'workspaces', 'targets', 'scans', 'tests', 'findings', 'scan_logs', 'schedules', 'schedule_runs'] as const) {
     out[t] = Number((await w.h.db.selectFrom(t).select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
   }
   return out

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { Data, IdParams, errors } from '../schemas/common.js'
-import { Finding, FindingsQuery } from '../schemas/findings.js'
+import { Finding, FindingLifecycle, FindingsQuery } from '../schemas/findings.js'
+import { groupOf } from '../../store/finding-lifecycle.js'
+import { toApiTime } from '../../store/time.js'
 import { TestRecord } from '../schemas/scans.js'
 import { testView } from '../views.js'
 import { notFound } from '../../domain/errors.js'
@@ -35,6 +37,8 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         riskLevel: q.risk_level,
         status: q.status,
         vulnId: q.vuln_id,
+        lifecycle: q.lifecycle,
+        regression: q.regression,
         limit: q.limit,
         page: q.page,
       })
@@ -66,6 +70,30 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!f) throw notFound('Finding')
       if (f.test_id === null) return { data: [] }
       return { data: (await testWithFindings(db, f.test_id)).map(testView) }
+    },
+  })
+
+  app.get('/findings/:id/lifecycle', {
+    schema: { tags: ['findings'], summary: 'First and last seen, open or fixed, and whether it came back (regression): the life cycle of the finding across scans', params: IdParams, response: { 200: Data(FindingLifecycle), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => {
+      const f = await getFinding(db, callerOf(req).userId, req.params.id)
+      if (!f) throw notFound('Finding')
+      const g = await groupOf(db, f.workspace_id, f.dedup_key)
+      // Findings stored before the life cycle existed: seen once, by their own scan.
+      const seen = toApiTime(f.created_at)!
+      if (!g) return { data: { first_seen: seen, last_seen: seen, first_scan_id: f.scan_id, last_scan_id: f.scan_id, state: f.status === 'fixed' ? ('fixed' as const) : ('open' as const), regression: false, fixed_at: null, fixed_scan_id: null } }
+      return {
+        data: {
+          first_seen: toApiTime(g.first_seen)!,
+          last_seen: toApiTime(g.last_seen)!,
+          first_scan_id: g.first_scan_id,
+          last_scan_id: g.last_scan_id,
+          state: g.state as 'open' | 'fixed',
+          regression: g.regression === 1,
+          fixed_at: toApiTime(g.fixed_at),
+          fixed_scan_id: g.fixed_scan_id,
+        },
+      }
     },
   })
 }

@@ -8,6 +8,7 @@ import { findingUpdateRoutes } from './finding-updates.js'
 import { vpnProfileRoutes } from './vpn-profiles.js'
 import { callbackRoutes } from './callbacks.js'
 import { toolRoutes } from './tools.js'
+import { scheduleRoutes } from './schedules.js'
 
 export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(targetRoutes)
@@ -18,4 +19,5 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(vpnProfileRoutes)
   await api.register(callbackRoutes)
   await api.register(toolRoutes)
+  await api.register(scheduleRoutes)
 }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { Data, IdParams, NoContent, errors } from '../schemas/common.js'
-import { CreateScanBody, Scan, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
+import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
+import { scanChanges } from '../../reports/scan-changes.js'
 import { Finding } from '../schemas/findings.js'
 import { scanView, testView } from '../views.js'
 import { createScan } from '../../domain/scans.js'
@@ -133,6 +134,29 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = WRITERS[kind](info, output.output_data.findings, tests, null)
       const ext = { sarif: 'sarif', csv: 'csv', junit: 'xml', markdown: 'md' }[kind]
       return reply.status(200).header('content-type', CONTENT_TYPES[kind]).header('content-disposition', `inline; filename="ward-scan-${s.id}.${ext}"`).send(body as never)
+    },
+  })
+
+  app.get('/scans/:id/changes', {
+    schema: {
+      tags: ['scans'],
+      summary: 'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): findings new, gone and still there, and the attack surface',
+      params: IdParams,
+      querystring: ChangesQuery,
+      response: { 200: Data(ScanChanges), ...errors(400, 401, 404, 429) },
+    },
+    handler: async (req) => {
+      const userId = callerOf(req).userId
+      const s = await getScan(db, userId, req.params.id)
+      if (!s) throw notFound('Scan')
+      let against
+      if (req.query.against !== undefined) {
+        against = await getScan(db, userId, req.query.against)
+        if (!against) throw notFound('Scan')
+        if (against.target_id !== s.target_id || against.tool_id !== s.tool_id)
+          throw badRequest(`Invalid parameters: scan ${against.id} is not of the same target and tool as scan ${s.id}`)
+      }
+      return { data: await scanChanges(db, s, against) }
     },
   })
 

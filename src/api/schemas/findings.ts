@@ -39,6 +39,10 @@ export const Finding = Type.Object({
   cvss_score: Nullable(Type.Number({ description: 'CVSS base score (v3.1, else v4.0) of the CVEs of a version finding; null for other findings' })),
   cvss_vector: Nullable(Type.String({ description: "that score's vector, e.g. CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" })),
   epss: Nullable(Type.Object({ score: Type.Number({ description: 'FIRST EPSS probability 0-1 (the highest of the CVEs)' }), date: Type.String({ description: 'score date YYYY-MM-DD' }) })),
+  first_seen: Type.String({ description: 'when a scan of this target and tool first found this finding (its duplicate group)' }),
+  last_seen: Type.String({ description: 'when a scan of this target and tool last found it' }),
+  lifecycle: Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: 'fixed: a later complete scan of the same target and tool did not find it' }),
+  regression: Type.Boolean({ description: 'found again after it had been fixed' }),
 })
 
 export const FindingsQuery = Type.Object({
@@ -49,5 +53,18 @@ export const FindingsQuery = Type.Object({
   risk_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
   status: Type.Optional(FindingStatus),
   vuln_id: Type.Optional(Type.String({ maxLength: 200 })),
+  lifecycle: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: "the finding's duplicate group: fixed by a later complete scan of the same target and tool, or open" })),
+  regression: Type.Optional(Type.Boolean({ description: 'the duplicate group came back after it had been fixed' })),
   ...Pagination,
+})
+
+export const FindingLifecycle = Type.Object({
+  first_seen: Type.String({ description: 'when a scan of this target and tool first found this finding (its duplicate group)' }),
+  last_seen: Type.String(),
+  first_scan_id: Type.Integer(),
+  last_scan_id: Type.Integer(),
+  state: Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: 'fixed: a later complete scan of the same target and tool did not find it' }),
+  regression: Type.Boolean({ description: 'found again after it had been fixed' }),
+  fixed_at: Nullable(Type.String()),
+  fixed_scan_id: Nullable(Type.Integer()),
 })

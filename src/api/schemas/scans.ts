@@ -43,6 +43,7 @@ export const ReportCallback = Type.Object(
     url: Type.String({ maxLength: 2048 }),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pdf')])),
     secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    only_on_change: Type.Optional(Type.Boolean({ description: 'deliver only when GET /scans/{id}/changes finds something changed since the previous scan; the changes are in the payload' })),
   },
   { additionalProperties: false },
 )
@@ -85,4 +86,41 @@ export const TestRecord = Type.Object({
 export const TestsQuery = Type.Object({
   resource_type: Type.Optional(Type.Union([Type.Literal('scan'), Type.Literal('finding')])),
   resource_id: Type.Optional(Id),
+})
+
+const FindingRef = Type.Object({
+  id: Type.Integer(),
+  vuln_id: Type.String(),
+  name: Type.String(),
+  risk_level: Type.Integer(),
+  port: Nullable(Type.Integer()),
+  protocol: Nullable(Type.String()),
+  service: Nullable(Type.String()),
+  location: Nullable(Type.String()),
+})
+const PortFacts = Type.Object({ port: Type.Integer(), protocol: Type.String(), service: Nullable(Type.String()), product: Nullable(Type.String()), version: Nullable(Type.String()) })
+const Subdomain = Type.Object({ hostname: Type.String(), ip_address: Nullable(Type.String()) })
+const CertFacts = Nullable(Type.Object({ subject: Type.String(), issuer: Type.String(), valid_to: Type.String(), fingerprint_sha256: Type.String() }))
+
+export const ChangesQuery = Type.Object({ against: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'compare with this scan instead of the previous complete scan of the same target and tool' })) })
+
+export const ScanChanges = Type.Object({
+  scan_id: Type.Integer(),
+  against_scan_id: Nullable(Type.Integer({ description: 'null: no earlier complete scan of this target and tool, so everything is new' })),
+  against_end_time: Nullable(Type.String()),
+  complete: Type.Boolean({ description: 'false for a partial scan (stopped, timed out, cut short): nothing is then reported gone, closed or removed' }),
+  changed: Type.Boolean(),
+  findings: Type.Object({ new: Type.Array(FindingRef), gone: Type.Array(FindingRef, { description: 'fixed: in the earlier scan, not in this one' }), still: Type.Array(FindingRef) }),
+  surface: Type.Object({
+    ports: Type.Object({ opened: Type.Array(PortFacts), closed: Type.Array(PortFacts), changed: Type.Array(Type.Object({ port: Type.Integer(), protocol: Type.String(), before: PortFacts, after: PortFacts })) }),
+    subdomains: Type.Object({ added: Type.Array(Subdomain), removed: Type.Array(Subdomain), address_changed: Type.Array(Type.Object({ hostname: Type.String(), before: Nullable(Type.String()), after: Nullable(Type.String()) })) }),
+    tls: Type.Object({
+      certificate: Nullable(Type.Object({ before: CertFacts, after: CertFacts }, { description: 'set when the server certificate changed (fingerprint, issuer, expiry)' })),
+      protocols_added: Type.Array(Type.String()),
+      protocols_removed: Type.Array(Type.String()),
+      ciphers_added: Type.Array(Type.String({ description: '"<protocol> <cipher>"' })),
+      ciphers_removed: Type.Array(Type.String()),
+    }),
+    urls: Type.Object({ found: Type.Array(Type.String()), gone: Type.Array(Type.String()) }),
+  }),
 })

@@ -10,6 +10,8 @@ import { FONT, registerFonts } from './fonts.js'
 import { LEFT, RIGHT, type Doc } from './layout.js'
 import { drawSummary } from './summary.js'
 import { drawTests } from './tests.js'
+import { drawChanges } from './changes.js'
+import type { ScanChanges } from '../scan-changes.js'
 import { oneLine } from './text.js'
 import { COLOR, CONTENT_WIDTH, PAGE } from './theme.js'
 
@@ -18,6 +20,8 @@ export { buildContent, type ReportContent } from './content.js'
 export interface RenderOptions {
   /** The report's "generated" time (tests pin it). */
   now?: Date
+  /** What changed since the previous scan: drawn as the "Since last scan" section when given. */
+  changes?: ScanChanges
 }
 
 export async function renderScanPdf(scan: ReportScan, findings: ReportFinding[], tests: ReportTest[], opts: RenderOptions = {}): Promise<Buffer> {
@@ -47,6 +51,7 @@ export async function renderScanPdf(scan: ReportScan, findings: ReportFinding[],
     registerFonts(doc)
     drawCover(doc, content)
     await drawSummary(doc, content)
+    if (opts.changes) await drawChanges(doc, opts.changes)
     await drawFindings(doc, content)
     await drawTests(doc, content)
     stampPages(doc, content)

@@ -11,6 +11,7 @@ import { m008QueueEta } from './008-queue-eta.js'
 import { m009SecretKeyCheck } from './009-secret-key-check.js'
 import { m010WebSessions } from './010-web-sessions.js'
 import { m012CveKnowledge } from './012-cve-knowledge.js'
+import { m011Monitoring } from './011-monitoring.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '009-secret-key-check': m009SecretKeyCheck,
   '010-web-sessions': m010WebSessions,
   '012-cve-knowledge': m012CveKnowledge,
+  '011-monitoring': m011Monitoring,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

@@ -1,0 +1,104 @@
+// Schedules: create, list, read, update, pause/resume, delete and run now. Another user's id is a
+// 404 like an unknown one (tenancy in every query of store/schedules.ts).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { callerOf } from '../context.js'
+import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { CreateScheduleBody, RunNowResult, Schedule, SchedulesQuery, UpdateScheduleBody } from '../schemas/schedules.js'
+import { scheduleView } from '../views.js'
+import { changeSchedule, createSchedule, setSchedulePaused } from '../../domain/schedules.js'
+import { notFound } from '../../domain/errors.js'
+import { scopesOf } from '../../toolkit/scope.js'
+import { deleteSchedule, getSchedule, listSchedules, runScheduleNow, scheduleHistory } from '../../store/schedules.js'
+import { publish } from '../../store/notify.js'
+import type { Db } from '../../store/db.js'
+import type { ScheduleRow } from '../../store/schema.js'
+
+async function views(db: Db, rows: ScheduleRow[]) {
+  const history = await scheduleHistory(db, rows.map((r) => r.id))
+  return rows.map((r) => scheduleView(r, history.get(r.id)!))
+}
+
+export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ward
+  const callbackBlocklist = scopesOf(app.ward.config).callback
+  const rules = () => ({ tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile })
+  const one = async (userId: number, id: number) => {
+    const s = await getSchedule(db, userId, id)
+    if (!s) throw notFound('Schedule')
+    return { data: (await views(db, [s]))[0]! }
+  }
+
+  app.post('/schedules', {
+    schema: {
+      tags: ['schedules'],
+      summary: 'Create a schedule: a target (target_id, target_name, or every target of target_type in the workspace), a tool, and cron (+ timezone) or interval_minutes',
+      body: CreateScheduleBody,
+      response: { 201: Created, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
+    },
+    handler: async (req, reply) => {
+      const id = await createSchedule(db, callerOf(req), rules(), req.body)
+      return reply.status(201).send({ data: { created_id: id } })
+    },
+  })
+
+  app.get('/schedules', {
+    schema: { tags: ['schedules'], summary: "List the caller's schedules (all workspaces unless workspace_id)", querystring: SchedulesQuery, response: { 200: Data(Type.Array(Schedule)), ...errors(400, 401, 429) } },
+    handler: async (req) => {
+      const rows = await listSchedules(db, callerOf(req).userId, { workspaceId: req.query.workspace_id, limit: req.query.limit, page: req.query.page })
+      return { data: await views(db, rows) }
+    },
+  })
+
+  app.get('/schedules/:id', {
+    schema: { tags: ['schedules'], summary: 'Read a schedule with next_run_at, its last scans and runs', params: IdParams, response: { 200: Data(Schedule), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => one(callerOf(req).userId, req.params.id),
+  })
+
+  app.patch('/schedules/:id', {
+    schema: { tags: ['schedules'], summary: 'Change a schedule (a new cron, timezone or interval moves next_run_at)', params: IdParams, body: UpdateScheduleBody, response: { 200: Data(Schedule), ...errors(400, 401, 403, 404, 413, 415, 429) } },
+    handler: async (req) => {
+      const c = callerOf(req)
+      await changeSchedule(db, c, rules(), req.params.id, req.body)
+      return one(c.userId, req.params.id)
+    },
+  })
+
+  for (const [verb, paused] of [['pause', true], ['resume', false]] as const)
+    app.post(`/schedules/:id/${verb}`, {
+      schema: {
+        tags: ['schedules'],
+        summary: paused ? 'Pause a schedule' : 'Resume a schedule: it fires at its first slot after now, not at the slots it slept through',
+        params: IdParams,
+        response: { 200: Data(Schedule), ...errors(400, 401, 404, 429) },
+      },
+      handler: async (req) => {
+        const c = callerOf(req)
+        await setSchedulePaused(db, c, req.params.id, paused)
+        return one(c.userId, req.params.id)
+      },
+    })
+
+  app.post('/schedules/:id/run', {
+    schema: {
+      tags: ['schedules'],
+      summary: 'Run a schedule now (its rhythm is unchanged); a target whose previous scan from the schedule still runs is skipped',
+      params: IdParams,
+      response: { 201: Data(RunNowResult), ...errors(400, 401, 404, 429) },
+    },
+    handler: async (req, reply) => {
+      const run = await runScheduleNow(db, callerOf(req).userId, req.params.id)
+      if (!run) throw notFound('Schedule')
+      if (run.scanIds.length) publish({ type: 'queued' })
+      return reply.status(201).send({ data: { created_ids: run.scanIds, skipped: run.outcome === 'skipped', message: run.message ?? '' } })
+    },
+  })
+
+  app.delete('/schedules/:id', {
+    schema: { tags: ['schedules'], summary: 'Delete a schedule (its scans are kept)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 429) } },
+    handler: async (req, reply) => {
+      if (!(await deleteSchedule(db, callerOf(req).userId, req.params.id))) throw notFound('Schedule')
+      return reply.status(204).send(null)
+    },
+  })
+}

@@ -1,0 +1,64 @@
+// The scheduler of the worker role: fires due schedules (store/schedules.ts claims each slot
+// exactly once across workers) and wakes the claim loop for the scans it queued. The clock is
+// injectable so tests can move time without waiting for it.
+import type { Logger } from 'pino'
+import type { Db } from '../store/db.js'
+import { claimDueSchedule, type ClaimOptions, type FiredRun } from '../store/schedules.js'
+import { publish } from '../store/notify.js'
+
+export interface SchedulerOptions {
+  db: Db
+  dbKind: 'sqlite' | 'postgres'
+  log: Logger
+  workerId: string
+  /** How often to look for due schedules (ms). */
+  tickMs: number
+  now?: () => Date
+  claim?: ClaimOptions
+}
+
+export interface Scheduler {
+  /** Fires every schedule due now; returns the runs fired. */
+  tick(): Promise<FiredRun[]>
+  stop(): Promise<void>
+}
+
+export function startScheduler(o: SchedulerOptions, autostart = true): Scheduler {
+  const now = o.now ?? (() => new Date())
+  let closing = false
+  let timer: NodeJS.Timeout | null = null
+  let running: Promise<FiredRun[]> | null = null
+
+  const tick = async (): Promise<FiredRun[]> => {
+    const fired: FiredRun[] = []
+    try {
+      for (;;) {
+        if (closing) break
+        const run = await claimDueSchedule(o.db, o.dbKind, o.workerId, now(), o.claim)
+        if (!run) break
+        fired.push(run)
+        o.log.info({ schedule: run.scheduleId, slot: run.slotAt, outcome: run.outcome, scans: run.scanIds }, run.message ?? 'schedule fired')
+      }
+    } catch (e) {
+      o.log.error({ err: e }, 'firing schedules failed')
+    }
+    if (fired.some((r) => r.scanIds.length)) publish({ type: 'queued' })
+    return fired
+  }
+  const loop = () => {
+    if (closing) return
+    running = tick().finally(() => {
+      running = null
+      if (!closing) timer = setTimeout(loop, o.tickMs)
+    })
+  }
+  if (autostart) loop()
+  return {
+    tick: () => (running ? running.then(() => tick()) : tick()),
+    async stop() {
+      closing = true
+      if (timer) clearTimeout(timer)
+      await running
+    },
+  }
+}

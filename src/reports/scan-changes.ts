@@ -1,0 +1,177 @@
+// What changed between two scans of the same target and tool: findings new, gone and still there
+// (by dedup key), and the attack surface the tools put in their output members — ports and
+// services (70, 80, 350), subdomains and their addresses (20), the TLS certificate, protocols and
+// ciphers (450), URLs (90, 170). A partial scan (stopped, timed out, cut short) never marks
+// anything gone: it may simply not have got that far.
+import type { Db } from '../store/db.js'
+import type { FindingRow, ScanRow } from '../store/schema.js'
+import { scanIsComplete } from '../store/scans.js'
+import { toApiTime } from '../store/time.js'
+
+export interface FindingRef {
+  id: number
+  vuln_id: string
+  name: string
+  risk_level: number
+  port: number | null
+  protocol: string | null
+  service: string | null
+  location: string | null
+}
+
+interface PortFacts {
+  port: number
+  protocol: string
+  service: string | null
+  product: string | null
+  version: string | null
+}
+interface CertFacts {
+  subject: string
+  issuer: string
+  valid_to: string
+  fingerprint_sha256: string
+}
+
+export interface ScanChanges {
+  scan_id: number
+  against_scan_id: number | null
+  against_end_time: string | null
+  /** false when this scan is partial: nothing is then reported gone, closed or removed. */
+  complete: boolean
+  changed: boolean
+  findings: { new: FindingRef[]; gone: FindingRef[]; still: FindingRef[] }
+  surface: {
+    ports: { opened: PortFacts[]; closed: PortFacts[]; changed: Array<{ port: number; protocol: string; before: PortFacts; after: PortFacts }> }
+    subdomains: { added: Array<{ hostname: string; ip_address: string | null }>; removed: Array<{ hostname: string; ip_address: string | null }>; address_changed: Array<{ hostname: string; before: string | null; after: string | null }> }
+    tls: {
+      certificate: { before: CertFacts | null; after: CertFacts | null } | null
+      protocols_added: string[]
+      protocols_removed: string[]
+      ciphers_added: string[]
+      ciphers_removed: string[]
+    }
+    urls: { found: string[]; gone: string[] }
+  }
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+const arr = (v: unknown): any[] => (Array.isArray(v) ? v : [])
+const outputOf = (s: ScanRow): Record<string, unknown> => (s.output_data ? (JSON.parse(s.output_data) as Record<string, unknown>) : {})
+
+function ports(out: Record<string, unknown>): Map<string, PortFacts> {
+  const m = new Map<string, PortFacts>()
+  for (const p of [...arr(out.ports), ...arr(out.services)]) {
+    if (typeof p?.port !== 'number') continue
+    if (p.state !== undefined && p.state !== 'open' && p.state !== 'open|filtered') continue
+    const protocol = str(p.protocol) ?? 'tcp'
+    const facts = { port: p.port, protocol, service: str(p.service), product: str(p.product), version: str(p.version) }
+    const key = `${protocol}/${p.port}`
+    // netvuln's services know more than a port list: keep the richer entry.
+    const had = m.get(key)
+    if (!had || (!had.product && facts.product)) m.set(key, facts)
+  }
+  return m
+}
+
+function subdomains(out: Record<string, unknown>): Map<string, string | null> {
+  return new Map(arr(out.subdomains).filter((d) => typeof d?.hostname === 'string').map((d) => [d.hostname as string, str(d.ip_address)]))
+}
+
+function serverCert(out: Record<string, unknown>): CertFacts | null {
+  const c = arr(out.certificates).find((x) => x?.position === 0) ?? arr(out.certificates)[0]
+  if (!c || typeof c.fingerprint_sha256 !== 'string') return null
+  return { subject: String(c.subject ?? ''), issuer: String(c.issuer ?? ''), valid_to: String(c.valid_to ?? ''), fingerprint_sha256: c.fingerprint_sha256 }
+}
+
+function tlsSets(out: Record<string, unknown>): { protocols: Set<string>; ciphers: Set<string> } {
+  const accepted = arr(out.protocols).filter((p) => typeof p?.name === 'string' && p.accepted)
+  return { protocols: new Set(accepted.map((p) => p.name as string)), ciphers: new Set(accepted.flatMap((p) => arr(p.ciphers).map((c) => `${p.name} ${c?.name}`))) }
+}
+
+function urls(out: Record<string, unknown>): Set<string> {
+  return new Set([...arr(out.urls), ...arr(out.pages)].map((u) => u?.url).filter((u): u is string => typeof u === 'string'))
+}
+
+const minus = <T>(a: Iterable<T>, b: { has(x: T): boolean }) => [...a].filter((x) => !b.has(x))
+
+const ref = (f: FindingRow): FindingRef => ({ id: f.id, vuln_id: f.vuln_id, name: f.name, risk_level: f.risk_level, port: f.port, protocol: f.protocol, service: f.service, location: f.url ?? f.location })
+
+/** The changes of `scan` against `against` (null: nothing to compare with, so everything is new). */
+export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRow | null, againstFindings: FindingRow[]): ScanChanges {
+  const complete = scanIsComplete(scan)
+  const now = outputOf(scan)
+  const before = against ? outputOf(against) : {}
+  const keys = new Set(findings.map((f) => f.dedup_key))
+  const oldKeys = new Set(againstFindings.map((f) => f.dedup_key))
+  const uniq = (fs: FindingRow[]) => [...new Map(fs.map((f) => [f.dedup_key, f])).values()]
+
+  const pNow = ports(now)
+  const pBefore = ports(before)
+  const changedPorts = [...pNow].filter(([k, p]) => {
+    const b = pBefore.get(k)
+    return b && (b.service !== p.service || b.product !== p.product || b.version !== p.version)
+  })
+  const dNow = subdomains(now)
+  const dBefore = subdomains(before)
+  const cNow = serverCert(now)
+  const cBefore = serverCert(before)
+  const tNow = tlsSets(now)
+  const tBefore = tlsSets(before)
+  const uNow = urls(now)
+  const uBefore = urls(before)
+  const gone = <T>(xs: T[]): T[] => (complete && against ? xs : [])
+  // A certificate that appeared or was replaced; one that vanished only if this scan is complete.
+  const certChanged = !!against && (cNow ? cNow.fingerprint_sha256 !== cBefore?.fingerprint_sha256 : complete && !!cBefore)
+
+  const c: ScanChanges = {
+    scan_id: scan.id,
+    against_scan_id: against?.id ?? null,
+    against_end_time: toApiTime(against?.end_time),
+    complete,
+    changed: false,
+    findings: {
+      new: uniq(findings.filter((f) => !oldKeys.has(f.dedup_key))).map(ref),
+      gone: gone(uniq(againstFindings.filter((f) => !keys.has(f.dedup_key))).map(ref)),
+      still: uniq(findings.filter((f) => oldKeys.has(f.dedup_key))).map(ref),
+    },
+    surface: {
+      ports: {
+        opened: minus(pNow.keys(), pBefore).map((k) => pNow.get(k)!),
+        closed: gone(minus(pBefore.keys(), pNow).map((k) => pBefore.get(k)!)),
+        changed: changedPorts.map(([k, p]) => ({ port: p.port, protocol: p.protocol, before: pBefore.get(k)!, after: p })),
+      },
+      subdomains: {
+        added: minus(dNow.keys(), dBefore).map((h) => ({ hostname: h, ip_address: dNow.get(h)! })),
+        removed: gone(minus(dBefore.keys(), dNow).map((h) => ({ hostname: h, ip_address: dBefore.get(h)! }))),
+        address_changed: [...dNow].filter(([h, ip]) => dBefore.has(h) && dBefore.get(h) !== ip).map(([h, ip]) => ({ hostname: h, before: dBefore.get(h)!, after: ip })),
+      },
+      tls: {
+        certificate: certChanged ? { before: cBefore, after: cNow } : null,
+        protocols_added: minus(tNow.protocols, tBefore.protocols).sort(),
+        protocols_removed: gone(minus(tBefore.protocols, tNow.protocols).sort()),
+        ciphers_added: minus(tNow.ciphers, tBefore.ciphers).sort(),
+        ciphers_removed: gone(minus(tBefore.ciphers, tNow.ciphers).sort()),
+      },
+      urls: { found: minus(uNow, uBefore).sort(), gone: gone(minus(uBefore, uNow).sort()) },
+    },
+  }
+  const s = c.surface
+  c.changed =
+    c.findings.new.length + c.findings.gone.length + s.ports.opened.length + s.ports.closed.length + s.ports.changed.length + s.subdomains.added.length + s.subdomains.removed.length + s.subdomains.address_changed.length +
+      s.tls.protocols_added.length + s.tls.protocols_removed.length + s.tls.ciphers_added.length + s.tls.ciphers_removed.length + s.urls.found.length + s.urls.gone.length >
+      0 || s.tls.certificate !== null
+  return c
+}
+
+const findingsOf = (db: Db, scanId: number) => db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
+
+/** The latest complete scan of the same target and tool before `scan`. */
+export const previousCompleteScan = (db: Db, scan: Pick<ScanRow, 'id' | 'target_id' | 'tool_id'>) =>
+  db.selectFrom('scans').selectAll().where('target_id', '=', scan.target_id).where('tool_id', '=', scan.tool_id).where('id', '<', scan.id).where('status', '=', 'finished').where('status_message', 'is', null).orderBy('id', 'desc').limit(1).executeTakeFirst()
+
+/** The changes of `scan` against `against` (a scan the caller already read), or its previous complete scan. */
+export async function scanChanges(db: Db, scan: ScanRow, against?: ScanRow): Promise<ScanChanges> {
+  const base = against ?? (await previousCompleteScan(db, scan)) ?? null
+  return diffScans(scan, await findingsOf(db, scan.id), base, base ? await findingsOf(db, base.id) : [])
+}
