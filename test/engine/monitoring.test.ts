@@ -242,6 +242,45 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
   })
 })
 
+describe(`pages between two URL fuzzer scans (${TEST_BACKEND})`, () => {
+  test('a page removed and a page added between two runs of one schedule: URLs found and gone', { timeout: 120000 }, async () => {
+    const host = '127.0.26.30'
+    const pages = new Set(['admin', 'backup'])
+    const server = http.createServer((req, res) => {
+      const name = (req.url ?? '/').replace(/^\/+/, '').split('?')[0]
+      if (pages.has(name)) res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><title>${name}</title>${name} page</html>`)
+      else res.writeHead(404).end('not found')
+    })
+    await new Promise<void>((r) => server.listen(0, host, () => r()))
+    const port = (server.address() as net.AddressInfo).port
+    try {
+      const target = `http://${host}:${port}/`
+      const r = await w.req('POST', '/api/v2/schedules', {
+        body: { target_name: target, tool_id: 90, tool_params: { wordlist: ['admin', 'backup', 'login', 'old'] }, interval_minutes: 1440 },
+      })
+      assert.equal(r.statusCode, 201, r.body)
+      const scheduleId = r.json().data.created_id
+      const run = async () => {
+        const id = await runNow(scheduleId)
+        const s = await waitForScan(w, id, (x) => x.status_name !== 'waiting' && x.status_name !== 'running', 60000)
+        assert.equal(s.status_name, 'finished', JSON.stringify(s))
+        return id
+      }
+      const first = await run()
+      pages.delete('backup')
+      pages.add('login')
+      const second = await run()
+      const c = await changes(second)
+      assert.equal(c.against_scan_id, first)
+      assert.deepEqual(c.surface.urls.found, [`${target}login`])
+      assert.deepEqual(c.surface.urls.gone, [`${target}backup`])
+      assert.equal(c.changed, true)
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()))
+    }
+  })
+})
+
 describe(`TLS surface between two scans (${TEST_BACKEND})`, () => {
   test('a new certificate (issuer, expiry, fingerprint) and TLS 1.3 switched off', { timeout: 120000 }, async () => {
     const host = '127.0.26.50'
