@@ -102,8 +102,9 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
 async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const first = await ensureFirstUser(db, cfg)
   if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
-  const link = web ? await firstPasswordLink(db) : null
-  if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
   else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
   else if (!cfg.initialApiKey) process.stdout.write('Ward has users already, so no API key is shown: create one with `npx ward admin key create --user ID` (ids: `npx ward admin user list`)\n')
+  // Independent of the key: while no user can sign in to the web interface, a set-password link.
+  const link = web ? await firstPasswordLink(db) : null
+  if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
 }
