@@ -176,7 +176,7 @@ describe(`scheduler with an injected clock (${TEST_BACKEND})`, () => {
     const ids: number[] = []
     for (let i = 0; i < 12; i++) ids.push(await create({ interval_minutes: 5 }))
     const due = new Date(Math.max(...(await Promise.all(ids.map(read))).map((s) => Date.parse(s.next_run_at))) + 1000)
-    const other: DbHandle = await openDatabase(w.config.db, { notify: false })
+    const other: DbHandle = await openDatabase(w.config.db, { notify: false, secrets: w.config })
     try {
       const a = scheduler(() => due, w.h.db, 'worker-a')
       const b = scheduler(() => due, other.db, 'worker-b')
