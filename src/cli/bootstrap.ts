@@ -3,12 +3,11 @@ import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { countUsers, createUser } from '../store/accounts.js'
 import { isUniqueViolation } from '../domain/targets.js'
-import { createPasswordLink } from '../store/web-sessions.js'
+import { createPasswordLink, firstUserWhenNoneCanSignIn } from '../store/web-sessions.js'
 
 /** While no user can sign in to the web interface yet: a one-time set-password link for the first user. */
 export async function firstPasswordLink(db: Db): Promise<{ name: string; token: string } | null> {
-  if (await db.selectFrom('users').select('id').where('password_hash', 'is not', null).executeTakeFirst()) return null
-  const first = await db.selectFrom('users').select(['id', 'name']).orderBy('id').executeTakeFirst()
+  const first = await firstUserWhenNoneCanSignIn(db)
   if (!first) return null
   return { name: first.name, token: await createPasswordLink(db, first.id, 24 * 3600000) }
 }

@@ -5,7 +5,7 @@
 // anything gone: it may simply not have got that far.
 import type { Db } from '../store/db.js'
 import type { FindingRow, ScanRow } from '../store/schema.js'
-import { scanIsComplete } from '../store/scans.js'
+import { previousCompleteScan, scanFindingsByRisk, scanIsComplete } from '../store/scans.js'
 import { toApiTime } from '../store/time.js'
 
 export interface FindingRef {
@@ -164,14 +164,8 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
   return c
 }
 
-const findingsOf = (db: Db, scanId: number) => db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
-
-/** The latest complete scan of the same target and tool before `scan`. */
-export const previousCompleteScan = (db: Db, scan: Pick<ScanRow, 'id' | 'target_id' | 'tool_id'>) =>
-  db.selectFrom('scans').selectAll().where('target_id', '=', scan.target_id).where('tool_id', '=', scan.tool_id).where('id', '<', scan.id).where('status', '=', 'finished').where('status_message', 'is', null).orderBy('id', 'desc').limit(1).executeTakeFirst()
-
 /** The changes of `scan` against `against` (a scan the caller already read), or its previous complete scan. */
 export async function scanChanges(db: Db, scan: ScanRow, against?: ScanRow): Promise<ScanChanges> {
   const base = against ?? (await previousCompleteScan(db, scan)) ?? null
-  return diffScans(scan, await findingsOf(db, scan.id), base, base ? await findingsOf(db, base.id) : [])
+  return diffScans(scan, await scanFindingsByRisk(db, scan.id), base, base ? await scanFindingsByRisk(db, base.id) : [])
 }

@@ -255,3 +255,10 @@ export const scanCountsByState = (db: Db) => db.selectFrom('scans').select(['sta
 /** Waiting scans across all users (metrics). */
 export const queueDepth = async (db: Db) => Number((await db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('status', '=', 'waiting').executeTakeFirstOrThrow()).n)
 
+/** The latest complete scan of the same target and tool before `scan`. */
+export const previousCompleteScan = (db: Db, scan: Pick<ScanRow, 'id' | 'target_id' | 'tool_id'>) =>
+  db.selectFrom('scans').selectAll().where('target_id', '=', scan.target_id).where('tool_id', '=', scan.tool_id).where('id', '<', scan.id).where('status', '=', 'finished').where('status_message', 'is', null).orderBy('id', 'desc').limit(1).executeTakeFirst()
+
+/** A scan's findings, most severe first (what changed between two scans compares these). */
+export const scanFindingsByRisk = (db: Db, scanId: number) =>
+  db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()

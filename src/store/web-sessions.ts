@@ -78,3 +78,9 @@ export async function renameWorkspace(db: Db, userId: number, id: number, name: 
   const r = await db.updateTable('workspaces').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
+
+/** The first user, while no user has a web password yet (then nobody can sign in); otherwise null. */
+export async function firstUserWhenNoneCanSignIn(db: Db): Promise<{ id: number; name: string } | null> {
+  if (await db.selectFrom('users').select('id').where('password_hash', 'is not', null).executeTakeFirst()) return null
+  return (await db.selectFrom('users').select(['id', 'name']).orderBy('id').executeTakeFirst()) ?? null
+}
