@@ -1,9 +1,9 @@
-// `npm run bench -- startup [--runs 5] [--idle-ms 5000] [--mode dist|tsx|both]`
+// `npm run bench -- startup [--runs 5] [--idle-ms 5000] [--mode dist|tsx|start|both|a,b]`
 // Start-up cost of `ward all` on a fresh SQLite database: time from spawning the process to the
 // first answer of GET /api/v2/openapi.json, and the resident set size once it has idled
 // `--idle-ms`. `dist` runs bin/ward.js (compiled JavaScript; it builds first only when dist/ is
 // missing or stale, so build beforehand); `tsx` runs the TypeScript sources through the tsx loader,
-// as Ward did before it was compiled.
+// as Ward did before it was compiled; `start` is `npm start`'s command (dist with Ward's V8 flags).
 import fs from 'node:fs'
 import os from 'node:os'
 import net from 'node:net'
@@ -12,8 +12,11 @@ import { spawn } from 'node:child_process'
 import { fmt, machine, parseArgs, rssOf, stopChild } from './_shared.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
+const START_FLAGS = ['--max-semi-space-size=2']
 const COMMANDS = {
   dist: [path.join(ROOT, 'bin/ward.js'), 'all'],
+  /** What `npm start` and the `ward` command run: V8's young generation capped at 2 MB per semi-space. */
+  start: [...START_FLAGS, path.join(ROOT, 'bin/ward.js'), 'all'],
   tsx: ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'all'],
 } as const
 type Mode = keyof typeof COMMANDS
@@ -60,7 +63,7 @@ export async function run(args: string[]) {
   const runs = Number(a.get('runs') ?? 5)
   const idleMs = Number(a.get('idle-ms') ?? 5000)
   const modeArg = a.get('mode') ?? 'both'
-  const modes: Mode[] = modeArg === 'both' ? ['tsx', 'dist'] : [modeArg as Mode]
+  const modes: Mode[] = modeArg === 'both' ? ['dist', 'start'] : (modeArg.split(',') as Mode[])
   console.log(`machine: ${machine()}`)
   const results: Record<string, { firstAnswerMs: number; rss: number }[]> = {}
   // Interleaved, so load from other processes on the machine falls on both modes alike.

@@ -13,7 +13,6 @@ import { ensureFirstUser, firstPasswordLink } from './bootstrap.js'
 import { webBase } from './admin.js'
 import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
-import { createScopedDispatcher } from '../engine/net/scoped-dispatcher.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
 
@@ -33,7 +32,7 @@ export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { ap
 /** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
 export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
   const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
-  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, dispatcher: createScopedDispatcher(scopesOf(o.config).callback, o.config.callbackTimeoutMs) })
+  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, dispatcher: callbackDispatcher(o.config) })
   return {
     id: worker.id,
     activeScans: () => worker.activeScans(),
@@ -51,7 +50,7 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
   const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
   const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
-  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: createScopedDispatcher(scopesOf(cfg).callback, cfg.callbackTimeoutMs) }) : null
+  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: callbackDispatcher(cfg) }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null
@@ -108,3 +107,7 @@ async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const link = web ? await firstPasswordLink(db) : null
   if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
 }
+
+/** The callback scope's guarded HTTP dispatcher, loaded (with the HTTP client) at the first delivery. */
+const callbackDispatcher = (cfg: Config) => async () =>
+  (await import('../engine/net/scoped-dispatcher.js')).createScopedDispatcher(scopesOf(cfg).callback, cfg.callbackTimeoutMs)

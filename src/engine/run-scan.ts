@@ -18,7 +18,7 @@ import { resolveToolParams } from '../toolkit/params.js'
 import { createScanContext, type LiveContext, type MakeFinding } from './scan-context.js'
 import { abortKind, type AbortKind } from './abort.js'
 import { outcomeOf, type RunEnd } from './outcome.js'
-import { egressForScan, EgressUnavailableError } from './scan-egress.js'
+import { EgressUnavailableError } from './egress-errors.js'
 import { scopesOf } from '../toolkit/scope.js'
 import { targetHost } from '../toolkit/ip.js'
 import { engineMetrics } from './metrics.js'
@@ -66,6 +66,8 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     const params = resolveToolParams(tool.params, openSealedStrings(secretsOf(db), toolParamsOf(scan)))
     if (!params.ok) throw new ToolStartError(params.message)
     const scanner = await tool.load()
+    // The egress (sockets, HTTP client, proxies) loads with the first scan, not at start.
+    const { egressForScan } = await import('./scan-egress.js')
     const egress = await egressForScan(db, scan, tool, signal, { scopes: scopesOf(config), targetHost: targetHost(target.name) })
     run.closeEgress = () => egress.close()
     const minute = config.minuteMs

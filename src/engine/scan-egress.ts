@@ -19,9 +19,8 @@ export interface ScanScope {
 }
 
 /** The VPN profile could not be brought up → `VPN connection error`. */
-export class EgressUnavailableError extends Error {
-  override name = 'EgressUnavailableError'
-}
+import { EgressUnavailableError } from './egress-errors.js'
+export { EgressUnavailableError }
 
 /** Time the proxy check may take before the scan ends `VPN connection error`. */
 const CHECK_TIMEOUT_MS = 10000

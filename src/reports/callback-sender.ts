@@ -4,7 +4,7 @@
 // retry window (24 h from the delivery's creation) closes; 2xx delivers; 410 and other codes give up.
 // Callback traffic is Ward's own, not a scan's, so it uses undici directly rather than a scan egress,
 // through the dispatcher the caller gives: the one that enforces the callback scope at connection time.
-import { request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
@@ -42,8 +42,11 @@ export interface SenderOptions {
   /** Tool display names for PDF reports (from the tool catalogue, which reports cannot import). */
   toolName?: ToolNames
   concurrency?: number
-  /** Connects deliveries: the callback scope's guarded dispatcher (engine/net/scoped-dispatcher.ts), which the CLI builds. */
-  dispatcher: Dispatcher
+  /**
+   * Connects deliveries: the callback scope's guarded dispatcher (engine/net/scoped-dispatcher.ts), which
+   * the CLI builds — on the first delivery, so a Ward that never sends one never loads the HTTP client.
+   */
+  dispatcher: () => Promise<Dispatcher>
 }
 
 /** Time a claimed delivery stays leased: the request timeout plus room to build the body. */
@@ -85,6 +88,8 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   const cancel = new AbortController()
   const inflight = new Set<Promise<void>>()
   let wake: () => void = () => {}
+  let transportP: Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }> | null = null
+  const transport = () => (transportP ??= Promise.all([import('undici'), o.dispatcher()]).then(([u, dispatcher]) => ({ request: u.request, dispatcher })))
 
   async function attempt(d: CallbackDeliveryRow): Promise<void> {
     const n = d.attempts + 1
@@ -126,8 +131,9 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       }
       const timeout = AbortSignal.timeout(config.callbackTimeoutMs)
       try {
+        const { request, dispatcher } = await transport()
         const res = await request(d.url, {
-          dispatcher: o.dispatcher,
+          dispatcher,
           method: 'POST',
           headers,
           body: built.body,
@@ -208,7 +214,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       clearTimeout(grace)
       if (late) cancel.abort()
       await drained
-      await o.dispatcher.close().catch(() => {})
+      if (transportP) await (await transportP).dispatcher.close().catch(() => {})
     },
   }
 }

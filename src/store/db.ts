@@ -4,11 +4,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
 import SQLite from 'better-sqlite3'
-import pg from 'pg'
 import { defaultSecretKeyFile, type DbConfig } from '../config/config.js'
 import type { Database } from './schema.js'
 import { migrationProvider, type DbKind } from './migrations/index.js'
 import { attachPgNotify } from './notify.js'
+import { loadPg, type Pg } from './pg-driver.js'
 import { SecretsCarrier, loadSecrets, type SecretKeySource } from './secrets.js'
 
 export type Db = Kysely<Database>
@@ -19,13 +19,10 @@ export interface DbHandle {
   close(): Promise<void>
 }
 
-// int8 (counts, bigint ids) as numbers: our ids and counts stay far below 2^53.
-pg.types.setTypeParser(20, (v) => Number(v))
-
 /** Runs a compiled SELECT and returns its rows as arrays, in select-list order. */
 type ArrayReader = (sql: string, params: readonly unknown[]) => unknown[][] | Promise<unknown[][]>
 
-function createDialect(cfg: DbConfig, setReader: (r: ArrayReader) => void): Dialect {
+function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: ArrayReader) => void): Dialect {
   switch (cfg.kind) {
     case 'sqlite': {
       if (cfg.file !== ':memory:') {
@@ -44,7 +41,7 @@ function createDialect(cfg: DbConfig, setReader: (r: ArrayReader) => void): Dial
       return new SqliteDialect({ database })
     }
     case 'postgres': {
-      const pool = new pg.Pool({ connectionString: cfg.url, max: cfg.poolMax })
+      const pool = new pg!.Pool({ connectionString: cfg.url, max: cfg.poolMax })
       // An idle connection the server dropped (restart, pg_terminate_backend) is discarded by the
       // pool; without a listener its 'error' event would crash the process.
       pool.on('error', () => {})
@@ -124,7 +121,7 @@ export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promi
   let read: ArrayReader | null = null
   const secrets = new SecretsCarrier()
   const db = new Kysely<Database>({
-    dialect: createDialect(cfg, (r) => (read = r)),
+    dialect: createDialect(cfg, cfg.kind === 'postgres' ? await loadPg() : null, (r) => (read = r)),
     plugins: [secrets],
     log: opts.onQuery
       ? (e) => {

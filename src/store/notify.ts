@@ -5,7 +5,8 @@
 // dropped; wake-ups are an optimisation only — workers still poll, so a lost NOTIFY costs latency.
 import { EventEmitter } from 'node:events'
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
+import type pg from 'pg'
+import { loadPg } from './pg-driver.js'
 
 export type StoreEvent = { type: 'queued' } | { type: 'stop'; scanId: number }
 
@@ -65,7 +66,9 @@ export function attachPgNotify(url: string, log: (msg: string, err?: unknown) =>
   async function connect() {
     retry = null
     if (closed) return
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
+    const { Client } = await loadPg()
+    if (closed) return
+    const c = new Client({ connectionString: url, connectionTimeoutMillis: 5000 })
     client = c
     c.on('error', (err) => dropped(c, err))
     c.on('end', () => dropped(c))
