@@ -30,6 +30,8 @@ export const WEAK_TRUTH = {
     'website.files.ds-store',
     'website.files.env-exposed',
     'website.files.git-exposed',
+    'website.files.phpinfo',
+    'website.files.scm-exposed',
     'website.files.server-status',
     'website.headers.clickjacking',
     'website.headers.csp-missing',
@@ -40,7 +42,9 @@ export const WEAK_TRUTH = {
     'website.info.security-txt-missing',
     'website.methods.trace',
     'website.methods.unsafe-allowed',
+    'website.transport.basic-auth-over-http',
     'website.transport.http-not-redirected',
+    'website.transport.password-form-over-http',
   ],
   /** Light scan of the host over https (port 443, with port 80 serving plain HTTP). */
   lightHttps: [
@@ -60,6 +64,8 @@ export const WEAK_TRUTH = {
     'website.files.ds-store',
     'website.files.env-exposed',
     'website.files.git-exposed',
+    'website.files.phpinfo',
+    'website.files.scm-exposed',
     'website.files.server-status',
     'website.headers.clickjacking',
     'website.headers.csp-unsafe',
@@ -91,6 +97,8 @@ export const WEAK_TRUTH = {
     'website.files.ds-store',
     'website.files.env-exposed',
     'website.files.git-exposed',
+    'website.files.phpinfo',
+    'website.files.scm-exposed',
     'website.files.server-status',
     'website.headers.clickjacking',
     'website.headers.csp-unsafe',
@@ -220,6 +228,12 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const PASSWD = 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\nwww-data:x:33:33:www-data:/var/www:/usr/sbin/nologin\n'
 const DS_STORE = Buffer.concat([Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31]), Buffer.from('\0\0\x10\0\0\0\x08\0secret-backup.tar.gz\0', 'latin1')])
 const ZIP = Buffer.concat([Buffer.from('PK\x03\x04\x14\0\0\0\x08\0', 'latin1'), Buffer.alloc(40, 7)])
+const SQLITE_DB = Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)])
+const VIM_SWAP = Buffer.concat([Buffer.from('b0VIM 8.2\0\0\0\0\x10\0\0', 'latin1'), Buffer.alloc(64), Buffer.from('root\0weak\0/var/www/html/index.php\0', 'latin1')])
+const TAR_GZ = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(60, 3)])
+const PHPINFO = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "DTD/xhtml1-transitional.dtd"><html><head><title>PHP 8.1.2 - phpinfo()</title></head><body><div class="center"><table><tr class="h"><td><h1 class="p">PHP Version 8.1.2</h1></td></tr></table></div></body></html>'
+/** Sign-in form of the home pages (weak: served over plain HTTP too; hardened: HTTPS only). */
+const LOGIN_FORM = '<form action="/login" method="post"><input name="user"><input type="password" name="password"><button>Sign in</button></form>'
 const PRODUCTS: Record<string, string> = { '1': 'Blue teapot', '2': 'Red kettle' }
 
 function page(title: string, body: string, extraHead = '') {
@@ -279,9 +293,25 @@ const weak: Handler = (req, res, variant) => {
   switch (u.pathname) {
     case '/':
       res.setHeader('set-cookie', ['session=4f3c2a1b; Path=/', 'prefs=dark; Path=/; HttpOnly'])
-      return html(200, 'Weak shop', HOME_BODY)
+      return html(200, 'Weak shop', HOME_BODY + LOGIN_FORM)
     case '/about':
-      return html(200, 'About', '<p>We sell teapots.</p><a href="/">Home</a>')
+      // Linked downloads only a crawl finds: a database export and a site archive.
+      return html(200, 'About', '<p>We sell teapots.</p><a href="/">Home</a> <a href="/files/export.sql">Data export</a> <a href="/files/site-2024.tar.gz">Old site</a>')
+    case '/files/export.sql':
+      return text(200, '-- PostgreSQL database dump\nCREATE TABLE customers (id integer, email text);\n', 'application/sql')
+    case '/files/site-2024.tar.gz':
+      return text(200, TAR_GZ, 'application/gzip')
+    case '/phpinfo.php':
+      return text(200, PHPINFO, 'text/html; charset=utf-8')
+    case '/.svn/wc.db':
+      return text(200, SQLITE_DB, 'application/octet-stream')
+    case '/.hg/requires':
+      return text(200, 'dotencode\nfncache\ngeneraldelta\nrevlogv1\nstore\n')
+    case '/.index.php.swp':
+      return text(200, VIM_SWAP, 'application/octet-stream')
+    case '/admin/':
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="Weak shop admin"', 'content-type': 'text/html' })
+      return res.end('<h1>401 Unauthorized</h1>')
     case '/search': // reflected XSS
       return html(200, 'Search', `<p>Results for ${q('q')}</p><p>No results.</p>`)
     case '/product': {
@@ -371,7 +401,11 @@ const hardened: Handler = (req, res, variant, bed) => {
   switch (u.pathname) {
     case '/':
       res.setHeader('set-cookie', ['session=4f3c2a1b; Path=/; Secure; HttpOnly; SameSite=Lax'])
-      return html(200, 'Hardened shop', HOME_BODY)
+      return html(200, 'Hardened shop', HOME_BODY + LOGIN_FORM)
+    case '/admin/':
+      // Basic over HTTPS (plain HTTP redirects first): not a finding.
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="Hardened admin"', 'content-type': 'text/html' })
+      return res.end('<h1>401 Unauthorized</h1>')
     case '/search':
       return html(200, 'Search', `<p>Results for ${esc(q('q'))}</p><p>No results.</p>`)
     case '/product': {

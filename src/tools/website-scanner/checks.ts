@@ -212,6 +212,32 @@ export const httpNoRedirect = {
 
 // ---------------------------------------------------------------- CORS
 
+export const basicAuthOverHttp = {
+  id: 'website.transport.basic-auth-over-http',
+  name: 'Credentials requested with HTTP Basic over plain HTTP',
+  description: 'A page (often an admin area) answers 401 with a Basic authentication challenge over unencrypted HTTP.',
+  impact: 'Browsers send the user name and password base64-encoded, i.e. in clear text, with every request: anyone on the path reads them.',
+  risk: 'medium',
+  cwe: ['CWE-523', 'CWE-319'],
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Serve the area over HTTPS only (redirect HTTP before asking for credentials), or restrict it to an internal network.',
+  references: [cwe(523), 'https://datatracker.ietf.org/doc/html/rfc7617#section-4'],
+  tags: ['transport', 'auth'],
+} as const satisfies Check
+
+export const passwordOverHttp = {
+  id: 'website.transport.password-form-over-http',
+  name: 'Password form served or submitted over plain HTTP',
+  description: 'A form with a password field is served over HTTP, or submits to an http:// address.',
+  impact: 'The password travels unencrypted, and a network attacker can also change the page to send it elsewhere.',
+  risk: 'medium',
+  cwe: ['CWE-319'],
+  owasp: OWASP.sensitiveData,
+  recommendation: 'Serve login pages and their form targets over HTTPS only, and redirect HTTP to HTTPS with HSTS.',
+  references: [cwe(319), 'https://developer.mozilla.org/en-US/docs/Web/Security/Insecure_passwords'],
+  tags: ['transport', 'auth'],
+} as const satisfies Check
+
 export const corsWildcardCredentials = {
   id: 'website.cors.wildcard-credentials',
   name: 'CORS allows any origin with credentials',
@@ -303,6 +329,32 @@ export const backupExposed = {
   recommendation: 'Remove backups and dumps from the document root, keep configuration outside it, and deny *.bak, *.old, *.sql and archive extensions.',
   references: ['https://cwe.mitre.org/data/definitions/530.html', 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information'],
   tags: ['files'],
+} as const satisfies Check
+
+export const scmExposed = {
+  id: 'website.files.scm-exposed',
+  name: 'Subversion or Mercurial metadata exposed (/.svn/, /.hg/)',
+  description: 'The .svn or .hg folder of a working copy is served over HTTP (its entries, database or requires file answers).',
+  impact: 'An attacker rebuilds file names and often the source code of the site from the working-copy metadata (Subversion keeps pristine copies of every file).',
+  risk: 'high',
+  cwe: ['CWE-527'],
+  owasp: OWASP.misconfig,
+  recommendation: 'Deploy an export rather than a working copy, and deny /.svn and /.hg in the web server.',
+  references: [cwe(527), 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information'],
+  tags: ['files', 'vcs'],
+} as const satisfies Check
+
+export const phpinfoExposed = {
+  id: 'website.files.phpinfo',
+  name: 'phpinfo() page exposed',
+  description: 'A page that calls phpinfo() (e.g. /phpinfo.php, /info.php) is reachable by anyone.',
+  impact: 'It shows the PHP version and modules, server paths, environment variables (often with credentials) and configuration that help an attacker choose exploits.',
+  risk: 'medium',
+  cwe: ['CWE-200'],
+  owasp: OWASP.misconfig,
+  recommendation: 'Delete phpinfo() test pages from the server.',
+  references: [cwe(200), 'https://www.php.net/manual/en/function.phpinfo.php'],
+  tags: ['files', 'disclosure'],
 } as const satisfies Check
 
 export const serverStatus = {
@@ -471,8 +523,8 @@ export const lightChecks = [
   cspMissing, cspUnsafe, hstsMissing, hstsWeak, clickjacking, xctoMissing, referrerPolicyMissing, permissionsPolicyMissing,
   cookieSecure, cookieHttpOnly, cookieSameSite,
   serverVersion, poweredBy, generatorMeta,
-  httpNoRedirect, corsWildcardCredentials, corsReflected,
-  directoryListing, gitExposed, envExposed, dsStore, backupExposed, serverStatus,
+  httpNoRedirect, basicAuthOverHttp, passwordOverHttp, corsWildcardCredentials, corsReflected,
+  directoryListing, gitExposed, scmExposed, envExposed, dsStore, backupExposed, phpinfoExposed, serverStatus,
   traceEnabled, unsafeMethods, securityTxtMissing, robotsDisclosure,
 ] as const satisfies readonly Check[]
 

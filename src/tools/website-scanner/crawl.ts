@@ -4,6 +4,8 @@ import type { Fetcher } from '../lib/http/fetch.js'
 import { endpointUrl, resolveLink, sameOrigin } from '../lib/http/url.js'
 import { forms, links } from './html.js'
 import { LIMITS } from './params.js'
+import { DOWNLOAD_EXT, type FileObs } from './detect/files.js'
+import { passwordForms, type PasswordForm } from './detect/transport.js'
 
 /** A place where input reaches the application: an endpoint and the parameters it takes. */
 export interface InjectionPoint {
@@ -20,6 +22,10 @@ export interface CrawlResult {
   pages: { url: string; status: number; depth: number }[]
   points: InjectionPoint[]
   dirs: string[]
+  /** Pages with a password field (judged for plain HTTP by the light checks). */
+  passwordForms: PasswordForm[]
+  /** Linked dumps, archives and backups, fetched (first bytes only) to be classified, not crawled. */
+  files: FileObs[]
 }
 
 export interface CrawlOptions {
@@ -34,7 +40,10 @@ export interface CrawlOptions {
 }
 
 const pointKey = (p: InjectionPoint) => `${p.method} ${p.url} ${Object.keys(p.params).sort().join('&')}`
-const SKIP_EXT = /\.(png|jpe?g|gif|svg|ico|webp|css|woff2?|ttf|eot|mp4|mp3|pdf|zip|gz|tar|exe|dmg|iso)$/i
+const SKIP_EXT = /\.(png|jpe?g|gif|svg|ico|webp|css|woff2?|ttf|eot|mp4|mp3|pdf|exe|dmg|iso)$/i
+/** Linked downloads fetched for classification: at most this many, this many bytes each (enough for magic bytes and a dump's header). */
+const MAX_FILES = 50
+const FILE_BYTES = 64 * 1024
 /** Links and forms whose use changes state in ways a scan should not (sessions, deletions). */
 const SKIP_ACTION = /\b(log-?out|sign-?out|delete|remove|destroy|unsubscribe)\b/i
 
@@ -47,6 +56,16 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
   const pages: CrawlResult['pages'] = []
   const points = new Map<string, InjectionPoint>()
   const dirs = new Set<string>()
+  const pwForms: PasswordForm[] = []
+  const files: FileObs[] = []
+  const fileUrls = new Set<string>()
+  const fetchFile = async (u: URL) => {
+    if (fileUrls.has(u.href) || fileUrls.size >= MAX_FILES) return
+    fileUrls.add(u.href)
+    const r = await o.fetch(u.href, { maxBodyBytes: FILE_BYTES })
+    if (r) files.push({ path: u.pathname, url: u.href, status: r.status, contentType: r.headers['content-type'], bytes: r.body })
+  }
+  const fileJobs: Promise<void>[] = []
 
   const addPoint = (p: InjectionPoint) => {
     if (!Object.keys(p.params).length || points.size >= LIMITS.maxInjectionPoints) return
@@ -54,6 +73,10 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
     if (!points.has(k)) points.set(k, p)
   }
   const enqueue = (u: URL, depth: number) => {
+    if (sameOrigin(u, o.start) && DOWNLOAD_EXT.test(u.pathname) && !o.signal.aborted) {
+      fileJobs.push(fetchFile(new URL(u.origin + u.pathname)))
+      return
+    }
     if (!sameOrigin(u, o.start) || depth > maxDepth || SKIP_EXT.test(u.pathname) || SKIP_ACTION.test(u.pathname)) return
     const key = u.href
     if (seen.has(key) || seen.size >= maxPages * 4) return
@@ -97,6 +120,7 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
       }
       if (!/html/i.test(r.headers['content-type'] ?? '')) return
       const body = r.text()
+      if (pwForms.length < 100) pwForms.push(...passwordForms({ url: url.href, status: r.status, headers: r.headers, setCookies: [], body }))
       for (const href of links(body)) {
         const u = resolveLink(href, url)
         if (u) enqueue(u, depth + 1)
@@ -111,8 +135,9 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
     }
     pump()
   })
-  o.log(`crawl: ${pages.length} page(s), ${points.size} injection point(s)${o.signal.aborted ? ' (stopped)' : ''}`)
-  return { pages, points: [...points.values()], dirs: [...dirs] }
+  await Promise.all(fileJobs)
+  o.log(`crawl: ${pages.length} page(s), ${points.size} injection point(s), ${files.length} linked download(s)${o.signal.aborted ? ' (stopped)' : ''}`)
+  return { pages, points: [...points.values()], dirs: [...dirs], passwordForms: pwForms, files }
 }
 
 /** A plausible value for an empty form field, so the application takes its normal path. */

@@ -13,15 +13,17 @@ import type { VulnerabilityLookup } from '../../toolkit/vulns.js'
 import * as H from './detect/headers.js'
 import * as K from './detect/cookies.js'
 import * as D from './detect/disclosure.js'
-import { detectHttpNotRedirected, type HttpAnswer } from './detect/transport.js'
+import { detectBasicAuthOverHttp, detectHttpNotRedirected, detectPasswordOverHttp, passwordForms, type HttpAnswer, type PasswordForm } from './detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from './detect/cors.js'
-import { SENSITIVE_FILES, detectDirectoryListing, detectFiles, type FileObs } from './detect/files.js'
+import { SENSITIVE_FILES, detectCrawledFiles, detectDirectoryListing, detectFiles, type FileObs } from './detect/files.js'
 import { detectTrace, detectUnsafeMethods, type OptionsObs, type TraceObs } from './detect/methods.js'
 import { detectRobots, detectSecurityTxtMissing } from './detect/info.js'
 
 export const toPage = (r: HttpResponse): PageObs => ({ url: r.url, status: r.status, headers: r.headers, setCookies: r.setCookies, body: r.text() })
 
 const COMMON_DIRS = ['/images/', '/uploads/', '/files/', '/backup/', '/static/', '/assets/']
+/** Admin areas whose authentication is judged (a Basic challenge over plain HTTP sends the password in clear). */
+export const ADMIN_PATHS = ['/admin/', '/administrator/', '/manager/html', '/phpmyadmin/', '/admin.php']
 const TRACE_MARKER_HEADER = 'x-ward-trace'
 
 export interface LightInput {
@@ -36,12 +38,14 @@ export interface LightInput {
   extraDirs?: string[]
   /** The scan's lookup of imported CVEs (ScanContext.vulns). */
   vulns?: VulnerabilityLookup
+  /** Deep scan: what the crawl saw beyond the start page (password forms, linked downloads). */
+  crawled?: { passwordForms: PasswordForm[]; files: FileObs[] }
 }
 
 /** The light phase's test of announced versions against the version catalogue (its findings use the shared version checks). */
 export const VERSION_TEST = 'Known vulnerabilities by version'
 
-/** Number of tests the light phase records (for progress totals): one per light check, and the version test. */
+/** Number of tests the light phase records (for progress totals): one per light check, and the version test (the deep scan adds one: files the crawl fetched). */
 export const LIGHT_TESTS = C.lightChecks.length + 1
 
 export async function lightScan(i: LightInput): Promise<{ components: D.Component[] }> {
@@ -65,6 +69,7 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
     ...Object.fromEntries(calib.map((p, n) => [`calib${n}`, () => fetch(url(p), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(SENSITIVE_FILES.map((f) => [`file:${f.path}`, () => fetch(url(f.path), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(dirs.map((d) => [`dir:${d}`, () => fetch(url(d), { maxBodyBytes: 256 * 1024 })])),
+    ...Object.fromEntries(ADMIN_PATHS.map((a) => [`admin:${a}`, () => fetch(url(a), { maxBodyBytes: 16 * 1024 })])),
   }
   const keys = Object.keys(jobs)
   const answers = await mapLimit(keys, 6, i.signal, (k) => jobs[k]!())
@@ -118,15 +123,26 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
     return detectHttpNotRedirected(a)
   })
 
+  await rec.test(C.basicAuthOverHttp.name, `Requests the page and ${ADMIN_PATHS.join(', ')} and checks for HTTP Basic challenges over plain HTTP`, where, () =>
+    isHttps ? 'not a plain-HTTP site' : detectBasicAuthOverHttp([page, ...ADMIN_PATHS.map((a) => page0(`admin:${a}`)).filter((p): p is PageObs => !!p)]),
+  )
+  await rec.test(C.passwordOverHttp.name, i.crawled ? 'Checks the password forms of the page and of every crawled page for plain-HTTP pages or targets' : onPage('Checks password forms for a plain-HTTP page or target'), where, () =>
+    detectPasswordOverHttp([...passwordForms(page), ...(i.crawled?.passwordForms ?? [])]),
+  )
+
   await rec.test(C.corsWildcardCredentials.name, onPage(`Sends Origin: ${PROBE_ORIGIN} and checks for a wildcard with credentials`), where, () => (cors ? detectCorsWildcardCredentials(cors) : 'no answer to the CORS probe'))
   await rec.test(C.corsReflected.name, onPage(`Sends Origin: ${PROBE_ORIGIN} and checks whether it is trusted`), where, () => (cors ? detectCorsReflected(cors) : 'no answer to the CORS probe'))
 
   await rec.test(C.directoryListing.name, `Requests ${dirs.length + 1} directories and checks for generated file indexes`, where, () =>
     detectDirectoryListing([page, ...dirs.map((d) => page0(`dir:${d}`)).filter((p): p is PageObs => !!p)]),
   )
-  for (const check of [C.gitExposed, C.envExposed, C.dsStore, C.backupExposed, C.serverStatus]) {
+  for (const check of [C.gitExposed, C.scmExposed, C.envExposed, C.dsStore, C.backupExposed, C.phpinfoExposed, C.serverStatus]) {
     const paths = SENSITIVE_FILES.filter((f) => f.check.id === check.id).map((f) => f.path)
     await rec.test(check.name, `Requests ${paths.join(', ')} and checks the content (soft-404 calibrated)`, where, () => detectFiles(check, files, soft))
+  }
+  const crawledFiles = i.crawled?.files
+  if (crawledFiles) {
+    await rec.test(`${C.backupExposed.name}: files linked from the site`, `Classifies the ${crawledFiles.length} dump, archive, backup and database file(s) the crawl found linked, by content`, where, () => detectCrawledFiles(crawledFiles, soft))
   }
 
   await rec.test(C.traceEnabled.name, onPage('Sends a TRACE request with a marker header and checks for its echo'), where, () => detectTrace(t ? trace : null))

@@ -28,7 +28,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
 
   // Progress: crawl pages count as units, then tests; the total grows once the crawl knows the points.
   let crawled = 0
-  let total = LIGHT_TESTS + (deep ? LIMITS.maxPages + ACTIVE.length * 4 : 0)
+  let total = LIGHT_TESTS + (deep ? 1 + LIMITS.maxPages + ACTIVE.length * 4 : 0)
   const rec = createRecorder(ctx as ScanContext<unknown>, () => ctx.progress(crawled + rec.done, total))
   ctx.progress(0, total)
 
@@ -41,12 +41,12 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
 
   const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, onPage: (visited, known) => { crawled = Math.floor((LIMITS.maxPages * visited) / known); ctx.progress(crawled + rec.done, total) } })
   crawled = LIMITS.maxPages // the crawl's share is complete whatever it found
-  total = LIGHT_TESTS + LIMITS.maxPages + c.points.length * ACTIVE.length
+  total = LIGHT_TESTS + 1 + LIMITS.maxPages + c.points.length * ACTIVE.length
   ctx.output('pages', c.pages.map((p) => ({ url: p.url, status: p.status })))
   ctx.output('injection_points', c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })))
   if (ctx.signal.aborted) return
 
-  const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, extraDirs: c.dirs, vulns: ctx.vulns })
+  const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, extraDirs: c.dirs, vulns: ctx.vulns, crawled: { passwordForms: c.passwordForms, files: c.files } })
   ctx.output('components', components)
 
   const env = { fetch, signal: ctx.signal, log: ctx.log, sleepBudget: { ms: LIMITS.sleepBudgetMs } }

@@ -11,9 +11,9 @@ import * as D from '../../../src/tools/website-scanner/detect/disclosure.js'
 import { compareVersions } from '../../../src/tools/lib/versions/version.js'
 import { checkForFamily } from '../../../src/tools/lib/versions/checks.js'
 import { CATALOGUE } from '../../../src/tools/lib/versions/catalogue.js'
-import { detectHttpNotRedirected } from '../../../src/tools/website-scanner/detect/transport.js'
+import { detectBasicAuthOverHttp, detectHttpNotRedirected, detectPasswordOverHttp, passwordForms } from '../../../src/tools/website-scanner/detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from '../../../src/tools/website-scanner/detect/cors.js'
-import { SENSITIVE_FILES, detectDirectoryListing, detectFiles, type FileObs } from '../../../src/tools/website-scanner/detect/files.js'
+import { DOWNLOAD_EXT, SENSITIVE_FILES, detectCrawledFiles, detectDirectoryListing, detectFiles, type FileObs } from '../../../src/tools/website-scanner/detect/files.js'
 import { detectTrace, detectUnsafeMethods } from '../../../src/tools/website-scanner/detect/methods.js'
 import { detectRobots, detectSecurityTxtMissing } from '../../../src/tools/website-scanner/detect/info.js'
 import * as A from '../../../src/tools/website-scanner/detect/active.js'
@@ -213,6 +213,12 @@ describe('sensitive files and directory listing (soft-404 aware)', () => {
     [C.dsStore, file('/.DS_Store', Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31, 0, 0]), 'application/octet-stream'), file('/.DS_Store', 'not a ds store')],
     [C.backupExposed, file('/database.sql', '-- MySQL dump\nCREATE TABLE t (id int);'), file('/database.sql', catchAll('/database.sql'), HTML)],
     [C.serverStatus, file('/server-status', '<h1>Apache Server Status for x</h1>Server uptime: 1 day', HTML), file('/server-status', 'Forbidden', 'text/plain', 403)],
+    [C.serverStatus, file('/server-info', '<h1 style="text-align: center">Apache Server Information</h1><a name="server">Server Settings</a>', HTML), file('/server-info', catchAll('/server-info'), HTML)],
+    [C.phpinfoExposed, file('/phpinfo.php', '<html><head><title>PHP 7.4.3 - phpinfo()</title></head><body><h1 class="p">PHP Version 7.4.3</h1></body></html>', HTML), file('/phpinfo.php', '<html><title>Info</title><p>About PHP</p></html>', HTML)],
+    [C.scmExposed, file('/.svn/wc.db', Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(20)]), 'application/octet-stream'), file('/.svn/wc.db', catchAll('/.svn/wc.db'), HTML)],
+    [C.scmExposed, file('/.svn/entries', '12\n'), file('/.svn/entries', '<html>12</html>', HTML)],
+    [C.scmExposed, file('/.hg/requires', 'dotencode\nfncache\nrevlogv1\nstore\n'), file('/.hg/requires', catchAll('/.hg/requires'), HTML)],
+    [C.backupExposed, file('/.index.php.swp', Buffer.concat([Buffer.from('b0VIM 9.0\0', 'latin1'), Buffer.alloc(30)]), 'application/octet-stream'), file('/.index.php.swp', 'swap?')],
   ]
   for (const [check, bad, good] of cases) {
     test(check.id, () => {
@@ -244,6 +250,42 @@ describe('sensitive files and directory listing (soft-404 aware)', () => {
     const r = profile([{ status: 302, body: '', location: '/login?next=/aaaaaaaaaaaa', path: '/aaaaaaaaaaaa' }])
     assert.equal(looksLikeNotFound(r, { status: 302, body: '', location: '/login?next=/.env' }, '/.env'), true)
     assert.equal(looksLikeNotFound(profile([]), { status: 404, body: '' }, '/x'), true)
+  })
+  test('files linked from the site: classified by extension and content, HTML stand-ins and soft-404 pages ignored', () => {
+    for (const p of ['/files/export.sql', '/a/site.tar.gz', '/b.zip', '/old/index.php.bak', '/x/config.php~', '/data/app.sqlite', '/.main.c.swp']) assert.match(p, DOWNLOAD_EXT, p)
+    for (const p of ['/index.php', '/docs/guide.pdf', '/style.css', '/sql/']) assert.doesNotMatch(p, DOWNLOAD_EXT, p)
+    const good = [
+      file('/files/export.sql', '-- PostgreSQL database dump\nCREATE TABLE t (id int);'),
+      file('/a/site.tar.gz', Buffer.from([0x1f, 0x8b, 8, 0, 1, 2]), 'application/gzip'),
+      file('/b.7z', Buffer.from('7z\xbc\xaf\x27\x1c\0\x04', 'latin1'), 'application/octet-stream'),
+      file('/old/index.php.bak', '<?php $db_pass = "x";'),
+      file('/data/app.sqlite', Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(8)]), 'application/octet-stream'),
+    ]
+    const hits = detectCrawledFiles([...good, good[0]!], notFound404)
+    assert.deepEqual(hits.map((h) => h.url), good.map((f) => f.url))
+    assert.ok(hits.every((h) => h.check.id === C.backupExposed.id && h.confirmed))
+    const bad = [
+      file('/files/export.sql', '<html><body>Export is disabled</body></html>', HTML), // an HTML page named .sql
+      file('/b.zip', 'not a zip'),
+      file('/old/index.php.bak', '<!doctype html><html>page</html>', HTML),
+      file('/gone.sql', '-- MySQL dump\nCREATE TABLE t (id int);', 'text/plain', 404),
+      file('/c.bak', catchAll('/c.bak'), HTML),
+    ]
+    passes(detectCrawledFiles(bad, catchAllProfile))
+  })
+  test('HTTP Basic challenges over plain HTTP (not over HTTPS, not Digest)', () => {
+    const c401 = (url: string, challenge: string) => pg({ 'www-authenticate': challenge }, { url, status: 401 })
+    const hits = detectBasicAuthOverHttp([c401('http://shop.example.com/admin/', 'Basic realm="admin"'), c401('http://shop.example.com/admin/', 'Basic realm="admin"')])
+    fails(hits, C.basicAuthOverHttp)
+    assert.equal(hits.length, 1)
+    passes(detectBasicAuthOverHttp([c401('https://shop.example.com/admin/', 'Basic realm="admin"'), c401('http://shop.example.com/d/', 'Digest realm="x", qop="auth", nonce="n"'), pg({}, { url: 'http://shop.example.com/admin/', status: 200 })]))
+  })
+  test('password forms: served over HTTP, or posting to http:// from HTTPS', () => {
+    const form = (action: string) => `<form action="${action}" method="post"><input name="u"><input type="password" name="p"></form>`
+    fails(detectPasswordOverHttp(passwordForms(pg({}, { url: 'http://shop.example.com/login', body: form('/login') }))), C.passwordOverHttp)
+    fails(detectPasswordOverHttp(passwordForms(pg({}, { url: 'https://shop.example.com/', body: form('http://shop.example.com/login') }))), C.passwordOverHttp)
+    passes(detectPasswordOverHttp(passwordForms(pg({}, { url: 'https://shop.example.com/', body: form('/login') }))))
+    passes(detectPasswordOverHttp(passwordForms(pg({}, { url: 'http://shop.example.com/', body: '<form action="/s"><input name="q"></form>' }))))
   })
   test('every sensitive path belongs to a catalogue check', () => {
     for (const f of SENSITIVE_FILES) assert.ok(C.lightChecks.some((c) => c.id === f.check.id), f.path)

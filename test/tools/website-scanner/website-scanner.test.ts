@@ -136,7 +136,11 @@ describe('deep scan', () => {
     // One test per check × injection point, on top of the light ones.
     const points = (r.output.injection_points as unknown[]).length
     assert.ok(points >= 6, `points: ${points}`)
-    assert.equal(r.tests.length, LIGHT_TESTS + points * 7)
+    assert.equal(r.tests.length, LIGHT_TESTS + 1 + points * 7)
+    // Linked downloads are fetched and classified by content (a dump and an archive only the crawl sees).
+    const crawledFiles = r.findings.filter((x) => x.check.id === 'website.files.backup-exposed' && /\/files\//.test(x.url ?? '')).map((x) => x.url).sort()
+    assert.deepEqual(crawledFiles, [`http://${WEAK}/files/export.sql`, `http://${WEAK}/files/site-2024.tar.gz`])
+    assert.ok(r.tests.some((t) => /files linked from the site/.test(t.name) && t.findings.length === 2), 'the crawled-files test holds both findings')
     assert.ok((r.output.pages as { url: string }[]).every((p) => p.url.startsWith(`http://${WEAK}/`)), 'crawl stays on the origin')
   })
 
