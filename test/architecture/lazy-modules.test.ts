@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+// @ts-expect-error: a plain JavaScript build script without type declarations
 import { ensureBuilt } from '../../scripts/build.mjs'
 
 const ROOT = resolve(import.meta.dirname, '../..')
