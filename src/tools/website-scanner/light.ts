@@ -13,6 +13,7 @@ import type { VulnerabilityLookup } from '../../toolkit/vulns.js'
 import * as H from './detect/headers.js'
 import * as K from './detect/cookies.js'
 import * as D from './detect/disclosure.js'
+import { scriptsToRead, sourceComponents, uniqueComponents } from './detect/components.js'
 import { detectBasicAuthOverHttp, detectHttpNotRedirected, detectPasswordOverHttp, passwordForms, type HttpAnswer, type PasswordForm } from './detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from './detect/cors.js'
 import { SENSITIVE_FILES, detectCrawledFiles, detectDirectoryListing, detectFiles, type FileObs } from './detect/files.js'
@@ -58,6 +59,7 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
   const trace: TraceObs = { url: base.href, status: 0, body: '', marker: `ward-${Math.random().toString(36).slice(2, 10)}` }
   const calib = calibrationPaths()
   const dirs = directoryCandidates(base, page, i.extraDirs ?? [])
+  const scripts = scriptsToRead(page.body, new URL(page.url))
   const jobs: Record<string, () => Promise<HttpResponse | null>> = {
     cors: () => fetch(base.href, { headers: { origin: PROBE_ORIGIN } }),
     robots: () => fetch(url('/robots.txt')),
@@ -70,6 +72,8 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
     ...Object.fromEntries(SENSITIVE_FILES.map((f) => [`file:${f.path}`, () => fetch(url(f.path), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(dirs.map((d) => [`dir:${d}`, () => fetch(url(d), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(ADMIN_PATHS.map((a) => [`admin:${a}`, () => fetch(url(a), { maxBodyBytes: 16 * 1024 })])),
+    // The site's own script files: their first bytes carry the library banner ("/*! jQuery v1.8.3").
+    ...Object.fromEntries(scripts.map((s) => [`script:${s}`, () => fetch(s, { maxBodyBytes: 16 * 1024 })])),
   }
   const keys = Object.keys(jobs)
   const answers = await mapLimit(keys, 6, i.signal, (k) => jobs[k]!())
@@ -88,6 +92,10 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
   const o = got.get('options')
   const options: OptionsObs | null = o ? { url: base.href, status: o.status, allow: o.headers.allow, public: o.headers.public } : null
   const cors = page0('cors')
+  const libraries = scripts.flatMap((s) => {
+    const r = got.get(`script:${s}`)
+    return r && r.status === 200 && !/html/i.test(r.headers['content-type'] ?? '') ? sourceComponents(s, r.text()) : []
+  })
 
   // --- the tests, one per check
   const onPage = (desc: string) => `${desc} (${base.href})`
@@ -112,7 +120,7 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
   await rec.test(C.serverVersion.name, onPage('Checks whether the Server header discloses a version'), where, () => D.detectServerVersion(page))
   await rec.test(C.poweredBy.name, onPage('Checks for X-Powered-By and X-AspNet-Version headers'), where, () => D.detectPoweredBy(page))
   await rec.test(C.generatorMeta.name, onPage('Checks the page for a generator meta tag with a version'), where, () => D.detectGenerator(page))
-  await rec.test(VERSION_TEST, onPage('Matches announced server and framework versions against the version catalogue'), where, () => D.detectVulnerableVersions(page, i.vulns))
+  await rec.test(VERSION_TEST, onPage(`Matches announced server software and client-side libraries (script URLs, banners of ${scripts.length} script file(s)) against the version catalogue`), where, () => D.detectVulnerableVersions(page, i.vulns, libraries))
 
   await rec.test(C.httpNoRedirect.name, onPage('Checks that plain HTTP redirects to HTTPS'), where, () => {
     if (!isHttps) return detectHttpNotRedirected({ url: base.href, status: page.status, location: page.headers.location })
@@ -150,7 +158,7 @@ export async function lightScan(i: LightInput): Promise<{ components: D.Componen
   await rec.test(C.securityTxtMissing.name, 'Requests /.well-known/security.txt and /security.txt', where, () => detectSecurityTxtMissing([page0('sectxt1'), page0('sectxt2')], base.href))
   await rec.test(C.robotsDisclosure.name, 'Reads /robots.txt for disallowed paths', where, () => detectRobots(page0('robots')))
 
-  return { components: D.components(page) }
+  return { components: uniqueComponents([...D.components(page), ...libraries]) }
 }
 
 /** Directories to test for listings: parents of the page's same-origin links, crawled ones, and a few common names. */

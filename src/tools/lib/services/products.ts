@@ -42,6 +42,15 @@ export const PRODUCTS = {
   drupal: { label: 'Drupal', aliases: ['drupal'], cpe: ['drupal:drupal'] },
   joomla: { label: 'Joomla', aliases: ['joomla'], cpe: ['joomla:joomla!'] },
   jquery: { label: 'jQuery', aliases: ['jquery'], cpe: ['jquery:jquery'] },
+  'jquery-ui': { label: 'jQuery UI', aliases: ['jqueryui'], cpe: ['jqueryui:jquery_ui', 'jquery:jquery_ui'] },
+  bootstrap: { label: 'Bootstrap', aliases: ['bootstrap', 'twitterbootstrap'], cpe: ['getbootstrap:bootstrap'] },
+  angularjs: { label: 'AngularJS', aliases: ['angularjs'], cpe: ['angularjs:angular.js'] },
+  vue: { label: 'Vue.js', aliases: ['vuejs', 'vue'], cpe: ['vuejs:vue.js'] },
+  react: { label: 'React', aliases: ['react', 'reactdom'], cpe: ['facebook:react'] },
+  lodash: { label: 'Lodash', aliases: ['lodash'], cpe: ['lodash:lodash'] },
+  moment: { label: 'Moment.js', aliases: ['momentjs', 'moment'], cpe: ['momentjs:moment'] },
+  handlebars: { label: 'Handlebars', aliases: ['handlebars', 'handlebarsjs'], cpe: ['handlebarsjs:handlebars'] },
+  dompurify: { label: 'DOMPurify', aliases: ['dompurify'], cpe: ['cure53:dompurify'] },
 } as const satisfies Record<string, ProductInfo>
 
 export type ProductKey = keyof typeof PRODUCTS

@@ -6,6 +6,7 @@ import type { Hit, PageObs } from './types.js'
 import { PRODUCTS, productKey } from '../../lib/services/products.js'
 import { productVersionFindings } from '../../lib/versions/report.js'
 import type { VulnerabilityLookup } from '../../../toolkit/vulns.js'
+import { uniqueComponents, urlComponents } from './components.js'
 
 /** The vocabulary's label for a product name ("apache" → "Apache httpd"); unknown names as given. */
 export const normaliseProduct = (p: string) => {
@@ -40,8 +41,7 @@ export function components(p: PageObs): Component[] {
   const g = metaGenerator(p.body)
   const gc = g ? generatorComponent(g) : null
   if (gc) out.push(gc)
-  const jq = jqueryComponent(p.body)
-  if (jq) out.push(jq)
+  out.push(...urlComponents(p.body))
   return out
 }
 
@@ -78,10 +78,10 @@ export function detectGenerator(p: PageObs): Hit[] {
  * One hit per version problem of an announced component: catalogue families and end-of-life branches
  * (shared version checks), and the imported CVEs `vulns` knows (through the scan's lookup).
  */
-export async function detectVulnerableVersions(p: PageObs, vulns?: VulnerabilityLookup): Promise<Hit[]> {
+export async function detectVulnerableVersions(p: PageObs, vulns?: VulnerabilityLookup, more: Component[] = []): Promise<Hit[]> {
   const hits: Hit[] = []
   const seen = new Set<string>()
-  for (const c of components(p)) {
+  for (const c of uniqueComponents([...components(p), ...more])) {
     const key = productKey(c.product)
     if (!key || seen.has(`${key} ${c.version}`)) continue
     seen.add(`${key} ${c.version}`)
