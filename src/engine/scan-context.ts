@@ -84,6 +84,7 @@ export function createScanContext(opts: {
     options: { scanOriginalUrl: scan.scan_original_url === 1, redirectLevel: scan.redirect_level as RedirectLevel },
     settings: opts.settings ?? { dnsResolver: null },
     signal: opts.signal,
+    deadline: opts.deadline,
     net: opts.net,
     vulns: createVulnLookup(db),
     writeErrors,

@@ -63,6 +63,8 @@ export interface ScanContext<P = unknown> {
   settings: ScanSettings
   /** Aborted on stop, max_scan_time, the hard limit and shutdown; `signal.reason` says which. */
   signal: AbortSignal
+  /** When `signal` will abort for time at the latest (epoch ms: max_scan_time or the hard limit); absent when unbounded. */
+  deadline?: number
   /** Every connection goes through here: direct, or through the scan's VPN profile. */
   net: Egress
   /** Imported CVE knowledge (NVD feeds); absent where none is offered (tool tests without a database). */

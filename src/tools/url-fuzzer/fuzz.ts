@@ -4,7 +4,7 @@
 import { setMaxListeners } from 'node:events'
 import type { Egress } from '../../toolkit/egress.js'
 import { CandidateQueue, type WordSource } from './wordlist.js'
-import { HostLimiters } from './rate-limit.js'
+import { HostLimiters } from '../lib/http/rate-limit.js'
 import { Soft404, type Observation, type Signature } from '../lib/http/soft404.js'
 
 export interface Discovery {

@@ -1,10 +1,14 @@
-// Deep-scan crawler: breadth-first over one origin, bounded in depth, pages and query variants.
-// Bodies are parsed as they arrive and dropped; only URLs and injection points are kept.
+// Deep-scan crawler: breadth-first over one origin, seeded from the start page, robots.txt and the
+// sitemaps. No page cap: it ends when nothing new is left or at its time budget, and the fetcher paces
+// it per host. URL patterns keep traps out (a calendar is sampled, not walked); bodies are parsed as they
+// arrive and dropped: only URLs, injection points, password forms and linked downloads are kept.
 import type { Fetcher } from '../lib/http/fetch.js'
 import { endpointUrl, resolveLink, sameOrigin } from '../lib/http/url.js'
 import { forms, links } from './html.js'
 import { LIMITS } from './params.js'
 import { DOWNLOAD_EXT, type FileObs } from './detect/files.js'
+import { urlPattern } from './url-pattern.js'
+import { robotsSeeds, sitemapLocs } from './seeds.js'
 import { passwordForms, type PasswordForm } from './detect/transport.js'
 
 /** A place where input reaches the application: an endpoint and the parameters it takes. */
@@ -19,7 +23,10 @@ export interface InjectionPoint {
 }
 
 export interface CrawlResult {
+  /** Pages visited (the first LIMITS.maxPagesListed of them). */
   pages: { url: string; status: number; depth: number }[]
+  /** How many pages were visited. */
+  pagesCrawled: number
   points: InjectionPoint[]
   dirs: string[]
   /** Pages with a password field (judged for plain HTTP by the light checks). */
@@ -33,10 +40,15 @@ export interface CrawlOptions {
   fetch: Fetcher
   signal: AbortSignal
   log: (line: string) => void
-  /** After each page visited: pages visited so far, and pages known (visited, under way, queued; at most the page limit). */
+  /** After each page visited: pages visited so far, and pages known (visited, under way, queued). */
   onPage?: (visited: number, known: number) => void
+  /** Tests only: stop after this many pages (a real scan has no page cap). */
   maxPages?: number
   maxDepth?: number
+  /** When to stop taking new pages (epoch ms); default: LIMITS.crawlBudgetMs from now. */
+  until?: number
+  /** Read robots.txt and sitemaps for seeds (default true). */
+  seeds?: boolean
 }
 
 const pointKey = (p: InjectionPoint) => `${p.method} ${p.url} ${Object.keys(p.params).sort().join('&')}`
@@ -48,12 +60,16 @@ const FILE_BYTES = 64 * 1024
 const SKIP_ACTION = /\b(log-?out|sign-?out|delete|remove|destroy|unsubscribe)\b/i
 
 export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
-  const maxPages = o.maxPages ?? LIMITS.maxPages
+  const maxPages = o.maxPages ?? Infinity
   const maxDepth = o.maxDepth ?? LIMITS.maxDepth
   const seen = new Set<string>()
   const variants = new Map<string, number>()
   const queue: { url: URL; depth: number }[] = []
   const pages: CrawlResult['pages'] = []
+  const perPattern = new Map<string, number>()
+  const until = o.until ?? Date.now() + LIMITS.crawlBudgetMs
+  let pagesCrawled = 0
+  let outOfTime = false
   const points = new Map<string, InjectionPoint>()
   const dirs = new Set<string>()
   const pwForms: PasswordForm[] = []
@@ -79,22 +95,31 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
     }
     if (!sameOrigin(u, o.start) || depth > maxDepth || SKIP_EXT.test(u.pathname) || SKIP_ACTION.test(u.pathname)) return
     const key = u.href
-    if (seen.has(key) || seen.size >= maxPages * 4) return
+    if (seen.has(key) || seen.size >= LIMITS.maxKnownUrls) return
     const path = endpointUrl(u)
     const v = variants.get(path) ?? 0
     if (u.search && v >= LIMITS.maxQueryVariantsPerPath) return // calendars, sort orders: a few samples suffice
+    const pattern = urlPattern(u)
+    const n = perPattern.get(pattern.key) ?? 0
+    if (n >= (pattern.dated ? LIMITS.maxPerDatePattern : LIMITS.maxPerIdPattern)) return
+    perPattern.set(pattern.key, n + 1)
     variants.set(path, v + 1)
     seen.add(key)
     queue.push({ url: u, depth })
   }
 
   enqueue(new URL(o.start.href), 0)
+  if (o.seeds !== false) for (const u of await seedUrls(o)) enqueue(u, 1)
   let inFlight = 0
   let visited = 0
   await new Promise<void>((resolve) => {
     const pump = () => {
-      if (o.signal.aborted || (queue.length === 0 && inFlight === 0) || (pages.length + inFlight >= maxPages && inFlight === 0)) return resolve()
-      while (!o.signal.aborted && queue.length && inFlight < LIMITS.concurrency && pages.length + inFlight < maxPages) {
+      if (!outOfTime && Date.now() >= until) {
+        outOfTime = true
+        o.log(`crawl: time budget reached with ${queue.length} page(s) still queued`)
+      }
+      if (o.signal.aborted || (queue.length === 0 && inFlight === 0) || ((outOfTime || pagesCrawled + inFlight >= maxPages) && inFlight === 0)) return resolve()
+      while (!o.signal.aborted && !outOfTime && queue.length && inFlight < LIMITS.concurrency && pagesCrawled + inFlight < maxPages) {
         const item = queue.shift()!
         inFlight++
         visit(item).finally(() => {
@@ -109,10 +134,11 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
     const visit = async ({ url, depth }: { url: URL; depth: number }) => {
       const r = await o.fetch(url.href, { maxBodyBytes: LIMITS.bodyBytes })
       if (!r) return
-      pages.push({ url: url.href, status: r.status, depth })
+      pagesCrawled++
+      if (pages.length < LIMITS.maxPagesListed) pages.push({ url: url.href, status: r.status, depth })
       if (url.search) addPoint({ method: 'GET', url: endpointUrl(url), params: Object.fromEntries(url.searchParams), source: url.href })
       const parts = url.pathname.split('/').filter(Boolean)
-      for (let n = 1; n < parts.length; n++) dirs.add(`/${parts.slice(0, n).join('/')}/`)
+      for (let n = 1; n < parts.length && dirs.size < 1000; n++) dirs.add(`/${parts.slice(0, n).join('/')}/`)
       if (r.status >= 300 && r.status < 400 && r.headers.location) {
         const next = resolveLink(r.headers.location, url)
         if (next) enqueue(next, depth + 1)
@@ -131,13 +157,44 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
         const params: Record<string, string> = f.method === 'GET' ? Object.fromEntries(action.searchParams) : {}
         for (const fld of f.fields.slice(0, LIMITS.maxParamsPerPoint)) params[fld.name] = fld.value || defaultValue(fld.name, fld.type)
         addPoint({ method: f.method, url: endpointUrl(action), params, source: url.href })
+        if (f.method === 'GET') {
+          // A GET form's result page is a page like any other (search results, filters).
+          const target = new URL(endpointUrl(action))
+          for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v)
+          enqueue(target, depth + 1)
+        }
       }
     }
     pump()
   })
   await Promise.all(fileJobs)
-  o.log(`crawl: ${pages.length} page(s), ${points.size} injection point(s), ${files.length} linked download(s)${o.signal.aborted ? ' (stopped)' : ''}`)
-  return { pages, points: [...points.values()], dirs: [...dirs], passwordForms: pwForms, files }
+  o.log(`crawl: ${pagesCrawled} page(s), ${points.size} injection point(s), ${files.length} linked download(s)${o.signal.aborted ? ' (stopped)' : outOfTime ? ' (time budget reached)' : ''}`)
+  return { pages, pagesCrawled, points: [...points.values()], dirs: [...dirs], passwordForms: pwForms, files }
+}
+
+/** Seeds beyond the start page's links: robots.txt paths, and the URLs of the sitemaps (robots.txt Sitemap lines, /sitemap.xml). */
+async function seedUrls(o: CrawlOptions): Promise<URL[]> {
+  const out: URL[] = []
+  const robots = await o.fetch(new URL('/robots.txt', o.start).href, { maxBodyBytes: 256 * 1024 })
+  const fromRobots = robots && robots.status === 200 && !/html/i.test(robots.headers['content-type'] ?? '') ? robotsSeeds(robots.text(), o.start) : { paths: [], sitemaps: [] }
+  out.push(...fromRobots.paths)
+  const sitemaps = [...fromRobots.sitemaps.filter((u) => sameOrigin(u, o.start)).map((u) => u.href)]
+  const fallback = new URL('/sitemap.xml', o.start).href
+  if (!sitemaps.includes(fallback)) sitemaps.push(fallback)
+  const read = new Set<string>()
+  let locs = 0
+  while (sitemaps.length && read.size < LIMITS.maxSitemaps && !o.signal.aborted) {
+    const href = sitemaps.shift()!
+    if (read.has(href)) continue
+    read.add(href)
+    const r = await o.fetch(href, { maxBodyBytes: 10 * 1024 * 1024 })
+    if (!r || r.status !== 200) continue
+    const { urls, sitemaps: nested } = sitemapLocs(r.text(), o.start)
+    for (const u of nested) if (sameOrigin(u, o.start)) sitemaps.push(u.href)
+    for (const u of urls) if (locs++ < LIMITS.maxSitemapUrls) out.push(u)
+  }
+  if (out.length) o.log(`crawl: ${out.length} seed URL(s) from robots.txt and ${read.size} sitemap(s)`)
+  return out
 }
 
 /** A plausible value for an empty form field, so the application takes its normal path. */

@@ -10,6 +10,10 @@ import { crawl } from './crawl.js'
 import { ACTIVE, baselineOf, runActive } from './active.js'
 import { createRecorder, type Where } from './recorder.js'
 import { LIMITS, type WebsiteParams } from './params.js'
+import { HostLimiters } from '../lib/http/rate-limit.js'
+
+/** Progress units of the crawl (its share before the tests; pages known grow as it goes). */
+const CRAWL_UNITS = 100
 
 export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
   const deep = ctx.params.scan_type === 'deep'
@@ -21,14 +25,14 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   ctx.output('redirects', start.redirects)
   ctx.log(`scanning ${start.url} (${deep ? 'deep' : 'light'} scan)`)
 
-  const fetch = createFetcher(ctx.net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`))
+  const fetch = createFetcher(ctx.net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`), new HostLimiters(ctx.params.rate_limit))
   const page = start.response ? toPage(start.response) : null
   if (!page) return
   const where: Where = { url: start.url, port: portOf(base), service: serviceOf(base) }
 
   // Progress: crawl pages count as units, then tests; the total grows once the crawl knows the points.
   let crawled = 0
-  let total = LIGHT_TESTS + (deep ? 1 + LIMITS.maxPages + ACTIVE.length * 4 : 0)
+  let total = LIGHT_TESTS + (deep ? 1 + CRAWL_UNITS + ACTIVE.length * 4 : 0)
   const rec = createRecorder(ctx as ScanContext<unknown>, () => ctx.progress(crawled + rec.done, total))
   ctx.progress(0, total)
 
@@ -39,10 +43,13 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
     return
   }
 
-  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, onPage: (visited, known) => { crawled = Math.floor((LIMITS.maxPages * visited) / known); ctx.progress(crawled + rec.done, total) } })
-  crawled = LIMITS.maxPages // the crawl's share is complete whatever it found
-  total = LIGHT_TESTS + 1 + LIMITS.maxPages + c.points.length * ACTIVE.length
+  // The crawl takes its share of the time left; the active checks get the rest.
+  const until = ctx.deadline ? Date.now() + LIMITS.crawlShareOfTimeLeft * Math.max(0, ctx.deadline - Date.now()) : undefined
+  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, until, onPage: (visited, known) => { crawled = Math.floor((CRAWL_UNITS * visited) / known); ctx.progress(crawled + rec.done, total) } })
+  crawled = CRAWL_UNITS // the crawl's share is complete whatever it found
+  total = LIGHT_TESTS + 1 + CRAWL_UNITS + c.points.length * ACTIVE.length
   ctx.output('pages', c.pages.map((p) => ({ url: p.url, status: p.status })))
+  ctx.output('pages_crawled', c.pagesCrawled)
   ctx.output('injection_points', c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })))
   if (ctx.signal.aborted) return
 

@@ -12,7 +12,7 @@ import { Signature, Soft404, pathClass, type Observation } from '../../../src/to
 import { candidates, encodePath, normaliseExtension, openWordlist } from '../../../src/tools/url-fuzzer/wordlist.js'
 import { directoryOf, startUrls } from '../../../src/tools/url-fuzzer/base-url.js'
 import { redirectAllowed } from '../../../src/tools/lib/http/redirect-policy.js'
-import { RateLimiter } from '../../../src/tools/url-fuzzer/rate-limit.js'
+import { RateLimiter } from '../../../src/tools/lib/http/rate-limit.js'
 import { urlFuzzerParams } from '../../../src/tools/url-fuzzer/params.js'
 import { urlFuzzer } from '../../../src/tools/url-fuzzer/index.js'
 import { resolveToolParams } from '../../../src/toolkit/params.js'
