@@ -1,4 +1,5 @@
 // Stored rows → the resources of the spec (field names, units and formats of decisions.md).
+import { isSealed } from '../store/secret-box.js'
 import type { FindingRow, ScanRow, ScheduleRow, ScheduleRunRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
@@ -63,7 +64,7 @@ export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: Schedu
     target_id: s.target_id,
     target_type: s.target_type,
     tool_id: s.tool_id,
-    tool_params: JSON.parse(s.tool_params) as Record<string, unknown>,
+    tool_params: hideSealed(JSON.parse(s.tool_params)) as Record<string, unknown>,
     max_scan_time: s.max_scan_time,
     vpn_profile_uuid: s.vpn_profile_uuid,
     report_callback: cb ? { url: cb.url, format: cb.format ?? 'json', has_secret: !!cb.secret, only_on_change: !!cb.only_on_change } : null,
@@ -77,4 +78,12 @@ export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: Schedu
     last_scans: h.scans.map((x) => ({ id: x.id, target_id: x.target_id, status_name: x.status as ScanState, start_time: toApiTime(x.start_time), end_time: toApiTime(x.end_time) })),
     last_runs: h.runs.map((r) => ({ slot_at: r.slot_at.startsWith('manual:') ? toApiTime(r.fired_at)! : toApiTime(r.slot_at)!, fired_at: toApiTime(r.fired_at)!, outcome: r.outcome as 'queued' | 'skipped', scan_ids: JSON.parse(r.scan_ids) as number[], message: r.message ?? '' })),
   }
+}
+
+/** Credentials in stored tool_params (SecretParam members, sealed) are never shown, not even encrypted. */
+function hideSealed(v: unknown): unknown {
+  if (typeof v === 'string') return isSealed(v) ? '(secret: stored encrypted)' : v
+  if (Array.isArray(v)) return v.map(hideSealed)
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, hideSealed(x)]))
+  return v
 }

@@ -7,6 +7,7 @@ import { queueScan } from '../store/scans.js'
 import { publish } from '../store/notify.js'
 import type { ToolCatalogue } from '../toolkit/tool.js'
 import { mapSecretParams, resolveToolParams } from '../toolkit/params.js'
+import { ensureSealed } from '../store/secret-box.js'
 import { secretsOf } from '../store/secrets.js'
 import { badRequest, notFound } from './errors.js'
 import { assertTargetInScope, findOrCreateTarget, licenceValid } from './targets.js'
@@ -97,7 +98,8 @@ export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body
   const rc = body.report_callback
   const cb = rc ? { url: rc.url, format: rc.format ?? 'json', ...(rc.secret ? { secret: rc.secret } : {}), ...(rc.only_on_change ? { only_on_change: true } : {}) } : null
   // Credentials (SecretParam members) are stored sealed; the worker opens them (engine/run-scan.ts).
-  const toolParams = mapSecretParams(tool.params, params.value, (secret) => secretsOf(db).seal(secret))
+  // A schedule's stored params come back here already sealed (an update without new tool_params): kept as they are.
+  const toolParams = mapSecretParams(tool.params, params.value, (secret) => ensureSealed(secretsOf(db), secret))
   return { toolId: tool.id, toolParams, workspaceId, vpnProfileUuid: vpn, targetId, reportCallback: cb }
 }
 

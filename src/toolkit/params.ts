@@ -18,12 +18,25 @@ function explain(e: ValueError): string {
   return e.message.replace(/^Expected/, 'must be')
 }
 
+/**
+ * An error on a union of kinds (objects told apart by a `type` constant, e.g. authentication): the
+ * error inside the kind the value names, which says what is wrong rather than "must be an object or …".
+ */
+function withinKind(e: ValueError): ValueError {
+  const branches = (e.schema as Walkable).anyOf
+  const kind = e.value && typeof e.value === 'object' ? (e.value as Record<string, unknown>).type : undefined
+  const branch = branches?.find((b) => (b.properties?.type as { const?: unknown } | undefined)?.const === kind && kind !== undefined)
+  const inner = branch ? Value.Errors(branch as unknown as TSchema, e.value).First() : undefined
+  return inner ? { ...inner, path: `${e.path}${inner.path}` } : e
+}
+
 export function resolveToolParams<P>(schema: TSchema, raw: unknown, validate?: (params: P) => string | undefined): ParamsResult {
   const value = Value.Default(schema, Value.Clone(raw ?? {}))
   const first = Value.Errors(schema, value).First()
   if (first) {
-    const member = first.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : '(root)'
-    return { ok: false, message: `tool_params.${member} ${explain(first)}` }
+    const e = withinKind(first)
+    const member = e.path ? e.path.replace(/^\//, '').replace(/\//g, '.') : '(root)'
+    return { ok: false, message: `tool_params.${member} ${explain(e)}` }
   }
   const problem = validate?.(value as P)
   if (problem) return { ok: false, message: `tool_params.${problem.replace(/^(\w+): /, '$1 ')}` }
@@ -45,6 +58,15 @@ export function mapSecretParams(schema: TSchema, value: unknown, f: (secret: str
   const walk = (s: Walkable, v: unknown): unknown => {
     if (typeof v === 'string') return isSecret(s) ? f(v) : v
     if (Array.isArray(v)) return s.items ? v.map((x) => walk(s.items!, x)) : v
+    if (v && typeof v === 'object' && s.anyOf) {
+      // A union of objects (authentication kinds): the branch whose `type` constant matches, else the
+      // first whose properties hold every member.
+      const kind = (v as Record<string, unknown>).type
+      const branch =
+        s.anyOf.find((b) => (b.properties?.type as { const?: unknown } | undefined)?.const === kind && kind !== undefined) ??
+        s.anyOf.find((b) => b.properties && Object.keys(v).every((k) => k in b.properties!))
+      return branch ? walk(branch, v) : v
+    }
     if (v && typeof v === 'object') {
       const extra = typeof s.additionalProperties === 'object' ? (s.additionalProperties as Walkable) : null
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, s.properties?.[k] ? walk(s.properties[k]!, x) : extra ? walk(extra, x) : x]))

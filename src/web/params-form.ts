@@ -45,6 +45,11 @@ function field(toolId: number, path: string[], s: JsonSchema): SafeHtml {
     const range = s.minimum !== undefined || s.maximum !== undefined ? html`<small>${s.minimum ?? ''} to ${s.maximum ?? ''}${s.default === undefined ? ', empty: the tool decides' : ''}</small>` : ''
     return html`<div class="field"><label for="${id}">${title}</label><input type="number" id="${id}" name="${name}" value="${shownDefault(s.default)}"${s.minimum !== undefined ? html` min="${s.minimum}"` : ''}${s.maximum !== undefined ? html` max="${s.maximum}"` : ''}>${help}${range}</div>`
   }
+  if (isObjectUnion(s)) {
+    // Kinds of one object (authentication: form, basic, …): written as JSON, one kind's members.
+    const kinds = (s.anyOf ?? []).map((o) => String((o.properties?.type as JsonSchema | undefined)?.const ?? '')).filter(Boolean)
+    return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="3" autocomplete="off" spellcheck="false" placeholder='{"type": "${kinds[0] ?? ''}", …}'></textarea>${help}<small>JSON, "type" one of ${kinds.join(', ')}</small></div>`
+  }
   if (s.type === 'array' || s.anyOf) {
     const choices = consts(s)
     const hint = choices.length ? `${choices.join(' or ')}, or a list` : 'a list'
@@ -73,8 +78,17 @@ export function paramsFromForm(toolId: number, schema: JsonSchema, form: Record<
   return out
 }
 
+const isObjectUnion = (s: JsonSchema) => !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
+
 function convert(s: JsonSchema, v: string): unknown {
   if (v === '') return undefined
+  if (isObjectUnion(s)) {
+    try {
+      return JSON.parse(v) as unknown
+    } catch {
+      return v // not JSON: validation names the member
+    }
+  }
   if (s.type === 'integer' || s.type === 'number') return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v
   if (isEnum(s) || s.type === 'string') return v
   if (consts(s).includes(v)) return v

@@ -8,6 +8,8 @@ import { adminPanelExposure, backupExposure, configExposure, debugExposure, path
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { urlFuzzerParams } from './params.js'
 import { resolveBase } from './base-url.js'
+import type { ScanContext } from '../../toolkit/tool.js'
+import { loginForScan } from '../lib/http/auth/scan-login.js'
 import { openWordlist } from './wordlist.js'
 import { createFuzzer, type Discovery } from './fuzz.js'
 import { classify } from './classify.js'
@@ -38,9 +40,11 @@ const KIND_TESTS: { check: Check; name: string; description: string }[] = [
 export const urlFuzzer = defineTool(urlFuzzerManifest, async (ctx) => {
   const p = ctx.params
   const signal = ctx.signal
+  // Logged in first (when tool_params.authentication asks): every request below carries the session.
+  const net = await loginForScan(ctx as ScanContext<unknown>, p.authentication)
   let resolved
   try {
-    resolved = await resolveBase(ctx.net, ctx.target, ctx.options, signal)
+    resolved = await resolveBase(net, ctx.target, ctx.options, signal)
   } catch (e) {
     if (signal.aborted) return
     throw e
@@ -106,7 +110,7 @@ export const urlFuzzer = defineTool(urlFuzzerManifest, async (ctx) => {
   }
 
   const fuzzer = createFuzzer({
-    http: ctx.net.http,
+    http: (url, req) => net.http(url, req),
     base,
     source,
     extensions: p.extensions,

@@ -1,4 +1,5 @@
 // tool_params of the URL Fuzzer: defaults and limits live in the schema (validated before a scan is queued).
+import { authenticationParam } from '../lib/http/auth/params.js'
 import { Type, type Static } from '@sinclair/typebox'
 
 export const MAX_WORDS = 100_000
@@ -36,6 +37,7 @@ export const urlFuzzerParams = Type.Object(
     concurrency: Type.Integer({ default: 20, minimum: 1, maximum: 200, description: 'Requests in flight at most' }),
     follow_redirects: Type.Boolean({ default: false, description: 'Follow redirects on the same host (at most 5) and judge the final answer' }),
     rate_limit: Type.Integer({ default: 200, minimum: 1, maximum: 100_000, description: 'Requests per second per host at most' }),
+    authentication: authenticationParam,
   },
   { additionalProperties: false, default: {} },
 )

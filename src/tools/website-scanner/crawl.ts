@@ -49,6 +49,8 @@ export interface CrawlOptions {
   until?: number
   /** Read robots.txt and sitemaps for seeds (default true). */
   seeds?: boolean
+  /** The scan is logged in: forms with a password field (login, password change) are never injection points. */
+  authenticated?: boolean
 }
 
 const pointKey = (p: InjectionPoint) => `${p.method} ${p.url} ${Object.keys(p.params).sort().join('&')}`
@@ -57,7 +59,7 @@ const SKIP_EXT = /\.(png|jpe?g|gif|svg|ico|webp|css|woff2?|ttf|eot|mp4|mp3|pdf|e
 const MAX_FILES = 50
 const FILE_BYTES = 64 * 1024
 /** Links and forms whose use changes state in ways a scan should not (sessions, deletions). */
-const SKIP_ACTION = /\b(log-?out|sign-?out|delete|remove|destroy|unsubscribe)\b/i
+const SKIP_ACTION = /\b(log-?out|sign-?out|log-?off|sign-?off|delete|remove|destroy|unsubscribe)\b/i
 
 export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
   const maxPages = o.maxPages ?? Infinity
@@ -154,6 +156,7 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
       for (const f of forms(body)) {
         const action = resolveLink(f.action || url.href, url)
         if (!action || !sameOrigin(action, o.start) || SKIP_ACTION.test(action.pathname)) continue
+        if (o.authenticated && f.fields.some((x) => x.type === 'password')) continue
         const params: Record<string, string> = f.method === 'GET' ? Object.fromEntries(action.searchParams) : {}
         for (const fld of f.fields.slice(0, LIMITS.maxParamsPerPoint)) params[fld.name] = fld.value || defaultValue(fld.name, fld.type)
         addPoint({ method: f.method, url: endpointUrl(action), params, source: url.href })

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { authenticationParam } from '../lib/http/auth/params.js'
 
 export const websiteParams = Type.Object(
   {
@@ -7,6 +8,7 @@ export const websiteParams = Type.Object(
       description: 'light: passive checks with a handful of requests; deep: light plus a crawl of the site (bounded by time, rate and scope) and active injection checks',
     }),
     rate_limit: Type.Integer({ default: 100, minimum: 1, maximum: 10_000, description: 'Requests per second per host at most' }),
+    authentication: authenticationParam,
   },
   { additionalProperties: false },
 )

@@ -11,13 +11,17 @@ import { ACTIVE, baselineOf, runActive } from './active.js'
 import { createRecorder, type Where } from './recorder.js'
 import { LIMITS, type WebsiteParams } from './params.js'
 import { HostLimiters } from '../lib/http/rate-limit.js'
+import { loginForScan } from '../lib/http/auth/scan-login.js'
 
 /** Progress units of the crawl (its share before the tests; pages known grow as it goes). */
 const CRAWL_UNITS = 100
 
 export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
   const deep = ctx.params.scan_type === 'deep'
-  const start = await resolveStartUrl({ net: ctx.net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, log: ctx.log })
+  // Logged in first (when tool_params.authentication asks): every request below carries the session.
+  const net = await loginForScan(ctx as ScanContext<unknown>, ctx.params.authentication)
+  const authenticated = net !== ctx.net
+  const start = await resolveStartUrl({ net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, log: ctx.log })
   if (ctx.signal.aborted) return
   const base = new URL(start.url)
   ctx.output('scanned_url', start.url)
@@ -25,7 +29,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   ctx.output('redirects', start.redirects)
   ctx.log(`scanning ${start.url} (${deep ? 'deep' : 'light'} scan)`)
 
-  const fetch = createFetcher(ctx.net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`), new HostLimiters(ctx.params.rate_limit))
+  const fetch = createFetcher(net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`), new HostLimiters(ctx.params.rate_limit))
   const page = start.response ? toPage(start.response) : null
   if (!page) return
   const where: Where = { url: start.url, port: portOf(base), service: serviceOf(base) }
@@ -45,7 +49,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
 
   // The crawl takes its share of the time left; the active checks get the rest.
   const until = ctx.deadline ? Date.now() + LIMITS.crawlShareOfTimeLeft * Math.max(0, ctx.deadline - Date.now()) : undefined
-  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, until, onPage: (visited, known) => { crawled = Math.floor((CRAWL_UNITS * visited) / known); ctx.progress(crawled + rec.done, total) } })
+  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, until, authenticated, onPage: (visited, known) => { crawled = Math.floor((CRAWL_UNITS * visited) / known); ctx.progress(crawled + rec.done, total) } })
   crawled = CRAWL_UNITS // the crawl's share is complete whatever it found
   total = LIGHT_TESTS + 1 + CRAWL_UNITS + c.points.length * ACTIVE.length
   ctx.output('pages', c.pages.map((p) => ({ url: p.url, status: p.status })))

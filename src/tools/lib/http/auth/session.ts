@@ -1,0 +1,215 @@
+// An authenticated view of the scan's egress: logs in (form, Basic, Digest, cookie, headers), keeps the
+// session's cookies, adds credentials to requests for the target's host only, notices a session that
+// ended and logs in again (bounded), and never sends a logout request. Rejected credentials end the
+// scan `auth failed` (AuthFailedError). No message ever holds a credential.
+import type { Egress, HttpRequest, HttpResponse } from '../../../../toolkit/egress.js'
+import { AuthFailedError } from '../../../../toolkit/errors.js'
+import type { Authentication, FormLogin } from './params.js'
+import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest.js'
+
+/** Paths a logged-in scan never requests: they end the session (or the account). */
+export const SESSION_ENDING = /\b(log-?out|sign-?out|log-?off|sign-?off|logoff|signoff)\b/i
+const MAX_RELOGINS = 5
+const MAX_REDIRECTS = 5
+
+export interface AuthOptions {
+  /** The scanned URL: credentials and cookies go to its host only. */
+  target: URL
+  signal: AbortSignal
+  log: (line: string) => void
+}
+
+export interface AuthSession {
+  /** The scan's egress with the session applied. */
+  net: Egress
+  /** How the login went, for the Authentication test ("form login to … succeeded"). */
+  summary: string
+  /** Logins after the first (the session had ended). */
+  relogins(): number
+}
+
+/** Logs in and returns the authenticated egress; throws AuthFailedError when the credentials are rejected. */
+export async function authenticate(net: Egress, auth: Authentication, o: AuthOptions): Promise<AuthSession> {
+  const host = o.target.hostname.toLowerCase()
+  const mine = (u: URL) => u.hostname.toLowerCase() === host
+  const jar = new Map<string, string>()
+  let digest: DigestChallenge | null = null
+  let nc = 0
+  let relogins = 0
+  let loggedIn = false
+  let relogin: Promise<void> | null = null
+  const loginPath = auth.type === 'form' ? new URL(auth.login_url).pathname : null
+
+  if (auth.type === 'cookie') for (const part of auth.cookie.split(';')) setCookie(jar, part)
+
+  const absorb = (res: HttpResponse) => {
+    if (mine(new URL(res.url))) for (const c of res.setCookies) setCookie(jar, c.split(';')[0]!, /;\s*max-age=0\b|;\s*expires=Thu, 01 Jan 1970/i.test(c))
+  }
+
+  /** One request with the session's credentials (no re-login, no logout guard). */
+  const send = async (url: string, req: HttpRequest = {}): Promise<HttpResponse> => {
+    const u = new URL(url)
+    if (!mine(u)) return net.http(url, req)
+    const headers: Record<string, string> = { ...req.headers }
+    if (jar.size) headers.cookie = [...(headers.cookie ? [headers.cookie] : []), ...[...jar].map(([k, v]) => `${k}=${v}`)].join('; ')
+    if (auth.type === 'basic') headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
+    if (auth.type === 'headers') for (const h of auth.headers) headers[h.name.toLowerCase()] = h.value
+    const method = (req.method ?? 'GET').toUpperCase()
+    if (auth.type === 'digest' && digest) headers.authorization = digestAuthorization(digest, auth.username, auth.password, method, u.pathname + u.search, ++nc)
+    let res = await net.http(url, { ...req, headers })
+    absorb(res)
+    if (auth.type === 'digest' && res.status === 401) {
+      const c = parseDigestChallenge(res.headers['www-authenticate'] ?? '')
+      // A new challenge (first request, or a stale nonce): answer it once.
+      if (c && (!digest || c.nonce !== digest.nonce)) {
+        digest = c
+        nc = 0
+        res = await net.http(url, { ...req, headers: { ...headers, authorization: digestAuthorization(c, auth.username, auth.password, method, u.pathname + u.search, ++nc) } })
+        absorb(res)
+      }
+    }
+    return res
+  }
+
+  const get = async (url: string): Promise<HttpResponse> => {
+    let res = await send(url, { signal: o.signal, maxBodyBytes: 512 * 1024 })
+    for (let n = 0; n < MAX_REDIRECTS && res.status >= 300 && res.status < 400 && res.headers.location; n++) {
+      const next = new URL(res.headers.location, res.url)
+      if (!mine(next) || SESSION_ENDING.test(next.pathname)) break
+      res = await send(next.href, { signal: o.signal, maxBodyBytes: 512 * 1024 })
+    }
+    return res
+  }
+
+  const login = async (): Promise<string> => {
+    if (auth.type === 'form') return formLogin(auth)
+    const url = auth.check_url ?? o.target.href
+    const res = await get(url)
+    const what = { basic: 'HTTP Basic', digest: 'HTTP Digest', cookie: 'the session cookie', headers: 'the extra headers' }[auth.type]
+    if (res.status === 401) throw new AuthFailedError(`${what}: ${url} still answered 401 Unauthorized with the credentials`)
+    const bad = markerProblem(auth, res)
+    if (bad) throw new AuthFailedError(`${what}: ${url} ${bad}`)
+    return `${what} accepted by ${url} (${res.status})`
+  }
+
+  const formLogin = async (a: FormLogin): Promise<string> => {
+    const page = await get(a.login_url)
+    if (page.status >= 400) throw new AuthFailedError(`form login: the login page ${a.login_url} answered ${page.status}`)
+    const userField = a.username_field ?? 'username'
+    const passwordField = a.password_field ?? 'password'
+    const form = loginForm(page.text(), passwordField)
+    const action = new URL(form?.action || a.login_url, page.url)
+    if (!mine(action)) throw new AuthFailedError(`form login: the login form posts to another host (${action.host}); nothing was sent`)
+    const fields = new URLSearchParams()
+    for (const [k, v] of form?.hidden ?? []) fields.set(k, v)
+    for (const [k, v] of Object.entries(a.extra_fields ?? {})) fields.set(k, v)
+    fields.set(userField, a.username)
+    fields.set(passwordField, a.password)
+    let res = await send(action.href, { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', referer: page.url }, signal: o.signal, maxBodyBytes: 512 * 1024 })
+    if (res.status >= 300 && res.status < 400 && res.headers.location) {
+      const next = new URL(res.headers.location, res.url)
+      res = mine(next) ? await get(next.href) : res
+    }
+    const where = `form login to ${action.href}`
+    if (res.status >= 400) throw new AuthFailedError(`${where} was rejected: ${res.status}`)
+    let bad = markerProblem(a, res)
+    // Without markers: the same login form (its password field by name) shown again means rejected.
+    if (!bad && !a.success_marker && loginForm(res.text(), passwordField)?.named) bad = 'showed the login form again'
+    if (!bad && new URL(res.url).pathname === loginPath && res.url !== page.url && !a.success_marker) bad = 'came back to the login page'
+    if (bad) throw new AuthFailedError(`${where} was rejected: the answer ${bad}`)
+    if (a.check_url) {
+      const c = await get(a.check_url)
+      const problem = c.status === 401 || c.status === 403 ? `answered ${c.status}` : new URL(c.url).pathname === loginPath ? 'led back to the login page' : markerProblem(a, c)
+      if (problem) throw new AuthFailedError(`${where} did not give a session: ${a.check_url} ${problem}`)
+    }
+    return `${where} succeeded (${jar.size} session cookie(s))`
+  }
+
+  /** The answer shows the session has ended: sent back to the login page, 401, or the failure marker. */
+  const ended = (res: HttpResponse, requested: URL): boolean => {
+    if (!mine(requested) || (loginPath && requested.pathname === loginPath)) return false
+    if (auth.type === 'basic' || auth.type === 'digest') return false // credentials go with every request
+    if (res.status === 401) return true
+    if (loginPath && res.status >= 300 && res.status < 400 && res.headers.location) {
+      try {
+        if (new URL(res.headers.location, res.url).pathname === loginPath) return true
+      } catch {
+        /* unparsable Location */
+      }
+    }
+    return !!auth.failure_marker && /html|text/i.test(res.headers['content-type'] ?? '') && matches(auth.failure_marker, res.text())
+  }
+
+  const http = async (url: string, req: HttpRequest = {}): Promise<HttpResponse> => {
+    const u = new URL(url)
+    if (loggedIn && mine(u) && SESSION_ENDING.test(u.pathname + u.search)) {
+      throw Object.assign(new Error(`not requested while logged in: ${u.pathname} would end the session`), { code: 'ESESSIONGUARD' })
+    }
+    const res = await send(url, req)
+    if (!loggedIn || !ended(res, u) || relogins >= MAX_RELOGINS) return res
+    relogin ??= (async () => {
+      relogins++
+      o.log(`auth: the session ended (${res.status} for ${u.pathname}); logging in again (${relogins} of at most ${MAX_RELOGINS})`)
+      if (auth.type === 'form') jar.clear()
+      await login()
+    })().finally(() => (relogin = null))
+    try {
+      await relogin
+    } catch (e) {
+      o.log(`auth: logging in again failed: ${(e as Error).message}`)
+      return res
+    }
+    return send(url, req)
+  }
+
+  const summary = await login()
+  loggedIn = true
+  const authed: Egress = Object.assign(Object.create(net) as Egress, { http })
+  return { net: authed, summary, relogins: () => relogins }
+}
+
+/** Whether `text` holds the marker: plain text, or /regex/flags. */
+function matches(marker: string, text: string): boolean {
+  const m = /^\/(.+)\/([a-z]*)$/s.exec(marker)
+  if (m) {
+    try {
+      return new RegExp(m[1]!, m[2]).test(text)
+    } catch {
+      /* not a valid regex: compared as text */
+    }
+  }
+  return text.includes(marker)
+}
+
+function markerProblem(a: { success_marker?: string; failure_marker?: string }, res: HttpResponse): string | null {
+  const body = res.text()
+  if (a.failure_marker && matches(a.failure_marker, body)) return 'holds the failure marker'
+  if (a.success_marker && !matches(a.success_marker, body)) return 'lacks the success marker'
+  return null
+}
+
+/** name=value into the jar (deleted when `expired`). */
+function setCookie(jar: Map<string, string>, pair: string, expired = false) {
+  const i = pair.indexOf('=')
+  if (i <= 0) return
+  const name = pair.slice(0, i).trim()
+  if (expired) jar.delete(name)
+  else jar.set(name, pair.slice(i + 1).trim())
+}
+
+/** The form holding the password field (else the first form with any password input): its action and hidden fields. */
+function loginForm(html: string, passwordField: string): { action: string; hidden: [string, string][]; named: boolean } | null {
+  let fallback: ReturnType<typeof loginForm> = null
+  for (const f of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
+    const action = decode(attr(f[1]!, 'action') ?? '')
+    const inputs = [...f[2]!.matchAll(/<input\b[^>]*>/gi)].map((m) => ({ type: (attr(m[0], 'type') ?? 'text').toLowerCase(), name: attr(m[0], 'name'), value: decode(attr(m[0], 'value') ?? '') }))
+    const hidden = inputs.filter((x) => x.type === 'hidden' && x.name).map((x) => [x.name!, x.value] as [string, string])
+    const passwords = inputs.filter((x) => x.type === 'password')
+    if (passwords.some((x) => x.name === passwordField)) return { action, hidden, named: true }
+    if (passwords.length && !fallback) fallback = { action, hidden, named: false }
+  }
+  return fallback
+}
+
+const attr = (tag: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag)?.slice(1).find((x) => x !== undefined)
+const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')
