@@ -13,6 +13,7 @@ import { PORT_SERVICE_NAMES } from '../lib/services/probes.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from '../lib/ports/scan.js'
 import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from '../lib/services/services.js'
 import { productsOfService } from '../lib/versions/fingerprint.js'
+import { cpeOf } from '../lib/services/products.js'
 import { portVersionFindings } from '../lib/versions/report.js'
 
 export { PortScannerParams } from './params.js'
@@ -51,8 +52,8 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   const rowOf = new Map<number, PortRow>()
   const showPort = (op: OpenPort) => {
     let row = rowOf.get(op.port)
-    if (!row) portRows.push((row = { port: op.port, protocol: 'tcp', state: 'open', service: null, product: null, version: null, banner: null, tls: false }))
-    rowOf.set(op.port, Object.assign(row, { service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls }))
+    if (!row) portRows.push((row = { port: op.port, protocol: 'tcp', state: 'open', service: null, product: null, version: null, banner: null, tls: false, cpe: null, probe: null }))
+    rowOf.set(op.port, Object.assign(row, { service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls, cpe: cpeOf(op.product, op.version), probe: op.probe ?? null }))
     ctx.output('ports', portRows)
   }
   const writes = serialWrites()
@@ -171,6 +172,10 @@ interface PortRow {
   version: string | null
   banner: string | null
   tls: boolean
+  /** CPE of the product (lib/services/products.ts), when the vocabulary knows it. */
+  cpe: string | null
+  /** The probe whose answer named the service (lib/services/probes.ts), null when none did. */
+  probe: string | null
 }
 
 /** Writes started from synchronous callbacks, run one after another; `done()` waits and rethrows the first failure. */

@@ -34,6 +34,7 @@ const VULN_TRUTH: Record<string, string[]> = {
   'cve.memcached-binary-append-overflow': ['CVE-2016-8704'], // STAT version 1.4.15
   'eol.openssl': [], // OpenSSL 1.0.1: end of life 2016-12-31
   'eol.mongodb': [], // maxWireVersion 13: MongoDB 5.0, end of life 2024-10
+  'eol.elasticsearch': [], // "number" : "6.8.0" in the JSON banner: Elasticsearch 6.x, end of life 2022-02
 }
 
 /** Port of each planted finding (per service of the bed). */
@@ -59,6 +60,7 @@ const VULN_PORTS: Record<string, keyof ServiceBed['ports']> = {
   'cve.memcached-binary-append-overflow': 'memcached',
   'eol.openssl': 'http',
   'eol.mongodb': 'mongodb',
+  'eol.elasticsearch': 'elasticsearch',
 }
 
 /** Test-name prefix of each active check, for pass/fail per check. */

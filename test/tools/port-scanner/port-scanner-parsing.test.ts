@@ -174,11 +174,14 @@ describe('banner recognition (recorded replies)', () => {
     assert.deepEqual(splitProductToken('cloudflare'), { product: 'cloudflare', version: null })
   })
 
-  test('probes are data: each port gets every probe once, its hinted ones first', () => {
+  test('probes are data: each port gets every probe once, its hinted ones first; port-only probes only on their ports', () => {
     assert.deepEqual(probeOrder(6379).map((p) => p.id)[0], 'redis-info')
     assert.deepEqual(probeOrder(443).map((p) => p.id)[0], 'tls')
     assert.deepEqual(probeOrder(22).map((p) => p.id)[0], 'null')
-    for (const port of [1, 22, 443, 5432, 40000]) assert.equal(new Set(probeOrder(port)).size, PROBES.length)
+    const general = PROBES.filter((p) => !p.onlyOnPorts).length
+    for (const port of [1, 22, 443, 5432, 40000]) assert.equal(new Set(probeOrder(port)).size, general)
+    assert.deepEqual(probeOrder(53).map((p) => p.id)[0], 'dns-version-bind')
+    assert.equal(new Set(probeOrder(53)).size, general + 1)
   })
 })
 

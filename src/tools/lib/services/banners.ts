@@ -51,6 +51,13 @@ export function splitProductToken(server: string): { product: string | null; ver
   return { product: m[1].trim(), version: m[2] ?? null }
 }
 
+/** The product of an HTTP Server header: "Jetty(9.4.43.v20210629)" is Jetty 9.4.43 (the build date dropped). */
+function httpServerProduct(server: string): { product: string | null; version: string | null } {
+  const jetty = /^Jetty\((\d+(?:\.\d+)*)(?:\.v\d+|[.-][\w-]*)?\)/i.exec(server)
+  if (jetty) return { product: 'Jetty', version: jetty[1]! }
+  return splitProductToken(server)
+}
+
 /** Product/version patterns inside line banners: [regex, product, version group]. */
 type ProductPattern = readonly [RegExp, string, number | null]
 const productFrom = (text: string, patterns: readonly ProductPattern[]) => {
@@ -84,6 +91,39 @@ const MAIL_PRODUCTS: readonly ProductPattern[] = [
   [/Microsoft Exchange (?:IMAP4|POP3)/i, 'Microsoft Exchange', null],
 ]
 
+/**
+ * The first TXT string of a DNS-over-TCP answer to our version.bind query (id 0x5741), '' when it is a
+ * DNS answer without one (refused, empty), undefined when the bytes are not our DNS answer.
+ */
+function dnsTxtAnswer(b: Buffer): string | undefined {
+  if (b.length < 14 || b.readUInt16BE(0) !== b.length - 2 || b.readUInt16BE(2) !== 0x5741 || !(b[4]! & 0x80)) return undefined
+  const msg = b.subarray(2)
+  const qd = msg.readUInt16BE(4)
+  const an = msg.readUInt16BE(6)
+  let o = 12
+  const skipName = () => {
+    while (o < msg.length) {
+      const len = msg[o]!
+      if (len === 0) return void o++
+      if ((len & 0xc0) === 0xc0) return void (o += 2)
+      o += len + 1
+    }
+  }
+  for (let i = 0; i < qd; i++) {
+    skipName()
+    o += 4
+  }
+  for (let i = 0; i < an && o + 10 <= msg.length; i++) {
+    skipName()
+    const type = msg.readUInt16BE(o)
+    const rdlen = msg.readUInt16BE(o + 8)
+    o += 10
+    if (type === 16 && rdlen > 0 && o + rdlen <= msg.length) return msg.toString('latin1', o + 1, o + 1 + Math.min(msg[o]!, rdlen - 1))
+    o += rdlen
+  }
+  return ''
+}
+
 const u32be = (b: Buffer, o: number) => (o + 4 <= b.length ? b.readUInt32BE(o) : -1)
 const cstring = (b: Buffer, from: number) => {
   const end = b.indexOf(0, from)
@@ -91,6 +131,20 @@ const cstring = (b: Buffer, from: number) => {
 }
 
 export const BANNER_RULES: readonly BannerRule[] = [
+  {
+    // DNS over TCP answering the CHAOS TXT query version.bind (probes.ts dns-version-bind).
+    service: 'domain',
+    probes: ['dns-version-bind'],
+    parse(b) {
+      const txt = dnsTxtAnswer(b)
+      if (txt === undefined) return null
+      const bind = txt ? /^(\d+\.\d+(?:\.\d+)*)(?:[-.\w]*)?$/.exec(txt.trim()) : null
+      const named = txt ? /^(PowerDNS|Knot DNS|NSD|dnsmasq|unbound|Microsoft DNS)[\s/-]*v?(\d[\w.]*)?/i.exec(txt.trim()) : null
+      if (bind) return found('ISC BIND', bind[1]!, `version.bind: ${printable(txt!)}`)
+      if (named) return found(named[1]!, named[2] ?? null, `version.bind: ${printable(txt!)}`)
+      return found(null, null, txt ? `version.bind: ${printable(txt)}` : 'DNS (version.bind not answered)')
+    },
+  },
   {
     service: 'ssh',
     parse(_b, text) {
@@ -106,7 +160,13 @@ export const BANNER_RULES: readonly BannerRule[] = [
     parse(_b, text) {
       if (!/^HTTP\/\d(?:\.\d)? \d{3}/.test(text)) return null
       const server = /\r?\nServer:[ \t]*([^\r\n]+)/i.exec(text)?.[1]?.trim() ?? null
-      const { product, version } = server ? splitProductToken(server) : { product: null, version: null }
+      let { product, version } = server ? httpServerProduct(server) : { product: null, version: null }
+      const body = text.slice(text.indexOf('\r\n\r\n') + 4)
+      // What the answer's body names better than the Server header (or in its absence).
+      const es = /"tagline"\s*:\s*"You Know, for Search"/.test(body) ? /"number"\s*:\s*"(\d[\w.-]*)"/.exec(body) : null
+      const tomcat = /Apache Tomcat\/(\d[\w.-]*)/.exec(body)
+      if (es) ({ product, version } = { product: 'Elasticsearch', version: es[1]! })
+      else if (tomcat && (!product || /coyote|tomcat/i.test(product))) ({ product, version } = { product: 'Apache Tomcat', version: tomcat[1]! })
       const status = firstLine(text)
       return found(product, version, server ? `${status} | Server: ${printable(server)}` : status)
     },

@@ -15,6 +15,8 @@ export interface Probe {
   listenFirstMs?: number
   /** Ports where this probe is tried before the others. */
   ports: readonly number[]
+  /** Tried on its own ports only (a protocol seldom found elsewhere: not worth a silent port's wait). */
+  onlyOnPorts?: boolean
 }
 
 const text = (s: string) => () => Buffer.from(s, 'latin1')
@@ -47,6 +49,15 @@ function int32le(n: number) {
 /** RDP: TPKT + X.224 Connection Request with an RDP Negotiation Request (TLS | CredSSP). */
 const RDP_X224_CR = Buffer.from([3, 0, 0, 0x13, 0x0e, 0xe0, 0, 0, 0, 0, 0, 1, 0, 8, 0, 3, 0, 0, 0])
 
+/** DNS over TCP: the CHAOS-class TXT query for version.bind (id 0x5741), which BIND and others answer with their version. */
+function dnsVersionBind(): Buffer {
+  const name = Buffer.concat([Buffer.from([7]), Buffer.from('version'), Buffer.from([4]), Buffer.from('bind'), Buffer.from([0])])
+  const msg = Buffer.concat([Buffer.from([0x57, 0x41, 0x00, 0x00, 0, 1, 0, 0, 0, 0, 0, 0]), name, Buffer.from([0, 16, 0, 3])])
+  const len = Buffer.alloc(2)
+  len.writeUInt16BE(msg.length)
+  return Buffer.concat([len, msg])
+}
+
 export const PROBES: readonly Probe[] = [
   { id: 'null', payload: null, ports: [21, 22, 23, 25, 110, 143, 587, 2222, 3306, 5900, 5901, 2121, 992] },
   {
@@ -60,6 +71,7 @@ export const PROBES: readonly Probe[] = [
   { id: 'mongodb-ismaster', payload: mongoIsMaster, ports: [27017, 27018, 27019] },
   { id: 'rdp-x224', payload: () => RDP_X224_CR, ports: [3389] },
   { id: 'memcached-stats', payload: text('stats\r\n'), ports: [11211] },
+  { id: 'dns-version-bind', payload: dnsVersionBind, ports: [53, 5353], onlyOnPorts: true },
 ]
 
 /**
@@ -86,7 +98,7 @@ export function tlsSniffHello(host: string): Buffer {
 /** Probes for `port`: those that name it first, then the others in list order. */
 export function probeOrder(port: number): Probe[] {
   const first = PROBES.filter((p) => p.ports.includes(port))
-  return [...first, ...PROBES.filter((p) => !first.includes(p))]
+  return [...first, ...PROBES.filter((p) => !first.includes(p) && !p.onlyOnPorts)]
 }
 
 /** Service names by port (IANA), reported when no probe recognised the service. */

@@ -66,3 +66,16 @@ export function productKey(name: string | null | undefined): ProductKey | null {
   if (!name) return null
   return BY_ALIAS.get(aliasKey(name)) ?? null
 }
+
+/**
+ * The CPE 2.2 URI NVD files a product under, with the version when known: "cpe:/a:openbsd:openssh:8.9p1".
+ * null for products the vocabulary does not know.
+ */
+export function cpeOf(product: string | null | undefined, version: string | null | undefined): string | null {
+  const key = productKey(product)
+  if (!key) return null
+  const info: ProductInfo = PRODUCTS[key]
+  const [vendorProduct] = info.cpe
+  if (!vendorProduct) return null
+  return `cpe:/a:${vendorProduct}${version ? `:${version.toLowerCase().replace(/[^a-z0-9._~-]/g, '_')}` : ''}`
+}

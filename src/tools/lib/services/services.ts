@@ -16,6 +16,8 @@ export interface ServiceInfo {
   identified: boolean
   /** What the replies revealed about authentication (see banners.ts). */
   facts: ServiceFacts
+  /** The probe whose reply named the service (probes.ts id), null when none did. */
+  probe?: string | null
 }
 
 export interface DetectOptions {
@@ -88,7 +90,7 @@ export async function detectService(net: Egress, host: string, port: number, opt
     const found = identify(probe.id, reply.data)
     if (found) {
       const service = probe.tls ? (OVER_TLS[found.service] ?? `${found.service}-tls`) : found.service
-      return { ...found, service, tls: !!probe.tls, banner: found.banner ?? tlsBanner, identified: true }
+      return { ...found, service, tls: !!probe.tls, banner: found.banner ?? tlsBanner, identified: true, probe: probe.id }
     }
     if (reply.data.length && !banner && !looksLikeTls(reply.data)) banner = printable(reply.data)
     // A port that hangs up at once, silently, on every probe (tcpwrapped) will not say more.
@@ -102,8 +104,11 @@ export async function detectService(net: Egress, host: string, port: number, opt
     }
   }
   const guess = PORT_SERVICE_NAMES[port] ?? null
-  if (tlsBanner) return { service: guess ?? 'ssl', product: null, version: null, banner: banner ?? tlsBanner, tls: true, facts: {}, identified: false }
-  return { service: guess, product: null, version: null, banner, tls: false, facts: {}, identified: false }
+  // Every probe met a connection closed at once, silently: a wrapper (tcpd, a firewall proxy) that
+  // accepts and drops us. nmap's name for it.
+  if (hangups >= 3 && !banner && !tlsBanner) return { service: 'tcpwrapped', product: null, version: null, banner: null, tls: false, facts: {}, identified: true, probe: null }
+  if (tlsBanner) return { service: guess ?? 'ssl', product: null, version: null, banner: banner ?? tlsBanner, tls: true, facts: {}, identified: false, probe: null }
+  return { service: guess, product: null, version: null, banner, tls: false, facts: {}, identified: false, probe: null }
 }
 
 interface ProbeReply {
