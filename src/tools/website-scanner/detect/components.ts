@@ -2,7 +2,7 @@
 // fetched when off-site) and from the banner comments at the top of the site's own script files
 // ("/*! jQuery v1.8.3", "@license AngularJS v1.5.8"). Matched against the one version catalogue
 // like server software (disclosure.ts).
-import type { Component } from './disclosure.js'
+import type { Component } from './types.js'
 import { resolveLink, sameOrigin } from '../../lib/http/url.js'
 
 const V = String.raw`v?(\d+\.\d+\.\d+)`

@@ -2,7 +2,7 @@
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { generatorMeta, poweredBy, serverVersion } from '../checks.js'
 import { metaGenerator } from '../html.js'
-import type { Hit, PageObs } from './types.js'
+import type { Component, Hit, PageObs } from './types.js'
 import { PRODUCTS, productKey } from '../../lib/services/products.js'
 import { productVersionFindings } from '../../lib/versions/report.js'
 import type { VulnerabilityLookup } from '../../../toolkit/vulns.js'
@@ -14,11 +14,7 @@ export const normaliseProduct = (p: string) => {
   return key ? PRODUCTS[key].label : p.trim()
 }
 
-export interface Component {
-  product: string
-  version: string
-  source: string
-}
+export type { Component } from './types.js'
 
 /** product/version tokens of a banner: "Apache/2.4.49 (Unix) OpenSSL/1.0.1f" → Apache 2.4.49, OpenSSL 1.0.1f. */
 export function bannerComponents(banner: string, source: string): Component[] {

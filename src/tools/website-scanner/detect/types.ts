@@ -12,6 +12,13 @@ export interface PageObs {
   body: string
 }
 
+/** A piece of software a page announces, with its version and where it was seen. */
+export interface Component {
+  product: string
+  version: string
+  source: string
+}
+
 /** A detector's conclusion: the check failed here. The scanner turns it into a finding. */
 export interface Hit {
   check: Check
