@@ -8,7 +8,7 @@ import { KevFeedError, isInKev, loadKevSnapshot, parseKevFeed } from '../domain/
 import { flagKevFindings, replaceKevCves } from '../store/kev-cves.js'
 import { NvdFeedError, cveFromFeedItem, feedItems, type NvdCve } from '../domain/nvd.js'
 import { EpssFeedError, readEpssFile } from '../domain/epss.js'
-import { countCves, replaceEpss, upsertCves } from '../store/cves.js'
+import { countCves, markEpssFindings, replaceEpss, upsertCves } from '../store/cves.js'
 import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
 import { hashPassword, MAX_PASSWORD, passwordProblem } from '../domain/passwords.js'
 
@@ -220,7 +220,8 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
         if (e instanceof EpssFeedError || (e as NodeJS.ErrnoException).code) throw new UsageError(`${file}: ${(e as Error).message}`)
         throw e
       }
-      out(`imported ${result!.count} EPSS scores of ${result!.date}\nnew findings carry them from now on`)
+      const marked = await markEpssFindings(h.db)
+      out(`imported ${result!.count} EPSS scores of ${result!.date}\n${marked} stored finding(s) updated; new findings carry them from now on`)
       return
     }
     default:

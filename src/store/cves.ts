@@ -3,6 +3,7 @@
 import type { Db } from './db.js'
 import { nowIso } from './time.js'
 import type { CveProductsTable, CvesTable } from './schema.js'
+import { parseCves } from './finding-rows.js'
 
 export interface CveImport {
   id: string
@@ -77,4 +78,26 @@ export async function replaceEpss(db: Db, fill: (write: (date: string, scores: R
 export async function epssOf(db: Db, cves: readonly string[]): Promise<Array<{ cve: string; score: number; score_date: string }>> {
   if (!cves.length) return []
   return db.selectFrom('epss_scores').select(['cve', 'score', 'score_date']).where('cve', 'in', [...cves]).execute()
+}
+
+/**
+ * Gives stored findings the EPSS score of an import (the highest of their CVEs), so findings raised
+ * before `ward admin epss import` are enriched like new ones; returns how many changed.
+ */
+export async function markEpssFindings(db: Db): Promise<number> {
+  let marked = 0
+  let after = 0
+  for (;;) {
+    const rows = await db.selectFrom('findings').select(['id', 'cve', 'epss_score', 'epss_date']).where('cve', '!=', '[]').where('id', '>', after).orderBy('id').limit(2000).execute()
+    if (!rows.length) return marked
+    after = rows[rows.length - 1]!.id
+    const cves = rows.map((r) => parseCves(r.cve))
+    const scores = new Map((await epssOf(db, [...new Set(cves.flat())])).map((e) => [e.cve, e]))
+    for (const [i, r] of rows.entries()) {
+      const best = cves[i]!.map((c) => scores.get(c)).reduce<{ score: number; score_date: string } | undefined>((a, e) => (e && (!a || e.score > a.score) ? e : a), undefined)
+      if (!best || (r.epss_score === best.score && r.epss_date === best.score_date)) continue
+      await db.updateTable('findings').set({ epss_score: best.score, epss_date: best.score_date }).where('id', '=', r.id).execute()
+      marked++
+    }
+  }
 }
