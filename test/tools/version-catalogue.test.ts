@@ -12,7 +12,7 @@ import { netvulnManifest } from '../../src/tools/netvuln/manifest.js'
 import { websiteScannerManifest } from '../../src/tools/website-scanner/manifest.js'
 import { netvulnChecks } from '../../src/tools/netvuln/checks.js'
 import { detectVulnerableVersions } from '../../src/tools/website-scanner/detect/disclosure.js'
-import type { ProductKey } from '../../src/tools/lib/services/products.js'
+import { productKey, type ProductKey } from '../../src/tools/lib/services/products.js'
 
 const cvesOf = (product: ProductKey, version: string, families?: string[]) =>
   matchFamilies(product, version).filter((m) => !families || families.includes(m.family.id)).flatMap((m) => m.cves.map((c) => c.id)).sort()
@@ -223,4 +223,17 @@ test('end of life: the branch of a version once its date has passed, month-only 
   assert.equal(eol('microsoft-iis', '6.0', '2026-11-24'), '6.0 (Windows Server 2003)')
   assert.equal(eol('microsoft-iis', '10.0', '2026-11-24'), null)
   for (const b of CATALOGUE.eol) assert.doesNotThrow(() => parseRange(b.versions), b.branch)
+})
+
+test('service detection spellings map to the catalogue products (nmap-style and Ward names)', () => {
+  const cases: Record<string, string> = {
+    OpenSSH: 'openssh', 'Dropbear sshd': 'dropbear', vsftpd: 'vsftpd', ProFTPD: 'proftpd', 'Exim smtpd': 'exim', 'Postfix smtpd': 'postfix',
+    'Dovecot pop3d': 'dovecot', 'Dovecot imapd': 'dovecot', 'ISC BIND': 'bind', 'Apache httpd': 'apache-httpd', nginx: 'nginx',
+    'Microsoft IIS httpd': 'microsoft-iis', 'Jetty': 'jetty', 'Eclipse Jetty': 'jetty', 'Apache Tomcat': 'tomcat', 'Werkzeug httpd': 'werkzeug',
+    'Elasticsearch REST API': 'elasticsearch', MySQL: 'mysql', MariaDB: 'mariadb', 'PostgreSQL DB': 'postgresql', 'Redis key-value store': 'redis',
+    Memcached: 'memcached', MongoDB: 'mongodb', 'Samba smbd': 'samba', OpenSSL: 'openssl', PHP: 'php', WordPress: 'wordpress', Drupal: 'drupal', 'Joomla!': 'joomla',
+  }
+  for (const [name, key] of Object.entries(cases)) assert.equal(productKey(name), key, name)
+  assert.equal(productKey('Werkzeug/0.14.1 Python/3.6'), null, 'a whole banner is not a name')
+  assert.deepEqual(productsInBanner('Werkzeug/2.2.2 Python/3.11.2').map((p) => [p.product, p.version]), [['werkzeug', '2.2.2']])
 })
