@@ -1,4 +1,4 @@
-// `npm run bench -- port-scan [--runs N]`: in a fresh network namespace, open the TCP test bed on one
+// `npm run bench -- port-scan [--runs N] [--detect]` (--detect: only the peak memory of a full-range scan with service detection): in a fresh network namespace, open the TCP test bed on one
 // address and time a full 1-65535 connect scan by Ward and by `nmap -n -sT -p- -T4` (when installed),
 // alternating, N runs each. Prints both median times, their ratio, and whether the open-port sets match.
 import { spawn, spawnSync } from 'node:child_process'
@@ -35,7 +35,7 @@ export interface ScanTestBedResult {
   expected: Array<{ port: number; service: string }>
   ward: { ms: number[]; open: number[] }
   nmap: { ms: number[]; open: number[] } | null
-  tool?: { ms: number; ports: unknown; vulnIds: string[]; logs: number; error?: string }
+  tool?: { ms: number; ports: unknown; vulnIds: string[]; logs: number; error?: string; rssBeforeMb: number; peakRssMb: number }
 }
 
 /** Runs INSIDE a namespace (through callInNetns): test bed + full scans in this one process. */
@@ -63,6 +63,8 @@ export async function scanTestBed(o: ScanTestBedOptions = {}): Promise<ScanTestB
       }
     }
     if (o.tool) {
+      // Peak RSS of this process (scanner and the small bed together): the kernel's high-water mark.
+      const rssBeforeMb = Math.round(process.memoryUsage().rss / 2 ** 20)
       const r = await runTool(portScanner, { target: address, params: { ports: 'all' }, egress })
       result.tool = {
         ms: Math.round(r.elapsedMs),
@@ -70,6 +72,8 @@ export async function scanTestBed(o: ScanTestBedOptions = {}): Promise<ScanTestB
         vulnIds: [...new Set(r.findings.map((f) => f.check.id))].sort(),
         logs: r.logs.length,
         error: r.error?.message,
+        rssBeforeMb,
+        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       }
     }
   } finally {
@@ -195,6 +199,13 @@ export async function run(args: string[]): Promise<void> {
     return
   }
   const hasNmap = spawnSync('nmap', ['--version']).status === 0
+  if (args.includes('--detect')) {
+    // Memory of a full-range scan with service detection (tool 70, ports "all"), in a namespace.
+    const d = await withNetns('bench-pd', (ns) => callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs: 0, tool: true }], { timeoutMs: 10 * 60_000 }))
+    const t = d.tool!
+    console.log(`full-range scan with service detection (tool 70, ports all, ${d.expected.length} open on the bed): ${t.ms} ms, ${(t.ports as unknown[]).length} open ports reported, peak RSS ${t.peakRssMb} MB (before the scan ${t.rssBeforeMb} MB; goal ≤ 200 MB)${t.error ? `, error: ${t.error}` : ''}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+    return
+  }
   console.log(`port-scan benchmark: ${new Date().toISOString()}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 20)} MiB RAM, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   console.log(`full 1-65535 TCP connect scan of ${BENCH_ADDRESS} in a private network namespace, ${runs} run(s) each${hasNmap ? '' : ' (nmap not installed)'}`)
   const r = await withNetns('bench-ps', (ns) => callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs, nmap: hasNmap }], { timeoutMs: 10 * 60_000 }))
