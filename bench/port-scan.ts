@@ -2,9 +2,11 @@
 // address and time a full 1-65535 connect scan by Ward and by `nmap -n -sT -p- -T4` (when installed),
 // alternating, N runs each. Prints both median times, their ratio, and whether the open-port sets match.
 import { spawn, spawnSync } from 'node:child_process'
+import { createServer, type Server as NetServer } from 'node:net'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { createDirectEgress } from '../src/engine/net/direct.js'
-import { discoverTcpPorts } from '../src/tools/lib/ports/scan.js'
+import { discoverTcpPorts, type ScanMethod } from '../src/tools/lib/ports/scan.js'
+import { TOP_1000 } from '../src/tools/lib/ports/top-ports.js'
 import { portScanner } from '../src/tools/port-scanner/index.js'
 import { ALL_SERVICES, startTcpServices, type ServiceSpec } from '../test/testbed/tcp-services.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../test/helpers/netns.js'
@@ -26,6 +28,8 @@ export interface ScanTestBedOptions {
   /** Times each scanner is run (alternating). */
   runs?: number
   nmap?: boolean
+  /** Also time Ward's TCP connect scan (the fallback without CAP_NET_RAW) and nmap's SYN scan. */
+  methods?: boolean
   /** Also run the whole tool (ports "all", service detection on) once and return its ports output and findings. */
   tool?: boolean
 }
@@ -33,8 +37,11 @@ export interface ScanTestBedOptions {
 export interface ScanTestBedResult {
   address: string
   expected: Array<{ port: number; service: string }>
-  ward: { ms: number[]; open: number[] }
+  /** Ward's default (SYN where permitted): wall time, CPU of the process (all threads), open ports. */
+  ward: { ms: number[]; cpuMs: number[]; open: number[]; method: string }
+  connect: { ms: number[]; cpuMs: number[]; open: number[] } | null
   nmap: { ms: number[]; open: number[] } | null
+  nmapSyn: { ms: number[]; open: number[] } | null
   tool?: { ms: number; ports: unknown; vulnIds: string[]; logs: number; error?: string; rssBeforeMb: number; peakRssMb: number }
 }
 
@@ -47,19 +54,33 @@ export async function scanTestBed(o: ScanTestBedOptions = {}): Promise<ScanTestB
   const result: ScanTestBedResult = {
     address,
     expected: bed.ports.map((p) => ({ port: p.port, service: p.service })).sort((a, b) => a.port - b.port),
-    ward: { ms: [], open: [] },
+    ward: { ms: [], cpuMs: [], open: [], method: 'none' },
+    connect: o.methods ? { ms: [], cpuMs: [], open: [] } : null,
     nmap: o.nmap ? { ms: [], open: [] } : null,
+    nmapSyn: o.nmap && o.methods ? { ms: [], open: [] } : null,
+  }
+  const timed = async (into: { ms: number[]; cpuMs: number[]; open: number[] }, method: ScanMethod) => {
+    const c0 = process.cpuUsage()
+    const t0 = performance.now()
+    const states = await discoverTcpPorts(egress, address, all, { signal: new AbortController().signal, method, onMethod: (m) => method === 'auto' && (result.ward.method = m) })
+    into.ms.push(Math.round(performance.now() - t0))
+    const c = process.cpuUsage(c0)
+    into.cpuMs.push(Math.round((c.user + c.system) / 1000))
+    into.open = states.filter((s) => s.state === 'open').map((s) => s.port)
   }
   try {
     for (let i = 0; i < (o.runs ?? 1); i++) {
-      const t0 = performance.now()
-      const states = await discoverTcpPorts(egress, address, all, { signal: new AbortController().signal })
-      result.ward.ms.push(Math.round(performance.now() - t0))
-      result.ward.open = states.filter((s) => s.state === 'open').map((s) => s.port)
+      await timed(result.ward, 'auto')
       if (result.nmap) {
         const r = await nmapScan(address)
         result.nmap.ms.push(r.ms)
         result.nmap.open = r.open
+      }
+      if (result.connect) await timed(result.connect, 'connect')
+      if (result.nmapSyn) {
+        const r = await nmapScan(address, '-', '-sS')
+        result.nmapSyn.ms.push(r.ms)
+        result.nmapSyn.open = r.open
       }
     }
     if (o.tool) {
@@ -83,16 +104,34 @@ export async function scanTestBed(o: ScanTestBedOptions = {}): Promise<ScanTestB
   return result
 }
 
+/** The tool against a small bed on `address` with `params`: what it reports (for SYN/connect fallbacks and refusals). */
+export async function toolScan(o: { address: string; services: ServiceSpec[]; target?: string; params: Record<string, unknown> }) {
+  const bed = await startTcpServices(o.address, o.services)
+  try {
+    const r = await runTool(portScanner, { target: o.target ?? o.address, params: o.params })
+    return {
+      errorName: r.error?.name ?? null,
+      error: r.error?.message ?? null,
+      ports: ((r.output.ports ?? []) as Array<{ port: number }>).map((p) => p.port),
+      summary: r.output.ports_summary ?? null,
+      logs: r.logs,
+      bedPorts: bed.ports.map((p) => p.port).sort((a, b) => a - b),
+    }
+  } finally {
+    await bed.close()
+  }
+}
+
 // ---- other in-namespace scenarios of test/tools/port-scanner/port-scanner.test.ts (they need the whole port range)
 
 /** Full scan through the tool, aborted after `afterMs`: how fast it returned and what it kept. */
-export async function abortFullScan(o: { address?: string; afterMs: number }) {
+export async function abortFullScan(o: { address?: string; afterMs: number; method?: ScanMethod }) {
   const address = o.address ?? BENCH_ADDRESS
   const bed = await startTcpServices(address, ['ssh', 'http'])
   try {
     const ac = new AbortController()
     // Slow the scan down (few connects in flight) so that it is surely still running at `afterMs`.
-    const run = runTool(portScanner, { target: address, params: { ports: 'all', concurrency: 2 }, signal: ac.signal })
+    const run = runTool(portScanner, { target: address, params: { ports: 'all', concurrency: o.method === 'syn' ? 1 : 2, scan_method: o.method ?? 'connect' }, signal: ac.signal })
     await new Promise((r) => setTimeout(r, o.afterMs))
     const abortedAt = performance.now()
     ac.abort(new Error('stop requested'))
@@ -131,7 +170,7 @@ export async function unreachableScan(o: { target: string }) {
  * dropped ports go to a class whose queue holds nothing, like a DROP rule. `drop: 'all-but-open'` drops
  * every port but the test bed's (a typical internet host). Scans ports 1..`upTo`; returns states and time.
  */
-export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo: number; address?: string; timeoutMs?: number; nmap?: boolean }) {
+export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo: number; address?: string; timeoutMs?: number; nmap?: boolean; method?: ScanMethod }) {
   const address = o.address ?? BENCH_ADDRESS
   const bed = await startTcpServices(address, ['ssh', 'http', { service: 'redis', port: o.upTo - 1 }])
   const tc = (...a: string[]) => {
@@ -153,10 +192,12 @@ export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo:
   try {
     const ports = Array.from({ length: o.upTo }, (_, i) => i + 1)
     const t0 = performance.now()
-    const states = await discoverTcpPorts(egress, address, ports, { signal: new AbortController().signal, timeoutMs: o.timeoutMs })
+    let method = ''
+    const states = await discoverTcpPorts(egress, address, ports, { signal: new AbortController().signal, timeoutMs: o.timeoutMs, method: o.method, onMethod: (m) => (method = m) })
     const ms = Math.round(performance.now() - t0)
     return {
       ms,
+      method,
       nmap: o.nmap ? await nmapScan(address, `1-${o.upTo}`) : null,
       expectedOpen: bed.ports.map((p) => p.port).sort((a, b) => a - b),
       open: states.filter((s) => s.state === 'open').map((s) => s.port),
@@ -170,10 +211,57 @@ export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo:
   }
 }
 
-async function nmapScan(address: string, range = '-'): Promise<{ ms: number; open: number[] }> {
+/**
+ * Scaling over many hosts: listeners on 0.0.0.0 inside the namespace answer on every 127.0.5.x, and
+ * the first n addresses of 127.0.5.0/24 are scanned (TOP_1000 each, `parallel` hosts at a time, as a
+ * worker runs several scans), for each n of `counts`; nmap scans the same range and ports.
+ */
+export async function subnetScan(o: { counts: number[]; parallel?: number; nmap?: boolean }) {
+  const open = [22, 80, 443, 3306, 8080]
+  const servers = await Promise.all(open.map((port) => new Promise<NetServer>((resolve, reject) => {
+    const srv = createServer((c) => c.destroy()).once('error', reject)
+    srv.listen(port, '0.0.0.0', () => resolve(srv))
+  })))
+  const egress = createDirectEgress()
+  const rows: Array<{ hosts: number; wardMs: number; wardCpuMs: number; method: string; allFound: boolean; nmapMs: number | null; nmapAllFound: boolean | null }> = []
+  try {
+    for (const n of o.counts) {
+      const hosts = Array.from({ length: n }, (_, i) => `127.0.5.${i}`)
+      let next = 0
+      let found = 0
+      let method = ''
+      const c0 = process.cpuUsage()
+      const t0 = performance.now()
+      await Promise.all(Array.from({ length: Math.min(o.parallel ?? 8, n) }, async () => {
+        while (next < hosts.length) {
+          const h = hosts[next++]
+          const states = await discoverTcpPorts(egress, h, [...TOP_1000], { signal: new AbortController().signal, onMethod: (m) => (method = m) })
+          found += states.filter((x) => x.state === 'open').length
+        }
+      }))
+      const wardMs = Math.round(performance.now() - t0)
+      const c = process.cpuUsage(c0)
+      let nmapMs: number | null = null
+      let nmapAllFound: boolean | null = null
+      if (o.nmap) {
+        const t1 = performance.now()
+        const r = spawnSync('nmap', ['-n', '-sT', '-T4', `-p${TOP_1000.join(',')}`, '-oG', '-', `127.0.5.0-${n - 1}`], { encoding: 'utf8', maxBuffer: 64 << 20 })
+        nmapMs = Math.round(performance.now() - t1)
+        nmapAllFound = [...r.stdout.matchAll(/\d+\/open\/tcp/g)].length === n * open.length
+      }
+      rows.push({ hosts: n, wardMs, wardCpuMs: Math.round((c.user + c.system) / 1000), method, allFound: found === n * open.length, nmapMs, nmapAllFound })
+    }
+  } finally {
+    await egress.close()
+    for (const srv of servers) srv.close()
+  }
+  return rows
+}
+
+async function nmapScan(address: string, range = '-', type = '-sT'): Promise<{ ms: number; open: number[] }> {
   const t0 = performance.now()
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('nmap', ['-n', '-sT', `-p${range}`, '-T4', '-oG', '-', address], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('nmap', ['-n', type, `-p${range}`, '-T4', '-oG', '-', address], { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
     child.on('error', reject)
@@ -207,25 +295,42 @@ export async function run(args: string[]): Promise<void> {
     return
   }
   console.log(`port-scan benchmark: ${new Date().toISOString()}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 20)} MiB RAM, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
-  console.log(`full 1-65535 TCP connect scan of ${BENCH_ADDRESS} in a private network namespace, ${runs} run(s) each${hasNmap ? '' : ' (nmap not installed)'}`)
-  const r = await withNetns('bench-ps', (ns) => callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs, nmap: hasNmap }], { timeoutMs: 10 * 60_000 }))
+  console.log(`full 1-65535 TCP scan of ${BENCH_ADDRESS} in a private network namespace, ${runs} run(s) each, alternating${hasNmap ? '' : ' (nmap not installed: no ratio)'}`)
+  const r = await withNetns('bench-ps', (ns) => callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs, nmap: hasNmap, methods: true }], { timeoutMs: 10 * 60_000 }))
   const expected = r.expected.map((p) => p.port)
   const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i])
   console.log(`test bed open ports (${expected.length}): ${expected.join(',')}`)
-  console.log(`ward : median ${median(r.ward.ms)} ms (runs ${r.ward.ms.join(', ')} ms), ${r.ward.open.length} open, matches test bed: ${same(r.ward.open, expected)}`)
+  console.log(`ward (${r.ward.method})    : median ${median(r.ward.ms)} ms (runs ${r.ward.ms.join(', ')} ms), CPU median ${median(r.ward.cpuMs)} ms, ${r.ward.open.length} open, matches test bed: ${same(r.ward.open, expected)}`)
+  if (r.connect) console.log(`ward (connect): median ${median(r.connect.ms)} ms (runs ${r.connect.ms.join(', ')} ms), CPU median ${median(r.connect.cpuMs)} ms, ${r.connect.open.length} open, matches test bed: ${same(r.connect.open, expected)}`)
   if (r.nmap) {
-    console.log(`nmap : median ${median(r.nmap.ms)} ms (runs ${r.nmap.ms.join(', ')} ms), ${r.nmap.open.length} open, matches test bed: ${same(r.nmap.open, expected)}`)
-    console.log(`ratio ward/nmap: ${(median(r.ward.ms) / median(r.nmap.ms)).toFixed(2)}; open-port sets identical: ${same(r.ward.open, r.nmap.open)}`)
+    console.log(`nmap -sT      : median ${median(r.nmap.ms)} ms (runs ${r.nmap.ms.join(', ')} ms), ${r.nmap.open.length} open, matches test bed: ${same(r.nmap.open, expected)}`)
+    if (r.nmapSyn) console.log(`nmap -sS      : median ${median(r.nmapSyn.ms)} ms (runs ${r.nmapSyn.ms.join(', ')} ms), ${r.nmapSyn.open.length} open, matches test bed: ${same(r.nmapSyn.open, expected)}`)
+    console.log(`ratio ward (${r.ward.method}) / nmap -sT: ${(median(r.ward.ms) / median(r.nmap.ms)).toFixed(2)} (goal ≤ 0.5); open-port sets identical: ${same(r.ward.open, r.nmap.open)}`)
+    if (r.connect) console.log(`ratio ward (connect) / nmap -sT: ${(median(r.connect.ms) / median(r.nmap.ms)).toFixed(2)}`)
+    if (r.nmapSyn) console.log(`ratio ward (${r.ward.method}) / nmap -sS: ${(median(r.ward.ms) / median(r.nmapSyn.ms)).toFixed(2)}`)
+  }
+  // Many hosts: time per host should stay flat as the count grows (linear scaling).
+  const counts = [1, 16, 64, 256]
+  const sub = await withNetns('bench-sub', (ns) => callInNetns<Awaited<ReturnType<typeof subnetScan>>>(ns, 'bench/port-scan.ts', 'subnetScan', [{ counts, nmap: hasNmap }], { timeoutMs: 20 * 60_000 }))
+  console.log('hosts of 127.0.5.0/24 × top 1000 ports (8 hosts at a time for Ward):')
+  console.log('| hosts | Ward ms | Ward ms/host | Ward CPU ms | all open found | nmap -sT ms | nmap ms/host | ratio |')
+  for (const x of sub) {
+    const per = (ms: number | null) => (ms === null ? '–' : (ms / x.hosts).toFixed(1))
+    console.log(`| ${x.hosts} | ${x.wardMs} | ${per(x.wardMs)} | ${x.wardCpuMs} | ${x.allFound}${x.nmapAllFound === null ? '' : ` / nmap ${x.nmapAllFound}`} | ${x.nmapMs ?? '–'} | ${per(x.nmapMs)} | ${x.nmapMs ? (x.wardMs / x.nmapMs).toFixed(2) : '–'} |`)
   }
   // A host behind a firewall that drops every port but the open ones: here timing, not the CPU, decides.
   const upTo = 5000
   const fw = await withNetns('bench-fw', (ns) =>
     callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(ns, 'bench/port-scan.ts', 'firewalledScan', [{ drop: 'all-but-open', upTo, nmap: hasNmap }], { timeoutMs: 10 * 60_000 }),
   )
+  const fwc = await withNetns('bench-fwc', (ns) =>
+    callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(ns, 'bench/port-scan.ts', 'firewalledScan', [{ drop: 'all-but-open', upTo, method: 'connect' }], { timeoutMs: 10 * 60_000 }),
+  )
   console.log(`firewalled host (every port but ${fw.expectedOpen.join(',')} dropped), ports 1-${upTo}:`)
-  console.log(`ward : ${fw.ms} ms, open ${fw.open.join(',')}, ${fw.filtered} filtered, matches: ${same(fw.open, fw.expectedOpen)}`)
+  console.log(`ward (${fw.method}) : ${fw.ms} ms, open ${fw.open.join(',')}, ${fw.filtered} filtered, matches: ${same(fw.open, fw.expectedOpen)}`)
+  console.log(`ward (${fwc.method}) : ${fwc.ms} ms, open ${fwc.open.join(',')}, ${fwc.filtered} filtered, matches: ${same(fwc.open, fwc.expectedOpen)}`)
   if (fw.nmap) {
     console.log(`nmap : ${fw.nmap.ms} ms, open ${fw.nmap.open.join(',')}, matches: ${same(fw.nmap.open, fw.expectedOpen)}`)
-    console.log(`ratio ward/nmap: ${(fw.ms / fw.nmap.ms).toFixed(2)}`)
+    console.log(`ratio ward (${fw.method}) / nmap: ${(fw.ms / fw.nmap.ms).toFixed(2)}; ward (connect) / nmap: ${(fwc.ms / fw.nmap.ms).toFixed(2)}`)
   }
 }

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensureNative } from './build-native.mjs'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SRC = join(ROOT, 'src')
@@ -70,6 +71,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /** Builds dist/ unless it is up to date (or `force`); waits while another process builds. */
 export async function ensureBuilt({ force = false, quiet = false } = {}) {
+  ensureNative({ quiet })
   for (;;) {
     if (!force && !isStale()) return false
     if (tryLock()) {

@@ -42,6 +42,39 @@ export interface HttpResponse {
   text(): string
 }
 
+export type RawPortState = 'open' | 'closed' | 'filtered'
+
+export interface SynScanOptions {
+  ports: readonly number[]
+  /** Longest wait for an answer to one SYN (ms); the adaptive timeout never exceeds it. */
+  timeoutMs: number
+  /** Most SYNs awaiting an answer. */
+  window: number
+  /** Resends of a port that stayed silent (default 1). */
+  retries?: number
+  signal: AbortSignal
+  onProgress?(done: number, total: number): void
+  onOpen?(port: number): void
+}
+
+export interface SynScanResult {
+  /** Every port whose state is known, sorted by port. */
+  states: Array<{ port: number; state: RawPortState }>
+  sent: number
+  received: number
+}
+
+/** Half-open TCP scanning from a raw socket: only where packets leave from this host (direct egress). */
+export interface SynScanner {
+  /** Null when SYN scans can run here; otherwise why not (no CAP_NET_RAW, addon not built...). */
+  unavailable(): string | null
+  /**
+   * Scans an IPv4 host (literal or name, checked against the scope like every connection; an IPv6
+   * address is refused with code EAFNOSUPPORT so the caller can fall back to connects).
+   */
+  scan(host: string, o: SynScanOptions): Promise<SynScanResult>
+}
+
 export interface Egress {
   readonly kind: 'direct' | 'socks5' | 'http_connect'
   /** Whether UDP can leave through this egress. */
@@ -54,6 +87,8 @@ export interface Egress {
   http(url: string, req?: HttpRequest): Promise<HttpResponse>
   /** An unbound UDP socket; throws when the egress cannot carry UDP. */
   udp(type?: 'udp4' | 'udp6'): UdpSocket
+  /** Raw-socket SYN scanning, on the direct egress only. */
+  readonly synScan?: SynScanner
   /** Proves the egress works (for a proxy: a handshake with it). Rejects with a clear message. */
   check(signal?: AbortSignal): Promise<void>
   close(): Promise<void>

@@ -47,6 +47,8 @@ export interface RunOptions {
   /** Kill the child (SIGKILL) after this long. Default 50 s. */
   timeoutMs?: number
   env?: NodeJS.ProcessEnv
+  /** Capabilities taken out of the child's bounding set (setpriv), e.g. ['net_raw'] to run it as an unprivileged scanner would. */
+  dropCaps?: string[]
 }
 
 export interface RunResult<T> {
@@ -61,7 +63,8 @@ export interface RunResult<T> {
 export function runInNetns<T = unknown>(ns: string, script: string, args: string[] = [], opts: RunOptions = {}): Promise<RunResult<T>> {
   const started = performance.now()
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', resolve(REPO_ROOT, script), ...args], {
+    const drop = opts.dropCaps?.length ? ['setpriv', `--bounding-set=${opts.dropCaps.map((c) => `-${c}`).join(',')}`] : []
+    const child = spawn('ip', ['netns', 'exec', ns, ...drop, process.execPath, '--import', 'tsx', resolve(REPO_ROOT, script), ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,7 +47,7 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
   const tlsWanted = ctx.params.checks.tls
 
   // 1. Port discovery (tool 70).
-  const discovery = await ctx.test('TCP port discovery', `TCP connect scan of ${ports.length} ports on ${host}.`)
+  const discovery = await ctx.test('TCP port discovery', `TCP scan (SYN where permitted, else connect) of ${ports.length} ports on ${host}.`)
   ctx.log(`discovering ${ports.length} TCP ports on ${host}`)
   let states: Awaited<ReturnType<typeof discoverTcpPorts>>
   try {

@@ -10,7 +10,7 @@ import { portScannerManifest } from './manifest.js'
 import { describePort, hitsOf, portEvidence, RISK_RULES, type OpenPort } from './detect.js'
 import { parsePorts } from '../lib/ports/ports.js'
 import { PORT_SERVICE_NAMES } from '../lib/services/probes.js'
-import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, type PortResult } from '../lib/ports/scan.js'
+import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, SynScanUnavailableError, type PortResult } from '../lib/ports/scan.js'
 import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from '../lib/services/services.js'
 import { productsOfService } from '../lib/versions/fingerprint.js'
 import { cpeOf } from '../lib/services/products.js'
@@ -59,8 +59,9 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   const writes = serialWrites()
 
   // ---- port discovery
-  ctx.log(`Starting TCP connect scan of ${host}: ${ports.length} ports (${p.ports})`)
-  const discovery = await ctx.test('Port discovery', `TCP connect scan of ${ports.length} ports (${p.ports}) of ${host}: open, closed or filtered.`)
+  ctx.log(`Starting TCP port scan of ${host}: ${ports.length} ports (${p.ports})`)
+  const discovery = await ctx.test('Port discovery', `TCP scan (SYN where permitted, else connect) of ${ports.length} ports (${p.ports}) of ${host}: open, closed or filtered.`)
+  let method: 'syn' | 'connect' = 'connect'
   const reportOpen = (op: OpenPort) => discovery.finding({ check: openPort, detail: `Port ${describePort(op)} is open.`, evidence: portEvidence(op), port: op.port, protocol: 'tcp', service: op.service, confirmed: true })
   const discovered = (port: number) => {
     if (byPort.has(port)) return
@@ -81,9 +82,18 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
       signal,
       onProgress: (done, total) => ctx.progress(Math.floor((done / total) * share * PROGRESS_UNITS), PROGRESS_UNITS),
       onOpen: discovered,
+      method: p.scan_method,
+      onMethod: (m, note) => {
+        method = m
+        ctx.log(m === 'syn' ? 'Discovery by TCP SYN scan (raw socket, half-open)' : `Discovery by TCP connect scan${note ? ` (${note})` : ''}`)
+      },
     })
   } catch (e) {
     await writes.settled()
+    if (e instanceof SynScanUnavailableError) {
+      await discovery.error(e.message)
+      throw new ToolStartError(e.message)
+    }
     if (e instanceof TargetUnreachableError) {
       ctx.log(`Target unreachable: ${e.message}`)
       await discovery.error(e.message)
@@ -158,7 +168,7 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
 
   portRows.sort((a, b) => a.port - b.port)
   ctx.output('ports', portRows)
-  ctx.output('ports_summary', { requested: ports.length, scanned: states.length, open: open.length, closed: count('closed'), filtered: count('filtered') })
+  ctx.output('ports_summary', { requested: ports.length, scanned: states.length, open: open.length, closed: count('closed'), filtered: count('filtered'), method })
   ctx.progress(PROGRESS_UNITS, PROGRESS_UNITS)
   ctx.log(`Scan of ${host} ${signal.aborted ? 'stopped' : 'finished'}: ${open.length} open TCP port(s)`)
 })

@@ -14,7 +14,14 @@ export const PortScannerParams = Type.Object(
     timeout_ms: Type.Optional(
       Type.Integer({ minimum: 50, maximum: 60_000, description: 'Longest wait for one connect, and for one service probe reply (ms).' }),
     ),
-    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, description: 'Most connects in flight during discovery (default 1000, 100 through a VPN profile).' })),
+    concurrency: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 5000, description: 'Most probes in flight during discovery (default: 4096 SYNs, 1000 connects, 100 connects through a VPN profile).' }),
+    ),
+    scan_method: Type.Union([Type.Literal('auto'), Type.Literal('syn'), Type.Literal('connect')], {
+      default: 'auto',
+      description:
+        '"syn": half-open scan from a raw socket (needs root or CAP_NET_RAW on the worker, IPv4, no VPN profile); "connect": full TCP connects; "auto": SYN where it can run, else connects.',
+    }),
   },
   { additionalProperties: false },
 )

@@ -53,7 +53,11 @@ describe('parsePorts', () => {
 
   test('the params schema applies defaults and rejects bad members before a scan is queued', () => {
     const ok = resolveToolParams(portScanner.params, {})
-    assert.deepEqual(ok, { ok: true, value: { ports: 'top1000', service_detection: true } })
+    assert.deepEqual(ok, { ok: true, value: { ports: 'top1000', service_detection: true, scan_method: 'auto' } })
+    assert.equal(resolveToolParams(portScanner.params, { scan_method: 'connect' }).ok, true)
+    const method = resolveToolParams(portScanner.params, { scan_method: 'stealth' })
+    assert.equal(method.ok, false)
+    assert.match((method as { message: string }).message, /tool_params\.scan_method/)
     assert.equal(resolveToolParams(portScanner.params, { ports: '22,80,8000-8100', timeout_ms: 500, concurrency: 200 }).ok, true)
     const bad = resolveToolParams(portScanner.params, { ports: 'everything' })
     assert.equal(bad.ok, false)

@@ -8,6 +8,7 @@ import { RISK_RULES } from '../../../src/tools/port-scanner/detect.js'
 import { detectService } from '../../../src/tools/lib/services/services.js'
 import { discoverTcpPorts } from '../../../src/tools/lib/ports/scan.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
+import { synScanUnavailable } from '../../../src/engine/net/syn-scan.js'
 import { createSocks5Egress } from '../../../src/engine/net/socks5.js'
 import { startSocks5Proxy } from '../../testbed/proxies.js'
 import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
@@ -128,7 +129,7 @@ describe('scan of test-bed ports on 127.0.1.x', () => {
       assert.ok(r.logs.includes(`Discovered open port 22/tcp on ${host}`))
       assert.ok(r.logs.some((l) => /^Service on 80\/tcp \(http Apache 2\.4\.49\)/.test(l)))
       assert.ok(r.logs.some((l) => /^Port discovery done in [\d.]+ s: 16 open, 3 closed, 0 filtered$/.test(l)), r.logs.join('\n'))
-      assert.deepEqual(r.output.ports_summary, { requested: 19, scanned: 19, open: 16, closed: 3, filtered: 0 })
+      assert.deepEqual(r.output.ports_summary, { requested: 19, scanned: 19, open: 16, closed: 3, filtered: 0, method: synScanUnavailable() ? 'connect' : 'syn' })
       assert.equal(r.progress, 100)
     } finally {
       await bed.close()
@@ -208,7 +209,7 @@ describe('scan of test-bed ports on 127.0.1.x', () => {
       const r = await runTool(portScanner, { target: host, params: { ports: [...open, ...closed].join(',') }, egress })
       assert.equal(r.error, undefined)
       assert.deepEqual(rows(r).map((p) => [p.port, p.service]), bed.ports.map((p) => [p.port, p.service]).sort((a, b) => (a[0] as number) - (b[0] as number)))
-      assert.deepEqual(r.output.ports_summary, { requested: 4, scanned: 4, open: 2, closed: 2, filtered: 0 })
+      assert.deepEqual(r.output.ports_summary, { requested: 4, scanned: 4, open: 2, closed: 2, filtered: 0, method: 'connect' })
       assert.ok(proxy.connections.some((c) => c.port === open[0] && c.localAddress === '127.0.1.41'), 'the target saw the proxy')
       assert.ok(vulnIds(r).includes('tcp.exposure.redis-unauthenticated'))
     } finally {
@@ -290,7 +291,7 @@ describe('full 1-65535 scans in a private network namespace', () => {
       const lh = await callInNetns<Awaited<ReturnType<typeof localhostScan>>>(ns, 'bench/port-scan.ts', 'localhostScan', [])
       assert.equal(lh.error, null)
       assert.deepEqual((lh.ports as PortRow[]).map((p) => [p.port, p.service]), [[2222, 'ssh']])
-      assert.deepEqual(lh.summary, { requested: 3, scanned: 3, open: 1, closed: 2, filtered: 0 })
+      assert.deepEqual(lh.summary, { requested: 3, scanned: 3, open: 1, closed: 2, filtered: 0, method: 'syn' })
 
       // Ports behind a DROP (tc, inside the namespace) are filtered; the others keep their state.
       const fw = await callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(ns, 'bench/port-scan.ts', 'firewalledScan', [{ drop: [1000, 2000, 2500], upTo: 3000 }])

@@ -29,11 +29,25 @@ export interface DiscoverOptions {
   signal: AbortSignal
   onProgress?(done: number, total: number): void
   onOpen?(port: number): void
+  /** 'auto' (default): a SYN scan where the egress can send raw packets, else connects. */
+  method?: ScanMethod
+  /** Which method runs; `note` says why a SYN scan was not used (or failed and connects took over). */
+  onMethod?(method: 'syn' | 'connect', note: string | null): void
 }
+
+export type ScanMethod = 'auto' | 'syn' | 'connect'
+
+/** A SYN scan was asked for and cannot run here. */
+export class SynScanUnavailableError extends Error {}
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 1000
 export const DEFAULT_CONCURRENCY = 1000
 export const DEFAULT_PROXY_CONCURRENCY = 100
+/**
+ * SYNs awaiting an answer. A SYN costs a 24-byte packet and no socket, so the window can be wider
+ * than the connect scan's: on a firewalled host (silent ports) it bounds how many wait out the timeout at once.
+ */
+export const DEFAULT_SYN_WINDOW = 4096
 const MIN_TIMEOUT_MS = 250
 const MIN_WINDOW = 10
 /** Smallest window the delay signal alone may leave (drops can go lower, to MIN_WINDOW). */
@@ -72,6 +86,27 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: num
   const bad = ports.find((p) => !Number.isInteger(p) || p < 1 || p > 65535)
   if (bad !== undefined) throw new RangeError(`port ${bad} is not in 1..65535`)
   const maxTimeout = clamp(Math.round(opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS), 20, 120_000)
+  const method = opts.method ?? 'auto'
+  let note: string | null = null
+  if (method !== 'connect' && ports.length && !opts.signal.aborted) {
+    const why = net.synScan ? net.synScan.unavailable() : `the ${net.kind} egress cannot send raw packets`
+    if (why && method === 'syn') throw new SynScanUnavailableError(`SYN scan unavailable: ${why}`)
+    if (why) note = `SYN scan unavailable: ${why}`
+    else {
+      opts.onMethod?.('syn', null)
+      try {
+        const window = clamp(Math.round(opts.concurrency ?? DEFAULT_SYN_WINDOW), 1, 65535)
+        const r = await net.synScan!.scan(host, { ports, timeoutMs: maxTimeout, window, signal: opts.signal, onProgress: opts.onProgress, onOpen: opts.onOpen })
+        return r.states
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? ''
+        if (UNREACHABLE.has(code)) throw new TargetUnreachableError(`${host} is unreachable (${code})`)
+        if (EGRESS_FAILED.has(code) || method === 'syn') throw e
+        note = `SYN scan failed (${(e as Error).message})`
+      }
+    }
+  }
+  opts.onMethod?.('connect', note)
   const maxWindow = clamp(Math.round(opts.concurrency ?? (net.kind === 'direct' ? DEFAULT_CONCURRENCY : DEFAULT_PROXY_CONCURRENCY)), 1, 10_000)
   if (!ports.length || opts.signal.aborted) return []
   const address = await pinAddress(net, host, ports[0], maxTimeout, opts.signal)
