@@ -1,7 +1,7 @@
-// Builds the optional native addon (native/syn-scan.c → native/build/syn_scan.node): the raw-socket
-// SYN scan. It needs a C compiler and Node's headers; when either is missing the build writes the
-// reason to native/build/syn_scan.failed and Ward scans with TCP connects instead (nothing else
-// depends on the addon). Called by scripts/build.mjs, so `npm install` (prepare) builds it, and
+// Builds the optional native addon (native/port-scan.c → native/build/port_scan.node): the port
+// scans (raw-socket SYN scan, and the connect scan). It needs a C compiler and Node's headers; when
+// either is missing the build writes the reason to native/build/port_scan.failed and Ward scans with
+// Node's own sockets instead (slower; nothing else depends on the addon). Called by scripts/build.mjs, so `npm install` (prepare) builds it, and
 // `ensureBuilt()` rebuilds it when the source is newer. Writes go to a temporary file renamed into
 // place, so concurrent callers never load a half-written library.
 import { spawnSync } from 'node:child_process'
@@ -11,10 +11,10 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const SOURCE = join(ROOT, 'native', 'syn-scan.c')
+const SOURCE = join(ROOT, 'native', 'port-scan.c')
 const OUT_DIR = join(ROOT, 'native', 'build')
-export const ADDON = join(OUT_DIR, 'syn_scan.node')
-const FAILED = join(OUT_DIR, 'syn_scan.failed')
+export const ADDON = join(OUT_DIR, 'port_scan.node')
+const FAILED = join(OUT_DIR, 'port_scan.failed')
 
 const mtime = (f) => (existsSync(f) ? statSync(f).mtimeMs : 0)
 
@@ -32,11 +32,11 @@ function nodeHeaders() {
 
 /** Builds the addon when it is missing or older than its source; returns null or why it could not. */
 export function ensureNative({ quiet = false } = {}) {
-  if (process.platform !== 'linux') return 'the SYN scan addon is built on Linux only'
+  if (process.platform !== 'linux') return 'the port-scan addon is built on Linux only'
   const src = mtime(SOURCE)
-  if (!src) return 'native/syn-scan.c is missing'
+  if (!src) return 'native/port-scan.c is missing'
   if (mtime(ADDON) >= src) return null
-  if (mtime(FAILED) >= src) return 'the SYN scan addon could not be built (see native/build/syn_scan.failed)'
+  if (mtime(FAILED) >= src) return 'the port-scan addon could not be built (see native/build/port_scan.failed)'
   mkdirSync(OUT_DIR, { recursive: true })
   const headers = nodeHeaders()
   let reason = null
@@ -52,7 +52,7 @@ export function ensureNative({ quiet = false } = {}) {
   }
   if (reason) {
     writeFileSync(FAILED, `${reason}\n`)
-    if (!quiet) process.stderr.write(`ward: SYN scan addon not built (${reason}); port scans will use TCP connects\n`)
+    if (!quiet) process.stderr.write(`ward: port-scan addon not built (${reason}); port scans will use Node's sockets (slower) and no SYN scan\n`)
   }
   return reason
 }

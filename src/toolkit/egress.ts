@@ -44,11 +44,14 @@ export interface HttpResponse {
 
 export type RawPortState = 'open' | 'closed' | 'filtered'
 
-export interface SynScanOptions {
+export type NativeScanMethod = 'syn' | 'connect'
+
+export interface NativeScanOptions {
+  method: NativeScanMethod
   ports: readonly number[]
-  /** Longest wait for an answer to one SYN (ms); the adaptive timeout never exceeds it. */
+  /** Longest wait for an answer to one probe (ms); the adaptive timeout never exceeds it. */
   timeoutMs: number
-  /** Most SYNs awaiting an answer. */
+  /** Most probes (SYNs, connects) awaiting an answer. */
   window: number
   /** Resends of a port that stayed silent (default 1). */
   retries?: number
@@ -57,22 +60,25 @@ export interface SynScanOptions {
   onOpen?(port: number): void
 }
 
-export interface SynScanResult {
+export interface NativeScanResult {
   /** Every port whose state is known, sorted by port. */
   states: Array<{ port: number; state: RawPortState }>
   sent: number
   received: number
 }
 
-/** Half-open TCP scanning from a raw socket: only where packets leave from this host (direct egress). */
-export interface SynScanner {
-  /** Null when SYN scans can run here; otherwise why not (no CAP_NET_RAW, addon not built...). */
-  unavailable(): string | null
+/**
+ * Whole-range TCP scans done natively, only where packets leave from this host (direct egress):
+ * half-open SYNs from a raw socket, or connects with a worker thread's own sockets.
+ */
+export interface NativePortScanner {
+  /** Null when `method` can run here; otherwise why not (no CAP_NET_RAW, addon not built...). */
+  unavailable(method: NativeScanMethod): string | null
   /**
-   * Scans an IPv4 host (literal or name, checked against the scope like every connection; an IPv6
-   * address is refused with code EAFNOSUPPORT so the caller can fall back to connects).
+   * Scans a host (literal or name, checked against the scope like every connection). A SYN scan of
+   * an IPv6 host is refused with code EAFNOSUPPORT so the caller can fall back to connects.
    */
-  scan(host: string, o: SynScanOptions): Promise<SynScanResult>
+  scan(host: string, o: NativeScanOptions): Promise<NativeScanResult>
 }
 
 export interface Egress {
@@ -87,8 +93,8 @@ export interface Egress {
   http(url: string, req?: HttpRequest): Promise<HttpResponse>
   /** An unbound UDP socket; throws when the egress cannot carry UDP. */
   udp(type?: 'udp4' | 'udp6'): UdpSocket
-  /** Raw-socket SYN scanning, on the direct egress only. */
-  readonly synScan?: SynScanner
+  /** Native SYN and connect scans, on the direct egress only. */
+  readonly portScan?: NativePortScanner
   /** Proves the egress works (for a proxy: a handshake with it). Rejects with a clear message. */
   check(signal?: AbortSignal): Promise<void>
   close(): Promise<void>

@@ -5,10 +5,10 @@ import net from 'node:net'
 import tls from 'node:tls'
 import dgram from 'node:dgram'
 import { lookup as systemLookup } from 'node:dns'
-import type { ConnectOptions, Egress, SynScanner, TlsConnectOptions } from '../../toolkit/egress.js'
+import type { ConnectOptions, Egress, NativePortScanner, TlsConnectOptions } from '../../toolkit/egress.js'
 import { addressBlockedBy, formatAddress, parseAddress, resolveInScope, scopedLookup, ScopeError, type Scope } from '../../toolkit/scope.js'
 import { createHttpClient } from './http.js'
-import { synScanAddress, synScanUnavailable } from './syn-scan.js'
+import { nativeScanAddress, nativeScanUnavailable } from './native-scan.js'
 
 /** Per scope, the verdict on recent literal hosts (a port scan dials one host thousands of times): canonical address, or null when blocked. */
 const literalVerdicts = new WeakMap<Scope, Map<string, string | null>>()
@@ -151,28 +151,29 @@ export function egressFromDialer(kind: Egress['kind'], dial: (o: ConnectOptions)
 /** The direct egress; with `scope`, every connection is checked against it (the engine always passes the target scope). */
 export const createDirectEgress = (scope?: Scope): Egress => ({
   ...egressFromDialer('direct', (o) => connectDirect(o, scope), async () => {}, scope),
-  synScan: directSynScanner(scope),
+  portScan: directPortScanner(scope),
 })
 
 /**
- * SYN scans from this host. The host passes the scope guard exactly as a connect would (literals in
- * every spelling, names resolved once by the guard); the native scan then sends to that address only.
- * The addon itself is loaded on first use (engine/net/syn-scan.ts).
+ * Native scans from this host. The host passes the scope guard exactly as a connect would (literals
+ * in every spelling, names resolved once by the guard); the scan then sends to that address only.
+ * The addon itself is loaded on first use (engine/net/native-scan.ts).
  */
-function directSynScanner(scope?: Scope): SynScanner {
-  return { unavailable: synScanUnavailable, scan: async (host, o) => synScanAddress(await ipv4Of(host, scope), o) }
+function directPortScanner(scope?: Scope): NativePortScanner {
+  return { unavailable: nativeScanUnavailable, scan: async (host, o) => nativeScanAddress(await addressOf(host, o.method, scope), o) }
 }
 
-/** The checked IPv4 address to scan. The scope guard comes first; then an IPv6 target is refused with EAFNOSUPPORT (the SYN scan is IPv4 only). */
-async function ipv4Of(host: string, scope?: Scope): Promise<string> {
+/** The checked address to scan. The scope guard comes first; then an IPv6 target of a SYN scan is refused with EAFNOSUPPORT (it is IPv4 only). */
+async function addressOf(host: string, method: 'syn' | 'connect', scope?: Scope): Promise<string> {
   const bare = stripBrackets(host)
-  const noV4 = (why: string) => Object.assign(new Error(why), { code: 'EAFNOSUPPORT' })
+  const family = net.isIP(bare) ? 0 : method === 'syn' ? 4 : 0
   const found = scope
-    ? (await resolveInScope(scope, bare, net.isIP(bare) ? 0 : 4)).map((a) => a.address)
+    ? (await resolveInScope(scope, bare, family)).map((a) => a.address)
     : net.isIP(bare)
       ? [bare]
-      : await new Promise<string[]>((resolve, reject) => systemLookup(bare, { family: 4, all: true }, (err, list) => (err ? reject(err) : resolve(list.map((x) => x.address)))))
-  const v4 = found.find((a) => net.isIPv4(a))
-  if (!v4) throw noV4(net.isIPv6(bare) ? 'the SYN scan is IPv4 only' : `${host} has no IPv4 address`)
-  return v4
+      : await new Promise<string[]>((resolve, reject) => systemLookup(bare, { family, all: true }, (err, list) => (err ? reject(err) : resolve(list.map((x) => x.address)))))
+  // As nmap does, IPv4 first when a name has both.
+  const pick = found.find((a) => net.isIPv4(a)) ?? (method === 'connect' ? found[0] : undefined)
+  if (!pick) throw Object.assign(new Error(net.isIPv6(bare) ? 'the SYN scan is IPv4 only' : `${host} has no IPv4 address`), { code: 'EAFNOSUPPORT' })
+  return pick
 }

@@ -8,7 +8,7 @@ import { RISK_RULES } from '../../../src/tools/port-scanner/detect.js'
 import { detectService } from '../../../src/tools/lib/services/services.js'
 import { discoverTcpPorts } from '../../../src/tools/lib/ports/scan.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
-import { synScanUnavailable } from '../../../src/engine/net/syn-scan.js'
+import { nativeScanUnavailable } from '../../../src/engine/net/native-scan.js'
 import { createSocks5Egress } from '../../../src/engine/net/socks5.js'
 import { startSocks5Proxy } from '../../testbed/proxies.js'
 import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
@@ -129,7 +129,7 @@ describe('scan of test-bed ports on 127.0.1.x', () => {
       assert.ok(r.logs.includes(`Discovered open port 22/tcp on ${host}`))
       assert.ok(r.logs.some((l) => /^Service on 80\/tcp \(http Apache 2\.4\.49\)/.test(l)))
       assert.ok(r.logs.some((l) => /^Port discovery done in [\d.]+ s: 16 open, 3 closed, 0 filtered$/.test(l)), r.logs.join('\n'))
-      assert.deepEqual(r.output.ports_summary, { requested: 19, scanned: 19, open: 16, closed: 3, filtered: 0, method: synScanUnavailable() ? 'connect' : 'syn' })
+      assert.deepEqual(r.output.ports_summary, { requested: 19, scanned: 19, open: 16, closed: 3, filtered: 0, method: nativeScanUnavailable('syn') ? 'connect' : 'syn' })
       assert.equal(r.progress, 100)
     } finally {
       await bed.close()

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
-import { synScanUnavailable } from '../../../src/engine/net/syn-scan.js'
+import { nativeScanUnavailable } from '../../../src/engine/net/native-scan.js'
 import { createSocks5Egress } from '../../../src/engine/net/socks5.js'
 import { parseScope } from '../../../src/toolkit/scope.js'
 import { ScopeError } from '../../../src/toolkit/scope.js'
@@ -17,45 +17,47 @@ import { portScanner } from '../../../src/tools/port-scanner/index.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../../helpers/netns.js'
 import type { ScanTestBedResult, abortFullScan, firewalledScan, toolScan } from '../../../bench/port-scan.js'
 
-const ADDON = fileURLToPath(new URL('../../../native/build/syn_scan.node', import.meta.url))
+const ADDON = fileURLToPath(new URL('../../../native/build/port_scan.node', import.meta.url))
 const why = netnsUnavailable()
 const signal = () => new AbortController().signal
 
 describe('SYN scan', () => {
   test('npm install builds the addon, and as root it can open a raw socket', () => {
-    assert.ok(existsSync(ADDON), 'native/build/syn_scan.node is built by scripts/build.mjs')
+    assert.ok(existsSync(ADDON), 'native/build/port_scan.node is built by scripts/build.mjs')
     if (process.getuid?.() !== 0) {
       console.log('raw socket check not run: not root')
-      assert.match(synScanUnavailable() ?? '', /not permitted/)
+      assert.match(nativeScanUnavailable('syn') ?? '', /not permitted/)
+      assert.equal(nativeScanUnavailable('connect'), null)
       return
     }
-    assert.equal(synScanUnavailable(), null)
+    assert.equal(nativeScanUnavailable('syn'), null)
+    assert.equal(nativeScanUnavailable('connect'), null)
   })
 
   test('the scope guard refuses a blocked host before any packet: literals in every spelling and names', async () => {
-    const egress = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.37.0/24'))
-    for (const host of ['127.0.37.9', '::ffff:127.0.37.9', 'localhost'.replace('localhost', '127.0.37.200')]) {
-      await assert.rejects(egress.synScan!.scan(host, { ports: [22], timeoutMs: 200, window: 10, signal: signal() }), ScopeError, host)
+    const egress = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.39.0/24'))
+    for (const host of ['127.0.39.9', '::ffff:127.0.39.9', 'localhost'.replace('localhost', '127.0.39.200')]) {
+      await assert.rejects(egress.portScan!.scan(host, { method: 'syn', ports: [22], timeoutMs: 200, window: 10, signal: signal() }), ScopeError, host)
     }
     // A name is resolved by the guard: localhost (127.0.0.1) under a block of 127.0.0.0/8.
     const all = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.0.0/8,::1'))
-    await assert.rejects(all.synScan!.scan('localhost', { ports: [22], timeoutMs: 200, window: 10, signal: signal() }), ScopeError)
+    await assert.rejects(all.portScan!.scan('localhost', { method: 'connect', ports: [22], timeoutMs: 200, window: 10, signal: signal() }), ScopeError)
     // The tool reports it like a blocked connect: the scan ends in error, nothing found.
-    const r = await runTool(portScanner, { target: '127.0.37.9', params: { ports: '22', scan_method: 'syn' }, egress })
+    const r = await runTool(portScanner, { target: '127.0.39.9', params: { ports: '22', scan_method: 'syn' }, egress })
     assert.ok(r.error, 'blocked scan ends in error')
     assert.equal(r.findings.length, 0)
   })
 
   test('through a VPN profile a SYN scan is refused with a clear error, and auto uses connects', async () => {
-    const bed = await startTcpServices('127.0.37.10', [{ service: 'ssh', port: 0 }])
-    const proxy = await startSocks5Proxy({ host: '127.0.37.11', outboundAddress: '127.0.37.12' })
+    const bed = await startTcpServices('127.0.39.10', [{ service: 'ssh', port: 0 }])
+    const proxy = await startSocks5Proxy({ host: '127.0.39.11', outboundAddress: '127.0.39.12' })
     const egress = createSocks5Egress({ host: proxy.host, port: proxy.port })
     try {
       const port = bed.ports[0].port
-      const syn = await runTool(portScanner, { target: '127.0.37.10', params: { ports: String(port), scan_method: 'syn', service_detection: false }, egress })
+      const syn = await runTool(portScanner, { target: '127.0.39.10', params: { ports: String(port), scan_method: 'syn', service_detection: false }, egress })
       assert.equal(syn.error?.name, 'ToolStartError')
       assert.match(syn.error?.message ?? '', /SYN scan unavailable: the socks5 egress cannot send raw packets/)
-      const auto = await runTool(portScanner, { target: '127.0.37.10', params: { ports: String(port), service_detection: false }, egress })
+      const auto = await runTool(portScanner, { target: '127.0.39.10', params: { ports: String(port), service_detection: false }, egress })
       assert.ok(!auto.error, auto.error?.message)
       assert.deepEqual((auto.output.ports as Array<{ port: number }>).map((p) => p.port), [port])
       assert.equal((auto.output.ports_summary as { method: string }).method, 'connect')
@@ -114,7 +116,7 @@ describe('SYN scans in private network namespaces', () => {
   test('without CAP_NET_RAW: auto falls back to connects and says why; scan_method syn is refused', async () => {
     if (why) return skip('unprivileged SYN scan')
     await withNetns('syn-nocap', async (ns) => {
-      const base = { address: '127.0.37.20', services: [{ service: 'ssh' as const, port: 2222 }] }
+      const base = { address: '127.0.39.20', services: [{ service: 'ssh' as const, port: 2222 }] }
       const auto = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ ...base, params: { ports: '2222,2223', service_detection: false } }], { dropCaps: ['net_raw'] })
       assert.equal(auto.error, null)
       assert.deepEqual(auto.ports, [2222])
@@ -135,7 +137,7 @@ describe('SYN scans in private network namespaces', () => {
       assert.deepEqual(v6.ports, [8080])
       assert.equal((v6.summary as { method: string }).method, 'connect')
       assert.ok(v6.logs.includes('Discovery by TCP connect scan (SYN scan failed (the SYN scan is IPv4 only))'), v6.logs.join('\n'))
-      const v4 = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ address: '127.0.37.21', services, params: { ports: '8080,8081', service_detection: false } }])
+      const v4 = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ address: '127.0.39.21', services, params: { ports: '8080,8081', service_detection: false } }])
       assert.deepEqual([v4.ports, (v4.summary as { method: string }).method], [[8080], 'syn'])
     })
   })

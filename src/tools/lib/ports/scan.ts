@@ -77,7 +77,9 @@ const FILTERED = 3
 const STATE_NAME: readonly PortState[] = ['filtered', 'open', 'closed', 'filtered'] // index 0 (unknown) is never read
 
 /**
- * Scans `ports` of `host` with TCP connects through `net`. Resolves with every port whose state was
+ * Scans `ports` of `host` through `net`: SYN from a raw socket where permitted (`opts.method`), else
+ * connects, from the egress's native scanner when it has one, else with Node's sockets (the adaptive
+ * loop below, which a proxy egress always takes). Resolves with every port whose state was
  * established, sorted by port; on abort it resolves within milliseconds with the ports done so far.
  * Throws TargetUnreachableError when the host cannot be resolved or routed to before any port answered.
  */
@@ -87,28 +89,39 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: num
   if (bad !== undefined) throw new RangeError(`port ${bad} is not in 1..65535`)
   const maxTimeout = clamp(Math.round(opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS), 20, 120_000)
   const method = opts.method ?? 'auto'
+  if (!ports.length || opts.signal.aborted) return []
+  const native = net.portScan
   let note: string | null = null
-  if (method !== 'connect' && ports.length && !opts.signal.aborted) {
-    const why = net.synScan ? net.synScan.unavailable() : `the ${net.kind} egress cannot send raw packets`
+  // The scan a native scanner runs; null when it cannot, with `note` saying why.
+  const runNative = async (m: 'syn' | 'connect', window: number): Promise<PortResult[] | null> => {
+    try {
+      const r = await native!.scan(host, { method: m, ports, timeoutMs: maxTimeout, window, signal: opts.signal, onProgress: opts.onProgress, onOpen: opts.onOpen })
+      return r.states
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? ''
+      if (UNREACHABLE.has(code)) throw new TargetUnreachableError(`${host} is unreachable (${code})`)
+      if (EGRESS_FAILED.has(code) || (m === 'syn' && method === 'syn')) throw e
+      note = `${m === 'syn' ? 'SYN' : 'native connect'} scan failed (${(e as Error).message})`
+      return null
+    }
+  }
+  if (method !== 'connect') {
+    const why = native ? native.unavailable('syn') : `the ${net.kind} egress cannot send raw packets`
     if (why && method === 'syn') throw new SynScanUnavailableError(`SYN scan unavailable: ${why}`)
     if (why) note = `SYN scan unavailable: ${why}`
     else {
       opts.onMethod?.('syn', null)
-      try {
-        const window = clamp(Math.round(opts.concurrency ?? DEFAULT_SYN_WINDOW), 1, 65535)
-        const r = await net.synScan!.scan(host, { ports, timeoutMs: maxTimeout, window, signal: opts.signal, onProgress: opts.onProgress, onOpen: opts.onOpen })
-        return r.states
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code ?? ''
-        if (UNREACHABLE.has(code)) throw new TargetUnreachableError(`${host} is unreachable (${code})`)
-        if (EGRESS_FAILED.has(code) || method === 'syn') throw e
-        note = `SYN scan failed (${(e as Error).message})`
-      }
+      const r = await runNative('syn', clamp(Math.round(opts.concurrency ?? DEFAULT_SYN_WINDOW), 1, 65535))
+      if (r) return r
     }
   }
   opts.onMethod?.('connect', note)
+  // Connects from the addon's worker thread where there is one (IPv4 and IPv6); Node's sockets otherwise (proxies).
+  if (native && !native.unavailable('connect')) {
+    const r = await runNative('connect', clamp(Math.round(opts.concurrency ?? DEFAULT_CONCURRENCY), 1, 10_000))
+    if (r) return r
+  }
   const maxWindow = clamp(Math.round(opts.concurrency ?? (net.kind === 'direct' ? DEFAULT_CONCURRENCY : DEFAULT_PROXY_CONCURRENCY)), 1, 10_000)
-  if (!ports.length || opts.signal.aborted) return []
   const address = await pinAddress(net, host, ports[0], maxTimeout, opts.signal)
   if (opts.signal.aborted) return []
 

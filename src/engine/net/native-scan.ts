@@ -1,51 +1,56 @@
-// The raw-socket SYN scan (native/syn-scan.c, built by scripts/build-native.mjs) behind the direct
-// egress's `synScan`. The addon is loaded on first use; when it is missing or raw sockets are not
-// permitted (no CAP_NET_RAW), `unavailable()` says why and the port scan dials TCP connects instead.
+// The native port scans (native/port-scan.c, built by scripts/build-native.mjs) behind the direct
+// egress's `portScan`: SYN from a raw socket, or connects, on a libuv worker thread. The addon is
+// loaded on first use; when it is missing, or raw sockets are not permitted (no CAP_NET_RAW) for a
+// SYN scan, `nativeScanUnavailable()` says why and the port scan falls back (SYN → connect → Node sockets).
 // The caller has already checked the address against the scope: every packet goes to it alone.
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { constants } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { RawPortState, SynScanOptions, SynScanResult } from '../../toolkit/egress.js'
+import type { NativeScanMethod, RawPortState, NativeScanOptions, NativeScanResult } from '../../toolkit/egress.js'
 
 interface Addon {
   available(): string | null
-  scan(o: { address: string; ports: Uint16Array; states: Uint8Array; control: Int32Array; timeoutMs: number; window: number; retries: number }): Promise<{ sent: number; received: number; sourcePort: number }>
+  scan(o: { method: NativeScanMethod; address: string; ports: Uint16Array; states: Uint8Array; control: Int32Array; timeoutMs: number; window: number; retries: number }): Promise<{ sent: number; received: number; sourcePort: number }>
 }
 
 // src/engine/net and dist/engine/net are both three levels below the repository root.
-const ADDON_URL = new URL('../../../native/build/syn_scan.node', import.meta.url)
+const ADDON_URL = new URL('../../../native/build/port_scan.node', import.meta.url)
 const STATE: readonly (RawPortState | null)[] = [null, 'open', 'closed', 'filtered']
 /** How often answers are handed to the caller while the native scan runs. */
 const POLL_MS = 100
 
-let loaded: { addon: Addon | null; why: string | null } | null = null
+let loaded: { addon: Addon | null; why: string | null; rawDenied: string | null } | null = null
 
 function load() {
   if (loaded) return loaded
   try {
     const addon = createRequire(import.meta.url)(fileURLToPath(ADDON_URL)) as Addon
     const denied = addon.available()
-    loaded = { addon: denied ? null : addon, why: denied ? `raw sockets are not permitted (${denied}; needs root or CAP_NET_RAW)` : null }
+    loaded = { addon, why: null, rawDenied: denied ? `raw sockets are not permitted (${denied}; needs root or CAP_NET_RAW)` : null }
   } catch {
-    let why = 'the SYN scan addon is not built'
+    let why = 'the port-scan addon is not built'
     try {
-      why += `: ${readFileSync(fileURLToPath(new URL('./syn_scan.failed', ADDON_URL)), 'utf8').trim()}`
+      why += `: ${readFileSync(fileURLToPath(new URL('./port_scan.failed', ADDON_URL)), 'utf8').trim()}`
     } catch {}
-    loaded = { addon: null, why }
+    loaded = { addon: null, why, rawDenied: null }
   }
   return loaded
 }
 
-/** Null when SYN scans can run in this process, else the reason they cannot. */
-export const synScanUnavailable = (): string | null => load().why
+/** Null when `method` can run natively in this process, else the reason it cannot. */
+export function nativeScanUnavailable(method: NativeScanMethod): string | null {
+  const l = load()
+  return l.why ?? (method === 'syn' ? l.rawDenied : null)
+}
 
 const ERRNO_NAME = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]))
 
-/** Scans `o.ports` of the IPv4 literal `address`; resolves (also on abort) with every port whose state is known. */
-export async function synScanAddress(address: string, o: SynScanOptions): Promise<SynScanResult> {
-  const { addon, why } = load()
-  if (!addon) throw Object.assign(new Error(`SYN scan unavailable: ${why}`), { code: 'ENOSYNSCAN' })
+/** Scans `o.ports` of the IP literal `address` (IPv4 for SYN); resolves (also on abort) with every port whose state is known. */
+export async function nativeScanAddress(address: string, o: NativeScanOptions): Promise<NativeScanResult> {
+  const why = nativeScanUnavailable(o.method)
+  if (why) throw Object.assign(new Error(`native ${o.method} scan unavailable: ${why}`), { code: 'ENONATIVESCAN' })
+  const addon = load().addon!
   // Arrays over their own ArrayBuffers: V8 keeps those off its heap, so the native thread's
   // pointers into them stay valid while the scan runs (small typed arrays may live on the heap).
   const list = [...new Set(o.ports)]
@@ -66,9 +71,9 @@ export async function synScanAddress(address: string, o: SynScanOptions): Promis
   o.signal.addEventListener('abort', stop, { once: true })
   if (o.signal.aborted) stop()
   try {
-    const r = await addon.scan({ address, ports, states, control, timeoutMs: o.timeoutMs, window: o.window, retries: o.retries ?? 1 })
+    const r = await addon.scan({ method: o.method, address, ports, states, control, timeoutMs: o.timeoutMs, window: o.window, retries: o.retries ?? 1 })
     poll()
-    const out: SynScanResult['states'] = []
+    const out: NativeScanResult['states'] = []
     for (const p of ports) {
       const s = STATE[states[p]]
       if (s) out.push({ port: p, state: s })
