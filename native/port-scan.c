@@ -94,6 +94,28 @@ static int fail(Job *j, const char *where) {
   return -1;
 }
 
+/** Adaptive timing shared by both scans: a timeout from the measured round trip, and a window of probes in flight. */
+typedef struct {
+  double srtt, rttvar, timeout;
+  int window, max_window;
+} Timing;
+
+static Timing timing(const Job *j) {
+  int w = j->window < 1 ? 1 : j->window;
+  return (Timing){ -1, 0, j->timeout_ms, w, w };
+}
+
+// RFC 6298 smoothing, as nmap does; a resent port that answers means the first probe was lost
+// (congestion): halve the window; answers grow it again.
+static void adapt(Timing *tm, const Job *j, double rtt, int was_resent) {
+  if (tm->srtt < 0) { tm->srtt = rtt; tm->rttvar = rtt / 2; }
+  else { tm->rttvar += (fabs(rtt - tm->srtt) - tm->rttvar) / 4; tm->srtt += (rtt - tm->srtt) / 8; }
+  double tmo = tm->srtt + 4 * tm->rttvar;
+  tm->timeout = tmo < MIN_TIMEOUT_MS ? MIN_TIMEOUT_MS : tmo > j->timeout_ms ? j->timeout_ms : tmo;
+  if (was_resent) tm->window = tm->window / 2 < 10 ? 10 : tm->window / 2;
+  else if (tm->window < tm->max_window) tm->window++;
+}
+
 static void run_scan(Job *j) {
   int fd = -1, hold = -1;
   uint8_t *inflight = NULL, *tries = NULL;
@@ -153,10 +175,10 @@ static void run_scan(Job *j) {
 
   uint8_t pkt[24];
   size_t next = 0, rhead = 0, rtail = 0, qhead = 0, qtail = 0;
-  int outstanding = 0, window = j->window < 1 ? 1 : j->window, max_window = window;
+  int outstanding = 0;
+  Timing tm = timing(j);
   uint32_t settled = 0;
-  double srtt = -1, rttvar = 0, timeout = j->timeout_ms;
-
+  
   for (;;) {
     if (j->control[0]) break;
     double now = now_ms();
@@ -165,7 +187,7 @@ static void run_scan(Job *j) {
       Sent *s = &ring[rhead];
       uint16_t p = s->port;
       int stale = !inflight[p] || tries[p] != s->try_no || j->states[p];
-      if (!stale && now - s->t < timeout) break;
+      if (!stale && now - s->t < tm.timeout) break;
       rhead++;
       if (stale) continue;
       inflight[p] = 0;
@@ -175,7 +197,7 @@ static void run_scan(Job *j) {
     }
     // Send while the window allows.
     int blocked = 0;
-    while (outstanding < window && (next < total || qhead < qtail)) {
+    while (outstanding < tm.window && (next < total || qhead < qtail)) {
       uint16_t p = next < total ? j->ports[next] : retry[qhead % (total + 1)];
       if (j->states[p] == OPEN || j->states[p] == CLOSED || inflight[p]) { if (next < total) next++; else qhead++; continue; }
       memset(pkt, 0, sizeof pkt);
@@ -204,8 +226,8 @@ static void run_scan(Job *j) {
     // Wait for answers: not at all while there is more to send, else until the oldest probe expires.
     int wait = 0;
     if (blocked) wait = 1;
-    else if (outstanding >= window || (next >= total && qhead >= qtail)) {
-      double left = rhead < rtail ? ring[rhead].t + timeout - now : 10;
+    else if (outstanding >= tm.window || (next >= total && qhead >= qtail)) {
+      double left = rhead < rtail ? ring[rhead].t + tm.timeout - now : 10;
       wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
     }
     struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -230,15 +252,7 @@ static void run_scan(Job *j) {
       if (inflight[p]) {
         inflight[p] = 0;
         outstanding--;
-        // RFC 6298 smoothing, as the connect scan and nmap do; a resent port that answers means
-        // the first probe was lost (congestion): halve the window; answers grow it again.
-        double rtt = t - sent_at[p];
-        if (srtt < 0) { srtt = rtt; rttvar = rtt / 2; }
-        else { rttvar += (fabs(rtt - srtt) - rttvar) / 4; srtt += (rtt - srtt) / 8; }
-        double tmo = srtt + 4 * rttvar;
-        timeout = tmo < MIN_TIMEOUT_MS ? MIN_TIMEOUT_MS : tmo > j->timeout_ms ? j->timeout_ms : tmo;
-        if (tries[p] > 1) window = window / 2 < 10 ? 10 : window / 2;
-        else if (window < max_window) window++;
+        adapt(&tm, j, t - sent_at[p], tries[p] > 1);
       }
     }
     j->control[1] = (int32_t)settled;
@@ -287,9 +301,10 @@ static void run_connect(Job *j) {
   for (int i = 0; i < 65536; i++) fds[i] = -1;
 
   size_t next = 0, rhead = 0, rtail = 0, qhead = 0, qtail = 0;
-  int outstanding = 0, window = j->window < 1 ? 1 : j->window, max_window = window;
+  int outstanding = 0;
+  Timing tm = timing(j);
   uint32_t settled = 0;
-  double srtt = -1, rttvar = 0, timeout = j->timeout_ms, pressure_until = 0;
+  double pressure_until = 0;
   struct epoll_event evs[256];
   struct linger lg = { 1, 0 };
 
@@ -303,21 +318,21 @@ static void run_connect(Job *j) {
       Sent *s = &ring[rhead];
       uint16_t p = s->port;
       int stale = fds[p] < 0 || tries[p] != s->try_no;
-      if (!stale && now - s->t < timeout) break;
+      if (!stale && now - s->t < tm.timeout) break;
       rhead++;
       if (stale) continue;
       DROP_FD(p);
       if (tries[p] <= j->retries) retry[qtail++ % (total + 1)] = p;
       else SETTLE(p, FILTERED);
     }
-    while (outstanding < window && now >= pressure_until && (next < total || qhead < qtail)) {
+    while (outstanding < tm.window && now >= pressure_until && (next < total || qhead < qtail)) {
       uint16_t p = next < total ? j->ports[next] : retry[qhead % (total + 1)];
       if (j->states[p] == OPEN || j->states[p] == CLOSED || fds[p] >= 0) { if (next < total) next++; else qhead++; continue; }
       int fd = socket(j->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
       if (fd < 0) {
         if (!CONN_PRESSURE(errno)) { fail(j, "socket"); goto out; }
         // Out of sockets: fewer in flight, and a short pause before the next connects.
-        window = outstanding * 3 / 4 < 10 ? 10 : outstanding * 3 / 4;
+        tm.window = outstanding * 3 / 4 < 10 ? 10 : outstanding * 3 / 4;
         pressure_until = now + 20;
         break;
       }
@@ -347,7 +362,7 @@ static void run_connect(Job *j) {
         close(fd);
         if (CONN_PRESSURE(e)) {
           retry[qtail++ % (total + 1)] = p;
-          window = outstanding * 3 / 4 < 10 ? 10 : outstanding * 3 / 4;
+          tm.window = outstanding * 3 / 4 < 10 ? 10 : outstanding * 3 / 4;
           pressure_until = now + 20;
           break;
         }
@@ -366,8 +381,8 @@ static void run_connect(Job *j) {
     }
     if (next >= total && qhead >= qtail && outstanding == 0) break;
     int wait = 0;
-    if (outstanding >= window || now < pressure_until || (next >= total && qhead >= qtail)) {
-      double left = rhead < rtail ? ring[rhead].t + timeout - now : 10;
+    if (outstanding >= tm.window || now < pressure_until || (next >= total && qhead >= qtail)) {
+      double left = rhead < rtail ? ring[rhead].t + tm.timeout - now : 10;
       if (now < pressure_until && pressure_until - now < left) left = pressure_until - now;
       wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
     }
@@ -397,13 +412,7 @@ static void run_connect(Job *j) {
       }
       j->received++;
       SETTLE(p, st);
-      double rtt = t - sent_at[p];
-      if (srtt < 0) { srtt = rtt; rttvar = rtt / 2; }
-      else { rttvar += (fabs(rtt - srtt) - rttvar) / 4; srtt += (rtt - srtt) / 8; }
-      double tmo = srtt + 4 * rttvar;
-      timeout = tmo < MIN_TIMEOUT_MS ? MIN_TIMEOUT_MS : tmo > j->timeout_ms ? j->timeout_ms : tmo;
-      if (tries[p] > 1) window = window / 2 < 10 ? 10 : window / 2;
-      else if (window < max_window) window++;
+      adapt(&tm, j, t - sent_at[p], tries[p] > 1);
     }
     j->control[1] = (int32_t)settled;
   }
