@@ -56,10 +56,10 @@ function productSection(c: Catalogue, p: ProductKey): string[] {
   const out = [`### ${label(p)}`, '']
   if (!fams.length && !eol.length) return [...out, 'Nothing shipped: see "Not shipped, and why" below, or import the NVD feeds.', '']
   if (fams.length) {
-    out.push('| Check | Title | CVE | Affected versions | CVSS v3 | CWE |', '| --- | --- | --- | --- | --- | --- |')
+    out.push('| Check | Title | CVE | Affected versions | CVSS v3 | CWE | Fixed in |', '| --- | --- | --- | --- | --- | --- | --- |')
     for (const f of fams)
       for (const [i, cve] of f.cves.entries())
-        out.push(`| ${i ? '' : code(`cve.${f.id}`)} | ${i ? '' : esc(f.title)} | [${cve.id}](https://nvd.nist.gov/vuln/detail/${cve.id}) | ${code(cve.versions)} | ${cve.cvss}${cve.vector ? ` ${code(cve.vector.replace(/^CVSS:3\.[01]\//, ''))}` : ''} | ${i ? '' : f.cwe} |`)
+        out.push(`| ${i ? '' : code(`cve.${f.id}`)} | ${i ? '' : esc(f.title)} | [${cve.id}](https://nvd.nist.gov/vuln/detail/${cve.id}) | ${code(cve.versions)} | ${cve.cvss}${cve.vector ? ` ${code(cve.vector.replace(/^CVSS:3\.[01]\//, ''))}` : ''} | ${i ? '' : f.cwe} | ${i ? '' : esc(f.fixed)} |`)
     out.push('')
   }
   if (eol.length) {
