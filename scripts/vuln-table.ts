@@ -89,6 +89,7 @@ export function renderVulnerabilityTable(c: Catalogue = CATALOGUE): string {
     '- Scores and vectors are NVD\'s CVSS v3 base metrics (v3.0 vectors are written as v3.1: the base metrics and the score are the same, which the tests recompute); where NVD did not score v3, the CNA\'s or CISA\'s score is used and the family\'s `note` says so.',
     '- Matches are inferred from a version in a banner or header: distributions backport fixes, so a finding says "check", not "exploited".',
     '- End of life is a finding of its own (`eol.<product>`, risk medium) from the branch\'s end date on; month-only dates count from the month\'s first day. Dates are the vendor\'s, cross-checked with endoflife.date.',
+    '- Where a project maintains only its newest release or branches (Exim, memcached; Redis maintains the latest release, its previous minor and the previous major), a branch ends on the release date of the branch that superseded it, as the project\'s policy says; endoflife.date records the same dates.',
     '- CVE facts were checked against NVD\'s records (the fkie-cad/nvd-json-data-feeds mirror) during the review of 2026-11-25.',
     '',
     '## Coverage of the most exposed products',
