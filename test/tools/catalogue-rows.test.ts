@@ -28,6 +28,8 @@ const CVE_ROWS: CveRow[] = [
   { family: 'wordpress-wp-query-sqli', cve: 'CVE-2022-21661', inside: ['3.7.36', '4.9.18', '5.8', '5.8.2'], outside: ['3.6.1', '4.9.19', '5.7.5', '5.8.3', '5.9'] },
   { family: 'drupal-rest-field-rce', cve: 'CVE-2019-6340', inside: ['8.5.0', '8.5.10', '8.6.9'], outside: ['8.4.8', '8.5.11', '8.6.10', '7.62'] },
   { family: 'drupal-drupalgeddon3', cve: 'CVE-2018-7602', inside: ['7.58', '8.4.7', '8.5.2'], outside: ['6.38', '7.59', '8.4.8', '8.5.3'] },
+  { family: 'nginx-range-filter-overflow', cve: 'CVE-2017-7529', inside: ['0.5.6', '1.10.3', '1.12.0', '1.13.2'], outside: ['0.5.5', '1.12.1', '1.13.3', '1.18.0'] },
+  { family: 'php-cgi-query-string-options', cve: 'CVE-2012-1823', inside: ['5.2.17', '5.3.11', '5.4.1'], outside: ['5.3.12', '5.4.2', '8.1.2'] },
   { family: 'jetty-encoded-dot-segments', cve: 'CVE-2021-34429', inside: ['9.4.37', '9.4.42.v20210604', '10.0.5', '11.0.1'], outside: ['9.4.36', '9.4.43.v20210629', '10.0.0', '10.0.6', '11.0.6'] },
 ]
 

@@ -122,7 +122,7 @@ test('Apache httpd: 2.4.49 has both path traversals, 2.4.50 the second, 2.4.48 a
 test('nginx resolver: 0.6.18-1.20.0 affected, 1.20.1 and 1.21.0 fixed', () => {
   assert.deepEqual(cvesOf('nginx', '1.20.0'), ['CVE-2021-23017'])
   assert.deepEqual(cvesOf('nginx', '1.18.0'), ['CVE-2021-23017'])
-  assert.deepEqual(cvesOf('nginx', '0.6.17'), [])
+  assert.deepEqual(cvesOf('nginx', '0.6.17', ['nginx-resolver-off-by-one']), [], 'the range filter overflow (CVE-2017-7529) is its own family')
   assert.deepEqual(cvesOf('nginx', '1.20.1'), [])
   assert.deepEqual(cvesOf('nginx', '1.21.0'), [])
   assert.deepEqual(cvesOf('nginx', '1.26.2'), [])
