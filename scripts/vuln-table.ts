@@ -31,7 +31,7 @@ const NOT_SHIPPED: ReadonlyArray<[string, string]> = [
   ['ProFTPD: CVE-2019-12815 (mod_copy again, up to 1.3.5b)', 'NVD and the researcher disagree on whether 1.3.6 is affected.'],
   ['Joomla: CVE-2015-8562', 'NVD scored it with CVSS v2 only; the catalogue carries v3.1 scores.'],
   ['End of life: nginx, ProFTPD, Dovecot, Postfix', 'the vendors support only the newest branches and publish no end dates; every distribution nginx would be flagged. Postfix and Dovecot banners rarely carry a version anyway.'],
-  ['End of life: Dropbear, Samba, Werkzeug, BIND 9.12 to 9.15 and 9.18, Jetty 9.4, MySQL innovation releases', 'no vendor date found that the review could confirm (Jetty 9.4: community support ended 2022-06 but releases went on to 2025; MySQL 8.1 to 9.x: sources disagree).'],
+  ['End of life: Dropbear, Werkzeug, BIND 9.12 to 9.15 and 9.18, Samba 4.19 and later, Jetty 9.4, MySQL innovation releases', 'no vendor date found that the review could confirm (Samba\'s planning page gives 4.19\'s end as approximate; Jetty 9.4: community support ended 2022-06 but releases went on to 2025; MySQL 8.1 to 9.x: sources disagree).'],
 ]
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
