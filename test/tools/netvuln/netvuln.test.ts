@@ -32,6 +32,13 @@ const VULN_TRUTH: Record<string, string[]> = {
   'cve.apache-httpd-mod-lua-multipart': ['CVE-2021-44790'], // Apache 2.4.49 again
   'cve.openssl-aes-ni-padding-oracle': ['CVE-2016-2107'], // OpenSSL 1.0.1f again
   'cve.memcached-binary-append-overflow': ['CVE-2016-8704'], // STAT version 1.4.15
+  'cve.memcached-udp-amplification': ['CVE-2018-1000115'], // memcached 1.4.15 again: UDP on by default before 1.5.6
+  'cve.exim-21nails': ['CVE-2020-28017'], // Exim 4.89 again
+  'cve.exim-auth-external-oob-write': ['CVE-2023-42115'],
+  'cve.redis-cjson-heap-overflow': ['CVE-2022-24834'], // Redis 5.0.7 again
+  'eol.exim': [], // Exim 4.94 and older: end of life 2021-09-28
+  'eol.memcached': [], // memcached 1.4: end of life 2017-07-21
+  'eol.redis': [], // Redis 5.0 and older: end of life 2022-04-27
   'eol.openssl': [], // OpenSSL 1.0.1: end of life 2016-12-31
   'eol.mongodb': [], // maxWireVersion 13: MongoDB 5.0, end of life 2024-10
   'eol.elasticsearch': [], // "number" : "6.8.0" in the JSON banner: Elasticsearch 6.x, end of life 2022-02
@@ -58,6 +65,13 @@ const VULN_PORTS: Record<string, keyof ServiceBed['ports']> = {
   'cve.apache-httpd-mod-lua-multipart': 'http',
   'cve.openssl-aes-ni-padding-oracle': 'http',
   'cve.memcached-binary-append-overflow': 'memcached',
+  'cve.memcached-udp-amplification': 'memcached',
+  'cve.exim-21nails': 'smtp',
+  'cve.exim-auth-external-oob-write': 'smtp',
+  'cve.redis-cjson-heap-overflow': 'redis',
+  'eol.exim': 'smtp',
+  'eol.memcached': 'memcached',
+  'eol.redis': 'redis',
   'eol.openssl': 'http',
   'eol.mongodb': 'mongodb',
   'eol.elasticsearch': 'elasticsearch',

@@ -94,13 +94,15 @@ describe('scan of test-bed ports on 127.0.1.x', () => {
       assert.equal(openFindings.find((f) => f.port === 3306)!.service, 'mysql')
 
       // Risk checks: the bed's telnet, redis without auth, cleartext ftp, databases, rdp and vnc fail.
-      // Versions: Apache 2.4.49, nginx 1.18.0, OpenSSH 8.9p1, Redis 6.0.16 have catalogue CVEs; MySQL 8.0 is past its end of life.
+      // Versions: Apache 2.4.49, nginx 1.18.0, OpenSSH 8.9p1, Redis 6.0.16 have catalogue CVEs; MySQL 8.0 and MongoDB 6.0 are past their end of life.
       assert.deepEqual(vulnIds(r), [
         'cve.apache-httpd-mod-lua-multipart',
         'cve.apache-httpd-path-traversal',
         'cve.nginx-resolver-off-by-one',
         'cve.openssh-regresshion',
+        'cve.redis-cjson-heap-overflow',
         'cve.redis-lua-use-after-free',
+        'eol.mongodb',
         'eol.mysql',
         'open_port',
         'tcp.exposure.database',
