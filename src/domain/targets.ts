@@ -71,7 +71,14 @@ export async function findOrCreateTarget(db: Db, caller: Caller, scope: Scope, n
     assertTargetInScope(scope, c.host)
     return existing.id
   }
-  return (await createTarget(db, caller, scope, { name, workspaceId: ws })).id
+  try {
+    return (await createTarget(db, caller, scope, { name, workspaceId: ws })).id
+  } catch (e) {
+    // Two scans naming the same new target at once: the one that lost the race to create it scans the winner's.
+    const created = await findTargetByKey(db, ws, c.nameKey)
+    if (created) return created.id
+    throw e
+  }
 }
 
 export function isUniqueViolation(e: unknown): boolean {

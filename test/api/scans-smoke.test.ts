@@ -31,3 +31,18 @@ test('a diagnostic scan runs to finished with tests, findings, raw log and outpu
     await w.close()
   }
 })
+
+test('scans naming the same new target at once all start, on one target created once', async () => {
+  const w = await startWard()
+  try {
+    const name = '127.0.39.77'
+    const rs = await Promise.all(Array.from({ length: 6 }, () => w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name, tool_params: { steps: 1, step_ms: 1 } } })))
+    for (const r of rs) assert.equal(r.statusCode, 201, r.body)
+    const ids = new Set(rs.map((r) => r.json().data.target_id))
+    assert.equal(ids.size, 1, `one target: ${[...ids].join(', ')}`)
+    const list = (await w.req('GET', '/api/v2/targets')).json().data.filter((t: { name: string }) => t.name === name)
+    assert.equal(list.length, 1)
+  } finally {
+    await w.close()
+  }
+})
