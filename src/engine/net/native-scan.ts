@@ -5,7 +5,7 @@
 // The caller has already checked the address against the scope: every packet goes to it alone.
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
-import { constants } from 'node:os'
+import { availableParallelism, constants } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { NativeScanMethod, RawPortState, NativeScanOptions, NativeScanResult } from '../../toolkit/egress.js'
 
@@ -19,6 +19,8 @@ const ADDON_URL = new URL('../../../native/build/port_scan.node', import.meta.ur
 const STATE: readonly (RawPortState | null)[] = [null, 'open', 'closed', 'filtered']
 /** How often answers are handed to the caller while the native scan runs. */
 const POLL_MS = 100
+/** Connect scans of at least this many ports run on two threads. */
+const MIN_PORTS_TO_SHARD = 8192
 
 let loaded: { addon: Addon | null; why: string | null; rawDenied: string | null } | null = null
 
@@ -54,27 +56,38 @@ export async function nativeScanAddress(address: string, o: NativeScanOptions): 
   // Arrays over their own ArrayBuffers: V8 keeps those off its heap, so the native thread's
   // pointers into them stay valid while the scan runs (small typed arrays may live on the heap).
   const list = [...new Set(o.ports)]
-  const ports = new Uint16Array(new ArrayBuffer(list.length * 2))
-  ports.set(list)
+  const total = list.length
+  // A connect costs the kernel more than a SYN (a socket, a handshake, a reset): a long connect scan
+  // is split over as many threads as there are cores (at most 2: interleaved halves of the list).
+  const shards = o.method === 'connect' && total >= MIN_PORTS_TO_SHARD ? Math.min(2, availableParallelism()) : 1
   const states = new Uint8Array(new ArrayBuffer(65536))
-  const control = new Int32Array(new ArrayBuffer(64))
-  const total = ports.length
-  // Answers are written by the native thread into `states`; this poll reports open ports as they
+  const jobs = Array.from({ length: shards }, (_, i) => {
+    const mine = shards === 1 ? list : list.filter((_, k) => k % shards === i)
+    const ports = new Uint16Array(new ArrayBuffer(mine.length * 2))
+    ports.set(mine)
+    return { ports, control: new Int32Array(new ArrayBuffer(64)) }
+  })
+  // Answers are written by the native threads into `states`; this poll reports open ports as they
   // appear (so a scan stopped midway keeps them) and the progress.
   const reported = new Uint8Array(65536)
   const poll = () => {
-    if (o.onOpen) for (const p of ports) if (states[p] === 1 && !reported[p]) o.onOpen((reported[p] = 1, p))
-    o.onProgress?.(Math.min(Atomics.load(control, 1), total), total)
+    if (o.onOpen) for (const p of list) if (states[p] === 1 && !reported[p]) o.onOpen((reported[p] = 1, p))
+    o.onProgress?.(Math.min(jobs.reduce((n, j) => n + Atomics.load(j.control, 1), 0), total), total)
   }
   const timer = setInterval(poll, POLL_MS)
-  const stop = () => Atomics.store(control, 0, 1)
+  const stop = () => jobs.forEach((j) => Atomics.store(j.control, 0, 1))
   o.signal.addEventListener('abort', stop, { once: true })
   if (o.signal.aborted) stop()
   try {
-    const r = await addon.scan({ method: o.method, address, ports, states, control, timeoutMs: o.timeoutMs, window: o.window, retries: o.retries ?? 1 })
+    const window = Math.max(1, Math.ceil(o.window / shards))
+    const runs = jobs.map((j) => addon.scan({ method: o.method, address, ports: j.ports, states, control: j.control, timeoutMs: o.timeoutMs, window, retries: o.retries ?? 1 }))
+    // One failed thread stops the others before the error is passed on.
+    runs.forEach((r) => r.catch(stop))
+    const results = await Promise.all(runs)
+    const r = results.reduce((a, b) => ({ sent: a.sent + b.sent, received: a.received + b.received, sourcePort: a.sourcePort }))
     poll()
     const out: NativeScanResult['states'] = []
-    for (const p of ports) {
+    for (const p of list) {
       const s = STATE[states[p]]
       if (s) out.push({ port: p, state: s })
     }
