@@ -1,4 +1,4 @@
-// TCP port scans on a worker thread, as an N-API addon: a SYN ("half-open") scan over a raw IPv4
+// TCP port scans on a worker thread, as an N-API addon: a SYN ("half-open") scan over a raw
 // socket, and a connect scan with non-blocking sockets and epoll.
 //
 // Why native: a connect scan from JavaScript costs Node a socket object, a handle and several
@@ -6,7 +6,7 @@
 // SYN is one 24-byte packet out and one in. Running on a libuv worker thread keeps the event loop free.
 //
 // scan(opts) -> Promise<{ sent, received, sourcePort }>
-//   opts.method   "syn" (IPv4, needs CAP_NET_RAW) or "connect" (IPv4 or IPv6, no privilege)
+//   opts.method   "syn" (needs CAP_NET_RAW) or "connect" (no privilege); IPv4 or IPv6 both
 //   opts.address  IP literal (already checked against the scope by the caller)
 //   opts.ports    Uint16Array of ports
 //   opts.states   Uint8Array(65536), written as answers arrive: 1 open, 2 closed, 3 filtered
@@ -73,10 +73,11 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static uint16_t checksum(const uint8_t *tcp, size_t len, uint32_t src, uint32_t dst) {
+/** TCP checksum over the pseudo-header (source, destination, protocol, length) and the segment; addresses in network order, 4 or 16 bytes. */
+static uint16_t checksum(const uint8_t *tcp, size_t len, const uint8_t *src, const uint8_t *dst, size_t alen) {
   uint32_t sum = 0;
-  sum += (src >> 16) + (src & 0xffff) + (dst >> 16) + (dst & 0xffff); // network order halves
-  sum += htons(IPPROTO_TCP) + htons((uint16_t)len);
+  for (size_t i = 0; i < alen; i += 2) sum += *(const uint16_t *)(src + i) + *(const uint16_t *)(dst + i);
+  sum += htons(IPPROTO_TCP) + htons((uint16_t)len); // the IPv6 form's 32-bit length and next header sum the same for short segments
   for (size_t i = 0; i + 1 < len; i += 2) sum += *(const uint16_t *)(tcp + i);
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
   return (uint16_t)~sum;
@@ -123,40 +124,69 @@ static void run_scan(Job *j) {
   uint16_t *retry = NULL;
   double *sent_at = NULL;
 
-  fd = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+  const int v6 = j->family == AF_INET6;
+  fd = socket(j->family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
   if (fd < 0) { fail(j, "socket"); goto out; }
   int rcv = 8 << 20;
   if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcv, sizeof rcv) < 0) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof rcv);
 
   // The source address the kernel routes from, learnt with a connected UDP socket (sends nothing).
-  struct sockaddr_in dst = { .sin_family = AF_INET, .sin_port = htons(9), .sin_addr = j->dst };
-  struct sockaddr_in src = { 0 };
+  struct sockaddr_storage dst = { 0 }, src = { 0 };
+  socklen_t dlen = v6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+  if (v6) {
+    struct sockaddr_in6 *d = (struct sockaddr_in6 *)&dst;
+    d->sin6_family = AF_INET6;
+    d->sin6_port = htons(9);
+    d->sin6_addr = j->dst6;
+  } else {
+    struct sockaddr_in *d = (struct sockaddr_in *)&dst;
+    d->sin_family = AF_INET;
+    d->sin_port = htons(9);
+    d->sin_addr = j->dst;
+  }
   socklen_t sl = sizeof src;
-  int u = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (u < 0 || connect(u, (struct sockaddr *)&dst, sizeof dst) < 0 || getsockname(u, (struct sockaddr *)&src, &sl) < 0) {
+  int u = socket(j->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (u < 0 || connect(u, (struct sockaddr *)&dst, dlen) < 0 || getsockname(u, (struct sockaddr *)&src, &sl) < 0) {
     if (u >= 0) close(u);
     fail(j, "route");
     goto out;
   }
   close(u);
+  // Raw IPv6 sockets take the port field as the protocol: it must be 0 when sending.
+  if (v6) ((struct sockaddr_in6 *)&dst)->sin6_port = 0;
+  else ((struct sockaddr_in *)&dst)->sin_port = 0;
   // Reserve a source port: a bound, never-listening TCP socket keeps the kernel from handing it to
   // anyone else, and (not listening) lets the kernel reset the SYN-ACKs it receives.
-  hold = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  struct sockaddr_in bnd = { .sin_family = AF_INET, .sin_port = 0, .sin_addr = src.sin_addr };
+  hold = socket(j->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_storage bnd = src;
+  if (v6) ((struct sockaddr_in6 *)&bnd)->sin6_port = 0;
+  else ((struct sockaddr_in *)&bnd)->sin_port = 0;
   sl = sizeof bnd;
-  if (hold < 0 || bind(hold, (struct sockaddr *)&bnd, sizeof bnd) < 0 || getsockname(hold, (struct sockaddr *)&bnd, &sl) < 0) { fail(j, "bind"); goto out; }
-  uint16_t sport = ntohs(bnd.sin_port);
+  if (hold < 0 || bind(hold, (struct sockaddr *)&bnd, dlen) < 0 || getsockname(hold, (struct sockaddr *)&bnd, &sl) < 0) { fail(j, "bind"); goto out; }
+  uint16_t sport = ntohs(v6 ? ((struct sockaddr_in6 *)&bnd)->sin6_port : ((struct sockaddr_in *)&bnd)->sin_port);
   j->sport = sport;
+  // The pseudo-header's addresses for the checksum (RFC 793 / RFC 8200 section 8.1).
+  const uint8_t *src_addr = v6 ? (const uint8_t *)&((struct sockaddr_in6 *)&src)->sin6_addr : (const uint8_t *)&((struct sockaddr_in *)&src)->sin_addr;
+  const uint8_t *dst_addr = v6 ? (const uint8_t *)&j->dst6 : (const uint8_t *)&j->dst;
+  const size_t alen = v6 ? 16 : 4;
 
-  // Kernel-side filter: only TCP segments to our source port reach this socket (IP header included).
-  struct sock_filter code[] = {
+  // Kernel-side filter: only TCP segments to our source port reach this socket. An IPv4 raw socket
+  // reads the IP header first; an IPv6 one starts at the TCP header.
+  struct sock_filter code4[] = {
     BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),                 // X = IP header length
     BPF_STMT(BPF_LD | BPF_H | BPF_IND, 2),                   // A = TCP destination port
     BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, sport, 0, 1),
     BPF_STMT(BPF_RET | BPF_K, 0xffff),
     BPF_STMT(BPF_RET | BPF_K, 0),
   };
-  struct sock_fprog prog = { .len = sizeof code / sizeof code[0], .filter = code };
+  struct sock_filter code6[] = {
+    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 2),                   // A = TCP destination port
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, sport, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, 0xffff),
+    BPF_STMT(BPF_RET | BPF_K, 0),
+  };
+  struct sock_fprog prog = v6 ? (struct sock_fprog){ .len = sizeof code6 / sizeof code6[0], .filter = code6 }
+                              : (struct sock_fprog){ .len = sizeof code4 / sizeof code4[0], .filter = code4 };
   if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog) < 0) { fail(j, "filter"); goto out; }
   // Packets queued before the filter was attached may be anything: drop them.
   uint8_t buf[2048];
@@ -208,8 +238,8 @@ static void run_scan(Job *j) {
       pkt[13] = 0x02;        // SYN
       *(uint16_t *)(pkt + 14) = htons(1024);
       pkt[20] = 2; pkt[21] = 4; *(uint16_t *)(pkt + 22) = htons(1460);
-      *(uint16_t *)(pkt + 16) = checksum(pkt, sizeof pkt, src.sin_addr.s_addr, j->dst.s_addr);
-      if (sendto(fd, pkt, sizeof pkt, 0, (struct sockaddr *)&dst, sizeof dst) < 0) {
+      *(uint16_t *)(pkt + 16) = checksum(pkt, sizeof pkt, src_addr, dst_addr, alen);
+      if (sendto(fd, pkt, sizeof pkt, 0, (struct sockaddr *)&dst, dlen) < 0) {
         if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) { blocked = 1; break; }
         fail(j, "sendto");
         goto out;
@@ -234,11 +264,20 @@ static void run_scan(Job *j) {
     if (wait && poll(&pfd, 1, wait) <= 0) continue;
     ssize_t n;
     double t = now_ms();
-    while ((n = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0) {
-      if (n < 20 || (buf[0] >> 4) != 4 || buf[9] != IPPROTO_TCP) continue;
-      size_t ihl = (size_t)(buf[0] & 15) * 4;
-      if ((size_t)n < ihl + 20 || memcmp(buf + 12, &j->dst.s_addr, 4) != 0) continue;
-      const uint8_t *tcp = buf + ihl;
+    struct sockaddr_storage from;
+    socklen_t fl = sizeof from;
+    while ((n = recvfrom(fd, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, (fl = sizeof from, &fl))) > 0) {
+      const uint8_t *tcp;
+      if (v6) {
+        // No IP header on an IPv6 raw socket: the sender is in `from`.
+        if (n < 20 || from.ss_family != AF_INET6 || memcmp(&((struct sockaddr_in6 *)&from)->sin6_addr, &j->dst6, 16) != 0) continue;
+        tcp = buf;
+      } else {
+        if (n < 20 || (buf[0] >> 4) != 4 || buf[9] != IPPROTO_TCP) continue;
+        size_t ihl = (size_t)(buf[0] & 15) * 4;
+        if ((size_t)n < ihl + 20 || memcmp(buf + 12, &j->dst.s_addr, 4) != 0) continue;
+        tcp = buf + ihl;
+      }
       uint16_t p = ntohs(*(const uint16_t *)tcp);
       if (ntohs(*(const uint16_t *)(tcp + 2)) != sport) continue;
       uint8_t flags = tcp[13];
@@ -490,13 +529,13 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   if (argc >= 1 && napi_get_named_property(env, argv[0], "method", &mv) == napi_ok) napi_get_value_string_utf8(env, mv, method, sizeof method, &alen);
   j->connect_mode = strcmp(method, "connect") == 0;
   if (argc >= 1 && napi_get_named_property(env, argv[0], "address", &av) == napi_ok) napi_get_value_string_utf8(env, av, addr, sizeof addr, &alen);
-  j->family = inet_pton(AF_INET, addr, &j->dst) == 1 ? AF_INET : j->connect_mode && inet_pton(AF_INET6, addr, &j->dst6) == 1 ? AF_INET6 : 0;
+  j->family = inet_pton(AF_INET, addr, &j->dst) == 1 ? AF_INET : inet_pton(AF_INET6, addr, &j->dst6) == 1 ? AF_INET6 : 0;
   if (argc < 1 || !j->family || (!j->connect_mode && strcmp(method, "syn") != 0) ||
       typed(env, argv[0], "states", napi_uint8_array, &sp, &slen, &j->states_ref) || slen != 65536 ||
       typed(env, argv[0], "control", napi_int32_array, &cp, &clen, &j->control_ref) || clen < 2 ||
       typed(env, argv[0], "ports", napi_uint16_array, &pp, &j->nports, &j->ports_ref)) {
     free(j);
-    napi_throw_type_error(env, NULL, "scan({ method: 'syn' | 'connect', address: IPv4 (syn) or IP, ports: Uint16Array, states: Uint8Array(65536), control: Int32Array(>=2) })");
+    napi_throw_type_error(env, NULL, "scan({ method: 'syn' | 'connect', address: IP literal, ports: Uint16Array, states: Uint8Array(65536), control: Int32Array(>=2) })");
     return NULL;
   }
   j->states = sp;

@@ -75,8 +75,8 @@ export interface NativePortScanner {
   /** Null when `method` can run here; otherwise why not (no CAP_NET_RAW, addon not built...). */
   unavailable(method: NativeScanMethod): string | null
   /**
-   * Scans a host (literal or name, checked against the scope like every connection). A SYN scan of
-   * an IPv6 host is refused with code EAFNOSUPPORT so the caller can fall back to connects.
+   * Scans a host, IPv4 or IPv6 (literal or name, checked against the scope like every connection).
+   * A zoned IPv6 address is refused with code EAFNOSUPPORT so the caller can fall back to Node's sockets.
    */
   scan(host: string, o: NativeScanOptions): Promise<NativeScanResult>
 }

@@ -160,20 +160,23 @@ export const createDirectEgress = (scope?: Scope): Egress => ({
  * The addon itself is loaded on first use (engine/net/native-scan.ts).
  */
 function directPortScanner(scope?: Scope): NativePortScanner {
-  return { unavailable: nativeScanUnavailable, scan: async (host, o) => nativeScanAddress(await addressOf(host, o.method, scope), o) }
+  return { unavailable: nativeScanUnavailable, scan: async (host, o) => nativeScanAddress(await addressOf(host, scope), o) }
 }
 
-/** The checked address to scan. The scope guard comes first; then an IPv6 target of a SYN scan is refused with EAFNOSUPPORT (it is IPv4 only). */
-async function addressOf(host: string, method: 'syn' | 'connect', scope?: Scope): Promise<string> {
+/**
+ * The checked address to scan (IPv4 first when a name has both, as nmap does). The scope guard comes
+ * first. A zoned IPv6 address (fe80::1%eth0) is refused with EAFNOSUPPORT: Node's sockets scan it.
+ */
+async function addressOf(host: string, scope?: Scope): Promise<string> {
   const bare = stripBrackets(host)
-  const family = net.isIP(bare) ? 0 : method === 'syn' ? 4 : 0
+  const unusable = () => Object.assign(new Error(`no address of ${host} the native scanner can use`), { code: 'EAFNOSUPPORT' })
+  if (bare.includes('%')) throw unusable()
   const found = scope
-    ? (await resolveInScope(scope, bare, family)).map((a) => a.address)
+    ? (await resolveInScope(scope, bare, 0)).map((a) => a.address)
     : net.isIP(bare)
       ? [bare]
-      : await new Promise<string[]>((resolve, reject) => systemLookup(bare, { family, all: true }, (err, list) => (err ? reject(err) : resolve(list.map((x) => x.address)))))
-  // As nmap does, IPv4 first when a name has both.
-  const pick = found.find((a) => net.isIPv4(a)) ?? (method === 'connect' ? found[0] : undefined)
-  if (!pick) throw Object.assign(new Error(net.isIPv6(bare) ? 'the SYN scan is IPv4 only' : `${host} has no IPv4 address`), { code: 'EAFNOSUPPORT' })
+      : await new Promise<string[]>((resolve, reject) => systemLookup(bare, { all: true }, (err, list) => (err ? reject(err) : resolve(list.map((x) => x.address)))))
+  const pick = found.find((a) => net.isIPv4(a)) ?? found[0]
+  if (!pick || pick.includes('%')) throw unusable()
   return pick
 }

@@ -1,5 +1,5 @@
-// The raw-socket SYN scan (native/syn-scan.c behind the direct egress's synScan): same answers as the
-// connect scan, its fallbacks (no CAP_NET_RAW, IPv6, a VPN profile), the scope guard before any
+// The native port scans (native/port-scan.c behind the direct egress's portScan): SYN gives the same answers as the
+// connect scan, on IPv4 and IPv6; the fallbacks (no CAP_NET_RAW, a VPN profile, a zoned address), the scope guard before any
 // packet, and stop. Full-range scenarios run inside private network namespaces (bench/port-scan.ts).
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
@@ -42,6 +42,8 @@ describe('SYN scan', () => {
     // A name is resolved by the guard: localhost (127.0.0.1) under a block of 127.0.0.0/8.
     const all = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.0.0/8,::1'))
     await assert.rejects(all.portScan!.scan('localhost', { method: 'connect', ports: [22], timeoutMs: 200, window: 10, signal: signal() }), ScopeError)
+    // A zoned IPv6 address is left to Node's sockets (the native scanner cannot route by zone).
+    await assert.rejects(createDirectEgress().portScan!.scan('fe80::1%lo', { method: 'connect', ports: [22], timeoutMs: 200, window: 10, signal: signal() }), { code: 'EAFNOSUPPORT' })
     // The tool reports it like a blocked connect: the scan ends in error, nothing found.
     const r = await runTool(portScanner, { target: '127.0.39.9', params: { ports: '22', scan_method: 'syn' }, egress })
     assert.ok(r.error, 'blocked scan ends in error')
@@ -128,17 +130,19 @@ describe('SYN scans in private network namespaces', () => {
     })
   })
 
-  test('an IPv6 target is scanned by connects (the SYN scan is IPv4 only); an IPv4 one by SYN', async () => {
-    if (why) return skip('IPv6 fallback')
+  test('IPv6: a full-range SYN scan of ::1 finds the bed, as the connect scan does', async () => {
+    if (why) return skip('IPv6 SYN scan')
     await withNetns('syn-v6', async (ns) => {
+      const r = await callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ address: '::1', runs: 1, methods: true }], { timeoutMs: 120_000 })
+      const expected = r.expected.map((p) => p.port)
+      assert.ok(expected.length >= 18)
+      assert.equal(r.ward.method, 'syn')
+      assert.deepEqual(r.ward.open, expected)
+      assert.deepEqual(r.connect?.open, expected)
       const services = [{ service: 'http' as const, port: 8080 }]
       const v6 = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ address: '::1', services, params: { ports: '8080,8081', service_detection: false } }])
       assert.equal(v6.error, null)
-      assert.deepEqual(v6.ports, [8080])
-      assert.equal((v6.summary as { method: string }).method, 'connect')
-      assert.ok(v6.logs.includes('Discovery by TCP connect scan (SYN scan failed (the SYN scan is IPv4 only))'), v6.logs.join('\n'))
-      const v4 = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ address: '127.0.39.21', services, params: { ports: '8080,8081', service_detection: false } }])
-      assert.deepEqual([v4.ports, (v4.summary as { method: string }).method], [[8080], 'syn'])
+      assert.deepEqual([v6.ports, (v6.summary as { method: string }).method], [[8080], 'syn'])
     })
   })
 })
