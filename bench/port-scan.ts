@@ -116,6 +116,7 @@ export async function toolScan(o: { address: string; services: ServiceSpec[]; ta
       summary: r.output.ports_summary ?? null,
       logs: r.logs,
       bedPorts: bed.ports.map((p) => p.port).sort((a, b) => a - b),
+      elapsedMs: Math.round(r.elapsedMs),
     }
   } finally {
     await bed.close()

@@ -11,7 +11,8 @@
 //   opts.ports    Uint16Array of ports
 //   opts.states   Uint8Array(65536), written as answers arrive: 1 open, 2 closed, 3 filtered
 //   opts.control  Int32Array(4): [0] set to 1 by JS to stop; [1] ports settled (progress)
-//   opts.timeoutMs, opts.window (most probes in flight), opts.retries (resends of a silent port)
+//   opts.timeoutMs, opts.window (most probes in flight), opts.retries (resends of a silent port),
+//   opts.rate (most probes per second; 0 or absent: no limit)
 // available() -> null when a raw socket can be opened, or the reason (e.g. "EPERM").
 //
 // Answers are matched by the source port (reserved by binding a TCP socket, and filtered in the
@@ -60,6 +61,7 @@ typedef struct {
   struct in_addr dst;
   double timeout_ms;
   int window, retries;
+  double rate; // most probes per second, 0: no limit
   // results
   int err;
   char errwhere[32];
@@ -100,6 +102,12 @@ typedef struct {
   double srtt, rttvar, timeout;
   int window, max_window;
 } Timing;
+
+/** Rate limit: after a probe leaves at `now`, when the next may. A stall earns at most 10 ms of catch-up, so no burst outruns the rate by more. */
+static double next_slot(const Job *j, double slot, double now) {
+  if (j->rate <= 0) return 0;
+  return (slot > now - 10 ? slot : now - 10) + 1000.0 / j->rate;
+}
 
 static Timing timing(const Job *j) {
   int w = j->window < 1 ? 1 : j->window;
@@ -208,7 +216,8 @@ static void run_scan(Job *j) {
   int outstanding = 0;
   Timing tm = timing(j);
   uint32_t settled = 0;
-  
+  double slot = 0;
+
   for (;;) {
     if (j->control[0]) break;
     double now = now_ms();
@@ -226,8 +235,9 @@ static void run_scan(Job *j) {
       else { j->states[p] = FILTERED; settled++; }
     }
     // Send while the window allows.
-    int blocked = 0;
+    int blocked = 0, paced = 0;
     while (outstanding < tm.window && (next < total || qhead < qtail)) {
+      if (now < slot) { paced = 1; break; }
       uint16_t p = next < total ? j->ports[next] : retry[qhead % (total + 1)];
       if (j->states[p] == OPEN || j->states[p] == CLOSED || inflight[p]) { if (next < total) next++; else qhead++; continue; }
       memset(pkt, 0, sizeof pkt);
@@ -246,6 +256,7 @@ static void run_scan(Job *j) {
       }
       if (next < total) next++; else qhead++;
       j->sent++;
+      slot = next_slot(j, slot, now);
       tries[p]++;
       inflight[p] = 1;
       outstanding++;
@@ -256,8 +267,9 @@ static void run_scan(Job *j) {
     // Wait for answers: not at all while there is more to send, else until the oldest probe expires.
     int wait = 0;
     if (blocked) wait = 1;
-    else if (outstanding >= tm.window || (next >= total && qhead >= qtail)) {
+    else if (paced || outstanding >= tm.window || (next >= total && qhead >= qtail)) {
       double left = rhead < rtail ? ring[rhead].t + tm.timeout - now : 10;
+      if (paced && slot - now < left) left = slot - now;
       wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
     }
     struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -343,6 +355,7 @@ static void run_connect(Job *j) {
   int outstanding = 0;
   Timing tm = timing(j);
   uint32_t settled = 0;
+  double slot = 0;
   double pressure_until = 0;
   struct epoll_event evs[256];
   struct linger lg = { 1, 0 };
@@ -364,7 +377,9 @@ static void run_connect(Job *j) {
       if (tries[p] <= j->retries) retry[qtail++ % (total + 1)] = p;
       else SETTLE(p, FILTERED);
     }
+    int paced = 0;
     while (outstanding < tm.window && now >= pressure_until && (next < total || qhead < qtail)) {
+      if (now < slot) { paced = 1; break; }
       uint16_t p = next < total ? j->ports[next] : retry[qhead % (total + 1)];
       if (j->states[p] == OPEN || j->states[p] == CLOSED || fds[p] >= 0) { if (next < total) next++; else qhead++; continue; }
       int fd = socket(j->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -393,6 +408,7 @@ static void run_connect(Job *j) {
         }
         close(fd);
         j->sent++;
+        slot = next_slot(j, slot, now);
         j->received++;
         SETTLE(p, st);
         continue;
@@ -412,6 +428,7 @@ static void run_connect(Job *j) {
       struct epoll_event ev = { .events = EPOLLOUT, .data.u64 = p };
       if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0) { close(fd); fail(j, "epoll_ctl"); goto out; }
       j->sent++;
+      slot = next_slot(j, slot, now);
       tries[p]++;
       fds[p] = fd;
       outstanding++;
@@ -420,9 +437,10 @@ static void run_connect(Job *j) {
     }
     if (next >= total && qhead >= qtail && outstanding == 0) break;
     int wait = 0;
-    if (outstanding >= tm.window || now < pressure_until || (next >= total && qhead >= qtail)) {
+    if (paced || outstanding >= tm.window || now < pressure_until || (next >= total && qhead >= qtail)) {
       double left = rhead < rtail ? ring[rhead].t + tm.timeout - now : 10;
       if (now < pressure_until && pressure_until - now < left) left = pressure_until - now;
+      if (paced && slot - now < left) left = slot - now;
       wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
     }
     int n = epoll_wait(ep, evs, 256, wait);
@@ -545,6 +563,8 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   if (j->timeout_ms < MIN_TIMEOUT_MS) j->timeout_ms = MIN_TIMEOUT_MS;
   j->window = (int)number(env, argv[0], "window", 1000);
   j->retries = (int)number(env, argv[0], "retries", 1);
+  j->rate = number(env, argv[0], "rate", 0);
+  if (!(j->rate > 0)) j->rate = 0;
   if (j->retries < 0) j->retries = 0;
   if (j->retries > 5) j->retries = 5;
   napi_value name;

@@ -55,6 +55,8 @@ export interface NativeScanOptions {
   window: number
   /** Resends of a port that stayed silent (default 1). */
   retries?: number
+  /** Most probes sent per second (absent: no limit beyond the window). */
+  rate?: number
   signal: AbortSignal
   onProgress?(done: number, total: number): void
   onOpen?(port: number): void

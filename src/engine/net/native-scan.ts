@@ -11,7 +11,7 @@ import type { NativeScanMethod, RawPortState, NativeScanOptions, NativeScanResul
 
 interface Addon {
   available(): string | null
-  scan(o: { method: NativeScanMethod; address: string; ports: Uint16Array; states: Uint8Array; control: Int32Array; timeoutMs: number; window: number; retries: number }): Promise<{ sent: number; received: number; sourcePort: number }>
+  scan(o: { method: NativeScanMethod; address: string; ports: Uint16Array; states: Uint8Array; control: Int32Array; timeoutMs: number; window: number; retries: number; rate: number }): Promise<{ sent: number; received: number; sourcePort: number }>
 }
 
 // src/engine/net and dist/engine/net are both three levels below the repository root.
@@ -80,7 +80,7 @@ export async function nativeScanAddress(address: string, o: NativeScanOptions): 
   if (o.signal.aborted) stop()
   try {
     const window = Math.max(1, Math.ceil(o.window / shards))
-    const runs = jobs.map((j) => addon.scan({ method: o.method, address, ports: j.ports, states, control: j.control, timeoutMs: o.timeoutMs, window, retries: o.retries ?? 1 }))
+    const runs = jobs.map((j) => addon.scan({ method: o.method, address, ports: j.ports, states, control: j.control, timeoutMs: o.timeoutMs, window, retries: o.retries ?? 1, rate: o.rate ? o.rate / shards : 0 }))
     // One failed thread stops the others before the error is passed on.
     runs.forEach((r) => r.catch(stop))
     const results = await Promise.all(runs)

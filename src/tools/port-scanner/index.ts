@@ -83,6 +83,7 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
       onProgress: (done, total) => ctx.progress(Math.floor((done / total) * share * PROGRESS_UNITS), PROGRESS_UNITS),
       onOpen: discovered,
       method: p.scan_method,
+      maxRate: p.max_rate,
       onMethod: (m, note) => {
         method = m
         ctx.log(m === 'syn' ? 'Discovery by TCP SYN scan (raw socket, half-open)' : `Discovery by TCP connect scan${note ? ` (${note})` : ''}`)

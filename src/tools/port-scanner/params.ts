@@ -17,6 +17,9 @@ export const PortScannerParams = Type.Object(
     concurrency: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 5000, description: 'Most probes in flight during discovery (default: 4096 SYNs, 1000 connects, 100 connects through a VPN profile).' }),
     ),
+    max_rate: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Most probes (SYNs or connects) sent per second during discovery, as nmap --max-rate; absent: paced only by the answers.' }),
+    ),
     scan_method: Type.Union([Type.Literal('auto'), Type.Literal('syn'), Type.Literal('connect')], {
       default: 'auto',
       description:

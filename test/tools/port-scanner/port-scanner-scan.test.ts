@@ -52,6 +52,20 @@ const signal = () => new AbortController().signal
 const byState = (r: Array<{ port: number; state: string }>, s: string) => r.filter((x) => x.state === s).map((x) => x.port)
 
 describe('discoverTcpPorts on a simulated network', () => {
+  test('maxRate paces the connects: never more started than the rate allows', async () => {
+    const { net } = fakeNet((p) => (p === 7 ? 'open' : 'closed'))
+    const starts: number[] = []
+    const connect = net.connect.bind(net)
+    ;(net as { connect: Egress['connect'] }).connect = (o) => (starts.push(performance.now()), connect(o))
+    const r = await discoverTcpPorts(net, '10.0.0.5', range(1, 200), { signal: signal(), maxRate: 400 })
+    assert.deepEqual(byState(r, 'open'), [7])
+    assert.equal(r.length, 200)
+    // 200 connects at 400/s: the last starts no sooner than ~0.5 s after the first; 40 in a row take ~100 ms (a stall earns 10 ms of catch-up at most).
+    const span = starts[starts.length - 1] - starts[0]
+    assert.ok(span >= 450, `200 connects spread over ${span.toFixed(0)} ms`)
+    for (let i = 40; i < starts.length; i++) assert.ok(starts[i] - starts[i - 40] >= 80, `40 connects within ${(starts[i] - starts[i - 40]).toFixed(0)} ms`)
+  })
+
   test('dropped ports are filtered after a retry with a longer timeout; the rest keep their state', async () => {
     const drop = new Set([50, 150, 250])
     const { net, attempts, stats } = fakeNet((p) => (drop.has(p) ? 'drop' : p % 100 === 7 ? 'open' : 'closed'))

@@ -115,6 +115,20 @@ describe('SYN scans in private network namespaces', () => {
     })
   })
 
+  test('max_rate paces discovery, by SYN and by connect', async () => {
+    if (why) return skip('max_rate')
+    await withNetns('syn-rate', async (ns) => {
+      for (const scan_method of ['syn', 'connect'] as const) {
+        const r = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ address: '127.0.39.40', services: [{ service: 'ssh', port: 2222 }], params: { ports: '1-3000', max_rate: 2000, scan_method, service_detection: false } }])
+        assert.equal(r.error, null, scan_method)
+        assert.deepEqual(r.ports, [2222], scan_method)
+        assert.equal((r.summary as { method: string; closed: number }).method, scan_method)
+        // 3,000 probes at 2,000/s cannot end before ~1.5 s (unpaced, either takes a fraction of that).
+        assert.ok(r.elapsedMs >= 1400, `${scan_method}: 3000 ports at 2000/s in ${r.elapsedMs} ms`)
+      }
+    })
+  })
+
   test('without CAP_NET_RAW: auto falls back to connects and says why; scan_method syn is refused', async () => {
     if (why) return skip('unprivileged SYN scan')
     await withNetns('syn-nocap', async (ns) => {

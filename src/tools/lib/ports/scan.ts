@@ -29,6 +29,8 @@ export interface DiscoverOptions {
   signal: AbortSignal
   onProgress?(done: number, total: number): void
   onOpen?(port: number): void
+  /** Most probes (SYNs or connects) started per second; absent: no limit beyond the window. */
+  maxRate?: number
   /** 'auto' (default): a SYN scan where the egress can send raw packets, else connects. */
   method?: ScanMethod
   /** Which method runs; `note` says why a SYN scan was not used (or failed and connects took over). */
@@ -95,7 +97,7 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: num
   // The scan a native scanner runs; null when it cannot, with `note` saying why.
   const runNative = async (m: 'syn' | 'connect', window: number): Promise<PortResult[] | null> => {
     try {
-      const r = await native!.scan(host, { method: m, ports, timeoutMs: maxTimeout, window, signal: opts.signal, onProgress: opts.onProgress, onOpen: opts.onOpen })
+      const r = await native!.scan(host, { method: m, ports, timeoutMs: maxTimeout, window, rate: opts.maxRate, signal: opts.signal, onProgress: opts.onProgress, onOpen: opts.onOpen })
       return r.states
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? ''
@@ -161,6 +163,9 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: num
     let lastProgress = 0
     let pressureTimer: NodeJS.Timeout | undefined
     let finished = false
+    // Rate limit: when the next connect may start. A stall earns at most 10 ms of catch-up, so no burst outruns the rate by more.
+    let slot = 0
+    let paceTimer: NodeJS.Timeout | undefined
 
     const onAbort = () => finish()
     opts.signal.addEventListener('abort', onAbort, { once: true })
@@ -169,6 +174,7 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: num
       if (finished) return
       finished = true
       clearTimeout(pressureTimer)
+      clearTimeout(paceTimer)
       clearTimeout(warmup)
       opts.signal.removeEventListener('abort', onAbort)
       inner.abort(err ?? opts.signal.reason)
@@ -265,11 +271,17 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: num
     function pump() {
       if (finished) return
       while (inFlight < window) {
+        const now = opts.maxRate ? performance.now() : 0
+        if (now < slot) {
+          if (!paceTimer) paceTimer = setTimeout(() => ((paceTimer = undefined), pump()), Math.max(1, slot - now))
+          break
+        }
         let port: number
         if (next < total) port = ports[next++]
         else if (retryNext < retryQueue.length) port = retryQueue[retryNext++]
         else break
         if (state[port]) continue
+        if (opts.maxRate) slot = Math.max(slot, now - 10) + 1000 / opts.maxRate
         launch(port)
       }
       if (inFlight === 0 && next >= total && retryNext >= retryQueue.length) finish()
