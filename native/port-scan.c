@@ -315,11 +315,23 @@ out:
   free(inflight); free(tries); free(sent_at); free(ring); free(retry);
 }
 
-// ---- connect scan: the full handshake, as nmap -sT. Closed with SO_LINGER 0 (a reset), so no
-// TIME_WAIT is left behind per port and the local port range is never exhausted.
+// ---- connect scan: the full handshake, as nmap -sT. A connection made is closed with SO_LINGER 0 (a
+// reset), so no TIME_WAIT is left behind per open port and the local port range is never exhausted.
 
 #define CONN_PRESSURE(e) ((e) == EMFILE || (e) == ENFILE || (e) == EADDRNOTAVAIL || (e) == ENOBUFS || (e) == EAGAIN || (e) == ENOMEM)
 #define CONN_UNREACHABLE(e) ((e) == ENETUNREACH || (e) == EHOSTUNREACH)
+
+/**
+ * For a connected socket: whether it met itself (TCP simultaneous open on a free port of our own
+ * address: nothing listens there). Also sets SO_LINGER 0, so its close is a reset.
+ */
+static int connected_to_self(int fd, uint16_t port, const struct linger *lg) {
+  setsockopt(fd, SOL_SOCKET, SO_LINGER, lg, sizeof *lg);
+  struct sockaddr_storage me;
+  socklen_t ml = sizeof me;
+  return getsockname(fd, (struct sockaddr *)&me, &ml) == 0 &&
+         ntohs(me.ss_family == AF_INET ? ((struct sockaddr_in *)&me)->sin_port : ((struct sockaddr_in6 *)&me)->sin6_port) == port;
+}
 
 static void run_connect(Job *j) {
   int ep = -1;
@@ -390,7 +402,6 @@ static void run_connect(Job *j) {
         pressure_until = now + 20;
         break;
       }
-      setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
       if (j->family == AF_INET) ((struct sockaddr_in *)&ss)->sin_port = htons(p);
       else ((struct sockaddr_in6 *)&ss)->sin6_port = htons(p);
       int rc = connect(fd, (struct sockaddr *)&ss, slen);
@@ -398,14 +409,7 @@ static void run_connect(Job *j) {
       if (next < total) next++; else qhead++;
       if (rc == 0 || e == ECONNREFUSED) {
         // Answered at once (loopback): open, unless it met itself (TCP simultaneous open on a free port of our own address).
-        int st = CLOSED;
-        if (rc == 0) {
-          struct sockaddr_storage me;
-          socklen_t ml = sizeof me;
-          int self = getsockname(fd, (struct sockaddr *)&me, &ml) == 0 &&
-                     ntohs(me.ss_family == AF_INET ? ((struct sockaddr_in *)&me)->sin_port : ((struct sockaddr_in6 *)&me)->sin6_port) == p;
-          st = self ? CLOSED : OPEN;
-        }
+        int st = rc == 0 && !connected_to_self(fd, p, &lg) ? OPEN : CLOSED;
         close(fd);
         j->sent++;
         slot = next_slot(j, slot, now);
@@ -451,14 +455,7 @@ static void run_connect(Job *j) {
       int err = 0;
       socklen_t el = sizeof err;
       getsockopt(fds[p], SOL_SOCKET, SO_ERROR, &err, &el);
-      int st = err == 0 ? OPEN : err == ECONNREFUSED || err == ECONNRESET ? CLOSED : 0;
-      if (err == 0) {
-        struct sockaddr_storage me;
-        socklen_t ml = sizeof me;
-        if (getsockname(fds[p], (struct sockaddr *)&me, &ml) == 0 &&
-            ntohs(me.ss_family == AF_INET ? ((struct sockaddr_in *)&me)->sin_port : ((struct sockaddr_in6 *)&me)->sin6_port) == p)
-          st = CLOSED;
-      }
+      int st = err == 0 ? (connected_to_self(fds[p], p, &lg) ? CLOSED : OPEN) : err == ECONNREFUSED || err == ECONNRESET ? CLOSED : 0;
       DROP_FD(p);
       if (!st) {
         // No answer but an error (unreachable, timed out by the kernel): the host cannot be reached at all, or this port is filtered.
