@@ -41,11 +41,12 @@
 #define CLOSED 2
 #define FILTERED 3
 #define MIN_TIMEOUT_MS 100.0
+#define RESEND_MIN_MS 500.0
 
 typedef struct {
   uint16_t port;
   uint8_t try_no;
-  double t;
+  double deadline;
 } Sent;
 
 typedef struct {
@@ -107,6 +108,16 @@ typedef struct {
 static double next_slot(const Job *j, double slot, double now) {
   if (j->rate <= 0) return 0;
   return (slot > now - 10 ? slot : now - 10) + 1000.0 / j->rate;
+}
+
+/**
+ * When probe number `try_no` of a port, sent at `now`, expires: resends wait twice as long each time,
+ * and at least RESEND_MIN_MS (a busy host's softirq can hold loopback answers that long), up to the longest timeout.
+ */
+static double deadline_of(const Timing *tm, const Job *j, int try_no, double now) {
+  double t = tm->timeout * (double)(1 << (try_no - 1));
+  if (try_no > 1 && t < RESEND_MIN_MS) t = RESEND_MIN_MS;
+  return now + (t > j->timeout_ms ? j->timeout_ms : t);
 }
 
 static Timing timing(const Job *j) {
@@ -220,13 +231,47 @@ static void run_scan(Job *j) {
 
   for (;;) {
     if (j->control[0]) break;
+    // Read every answer waiting.
+    ssize_t n;
+    double t = now_ms();
+    struct sockaddr_storage from;
+    socklen_t fl = sizeof from;
+    while ((n = recvfrom(fd, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, (fl = sizeof from, &fl))) > 0) {
+      const uint8_t *tcp;
+      if (v6) {
+        // No IP header on an IPv6 raw socket: the sender is in `from`.
+        if (n < 20 || from.ss_family != AF_INET6 || memcmp(&((struct sockaddr_in6 *)&from)->sin6_addr, &j->dst6, 16) != 0) continue;
+        tcp = buf;
+      } else {
+        if (n < 20 || (buf[0] >> 4) != 4 || buf[9] != IPPROTO_TCP) continue;
+        size_t ihl = (size_t)(buf[0] & 15) * 4;
+        if ((size_t)n < ihl + 20 || memcmp(buf + 12, &j->dst.s_addr, 4) != 0) continue;
+        tcp = buf + ihl;
+      }
+      uint16_t p = ntohs(*(const uint16_t *)tcp);
+      if (ntohs(*(const uint16_t *)(tcp + 2)) != sport) continue;
+      uint8_t flags = tcp[13];
+      uint32_t ack = ntohl(*(const uint32_t *)(tcp + 8));
+      if (!(flags & 0x10) || ack != cookie(secret, p) + 1) continue; // not an answer to our SYN
+      int st = (flags & 0x12) == 0x12 ? OPEN : (flags & 0x04) ? CLOSED : 0;
+      if (!st || j->states[p] == OPEN || j->states[p] == CLOSED) continue;
+      j->received++;
+      if (j->states[p] != FILTERED) settled++;
+      j->states[p] = (uint8_t)st;
+      if (inflight[p]) {
+        inflight[p] = 0;
+        outstanding--;
+        adapt(&tm, j, t - sent_at[p], tries[p] > 1);
+      }
+    }
+    j->control[1] = (int32_t)settled;
     double now = now_ms();
-    // Probes older than the timeout: resend once more, or call the port filtered.
+    // Probes past their deadline: resend, or call the port filtered.
     while (rhead < rtail) {
       Sent *s = &ring[rhead];
       uint16_t p = s->port;
       int stale = !inflight[p] || tries[p] != s->try_no || j->states[p];
-      if (!stale && now - s->t < tm.timeout) break;
+      if (!stale && now < s->deadline) break;
       rhead++;
       if (stale) continue;
       inflight[p] = 0;
@@ -261,51 +306,21 @@ static void run_scan(Job *j) {
       inflight[p] = 1;
       outstanding++;
       sent_at[p] = now;
-      ring[rtail++] = (Sent){ p, tries[p], now };
+      ring[rtail++] = (Sent){ p, tries[p], deadline_of(&tm, j, tries[p], now) };
     }
     if (next >= total && qhead >= qtail && outstanding == 0) break;
     // Wait for answers: not at all while there is more to send, else until the oldest probe expires.
     int wait = 0;
     if (blocked) wait = 1;
     else if (paced || outstanding >= tm.window || (next >= total && qhead >= qtail)) {
-      double left = rhead < rtail ? ring[rhead].t + tm.timeout - now : 10;
+      double left = rhead < rtail ? ring[rhead].deadline - now : 10;
       if (paced && slot - now < left) left = slot - now;
       wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
     }
+    // Only wait here: answers are read at the top of the loop, before any probe is judged expired,
+    // so a thread that was not scheduled for a while never mistakes answers waiting in the socket for silence.
     struct pollfd pfd = { .fd = fd, .events = POLLIN };
-    if (wait && poll(&pfd, 1, wait) <= 0) continue;
-    ssize_t n;
-    double t = now_ms();
-    struct sockaddr_storage from;
-    socklen_t fl = sizeof from;
-    while ((n = recvfrom(fd, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, (fl = sizeof from, &fl))) > 0) {
-      const uint8_t *tcp;
-      if (v6) {
-        // No IP header on an IPv6 raw socket: the sender is in `from`.
-        if (n < 20 || from.ss_family != AF_INET6 || memcmp(&((struct sockaddr_in6 *)&from)->sin6_addr, &j->dst6, 16) != 0) continue;
-        tcp = buf;
-      } else {
-        if (n < 20 || (buf[0] >> 4) != 4 || buf[9] != IPPROTO_TCP) continue;
-        size_t ihl = (size_t)(buf[0] & 15) * 4;
-        if ((size_t)n < ihl + 20 || memcmp(buf + 12, &j->dst.s_addr, 4) != 0) continue;
-        tcp = buf + ihl;
-      }
-      uint16_t p = ntohs(*(const uint16_t *)tcp);
-      if (ntohs(*(const uint16_t *)(tcp + 2)) != sport) continue;
-      uint8_t flags = tcp[13];
-      uint32_t ack = ntohl(*(const uint32_t *)(tcp + 8));
-      if (!(flags & 0x10) || ack != cookie(secret, p) + 1) continue; // not an answer to our SYN
-      int st = (flags & 0x12) == 0x12 ? OPEN : (flags & 0x04) ? CLOSED : 0;
-      if (!st || j->states[p] == OPEN || j->states[p] == CLOSED) continue;
-      j->received++;
-      if (j->states[p] != FILTERED) settled++;
-      j->states[p] = (uint8_t)st;
-      if (inflight[p]) {
-        inflight[p] = 0;
-        outstanding--;
-        adapt(&tm, j, t - sent_at[p], tries[p] > 1);
-      }
-    }
+    if (wait) poll(&pfd, 1, wait);
     j->control[1] = (int32_t)settled;
   }
   j->control[1] = (int32_t)settled;
@@ -377,12 +392,37 @@ static void run_connect(Job *j) {
 
   for (;;) {
     if (j->control[0]) break;
+    // Judge every connection that has ended, before any is called expired.
+    for (int n = 256; n == 256;) {
+      n = epoll_wait(ep, evs, 256, 0);
+      double t = now_ms();
+      for (int i = 0; i < n; i++) {
+        uint16_t p = (uint16_t)evs[i].data.u64;
+        if (fds[p] < 0) continue;
+        int err = 0;
+        socklen_t el = sizeof err;
+        getsockopt(fds[p], SOL_SOCKET, SO_ERROR, &err, &el);
+        int st = err == 0 ? (connected_to_self(fds[p], p, &lg) ? CLOSED : OPEN) : err == ECONNREFUSED || err == ECONNRESET ? CLOSED : 0;
+        DROP_FD(p);
+        if (!st) {
+          // No answer but an error (unreachable, timed out by the kernel): the host cannot be reached at all, or this port is filtered.
+          if (CONN_UNREACHABLE(err) && j->received == 0) { errno = err; fail(j, "connect"); goto out; }
+          if (tries[p] <= j->retries) retry[qtail++ % (total + 1)] = p;
+          else SETTLE(p, FILTERED);
+          continue;
+        }
+        j->received++;
+        SETTLE(p, st);
+        adapt(&tm, j, t - sent_at[p], tries[p] > 1);
+      }
+    }
+    j->control[1] = (int32_t)settled;
     double now = now_ms();
     while (rhead < rtail) {
       Sent *s = &ring[rhead];
       uint16_t p = s->port;
       int stale = fds[p] < 0 || tries[p] != s->try_no;
-      if (!stale && now - s->t < tm.timeout) break;
+      if (!stale && now < s->deadline) break;
       rhead++;
       if (stale) continue;
       DROP_FD(p);
@@ -437,37 +477,19 @@ static void run_connect(Job *j) {
       fds[p] = fd;
       outstanding++;
       sent_at[p] = now;
-      ring[rtail++] = (Sent){ p, tries[p], now };
+      ring[rtail++] = (Sent){ p, tries[p], deadline_of(&tm, j, tries[p], now) };
     }
     if (next >= total && qhead >= qtail && outstanding == 0) break;
     int wait = 0;
     if (paced || outstanding >= tm.window || now < pressure_until || (next >= total && qhead >= qtail)) {
-      double left = rhead < rtail ? ring[rhead].t + tm.timeout - now : 10;
+      double left = rhead < rtail ? ring[rhead].deadline - now : 10;
       if (now < pressure_until && pressure_until - now < left) left = pressure_until - now;
       if (paced && slot - now < left) left = slot - now;
       wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
     }
-    int n = epoll_wait(ep, evs, 256, wait);
-    double t = now_ms();
-    for (int i = 0; i < n; i++) {
-      uint16_t p = (uint16_t)evs[i].data.u64;
-      if (fds[p] < 0) continue;
-      int err = 0;
-      socklen_t el = sizeof err;
-      getsockopt(fds[p], SOL_SOCKET, SO_ERROR, &err, &el);
-      int st = err == 0 ? (connected_to_self(fds[p], p, &lg) ? CLOSED : OPEN) : err == ECONNREFUSED || err == ECONNRESET ? CLOSED : 0;
-      DROP_FD(p);
-      if (!st) {
-        // No answer but an error (unreachable, timed out by the kernel): the host cannot be reached at all, or this port is filtered.
-        if (CONN_UNREACHABLE(err) && j->received == 0) { errno = err; fail(j, "connect"); goto out; }
-        if (tries[p] <= j->retries) retry[qtail++ % (total + 1)] = p;
-        else SETTLE(p, FILTERED);
-        continue;
-      }
-      j->received++;
-      SETTLE(p, st);
-      adapt(&tm, j, t - sent_at[p], tries[p] > 1);
-    }
+    // Only wait here (epoll's own descriptor is pollable): connections are judged at the top of the loop.
+    struct pollfd pfd = { .fd = ep, .events = POLLIN };
+    if (wait) poll(&pfd, 1, wait);
     j->control[1] = (int32_t)settled;
   }
   j->control[1] = (int32_t)settled;
