@@ -159,7 +159,19 @@ export async function migrate(db: Kysely<Database>, kind: DbKind): Promise<void>
     const key = `ward_migrate:${schema}`
     await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn)
     try {
-      await runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema }))
+      // Kysely's introspection (which tables exist) reads every schema of the database; another Ward
+      // dropping its own schema at that moment makes it fail naming that schema. Nothing was migrated
+      // then: try again (tests, and tenants sharing a database, drop schemas while others start).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema }))
+          break
+        } catch (e) {
+          const other = /(?:schema|relation) "([^".]+)(?:\.[^"]*)?" does not exist/.exec((e as Error).message)?.[1]
+          if (!other || other === schema || attempt >= 8) throw e
+          await new Promise((r) => setTimeout(r, 100 * attempt))
+        }
+      }
     } finally {
       await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn)
     }
