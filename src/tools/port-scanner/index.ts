@@ -53,7 +53,7 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   const showPort = (op: OpenPort) => {
     let row = rowOf.get(op.port)
     if (!row) portRows.push((row = { port: op.port, protocol: 'tcp', state: 'open', service: null, product: null, version: null, banner: null, tls: false, cpe: null, probe: null }))
-    rowOf.set(op.port, Object.assign(row, { service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls, cpe: cpeOf(op.product, op.version), probe: op.probe ?? null }))
+    rowOf.set(op.port, Object.assign(row, { service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls, cpe: op.cpe ?? cpeOf(op.product, op.version), probe: op.probe ?? null }))
     ctx.output('ports', portRows)
   }
   const writes = serialWrites()
@@ -183,7 +183,7 @@ interface PortRow {
   version: string | null
   banner: string | null
   tls: boolean
-  /** CPE of the product (lib/services/products.ts), when the vocabulary knows it. */
+  /** CPE of the product: the match rule's, else the vocabulary's (lib/services/products.ts). */
   cpe: string | null
   /** The probe whose answer named the service (lib/services/probes.ts), null when none did. */
   probe: string | null

@@ -1,9 +1,9 @@
 // Service detection on one open port: run the probes of probes.ts in order (one connection each) and
-// let banners.ts name what answered. Network I/O only; the parsing is pure and lives in banners.ts.
+// let the match rules (match-rules.ts, applied by banners.ts) name what answered. Network I/O only.
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 import type { Egress } from '../../../toolkit/egress.js'
-import { identify, looksLikeTls, printable, type ServiceFacts } from './banners.js'
+import { identify, looksLikeTls, printable, probesFor, type Identified, type ServiceFacts } from './banners.js'
 import { PORT_SERVICE_NAMES, probeOrder, tlsSniffHello, type Probe } from './probes.js'
 
 export interface ServiceInfo {
@@ -18,6 +18,10 @@ export interface ServiceInfo {
   facts: ServiceFacts
   /** The probe whose reply named the service (probes.ts id), null when none did. */
   probe?: string | null
+  /** The matching rule's CPE, when it gives one (else products.ts's cpeOf applies). */
+  cpe?: string
+  /** Extra detail the matching rule read. */
+  info?: string
 }
 
 export interface DetectOptions {
@@ -53,6 +57,13 @@ export async function detectService(net: Egress, host: string, port: number, opt
   // whole timeout, and most silent ports do not speak TLS.
   let speaksTls: boolean | undefined
   let hangups = 0
+  // nmap's softmatch: the service is known; only probes with hard rules for it are still worth trying.
+  let soft: ServiceInfo | null = null
+  const named = (found: Identified, probe: Probe): ServiceInfo => {
+    const { soft: _soft, ...rest } = found
+    const service = probe.tls ? (OVER_TLS[found.service] ?? `${found.service}-tls`) : found.service
+    return { ...rest, service, tls: !!probe.tls, banner: found.banner ?? tlsBanner, identified: true, probe: probe.id }
+  }
   const planned = queue.length
   while (queue.length && !opts.signal.aborted) {
     if (queue.length < planned) opts.onProbe?.(planned - queue.length, planned)
@@ -88,9 +99,12 @@ export async function detectService(net: Egress, host: string, port: number, opt
     }
     if (probe.tls) tlsBanner = reply.tlsInfo
     const found = identify(probe.id, reply.data)
-    if (found) {
-      const service = probe.tls ? (OVER_TLS[found.service] ?? `${found.service}-tls`) : found.service
-      return { ...found, service, tls: !!probe.tls, banner: found.banner ?? tlsBanner, identified: true, probe: probe.id }
+    if (found && !found.soft) return named(found, probe)
+    if (found && !soft) {
+      soft = named(found, probe)
+      const { any, ids } = probesFor(found.service)
+      if (!any) queue.splice(0, queue.length, ...queue.filter((p) => ids.has(p.id)))
+      continue
     }
     if (reply.data.length && !banner && !looksLikeTls(reply.data)) banner = printable(reply.data)
     // A port that hangs up at once, silently, on every probe (tcpwrapped) will not say more.
@@ -103,6 +117,7 @@ export async function detectService(net: Egress, host: string, port: number, opt
       if (i > 0) queue.unshift(...queue.splice(i, 1))
     }
   }
+  if (soft) return soft
   const guess = PORT_SERVICE_NAMES[port] ?? null
   // Every probe met a connection closed at once, silently: a wrapper (tcpd, a firewall proxy) that
   // accepts and drops us. nmap's name for it.
