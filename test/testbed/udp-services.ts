@@ -88,7 +88,8 @@ export async function startUdpServices(host: string, profile: Profile): Promise<
   await bind(SILENT_PORT, () => {})
 
   const truth = ([
-    { port: 53, state: 'open', service: 'domain', checks: vulnerable ? ['udp.dns.open-resolver', 'udp.dns.version-disclosure'] : [] },
+    // BIND 9.11.4 (version.bind): past end of life, and inside CVE-2020-8617's range.
+    { port: 53, state: 'open', service: 'domain', checks: vulnerable ? ['udp.dns.open-resolver', 'udp.dns.version-disclosure', 'cve.bind-tsig-assertion', 'eol.bind'] : [] },
     { port: 123, state: 'open', service: 'ntp', checks: vulnerable ? ['udp.ntp.mode6', 'udp.ntp.monlist'] : [] },
     // Hardened: "public" gets silence, only the SNMPv3 discovery gets a Report.
     { port: 161, state: 'open', service: 'snmp', checks: vulnerable ? ['udp.snmp.public-community'] : [] },
@@ -97,7 +98,8 @@ export async function startUdpServices(host: string, profile: Profile): Promise<
           { port: 69, state: 'open', service: 'tftp', checks: ['udp.tftp.exposed'] },
           { port: 137, state: 'open', service: 'netbios-ns', checks: ['udp.netbios.exposed'] },
           { port: 1900, state: 'open', service: 'ssdp', checks: ['udp.ssdp.exposed'] },
-          { port: 11211, state: 'open', service: 'memcache', checks: ['udp.memcached.exposed'] },
+          // memcached 1.4.25 (stats): past end of life, in the ranges of CVE-2018-1000115 and of the binary append overflow.
+          { port: 11211, state: 'open', service: 'memcache', checks: ['udp.memcached.exposed', 'cve.memcached-binary-append-overflow', 'cve.memcached-udp-amplification', 'eol.memcached'] },
         ] as PortTruth[])
       : ([69, 137, 1900, 11211].map((port) => ({ port, state: 'closed', checks: [] })) as PortTruth[])),
     { port: SILENT_PORT, state: 'open|filtered', checks: [] },

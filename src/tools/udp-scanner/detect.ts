@@ -11,6 +11,9 @@ export interface PortRow {
   service: string
   /** What the service said about itself, or a printable preview of its reply. */
   banner: string | null
+  /** Product and version the reply named (DNS version.bind, memcached stats), else null. */
+  product: string | null
+  version: string | null
 }
 
 export interface PortFacts {
@@ -22,7 +25,7 @@ export interface PortFacts {
 export function classify(port: number, ex: Exchange): PortFacts {
   const probe = probeFor(port)
   if (ex.state !== 'open' || !ex.reply) {
-    return { row: { port, protocol: 'udp', state: ex.state, service: serviceName(port), banner: null }, hits: [] }
+    return { row: { port, protocol: 'udp', state: ex.state, service: serviceName(port), banner: null, product: null, version: null }, hits: [] }
   }
   const known = probe.recognise(ex.reply, ex.sent)
   const banner = known?.details ?? (ex.reply.length ? printable(ex.reply) || `${ex.reply.length} bytes` : 'empty datagram')
@@ -30,7 +33,7 @@ export function classify(port: number, ex: Exchange): PortFacts {
     { check: udpOpenPort, detail: `UDP ${port} (${known?.service ?? serviceName(port)}) answered the ${probe.id} probe: ${banner}.` },
     ...(known?.hits ?? []),
   ]
-  return { row: { port, protocol: 'udp', state: 'open', service: known?.service ?? serviceName(port), banner }, hits }
+  return { row: { port, protocol: 'udp', state: 'open', service: known?.service ?? serviceName(port), banner, product: known?.product ?? null, version: known?.version ?? null }, hits }
 }
 
 /** Follow-ups that apply to an open port: its recognised service has risky features to test. */

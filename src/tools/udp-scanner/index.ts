@@ -16,6 +16,8 @@ import { mapLimit } from '../../toolkit/limit.js'
 import { classify, followUpsFor, type PortRow } from './detect.js'
 import { probeFor, type Hit } from './probes.js'
 import { textEvidence } from '../../toolkit/evidence.js'
+import { productsOfService } from '../lib/versions/fingerprint.js'
+import { portVersionFindings } from '../lib/versions/report.js'
 
 import { udpScannerParams } from './params.js'
 export { udpScannerParams }
@@ -125,6 +127,14 @@ export const udpScanner = defineTool(udpScannerManifest, async (ctx) => {
     else await t.done()
     ctx.progress(++done, total)
   }
+
+  // Versions the replies named (BIND's version.bind, memcached's stats) → the version catalogue and imported CVEs.
+  const versions = await ctx.test('Known vulnerabilities by version', 'Matches the product versions the UDP replies named (DNS version.bind, memcached stats) against the version catalogue (CVEs, end of life) and imported NVD CVEs.')
+  for (const row of rows) {
+    if (row.state !== 'open' || !row.product || !row.version) continue
+    for (const f of await portVersionFindings(row.port, row.service, productsOfService({ product: row.product, version: row.version, banner: null }), ctx.vulns, 'udp')) await versions.finding(f)
+  }
+  await versions.done()
 })
 
 async function finish(t: TestHandle, signal: AbortSignal, partial: boolean) {

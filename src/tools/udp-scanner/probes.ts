@@ -17,6 +17,9 @@ export interface Recognised {
   service: string
   /** One line for output_data.ports (version, banner...). */
   details?: string
+  /** Product and version the reply names (matched against the version catalogue and imported CVEs). */
+  product?: string
+  version?: string
   hits?: Hit[]
 }
 
@@ -66,9 +69,12 @@ const dns: UdpProbe = {
     if (!m.flags.qr || m.id !== PROBE_ID) return null
     const version = m.answers.find((r) => r.type === TYPE.TXT)?.data
     if (!version) return { service: 'domain', details: 'DNS server (version hidden)' }
+    // BIND answers with its bare version ("9.11.4-P2"); other servers name themselves (left to the banner).
+    const bind = /^(\d+\.\d+(?:\.\d+)*)[-.\w]*$/.exec(version.trim())
     return {
       service: 'domain',
       details: `version.bind: ${version}`,
+      ...(bind ? { product: 'ISC BIND', version: bind[1] } : {}),
       hits: [{ check: udpDnsVersionDisclosure, detail: `version.bind answered "${version}".` }],
     }
   },
@@ -293,7 +299,7 @@ const memcached: UdpProbe = {
     if (!/^(STAT |END|ERROR)/.test(body)) return null
     const version = /STAT version (\S+)/.exec(body)?.[1]
     const details = `memcached${version ? ` ${version}` : ''}`
-    return { service: 'memcache', details, hits: [{ check: udpMemcachedExposed, detail: `"stats" was answered over UDP (${details}); ${ratio(reply, sent)}.` }] }
+    return { service: 'memcache', details, ...(version ? { product: 'memcached', version } : {}), hits: [{ check: udpMemcachedExposed, detail: `"stats" was answered over UDP (${details}); ${ratio(reply, sent)}.` }] }
   },
 }
 

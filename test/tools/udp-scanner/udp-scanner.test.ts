@@ -63,7 +63,13 @@ test('the vulnerable host: every planted service is found with its amplification
   assert.equal(monlist.confirmed, true)
   // One test per check, all finished: failed for planted problems.
   const failed = r.tests.filter((t) => t.result === 'failed').map((t) => t.name)
-  assert.equal(failed.length, 10)
+  assert.equal(failed.length, 11)
+  assert.ok(failed.includes('Known vulnerabilities by version'))
+  // The versions the replies named reach the catalogue, on UDP.
+  const eol = r.findings.find((f) => f.check.id === 'eol.bind')!
+  assert.deepEqual([eol.port, eol.protocol, eol.service], [53, 'udp', 'domain'])
+  assert.match(eol.name ?? '', /^ISC BIND 9\.11 and older is past end of life \(2022-03\)$/)
+  assert.deepEqual((r.output.ports as Array<Row & { product: string | null; version: string | null }>).filter((x) => x.product).map((x) => [x.port, x.product, x.version]), [[53, 'ISC BIND', '9.11.4'], [11211, 'memcached', '1.4.25']])
   assert.ok(r.tests.every((t) => t.status === 'finished'))
   assert.equal(r.progress, 100)
 })
@@ -76,6 +82,7 @@ test('the hardened twin: the same services give no amplification finding', async
   assert.equal(byName.get('DNS recursion for outside clients')!.result, 'passed')
   assert.equal(byName.get('NTP monlist (CVE-2013-5211)')!.result, 'passed')
   assert.equal(byName.get('memcached over UDP')!.status, 'skipped')
+  assert.equal(byName.get('Known vulnerabilities by version')!.result, 'passed')
 })
 
 test('a URL target scans its host', async () => {
