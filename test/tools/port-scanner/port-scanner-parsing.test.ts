@@ -146,7 +146,8 @@ describe('banner recognition (recorded replies)', () => {
       'postgres-startup',
       Buffer.concat([wire.pgMessage('R', u32(0)), wire.pgMessage('S', Buffer.from('server_version\x0016.2 (Debian 16.2-1.pgdg120+2)\0', 'latin1'))]),
     )
-    assert.deepEqual([trust?.version, trust?.facts], ['16.2 (Debian 16.2-1.pgdg120+2)', { unauthenticated: true }])
+    // The version alone (it makes the CPE); the distribution's build goes to info.
+    assert.deepEqual([trust?.version, trust?.info, trust?.facts], ['16.2', 'Debian 16.2-1.pgdg120+2', { unauthenticated: true }])
     const fatal = id(
       'postgres-startup',
       wire.pgMessage('E', Buffer.from('SFATAL\0VFATAL\0C28000\0Mno pg_hba.conf entry for host "10.0.0.5", user "postgres", database "postgres", no encryption\0\0', 'latin1')),

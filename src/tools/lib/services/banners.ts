@@ -95,7 +95,7 @@ export function identify(probeId: string, reply: Buffer, rules: readonly MatchRu
     if (soft && (rule.soft || rule.service !== soft.service)) continue // after a softmatch, only that service's hard rules
     let subject = text
     if (rule.decoder) {
-      if (!decoded.has(rule.decoder)) decoded.set(rule.decoder, DECODERS[rule.decoder](reply))
+      if (!decoded.has(rule.decoder)) decoded.set(rule.decoder, safeDecode(rule.decoder, reply))
       const d = decoded.get(rule.decoder)
       if (d == null || (rule.raw && !rule.raw.test(text))) continue
       subject = d
@@ -119,4 +119,13 @@ export function probesFor(service: string, rules: readonly MatchRule[] = MATCH_R
     else for (const p of r.probes) ids.add(p)
   }
   return { any, ids }
+}
+
+/** A decoder reads hostile bytes: one that trips over them (a length past the end) means "not this protocol", never a failed scan. */
+function safeDecode(name: DecoderName, reply: Buffer): string | null {
+  try {
+    return DECODERS[name](reply)
+  } catch {
+    return null
+  }
 }

@@ -24,8 +24,9 @@ function dnsTxt(b: Buffer): string | null {
     skipName()
     o += 4
   }
-  for (let i = 0; i < an && o + 10 <= msg.length; i++) {
+  for (let i = 0; i < an; i++) {
     skipName()
+    if (o + 10 > msg.length) break
     const type = msg.readUInt16BE(o)
     const rdlen = msg.readUInt16BE(o + 8)
     o += 10

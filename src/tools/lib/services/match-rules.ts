@@ -57,7 +57,8 @@ const HTTP_BANNER = ['$<status>', ' | Server: $<server>']
 const MYSQL = String.raw`^[\s\S]{3}\0\x0a`
 /** PostgreSQL AuthenticationRequest: 'R', int32 length, int32 method. */
 const PG_HEAD = String.raw`^R\0\0[\0-\x03][\s\S]`
-const PG_VERSION = String.raw`(?=(?:[\s\S]*?server_version\0([^\0]+)\0)?)`
+/** server_version, sent only once authenticated (trust): "16.2 (Debian 16.2-1.pgdg120+2)" -> 16.2, info the rest. */
+const PG_VERSION = String.raw`(?=(?:[\s\S]*?server_version\0(\d[\w.]*)[ (]*([^\0)]*)\)?\0)?)`
 /** MongoDB reply header: length, requestID, responseTo, opCode 1 (OP_REPLY) or 2013 (OP_MSG). */
 const MONGO = String.raw`^[\s\S]{12}(?:\x01|\xdd\x07)\0\0(?=[\s\S]{20})(?=[\s\S]*(?:ismaster|isWritablePrimary|maxWireVersion|buildinfo|version))[\s\S]*?`
 /** TPKT version 3, then an X.224 Connection Confirm (0xd0), 11 bytes at least. */
@@ -79,6 +80,7 @@ const pgAuth = (code: number, method: string, facts: ServiceFacts): MatchRule =>
   m: re(PG_HEAD, `\\0\\0\\0\\x${code.toString(16).padStart(2, '0')}` + PG_VERSION, ''),
   product: 'PostgreSQL',
   version: '$1',
+  info: '$2',
   banner: [`authentication: ${method}`, ', server_version $1'],
   facts,
 })
@@ -287,6 +289,7 @@ export const MATCH_RULES: readonly MatchRule[] = [
     probes: ['ldap-bind'],
     m: /^0[\s\S]{1,5}\x02\x01\x01a[\s\S]*?historical protocol version requested, use LDAPv3 instead/,
     product: 'OpenLDAP',
+    cpe: 'cpe:/a:openldap:openldap',
     banner: ['LDAP bind: historical protocol version requested, use LDAPv3 instead'],
   },
   { service: 'ldap', probes: ['ldap-bind'], m: /^0[\s\S]{1,5}\x02\x01\x01a/, banner: ['LDAP bind response'] },
@@ -304,6 +307,17 @@ export const MATCH_RULES: readonly MatchRule[] = [
   { service: 'mqtt', probes: ['mqtt-connect'], m: /^\x20\x02[\0\x01][\0-\x05]/, banner: ['MQTT CONNACK'] },
 
   // ---- AMQP 0-9-1: Connection.Start names the broker; a bare protocol header only says "AMQP"
+  {
+    service: 'amqp',
+    probes: ['amqp-header'],
+    decoder: 'amqp-start',
+    m: /^amqp=(\d+-\d+)$(?=[\s\S]*^product=(RabbitMQ)$)(?=(?:[\s\S]*^version=(.+)$)?)/m,
+    product: 'RabbitMQ',
+    version: '$3',
+    info: 'AMQP $1',
+    cpe: 'cpe:/a:vmware:rabbitmq:$3',
+    banner: ['AMQP Connection.Start: $2', ' $3'],
+  },
   {
     service: 'amqp',
     probes: ['amqp-header'],
