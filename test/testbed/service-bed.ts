@@ -4,7 +4,7 @@
 // by both Ward and nmap -sV. Binding ports below 1024 needs root (tests run as root; the bench runs in
 // a network namespace). Reuses tcp-services.ts for redis, RDP and VNC.
 import net from 'node:net'
-import { startTcpServices } from './tcp-services.js'
+import { lines, startTcpServices } from './tcp-services.js'
 
 export interface Expected {
   /** Ward's names: service, product, version, CPE, and the probe whose answer names it. */
@@ -34,17 +34,7 @@ const e = (service: string | null, product: string | null, version: string | nul
 
 const greet = (text: string, onLine?: (line: string, s: net.Socket) => void): Handler => (s) => {
   s.write(text)
-  let buf = ''
-  s.on('data', (d) => {
-    buf += d.toString('latin1')
-    let i
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i).replace(/\r$/, '')
-      buf = buf.slice(i + 1)
-      if (/^QUIT\b/i.test(line)) return void s.end()
-      onLine?.(line, s)
-    }
-  })
+  lines(s, (line) => (/^QUIT\b/i.test(line) ? void s.end() : onLine?.(line, s)))
 }
 
 const ftp = (banner: string) => greet(banner, (_l, s) => s.write('530 Please login with USER and PASS.\r\n'))

@@ -38,7 +38,8 @@ export const ALL_SERVICES = Object.keys(STANDARD_PORTS) as TestService[]
 
 type Handler = (s: net.Socket, spec: ServiceSpec) => void
 
-const lines = (s: net.Socket, onLine: (line: string) => void) => {
+/** Calls `onLine` with each line the client sends (CR LF or LF). */
+export const lines = (s: net.Socket, onLine: (line: string) => void) => {
   let buf = ''
   s.on('data', (d) => {
     buf += d.toString('latin1')
