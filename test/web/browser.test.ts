@@ -262,7 +262,8 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
     try {
       const p = await kb.newPage()
       await p.goto(`${base}/`)
-      // The name field has focus on arrival.
+      // The name field has focus on arrival (autofocus may land just after "load" on a busy machine: wait for it, or fail).
+      await p.waitForFunction(() => document.activeElement?.id === 'name', null, { timeout: 10_000 })
       await p.keyboard.type('alice')
       await p.keyboard.press('Tab')
       await p.keyboard.type(PASSWORD)
