@@ -159,19 +159,7 @@ export async function migrate(db: Kysely<Database>, kind: DbKind): Promise<void>
     const key = `ward_migrate:${schema}`
     await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn)
     try {
-      // Kysely's introspection (which tables exist) reads every schema of the database; another Ward
-      // dropping its own schema at that moment makes it fail naming that schema. Nothing was migrated
-      // then: try again (tests, and tenants sharing a database, drop schemas while others start).
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema }))
-          break
-        } catch (e) {
-          const other = /(?:schema|relation) "([^".]+)(?:\.[^"]*)?" does not exist/.exec((e as Error).message)?.[1]
-          if (!other || other === schema || attempt >= 8) throw e
-          await new Promise((r) => setTimeout(r, 100 * attempt))
-        }
-      }
+      await despiteOtherSchemasDropped(schema, () => runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema })))
     } finally {
       await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn)
     }
@@ -196,5 +184,22 @@ async function currentSchema(db: Kysely<Database>): Promise<string> {
 export async function pendingMigrations(db: Kysely<Database>, kind: DbKind): Promise<string[]> {
   const migrationTableSchema = kind === 'postgres' ? await currentSchema(db) : undefined
   const migrator = new Migrator({ db, provider: migrationProvider(kind), migrationTableSchema })
-  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)
+  return despiteOtherSchemasDropped(migrationTableSchema, async () => (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name))
+}
+
+/**
+ * Kysely's introspection (which tables exist) reads every schema of the database; another Ward
+ * dropping its own schema at that moment makes it fail naming that schema. Nothing was changed
+ * then: try again (tests, and tenants sharing a database, drop schemas while others start).
+ */
+async function despiteOtherSchemasDropped<T>(own: string | undefined, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn()
+    } catch (e) {
+      const other = /(?:schema|relation) "([^".]+)(?:\.[^"]*)?" does not exist/.exec((e as Error).message)?.[1]
+      if (!own || !other || other === own || attempt >= 8) throw e
+      await new Promise((r) => setTimeout(r, 100 * attempt))
+    }
+  }
 }
