@@ -120,6 +120,12 @@ static double deadline_of(const Timing *tm, const Job *j, int try_no, double now
   return now + (t > j->timeout_ms ? j->timeout_ms : t);
 }
 
+/** How long to wait for answers (ms, 1 to 50): until the oldest probe's deadline, or until `until` when sooner (0: none). */
+static int wait_ms(double now, double deadline, double until) {
+  double left = (until && until < deadline ? until : deadline) - now;
+  return left < 1 ? 1 : left > 50 ? 50 : (int)left;
+}
+
 static Timing timing(const Job *j) {
   int w = j->window < 1 ? 1 : j->window;
   return (Timing){ -1, 0, j->timeout_ms, w, w };
@@ -312,11 +318,8 @@ static void run_scan(Job *j) {
     // Wait for answers: not at all while there is more to send, else until the oldest probe expires.
     int wait = 0;
     if (blocked) wait = 1;
-    else if (paced || outstanding >= tm.window || (next >= total && qhead >= qtail)) {
-      double left = rhead < rtail ? ring[rhead].deadline - now : 10;
-      if (paced && slot - now < left) left = slot - now;
-      wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
-    }
+    else if (paced || outstanding >= tm.window || (next >= total && qhead >= qtail))
+      wait = wait_ms(now, rhead < rtail ? ring[rhead].deadline : now + 10, paced ? slot : 0);
     // Only wait here: answers are read at the top of the loop, before any probe is judged expired,
     // so a thread that was not scheduled for a while never mistakes answers waiting in the socket for silence.
     struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -482,10 +485,9 @@ static void run_connect(Job *j) {
     if (next >= total && qhead >= qtail && outstanding == 0) break;
     int wait = 0;
     if (paced || outstanding >= tm.window || now < pressure_until || (next >= total && qhead >= qtail)) {
-      double left = rhead < rtail ? ring[rhead].deadline - now : 10;
-      if (now < pressure_until && pressure_until - now < left) left = pressure_until - now;
-      if (paced && slot - now < left) left = slot - now;
-      wait = left < 1 ? 1 : left > 50 ? 50 : (int)left;
+      double until = paced ? slot : 0;
+      if (now < pressure_until && (!until || pressure_until < until)) until = pressure_until;
+      wait = wait_ms(now, rhead < rtail ? ring[rhead].deadline : now + 10, until);
     }
     // Only wait here (epoll's own descriptor is pollable): connections are judged at the top of the loop.
     struct pollfd pfd = { .fd = ep, .events = POLLIN };
