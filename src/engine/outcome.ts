@@ -3,6 +3,8 @@ import type { ScanState } from '../store/scan-states.js'
 import { AuthFailedError, TargetUnreachableError, ToolStartError } from '../toolkit/errors.js'
 import type { AbortKind } from './abort.js'
 import { keptWords } from '../store/results.js'
+import type { TestTally } from '../store/test-tally.js'
+import { BLOCKED_CODE } from '../toolkit/scope.js'
 
 export interface RunEnd {
   /** The tool returned, threw, or ignored the abort for the whole grace period. */
@@ -14,6 +16,8 @@ export interface RunEnd {
   testsStarted: number
   /** Findings the scan holds now (all attempts): status messages say what was kept, never more. */
   findingsKept: number
+  /** How the scan's tests ended (absent: not read, e.g. the tool never started). */
+  tally?: TestTally
 }
 
 
@@ -23,7 +27,7 @@ export function outcomeOf(e: RunEnd): { state: ScanState; message: string | null
     const err = e.error as Error
     if (err instanceof TargetUnreachableError) return { state: 'connection error', message: err.message }
     if (err instanceof AuthFailedError) return { state: 'auth failed', message: err.message }
-    if (err instanceof ToolStartError || e.testsStarted === 0) return { state: 'failed to start', message: err?.message ?? String(err) }
+    if (err instanceof ToolStartError || e.testsStarted === 0 || (err as { code?: string })?.code === BLOCKED_CODE) return { state: 'failed to start', message: err?.message ?? String(err) }
     return { state: 'finished', message: `The tool stopped early on an error: ${err?.message ?? err}; ${kept}` }
   }
   if (e.how === 'ignored-abort') {
@@ -42,6 +46,29 @@ export function outcomeOf(e: RunEnd): { state: ScanState; message: string | null
     case 'lease_lost':
       return { state: 'aborted', message: `Ward shut down while the scan was running; ${kept}` }
     default:
-      return { state: 'finished', message: null }
+      return returnedOutcome(e.tally)
   }
+}
+
+const BLOCKED_WORDS = 'blocked: outside the allowed scope'
+
+/**
+ * A tool that returned by itself: `finished` only when at least one test ran to a result, else the
+ * scan tested nothing — `failed to start` when every attempt was refused by the scope guard (nothing
+ * was sent), `connection error` otherwise. A finished scan with tests that could not run says how many.
+ */
+function returnedOutcome(t: TestTally | undefined): { state: ScanState; message: string | null } {
+  if (!t || t.total === 0) return { state: 'finished', message: null }
+  if (t.ran === 0) {
+    const blocked = t.notes.length > 0 && t.notes.filter((n) => n.status === 'error').every((n) => n.message.includes(BLOCKED_WORDS)) && t.notes.some((n) => n.message.includes(BLOCKED_WORDS))
+    if (blocked) return { state: 'failed to start', message: t.notes.find((n) => n.message.includes(BLOCKED_WORDS))!.message }
+    return { state: 'connection error', message: `No test ran to a result (${t.total === 1 ? 'the only test' : `all ${t.total} tests`} errored or were skipped): ${notesWords(t)}` }
+  }
+  if (t.notRun > 0) return { state: 'finished', message: `${t.notRun} of ${t.total} tests could not run: ${notesWords(t)}` }
+  return { state: 'finished', message: null }
+}
+
+const notesWords = (t: TestTally) => {
+  const words = t.notes.map((n) => `${n.name} (${n.status === 'error' ? 'error' : 'skipped'}: ${n.message})`).join('; ')
+  return t.notRun > t.notes.length ? `${words}; and ${t.notRun - t.notes.length} more` : words
 }

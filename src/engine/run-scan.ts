@@ -22,6 +22,9 @@ import { EgressUnavailableError } from './egress-errors.js'
 import { scopesOf } from '../toolkit/scope.js'
 import { targetHost } from '../toolkit/ip.js'
 import { engineMetrics } from './metrics.js'
+import { CoverageRecorder } from '../toolkit/coverage.js'
+import { recordingAnswers } from './answer-recording.js'
+import { testTally } from '../store/test-tally.js'
 
 const END_WRITE_ATTEMPTS = 6
 const SHUTDOWN_GRACE_MS = 5000
@@ -76,7 +79,8 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), Math.max(0, scan.max_scan_time * minute - spent)))
     timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)))
     const deadline = Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute - spent
-    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline })
+    const coverage = new CoverageRecorder()
+    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: recordingAnswers(egress, coverage), makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline, coverage })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {
@@ -131,7 +135,12 @@ async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nul
     return 'lease lost'
   }
   const kept = await findingsKept(db, scan.id)
-  const { state, message } = finalState({ ...end, findingsKept: kept })
+  if (ctx) await ctx.flush()
+  // Tests decide whether a scan that returned tested anything (decisions.md, "Scan states").
+  const tally = ctx && end.how === 'returned' && !end.abort ? await testTally(db, scan.id) : undefined
+  const { state, message } = finalState({ ...end, findingsKept: kept, tally })
+  // Only a scan that ran to its own end records what it covered: a finding is closed only where such a scan looked.
+  const coverage = state === 'finished' && tally && ctx ? JSON.stringify(ctx.coverage.toJSON()) : null
   const handBack = state === 'aborted' && end.abort === 'shutdown' && deps.tools.get(scan.tool_id)?.restartable === true
   if (ctx && !said.logged) {
     const secs = Math.round((Date.now() - started) / 1000)
@@ -153,7 +162,7 @@ async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nul
     return 'waiting'
   }
   await endOpenTests(db, scan.id, state === 'finished' || state === 'stopped' ? 'skipped' : 'error', `scan ended: ${state}`)
-  const set = { end_time: nowIso(), status_message: message, lease_owner: null, eta_at: null, ...(state === 'finished' ? { progress: 100 } : {}) }
+  const set = { end_time: nowIso(), status_message: message, lease_owner: null, eta_at: null, coverage, ...(state === 'finished' ? { progress: 100 } : {}) }
   // The outbox row of a report callback is written in the same transaction as the terminal state.
   const moved = await endScanWithCallback(db, scan.id, (trx) => transitionScan(trx, scan.id, state, set, ['running'], owner))
   if (!moved) log.warn({ scan: scan.id, state }, 'scan was already ended elsewhere')

@@ -9,6 +9,7 @@ import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
 import { createVulnLookup } from './vuln-lookup.js'
 import { etaClock, etaMoved } from './eta.js'
+import { CoverageRecorder, type PortCoverage } from '../toolkit/coverage.js'
 
 const FLUSH_MS = 300
 const MAX_LOG_LINE = 4000
@@ -20,6 +21,8 @@ export interface LiveContext extends ScanContext<unknown> {
   flush(): Promise<void>
   outputData(): Record<string, unknown>
   testsStarted(): number
+  /** What the scan looked at so far: ports the tool reported, origins that answered (run-scan.ts). */
+  coverage: CoverageRecorder
   /** Writes that failed (kept so the worker can report them, never silently dropped). */
   writeErrors: Error[]
 }
@@ -35,6 +38,7 @@ export function createScanContext(opts: {
   settings?: ScanSettings
   /** When the scan must stop at the latest (epoch ms): the expected end is never later. */
   deadline?: number
+  coverage?: CoverageRecorder
 }): LiveContext {
   const { db, scan, target } = opts
   const eta = etaClock(Date.now(), opts.deadline ?? null)
@@ -49,6 +53,7 @@ export function createScanContext(opts: {
   let timer: NodeJS.Timeout | null = null
   let flushing: Promise<void> = Promise.resolve()
   const writeErrors: Error[] = []
+  const coverage = opts.coverage ?? new CoverageRecorder()
 
   const schedule = () => {
     if (!timer) timer = setTimeout(() => void flush(), FLUSH_MS)
@@ -129,6 +134,10 @@ export function createScanContext(opts: {
       outputDirty = true
       schedule()
     },
+    cover(c: PortCoverage) {
+      coverage.ports(c)
+    },
+    coverage,
     flush,
     outputData: () => output,
     testsStarted: () => tests,

@@ -7,6 +7,8 @@ import type { Db } from '../store/db.js'
 import type { FindingRow, ScanRow } from '../store/schema.js'
 import { previousCompleteScan, scanFindingsByRisk, scanIsComplete } from '../store/scans.js'
 import { toApiTime } from '../store/time.js'
+import { inRanges, lookedAt, originOf, parseCoverage, type ScanLook } from '../store/coverage.js'
+import { scanLook, seenBefore, testNamesOf } from '../store/finding-lifecycle.js'
 
 export interface FindingRef {
   id: number
@@ -40,7 +42,11 @@ export interface ScanChanges {
   /** false when this scan is partial: nothing is then reported gone, closed or removed. */
   complete: boolean
   changed: boolean
-  findings: { new: FindingRef[]; gone: FindingRef[]; still: FindingRef[] }
+  /**
+   * `not_covered`: findings of the compared scan at locations this scan did not look at (a port it did
+   * not probe, an origin that did not answer, a test that could not run): neither gone nor still.
+   */
+  findings: { new: FindingRef[]; gone: FindingRef[]; still: FindingRef[]; not_covered: FindingRef[] }
   surface: {
     ports: { opened: PortFacts[]; closed: PortFacts[]; changed: Array<{ port: number; protocol: string; before: PortFacts; after: PortFacts }> }
     subdomains: { added: Array<{ hostname: string; ip_address: string | null }>; removed: Array<{ hostname: string; ip_address: string | null }>; address_changed: Array<{ hostname: string; before: string | null; after: string | null }> }
@@ -97,9 +103,31 @@ const minus = <T>(a: Iterable<T>, b: { has(x: T): boolean }) => [...a].filter((x
 
 const ref = (f: FindingRow): FindingRef => ({ id: f.id, vuln_id: f.vuln_id, name: f.name, risk_level: f.risk_level, port: f.port, protocol: f.protocol, service: f.service, location: f.url ?? f.location })
 
+/**
+ * What each scan looked at, to tell "gone" from "not covered" (store/coverage.ts). Absent: both
+ * scans covered everything (the rule before coverage was recorded).
+ */
+export interface DiffLooks {
+  scan: ScanLook
+  against: ScanLook | null
+  /** Names of the tests behind the findings of both scans, by test id. */
+  testNames: ReadonlyMap<number, string>
+  /** Groups first seen by an earlier scan than `scan`: found now where the compared scan did not look, they are not new. */
+  seenBefore: ReadonlySet<string>
+}
+
+const spotOf = (f: FindingRow, names: ReadonlyMap<number, string>) => ({ port: f.port, protocol: f.protocol, url: f.url, test_name: f.test_id === null ? null : (names.get(f.test_id) ?? null) })
+
 /** The changes of `scan` against `against` (null: nothing to compare with, so everything is new). */
-export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRow | null, againstFindings: FindingRow[]): ScanChanges {
+export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRow | null, againstFindings: FindingRow[], looks?: DiffLooks): ScanChanges {
   const complete = scanIsComplete(scan)
+  const looked = (look: ScanLook | null | undefined, f: FindingRow) => !looks || !look || lookedAt(look, spotOf(f, looks.testNames))
+  const cov = parseCoverage(scan.coverage)
+  const probedNow = (p: PortFacts) => {
+    const r = cov?.ports[p.protocol === 'udp' ? 'udp' : 'tcp']
+    return !cov || (!!r && inRanges(r.probed, p.port)) || Object.keys(cov.ports).length === 0
+  }
+  const reachedNow = (u: string) => !cov || cov.origins.length === 0 || cov.origins.includes(originOf(u) ?? '')
   const now = outputOf(scan)
   const before = against ? outputOf(against) : {}
   const keys = new Set(findings.map((f) => f.dedup_key))
@@ -131,14 +159,15 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
     complete,
     changed: false,
     findings: {
-      new: uniq(findings.filter((f) => !oldKeys.has(f.dedup_key))).map(ref),
-      gone: gone(uniq(againstFindings.filter((f) => !keys.has(f.dedup_key))).map(ref)),
-      still: uniq(findings.filter((f) => oldKeys.has(f.dedup_key))).map(ref),
+      new: uniq(findings.filter((f) => !oldKeys.has(f.dedup_key) && (looked(looks?.against, f) || !looks?.seenBefore.has(f.dedup_key)))).map(ref),
+      gone: gone(uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && looked(looks?.scan, f))).map(ref)),
+      still: uniq(findings.filter((f) => oldKeys.has(f.dedup_key) || (!looked(looks?.against, f) && looks?.seenBefore.has(f.dedup_key)))).map(ref),
+      not_covered: against ? uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && !(complete && looked(looks?.scan, f)))).map(ref) : [],
     },
     surface: {
       ports: {
         opened: minus(pNow.keys(), pBefore).map((k) => pNow.get(k)!),
-        closed: gone(minus(pBefore.keys(), pNow).map((k) => pBefore.get(k)!)),
+        closed: gone(minus(pBefore.keys(), pNow).map((k) => pBefore.get(k)!).filter(probedNow)),
         changed: changedPorts.map(([k, p]) => ({ port: p.port, protocol: p.protocol, before: pBefore.get(k)!, after: p })),
       },
       subdomains: {
@@ -153,7 +182,7 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
         ciphers_added: minus(tNow.ciphers, tBefore.ciphers).sort(),
         ciphers_removed: gone(minus(tBefore.ciphers, tNow.ciphers).sort()),
       },
-      urls: { found: minus(uNow, uBefore).sort(), gone: gone(minus(uBefore, uNow).sort()) },
+      urls: { found: minus(uNow, uBefore).sort(), gone: gone(minus(uBefore, uNow).filter(reachedNow).sort()) },
     },
   }
   const s = c.surface
@@ -167,5 +196,13 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
 /** The changes of `scan` against `against` (a scan the caller already read), or its previous complete scan. */
 export async function scanChanges(db: Db, scan: ScanRow, against?: ScanRow): Promise<ScanChanges> {
   const base = against ?? (await previousCompleteScan(db, scan)) ?? null
-  return diffScans(scan, await scanFindingsByRisk(db, scan.id), base, base ? await scanFindingsByRisk(db, base.id) : [])
+  const findings = await scanFindingsByRisk(db, scan.id)
+  const baseFindings = base ? await scanFindingsByRisk(db, base.id) : []
+  const looks: DiffLooks = {
+    scan: await scanLook(db, scan),
+    against: base && scanIsComplete(base) ? await scanLook(db, base) : null,
+    testNames: await testNamesOf(db, [...findings, ...baseFindings]),
+    seenBefore: await seenBefore(db, scan, findings),
+  }
+  return diffScans(scan, findings, base, baseFindings, looks)
 }

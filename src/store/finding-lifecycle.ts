@@ -8,6 +8,7 @@ import type { Database, FindingGroupRow, NewFinding } from './schema.js'
 import type { Db } from './db.js'
 import { nowIso } from './time.js'
 import { scanIsComplete } from './scan-states.js'
+import { lookedAt, parseCoverage, type ScanLook } from './coverage.js'
 
 type Tx = Transaction<Database>
 
@@ -32,12 +33,13 @@ export async function touchGroup(trx: Tx, f: NewFinding): Promise<void> {
 
 /**
  * After a scan reached its terminal state (same transaction): when it is complete, every open group
- * of its target and tool that it did not find is fixed. A partial scan changes nothing.
+ * of its target and tool that it did not find — at a location it covered — is fixed. What the scan
+ * did not look at stays as it was (store/coverage.ts); a partial scan changes nothing.
  */
 export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
-  const s = await trx.selectFrom('scans').select(['id', 'status', 'status_message', 'target_id', 'tool_id', 'workspace_id']).where('id', '=', scanId).executeTakeFirst()
+  const s = await trx.selectFrom('scans').select(['id', 'status', 'status_message', 'coverage', 'target_id', 'tool_id', 'workspace_id']).where('id', '=', scanId).executeTakeFirst()
   if (!s || !scanIsComplete(s)) return 0
-  const gone = await trx
+  const missing = await trx
     .selectFrom('finding_groups as g')
     .select(['g.dedup_key'])
     .where('g.workspace_id', '=', s.workspace_id)
@@ -47,9 +49,10 @@ export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
     .where('g.last_scan_id', '<', s.id)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('findings as f').select('f.id').where('f.scan_id', '=', s.id).whereRef('f.dedup_key', '=', 'g.dedup_key'))))
     .execute()
+  const gone = await coveredByScan(trx, s, missing.map((m) => m.dedup_key))
   if (!gone.length) return 0
   const now = nowIso()
-  const keys = gone.map((g) => g.dedup_key)
+  const keys = gone
   for (let i = 0; i < keys.length; i += 500) {
     const part = keys.slice(i, i + 500)
     await trx.updateTable('finding_groups').set({ state: 'fixed', fixed_at: now, fixed_scan_id: s.id }).where('workspace_id', '=', s.workspace_id).where('dedup_key', 'in', part).execute()
@@ -64,6 +67,49 @@ export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
   return gone.length
 }
 
+/** Of these groups' keys, those whose latest finding sat where the scan looked (store/coverage.ts). */
+async function coveredByScan(trx: Tx, s: { id: number; workspace_id: number; coverage: string | null }, keys: string[]): Promise<string[]> {
+  if (!keys.length) return []
+  const look = await scanLook(trx, s)
+  if (!look.coverage) return keys
+  const out: string[] = []
+  for (let i = 0; i < keys.length; i += 500) {
+    const latest = trx.selectFrom('findings').select((e) => e.fn.max('id').as('id')).where('workspace_id', '=', s.workspace_id).where('dedup_key', 'in', keys.slice(i, i + 500)).groupBy('dedup_key')
+    const spots = await trx.selectFrom('findings as f').leftJoin('tests as t', 't.id', 'f.test_id').select(['f.dedup_key', 'f.port', 'f.protocol', 'f.url', 't.name as test_name']).where('f.id', 'in', latest).execute()
+    for (const f of spots) if (lookedAt(look, { port: f.port, protocol: f.protocol, url: f.url, test_name: f.test_name ?? null })) out.push(f.dedup_key)
+  }
+  return out
+}
+
+/** What a complete scan looked at: its stored coverage and the names of its tests that ran to a result. */
+export async function scanLook(db: Db | Tx, s: { id: number; coverage: string | null }): Promise<ScanLook> {
+  const coverage = parseCoverage(s.coverage)
+  if (!coverage) return { coverage: null, testsRan: new Set() }
+  const ran = await db.selectFrom('tests').select('name').where('scan_id', '=', s.id).where('status', '=', 'finished').execute()
+  return { coverage, testsRan: new Set(ran.map((t) => t.name)) }
+}
+
 /** The life cycle of the group of a finding the caller may read (tenancy checked by the caller's read). */
 export const groupOf = (db: Db, workspaceId: number, dedupKey: string): Promise<FindingGroupRow | undefined> =>
   db.selectFrom('finding_groups').selectAll().where('workspace_id', '=', workspaceId).where('dedup_key', '=', dedupKey).executeTakeFirst()
+
+/** Names of the tests behind these findings, by test id (one query per 1,000). */
+export async function testNamesOf(db: Db, findings: ReadonlyArray<{ test_id: number | null }>): Promise<Map<number, string>> {
+  const ids = [...new Set(findings.map((f) => f.test_id).filter((id): id is number => id !== null))]
+  const out = new Map<number, string>()
+  for (let i = 0; i < ids.length; i += 1000) {
+    for (const t of await db.selectFrom('tests').select(['id', 'name']).where('id', 'in', ids.slice(i, i + 1000)).execute()) out.set(t.id, t.name)
+  }
+  return out
+}
+
+/** Dedup keys of these findings whose group was first seen by a scan before `scan`. */
+export async function seenBefore(db: Db, scan: { id: number; workspace_id: number }, findings: ReadonlyArray<{ dedup_key: string }>): Promise<Set<string>> {
+  const keys = [...new Set(findings.map((f) => f.dedup_key))]
+  const out = new Set<string>()
+  for (let i = 0; i < keys.length; i += 500) {
+    const rows = await db.selectFrom('finding_groups').select('dedup_key').where('workspace_id', '=', scan.workspace_id).where('dedup_key', 'in', keys.slice(i, i + 500)).where('first_scan_id', '<', scan.id).execute()
+    for (const r of rows) out.add(r.dedup_key)
+  }
+  return out
+}

@@ -38,4 +38,9 @@ export class IllegalTransitionError extends Error {
  * A scan that ran to its end: `finished` without a note (not cut short by max_scan_time or a
  * tool error). Only such a scan may say that something is gone.
  */
-export const scanIsComplete = (s: { status: string; status_message: string | null }) => s.status === 'finished' && !s.status_message
+/**
+ * A scan that ran to its own end: `finished` with its coverage recorded (tests that could not run are
+ * then named in status_message, and the coverage says what was looked at), or — for scans written
+ * before coverage was recorded — `finished` with no status_message.
+ */
+export const scanIsComplete = (s: { status: string; status_message: string | null; coverage?: string | null }) => s.status === 'finished' && (s.coverage ? true : !s.status_message)

@@ -257,7 +257,7 @@ export const queueDepth = async (db: Db) => Number((await db.selectFrom('scans')
 
 /** The latest complete scan of the same target and tool before `scan`. */
 export const previousCompleteScan = (db: Db, scan: Pick<ScanRow, 'id' | 'target_id' | 'tool_id'>) =>
-  db.selectFrom('scans').selectAll().where('target_id', '=', scan.target_id).where('tool_id', '=', scan.tool_id).where('id', '<', scan.id).where('status', '=', 'finished').where('status_message', 'is', null).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  db.selectFrom('scans').selectAll().where('target_id', '=', scan.target_id).where('tool_id', '=', scan.tool_id).where('id', '<', scan.id).where('status', '=', 'finished').where((eb) => eb.or([eb('coverage', 'is not', null), eb('status_message', 'is', null)])).orderBy('id', 'desc').limit(1).executeTakeFirst()
 
 /** A scan's findings, most severe first (what changed between two scans compares these). */
 export const scanFindingsByRisk = (db: Db, scanId: number) =>

@@ -74,6 +74,8 @@ export interface ScansTable {
   eta_at: string | null
   /** The schedule that queued the scan; null for scans started by hand. */
   schedule_id: number | null
+  /** What the scan covered (toolkit/coverage.ts ScanCoverage as JSON), when it ended complete (migration 013). */
+  coverage: string | null
 }
 
 export interface TestsTable {

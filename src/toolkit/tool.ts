@@ -1,4 +1,5 @@
 // The Tool contract: what the engine needs from a scanning tool, and what a tool gets to work with.
+import type { PortCoverage } from './coverage.js'
 import type { Static, TSchema } from '@sinclair/typebox'
 import type { Check, Risk } from './check.js'
 import type { Evidence } from './evidence.js'
@@ -77,6 +78,11 @@ export interface ScanContext<P = unknown> {
   log(line: string): void
   /** Set a member of output_data next to `findings` (`ports`, `urls`, `certificates`, ...). */
   output(member: string, value: unknown): void
+  /**
+   * Ports the tool probed (and found open): a finding on a port is closed only by a scan that
+   * probed that port (decisions.md, "Life cycle"). HTTP answers are recorded by the egress itself.
+   */
+  cover(ports: PortCoverage): void
 }
 
 /** A tool's run: scans one target through `ctx`, recording tests and findings as it goes. */

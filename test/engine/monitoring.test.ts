@@ -76,8 +76,8 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     const lc1 = (await w.req('GET', `/api/v2/findings/${(await byLoc(s1))['step-5'].id}/lifecycle`)).json().data
     assert.equal(lc1.state, 'open', 'a partial scan fixes nothing')
 
-    // Run 3 (complete, 3 steps): step-5 is gone → fixed; step-1 still; step-3 still and still accepted.
-    await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 3, step_ms: 1 } } })
+    // Run 3 (complete, 5 steps, step 5 ran and found nothing): step-5 is gone → fixed; step-1 still; step-3 still and still accepted.
+    await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 5, step_ms: 1, quiet_steps: [5] } } })
     const s3 = await runNow(sid)
     await waitForScan(w, s3, finished)
     const c3 = await changes(s3)
@@ -180,7 +180,7 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
       const d2 = await delivered(s2)
       assert.equal(d2.status, 'skipped')
       assert.match(d2.last_error, new RegExp(`nothing changed since scan ${s1}`))
-      await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 1, step_ms: 1 } } })
+      await w.req('PATCH', `/api/v2/schedules/${sid}`, { body: { tool_params: { steps: 3, step_ms: 1, quiet_steps: [3] } } })
       const s3 = await runNow(sid)
       await waitForScan(w, s3, finished)
       assert.equal((await delivered(s3)).status, 'delivered')

@@ -5,6 +5,7 @@ import { createDirectEgress } from '../../src/engine/net/direct.js'
 import type { Egress } from '../../src/toolkit/egress.js'
 import { resolveToolParams } from '../../src/toolkit/params.js'
 import { dedupKey } from '../../src/domain/finding-identity.js'
+import { CoverageRecorder, type PortCoverage, type ScanCoverage } from '../../src/toolkit/coverage.js'
 
 export interface HarnessTest {
   name: string
@@ -16,6 +17,8 @@ export interface HarnessTest {
 }
 
 export interface HarnessResult {
+  /** The ports the tool said it probed (cover()); origins are recorded by the engine's egress, not here. */
+  coverage: ScanCoverage
   tests: HarnessTest[]
   findings: FindingInput[]
   logs: string[]
@@ -45,6 +48,7 @@ export async function runTool(
   const findings: FindingInput[] = []
   const logs: string[] = []
   const output: Record<string, unknown> = {}
+  const coverage = new CoverageRecorder()
   let progress = 0
   const progressSteps: HarnessResult['progressSteps'] = []
   const egress = opts.egress ?? createDirectEgress()
@@ -97,6 +101,9 @@ export async function runTool(
     output(member: string, value: unknown) {
       output[member] = value
     },
+    cover(c: PortCoverage) {
+      coverage.ports(c)
+    },
   }
   let error: Error | undefined
   try {
@@ -106,7 +113,7 @@ export async function runTool(
   } finally {
     if (!opts.egress) await egress.close()
   }
-  return { tests, findings, logs, output, progress, progressSteps, error, elapsedMs: performance.now() - started }
+  return { tests, findings, logs, output, progress, progressSteps, error, elapsedMs: performance.now() - started, coverage: coverage.toJSON() }
 }
 
 const identity = (f: FindingInput) => dedupKey({ targetId: 1, vulnId: f.check.id, port: f.port ?? null, protocol: f.protocol ?? null, url: f.url, location: f.location })

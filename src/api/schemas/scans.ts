@@ -110,7 +110,9 @@ export const ScanChanges = Type.Object({
   against_end_time: Nullable(Type.String()),
   complete: Type.Boolean({ description: 'false for a partial scan (stopped, timed out, cut short): nothing is then reported gone, closed or removed' }),
   changed: Type.Boolean(),
-  findings: Type.Object({ new: Type.Array(FindingRef), gone: Type.Array(FindingRef, { description: 'fixed: in the earlier scan, not in this one' }), still: Type.Array(FindingRef) }),
+  findings: Type.Object({ new: Type.Array(FindingRef), gone: Type.Array(FindingRef, { description: 'fixed: in the earlier scan, not in this one' }), still: Type.Array(FindingRef),
+    not_covered: Type.Array(FindingRef, { description: 'in the earlier scan, at a location this scan did not look at (a port not probed, an origin that did not answer, a test that could not run): neither gone nor still' }),
+  }),
   surface: Type.Object({
     ports: Type.Object({ opened: Type.Array(PortFacts), closed: Type.Array(PortFacts), changed: Type.Array(Type.Object({ port: Type.Integer(), protocol: Type.String(), before: PortFacts, after: PortFacts })) }),
     subdomains: Type.Object({ added: Type.Array(Subdomain), removed: Type.Array(Subdomain), address_changed: Type.Array(Type.Object({ hostname: Type.String(), before: Nullable(Type.String()), after: Nullable(Type.String()) })) }),

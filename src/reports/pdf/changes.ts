@@ -6,7 +6,7 @@ import { drawTable } from './table.js'
 import { cell, formatTime, plural } from './text.js'
 import { COLOR, LIMIT } from './theme.js'
 
-const KIND_COLOR: Record<string, string> = { new: '#c0392b', opened: '#c0392b', added: '#c0392b', found: '#c0392b', fixed: '#1f7a4d', closed: '#1f7a4d', removed: '#1f7a4d', gone: '#1f7a4d', changed: '#b9770e' }
+const KIND_COLOR: Record<string, string> = { new: '#c0392b', opened: '#c0392b', added: '#c0392b', found: '#c0392b', fixed: '#1f7a4d', closed: '#1f7a4d', removed: '#1f7a4d', gone: '#1f7a4d', changed: '#b9770e', 'not covered': '#6b7280' }
 
 const where = (f: { port: number | null; protocol: string | null; location: string | null }) =>
   [f.port !== null ? `${f.port}/${f.protocol ?? 'tcp'}` : null, f.location].filter(Boolean).join(' ')
@@ -17,6 +17,8 @@ export function changeRows(c: ScanChanges): Array<[string, string, string]> {
   const rows: Array<[string, string, string]> = []
   for (const f of c.findings.new) rows.push(['Finding', 'new', `${f.name} ${where(f)}`])
   for (const f of c.findings.gone) rows.push(['Finding', 'fixed', `${f.name} ${where(f)}`])
+  // Never "gone": this scan did not look there (a port it did not probe, a test that could not run).
+  for (const f of c.findings.not_covered) rows.push(['Finding', 'not covered', `${f.name} ${where(f)}`])
   const p = c.surface.ports
   for (const x of p.opened) rows.push(['Port', 'opened', `${x.port}/${x.protocol} ${svc(x)}`])
   for (const x of p.closed) rows.push(['Port', 'closed', `${x.port}/${x.protocol} ${svc(x)}`])

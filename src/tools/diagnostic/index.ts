@@ -35,7 +35,12 @@ export const diagnosticTool = defineTool(diagnosticManifest, async (ctx) => {
     const t = await ctx.test(`step ${i + 1}`, `Diagnostic step ${i + 1} of ${p.steps}`)
     ctx.log(`step ${i + 1}/${p.steps}`)
     await sleep(p.step_ms, ctx.signal, p.ignore_abort)
-    if (i % 2 === 0) {
+    if (p.error_steps.includes(i + 1)) {
+      await t.error(`step ${i + 1} could not run (diagnostic)`)
+      ctx.progress(i + 1, p.steps)
+      continue
+    }
+    if (i % 2 === 0 && !p.quiet_steps.includes(i + 1)) {
       await t.finding({ check: diagnosticCheck, location: `step-${i + 1}`, evidence: textEvidence(`step ${i + 1}`) })
       // Logged once written: a log line never claims a finding the database lacks.
       ctx.log(`finding at step-${i + 1}`)

@@ -6,6 +6,10 @@ export const diagnosticParams = Type.Object(
     steps: Type.Integer({ minimum: 0, maximum: 10000, default: 4 }),
     step_ms: Type.Integer({ minimum: 0, maximum: 3600000, default: 50 }),
     ignore_abort: Type.Boolean({ default: false }),
+    /** Steps that run (their test ends passed) without their finding: a fix the scan looked at. */
+    quiet_steps: Type.Array(Type.Integer({ minimum: 1, maximum: 10000 }), { default: [], maxItems: 100 }),
+    /** Steps whose test ends in error (a check that could not run). */
+    error_steps: Type.Array(Type.Integer({ minimum: 1, maximum: 10000 }), { default: [], maxItems: 100 }),
     fail: Type.Union(['none', 'unreachable', 'start', 'auth', 'crash'].map((s) => Type.Literal(s)), { default: 'none' }),
   },
   { additionalProperties: false },

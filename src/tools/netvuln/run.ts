@@ -67,6 +67,7 @@ export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void>
     throw new TargetUnreachableError(`${host} did not answer on any of the ${ports.length} TCP ports scanned`)
   }
   await discovery.done()
+  ctx.cover({ protocol: 'tcp', probed: states.map((s) => s.port), open })
   ctx.log(`${open.length} open TCP ports: ${open.join(', ') || 'none'}`)
 
   // 2. Service and version detection (tool 70).

@@ -113,6 +113,7 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   )
   if (unfinished) await discovery.error(`scan stopped after ${states.length} of ${ports.length} ports`)
   else await discovery.done()
+  ctx.cover({ protocol: 'tcp', probed: states.map((x) => x.port), open: open.map((o) => o.port) })
 
   // ---- service detection, and the risk checks on each port as soon as its facts are known
   const detection = detect ? await ctx.test('Service detection', 'Banner grabbing and protocol probes on each open port to name the service, product and version.') : null

@@ -64,6 +64,8 @@ export function createTlsScanner(o: TlsScannerOptions = {}) {
       if (ctx.signal.aborted) return
       throw new TargetUnreachableError(`Cannot connect to ${host}:${port}`)
     }
+    // The one port this scan looks at: findings of another port of the host stay as they are.
+    ctx.cover({ protocol: 'tcp', probed: [port], open: [port] })
     ctx.output('protocols', report.protocols.map((p) => ({
       name: p.name,
       accepted: p.accepted,

@@ -100,6 +100,8 @@ export const udpScanner = defineTool(udpScannerManifest, async (ctx) => {
     await discovery.finding({ check: udpOpenPort, detail: open.detail, port: row.port, protocol: 'udp', service: row.service, evidence: row.banner ? textEvidence(row.banner) : undefined })
   }
   await finish(discovery, signal, rows.length < ports.length)
+  // open|filtered may be a silent service: a finding there stays unless its test ran again.
+  ctx.cover({ protocol: 'udp', probed: rows.map((r) => r.port), open: rows.filter((r) => r.state === 'open' || r.state === 'open|filtered').map((r) => r.port) })
 
   // Follow-ups on open services (recursion, NTP control/monlist), in parallel, with the full timeout:
   // a resolver that recurses answers much later than an ICMP error arrives.
