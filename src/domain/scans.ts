@@ -3,6 +3,7 @@ import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
 import { getTarget } from '../store/targets.js'
+import { getScan, toolParamsOf } from '../store/scans.js'
 import { queueScan } from '../store/scans.js'
 import { publish } from '../store/notify.js'
 import type { ToolCatalogue } from '../toolkit/tool.js'
@@ -18,7 +19,10 @@ import { targetHost } from '../toolkit/ip.js'
 import type { Config } from '../config/config.js'
 
 export interface CreateScanInput {
-  tool_id: number
+  /** Absent only with from_scan_id (the earlier scan's tool). */
+  tool_id?: number
+  /** Start from an earlier scan's settings (an extension): its tool, target, tool_params, max_scan_time, VPN profile; fields given win. */
+  from_scan_id?: number
   target_id?: number
   target_name?: string | null
   workspace_id?: number | null
@@ -68,6 +72,7 @@ export interface ResolvedScan {
  * every target of a type) takes neither target_id nor target_name.
  */
 export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput, targets: 'one' | 'none' = 'one'): Promise<ResolvedScan> {
+  if (body.tool_id === undefined) throw badRequest('Invalid parameters: body field "tool_id" is required')
   const tool = rules.tools.get(body.tool_id)
   if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, { known_tool_ids: rules.tools.ids() })
   const hasId = body.target_id !== undefined
@@ -103,7 +108,33 @@ export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body
   return { toolId: tool.id, toolParams, workspaceId, vpnProfileUuid: vpn, targetId, reportCallback: cb }
 }
 
-export async function createScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput): Promise<{ scanId: number; targetId: number }> {
+/**
+ * "Scan again": the settings of an earlier scan the caller may read — tool, target, tool_params
+ * (credentials stay sealed), max_scan_time, VPN profile (none stays none), URL options — with the
+ * fields `body` gives winning. The report callback is not carried over (it belongs to one scan).
+ */
+export async function withEarlierScan<T extends CreateScanInput & { target_type?: string | null }>(db: Db, caller: Caller, body: T): Promise<T> {
+  if (body.from_scan_id === undefined) return body
+  const s = await getScan(db, caller.userId, body.from_scan_id)
+  if (!s) throw notFound('Scan')
+  if (body.tool_id !== undefined && body.tool_id !== s.tool_id) throw badRequest(`Invalid parameters: tool_id ${body.tool_id} differs from the tool of scan ${s.id} (${s.tool_id}); leave tool_id out or give ${s.tool_id}`)
+  const { from_scan_id: _from, ...given } = body
+  const namesTarget = given.target_id !== undefined || (given.target_name ?? null) !== null || (given.target_type ?? null) !== null
+  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined))
+  return {
+    tool_id: s.tool_id,
+    ...(namesTarget ? {} : { target_id: s.target_id }),
+    max_scan_time: s.max_scan_time,
+    vpn_profile_uuid: s.vpn_profile_uuid,
+    scan_original_url: s.scan_original_url === 1,
+    redirect_level: s.redirect_level,
+    tool_params: toolParamsOf(s) as Record<string, unknown>,
+    ...defined,
+  } as T
+}
+
+export async function createScan(db: Db, caller: Caller, rules: ScanRules, input: CreateScanInput): Promise<{ scanId: number; targetId: number }> {
+  const body = await withEarlierScan(db, caller, input)
   const r = await resolveScan(db, caller, rules, body)
   const scanId = await queueScan(db, {
     workspaceId: r.workspaceId,

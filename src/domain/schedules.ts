@@ -7,7 +7,7 @@ import type { ScheduleRow } from '../store/schema.js'
 import { getSchedule, insertSchedule, updateSchedule, type ScheduleChanges } from '../store/schedules.js'
 import { cronProblem, nextSlot, timezoneProblem, type Timing } from '../store/schedule-timing.js'
 import { badRequest, notFound } from './errors.js'
-import { resolveScan, type CreateScanInput, type ScanRules } from './scans.js'
+import { resolveScan, withEarlierScan, type CreateScanInput, type ScanRules } from './scans.js'
 import type { TargetType } from './target-type.js'
 
 export interface ScheduleTimingInput {
@@ -53,7 +53,8 @@ export function checkTiming(input: ScheduleTimingInput, base?: Timing): Timing {
   return t
 }
 
-export async function createSchedule(db: Db, caller: Caller, rules: ScanRules, body: CreateScheduleInput, now = new Date()): Promise<number> {
+export async function createSchedule(db: Db, caller: Caller, rules: ScanRules, input: CreateScheduleInput, now = new Date()): Promise<number> {
+  const body = await withEarlierScan(db, caller, input)
   const byType = body.target_type !== undefined && body.target_type !== null
   const hasTarget = body.target_id !== undefined || (body.target_name !== undefined && body.target_name !== null)
   if (byType === hasTarget) throw badRequest('Invalid parameters: give exactly one of target_id, target_name and target_type')

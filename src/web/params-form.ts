@@ -22,17 +22,25 @@ const isEnum = (s: JsonSchema) => !!s.anyOf && s.anyOf.every((o) => o.const !== 
 const label = (name: string) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
 const shownDefault = (v: unknown) => (v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? '' : String(v))
 
-/** Form controls for one tool; field names are `p.<tool id>.<path>`. */
-export function paramsFields(toolId: number, schema: JsonSchema, path: string[] = []): SafeHtml {
-  return html`${Object.entries(schema.properties ?? {}).map(([name, s]) => field(toolId, [...path, name], s))}`
+/**
+ * Form controls for one tool; field names are `p.<tool id>.<path>`. `values` (an earlier scan's
+ * tool_params, "Scan again") fill the fields instead of the defaults; credential objects are never
+ * written into a page: the form says they are kept.
+ */
+export function paramsFields(toolId: number, schema: JsonSchema, path: string[] = [], values?: Record<string, unknown>): SafeHtml {
+  return html`${Object.entries(schema.properties ?? {}).map(([name, s]) => field(toolId, [...path, name], valued(s, values, name), values && isPlainObject(values[name]) ? (values[name] as Record<string, unknown>) : undefined, values !== undefined && values[name] !== undefined))}`
 }
 
-function field(toolId: number, path: string[], s: JsonSchema): SafeHtml {
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+/** The schema with the earlier value as its default (objects are filled member by member). */
+const valued = (s: JsonSchema, values: Record<string, unknown> | undefined, name: string): JsonSchema => (values && values[name] !== undefined && !isPlainObject(values[name]) ? { ...s, default: values[name] } : s)
+
+function field(toolId: number, path: string[], s: JsonSchema, values?: Record<string, unknown>, given = false): SafeHtml {
   const name = `p.${toolId}.${path.join('.')}`
   const id = `p-${toolId}-${path.join('-')}`
   const title = label(path[path.length - 1]!)
   const help = s.description ? html`<small>${s.description}</small>` : ''
-  if (s.type === 'object' && s.properties) return html`<fieldset><legend>${title}</legend>${help}${paramsFields(toolId, s, path)}</fieldset>`
+  if (s.type === 'object' && s.properties) return html`<fieldset><legend>${title}</legend>${help}${paramsFields(toolId, s, path, values)}</fieldset>`
   if (s.type === 'boolean') {
     const on = s.default === true
     // The hidden field says the box was on the form, so an unticked box means false rather than "not given".
@@ -48,7 +56,8 @@ function field(toolId: number, path: string[], s: JsonSchema): SafeHtml {
   if (isObjectUnion(s)) {
     // Kinds of one object (authentication: form, basic, …): written as JSON, one kind's members.
     const kinds = (s.anyOf ?? []).map((o) => String((o.properties?.type as JsonSchema | undefined)?.const ?? '')).filter(Boolean)
-    return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="3" autocomplete="off" spellcheck="false" placeholder='{"type": "${kinds[0] ?? ''}", …}'></textarea>${help}<small>JSON, "type" one of ${kinds.join(', ')}</small></div>`
+    const kept = given ? html`<small data-kept="${path.join('.')}">Kept from the earlier scan (its secrets stay sealed): leave empty to keep it, or type new JSON to replace it.</small>` : ''
+    return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="3" autocomplete="off" spellcheck="false" placeholder='{"type": "${kinds[0] ?? ''}", …}'></textarea>${help}${kept}<small>JSON, "type" one of ${kinds.join(', ')}</small></div>`
   }
   if (s.type === 'array' || s.anyOf) {
     const choices = consts(s)

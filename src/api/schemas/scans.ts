@@ -48,15 +48,19 @@ export const ReportCallback = Type.Object(
   { additionalProperties: false },
 )
 
+export const FromScanId = Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'extension: start from the settings of this earlier scan (tool, target, tool_params, max_scan_time, VPN profile, URL options); fields given win; the report callback is not carried over' }))
+
 export const CreateScanBody = Type.Object({
-  tool_id: Type.Integer({ description: 'tool to run (decisions.md tool ids)' }),
+  tool_id: Type.Optional(Type.Integer({ description: 'tool to run (decisions.md tool ids); required unless from_scan_id is given' })),
+  from_scan_id: FromScanId,
   target_id: Type.Optional(Id),
   target_name: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
   workspace_id: Type.Optional(Nullable(Id)),
   vpn_profile_uuid: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
-  max_scan_time: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440, default: 1440 })),
+  // No schema default: "not given" must stay visible, so from_scan_id can tell it from a value (1440 when neither gives one).
+  max_scan_time: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440, description: 'minutes; default 1440 (or the scan of from_scan_id)' })),
   report_callback: Type.Optional(Nullable(ReportCallback)),
-  scan_original_url: Type.Optional(Type.Boolean({ default: false })),
+  scan_original_url: Type.Optional(Type.Boolean({ description: 'default false (or the scan of from_scan_id)' })),
   redirect_level: Type.Optional(RedirectLevel),
   tool_params: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
 })

@@ -1,7 +1,7 @@
 // Schedules: scans that start by themselves, on a cron expression or an interval.
 import { Type } from '@sinclair/typebox'
 import { Id, Nullable, Pagination } from './common.js'
-import { ReportCallback, ScanState } from './scans.js'
+import { FromScanId, ReportCallback, ScanState } from './scans.js'
 
 const TargetType = Type.Union([Type.Literal('hostname'), Type.Literal('ip_address'), Type.Literal('url')])
 const Cron = Type.String({ minLength: 1, maxLength: 200, description: 'cron expression, five fields (minute hour day-of-month month day-of-week) or @daily, @hourly, ...' })
@@ -24,7 +24,8 @@ const Changeable = {
 }
 
 export const CreateScheduleBody = Type.Object({
-  tool_id: Type.Integer({ description: 'tool to run (decisions.md tool ids)' }),
+  tool_id: Type.Optional(Type.Integer({ description: 'tool to run (decisions.md tool ids); required unless from_scan_id is given' })),
+  from_scan_id: FromScanId,
   target_id: Type.Optional(Id),
   target_name: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
   target_type: Type.Optional(Nullable(TargetType)),

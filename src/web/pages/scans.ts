@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createScan } from '../../domain/scans.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { badRequest, notFound } from '../../domain/errors.js'
-import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
+import { deleteScan, getScan, listScans, requestStop, toolParamsOf } from '../../store/scans.js'
 import { scanFindings, scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
 import { listTargets } from '../../store/targets.js'
@@ -122,21 +122,28 @@ ${table}`
     const f = o.form ?? {}
     const ws = await workspacesOf(db, u)
     const [targets, profiles] = await Promise.all([listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }), listVpnProfiles(db, u.userId)])
-    const chosenTool = Number(f.tool_id ?? q.tool_id ?? toolList.find((t) => t.id === 70)?.id ?? toolList[0]?.id)
-    const chosenTarget = f.target_id ?? q.target_id ?? ''
+    // "Scan again": the earlier scan's settings fill the form (a scan of another user's is a 404).
+    const fromId = f.from_scan_id ?? q.from_scan_id
+    const from = fromId && /^\d{1,15}$/.test(fromId) ? await getScan(db, u.userId, Number(fromId)) : undefined
+    if (fromId && !from) throw notFound('Scan')
+    const earlier = from ? (toolParamsOf(from) as Record<string, unknown>) : undefined
+    const chosenTool = Number(f.tool_id ?? from?.tool_id ?? q.tool_id ?? toolList.find((t) => t.id === 70)?.id ?? toolList[0]?.id)
+    const chosenTarget = f.target_id ?? (from ? String(from.target_id) : undefined) ?? q.target_id ?? ''
+    const vpnChoice = f.vpn ?? (from ? (from.vpn_profile_uuid ?? 'none') : undefined)
     const body = html`<h1>New scan</h1>
-<form method="post" action="/scans/new" class="card">${csrfField(req)}
+<form method="post" action="/scans/new" class="card">${csrfField(req)}${from ? html`<input type="hidden" name="from_scan_id" value="${from.id}">` : ''}
+  ${from ? html`<p class="muted" data-testid="from-scan">The settings of scan <a href="/scans/${from.id}">#${from.id}</a>: change what you need.</p>` : ''}
   <div class="grid">
     <div class="field"><label for="tool_id">Tool</label><select id="tool_id" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${t.id === chosenTool ? html` selected` : ''}>${t.name} (${t.id})</option>`)}</select>
       ${toolList.map((t) => html`<small data-tool-help="${t.id}"${t.id === chosenTool ? '' : html` hidden`}>${t.description}</small>`)}</div>
     <div class="field"><label for="target_id">Target</label><select id="target_id" name="target_id"><option value="">— a new target (type its name below) —</option>${targets.map((t) => html`<option value="${t.id}"${String(t.id) === chosenTarget ? html` selected` : ''}>${t.name}</option>`)}</select></div>
     <div class="field"><label for="target_name">…or a new target's name</label><input type="text" id="target_name" name="target_name" maxlength="2048" value="${f.target_name ?? ''}" placeholder="host, IP or URL"><small>Added to the workspace below.</small></div>
     <div class="field"><label for="workspace_id">Workspace</label><select id="workspace_id" name="workspace_id">${ws.all.map((w) => html`<option value="${w.id}"${w.id === (f.workspace_id ? Number(f.workspace_id) : ws.active?.id) ? html` selected` : ''}>${w.name}</option>`)}</select><small>A chosen target scans in its own workspace.</small></div>
-    <div class="field"><label for="max_scan_time">Maximum scan time (minutes)</label><input type="number" id="max_scan_time" name="max_scan_time" min="1" max="1440" value="${f.max_scan_time ?? '1440'}"><small>1 to 1440; some short tools ignore it.</small></div>
-    <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${f.vpn === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${f.vpn === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
+    <div class="field"><label for="max_scan_time">Maximum scan time (minutes)</label><input type="number" id="max_scan_time" name="max_scan_time" min="1" max="1440" value="${f.max_scan_time ?? (from ? String(from.max_scan_time) : '1440')}"><small>1 to 1440; some short tools ignore it.</small></div>
+    <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${vpnChoice === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${vpnChoice === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
   </div>
   <h2>Tool parameters</h2>
-  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!)}</fieldset>`)}
+  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], t.id === from?.tool_id ? earlier : undefined)}</fieldset>`)}
   <details><summary>Report callback (optional)</summary>
     <div class="grid">
       <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
@@ -151,6 +158,21 @@ ${table}`
 
   app.get('/scans/new', async (req, reply) => renderNew(req, reply))
 
+  /**
+   * "Scan again" never writes credentials into the page: an object parameter (authentication) left
+   * empty on the form keeps the earlier scan's value, still sealed.
+   */
+  function withKeptCredentials(from: ScanRow | undefined, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
+    if (!from) return params
+    const earlier = toolParamsOf(from) as Record<string, unknown>
+    const kept: Record<string, unknown> = {}
+    for (const [name, s] of Object.entries(schema.properties ?? {})) {
+      const isUnion = !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
+      if (isUnion && params[name] === undefined && earlier[name] !== undefined) kept[name] = earlier[name]
+    }
+    return { ...params, ...kept }
+  }
+
   app.post('/scans/new', async (req, reply) => {
     const u = userOf(req)
     const f = formOf(req)
@@ -161,6 +183,8 @@ ${table}`
       const maxTime = f.max_scan_time && /^\d{1,5}$/.test(f.max_scan_time) ? Number(f.max_scan_time) : undefined
       if (maxTime !== undefined && (maxTime < 1 || maxTime > 1440)) throw badRequest('The maximum scan time must be from 1 to 1440 minutes')
       const vpn = f.vpn === 'none' ? { vpn_profile_uuid: null } : f.vpn ? { vpn_profile_uuid: f.vpn } : {}
+      const earlier = f.from_scan_id && /^\d{1,15}$/.test(f.from_scan_id) ? await getScan(db, u.userId, Number(f.from_scan_id)) : undefined
+      const from = earlier?.tool_id === toolId ? earlier : undefined
       return createScan(db, u, { tools, targetBlocklist: ctx.blocklist, callbackBlocklist, resolveVpnProfile: ctx.resolveVpnProfile }, {
         tool_id: Number.isInteger(toolId) ? toolId : -1,
         ...(targetId !== undefined ? { target_id: targetId } : { target_name: f.target_name?.trim() || undefined }),
@@ -168,7 +192,9 @@ ${table}`
         max_scan_time: maxTime,
         ...vpn,
         report_callback: f.callback_url?.trim() ? { url: f.callback_url.trim(), format: f.callback_format === 'pdf' ? 'pdf' : 'json', ...(f.callback_secret ? { secret: f.callback_secret } : {}) } : null,
-        tool_params: schema ? paramsFromForm(toolId, schema, (req.body ?? {}) as Record<string, string | string[]>) : {},
+        tool_params: schema ? withKeptCredentials(from, schema, paramsFromForm(toolId, schema, (req.body ?? {}) as Record<string, string | string[]>)) : {},
+        // What the form does not show (URL options) comes from the earlier scan of the same tool.
+        ...(from ? { from_scan_id: from.id } : {}),
       })
     })
     if (!r.ok) return renderNew(req, reply, { error: r.message.replace(/^Invalid parameters: /, ''), status: r.status, form: f })
@@ -186,7 +212,7 @@ ${table}`
   <a class="button secondary" href="/scans/${s.id}/report.pdf" download>Download PDF report</a>
   <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
   <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
-  <a class="button secondary" href="/scans/new${qs({ target_id: s.target_id, tool_id: s.tool_id })}">Scan again</a>
+  <a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
   ${isActive(s) ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
 </div>
 ${progressFragment(s, false, await placeOf(s))}
