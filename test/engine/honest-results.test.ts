@@ -6,7 +6,23 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import http from 'node:http'
+import { spawnSync, execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import { startWard, waitForScan, isTerminal, TEST_BACKEND, type TestWard } from '../helpers/ward.js'
+import { setPassword, signIn } from '../helpers/web.js'
+
+const hasPdftotext = spawnSync('pdftotext', ['-v']).error === undefined
+if (!hasPdftotext) console.log('pdftotext (poppler-utils) is not installed: the PDF caveat is checked by structure only')
+async function pdfText(scanId: number): Promise<string> {
+  const pdf = await w.req('GET', `/api/v2/scans/${scanId}/output`, { headers: { accept: 'application/pdf' } })
+  assert.equal(pdf.statusCode, 200)
+  assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-')
+  if (!hasPdftotext) return ''
+  const file = path.join(w.dir, `scan-${scanId}.pdf`)
+  fs.writeFileSync(file, pdf.rawPayload)
+  return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-']).toString('utf8').replace(/\s+/g, ' ')
+}
 
 let w: TestWard
 before(async () => {
@@ -100,6 +116,10 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     assert.equal(e3.status_name, 'finished')
     assert.match(e3.status_message, /^1 of 5 tests could not run: step 5 \(error: step 5 could not run \(diagnostic\)\)$/)
     assert.equal((await w.req('GET', `/api/v2/findings/${step5.id}`)).json().data.status, 'open')
+    await setPassword(w, w.userId)
+    const page = await (await signIn(w)).get(`/scans/${s3}`)
+    assert.match(page.body, /data-testid="caveat">1 of 5 tests could not run/)
+    if (hasPdftotext) assert.match(await pdfText(s3), /1 of 5 tests could not run/)
     // Step 5 ran and found nothing: fixed by that scan.
     const s4 = await startScan({ tool_id: 9001, target_id: target, tool_params: { steps: 5, step_ms: 1, quiet_steps: [5] } })
     assert.equal((await ended(s4)).status_message, '')
@@ -120,6 +140,11 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     const s = await ended(id)
     assert.equal(s.status_name, 'connection error')
     assert.match(s.status_message, /^No test ran to a result \(all 2 tests errored or were skipped\): step 1 \(error: step 1 could not run \(diagnostic\)\); step 2 /)
+    const text = await pdfText(id)
+    if (hasPdftotext) {
+      assert.ok(!text.includes('The scan recorded no findings. The scan') || text.includes('No test ran to a result'), text.slice(0, 2000))
+      assert.match(text, /No test ran to a result: the scan ended “connection error”, so having no findings says nothing about the target/)
+    }
     const next = await startScan({ tool_id: 9001, target_id: target, tool_params: { steps: 2, step_ms: 1 } })
     await ended(next)
     const c = await changes(next)

@@ -2,6 +2,7 @@
 import type { ReportFinding, ReportScan, ReportTest, RiskLevel } from '../report-model.js'
 import { plural } from './text.js'
 import { RISK, RISK_ORDER } from './theme.js'
+import { countTests, scanCaveat } from '../scan-caveat.js'
 
 export interface ReportContent {
   scan: ReportScan
@@ -29,7 +30,7 @@ export function buildContent(scan: ReportScan, findings: ReportFinding[], tests:
     counts,
     kevCount: sorted.filter((f) => f.in_cisa_catalog).length,
     confirmedCount: sorted.filter((f) => f.confirmed).length,
-    summaryLine: summaryLine(counts, sorted.length),
+    summaryLine: [summaryLine(counts, sorted.length), scanCaveat(scan, countTests(tests), sorted.length)].filter(Boolean).join(' '),
     generatedAt: now.toISOString(),
   }
 }

@@ -18,6 +18,7 @@ import { toApiTime } from '../../store/time.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { scanPdf } from '../../reports/scan-report.js'
 import { RISK_NAMES } from '../../reports/risk.js'
+import { countTests, scanCaveat } from '../../reports/scan-caveat.js'
 import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs, type SafeHtml } from '../html.js'
@@ -206,6 +207,7 @@ ${table}`
     const s = await loadScan(req)
     const [ws, names, findings, tests, logs] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id]), scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id)])
     const tail = logs.slice(-LOG_TAIL)
+    const caveat = scanCaveat({ status_name: s.status, status_message: s.status_message }, countTests(tests), findings.length)
     const body = html`<h1>Scan #${s.id}: ${toolName(s.tool_id)} of ${names.get(s.target_id) ?? s.target_id}</h1>
 <div class="actions">
   ${isActive(s) ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
@@ -223,7 +225,8 @@ ${findings.length
       (f) => html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
       <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : '')}</td><td>${f.status}</td></tr>`,
     )}</tbody></table></div>`
-  : html`<p class="muted">No findings${isActive(s) ? ' yet' : ''}.</p>`}</section>
+  : html`<p class="muted">No findings${isActive(s) ? ' yet' : ''}.</p>`}
+${caveat ? html`<p class="msg warn" data-testid="caveat">${caveat}</p>` : ''}</section>
 <section aria-labelledby="ts"><h2 id="ts">Tests (${tests.length})</h2>
 ${tests.length
   ? html`<div class="table-wrap"><table><thead><tr><th>Test</th><th>Status</th><th>Result</th><th>Findings</th></tr></thead><tbody>${tests.map(
