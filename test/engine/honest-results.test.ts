@@ -162,6 +162,14 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     assert.equal(pdf.statusCode, 200)
   })
 
+  test('website scan of a server that accepts TCP but never answers HTTP → connection error naming what failed', { timeout: 120000 }, async () => {
+    const mute = await listen('127.0.27.31', 0, (c) => c.destroy())
+    const id = await startScan({ tool_id: 170, target_name: `http://127.0.27.31:${portOf(mute)}/`, max_scan_time: 2 })
+    const s = await ended(id, 110000)
+    assert.equal(s.status_name, 'connection error', JSON.stringify(s))
+    assert.match(s.status_message, /127\.0\.27\.31/)
+  })
+
   test('a URL fuzzer scan whose login URL is outside the allowed scope ends `failed to start`: nothing was sent', async () => {
     let hits = 0
     const site = http.createServer((_req, res) => {
