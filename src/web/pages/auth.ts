@@ -9,12 +9,10 @@ import type { WebContext } from '../context.js'
 import { html } from '../html.js'
 import { page } from '../layout.js'
 import { checkCsrf, overTls, sendPage } from '../respond.js'
+import { sameOriginPath } from '../next-path.js'
 
 export const SESSION_COOKIE = 'ward_session'
 const SIGNIN_COOKIE = 'ward_signin'
-
-/** Only a path of this site: never an absolute URL a phishing link could send people on to. */
-const safeNext = (v: unknown) => (typeof v === 'string' && /^\/(?![/\\])/.test(v) && !v.startsWith('/sign-') ? v : '/')
 
 export function authPages(app: FastifyInstance, ctx: WebContext) {
   const { db, config } = ctx
@@ -33,7 +31,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
   <h1>Sign in to Ward</h1>
   <form method="post" action="/sign-in">
     <input type="hidden" name="_csrf" value="${token}">
-    <input type="hidden" name="next" value="${safeNext(o.next)}">
+    <input type="hidden" name="next" value="${sameOriginPath(o.next)}">
     <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
     <div class="field"><label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required></div>
     <button type="submit">Sign in</button>
@@ -74,7 +72,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
     reply.clearCookie(SIGNIN_COOKIE, { path: '/' })
     reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
-    return reply.redirect(safeNext(b.next), 303)
+    return reply.redirect(sameOriginPath(b.next), 303)
   })
 
   app.post('/sign-out', async (req, reply) => {
