@@ -1,6 +1,6 @@
 // The Fastify application: named plugins for the cross-cutting concerns, then the /api/v2 routes
 // behind auth and rate limits, and the OpenAPI document generated from the routes' schemas.
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -16,6 +16,7 @@ import { createCallerCache } from './caller-cache.js'
 import { ErrorBody } from './schemas/common.js'
 import { apiRoutes } from './routes/index.js'
 import web from '../web/plugin.js'
+import { redactSecretPath } from '../web/secret-paths.js'
 
 export const API_PREFIX = '/api/v2'
 
@@ -27,9 +28,19 @@ export interface BuildOptions {
   web?: boolean
 }
 
+/** Fastify's request serializer, with the secret of a set-password link's path left out. */
+const requestLog = (req: FastifyRequest) => ({
+  method: req.method,
+  url: redactSecretPath(req.url),
+  host: req.host,
+  remoteAddress: req.ip,
+  remotePort: req.socket?.remotePort,
+})
+
 export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const logger = opts.logger === false ? false : { level: ward.config.logLevel, redact: ['req.headers.authorization'], serializers: { req: requestLog }, ...(typeof opts.logger === 'object' ? opts.logger : {}) }
   const app = Fastify({
-    logger: opts.logger ?? { level: ward.config.logLevel, redact: ['req.headers.authorization'] },
+    logger,
     bodyLimit: BODY_LIMIT,
     // A path segment as long as the longest accepted value (a target name in a URL is 2048).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },

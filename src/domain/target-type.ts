@@ -24,6 +24,16 @@ export function asciiHostname(name: string): string | null {
   return ascii
 }
 
+/**
+ * A zone id (`fe80::1%eth0`, `http://[fe80::1%25eth0]/`) names an interface of the host it is read
+ * on: node's isIP accepts it but the URL parser does not, so it is refused here, in words.
+ */
+function zoneIdProblem(name: string): string | null {
+  const literal = /^https?:\/\/(?:[^@/?#]*@)?\[([^\]/?#]*)\]/i.exec(name)?.[1] ?? (ipVersion(name) === 6 ? stripBrackets(name) : '')
+  const i = literal.indexOf('%')
+  return i < 0 ? null : `IPv6 zone ids ("${literal.slice(i, i + 40)}") are not supported in target names; give the address without the zone`
+}
+
 export function classifyTarget(raw: unknown): Classified {
   if (typeof raw !== 'string') return { ok: false, message: 'name must be a string' }
   const name = raw.trim()
@@ -31,6 +41,8 @@ export function classifyTarget(raw: unknown): Classified {
   if (name.length > MAX_NAME) return { ok: false, message: `name must be at most ${MAX_NAME} characters` }
   if (/[\u0000-\u001f\u007f]/.test(name)) return { ok: false, message: 'name must not contain control characters' }
 
+  const zone = zoneIdProblem(name)
+  if (zone) return { ok: false, message: zone }
   const v = ipVersion(name)
   if (v) {
     const bare = stripBrackets(name)

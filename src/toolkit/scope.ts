@@ -27,7 +27,7 @@ export interface Scope {
   readonly allow: readonly ScopeRule[]
 }
 
-/** Link-local and cloud metadata endpoints: blocked for callbacks and VPN hosts unless allowed. */
+/** Link-local and cloud metadata endpoints: blocked for targets, callbacks and VPN hosts unless allowed. */
 export const METADATA_ENTRIES = [
   '169.254.0.0/16', // link-local: AWS, GCP, Azure, Oracle, DigitalOcean metadata at 169.254.169.254
   'fe80::/10',
@@ -258,7 +258,8 @@ export function scopesOf(s: ScopeSettings): Scopes {
     }
   }
   const scopes: Scopes = {
-    target: parse('WARD_TARGET_BLOCKLIST', s.targetBlocklist, 'WARD_TARGET_ALLOWLIST', s.targetAllowlist, ''),
+    // Metadata endpoints hand out cloud credentials: no kind of traffic reaches them unless allowed.
+    target: parse('WARD_TARGET_BLOCKLIST', s.targetBlocklist, 'WARD_TARGET_ALLOWLIST', s.targetAllowlist, 'metadata'),
     callback: parse('WARD_CALLBACK_BLOCKLIST', s.callbackBlocklist, 'WARD_CALLBACK_ALLOWLIST', s.callbackAllowlist, 'metadata'),
     vpnHost: parse('WARD_VPN_HOST_BLOCKLIST', s.vpnHostBlocklist, 'WARD_VPN_HOST_ALLOWLIST', s.vpnHostAllowlist, 'metadata'),
   }

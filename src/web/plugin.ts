@@ -12,6 +12,7 @@ import { assets } from './assets.js'
 import { html } from './html.js'
 import { page } from './layout.js'
 import { checkCsrf } from './respond.js'
+import { sameOriginPath } from './next-path.js'
 import { authPages, SESSION_COOKIE } from './pages/auth.js'
 import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
@@ -59,7 +60,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.config.webPublic) return
     if (!req.webUser) {
-      const next = req.method === 'GET' ? `?next=${encodeURIComponent(req.url)}` : ''
+      const next = req.method === 'GET' ? `?next=${encodeURIComponent(sameOriginPath(req.url))}` : ''
       if (req.headers['hx-request']) return reply.status(401).header('hx-redirect', `/sign-in${next}`).send('')
       return reply.redirect(`/sign-in${next}`, 303)
     }

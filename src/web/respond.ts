@@ -10,13 +10,18 @@ export const overTls = (req: FastifyRequest) => req.protocol === 'https' || Stri
 
 export const sendPage = (reply: FastifyReply, body: { value: string }, status = 200) => reply.status(status).type('text/html; charset=utf-8').send(body.value)
 
-/** CSRF: a state change must carry the session's token (form field or htmx header) and, when the browser says where it comes from, come from this site. */
+/**
+ * CSRF: a state change must carry the expected token (form field or htmx header) and, when the
+ * browser says where it comes from (Origin, else Referer), come from this site.
+ */
 export function checkCsrf(req: FastifyRequest, expected: string) {
   const origin = req.headers.origin
-  if (origin && origin !== 'null') {
+  // Origin `null` (a sandboxed frame, a privacy setting) says nothing; without an Origin, the Referer says.
+  const from = origin ? (origin === 'null' ? undefined : origin) : req.headers.referer
+  if (from) {
     let host = ''
     try {
-      host = new URL(origin).host
+      host = new URL(from).host
     } catch {}
     if (host !== req.headers.host) throw new WardError(403, 'This form was sent from another site; reload the page and try again')
   }

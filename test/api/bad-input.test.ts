@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startWard, tableCounts, type TestWard } from '../helpers/ward.js'
+import { setPassword, signIn } from '../helpers/web.js'
 
 let w: TestWard
 before(async () => {
@@ -89,6 +90,37 @@ test('bad bodies for POST /workspaces → 4xx and nothing written', async () => 
   for (const b of [{}, { name: '' }, { name: 5 }, { name: 'x'.repeat(100 * 1024) }, { name: 'a\u0000b' }, { name: '   ' }]) {
     const r = await w.req('POST', '/api/v2/workspaces', { body: b })
     assert.ok(r.statusCode >= 400 && r.statusCode < 500, `${JSON.stringify(b).slice(0, 80)} → ${r.statusCode}`)
+  }
+  assert.deepEqual(await tableCounts(w), before)
+})
+
+// Zone ids name an interface of the reading host; node's isIP accepts them, the URL parser does not
+// (issue 25, fault 8: each of these answered 500 `TypeError: Invalid URL`).
+const ZONE_IDS: Array<[string, string]> = [
+  ['::1%lo', '%lo'],
+  ['fe80::1%lo', '%lo'],
+  ['::1%25eth0', '%25eth0'],
+  ['[fe80::1%eth0]', '%eth0'],
+  ['::ffff:127.0.0.1%lo', '%lo'],
+  ['http://[fe80::1%25lo]/', '%25lo'],
+  ['https://[::1%lo]:8443/admin', '%lo'],
+]
+
+test('IPv6 zone ids → 400 in words on POST /targets, /scans and /schedules and the web form; nothing written', async () => {
+  await setPassword(w, w.userId)
+  const s = await signIn(w)
+  const before = await tableCounts(w)
+  const message = (zone: string) => `IPv6 zone ids ("${zone}") are not supported in target names; give the address without the zone`
+  for (const [name, zone] of ZONE_IDS) {
+    for (const r of [
+      await w.req('POST', '/api/v2/targets', { body: { name } }),
+      await w.req('POST', '/api/v2/targets', { form: { name } }),
+      await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name } }),
+      await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_name: name, interval_minutes: 60 } }),
+    ]) assert.deepEqual(r.json(), { status: 400, message: message(zone) }, `${name}: ${r.body}`)
+    const page = await s.post('/targets', { name })
+    assert.equal(page.statusCode, 400, `${name}: ${page.body.slice(0, 200)}`)
+    assert.ok(page.body.includes('IPv6 zone ids'), name)
   }
   assert.deepEqual(await tableCounts(w), before)
 })

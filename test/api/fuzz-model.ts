@@ -255,7 +255,7 @@ export type BodySpec =
   | { t: 'huge'; ct: string; mb: number }
 
 const TOOL_PARAMS = [{}, { steps: 1, step_ms: 1 }, { steps: -1 }, { ports: '1-100' }, { ports: '0-70000' }, { scan_type: 'deep' }, { scan_type: 'bogus' }, { bogus: 1 }, { wordlist: 'x'.repeat(3000) }, null]
-const NAMES = ['fuzz.example', 'www.fuzz.example', '127.0.0.1', '::1', 'https://fuzz.example/a?b=c', 'localhost', 'bad name', '', ' ', 'a'.repeat(300) + '.example', 'ü.example', 'x\u0000.example']
+const NAMES = ['fuzz.example', 'www.fuzz.example', '127.0.0.1', '::1', 'https://fuzz.example/a?b=c', 'localhost', 'bad name', '', ' ', 'a'.repeat(300) + '.example', 'ü.example', 'x\u0000.example', '::1%lo', 'fe80::1%25eth0', 'http://[fe80::1%25lo]/']
 
 /** Valid values (by the schema) for a body member; ids are IdRefs of the caller's own rows. */
 export function valueArb(name: string, schema: any, depth = 0): fc.Arbitrary<unknown> {

@@ -85,15 +85,22 @@ const BYPASSES: { host: string; blocklist: string }[] = [
 
 test('each bypass spelling of the issue is blocked by the plain entry', () => {
   for (const { host, blocklist } of BYPASSES) assert.ok(hostBlockedBy(parseScope('X', blocklist), host), `${host} must be blocked by ${blocklist}`)
-  // ...and none of them by an empty list: loopback scanning stays allowed by default.
-  for (const { host } of BYPASSES) if (!/metadata|fd00|fe80/i.test(host)) assert.equal(hostBlockedBy(scopesOf(loadConfig({})).target, host), null, host)
+  // ...and by default only the metadata ones: loopback scanning stays allowed.
+  const target = scopesOf(loadConfig({})).target
+  for (const { host, blocklist } of BYPASSES) {
+    if (/metadata|169\.254/.test(blocklist)) assert.ok(hostBlockedBy(target, host), `${host} is a metadata address`)
+    else assert.equal(hostBlockedBy(target, host), null, host)
+  }
 })
 
-test('defaults: metadata and link-local are blocked for callbacks and VPN hosts, not loopback; allow lists lift them', () => {
+test('defaults: metadata and link-local are blocked for targets, callbacks and VPN hosts, not loopback; allow lists lift them', () => {
   const s = scopesOf(loadConfig({}))
   for (const host of ['169.254.169.254', '[::ffff:169.254.169.254]', 'fd00:ec2::254', 'metadata.google.internal', 'metadata', '100.100.100.200', 'fe80::1'])
-    for (const scope of [s.callback, s.vpnHost]) assert.ok(hostBlockedBy(scope, host), `${scope.setting}: ${host}`)
-  for (const host of ['127.0.0.1', 'localhost', '::1', '10.0.0.1', 'example.com']) assert.equal(hostBlockedBy(s.callback, host), null, host)
+    for (const scope of [s.target, s.callback, s.vpnHost]) assert.ok(hostBlockedBy(scope, host), `${scope.setting}: ${host}`)
+  for (const host of ['127.0.0.1', 'localhost', '::1', '10.0.0.1', 'example.com']) for (const scope of [s.target, s.callback]) assert.equal(hostBlockedBy(scope, host), null, host)
+  const targets = scopesOf(loadConfig({ WARD_TARGET_ALLOWLIST: 'metadata', WARD_TARGET_BLOCKLIST: '10.0.0.0/8' })).target
+  assert.equal(hostBlockedBy(targets, '169.254.169.254'), null)
+  assert.ok(hostBlockedBy(targets, '10.1.2.3'))
   const allowed = scopesOf(loadConfig({ WARD_CALLBACK_ALLOWLIST: 'metadata', WARD_VPN_HOST_ALLOWLIST: '169.254.10.0/24' }))
   assert.equal(hostBlockedBy(allowed.callback, '169.254.169.254'), null)
   assert.equal(hostBlockedBy(allowed.callback, 'metadata.google.internal'), null)

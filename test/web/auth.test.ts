@@ -157,10 +157,13 @@ test('a set-password link works once, sets a password and signs in', async () =>
   const form = await w.app.inject({ method: 'GET', url: `/set-password/${token}` })
   assert.equal(form.statusCode, 200)
   assert.match(form.body, /Set a password for dora/)
-  const short = await w.app.inject({ method: 'POST', url: `/set-password/${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=short&password2=short' })
+  // The form's own token and cookie (double submit, test/web/set-password.test.ts).
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(form, 'ward_set_password') }
+  const short = await w.app.inject({ method: 'POST', url: `/set-password/${token}`, headers, payload: `password=short&password2=short&_csrf=${csrf}` })
   assert.equal(short.statusCode, 400)
   const pw = 'dora has a long password'
-  const r = await w.app.inject({ method: 'POST', url: `/set-password/${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ password: pw, password2: pw }).toString() })
+  const r = await w.app.inject({ method: 'POST', url: `/set-password/${token}`, headers, payload: new URLSearchParams({ password: pw, password2: pw, _csrf: csrf }).toString() })
   assert.equal(r.statusCode, 303)
   assert.ok(cookieOf(r, 'ward_session'))
   assert.equal((await w.app.inject({ method: 'GET', url: `/set-password/${token}` })).statusCode, 404, 'used up')

@@ -9,12 +9,12 @@ import type { WebContext } from '../context.js'
 import { html } from '../html.js'
 import { page } from '../layout.js'
 import { checkCsrf, overTls, sendPage } from '../respond.js'
+import { sameOriginPath } from '../next-path.js'
 
 export const SESSION_COOKIE = 'ward_session'
 const SIGNIN_COOKIE = 'ward_signin'
-
-/** Only a path of this site: never an absolute URL a phishing link could send people on to. */
-const safeNext = (v: unknown) => (typeof v === 'string' && /^\/(?![/\\])/.test(v) && !v.startsWith('/sign-') ? v : '/')
+const SET_PASSWORD_COOKIE = 'ward_set_password'
+const SET_PASSWORD_PATH = '/set-password/'
 
 export function authPages(app: FastifyInstance, ctx: WebContext) {
   const { db, config } = ctx
@@ -25,15 +25,23 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
   const fail = (key: string) => new Promise<number>((resolve, reject) => limiter.incr(key, (e, r) => (e ? reject(e) : resolve(r!.current)), config.web.signInWindowMs))
   const cookieOpts = (req: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)) })
 
-  function signInForm(req: FastifyRequest, reply: FastifyReply, o: { error?: string; name?: string; next?: string; status?: number } = {}) {
-    // Login CSRF: the form's token must match a cookie set with the form (double submit).
+  /**
+   * Login CSRF on the forms sent before there is a session: the form's token must match a cookie set
+   * with the form (double submit); another site can make a browser post the form, not read the cookie.
+   */
+  function preSessionToken(req: FastifyRequest, reply: FastifyReply, cookie: string, path: string) {
     const token = newToken()
-    reply.setCookie(SIGNIN_COOKIE, token, { ...cookieOpts(req), maxAge: 3600 })
+    reply.setCookie(cookie, token, { ...cookieOpts(req), path, maxAge: 3600 })
+    return token
+  }
+
+  function signInForm(req: FastifyRequest, reply: FastifyReply, o: { error?: string; name?: string; next?: string; status?: number } = {}) {
+    const token = preSessionToken(req, reply, SIGNIN_COOKIE, '/')
     const body = html`<div class="signin card">
   <h1>Sign in to Ward</h1>
   <form method="post" action="/sign-in">
     <input type="hidden" name="_csrf" value="${token}">
-    <input type="hidden" name="next" value="${safeNext(o.next)}">
+    <input type="hidden" name="next" value="${sameOriginPath(o.next)}">
     <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
     <div class="field"><label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required></div>
     <button type="submit">Sign in</button>
@@ -74,7 +82,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
     reply.clearCookie(SIGNIN_COOKIE, { path: '/' })
     reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
-    return reply.redirect(safeNext(b.next), 303)
+    return reply.redirect(sameOriginPath(b.next), 303)
   })
 
   app.post('/sign-out', async (req, reply) => {
@@ -89,14 +97,16 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     if (!u) throw new WardError(404, 'This set-password link is unknown, used or expired: ask an administrator for a new one (ward admin user set-password --user ID --link).')
     return u
   }
-  const setPasswordForm = (req: FastifyRequest, reply: FastifyReply, token: string, name: string, error?: string) =>
-    sendPage(
+  const setPasswordForm = (req: FastifyRequest, reply: FastifyReply, token: string, name: string, error?: string) => {
+    const csrf = preSessionToken(req, reply, SET_PASSWORD_COOKIE, SET_PASSWORD_PATH)
+    return sendPage(
       reply,
       page(
         req,
         'Set your password',
         html`<div class="signin card"><h1>Set a password for ${name}</h1>
 <form method="post" action="/set-password/${token}">
+  <input type="hidden" name="_csrf" value="${csrf}">
   <div class="field"><label for="password">New password (at least 10 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="10" autofocus></div>
   <div class="field"><label for="password2">The same again</label><input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="10"></div>
   <button type="submit">Set password</button>
@@ -105,6 +115,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
       ),
       error ? 400 : 200,
     )
+  }
 
   app.get('/set-password/:token', { config: { webPublic: true } }, async (req, reply) => {
     const { token } = req.params as { token: string }
@@ -112,6 +123,8 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
   })
 
   app.post('/set-password/:token', { config: { webPublic: true } }, async (req, reply) => {
+    // Before the link is even read: a refused post changes nothing and leaves the link usable.
+    checkCsrf(req, req.cookies[SET_PASSWORD_COOKIE] ?? '')
     const { token } = req.params as { token: string }
     const u = await linkUser(token)
     const b = (req.body ?? {}) as Record<string, unknown>
@@ -122,6 +135,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     await setPasswordHash(db, u.id, await hashPassword(pw))
     req.log.info({ userId: u.id }, 'password set through a set-password link')
     const s = await createSession(db, u.id, config.web.sessionMs)
+    reply.clearCookie(SET_PASSWORD_COOKIE, { path: SET_PASSWORD_PATH })
     reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
     return reply.redirect('/profile', 303)
   })
