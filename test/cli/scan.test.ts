@@ -146,7 +146,7 @@ test('the command lines of docs/ci.md against a local Ward and the weak web app:
   assert.match(String(sCsv.headers['content-type']), /^text\/csv/)
   assert.equal(sCsv.body.trimEnd().split('\r\n').length, results.length + 1)
   assert.ok(((await get("application/xml")).body.match(/<testcase /g) ?? []).length > 0)
-  assert.match((await get('text/markdown')).body, new RegExp(`^## Ward scan ${id}: Website Scanner on [^\\n]+\\n\\nStatus: finished\\. Tests: ${json.tests.length}\\. Findings: ${results.length}\\.`))
+  assert.match((await get('text/markdown')).body, new RegExp(`^## Ward scan ${id}: Website Scanner on [^\\n]+\\n\\nStatus: finished \\(\\d+ of ${json.tests.length} tests could not run&#58; [^\\n]+\\)\\. Tests: ${json.tests.length}\\. Findings: ${results.length}\\.`))
   const j = await get('application/json')
   assert.equal(j.headers['content-type'], 'application/json')
   assert.equal(j.json().data.output_data.findings.length, results.length)
