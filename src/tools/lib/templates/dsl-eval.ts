@@ -1,15 +1,9 @@
 // Evaluates a parsed DSL tree against variables, with the helper functions of dsl-functions.ts.
 // Values are strings, numbers, booleans, null and lists; comparisons coerce as govaluate does.
-import { DslError, parseDsl, type Node, type Value } from './dsl-parse.js'
+import { DslError, parseDsl, type EvalEnv, type Node, type Value, type Vars } from './dsl-parse.js'
 import { DSL_FUNCTIONS, toStr } from './dsl-functions.js'
-import type { RegexRunner } from './regex.js'
 
-export type Vars = ReadonlyMap<string, Value> | Record<string, Value>
-
-export interface EvalEnv {
-  vars: Vars
-  regex: RegexRunner
-}
+export type { EvalEnv, Vars } from './dsl-parse.js'
 
 const lookup = (vars: Vars, name: string): Value | undefined => (vars instanceof Map ? vars.get(name) : (vars as Record<string, Value>)[name])
 

@@ -2,8 +2,7 @@
 // node:crypto and Buffer. Each takes evaluated arguments; a wrong argument count is a DslError.
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto'
 import { gunzipSync, gzipSync, inflateRawSync, deflateRawSync } from 'node:zlib'
-import { DslError, type Value } from './dsl-parse.js'
-import type { EvalEnv } from './dsl-eval.js'
+import { DslError, type EvalEnv, type Value } from './dsl-parse.js'
 import { compareVersions } from '../versions/version.js'
 
 export const toStr = (v: Value): string => (v === null ? '' : Array.isArray(v) ? v.map(toStr).join(' ') : String(v))

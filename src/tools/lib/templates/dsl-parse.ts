@@ -1,5 +1,6 @@
 // The template DSL (nuclei's govaluate expressions) as data: a tokenizer and a Pratt parser that
 // build a small syntax tree. Nothing here evaluates; dsl-eval.ts walks the tree. No eval/Function.
+import type { RegexRunner } from './regex.js'
 
 export type Node =
   | { k: 'lit'; v: Value }
@@ -11,6 +12,14 @@ export type Node =
   | { k: 'arr'; items: Node[] }
 
 export type Value = string | number | boolean | null | Value[]
+
+export type Vars = ReadonlyMap<string, Value> | Record<string, Value>
+
+/** What an expression sees: its variables and the (bounded) regex engine. */
+export interface EvalEnv {
+  vars: Vars
+  regex: RegexRunner
+}
 
 export class DslError extends Error {
   override name = 'DslError'
