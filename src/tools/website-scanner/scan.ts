@@ -47,7 +47,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
     const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, vulns: ctx.vulns })
     ctx.output('components', components)
     // Light scans run templates only when asked to.
-    if (ctx.params.templates) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter })
+    if (ctx.params.templates) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
     ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
     return
   }
@@ -76,7 +76,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
       )
     }
   })
-  if (!ctx.signal.aborted) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter })
+  if (!ctx.signal.aborted) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
   ctx.progress(total, total)
   ctx.log(`deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
 }

@@ -57,6 +57,8 @@ export interface TemplatePhase {
   rec: Recorder
   filter: TemplateFilter | undefined
   limiter: HostLimiters
+  /** Told how many template tests are coming, so progress can count them. */
+  grow?: (tests: number) => void
 }
 
 /** Loads, selects and runs the stored http templates; returns how many ran. */
@@ -72,6 +74,7 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
   }
   const chosen = selectTemplates(loaded, p.filter)
   if (!chosen.length) return 0
+  p.grow?.(chosen.length)
   ctx.log(`templates: running ${chosen.length} of ${loaded.length} http templates`)
   const cluster = createRequestCluster()
   const env = { target: p.base, send: createTemplateSender(p.net, ctx.signal, p.limiter), redirectLevel: ctx.options.redirectLevel, cluster, signal: ctx.signal }

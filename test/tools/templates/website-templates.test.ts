@@ -66,6 +66,8 @@ test('a light scan runs the templates tool_params.templates names; matched ones 
   assert.equal(f.url, `${site.url}/pos/word`)
   assert.deepEqual(f.evidence, { type: 'table', data: { headers: ['part', 'value'], rows: [['request', 'GET /pos/word HTTP/1.1'], ['matched', 'AcmeCMS']] } })
   assert.deepEqual(r.output.templates, { run: 3, requests: 2, requests_sent: 2, requests_saved_by_clustering: 0 })
+  // Template tests are counted in the progress total: it never runs past the end.
+  assert.ok(r.progressSteps.every((p) => p.fraction <= 1), JSON.stringify(r.progressSteps.map((p) => p.fraction)))
 })
 
 test('light scans without tool_params.templates run none; dos-tagged templates run only when named', async () => {
