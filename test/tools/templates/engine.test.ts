@@ -358,6 +358,7 @@ describe('unsupported templates are skipped with their reason', () => {
     assert.equal(reasonOf(head + 'http:\n  - raw: ["GET / HTTP/1.1"]\n    unsafe: true\n    matchers: [{type: status, status: [200]}]\n'), 'unsafe raw requests (sent byte for byte) are not supported')
     assert.equal(reasonOf(head + 'http:\n  - path: ["{{BaseURL}}"]\n    race: true\n    matchers: [{type: status, status: [200]}]\n'), 'race requests are not supported')
     assert.equal(reasonOf(head + 'http:\n  - path: ["{{BaseURL}}/?u={{interactsh-url}}"]\n    matchers: [{type: word, part: interactsh_protocol, words: [dns]}]\n'), 'needs an out-of-band interaction server (interactsh); Ward has none configured')
+    assert.equal(reasonOf(head.replace('severity: low', 'severity: low, description: "unlike interactsh templates"') + 'http:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n'), 'loaded')
     assert.equal(reasonOf('id: x\nhttp: []\n'), 'missing info')
     assert.match(reasonOf('id: [\n'), /^not valid YAML/)
   })

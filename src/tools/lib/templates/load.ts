@@ -72,7 +72,8 @@ export function loadTemplate(text: string, o: LoadOptions): LoadResult {
     if (!isObj(d.info)) skip('missing info')
     for (const k of Object.keys(UNSUPPORTED_PROTOCOLS)) if (k in d && UNSUPPORTED_PROTOCOLS[k]) skip(UNSUPPORTED_PROTOCOLS[k]!)
     if (bool(d['self-contained'])) skip('self-contained templates (requests to fixed hosts, not the target) are not supported')
-    if (/interactsh/i.test(text)) skip('needs an out-of-band interaction server (interactsh); Ward has none configured')
+    // The interaction URL or an interactsh part (a description that only mentions it does not count).
+    if (/\{\{\s*interactsh-url|interactsh_(?:protocol|request|response)/.test(text)) skip('needs an out-of-band interaction server (interactsh); Ward has none configured')
     const protocols = [...new Set(Object.keys(d).filter((k) => k in PROTOCOL_KEYS).map((k) => PROTOCOL_KEYS[k]!))]
     if (protocols.length === 0) skip('no supported protocol (http, tcp/network, dns, ssl)')
     if (protocols.length > 1) skip(`several protocols in one template (${protocols.join(', ')}) need flow, which is not supported`)
