@@ -11,6 +11,9 @@ import { EpssFeedError, readEpssFile } from '../domain/epss.js'
 import { countCves, markEpssFindings, replaceEpss, upsertCves } from '../store/cves.js'
 import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
 import { hashPassword, MAX_PASSWORD, passwordProblem } from '../domain/passwords.js'
+import { formatImportReport, importTemplates } from './template-import.js'
+import { TreeError } from './template-tree.js'
+import { listTemplates, removeTemplates } from '../store/templates.js'
 
 /** How long a set-password link works. */
 export const PASSWORD_LINK_MS = 24 * 3600000
@@ -28,7 +31,10 @@ const ADMIN_USAGE = `usage:
   ward admin workspace create --user ID --name N
   ward admin kev import FILE      (the CISA known_exploited_vulnerabilities.json feed)
   ward admin cve import FILE...   (NVD CVE API 2.0 JSON feeds, .json or .json.gz)
-  ward admin epss import FILE     (FIRST's EPSS CSV, epss_scores-YYYY-MM-DD.csv[.gz])`
+  ward admin epss import FILE     (FIRST's EPSS CSV, epss_scores-YYYY-MM-DD.csv[.gz])
+  ward admin templates import PATH... [--json] [--prune]   (directories, .tar.gz, .zip of nuclei YAML templates)
+  ward admin templates list [--tags a,b] [--severity high,critical]
+  ward admin templates remove ID...`
 
 /** A real calendar date YYYY-MM-DD (2027-02-30 is refused, not rolled over into March). */
 function calendarDate(v: string | undefined, flag: string): string {
@@ -222,6 +228,35 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       }
       const marked = await markEpssFindings(h.db)
       out(`imported ${result!.count} EPSS scores of ${result!.date}\n${marked} stored finding(s) updated; new findings carry them from now on`)
+      return
+    }
+    case 'templates import': {
+      // A bare --json/--prune may have taken the next path as its value: it is a path then.
+      const paths = words.slice(2)
+      for (const f of ['json', 'prune']) if (flags[f] !== undefined && flags[f] !== 'true') paths.push(flags[f]!)
+      if (!paths.length) throw new UsageError('usage: ward admin templates import PATH... [--json] [--prune]')
+      let report
+      try {
+        report = await importTemplates(h.db, paths, { prune: flags.prune !== undefined })
+      } catch (e) {
+        if (e instanceof TreeError || (e as NodeJS.ErrnoException).code) throw new UsageError((e as Error).message)
+        throw e
+      }
+      if (flags.json !== undefined) out(JSON.stringify({ loaded: report.loaded, updated: report.updated, unchanged: report.unchanged, pruned: report.pruned, skipped: report.skipped }))
+      else out(formatImportReport(report) + '\nrunning workers use them from their next scan')
+      return
+    }
+    case 'templates list': {
+      const csv = (v: string | undefined) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined)
+      const { rows, total } = await listTemplates(h.db, { tags: csv(flagValue(flags, 'tags')), severities: csv(flagValue(flags, 'severity')), limit: 100_000 })
+      out(table(['id', 'severity', 'protocol', 'source', 'name', 'tags'], rows.map((r) => [r.id, r.severity, r.protocol, r.source, r.name.slice(0, 60), r.tags.replace(/^,|,$/g, '')])))
+      out(`${total} template(s)`)
+      return
+    }
+    case 'templates remove': {
+      const ids = words.slice(2)
+      if (!ids.length) throw new UsageError('usage: ward admin templates remove ID...')
+      out(`removed ${await removeTemplates(h.db, ids)} template(s)`)
       return
     }
     default:

@@ -8,6 +8,7 @@ import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanP
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
 import { createVulnLookup } from './vuln-lookup.js'
+import { createTemplateSource } from './template-source.js'
 import { etaClock, etaMoved } from './eta.js'
 import { CoverageRecorder, type PortCoverage } from '../toolkit/coverage.js'
 
@@ -92,6 +93,7 @@ export function createScanContext(opts: {
     deadline: opts.deadline,
     net: opts.net,
     vulns: createVulnLookup(db),
+    templates: createTemplateSource(db),
     writeErrors,
     async test(name: string, description: string): Promise<TestHandle> {
       tests++

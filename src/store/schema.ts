@@ -379,3 +379,28 @@ export interface FindingGroupColumns {
   group_state?: string | null
   group_regression?: number | null
 }
+
+/** Check templates in nuclei's YAML format (migration 016), merged into Database. */
+export interface TemplatesTable {
+  id: string
+  file_path: string
+  content_hash: string
+  name: string
+  author: string
+  severity: string
+  tags: string
+  description: string
+  reference: string
+  remediation: string
+  classification: string
+  protocol: string
+  yaml: string
+  files: string
+  source: string
+  created_at: string
+  updated_at: string
+}
+export interface Database {
+  templates: TemplatesTable
+}
+export type TemplateRow = Selectable<TemplatesTable>

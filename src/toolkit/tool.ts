@@ -5,6 +5,7 @@ import type { Check, Risk } from './check.js'
 import type { Evidence } from './evidence.js'
 import type { Egress } from './egress.js'
 import type { VulnerabilityLookup } from './vulns.js'
+import type { TemplateSource } from './templates.js'
 
 export type TargetType = 'hostname' | 'ip_address' | 'url'
 export type RedirectLevel = 'none' | 'check_accessibility' | 'same_host' | 'same_domain' | 'allow_all'
@@ -70,6 +71,8 @@ export interface ScanContext<P = unknown> {
   net: Egress
   /** Imported CVE knowledge (NVD feeds); absent where none is offered (tool tests without a database). */
   vulns?: VulnerabilityLookup
+  /** Stored check templates (nuclei YAML); absent where none are offered (tool tests without a database). */
+  templates?: TemplateSource
   /** Record a test (one check the tool performs). */
   test(name: string, description: string): Promise<TestHandle>
   /** Report progress; the engine turns it into a percentage and throttles writes. */

@@ -3,6 +3,7 @@
 import type { Tool, FindingInput, ScanTarget, RedirectLevel } from '../../src/toolkit/tool.js'
 import { createDirectEgress } from '../../src/engine/net/direct.js'
 import type { Egress } from '../../src/toolkit/egress.js'
+import type { TemplateSource } from '../../src/toolkit/templates.js'
 import { resolveToolParams } from '../../src/toolkit/params.js'
 import { dedupKey } from '../../src/domain/finding-identity.js'
 import { CoverageRecorder, type PortCoverage, type ScanCoverage } from '../../src/toolkit/coverage.js'
@@ -38,6 +39,8 @@ export async function runTool(
     options?: Partial<{ scanOriginalUrl: boolean; redirectLevel: RedirectLevel }>
     signal?: AbortSignal
     egress?: Egress
+    /** Stored templates offered to the tool (ScanContext.templates), as the engine does from the database. */
+    templates?: TemplateSource
   },
 ): Promise<HarnessResult> {
   const started = performance.now()
@@ -61,6 +64,7 @@ export async function runTool(
     settings: { dnsResolver: process.env.WARD_DNS_RESOLVER?.trim() || null },
     signal: opts.signal ?? new AbortController().signal,
     net: egress,
+    templates: opts.templates,
     async test(name: string, description: string) {
       const t: HarnessTest = { name, description, status: 'running', result: null, findings: [] }
       tests.push(t)

@@ -9,6 +9,7 @@ import { vpnProfileRoutes } from './vpn-profiles.js'
 import { callbackRoutes } from './callbacks.js'
 import { toolRoutes } from './tools.js'
 import { scheduleRoutes } from './schedules.js'
+import { templateRoutes } from './templates.js'
 
 export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(targetRoutes)
@@ -20,4 +21,5 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(callbackRoutes)
   await api.register(toolRoutes)
   await api.register(scheduleRoutes)
+  await api.register(templateRoutes)
 }

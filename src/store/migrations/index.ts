@@ -13,6 +13,7 @@ import { m010WebSessions } from './010-web-sessions.js'
 import { m012CveKnowledge } from './012-cve-knowledge.js'
 import { m011Monitoring } from './011-monitoring.js'
 import { m013ScanCoverage } from './013-scan-coverage.js'
+import { m016Templates } from './016-templates.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '012-cve-knowledge': m012CveKnowledge,
   '011-monitoring': m011Monitoring,
   '013-scan-coverage': m013ScanCoverage,
+  '016-templates': m016Templates,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

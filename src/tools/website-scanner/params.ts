@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { authenticationParam } from '../lib/http/auth/params.js'
+import { templatesParam } from '../lib/templates/params.js'
 
 export const websiteParams = Type.Object(
   {
@@ -9,6 +10,7 @@ export const websiteParams = Type.Object(
     }),
     rate_limit: Type.Integer({ default: 100, minimum: 1, maximum: 10_000, description: 'Requests per second per host at most' }),
     authentication: authenticationParam,
+    templates: Type.Optional(templatesParam),
   },
   { additionalProperties: false },
 )

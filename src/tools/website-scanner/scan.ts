@@ -12,6 +12,7 @@ import { createRecorder, type Where } from './recorder.js'
 import { LIMITS, type WebsiteParams } from './params.js'
 import { HostLimiters } from '../lib/http/rate-limit.js'
 import { loginForScan } from '../lib/http/auth/scan-login.js'
+import { runTemplatePhase } from './templates.js'
 
 /** Progress units of the crawl (its share before the tests; pages known grow as it goes). */
 const CRAWL_UNITS = 100
@@ -29,7 +30,9 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   ctx.output('redirects', start.redirects)
   ctx.log(`scanning ${start.url} (${deep ? 'deep' : 'light'} scan)`)
 
-  const fetch = createFetcher(net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`), new HostLimiters(ctx.params.rate_limit))
+  // One pace per host for every request of the scan, the templates' too.
+  const limiter = new HostLimiters(ctx.params.rate_limit)
+  const fetch = createFetcher(net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`), limiter)
   const page = start.response ? toPage(start.response) : null
   if (!page) return
   const where: Where = { url: start.url, port: portOf(base), service: serviceOf(base) }
@@ -43,6 +46,8 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   if (!deep) {
     const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, vulns: ctx.vulns })
     ctx.output('components', components)
+    // Light scans run templates only when asked to.
+    if (ctx.params.templates) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
     ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
     return
   }
@@ -71,6 +76,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
       )
     }
   })
+  if (!ctx.signal.aborted) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
   ctx.progress(total, total)
   ctx.log(`deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
 }

@@ -1,0 +1,65 @@
+// GET /templates and /templates/{id}: the check templates scans can run (imported by the operator
+// with `ward admin templates import`). Read-only for every user; importing is an operator's act.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { Data, errors } from '../schemas/common.js'
+import { TemplateDetail, TemplateIdParams, TemplateSummary, TemplatesQuery } from '../schemas/templates.js'
+import { getTemplate, listTemplates, type TemplateSummary as Row } from '../../store/templates.js'
+import { notFound } from '../../domain/errors.js'
+
+const list = (s: string): string[] => {
+  try {
+    const v = JSON.parse(s) as unknown
+    return Array.isArray(v) ? v.map(String) : []
+  } catch {
+    return []
+  }
+}
+const csv = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined)
+
+function view(r: Row) {
+  let c: Record<string, unknown> = {}
+  try {
+    c = JSON.parse(r.classification) as Record<string, unknown>
+  } catch {
+    /* an unreadable row shows empty classification */
+  }
+  const strs = (v: unknown) => (Array.isArray(v) ? v.map(String) : [])
+  const numOrNull = (v: unknown) => (typeof v === 'number' ? v : null)
+  return {
+    id: r.id,
+    name: r.name,
+    severity: r.severity,
+    tags: r.tags.split(',').filter(Boolean),
+    author: list(r.author),
+    description: r.description,
+    reference: list(r.reference),
+    remediation: r.remediation,
+    classification: { cve_id: strs(c.cve_id), cwe_id: strs(c.cwe_id), cvss_metrics: typeof c.cvss_metrics === 'string' ? c.cvss_metrics : null, cvss_score: numOrNull(c.cvss_score), epss_score: numOrNull(c.epss_score), cpe: typeof c.cpe === 'string' ? c.cpe : null },
+    protocol: r.protocol,
+    source: r.source,
+    file_path: r.file_path,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  }
+}
+
+export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ward
+  app.get('/templates', {
+    schema: { tags: ['templates'], summary: 'List the check templates (nuclei YAML format) scans can run, filtered by tags, severity and text', querystring: TemplatesQuery, response: { 200: Data(Type.Array(TemplateSummary)), ...errors(400, 401, 429) } },
+    handler: async (req) => {
+      const q = req.query
+      const { rows } = await listTemplates(db, { tags: csv(q.tags), severities: csv(q.severity), q: q.q?.trim() || undefined, page: q.page, limit: q.limit })
+      return { data: rows.map(view) }
+    },
+  })
+  app.get('/templates/:id', {
+    schema: { tags: ['templates'], summary: 'Read one template with its YAML text', params: TemplateIdParams, response: { 200: Data(TemplateDetail), ...errors(400, 401, 404, 429) } },
+    handler: async (req) => {
+      const r = await getTemplate(db, req.params.id)
+      if (!r) throw notFound('Template')
+      return { data: { ...view(r), yaml: r.yaml } }
+    },
+  })
+}

@@ -1,0 +1,224 @@
+// Runs the http requests of one template against one target: builds each request (paths or raw,
+// variables, payloads), sends it through the tool's egress (scope guard, per-host rate, timeout,
+// body bound), follows redirects by the scan's policy, keeps cookies, and evaluates matchers and
+// extractors (per request, or over all of a block's responses with req-condition).
+import type { HttpResponse } from '../../../toolkit/egress.js'
+import type { RedirectLevel } from '../../../toolkit/tool.js'
+import { redirectAllowed } from '../http/redirect-policy.js'
+import type { HttpBlock, Template } from './model.js'
+import type { Value } from './dsl-parse.js'
+import type { EvalEnv } from './dsl-eval.js'
+import { interpolate, RunVars } from './interpolate.js'
+import { combinations } from './payloads.js'
+import { responseVars, toTemplateResponse, type TemplateResponse } from './response.js'
+import { runExtractor, runMatchers } from './match.js'
+import type { RequestCluster } from './cluster.js'
+import type { RegexRunner } from './regex.js'
+
+export interface HttpSendRequest {
+  method: string
+  headers: Record<string, string>
+  body?: string
+}
+
+export interface TemplateHttpEnv {
+  /** Where the templates run ({{BaseURL}}). */
+  target: URL
+  /** One request through the scan's egress; throws on refusal, timeout, scope block. */
+  send(url: string, req: HttpSendRequest): Promise<HttpResponse>
+  redirectLevel: RedirectLevel
+  cluster?: RequestCluster
+  signal: AbortSignal
+}
+
+export interface TemplateMatch {
+  requestLine: string
+  url: string
+  /** Names of the matchers that matched (named matchers report sub-findings). */
+  matcherNames: string[]
+  hits: string[]
+  extracted: string[]
+  truncated: boolean
+}
+
+export class TemplateScopeError extends Error {
+  override name = 'TemplateScopeError'
+}
+
+/** The target's variables: {{BaseURL}}, {{RootURL}}, {{Hostname}}, {{Host}}, {{Port}}, {{Path}}, {{File}}, {{Scheme}}. */
+export function targetVars(u: URL): Record<string, string> {
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80')
+  const path = u.pathname.replace(/\/+$/, '')
+  return {
+    BaseURL: u.href.replace(/\/+$/, '').replace(/\/(?=[?#])/, ''),
+    RootURL: u.origin,
+    Hostname: u.host,
+    Host: u.hostname.replace(/^\[|\]$/g, ''),
+    Port: port,
+    Path: path,
+    File: path.split('/').pop() ?? '',
+    Scheme: u.protocol.replace(':', ''),
+  }
+}
+
+interface Built {
+  url: string
+  method: string
+  headers: Record<string, string>
+  body: string
+}
+
+/** A raw request after interpolation → method, URL (relative to the target's root) and headers. */
+function parseRaw(raw: string, root: string): Built {
+  const text = raw.replace(/^\s+/, '').replace(/\r\n/g, '\n')
+  const split = text.indexOf('\n\n')
+  const head = split < 0 ? text : text.slice(0, split)
+  const body = split < 0 ? '' : text.slice(split + 2)
+  const [line, ...lines] = head.split('\n')
+  const m = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/[\d.]+)?\s*$/.exec(line ?? '')
+  if (!m) throw new Error(`raw request line ${JSON.stringify((line ?? '').slice(0, 80))} is not METHOD PATH HTTP/x`)
+  const headers: Record<string, string> = {}
+  for (const l of lines) {
+    const i = l.indexOf(':')
+    if (i <= 0) continue
+    const k = l.slice(0, i).trim()
+    // The connection decides these; the egress writes its own.
+    if (/^(host|content-length|connection|transfer-encoding)$/i.test(k)) continue
+    headers[k] = l.slice(i + 1).trim()
+  }
+  const target = /^https?:\/\//i.test(m[2]!) ? m[2]! : root + (m[2]!.startsWith('/') ? '' : '/') + m[2]!
+  return { method: m[1]!.toUpperCase(), url: target, headers, body: body.replace(/\n/g, '\r\n') }
+}
+
+/** Every request of a block in order (paths, then raw), interpolated with `vars`. */
+function buildRequests(block: HttpBlock, env: EvalEnv, root: string): Built[] {
+  const out: Built[] = []
+  for (const p of block.paths) {
+    const headers = Object.fromEntries(Object.entries(block.headers).map(([k, v]) => [k, interpolate(v, env)]))
+    out.push({ method: block.method, url: interpolate(p, env), headers, body: interpolate(block.body, env) })
+  }
+  for (const r of block.raw) out.push(parseRaw(interpolate(r, env), root))
+  return out
+}
+
+const sameHost = (a: URL, b: URL) => a.hostname.toLowerCase() === b.hostname.toLowerCase()
+
+export interface HttpRunStats {
+  requests: number
+  failures: string[]
+}
+
+/**
+ * Runs a template's http blocks. Returns what matched (empty: nothing did). Throws for template
+ * errors (unresolvable variable, regex budget, payload cap, a request aimed off the target).
+ */
+export async function runHttpTemplate(t: Template, env: TemplateHttpEnv, regex: RegexRunner, stats: HttpRunStats = { requests: 0, failures: [] }): Promise<TemplateMatch[]> {
+  const vars = new RunVars(Object.entries(targetVars(env.target)))
+  const evalEnv: EvalEnv = { vars, regex }
+  // Template variables may refer to each other and to the target's: resolved in order.
+  for (const [k, v] of Object.entries(t.variables)) vars.set(k, interpolate(v, evalEnv))
+  const jar = new Map<string, string>()
+  const matches: TemplateMatch[] = []
+  const root = targetVars(env.target).RootURL!
+
+  const send = async (b: Built, block: HttpBlock): Promise<TemplateResponse> => {
+    let url = new URL(b.url)
+    if (!sameHost(url, env.target)) throw new TemplateScopeError(`request to ${url.host.slice(0, 100)} refused: templates only reach the target ${env.target.host}`)
+    const requestLine = `${b.method} ${url.pathname}${url.search} HTTP/1.1`
+    const headers = { ...b.headers }
+    if (!block.disableCookie && jar.size && !Object.keys(headers).some((h) => h.toLowerCase() === 'cookie')) headers.Cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+    const req: HttpSendRequest = { method: b.method, headers, body: b.body || undefined }
+    let res: HttpResponse
+    for (let hop = 0; ; hop++) {
+      stats.requests++
+      const u = url.href
+      const key = `${req.method} ${u}\n${JSON.stringify(Object.entries(req.headers).sort())}\n${req.body ?? ''}`
+      res = env.cluster && (req.method === 'GET' || req.method === 'HEAD') ? await env.cluster.get(key, t.id, () => env.send(u, req)) : await env.send(u, req)
+      if (!block.disableCookie)
+        for (const c of res.setCookies) {
+          const [nv] = c.split(';')
+          const i = nv!.indexOf('=')
+          if (i > 0) jar.set(nv!.slice(0, i).trim(), nv!.slice(i + 1).trim())
+        }
+      const loc = res.headers['location']
+      if (!block.redirects || res.status < 300 || res.status > 399 || !loc || hop >= block.maxRedirects) break
+      let next: URL
+      try {
+        next = new URL(loc, url)
+      } catch {
+        break
+      }
+      // Redirects follow the scan's one policy; host-redirects keep to the same host on top.
+      if (!redirectAllowed(env.redirectLevel === 'none' ? 'same_host' : env.redirectLevel, url, next) || (block.hostRedirects && !sameHost(next, url))) break
+      url = next
+      if (res.status !== 307 && res.status !== 308) {
+        req.method = req.method === 'HEAD' ? 'HEAD' : 'GET'
+        req.body = undefined
+      }
+    }
+    return toTemplateResponse(res, requestLine)
+  }
+
+  const extract = (block: HttpBlock, r: TemplateResponse, e: EvalEnv) => {
+    const shown: string[] = []
+    for (const x of block.extractors) {
+      const vals = runExtractor(x, e, r.headers, r.setCookies)
+      // Named values feed later requests ({{name}}); internal ones are never shown.
+      if (x.name && vals.length) vars.set(x.name, vals[0]!)
+      if (!x.internal) shown.push(...vals)
+    }
+    return shown
+  }
+
+  blocks: for (const block of t.http) {
+    for (const combo of combinations(block.payloads, block.attack)) {
+      if (env.signal.aborted) return matches
+      for (const [k, v] of Object.entries(combo)) vars.set(k, v)
+      const responses: TemplateResponse[] = []
+      const reqs = buildRequests(block, evalEnv, root)
+      for (let i = 0; i < reqs.length; i++) {
+        if (env.signal.aborted) return matches
+        let r: TemplateResponse
+        try {
+          r = await send(reqs[i]!, block)
+        } catch (e) {
+          if (e instanceof TemplateScopeError || env.signal.aborted) throw e
+          stats.failures.push((e as Error).message)
+          // A request that got no answer ends this sequence (later steps depend on it).
+          if (block.reqCondition) break
+          continue
+        }
+        responses.push(r)
+        if (block.reqCondition) {
+          // Responses are named by their step: status_code_1, body_2 ...; the latest also unsuffixed.
+          const all = responseVars(r, `_${i + 1}`)
+          for (const [k, v] of Object.entries(all)) vars.set(k, v)
+          continue
+        }
+        const rv = new RunVars(vars)
+        for (const [k, v] of Object.entries(responseVars(r))) rv.set(k, v as Value)
+        const e: EvalEnv = { vars: rv, regex }
+        const extracted = extract(block, r, e)
+        for (const [k, v] of vars) if (!rv.has(k)) rv.set(k, v)
+        const m = block.matchers.length ? runMatchers(block.matchers, block.matchersCondition, e, r.bodyBytes) : { matched: extracted.length > 0, hits: [], names: [] }
+        if (m.matched) {
+          matches.push({ requestLine: r.requestLine, url: r.url, matcherNames: m.names, hits: m.hits, extracted, truncated: r.truncated })
+          if (block.stopAtFirstMatch || t.stopAtFirstMatch) break blocks
+        }
+      }
+      if (block.reqCondition && responses.length) {
+        const last = responses[responses.length - 1]!
+        const rv = new RunVars(vars)
+        for (const [k, v] of Object.entries(responseVars(last))) rv.set(k, v as Value)
+        const e: EvalEnv = { vars: rv, regex }
+        const extracted = extract(block, last, e)
+        const m = block.matchers.length ? runMatchers(block.matchers, block.matchersCondition, e, last.bodyBytes) : { matched: extracted.length > 0, hits: [], names: [] }
+        if (m.matched) {
+          matches.push({ requestLine: responses.map((x) => x.requestLine).join(' → '), url: last.url, matcherNames: m.names, hits: m.hits, extracted, truncated: responses.some((x) => x.truncated) })
+          if (block.stopAtFirstMatch || t.stopAtFirstMatch) break blocks
+        }
+      }
+    }
+  }
+  return matches
+}

@@ -1,0 +1,33 @@
+// One template against one target: its outcome is matched (with what), clean, or an error whose
+// message says why (a hostile regex, too many payloads, a request off the target, no answer).
+import type { Template } from './model.js'
+import { runHttpTemplate, type TemplateHttpEnv, type TemplateMatch, TemplateScopeError } from './http.js'
+import { createRegexRunner, RegexError } from './regex.js'
+import { PayloadLimitError } from './payloads.js'
+import { UnresolvedError } from './interpolate.js'
+import { DslError } from './dsl-parse.js'
+
+export type TemplateOutcome =
+  | { status: 'matched'; matches: TemplateMatch[]; requests: number }
+  | { status: 'clean'; requests: number }
+  | { status: 'error'; message: string; requests: number }
+  | { status: 'skipped'; reason: string; requests: 0 }
+
+/** Regex work one template may spend on one target. */
+export const REGEX_BUDGET_MS = 3000
+
+export async function runTemplate(t: Template, env: TemplateHttpEnv): Promise<TemplateOutcome> {
+  if (t.protocol !== 'http') return { status: 'skipped', reason: `${t.protocol} templates are not run by this tool`, requests: 0 }
+  const stats = { requests: 0, failures: [] as string[] }
+  try {
+    const matches = await runHttpTemplate(t, env, createRegexRunner(REGEX_BUDGET_MS), stats)
+    if (matches.length) return { status: 'matched', matches, requests: stats.requests }
+    // Not one answer: the template could not be evaluated, which is not "clean".
+    if (stats.requests > 0 && stats.failures.length >= stats.requests && !env.signal.aborted) return { status: 'error', message: `no response: ${stats.failures[0]}`, requests: stats.requests }
+    return { status: 'clean', requests: stats.requests }
+  } catch (e) {
+    if (e instanceof RegexError || e instanceof PayloadLimitError || e instanceof UnresolvedError || e instanceof DslError || e instanceof TemplateScopeError) return { status: 'error', message: e.message, requests: stats.requests }
+    if (env.signal.aborted) return { status: 'error', message: 'scan stopped', requests: stats.requests }
+    return { status: 'error', message: (e as Error).message, requests: stats.requests }
+  }
+}

@@ -1,0 +1,143 @@
+// `ward admin templates import|list|remove` into the real database, and GET /api/v2/templates[/{id}].
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { zipSync, strToU8 } from 'fflate'
+import { startWard, type TestWard } from '../../helpers/ward.js'
+import { runAdmin, UsageError } from '../../../src/cli/admin.js'
+
+const tpl = (id: string, o: { severity?: string; tags?: string; word?: string; extra?: string } = {}) => `id: ${id}
+info:
+  name: ${id} name
+  author: ward,tester
+  severity: ${o.severity ?? 'high'}
+  tags: ${o.tags ?? 'exposure,config'}
+  description: Finds ${id}.
+  reference:
+    - https://example.invalid/${id}
+  remediation: Remove ${id}.
+  classification:
+    cve-id: CVE-2099-0${id.length}
+    cwe-id: CWE-200
+    cvss-metrics: CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N
+    cvss-score: 7.5
+http:
+  - method: GET
+    path: ["{{BaseURL}}/${id}"]
+${o.extra ?? ''}    matchers:
+      - type: word
+        words: ["${o.word ?? id}"]
+`
+
+let w: TestWard
+let dir: string
+before(async () => {
+  w = await startWard({ worker: false })
+  dir = fs.mkdtempSync(path.join(w.dir, 'tpl-'))
+})
+after(() => w.close())
+
+async function admin(args: string[], flags: Record<string, string> = {}): Promise<string> {
+  let out = ''
+  await runAdmin(args, flags, w.h, w.config, (s) => (out += s + '\n'))
+  return out
+}
+
+function writeTree(root: string, files: Record<string, string>) {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+    fs.writeFileSync(path.join(root, rel), text)
+  }
+}
+
+test('import of a directory: loaded, skipped by reason, payload files from the tree; re-import is unchanged; changes update; --prune removes', async () => {
+  const tree = path.join(dir, 'tree')
+  writeTree(tree, {
+    'http/a-one.yaml': tpl('a-one'),
+    'http/b-two.yaml': tpl('b-two', { severity: 'critical', tags: 'cve,kev' }),
+    'http/c-pay.yaml': tpl('c-pay', { extra: '    payloads:\n      word: ../lists/words.txt\n' }),
+    'lists/words.txt': 'x\ny\n',
+    'code/d-code.yaml': 'id: d-code\ninfo: {name: d, author: w, severity: low}\ncode:\n  - engine: [sh]\n    source: id\n',
+    'headless/e.yaml': 'id: e-head\ninfo: {name: e, author: w, severity: low}\nheadless:\n  - steps: []\n',
+    'headless/f.yaml': 'id: f-head\ninfo: {name: f, author: w, severity: low}\nheadless:\n  - steps: []\n',
+    'http/dup.yaml': tpl('a-one'),
+    'README.md': '# not a template',
+    '.github/workflows/ci.yaml': 'on: push\n',
+  })
+  const first = JSON.parse(await admin(['templates', 'import', tree], { json: 'true' }))
+  assert.deepEqual({ loaded: first.loaded, updated: first.updated, unchanged: first.unchanged }, { loaded: 3, updated: 0, unchanged: 0 })
+  assert.deepEqual(
+    first.skipped.map((s: { file: string; reason: string }) => [s.file.replace(tree + ':', ''), s.reason]).sort(),
+    [
+      ['code/d-code.yaml', 'code protocol (runs local code) is not supported'],
+      ['headless/e.yaml', 'headless (browser) protocol is not supported'],
+      ['headless/f.yaml', 'headless (browser) protocol is not supported'],
+      ['http/dup.yaml', `duplicate id a-one (first in ${tree}:http/a-one.yaml)`],
+    ],
+  )
+  const again = await admin(['templates', 'import', tree])
+  assert.match(again, /^loaded 0, updated 0, unchanged 3, skipped 4\n/)
+  assert.match(again, /skipped 2: headless \(browser\) protocol is not supported\n {2}.*headless\/e.yaml\n {2}.*headless\/f.yaml/)
+  fs.writeFileSync(path.join(tree, 'http/a-one.yaml'), tpl('a-one', { word: 'changed' }))
+  fs.rmSync(path.join(tree, 'http/b-two.yaml'))
+  const pruned = JSON.parse(await admin(['templates', 'import', tree], { json: 'true', prune: 'true' }))
+  assert.deepEqual({ loaded: pruned.loaded, updated: pruned.updated, unchanged: pruned.unchanged, pruned: pruned.pruned }, { loaded: 0, updated: 1, unchanged: 1, pruned: 1 })
+  assert.doesNotMatch(await admin(['templates', 'list']), /b-two/)
+})
+
+test('import of .tar.gz and .zip archives as users download them (a top folder, helpers at its root)', async () => {
+  const src = path.join(dir, 'nuclei-templates-main')
+  writeTree(src, { 'http/t-tar.yaml': tpl('t-tar', { extra: '    payloads:\n      word: helpers/words.txt\n' }), 'helpers/words.txt': 'one\n' })
+  const tgz = path.join(dir, 'main.tar.gz')
+  execFileSync('tar', ['czf', tgz, '-C', dir, 'nuclei-templates-main'])
+  const r = JSON.parse(await admin(['templates', 'import', tgz], { json: 'true' }))
+  assert.deepEqual([r.loaded, r.skipped], [1, []])
+  const zip = path.join(dir, 'main.zip')
+  fs.writeFileSync(zip, zipSync({ 'repo-main/http/z-zip.yaml': strToU8(tpl('z-zip', { severity: 'low', tags: 'panel' })), 'repo-main/http/bad.yaml': strToU8('id: bad\ninfo: {name: b, author: w, severity: low}\nflow: http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n') }))
+  const z = JSON.parse(await admin(['templates', 'import', zip], { json: 'true' }))
+  assert.equal(z.loaded, 1)
+  assert.deepEqual(z.skipped, [{ file: `${zip}:repo-main/http/bad.yaml`, reason: 'flow: (scripted control flow) is not supported' }])
+  await assert.rejects(admin(['templates', 'import', path.join(dir, 'missing.zip')]), UsageError)
+  await assert.rejects(admin(['templates', 'import', path.join(dir, 'main.tar.gz'.replace('tar.gz', 'rar'))]), UsageError)
+})
+
+test('list filters by tags and severity; remove deletes by id', async () => {
+  const crit = await admin(['templates', 'list'], { severity: 'critical' })
+  assert.doesNotMatch(crit, /a-one/)
+  const panel = await admin(['templates', 'list'], { tags: 'panel' })
+  assert.match(panel, /z-zip/)
+  assert.doesNotMatch(panel, /a-one/)
+  assert.match(await admin(['templates', 'remove', 'z-zip', 'no-such']), /removed 1 template\(s\)/)
+  assert.doesNotMatch(await admin(['templates', 'list']), /z-zip/)
+})
+
+test('GET /api/v2/templates filters by tags, severity and q, pages; GET /templates/{id} has the YAML; bad input is a 400, unknown a 404', async () => {
+  const all = (await w.req('GET', '/api/v2/templates')).json().data
+  assert.deepEqual(all.map((t: { id: string }) => t.id), ['a-one', 'c-pay', 't-tar'])
+  const byTag = (await w.req('GET', '/api/v2/templates?tags=config')).json().data.map((t: { id: string }) => t.id)
+  assert.deepEqual(byTag, ['a-one', 'c-pay', 't-tar'])
+  assert.deepEqual((await w.req('GET', '/api/v2/templates?q=C-PAY')).json().data.map((t: { id: string }) => t.id), ['c-pay'])
+  assert.deepEqual((await w.req('GET', '/api/v2/templates?q=%25')).json().data, [])
+  assert.deepEqual((await w.req('GET', '/api/v2/templates?severity=low,medium')).json().data, [])
+  assert.deepEqual((await w.req('GET', '/api/v2/templates?limit=2&page=2')).json().data.map((t: { id: string }) => t.id), ['t-tar'])
+  const one = await w.req('GET', '/api/v2/templates/a-one')
+  assert.equal(one.statusCode, 200)
+  const d = one.json().data
+  assert.equal(d.name, 'a-one name')
+  assert.deepEqual(d.author, ['ward', 'tester'])
+  assert.deepEqual(d.classification, { cve_id: ['CVE-2099-05'], cwe_id: ['CWE-200'], cvss_metrics: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', cvss_score: 7.5, epss_score: null, cpe: null })
+  assert.match(d.yaml, /words: \["changed"\]/)
+  const missing = await w.req('GET', '/api/v2/templates/nope')
+  assert.equal(missing.statusCode, 404)
+  assert.equal(missing.json().status, 404)
+  for (const bad of ['/api/v2/templates?severity=urgent', '/api/v2/templates?limit=0', '/api/v2/templates/a%20b']) {
+    const r = await w.req('GET', bad)
+    assert.equal(r.statusCode, 400, bad)
+    assert.equal(r.json().status, 400)
+  }
+  assert.equal((await w.req('GET', '/api/v2/templates', { key: null })).statusCode, 401)
+  const spec = (await w.req('GET', '/api/v2/openapi.json')).json()
+  assert.ok(spec.paths['/api/v2/templates'] && spec.paths['/api/v2/templates/{id}'], Object.keys(spec.paths).join(' '))
+})
