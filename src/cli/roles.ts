@@ -5,13 +5,16 @@ import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { scopesOf } from '../toolkit/scope.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
-import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
 import { createToolCatalogue, toolName } from '../tools/registry.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser, firstPasswordLink } from './bootstrap.js'
 import { webBase } from './admin.js'
-import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
+import { newWorkerId, type Worker } from '../engine/worker.js'
+import { callbackDispatcher, startWorkerRole } from './worker-role.js'
+import { startScanThread } from './scan-thread.js'
+
+export { startWorkerRole } from './worker-role.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
@@ -29,27 +32,21 @@ export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { ap
   return { api: role === 'all' || role === 'serve', worker: role === 'all' || role === 'worker', callbacks }
 }
 
-/** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
-export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
-  const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
-  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, dispatcher: callbackDispatcher(o.config) })
-  return {
-    id: worker.id,
-    activeScans: () => worker.activeScans(),
-    async stop(reason?: string, graceMs?: number) {
-      await worker.stop(reason, graceMs)
-      await sender?.stop()
-    },
-  }
-}
-
 export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?: boolean } = {}) {
   const parts = partsOf(role, flags)
   const log = pino({ level: cfg.logLevel })
   const h = await openDatabase(cfg.db, { secrets: cfg })
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
-  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
-  const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
+  // `ward all` runs the worker role in a thread of its own (scan-thread.ts), off the API's event
+  // loop; an in-memory SQLite database cannot be shared by two threads, so it keeps one loop.
+  const threaded = role === 'all' && !(cfg.db.kind === 'sqlite' && cfg.db.file === ':memory:')
+  // The thread starts (loads the scanners, opens its database handle) while the API is built.
+  const starting = threaded ? startScanThread({ config: cfg, db: h.db, dbKind: h.kind, log, callbacks: parts.callbacks }) : null
+  starting?.catch(() => {}) // awaited below, after the API is built
+  const engineMetrics = starting ? [{ metrics: async () => (await starting).metrics() }] : [engineRegistry]
+  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: engineMetrics } : {})
+  const thread = await starting
+  const worker: Pick<Worker, 'id' | 'stop'> | null = thread ? { id: thread.id(), stop: (reason, graceMs) => thread.stop(reason, graceMs) } : parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
   const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: callbackDispatcher(cfg) }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
@@ -107,7 +104,3 @@ async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const link = web ? await firstPasswordLink(db) : null
   if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
 }
-
-/** The callback scope's guarded HTTP dispatcher, loaded (with the HTTP client) at the first delivery. */
-const callbackDispatcher = (cfg: Config) => async () =>
-  (await import('../engine/net/scoped-dispatcher.js')).createScopedDispatcher(scopesOf(cfg).callback, cfg.callbackTimeoutMs)

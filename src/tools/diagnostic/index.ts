@@ -35,6 +35,7 @@ export const diagnosticTool = defineTool(diagnosticManifest, async (ctx) => {
     const t = await ctx.test(`step ${i + 1}`, `Diagnostic step ${i + 1} of ${p.steps}`)
     ctx.log(`step ${i + 1}/${p.steps}`)
     await sleep(p.step_ms, ctx.signal, p.ignore_abort)
+    for (const until = Date.now() + p.busy_ms; Date.now() < until; );
     if (i % 2 === 0) {
       await t.finding({ check: diagnosticCheck, location: `step-${i + 1}`, evidence: textEvidence(`step ${i + 1}`) })
       // Logged once written: a log line never claims a finding the database lacks.
