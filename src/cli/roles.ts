@@ -42,11 +42,16 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   const threaded = role === 'all' && !(cfg.db.kind === 'sqlite' && cfg.db.file === ':memory:')
   // The thread starts (loads the scanners, opens its database handle) while the API is built.
   const starting = threaded ? startScanThread({ config: cfg, db: h.db, dbKind: h.kind, log, callbacks: parts.callbacks }) : null
-  starting?.catch(() => {}) // awaited below, after the API is built
+  // The API does not wait for the thread: scans queued meanwhile wait in the database. A thread
+  // that cannot start stops the process, as a failed worker start always did.
+  starting?.catch((e) => {
+    process.stderr.write(`ward: the scan thread did not start: ${e?.stack ?? e}\n`)
+    process.exit(1)
+  })
   const engineMetrics = starting ? [{ metrics: async () => (await starting).metrics() }] : [engineRegistry]
   const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: engineMetrics } : {})
-  const thread = await starting
-  const worker: Pick<Worker, 'id' | 'stop'> | null = thread ? { id: thread.id(), stop: (reason, graceMs) => thread.stop(reason, graceMs) } : parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
+  const worker: Worker | null = parts.worker && !starting ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
+  const stopScans = async (reason: string, graceMs: number) => (starting ? (await starting).stop(reason, graceMs) : worker?.stop(reason, graceMs))
   const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: callbackDispatcher(cfg) }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
@@ -80,10 +85,10 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     stopping = true
     log.info({ signal }, 'shutting down')
     // The drain (running scans may end within the grace period), then 10 s for the rest.
-    const hard = setTimeout(() => process.exit(1), (worker ? cfg.shutdownGraceMs : 0) + 10000)
+    const hard = setTimeout(() => process.exit(1), (parts.worker ? cfg.shutdownGraceMs : 0) + 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop()])
+      await Promise.all([app?.close(), metrics?.close(), stopScans(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop()])
       await h.close()
     } finally {
       clearTimeout(hard)
