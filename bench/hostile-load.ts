@@ -26,10 +26,16 @@ export async function run(args: string[]) {
   const ward = await startChild(process.execPath, [bin, 'all'], { WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}`, WARD_INITIAL_API_KEY: key, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_POLL_MS: '100' }, /listening on/)
   const base = /(http:\/\/[^/\s]+)/.exec(ward.line)![1]!
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+  // A Ward whose event loop is held answers late or resets the connection: counted, not fatal.
   const post = async (body: unknown) => {
-    const r = await fetch(`${base}/api/v2/scans`, { method: 'POST', headers, body: JSON.stringify(body) })
-    if (r.status !== 201) throw new Error(`POST /scans: ${r.status} ${await r.text()}`)
-    return ((await r.json()) as { data: { created_id: number } }).data.created_id
+    try {
+      const r = await fetch(`${base}/api/v2/scans`, { method: 'POST', headers, body: JSON.stringify(body) })
+      if (r.status !== 201) throw new Error(`${r.status} ${await r.text()}`)
+      return ((await r.json()) as { data: { created_id: number } }).data.created_id
+    } catch (e) {
+      console.log(`  POST /api/v2/scans failed: ${(e as Error).message}`)
+      return -1
+    }
   }
   const measure = () =>
     new Promise<autocannon.Result>((resolve, reject) => {
@@ -47,7 +53,7 @@ export async function run(args: string[]) {
     ]
     await new Promise((r) => setTimeout(r, 1000)) // the worker claims them
     const res = await measure()
-    const states = await (await fetch(`${base}/api/v2/scans`, { headers })).json().catch(() => null)
+    const states = await fetch(`${base}/api/v2/scans`, { headers }).then((r) => r.json()).catch(() => null)
     const byId = new Map<number, string>(((states as { data?: Array<{ id: number; status_name: string }> } | null)?.data ?? []).map((s) => [s.id, s.status_name]))
     console.log(`  load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`)
     console.log(`  scans ${ids.join(', ')} during the load: ${ids.map((id) => byId.get(id) ?? '?').join(', ')}; bed requests: pages ${pages.requests()}, ReDoS ${redos.requests()}`)
