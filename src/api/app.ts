@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { Registry } from 'prom-client'
+import type { MetricsSource } from './plugins/metrics.js'
 import type { WardContext } from './context.js'
 import errorBody, { clientErrorHandler, frameworkErrors } from './plugins/error-body.js'
 import input, { BODY_LIMIT } from './plugins/input.js'
@@ -22,8 +22,8 @@ export const API_PREFIX = '/api/v2'
 
 export interface BuildOptions {
   logger?: boolean | object
-  /** More prom-client registries for /metrics (`ward all`: the engine's). */
-  metricsRegistries?: Registry[]
+  /** More metrics for /metrics (`ward all`: the engine's, from its scan thread): Prometheus text sources. */
+  metricsRegistries?: MetricsSource[]
   /** Serve the web interface (default true). */
   web?: boolean
 }

@@ -5,13 +5,16 @@ import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { scopesOf } from '../toolkit/scope.js'
 import { resolveVpnProfile } from '../domain/vpn.js'
-import { findingMaker } from '../domain/findings.js'
 import { openDatabase } from '../store/db.js'
 import { createToolCatalogue, toolName } from '../tools/registry.js'
 import { buildApp } from '../api/app.js'
 import { ensureFirstUser, firstPasswordLink } from './bootstrap.js'
 import { webBase } from './admin.js'
-import { newWorkerId, startWorker, type Worker, type WorkerOptions } from '../engine/worker.js'
+import { newWorkerId, type Worker } from '../engine/worker.js'
+import { callbackDispatcher, startWorkerRole } from './worker-role.js'
+import { startScanThread } from './scan-thread.js'
+
+export { startWorkerRole } from './worker-role.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
@@ -29,27 +32,26 @@ export function partsOf(role: Role, flags: { noCallbacks?: boolean } = {}): { ap
   return { api: role === 'all' || role === 'serve', worker: role === 'all' || role === 'worker', callbacks }
 }
 
-/** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
-export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
-  const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
-  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, dispatcher: callbackDispatcher(o.config) })
-  return {
-    id: worker.id,
-    activeScans: () => worker.activeScans(),
-    async stop(reason?: string, graceMs?: number) {
-      await worker.stop(reason, graceMs)
-      await sender?.stop()
-    },
-  }
-}
-
 export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?: boolean } = {}) {
   const parts = partsOf(role, flags)
   const log = pino({ level: cfg.logLevel })
   const h = await openDatabase(cfg.db, { secrets: cfg })
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
-  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: [engineRegistry] } : {})
-  const worker: Worker | null = parts.worker ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
+  // `ward all` runs the worker role in a thread of its own (scan-thread.ts), off the API's event
+  // loop; an in-memory SQLite database cannot be shared by two threads, so it keeps one loop.
+  const threaded = role === 'all' && !(cfg.db.kind === 'sqlite' && cfg.db.file === ':memory:')
+  // The thread starts (loads the scanners, opens its database handle) while the API is built.
+  const starting = threaded ? startScanThread({ config: cfg, db: h.db, dbKind: h.kind, log, callbacks: parts.callbacks }) : null
+  // The API does not wait for the thread: scans queued meanwhile wait in the database. A thread
+  // that cannot start stops the process, as a failed worker start always did.
+  starting?.catch((e) => {
+    process.stderr.write(`ward: the scan thread did not start: ${e?.stack ?? e}\n`)
+    process.exit(1)
+  })
+  const engineMetrics = starting ? [{ metrics: async () => (await starting).metrics() }] : [engineRegistry]
+  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: engineMetrics } : {})
+  const worker: Worker | null = parts.worker && !starting ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
+  const stopScans = async (reason: string, graceMs: number) => (starting ? (await starting).stop(reason, graceMs) : worker?.stop(reason, graceMs))
   const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: callbackDispatcher(cfg) }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
@@ -83,10 +85,10 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     stopping = true
     log.info({ signal }, 'shutting down')
     // The drain (running scans may end within the grace period), then 10 s for the rest.
-    const hard = setTimeout(() => process.exit(1), (worker ? cfg.shutdownGraceMs : 0) + 10000)
+    const hard = setTimeout(() => process.exit(1), (parts.worker ? cfg.shutdownGraceMs : 0) + 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), metrics?.close(), worker?.stop(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop()])
+      await Promise.all([app?.close(), metrics?.close(), stopScans(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop()])
       await h.close()
     } finally {
       clearTimeout(hard)
@@ -107,7 +109,3 @@ async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const link = web ? await firstPasswordLink(db) : null
   if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
 }
-
-/** The callback scope's guarded HTTP dispatcher, loaded (with the HTTP client) at the first delivery. */
-const callbackDispatcher = (cfg: Config) => async () =>
-  (await import('../engine/net/scoped-dispatcher.js')).createScopedDispatcher(scopesOf(cfg).callback, cfg.callbackTimeoutMs)

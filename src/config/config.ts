@@ -41,6 +41,8 @@ export interface Config {
   scanMaxAttempts: number
   /** SIGTERM drain: how long running scans may go on to their end before they are handed back to the queue. */
   shutdownGraceMs: number
+  /** `ward all`: a scan thread silent this long is stuck in synchronous code and is replaced. */
+  workerStallMs: number
   callbackBlocklist: string
   callbackAllowlist: string
   vpnHostBlocklist: string
@@ -170,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     toolAbortGraceMs: int(env, 'WARD_TOOL_ABORT_GRACE_MS', 30000, 10, 600000),
     scanMaxAttempts: int(env, 'WARD_SCAN_MAX_ATTEMPTS', 3, 1, 1000),
     shutdownGraceMs: int(env, 'WARD_SHUTDOWN_GRACE_MS', 20000, 0, 3600000),
+    workerStallMs: int(env, 'WARD_WORKER_STALL_MS', 10000, 1000, 3600000),
     callbackBlocklist: env.WARD_CALLBACK_BLOCKLIST ?? '',
     callbackAllowlist: env.WARD_CALLBACK_ALLOWLIST ?? '',
     vpnHostBlocklist: env.WARD_VPN_HOST_BLOCKLIST ?? '',

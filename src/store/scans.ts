@@ -148,6 +148,12 @@ export async function renewLeases(db: Db, workerId: string, ids: number[], lease
   return new Set(held.map((r) => r.id))
 }
 
+/** Lets the leases of a worker known to be dead (a stuck thread that was ended) expire now, for the reaper; returns how many. */
+export async function expireLeasesOf(db: Db, workerId: string): Promise<number> {
+  const r = await db.updateTable('scans').set({ lease_expires_at: isoAfter(-1000) }).where('lease_owner', '=', workerId).where('status', '=', 'running').executeTakeFirst()
+  return Number(r.numUpdatedRows)
+}
+
 export async function stopRequested(db: Db, ids: number[]): Promise<number[]> {
   if (!ids.length) return []
   return (await db.selectFrom('scans').select('id').where('id', 'in', ids).where('stop_requested', '=', 1).execute()).map((r) => r.id)

@@ -14,7 +14,12 @@ import { queueDepth, scanCountsByState } from '../../store/scans.js'
 export const processRegistry = new Registry()
 collectDefaultMetrics({ register: processRegistry, prefix: 'ward_' })
 
-async function metricsPlugin(app: FastifyInstance, opts: { registries?: Registry[] }) {
+/** A source of Prometheus text: a prom-client Registry, or the engine's registry in `ward all`'s scan thread. */
+export interface MetricsSource {
+  metrics(): Promise<string>
+}
+
+async function metricsPlugin(app: FastifyInstance, opts: { registries?: MetricsSource[] }) {
   const extra = opts.registries ?? []
   const registry = new Registry()
   const requests = new Counter({

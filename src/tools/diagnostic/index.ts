@@ -35,6 +35,7 @@ export const diagnosticTool = defineTool(diagnosticManifest, async (ctx) => {
     const t = await ctx.test(`step ${i + 1}`, `Diagnostic step ${i + 1} of ${p.steps}`)
     ctx.log(`step ${i + 1}/${p.steps}`)
     await sleep(p.step_ms, ctx.signal, p.ignore_abort)
+    for (const until = Date.now() + p.busy_ms; Date.now() < until; );
     if (p.error_steps.includes(i + 1)) {
       await t.error(`step ${i + 1} could not run (diagnostic)`)
       ctx.progress(i + 1, p.steps)

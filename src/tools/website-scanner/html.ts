@@ -1,5 +1,7 @@
-// Just enough HTML reading for a scanner: links, forms, meta generator, title. Regex-based on
-// purpose (bounded bodies, no DOM): missing an exotic link costs a little coverage, never a hang.
+// Just enough HTML reading for a scanner: links, forms, meta generator, title. Through the linear
+// tokenizer of lib/http/html-reader.ts (no DOM, no regex over the page: a hostile page costs its
+// length, never its length squared).
+import { htmlForms, readHtml } from '../lib/http/html-reader.js'
 
 export interface FormField {
   name: string
@@ -12,57 +14,59 @@ export interface Form {
   fields: FormField[]
 }
 
-const attr = (tag: string, name: string): string | undefined => {
-  const m = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag)
-  return m ? decodeEntities(m[1] ?? m[2] ?? m[3] ?? '') : undefined
-}
-
-export function decodeEntities(s: string): string {
-  return s
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0*39;|&apos;/g, "'")
-    .replace(/&#x2f;/gi, '/')
-}
-
 export function metaGenerator(html: string): string | undefined {
-  for (const m of html.matchAll(/<meta\b[^>]*>/gi)) {
-    if ((attr(m[0], 'name') ?? '').toLowerCase() === 'generator') return attr(m[0], 'content')
-  }
-  return undefined
+  let found: string | undefined
+  readHtml(html, {
+    open(name, a) {
+      if (name !== 'meta' || (a.name ?? '').toLowerCase() !== 'generator') return
+      found = a.content
+      return false
+    },
+  })
+  return found
 }
 
+/** The first <title> of at most 300 characters, trimmed ('' when none). */
 export function title(html: string): string {
-  return decodeEntities(/<title[^>]*>([\s\S]{0,300}?)<\/title>/i.exec(html)?.[1]?.trim() ?? '')
+  let text: string | null = null
+  let found = ''
+  readHtml(html, {
+    open: (name) => void (name === 'title' && (text = '')),
+    text: (t) => void (text !== null && (text += t)),
+    close(name) {
+      if (name !== 'title' || text === null) return
+      if (text.length <= 300) {
+        found = text.trim()
+        return false
+      }
+      text = null
+    },
+  })
+  return found
 }
+
+const LINKING = new Set(['a', 'area', 'link', 'frame', 'iframe'])
 
 /** href/src values of anchors, areas, links, frames (in order, duplicates kept out). */
 export function links(html: string, limit = 500): string[] {
   const out = new Set<string>()
-  for (const m of html.matchAll(/<(?:a|area|link|frame|iframe)\b[^>]*>/gi)) {
-    const v = attr(m[0], 'href') ?? attr(m[0], 'src')
-    if (v && !/^(javascript|mailto|tel|data):/i.test(v.trim())) out.add(v)
-    if (out.size >= limit) break
-  }
+  readHtml(html, {
+    open(name, a) {
+      if (!LINKING.has(name)) return
+      const v = a.href ?? a.src
+      if (v && !/^(javascript|mailto|tel|data):/i.test(v.trim())) out.add(v)
+      return out.size < limit
+    },
+  })
   return [...out]
 }
 
+const NOT_SENT = new Set(['submit', 'button', 'image', 'file'])
+
 export function forms(html: string, limit = 50): Form[] {
-  const out: Form[] = []
-  for (const m of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
-    const open = `<form ${m[1]}>`
-    const fields: FormField[] = []
-    for (const f of m[2]!.matchAll(/<(input|select|textarea|button)\b[^>]*>/gi)) {
-      const name = attr(f[0], 'name')
-      if (!name) continue
-      const type = (f[1]!.toLowerCase() === 'input' ? attr(f[0], 'type') ?? 'text' : f[1]!).toLowerCase()
-      if (type === 'submit' || type === 'button' || type === 'image' || type === 'file') continue
-      fields.push({ name, value: attr(f[0], 'value') ?? '', type })
-    }
-    out.push({ action: attr(open, 'action') ?? '', method: (attr(open, 'method') ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET', fields })
-    if (out.length >= limit) break
-  }
-  return out
+  return htmlForms(html, limit).map((f) => ({
+    action: f.attrs.action ?? '',
+    method: (f.attrs.method ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET',
+    fields: f.fields.filter((x): x is typeof x & { name: string } => !!x.name && !NOT_SENT.has(x.type)).map((x) => ({ name: x.name, value: x.value, type: x.type })),
+  }))
 }

@@ -1,5 +1,6 @@
 // The Website Scanner's manifest: what the API reads without loading the scanner.
 import type { ToolManifest } from '../../toolkit/tool.js'
+import { authenticationProblem } from '../lib/http/auth/markers.js'
 import { websiteParams } from './params.js'
 import { websiteScannerChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
@@ -9,6 +10,8 @@ export const websiteScannerManifest: ToolManifest<typeof websiteParams> = {
   name: 'Website Scanner',
   description: 'Light (passive) and deep (crawl and active injection checks) web scans: security headers, cookies, CORS, disclosure, sensitive files, known vulnerable versions, XSS, SQL injection and more.',
   params: websiteParams,
+  // A marker the linear-time engine cannot run is refused here, naming it (a 400).
+  validateParams: (p) => authenticationProblem(p.authentication),
   // Known-vulnerable versions report the shared version checks (one vuln_id per CVE family).
   checks: [...websiteScannerChecks, ...versionChecks],
   supportsMaxScanTime: true,

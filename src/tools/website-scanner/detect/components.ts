@@ -4,6 +4,7 @@
 // like server software (disclosure.ts).
 import type { Component } from './types.js'
 import { resolveLink, sameOrigin } from '../../lib/http/url.js'
+import { readHtml } from '../../lib/http/html-reader.js'
 
 const V = String.raw`v?(\d+\.\d+\.\d+)`
 
@@ -34,13 +35,16 @@ const LIBRARIES: readonly Library[] = [
   { product: 'DOMPurify', url: [new RegExp(String.raw`dompurify[@/]${V}`, 'i')], banner: [new RegExp(String.raw`DOMPurify ${V}`)] },
 ]
 
-/** src of <script> and href of stylesheet <link> tags, as written. */
+/** src of <script> and href of <link> tags naming a .css file, in document order (tokenizer: linear in the page). */
 export function assetUrls(body: string, limit = 200): string[] {
   const out: string[] = []
-  for (const m of body.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']?([^"'\s>]+)|<link\b[^>]*\bhref\s*=\s*["']?([^"'\s>]+\.css[^"'\s>]*)/gi)) {
-    out.push(m[1] ?? m[2]!)
-    if (out.length >= limit) break
-  }
+  readHtml(body, {
+    open(name, a) {
+      const url = name === 'script' ? a.src : name === 'link' && /\.css/i.test(a.href ?? '') ? a.href : undefined
+      if (url?.trim()) out.push(url.trim())
+      return out.length < limit
+    },
+  })
   return out
 }
 

@@ -41,17 +41,6 @@ export function components(p: PageObs): Component[] {
   return out
 }
 
-/** jQuery named with its version in a script URL: jquery-3.4.1.min.js, jquery/1.12.4/jquery.min.js, jquery.min.js?ver=3.7.1. */
-export function jqueryComponent(body: string): Component | null {
-  for (const m of body.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']?([^"'\s>]+)/gi)) {
-    const src = m[1]!
-    if (!/jquery/i.test(src) || /jquery[.-]?(ui|migrate|mobile|validate)/i.test(src)) continue
-    const v = /jquery[-.@/](\d+\.\d+\.\d+)/i.exec(src) ?? /jquery(?:\.min)?\.js\?ver=(\d+\.\d+\.\d+)/i.exec(src)
-    if (v) return { product: 'jQuery', version: v[1]!, source: 'script URL' }
-  }
-  return null
-}
-
 export function detectServerVersion(p: PageObs): Hit[] {
   const s = p.headers.server
   if (!s || !/\d/.test(s)) return []

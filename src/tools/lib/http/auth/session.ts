@@ -6,6 +6,8 @@ import type { Egress, HttpRequest, HttpResponse } from '../../../../toolkit/egre
 import { AuthFailedError } from '../../../../toolkit/errors.js'
 import type { Authentication, FormLogin } from './params.js'
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest.js'
+import { htmlForms } from '../html-reader.js'
+import { markerTest, type MarkerTest } from './markers.js'
 
 /** Paths a logged-in scan never requests: they end the session (or the account). */
 export const SESSION_ENDING = /\b(log-?out|sign-?out|log-?off|sign-?off|logoff|signoff)\b/i
@@ -39,6 +41,7 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
   let loggedIn = false
   let relogin: Promise<void> | null = null
   const loginPath = auth.type === 'form' ? new URL(auth.login_url).pathname : null
+  const markers = compileMarkers(auth)
 
   if (auth.type === 'cookie') for (const part of auth.cookie.split(';')) setCookie(jar, part)
 
@@ -87,7 +90,7 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
     const res = await get(url)
     const what = { basic: 'HTTP Basic', digest: 'HTTP Digest', cookie: 'the session cookie', headers: 'the extra headers' }[auth.type]
     if (res.status === 401) throw new AuthFailedError(`${what}: ${url} still answered 401 Unauthorized with the credentials`)
-    const bad = markerProblem(auth, res)
+    const bad = markerProblem(markers, res)
     if (bad) throw new AuthFailedError(`${what}: ${url} ${bad}`)
     return `${what} accepted by ${url} (${res.status})`
   }
@@ -112,14 +115,14 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
     }
     const where = `form login to ${action.href}`
     if (res.status >= 400) throw new AuthFailedError(`${where} was rejected: ${res.status}`)
-    let bad = markerProblem(a, res)
+    let bad = markerProblem(markers, res)
     // Without markers: the same login form (its password field by name) shown again means rejected.
     if (!bad && !a.success_marker && loginForm(res.text(), passwordField)?.named) bad = 'showed the login form again'
     if (!bad && new URL(res.url).pathname === loginPath && res.url !== page.url && !a.success_marker) bad = 'came back to the login page'
     if (bad) throw new AuthFailedError(`${where} was rejected: the answer ${bad}`)
     if (a.check_url) {
       const c = await get(a.check_url)
-      const problem = c.status === 401 || c.status === 403 ? `answered ${c.status}` : new URL(c.url).pathname === loginPath ? 'led back to the login page' : markerProblem(a, c)
+      const problem = c.status === 401 || c.status === 403 ? `answered ${c.status}` : new URL(c.url).pathname === loginPath ? 'led back to the login page' : markerProblem(markers, c)
       if (problem) throw new AuthFailedError(`${where} did not give a session: ${a.check_url} ${problem}`)
     }
     return `${where} succeeded (${jar.size} session cookie(s))`
@@ -137,7 +140,7 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
         /* unparsable Location */
       }
     }
-    return !!auth.failure_marker && /html|text/i.test(res.headers['content-type'] ?? '') && matches(auth.failure_marker, res.text())
+    return !!markers.failure && /html|text/i.test(res.headers['content-type'] ?? '') && markers.failure(res.text())
   }
 
   const http = async (url: string, req: HttpRequest = {}): Promise<HttpResponse> => {
@@ -168,24 +171,22 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
   return { net: authed, summary, relogins: () => relogins }
 }
 
-/** Whether `text` holds the marker: plain text, or /regex/flags. */
-function matches(marker: string, text: string): boolean {
-  const m = /^\/(.+)\/([a-z]*)$/s.exec(marker)
-  if (m) {
-    try {
-      return new RegExp(m[1]!, m[2]).test(text)
-    } catch {
-      /* not a valid regex: compared as text */
-    }
-  }
-  return text.includes(marker)
+/** A body's problem with the markers: it holds the failure marker or lacks the success marker. */
+function markerProblem(m: Markers, res: HttpResponse): string | null {
+  const body = res.text()
+  if (m.failure?.(body)) return 'holds the failure marker'
+  if (m.success && !m.success(body)) return 'lacks the success marker'
+  return null
 }
 
-function markerProblem(a: { success_marker?: string; failure_marker?: string }, res: HttpResponse): string | null {
-  const body = res.text()
-  if (a.failure_marker && matches(a.failure_marker, body)) return 'holds the failure marker'
-  if (a.success_marker && !matches(a.success_marker, body)) return 'lacks the success marker'
-  return null
+interface Markers {
+  success?: MarkerTest
+  failure?: MarkerTest
+}
+
+/** Compiled once per scan: a marker is tested against every page. */
+function compileMarkers(a: { success_marker?: string; failure_marker?: string }): Markers {
+  return { success: a.success_marker ? markerTest(a.success_marker) : undefined, failure: a.failure_marker ? markerTest(a.failure_marker) : undefined }
 }
 
 /** name=value into the jar (deleted when `expired`). */
@@ -200,16 +201,13 @@ function setCookie(jar: Map<string, string>, pair: string, expired = false) {
 /** The form holding the password field (else the first form with any password input): its action and hidden fields. */
 function loginForm(html: string, passwordField: string): { action: string; hidden: [string, string][]; named: boolean } | null {
   let fallback: ReturnType<typeof loginForm> = null
-  for (const f of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
-    const action = decode(attr(f[1]!, 'action') ?? '')
-    const inputs = [...f[2]!.matchAll(/<input\b[^>]*>/gi)].map((m) => ({ type: (attr(m[0], 'type') ?? 'text').toLowerCase(), name: attr(m[0], 'name'), value: decode(attr(m[0], 'value') ?? '') }))
+  for (const f of htmlForms(html)) {
+    const inputs = f.fields.filter((x) => x.tag === 'input')
     const hidden = inputs.filter((x) => x.type === 'hidden' && x.name).map((x) => [x.name!, x.value] as [string, string])
     const passwords = inputs.filter((x) => x.type === 'password')
+    const action = f.attrs.action ?? ''
     if (passwords.some((x) => x.name === passwordField)) return { action, hidden, named: true }
     if (passwords.length && !fallback) fallback = { action, hidden, named: false }
   }
   return fallback
 }
-
-const attr = (tag: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag)?.slice(1).find((x) => x !== undefined)
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')
