@@ -77,6 +77,11 @@ export interface ScanContext<P = unknown> {
   log(line: string): void
   /** Set a member of output_data next to `findings` (`ports`, `urls`, `certificates`, ...). */
   output(member: string, value: unknown): void
+  /**
+   * Keeps a secret the scan found (a guessed password) sealed beside the scan, never shown anywhere;
+   * `label` says what it opens ("ssh 10.0.0.5:22 root") and must not hold the secret.
+   */
+  keepSecret(label: string, secret: string): Promise<void>
 }
 
 /** A tool's run: scans one target through `ctx`, recording tests and findings as it goes. */

@@ -9,6 +9,7 @@ import { urlFuzzerManifest } from './url-fuzzer/manifest.js'
 import { tlsScannerManifest } from './tls-scanner/manifest.js'
 import { portScannerManifest } from './port-scanner/manifest.js'
 import { netvulnManifest } from './netvuln/manifest.js'
+import { passwordAuditorManifest } from './password-auditor/manifest.js'
 
 /** The public tools, whatever the configuration. */
 export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
@@ -19,6 +20,7 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   websiteScannerManifest,
   netvulnManifest,
   tlsScannerManifest,
+  passwordAuditorManifest,
 ]
 
 /** Every manifest in this build, the diagnostic tool's included (for catalogue tests). */
