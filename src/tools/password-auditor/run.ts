@@ -129,7 +129,7 @@ export async function runPasswordAudit(ctx: ScanContext<PasswordAuditorParams>):
           url: l.url,
           location: `${l.service} user ${c.username}`,
           confirmed: true,
-          detail: `${where} accepted the user "${c.username}" with the password ${masked}${l.product ? ` (a ${l.product} default or weak password)` : ''}. The password is kept sealed and shown nowhere.`,
+          detail: `${where} accepted the user "${c.username}" with the password ${masked}, from the shipped or given credentials of ${l.listId}. The password is kept sealed and shown nowhere.`,
           evidence: tableEvidence(['Service', 'Port', 'Product', 'User name', 'Password (masked)'], [[l.service, String(l.port), l.product ?? '', c.username, masked]]),
         })
       }

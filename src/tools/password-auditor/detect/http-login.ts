@@ -56,7 +56,8 @@ export function loginSurfaces(answers: readonly WebAnswer[]): LoginSurface[] {
   const out: LoginSurface[] = []
   const have = new Set<string>()
   const add = (s: LoginSurface) => {
-    const key = s.kind === 'form' ? `form ${s.product}` : `${s.kind} ${s.realm} ${new URL(s.url).pathname.split('/')[1]}`
+    // One protection space (scheme and realm) is one login, however many paths it guards.
+    const key = s.kind === 'form' ? `form ${s.product}` : `${s.kind} ${s.realm}`
     if (!have.has(key)) {
       have.add(key)
       out.push(s)
