@@ -10,6 +10,7 @@ import { tlsScannerManifest } from './tls-scanner/manifest.js'
 import { portScannerManifest } from './port-scanner/manifest.js'
 import { netvulnManifest } from './netvuln/manifest.js'
 import { passwordAuditorManifest } from './password-auditor/manifest.js'
+import { websiteReconManifest } from './website-recon/manifest.js'
 
 /** The public tools, whatever the configuration. */
 export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
@@ -21,6 +22,7 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   netvulnManifest,
   tlsScannerManifest,
   passwordAuditorManifest,
+  websiteReconManifest,
 ]
 
 /** Every manifest in this build, the diagnostic tool's included (for catalogue tests). */
