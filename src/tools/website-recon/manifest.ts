@@ -3,7 +3,7 @@ import type { ToolManifest } from '../../toolkit/tool.js'
 import { websiteReconParams } from './params.js'
 import { websiteReconChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
-import { compileCatalogue, FingerprintError, type RawEntry } from './catalogue.js'
+import { compileCatalogue, FingerprintError, type RawEntry } from '../lib/fingerprints/catalogue.js'
 
 export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = {
   id: 310,

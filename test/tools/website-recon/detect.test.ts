@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { FINGERPRINTS } from '../../../src/tools/website-recon/shipped.js'
-import { compileCatalogue, FingerprintError, parsePattern } from '../../../src/tools/website-recon/catalogue.js'
+import { compileCatalogue, FingerprintError, parsePattern } from '../../../src/tools/lib/fingerprints/catalogue.js'
 import { readPage } from '../../../src/tools/website-recon/detect/page.js'
 import { detectTechnologies, type Observation } from '../../../src/tools/website-recon/detect/match.js'
 import { faviconHash, murmur3 } from '../../../src/tools/website-recon/detect/mmh3.js'

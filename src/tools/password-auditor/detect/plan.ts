@@ -1,6 +1,6 @@
 // Which login a port gets, from service detection, the banner, then the usual port. Pure.
 import type { DetectedService } from '../../lib/services/services.js'
-import type { ServiceKind } from '../services.js'
+import type { ServiceKind } from '../params.js'
 
 const NAMED: Readonly<Record<string, ServiceKind>> = {
   ftp: 'ftp', ssh: 'ssh', telnet: 'telnet', mysql: 'mysql', mariadb: 'mysql', postgresql: 'postgresql', postgres: 'postgresql', redis: 'redis',

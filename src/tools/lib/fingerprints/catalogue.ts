@@ -1,6 +1,6 @@
-// The fingerprint catalogue (fingerprints.json, format in docs/tools-b.md): loaded and compiled once;
-// entries given in tool_params.fingerprints are compiled the same way. A bad pattern names its entry.
-import { productKey, type ProductKey } from '../lib/services/products.js'
+// Technology fingerprint catalogues (Website Recon's fingerprints.json, format in docs/tools-b.md), compiled;
+// entries given in tool_params.fingerprints the same way. A bad pattern names its entry.
+import { productKey, type ProductKey } from '../services/products.js'
 
 export interface Pattern {
   re: RegExp
