@@ -7,6 +7,7 @@ import type { FindingInput, RedirectLevel, ScanContext, ScanSettings, TestHandle
 import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
+import { keepScanSecret } from '../store/secrets.js'
 import { createVulnLookup } from './vuln-lookup.js'
 import { createTemplateSource } from './template-source.js'
 import { etaClock, etaMoved } from './eta.js'
@@ -140,6 +141,7 @@ export function createScanContext(opts: {
       coverage.ports(c)
     },
     coverage,
+    keepSecret: (label: string, secret: string) => keepScanSecret(db, scan.id, label, secret),
     flush,
     outputData: () => output,
     testsStarted: () => tests,

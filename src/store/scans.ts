@@ -250,6 +250,7 @@ export async function deleteScan(db: Db, userId: number, id: number): Promise<'d
     await trx.deleteFrom('findings').where('scan_id', '=', id).execute()
     await trx.deleteFrom('tests').where('scan_id', '=', id).execute()
     await trx.deleteFrom('scan_logs').where('scan_id', '=', id).execute()
+    await trx.deleteFrom('scan_secrets').where('scan_id', '=', id).execute()
     const r = await trx.deleteFrom('scans').where('id', '=', id).where('status', 'not in', ['running', 'waiting']).executeTakeFirst()
     return Number(r.numDeletedRows) ? 'deleted' : 'active'
   })

@@ -293,6 +293,17 @@ export interface SecretKeyCheckTable {
 export interface Database {
   secret_key_check: SecretKeyCheckTable
 }
+/** Secrets a scan found (migration 018), sealed; never read by the API. */
+export interface ScanSecretsTable {
+  id: Generated<number>
+  scan_id: number
+  label: string
+  sealed: string
+  created_at: string
+}
+export interface Database {
+  scan_secrets: ScanSecretsTable
+}
 /** The web interface (migration 010): passwords, set-password links and sessions, merged into the tables above. */
 export interface UsersTable {
   /** scrypt, see domain/passwords.ts; null: the user cannot sign in to the web interface. */

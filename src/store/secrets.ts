@@ -154,3 +154,8 @@ export function sealCallbackSecret(box: SecretBox, json: string): string {
   if (typeof cb.secret !== 'string' || isSealed(cb.secret)) return json
   return JSON.stringify({ ...cb, secret: ensureSealed(box, cb.secret) })
 }
+
+/** Keeps a secret a scan found (a guessed password), sealed; `label` names what it opens, never the secret. */
+export async function keepScanSecret(db: Kysely<Database>, scanId: number, label: string, plain: string): Promise<void> {
+  await db.insertInto('scan_secrets').values({ scan_id: scanId, label: label.slice(0, 500), sealed: secretsOf(db).seal(plain), created_at: nowIso() }).execute()
+}

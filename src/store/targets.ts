@@ -46,6 +46,7 @@ export async function deleteTarget(db: Db, userId: number, id: number): Promise<
     await trx.deleteFrom('findings').where('scan_id', 'in', scanIds).execute()
     await trx.deleteFrom('tests').where('scan_id', 'in', scanIds).execute()
     await trx.deleteFrom('scan_logs').where('scan_id', 'in', scanIds).execute()
+    await trx.deleteFrom('scan_secrets').where('scan_id', 'in', scanIds).execute()
     await trx.deleteFrom('scans').where('target_id', '=', id).execute()
     await trx.deleteFrom('targets').where('id', '=', id).execute()
     return 'deleted'

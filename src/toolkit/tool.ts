@@ -86,6 +86,11 @@ export interface ScanContext<P = unknown> {
    * probed that port (decisions.md, "Life cycle"). HTTP answers are recorded by the egress itself.
    */
   cover(ports: PortCoverage): void
+  /**
+   * Keeps a secret the scan found (a guessed password) sealed beside the scan, never shown anywhere;
+   * `label` says what it opens ("ssh 10.0.0.5:22 root") and must not hold the secret.
+   */
+  keepSecret(label: string, secret: string): Promise<void>
 }
 
 /** A tool's run: scans one target through `ctx`, recording tests and findings as it goes. */

@@ -9,6 +9,8 @@ import { urlFuzzerManifest } from './url-fuzzer/manifest.js'
 import { tlsScannerManifest } from './tls-scanner/manifest.js'
 import { portScannerManifest } from './port-scanner/manifest.js'
 import { netvulnManifest } from './netvuln/manifest.js'
+import { passwordAuditorManifest } from './password-auditor/manifest.js'
+import { websiteReconManifest } from './website-recon/manifest.js'
 
 /** The public tools, whatever the configuration. */
 export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
@@ -19,6 +21,8 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   websiteScannerManifest,
   netvulnManifest,
   tlsScannerManifest,
+  passwordAuditorManifest,
+  websiteReconManifest,
 ]
 
 /** Every manifest in this build, the diagnostic tool's included (for catalogue tests). */

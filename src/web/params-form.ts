@@ -59,6 +59,11 @@ function field(toolId: number, path: string[], s: JsonSchema, values?: Record<st
     const kept = given ? html`<small data-kept="${path.join('.')}">Kept from the earlier scan (its secrets stay sealed): leave empty to keep it, or type new JSON to replace it.</small>` : ''
     return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="3" autocomplete="off" spellcheck="false" placeholder='{"type": "${kinds[0] ?? ''}", …}'></textarea>${help}${kept}<small>JSON, "type" one of ${kinds.join(', ')}</small></div>`
   }
+  if (isObjectList(s)) {
+    // A list of objects (user name and password pairs): written as JSON.
+    const members = Object.keys(s.items?.properties ?? {}).map((k) => `"${k}": …`).join(', ')
+    return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="2" autocomplete="off" spellcheck="false" placeholder='[{${members}}]'></textarea>${help}<small>JSON: a list of {${members}}</small></div>`
+  }
   if (s.type === 'array' || s.anyOf) {
     const choices = consts(s)
     const hint = choices.length ? `${choices.join(' or ')}, or a list` : 'a list'
@@ -88,10 +93,11 @@ export function paramsFromForm(toolId: number, schema: JsonSchema, form: Record<
 }
 
 const isObjectUnion = (s: JsonSchema) => !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
+const isObjectList = (s: JsonSchema) => s.type === 'array' && s.items?.type === 'object'
 
 function convert(s: JsonSchema, v: string): unknown {
   if (v === '') return undefined
-  if (isObjectUnion(s)) {
+  if (isObjectUnion(s) || isObjectList(s)) {
     try {
       return JSON.parse(v) as unknown
     } catch {

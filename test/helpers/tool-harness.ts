@@ -24,6 +24,8 @@ export interface HarnessResult {
   findings: FindingInput[]
   logs: string[]
   output: Record<string, unknown>
+  /** Secrets the tool asked to keep sealed (label → secret). */
+  secrets: Array<{ label: string; secret: string }>
   progress: number
   /** Every progress report: the fraction done and when (ms since the start). */
   progressSteps: Array<{ ms: number; fraction: number }>
@@ -52,6 +54,7 @@ export async function runTool(
   const logs: string[] = []
   const output: Record<string, unknown> = {}
   const coverage = new CoverageRecorder()
+  const secrets: HarnessResult['secrets'] = []
   let progress = 0
   const progressSteps: HarnessResult['progressSteps'] = []
   const egress = opts.egress ?? createDirectEgress()
@@ -108,6 +111,9 @@ export async function runTool(
     cover(c: PortCoverage) {
       coverage.ports(c)
     },
+    async keepSecret(label: string, secret: string) {
+      secrets.push({ label, secret })
+    },
   }
   let error: Error | undefined
   try {
@@ -117,7 +123,7 @@ export async function runTool(
   } finally {
     if (!opts.egress) await egress.close()
   }
-  return { tests, findings, logs, output, progress, progressSteps, error, elapsedMs: performance.now() - started, coverage: coverage.toJSON() }
+  return { tests, findings, logs, output, secrets, progress, progressSteps, error, elapsedMs: performance.now() - started, coverage: coverage.toJSON() }
 }
 
 const identity = (f: FindingInput) => dedupKey({ targetId: 1, vulnId: f.check.id, port: f.port ?? null, protocol: f.protocol ?? null, url: f.url, location: f.location })

@@ -24,6 +24,8 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   90: { folder: 'url-fuzzer', prefixes: ['fuzzer.'] },
   170: { folder: 'website-scanner', prefixes: ['website.', 'cve.', 'eol.'] },
   350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.', 'cve.', 'eol.', 'backdoor.'] },
+  310: { folder: 'website-recon', prefixes: ['recon.', 'cve.', 'eol.'] },
+  400: { folder: 'password-auditor', prefixes: ['password.'] },
   450: { folder: 'tls-scanner', prefixes: ['tls.'] },
   9001: { folder: 'diagnostic', prefixes: ['diagnostic.'] },
 }

@@ -55,3 +55,9 @@ test('form values are typed by the schema: numbers, unticked boxes, lists, neste
   assert.deepEqual(p, { n: 12, on: false, words: ['a', 'b', 'c'], codes: [200, 301], checks: { tls: true } })
   assert.deepEqual(paramsFromForm(7, schema, { 'p.7.n': 'twelve', 'p.7.words': 'small' }), { n: 'twelve', words: 'small' })
 })
+
+test('a list of objects (the Password Auditor credentials) is a JSON field and comes back as the list', () => {
+  const schema: JsonSchema = { type: 'object', properties: { credentials: { type: 'array', items: { type: 'object', properties: { username: { type: 'string' }, password: { type: 'string' } } } } } }
+  assert.match(paramsFields(400, schema).value, /<textarea id="p-400-credentials" name="p.400.credentials"[^>]*autocomplete="off"/)
+  assert.deepEqual(paramsFromForm(400, schema, { 'p.400.credentials': '[{"username":"ops","password":"pw"}]' }), { credentials: [{ username: 'ops', password: 'pw' }] })
+})

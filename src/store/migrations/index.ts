@@ -14,6 +14,7 @@ import { m012CveKnowledge } from './012-cve-knowledge.js'
 import { m011Monitoring } from './011-monitoring.js'
 import { m013ScanCoverage } from './013-scan-coverage.js'
 import { m016Templates } from './016-templates.js'
+import { m018ScanSecrets } from './018-scan-secrets.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '011-monitoring': m011Monitoring,
   '013-scan-coverage': m013ScanCoverage,
   '016-templates': m016Templates,
+  '018-scan-secrets': m018ScanSecrets,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

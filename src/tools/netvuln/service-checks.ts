@@ -16,7 +16,7 @@ import {
 import type { DetectedService } from '../lib/services/services.js'
 import type { Kind } from './plan.js'
 import { productsInBanner, type ProductVersion } from '../lib/versions/fingerprint.js'
-import { NotThisProtocol, type ProbeTarget } from './probes/session.js'
+import { NotThisProtocol, type ProbeTarget } from '../lib/services/session.js'
 import { probeFtpAnonymous } from './probes/ftp.js'
 import { probeSmtpRelay, RELAY_FROM, RELAY_TO } from './probes/smtp.js'
 import { probeRedis } from './probes/redis.js'

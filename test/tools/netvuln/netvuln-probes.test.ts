@@ -14,7 +14,7 @@ import { probeRedis } from '../../../src/tools/netvuln/probes/redis.js'
 import { probeFtpAnonymous } from '../../../src/tools/netvuln/probes/ftp.js'
 import { probeMemcached } from '../../../src/tools/netvuln/probes/memcached.js'
 import { probeMongo } from '../../../src/tools/netvuln/probes/mongodb.js'
-import { NotThisProtocol } from '../../../src/tools/netvuln/probes/session.js'
+import { NotThisProtocol } from '../../../src/tools/lib/services/session.js'
 
 function kexPayload(lists: string[][]): Buffer {
   const parts = lists.map((l) => {

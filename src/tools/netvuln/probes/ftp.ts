@@ -1,5 +1,5 @@
 // Anonymous FTP login: USER anonymous / PASS <e-mail> (RFC 1635) and see whether the server answers 230.
-import { withSession, type ProbeTarget } from './session.js'
+import { withSession, type ProbeTarget } from '../../lib/services/session.js'
 
 export type FtpResult = { banner: string; anonymous: boolean; transcript: string[] }
 

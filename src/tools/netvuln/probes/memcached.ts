@@ -1,5 +1,5 @@
 // Unauthenticated memcached over TCP: the text protocol's "stats" command.
-import { ConnectionClosed, NotThisProtocol, withSession, type ProbeTarget } from './session.js'
+import { ConnectionClosed, NotThisProtocol, withSession, type ProbeTarget } from '../../lib/services/session.js'
 
 export type MemcachedResult = { unauthenticated: boolean; reply: string; version: string | null; transcript: string[] }
 

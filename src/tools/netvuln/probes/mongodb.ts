@@ -2,7 +2,7 @@
 // it is MongoDB; listDatabases (OP_MSG from wire version 6, else OP_QUERY) proves access control is off.
 // "hello"/"isMaster" alone is allowed without authentication by design, so it is not the proof.
 import { encodeBson, decodeBson, type BsonDoc } from './bson.js'
-import { NotThisProtocol, withSession, type ProbeTarget, type Session } from './session.js'
+import { NotThisProtocol, withSession, type ProbeTarget, type Session } from '../../lib/services/session.js'
 
 export const OP_REPLY = 1
 export const OP_QUERY = 2004

@@ -1,5 +1,5 @@
 // Unauthenticated Redis: PING, and INFO server for the version, without AUTH.
-import { NotThisProtocol, withSession, type ProbeTarget } from './session.js'
+import { NotThisProtocol, withSession, type ProbeTarget } from '../../lib/services/session.js'
 
 export type RedisResult = { unauthenticated: boolean; reply: string; version: string | null; transcript: string[] }
 

@@ -1,6 +1,6 @@
 // SMTP open relay: an unauthenticated MAIL FROM and RCPT TO between two external RFC 2606 domains.
 // Stops at RCPT (then RSET/QUIT): DATA is never sent, so no message can leave the server.
-import { withSession, type ProbeTarget } from './session.js'
+import { withSession, type ProbeTarget } from '../../lib/services/session.js'
 
 export const RELAY_FROM = 'ward-relay-test@example.org'
 export const RELAY_TO = 'ward-relay-test@example.net'

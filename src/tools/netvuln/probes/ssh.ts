@@ -1,6 +1,6 @@
 // SSH algorithms: read the server's identification line and its SSH_MSG_KEXINIT (sent in clear before any
 // key exchange), and name the weak key exchange, cipher and MAC algorithms it offers. No login is attempted.
-import { NotThisProtocol, withSession, type ProbeTarget } from './session.js'
+import { NotThisProtocol, withSession, type ProbeTarget } from '../../lib/services/session.js'
 
 export const SSH_MSG_KEXINIT = 20
 

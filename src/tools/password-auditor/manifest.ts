@@ -1,0 +1,19 @@
+// The Password Auditor's manifest: what the API reads without loading the scanner.
+import type { ToolManifest } from '../../toolkit/tool.js'
+import { passwordAuditorParams } from './params.js'
+import { passwordAuditorChecks } from './checks.js'
+import { portSpecProblem } from '../lib/ports/ports.js'
+
+export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams> = {
+  id: 400,
+  name: 'Password Auditor',
+  description:
+    'Finds the login services of the target (FTP, SSH, Telnet, MySQL, PostgreSQL, Redis, HTTP Basic/Digest and the logins of Tomcat, Jenkins, Grafana, phpMyAdmin) and tries default and weak credentials on them, with per-account caps, pauses and lockout detection.',
+  params: passwordAuditorParams,
+  validateParams: (p) => portSpecProblem(p.ports),
+  checks: passwordAuditorChecks,
+  supportsMaxScanTime: true,
+  needs: {},
+  restartable: true,
+  load: async () => (await import('./index.js')).passwordAuditor.run,
+}
