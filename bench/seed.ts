@@ -1,4 +1,4 @@
-// `npm run bench -- seed --findings 1000000 [--db sqlite:./.tmp/bench.db | postgres://...] [--fresh]`
+// `npm run bench -- seed --findings 1000000 [--idle-targets 100000] [--db sqlite:./.tmp/bench.db | postgres://...] [--fresh]`
 // Fills a database with realistic users, workspaces, targets, terminal scans, tests and findings.
 // Findings are built by buildFinding from real catalogue checks; every target has a stable "profile"
 // of issues that its repeated scans find again, so most findings are duplicates (same dedup_key)
@@ -120,6 +120,13 @@ export async function run(args: string[]): Promise<void> {
   }
   for (let i = 0; i < mainTargets; i++) addTarget(main.userId, i % 10 === 9 ? archiveWs : main.workspaceId, i, 10)
   for (const o of others) for (let i = 0; i < 5; i++) addTarget(o.userId, o.workspaceId, i, 1)
+  // Targets never scanned (--idle-targets): a big targets table for the write-path benchmarks,
+  // without changing how the findings spread over the scanned targets.
+  const idle = Number(a.get('idle-targets') ?? 0)
+  for (let i = 0; i < idle; i++) {
+    const name = `idle-${i}.example.net`
+    targetRows.push({ id: tid++, workspace_id: main.workspaceId, user_id: main.userId, name, name_key: name, type: 'hostname', description: '', created_at: now })
+  }
   await db.transaction().execute((trx) => insertRows(trx, 'targets', targetRows))
 
   let scanId = await nextId(db, 'scans')
