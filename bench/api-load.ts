@@ -43,7 +43,8 @@ interface Ids {
 
 /** A fresh API key for the seeded user and ids to read (the seeded user's busiest target, latest scan and finding). */
 async function benchIds(url: string): Promise<Ids> {
-  const h = await openDatabase(dbConfigOf(url))
+  // No migrations here: the Ward under test (possibly an older build, WARD_BENCH_ENTRY) runs its own.
+  const h = await openDatabase(dbConfigOf(url), { migrate: false })
   try {
     const user = await h.db.selectFrom('users').select(['id', 'active_workspace_id']).where('name', '=', BENCH_USER).orderBy('id').executeTakeFirst()
     if (!user) throw new Error(`no user "${BENCH_USER}" in ${url}: run \`npm run bench -- seed --findings 1000000 --db ${url}\` first`)
@@ -93,7 +94,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function runBackend(url: string, duration: number, connections: number, runs: number, only: string[] | null): Promise<Row[]> {
   console.log(`\n== ${url.startsWith('sqlite:') ? 'SQLite' : 'PostgreSQL'}: ${url.replace(/\/\/[^@/]*@/, '//***@')}`)
   const ids = await benchIds(url)
-  const ward = await startChild(process.execPath, [path.join(ROOT, 'bin/ward.js'), 'serve'], { WARD_DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_DB_POOL_MAX: '20', ...(process.env.WARD_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WARD_BENCH_NODE_OPTIONS } : {}) }, /^Ward is listening on/)
+  // WARD_BENCH_ENTRY: another build's entry script (a before/after comparison on the same seed).
+  const ward = await startChild(process.execPath, [process.env.WARD_BENCH_ENTRY ?? path.join(ROOT, 'bin/ward.js'), 'serve'], { WARD_DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_DB_POOL_MAX: '20', ...(process.env.WARD_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WARD_BENCH_NODE_OPTIONS } : {}) }, /^Ward is listening on/)
   const base = /(http:\/\/\S+\/api\/v2)/.exec(ward.line)![1]!
   const headers = { authorization: `Bearer ${ids.key}` }
   const listPath = `/findings?target_id=${ids.targetId}&limit=100`

@@ -127,7 +127,11 @@ export async function run(args: string[]): Promise<void> {
     const name = `idle-${i}.example.net`
     targetRows.push({ id: tid++, workspace_id: main.workspaceId, user_id: main.userId, name, name_key: name, type: 'hostname', description: '', created_at: now })
   }
-  await db.transaction().execute((trx) => insertRows(trx, 'targets', targetRows))
+  await db.transaction().execute(async (trx) => {
+    await insertRows(trx, 'targets', targetRows)
+    // Rows written directly: the users' target counters (migration 015) follow them here.
+    await sql`UPDATE users SET target_count = (SELECT COUNT(*) FROM targets WHERE targets.user_id = users.id)`.execute(trx)
+  })
 
   let scanId = await nextId(db, 'scans')
   let testId = await nextId(db, 'tests')

@@ -291,6 +291,10 @@ export interface SecretKeyCheckTable {
 export interface Database {
   secret_key_check: SecretKeyCheckTable
 }
+/** Migration 015: the user's number of targets, kept by insertTarget/deleteTarget (no COUNT on the write path). */
+export interface UsersTable {
+  target_count: Generated<number>
+}
 /** The web interface (migration 010): passwords, set-password links and sessions, merged into the tables above. */
 export interface UsersTable {
   /** scrypt, see domain/passwords.ts; null: the user cannot sign in to the web interface. */

@@ -12,6 +12,7 @@ import { m009SecretKeyCheck } from './009-secret-key-check.js'
 import { m010WebSessions } from './010-web-sessions.js'
 import { m012CveKnowledge } from './012-cve-knowledge.js'
 import { m011Monitoring } from './011-monitoring.js'
+import { m015TargetCounts } from './015-target-counts.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -29,6 +30,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '010-web-sessions': m010WebSessions,
   '012-cve-knowledge': m012CveKnowledge,
   '011-monitoring': m011Monitoring,
+  '015-target-counts': m015TargetCounts,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {
