@@ -2,7 +2,7 @@
 import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
-import { countUserTargets, findTargetByKey, insertTarget } from '../store/targets.js'
+import { countUserTargets, findTargetByKey, insertTargetWithinLimit } from '../store/targets.js'
 import { classifyTarget } from './target-type.js'
 import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
 import { badRequest, conflict, forbidden, notFound } from './errors.js'
@@ -49,10 +49,13 @@ export async function createTarget(db: Db, caller: Caller, scope: Scope, input: 
   const workspaceId = await resolveWorkspace(db, caller, input.workspaceId)
   if (!licenceValid(caller)) throw forbidden(`Your licence is invalid: it expired on ${caller.licenseExpires}`)
   assertTargetInScope(scope, c.host)
-  if ((await countUserTargets(db, caller.userId)) >= caller.maxTargets) throw forbidden(`Too many targets: the user's maximum of ${caller.maxTargets} targets is reached`)
+  const tooMany = () => forbidden(`Too many targets: the user's maximum of ${caller.maxTargets} targets is reached`)
+  if ((await countUserTargets(db, caller.userId)) >= caller.maxTargets) throw tooMany()
   if (await findTargetByKey(db, workspaceId, c.nameKey)) throw conflict(`Target "${c.name.slice(0, 200)}" already exists in this workspace`)
   try {
-    const id = await insertTarget(db, { workspaceId, userId: caller.userId, name: c.name, nameKey: c.nameKey, type: c.type, description })
+    // The limit is checked again with the insert: concurrent creates cannot pass it together.
+    const id = await insertTargetWithinLimit(db, { workspaceId, userId: caller.userId, name: c.name, nameKey: c.nameKey, type: c.type, description }, caller.maxTargets)
+    if (id === null) throw tooMany()
     return { id, created: true }
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(`Target "${c.name.slice(0, 200)}" already exists in this workspace`)

@@ -2,6 +2,7 @@
 // Re-importing a CVE replaces it (its ranges included); an EPSS import replaces the whole table.
 import type { Db } from './db.js'
 import { nowIso } from './time.js'
+import { insertRows } from './bulk-insert.js'
 import type { CveProductsTable, CvesTable } from './schema.js'
 import { parseCves } from './finding-rows.js'
 
@@ -41,7 +42,7 @@ export async function upsertCves(db: Db, batch: readonly CveImport[]): Promise<v
     const ranges = batch.flatMap((c) =>
       c.products.map((p) => ({ cve: c.id, vendor: p.vendor, product: p.product, version: p.version, start_including: p.startIncluding, start_excluding: p.startExcluding, end_including: p.endIncluding, end_excluding: p.endExcluding })),
     )
-    for (let i = 0; i < ranges.length; i += 500) await trx.insertInto('cve_products').values(ranges.slice(i, i + 500)).execute()
+    await insertRows(trx, 'cve_products', ranges)
   })
 }
 
@@ -69,7 +70,7 @@ export async function replaceEpss(db: Db, fill: (write: (date: string, scores: R
     await trx.deleteFrom('epss_scores').execute()
     await fill(async (date, scores) => {
       const rows = scores.map((s) => ({ cve: s.cve, score: s.score, percentile: s.percentile, score_date: date }))
-      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('epss_scores').values(rows.slice(i, i + 500)).onConflict((oc) => oc.column('cve').doNothing()).execute()
+      await insertRows(trx, 'epss_scores', rows, (q) => q.onConflict((oc) => oc.column('cve').doNothing()))
     })
   })
 }

@@ -1,6 +1,7 @@
 // The only file that knows which database engines exist: builds a Kysely instance for the configured
 // dialect and brings the schema up to date.
 import fs from 'node:fs'
+import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
 import SQLite from 'better-sqlite3'
@@ -49,7 +50,17 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: ArrayReader)
       // acquire and query) has no pool listener: without its own, a server-side termination (FATAL
       // 57P01) is an unhandled 'error' event that kills the process. The failed query rejects anyway.
       pool.on('connect', (client) => client.on('error', () => {}))
-      setReader(async (text, values) => (await pool.query({ text, values: values as unknown[], rowMode: 'array' })).rows)
+      // Named statements: each connection parses and plans a hot read once, then only binds and runs it.
+      const names = new Map<string, string>()
+      const nameOf = (text: string) => {
+        let n = names.get(text)
+        if (!n) {
+          n = `ward_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`
+          if (names.size < 1024) names.set(text, n)
+        }
+        return n
+      }
+      setReader(async (text, values) => (await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })).rows)
       return new PostgresDialect({ pool })
     }
   }

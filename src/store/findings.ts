@@ -39,6 +39,8 @@ export interface FindingFilter {
   lifecycle?: 'open' | 'fixed'
   /** Groups found again after being fixed (true) or not (false). */
   regression?: boolean
+  /** Keyset paging: only findings older than this id (the list is newest first). */
+  afterId?: number
   limit: number
   page: number
 }
@@ -69,6 +71,9 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
       if (f.workspaceId === undefined) q = q.where(`${alias}.workspace_id` as 'workspace_id', 'in', ownWorkspaces(db, userId))
       else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('id', '=', f.workspaceId!)))
       if (f.targetId !== undefined) q = q.where(`${alias}.target_id` as 'target_id', '=', f.targetId)
+      // Keyset: the index walk starts at after_id instead of skipping (page - 1) × limit rows. Not in
+      // the duplicate probe: a group whose latest finding was on an earlier page stays out.
+      if (f.afterId !== undefined) q = q.where(`${alias}.id` as 'id', '<', f.afterId)
       // Life cycle: a property of the duplicate group, the same for each of its findings.
       const group = (eb: ExpressionBuilder<Database, 'findings'>) =>
         eb.selectFrom('finding_groups as fg').select('fg.id').whereRef('fg.workspace_id', '=', 'findings.workspace_id').whereRef('fg.dedup_key', '=', 'findings.dedup_key')

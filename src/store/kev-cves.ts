@@ -2,6 +2,7 @@
 // the shipped snapshot plus these; the import also flags findings created before it.
 import type { Db } from './db.js'
 import { nowIso } from './time.js'
+import { insertRows } from './bulk-insert.js'
 import { parseCves } from './finding-rows.js'
 
 export async function importedKevCves(db: Db): Promise<string[]> {
@@ -14,7 +15,7 @@ export async function replaceKevCves(db: Db, cves: readonly string[]): Promise<{
     const before = new Set((await trx.selectFrom('kev_cves').select('cve').execute()).map((r) => r.cve))
     await trx.deleteFrom('kev_cves').execute()
     const now = nowIso()
-    for (let i = 0; i < cves.length; i += 500) await trx.insertInto('kev_cves').values(cves.slice(i, i + 500).map((cve) => ({ cve, imported_at: now }))).execute()
+    await insertRows(trx, 'kev_cves', cves.map((cve) => ({ cve, imported_at: now })))
     return { total: cves.length, added: cves.filter((c) => !before.has(c)).length }
   })
 }

@@ -4,6 +4,7 @@ import type { Db } from './db.js'
 import type { Database, FindingRow, TestRow } from './schema.js'
 import { encodeFinding, type FindingRecord } from './finding-rows.js'
 import { nowIso } from './time.js'
+import { insertRows } from './bulk-insert.js'
 import { joinGroup } from './finding-history.js'
 import { touchGroup } from './finding-lifecycle.js'
 import { groupColumns } from './findings.js'
@@ -88,9 +89,7 @@ export function keptWords(n: number): string {
 export async function appendLogs(db: Db, scanId: number, lines: string[]) {
   if (!lines.length) return
   const now = nowIso()
-  for (let i = 0; i < lines.length; i += 500) {
-    await db.insertInto('scan_logs').values(lines.slice(i, i + 500).map((line) => ({ scan_id: scanId, line, created_at: now }))).execute()
-  }
+  await insertRows(db, 'scan_logs', lines.map((line) => ({ scan_id: scanId, line, created_at: now })))
 }
 
 export const scanLogs = async (db: Db, scanId: number) =>

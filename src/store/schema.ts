@@ -304,6 +304,10 @@ export interface ScanSecretsTable {
 export interface Database {
   scan_secrets: ScanSecretsTable
 }
+/** Migration 015: the user's number of targets, kept by insertTarget/deleteTarget (no COUNT on the write path). */
+export interface UsersTable {
+  target_count: Generated<number>
+}
 /** The web interface (migration 010): passwords, set-password links and sessions, merged into the tables above. */
 export interface UsersTable {
   /** scrypt, see domain/passwords.ts; null: the user cannot sign in to the web interface. */

@@ -1,4 +1,5 @@
 // Targets repository. Every read takes the caller's user id: tenancy lives in the query.
+import { sql } from 'kysely'
 import type { Db } from './db.js'
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
@@ -23,16 +24,31 @@ export const getTarget = (db: Db, userId: number, id: number) =>
 export const findTargetByKey = (db: Db, workspaceId: number, nameKey: string) =>
   db.selectFrom('targets').selectAll().where('workspace_id', '=', workspaceId).where('name_key', '=', nameKey).executeTakeFirst()
 
+/** The user's number of targets: a counter on the user's row (migration 015), not a COUNT that grows with the table. */
 export const countUserTargets = async (db: Db, userId: number) =>
-  Number((await db.selectFrom('targets').select((e) => e.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n)
+  Number((await db.selectFrom('users').select('target_count').where('id', '=', userId).executeTakeFirst())?.target_count ?? 0)
 
-export async function insertTarget(db: Db, t: { workspaceId: number; userId: number; name: string; nameKey: string; type: string; description: string }) {
-  const row = await db
-    .insertInto('targets')
-    .values({ workspace_id: t.workspaceId, user_id: t.userId, name: t.name, name_key: t.nameKey, type: t.type, description: t.description, created_at: nowIso() })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
+type NewTarget = { workspaceId: number; userId: number; name: string; nameKey: string; type: string; description: string }
+
+export async function insertTarget(db: Db, t: NewTarget): Promise<number> {
+  return (await insertCounted(db, t, null))!
+}
+
+/** insertTarget unless the user already has `maxTargets` targets (null then): the check and the insert are one transaction. */
+export const insertTargetWithinLimit = (db: Db, t: NewTarget, maxTargets: number) => insertCounted(db, t, maxTargets)
+
+function insertCounted(db: Db, t: NewTarget, maxTargets: number | null): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    let counted = trx.updateTable('users').set({ target_count: sql`target_count + 1` }).where('id', '=', t.userId)
+    if (maxTargets !== null) counted = counted.where('target_count', '<', maxTargets)
+    if (!Number((await counted.executeTakeFirst()).numUpdatedRows)) return null
+    const row = await trx
+      .insertInto('targets')
+      .values({ workspace_id: t.workspaceId, user_id: t.userId, name: t.name, name_key: t.nameKey, type: t.type, description: t.description, created_at: nowIso() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  })
 }
 
 /** Deletes the target with its scans, tests, findings and logs in one transaction, unless a scan runs. */
@@ -49,6 +65,7 @@ export async function deleteTarget(db: Db, userId: number, id: number): Promise<
     await trx.deleteFrom('scan_secrets').where('scan_id', 'in', scanIds).execute()
     await trx.deleteFrom('scans').where('target_id', '=', id).execute()
     await trx.deleteFrom('targets').where('id', '=', id).execute()
+    await trx.updateTable('users').set({ target_count: sql`target_count - 1` }).where('id', '=', userId).execute()
     return 'deleted'
   })
 }

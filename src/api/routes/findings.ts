@@ -39,6 +39,7 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         vulnId: q.vuln_id,
         lifecycle: q.lifecycle,
         regression: q.regression,
+        afterId: q.after_id,
         limit: q.limit,
         page: q.page,
       })

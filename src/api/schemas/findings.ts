@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Id, Nullable, Pagination } from './common.js'
+import { Id, MAX_ID, Nullable, Pagination } from './common.js'
 
 export const Evidence = Nullable(
   Type.Union([
@@ -55,6 +55,7 @@ export const FindingsQuery = Type.Object({
   vuln_id: Type.Optional(Type.String({ maxLength: 200 })),
   lifecycle: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: "the finding's duplicate group: fixed by a later complete scan of the same target and tool, or open" })),
   regression: Type.Optional(Type.Boolean({ description: 'the duplicate group came back after it had been fixed' })),
+  after_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'keyset paging: only findings with a smaller id (the list is newest first); pass the last id of the previous page. Deep pages cost what the first does, unlike page (page/limit still apply on top)' })),
   ...Pagination,
 })
 

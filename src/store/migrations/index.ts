@@ -15,6 +15,7 @@ import { m011Monitoring } from './011-monitoring.js'
 import { m013ScanCoverage } from './013-scan-coverage.js'
 import { m016Templates } from './016-templates.js'
 import { m018ScanSecrets } from './018-scan-secrets.js'
+import { m015TargetCounts } from './015-target-counts.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '013-scan-coverage': m013ScanCoverage,
   '016-templates': m016Templates,
   '018-scan-secrets': m018ScanSecrets,
+  '015-target-counts': m015TargetCounts,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {
