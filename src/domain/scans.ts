@@ -68,6 +68,8 @@ export interface ResolvedScan {
  * every target of a type) takes neither target_id nor target_name.
  */
 export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput, targets: 'one' | 'none' = 'one'): Promise<ResolvedScan> {
+  const refused = rules.tools.refusal?.(body.tool_id)
+  if (refused) throw badRequest(`Invalid parameters: tool_id ${body.tool_id} is the ${refused.name}, which Ward does not run: ${refused.reason}`, { tool_id: body.tool_id, tool_name: refused.name })
   const tool = rules.tools.get(body.tool_id)
   if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, { known_tool_ids: rules.tools.ids() })
   const hasId = body.target_id !== undefined

@@ -120,4 +120,6 @@ export interface ToolCatalogue {
   /** Known tool ids, ascending. */
   ids(): number[]
   all(): readonly ToolManifest[]
+  /** Why Ward does not run a tool id the field's client knows (its name and the reason), or undefined. */
+  refusal?(id: number): { name: string; reason: string } | undefined
 }

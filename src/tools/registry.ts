@@ -9,6 +9,7 @@ import { urlFuzzerManifest } from './url-fuzzer/manifest.js'
 import { tlsScannerManifest } from './tls-scanner/manifest.js'
 import { portScannerManifest } from './port-scanner/manifest.js'
 import { netvulnManifest } from './netvuln/manifest.js'
+import { REFUSED_TOOLS, refusedTool } from './refused.js'
 
 /** The public tools, whatever the configuration. */
 export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
@@ -38,8 +39,17 @@ export function createToolCatalogue(o: CatalogueOptions): ToolCatalogue {
     get: (id) => byId.get(id),
     ids: () => [...ids],
     all: () => list,
+    refusal: (id) => (byId.has(id) ? undefined : refusedTool(id)),
   }
 }
 
 /** A tool's display name for reports, whichever tools this process offers. */
 export const toolName = (id: number): string => ALL_MANIFESTS.find((t) => t.id === id)?.name ?? `Tool ${id}`
+
+/** What the API document says of tool_id: the public tools by id, and the ids Ward refuses with why. */
+export const toolIdDescription = (): string =>
+  'The tool to run (GET /tools lists them with their tool_params): ' +
+  [...TOOL_MANIFESTS].sort((a, b) => a.id - b.id).map((t) => `${t.id} ${t.name}`).join(', ') +
+  '. Refused with a 400 that says why: ' +
+  REFUSED_TOOLS.map((t) => `${t.id} ${t.name}`).join(', ') +
+  '.'

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { Id, Nullable, Pagination } from './common.js'
 import { SCAN_STATES } from '../../domain/scan-state.js'
+import { toolIdDescription } from '../../tools/registry.js'
 
 export const ScanState = Type.Union(SCAN_STATES.map((s) => Type.Literal(s)))
 export const RedirectLevel = Type.Union(['none', 'check_accessibility', 'same_host', 'same_domain', 'allow_all'].map((s) => Type.Literal(s)))
@@ -49,7 +50,7 @@ export const ReportCallback = Type.Object(
 )
 
 export const CreateScanBody = Type.Object({
-  tool_id: Type.Integer({ description: 'tool to run (decisions.md tool ids)' }),
+  tool_id: Type.Integer({ description: toolIdDescription() }),
   target_id: Type.Optional(Id),
   target_name: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
   workspace_id: Type.Optional(Nullable(Id)),
