@@ -8,6 +8,7 @@ import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanP
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
 import { createVulnLookup } from './vuln-lookup.js'
+import { knownNamesOf } from '../store/known-names.js'
 import { etaClock, etaMoved } from './eta.js'
 
 const FLUSH_MS = 300
@@ -87,6 +88,7 @@ export function createScanContext(opts: {
     deadline: opts.deadline,
     net: opts.net,
     vulns: createVulnLookup(db),
+    knownNames: (limit: number) => knownNamesOf(db, scan.workspace_id, limit),
     writeErrors,
     async test(name: string, description: string): Promise<TestHandle> {
       tests++

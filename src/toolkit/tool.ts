@@ -69,6 +69,11 @@ export interface ScanContext<P = unknown> {
   net: Egress
   /** Imported CVE knowledge (NVD feeds); absent where none is offered (tool tests without a database). */
   vulns?: VulnerabilityLookup
+  /**
+   * Names Ward knows in the scan's workspace (target names as stored: hostnames, IPs, URLs; hostnames
+   * the Subdomain Finder found), at most `limit`; absent where there is no database (tool tests).
+   */
+  knownNames?(limit: number): Promise<string[]>
   /** Record a test (one check the tool performs). */
   test(name: string, description: string): Promise<TestHandle>
   /** Report progress; the engine turns it into a percentage and throttles writes. */

@@ -35,6 +35,8 @@ export async function runTool(
     options?: Partial<{ scanOriginalUrl: boolean; redirectLevel: RedirectLevel }>
     signal?: AbortSignal
     egress?: Egress
+    /** What ctx.knownNames answers (names Ward knows in the workspace); absent: no such member. */
+    knownNames?: string[]
   },
 ): Promise<HarnessResult> {
   const started = performance.now()
@@ -57,6 +59,7 @@ export async function runTool(
     settings: { dnsResolver: process.env.WARD_DNS_RESOLVER?.trim() || null },
     signal: opts.signal ?? new AbortController().signal,
     net: egress,
+    ...(opts.knownNames ? { knownNames: async (limit: number) => opts.knownNames!.slice(0, limit) } : {}),
     async test(name: string, description: string) {
       const t: HarnessTest = { name, description, status: 'running', result: null, findings: [] }
       tests.push(t)

@@ -22,6 +22,7 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   70: { folder: 'port-scanner', prefixes: ['tcp.', 'open_port', 'cve.', 'eol.', 'backdoor.'] },
   80: { folder: 'udp-scanner', prefixes: ['udp.'] },
   90: { folder: 'url-fuzzer', prefixes: ['fuzzer.'] },
+  160: { folder: 'vhost-finder', prefixes: ['vhost.'] },
   170: { folder: 'website-scanner', prefixes: ['website.', 'cve.', 'eol.'] },
   350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.', 'cve.', 'eol.', 'backdoor.'] },
   450: { folder: 'tls-scanner', prefixes: ['tls.'] },

@@ -1,7 +1,7 @@
 // Which DNS server the scan asks: tool_params.resolver, else WARD_DNS_RESOLVER, else the first
 // nameserver of /etc/resolv.conf (read as a file: tools never use the system resolver API).
 import { readFile } from 'node:fs/promises'
-import { parseServer, type DnsServer } from '../lib/dns/client.js'
+import { parseServer, type DnsServer } from './client.js'
 
 /** `configured` is the service's setting (WARD_DNS_RESOLVER, read by the configuration). */
 export async function chooseResolver(param: string | undefined, configured: { WARD_DNS_RESOLVER?: string | null } = {}, resolvConf = '/etc/resolv.conf'): Promise<{ server: DnsServer; source: string }> {
