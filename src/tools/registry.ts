@@ -10,6 +10,7 @@ import { tlsScannerManifest } from './tls-scanner/manifest.js'
 import { portScannerManifest } from './port-scanner/manifest.js'
 import { netvulnManifest } from './netvuln/manifest.js'
 import { vhostFinderManifest } from './vhost-finder/manifest.js'
+import { wordpressScannerManifest } from './wordpress-scanner/manifest.js'
 
 // Tool ids the field's client knows that Ward does not run (decisions.md, "Tool ids"): a scan asking
 // for one is refused with the reason, so a team moving to Ward learns why instead of "unknown tool".
@@ -51,6 +52,7 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   urlFuzzerManifest,
   vhostFinderManifest,
   websiteScannerManifest,
+  wordpressScannerManifest,
   netvulnManifest,
   tlsScannerManifest,
 ]

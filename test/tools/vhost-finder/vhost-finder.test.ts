@@ -4,7 +4,8 @@
 // internal-looking names are findings; the hardened twin gives nothing above info.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startWard, waitForScan, isTerminal, type TestWard } from '../../helpers/ward.js'
+import { startWard, type TestWard } from '../../helpers/ward.js'
+import { scanThroughApi } from '../../helpers/api-scan.js'
 import { startDnsServer, type DnsTestServer } from '../../testbed/dns-server.js'
 import { startVhostBed, vhostDnsZones, VHOST_ADDR, VHOST_TRUTH, type VhostBed } from '../../testbed/vhost-site.js'
 
@@ -20,15 +21,7 @@ after(async () => {
   await dns.close()
 })
 
-async function scan(tool_id: number, target_name: string, tool_params: Record<string, unknown> = {}) {
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id, target_name, tool_params } })
-  assert.equal(r.statusCode, 201, r.body)
-  const id = r.json().data.created_id
-  const s = await waitForScan(w, id, isTerminal, 120000)
-  const output = (await w.req('GET', `/api/v2/scans/${id}/output`)).json().data.output_data
-  const raw = (await w.req('GET', `/api/v2/scans/${id}/raw`)).json().data
-  return { s, output, raw }
-}
+const scan = (tool_id: number, target_name: string, tool_params: Record<string, unknown> = {}) => scanThroughApi(w, tool_id, target_name, tool_params)
 
 const names = (vhosts: any[]) => [...new Set(vhosts.map((v) => v.name))].sort()
 
