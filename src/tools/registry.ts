@@ -11,6 +11,7 @@ import { portScannerManifest } from './port-scanner/manifest.js'
 import { netvulnManifest } from './netvuln/manifest.js'
 import { vhostFinderManifest } from './vhost-finder/manifest.js'
 import { wordpressScannerManifest } from './wordpress-scanner/manifest.js'
+import { drupalScannerManifest } from './drupal-scanner/manifest.js'
 
 // Tool ids the field's client knows that Ward does not run (decisions.md, "Tool ids"): a scan asking
 // for one is refused with the reason, so a team moving to Ward learns why instead of "unknown tool".
@@ -53,6 +54,7 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   vhostFinderManifest,
   websiteScannerManifest,
   wordpressScannerManifest,
+  drupalScannerManifest,
   netvulnManifest,
   tlsScannerManifest,
 ]

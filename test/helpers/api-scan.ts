@@ -9,5 +9,6 @@ export async function scanThroughApi(w: TestWard, tool_id: number, target_name: 
   const s = await waitForScan(w, id, isTerminal, timeoutMs)
   const output = (await w.req('GET', `/api/v2/scans/${id}/output`)).json().data.output_data
   const raw = (await w.req('GET', `/api/v2/scans/${id}/raw`)).json().data as unknown[]
-  return { s, output, findings: output.findings as any[], raw }
+  const tests = (await w.req('GET', `/api/v2/scans/${id}/tests`)).json().data as any[]
+  return { s, output, findings: output.findings as any[], raw, tests }
 }

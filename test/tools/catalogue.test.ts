@@ -25,6 +25,7 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   160: { folder: 'vhost-finder', prefixes: ['vhost.'] },
   170: { folder: 'website-scanner', prefixes: ['website.', 'cve.', 'eol.'] },
   270: { folder: 'wordpress-scanner', prefixes: ['wordpress.', 'cve.', 'eol.'] },
+  280: { folder: 'drupal-scanner', prefixes: ['drupal.', 'cve.', 'eol.'] },
   350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.', 'cve.', 'eol.', 'backdoor.'] },
   450: { folder: 'tls-scanner', prefixes: ['tls.'] },
   9001: { folder: 'diagnostic', prefixes: ['diagnostic.'] },
