@@ -2,15 +2,11 @@
 // known vulnerabilities by version (Drupalgeddon 2 and 3 among them: Ward never exploits), modules and
 // themes (from the page and by .info files of a shipped list), user pages, update.php and install.php.
 // The sequence only: I/O is in probes/, decisions in detect/.
-import { setMaxListeners } from 'node:events'
 import { defineTool } from '../../toolkit/tool.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
-import { createFetcher } from '../lib/http/fetch.js'
-import { HostLimiters } from '../lib/http/rate-limit.js'
-import { resolveStartUrl } from '../lib/http/start-url.js'
-import { portOf, serviceOf } from '../lib/http/url.js'
 import { productVersionFindings } from '../lib/versions/report.js'
 import { mostVoted, pageFacts } from '../lib/cms/page.js'
+import { openCmsSite } from '../lib/cms/site.js'
 import { drupalScannerManifest } from './manifest.js'
 import * as C from './checks.js'
 import { modulesToProbe } from './data/modules.js'
@@ -20,17 +16,11 @@ import type { DrupalOutput } from './output.js'
 
 export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
   const p = ctx.params
-  setMaxListeners(p.concurrency * 2 + 32, ctx.signal) // one abort listener per request in flight or waiting for its slot
-  const start = await resolveStartUrl({ net: ctx.net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, log: (l) => ctx.log(l) })
-  if (ctx.signal.aborted) return
-  const base = new URL(start.url)
-  if (!base.pathname.endsWith('/')) base.pathname = base.pathname.replace(/[^/]*$/, '')
-  const where = { port: portOf(base), protocol: 'tcp' as const, service: serviceOf(base) }
-  const fetch = createFetcher(ctx.net, ctx.signal, { timeoutMs: 10000 }, undefined, new HostLimiters(p.rate_limit))
-  const homeBody = start.response?.text() ?? ''
-  const home = start.response ? { url: start.url, status: start.response.status, location: null, contentType: '', body: homeBody } : null
-  const facts = pageFacts(homeBody, base.href)
-  const major = D.generatorMajor(facts, start.response?.headers['x-generator'])
+  const site = await openCmsSite(ctx)
+  if (!site) return
+  const { base, where, fetch, home } = site
+  const facts = pageFacts(home?.body ?? '', base.href)
+  const major = D.generatorMajor(facts, site.homeHeaders['x-generator'])
   const files = await fetchCoreFiles(fetch, base)
   const out: DrupalOutput = { version: null, major, modules: [], themes: [], users: [] }
   if (!D.looksLikeDrupal([home, files.changelog, files.coreChangelog], major)) {

@@ -2,17 +2,13 @@
 // the pages and by probing readmes of known slugs), users, XML-RPC, wp-cron, debug log, uploads
 // listing, wp-config copies, installers and registration. The sequence only: I/O is in probes/,
 // decisions in detect/.
-import { setMaxListeners } from 'node:events'
 import { defineTool, type ScanContext, type TestHandle } from '../../toolkit/tool.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
-import { createFetcher, type Fetcher } from '../lib/http/fetch.js'
-import { HostLimiters } from '../lib/http/rate-limit.js'
-import { resolveStartUrl } from '../lib/http/start-url.js'
-import { portOf, serviceOf } from '../lib/http/url.js'
 import { productVersionFindings } from '../lib/versions/report.js'
 import { pageFacts } from '../lib/cms/page.js'
 import { componentVulns, isOutdated, type KnownComponent } from '../lib/cms/components.js'
 import type { Answer } from '../lib/cms/answer.js'
+import { openCmsSite, type CmsSite } from '../lib/cms/site.js'
 import { wordpressScannerManifest } from './manifest.js'
 import type { WordpressParams } from './params.js'
 import * as C from './checks.js'
@@ -29,24 +25,13 @@ import * as X from './detect/exposures.js'
 import { componentEntry, userEntry, type WordpressOutput } from './output.js'
 
 type Ctx = ScanContext<WordpressParams>
-interface Site {
-  base: URL
-  where: { port: number; protocol: 'tcp'; service: string }
-  fetch: Fetcher
-}
+type Site = CmsSite
 
 export const wordpressScanner = defineTool(wordpressScannerManifest, async (ctx) => {
-  const p = ctx.params
-  setMaxListeners(p.concurrency * 2 + 32, ctx.signal) // one abort listener per request in flight or waiting for its slot
-  const start = await resolveStartUrl({ net: ctx.net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, log: (l) => ctx.log(l) })
-  if (ctx.signal.aborted) return
-  const base = new URL(start.url)
-  if (!base.pathname.endsWith('/')) base.pathname = base.pathname.replace(/[^/]*$/, '')
-  const fetch = createFetcher(ctx.net, ctx.signal, { timeoutMs: 10000 }, undefined, new HostLimiters(p.rate_limit))
-  const site: Site = { base, where: { port: portOf(base), protocol: 'tcp', service: serviceOf(base) }, fetch }
+  const site = await openCmsSite(ctx)
+  if (!site) return
+  const { base, fetch, home } = site
   ctx.log(`WordPress scan of ${base.href}`)
-
-  const home: Answer | null = start.response ? { url: start.url, status: start.response.status, location: start.response.headers.location ?? null, contentType: start.response.headers['content-type'] ?? '', body: start.response.text() } : null
   const facts = pageFacts(home?.body ?? '', base.href)
   const core = await fetchCoreSources(fetch, base)
   const out: WordpressOutput = { version: null, plugins: [], themes: [], users: [] }
