@@ -73,6 +73,8 @@ export interface ResolvedScan {
  */
 export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput, targets: 'one' | 'none' = 'one'): Promise<ResolvedScan> {
   if (body.tool_id === undefined) throw badRequest('Invalid parameters: body field "tool_id" is required')
+  const refused = rules.tools.refusal?.(body.tool_id)
+  if (refused) throw badRequest(`Invalid parameters: tool_id ${body.tool_id} is the ${refused.name}, which Ward does not run: ${refused.reason}`, { tool_id: body.tool_id, tool_name: refused.name })
   const tool = rules.tools.get(body.tool_id)
   if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, { known_tool_ids: rules.tools.ids() })
   const hasId = body.target_id !== undefined

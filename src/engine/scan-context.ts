@@ -10,6 +10,7 @@ import { nowIso } from '../store/time.js'
 import { keepScanSecret } from '../store/secrets.js'
 import { createVulnLookup } from './vuln-lookup.js'
 import { createTemplateSource } from './template-source.js'
+import { knownNamesOf } from '../store/known-names.js'
 import { etaClock, etaMoved } from './eta.js'
 import { CoverageRecorder, type PortCoverage } from '../toolkit/coverage.js'
 
@@ -95,6 +96,7 @@ export function createScanContext(opts: {
     net: opts.net,
     vulns: createVulnLookup(db),
     templates: createTemplateSource(db),
+    knownNames: (limit: number) => knownNamesOf(db, scan.workspace_id, limit),
     writeErrors,
     async test(name: string, description: string): Promise<TestHandle> {
       tests++

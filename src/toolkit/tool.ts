@@ -73,6 +73,11 @@ export interface ScanContext<P = unknown> {
   vulns?: VulnerabilityLookup
   /** Stored check templates (nuclei YAML); absent where none are offered (tool tests without a database). */
   templates?: TemplateSource
+  /**
+   * Names Ward knows in the scan's workspace (target names as stored: hostnames, IPs, URLs; hostnames
+   * the Subdomain Finder found), at most `limit`; absent where there is no database (tool tests).
+   */
+  knownNames?(limit: number): Promise<string[]>
   /** Record a test (one check the tool performs). */
   test(name: string, description: string): Promise<TestHandle>
   /** Report progress; the engine turns it into a percentage and throttles writes. */
@@ -134,4 +139,6 @@ export interface ToolCatalogue {
   /** Known tool ids, ascending. */
   ids(): number[]
   all(): readonly ToolManifest[]
+  /** Why Ward does not run a tool id the field's client knows (its name and the reason), or undefined. */
+  refusal?(id: number): { name: string; reason: string } | undefined
 }

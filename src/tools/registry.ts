@@ -11,6 +11,41 @@ import { portScannerManifest } from './port-scanner/manifest.js'
 import { netvulnManifest } from './netvuln/manifest.js'
 import { passwordAuditorManifest } from './password-auditor/manifest.js'
 import { websiteReconManifest } from './website-recon/manifest.js'
+import { vhostFinderManifest } from './vhost-finder/manifest.js'
+import { wordpressScannerManifest } from './wordpress-scanner/manifest.js'
+import { drupalScannerManifest } from './drupal-scanner/manifest.js'
+
+// Tool ids the field's client knows that Ward does not run (decisions.md, "Tool ids"): a scan asking
+// for one is refused with the reason, so a team moving to Ward learns why instead of "unknown tool".
+export interface RefusedTool {
+  id: number
+  name: string
+  /** Why Ward does not run it: completes "Ward does not run <name>: ...". */
+  reason: string
+}
+
+export const REFUSED_TOOLS: readonly RefusedTool[] = [
+  {
+    id: 390,
+    name: 'Domain Finder',
+    reason:
+      'it needs third-party data sources (WHOIS registries, reverse-WHOIS and passive-DNS services) that Ward does not query; ' +
+      'add the domains you own as targets and use the Subdomain Finder (20) on each',
+  },
+  {
+    id: 490,
+    name: 'Sniper: exploitation',
+    reason: 'it would run exploits against the target; Ward only detects vulnerabilities (by version and safe probes) and never exploits them',
+  },
+  {
+    id: 520,
+    name: 'Cloud Scanner',
+    reason: 'it needs credentials of your cloud accounts (AWS, Azure, GCP) and reads their configuration through the providers\' APIs, which Ward does not hold or call',
+  },
+]
+
+/** The refusal of `id`, or undefined when Ward does not refuse it (it runs it, or does not know it). */
+export const refusedTool = (id: number): RefusedTool | undefined => REFUSED_TOOLS.find((t) => t.id === id)
 
 /** The public tools, whatever the configuration. */
 export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
@@ -18,11 +53,14 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   portScannerManifest,
   udpScannerManifest,
   urlFuzzerManifest,
+  vhostFinderManifest,
   websiteScannerManifest,
-  netvulnManifest,
-  tlsScannerManifest,
-  passwordAuditorManifest,
+  wordpressScannerManifest,
+  drupalScannerManifest,
   websiteReconManifest,
+  netvulnManifest,
+  passwordAuditorManifest,
+  tlsScannerManifest,
 ]
 
 /** Every manifest in this build, the diagnostic tool's included (for catalogue tests). */
@@ -42,8 +80,17 @@ export function createToolCatalogue(o: CatalogueOptions): ToolCatalogue {
     get: (id) => byId.get(id),
     ids: () => [...ids],
     all: () => list,
+    refusal: (id) => (byId.has(id) ? undefined : refusedTool(id)),
   }
 }
 
 /** A tool's display name for reports, whichever tools this process offers. */
 export const toolName = (id: number): string => ALL_MANIFESTS.find((t) => t.id === id)?.name ?? `Tool ${id}`
+
+/** What the API document says of tool_id: the public tools by id, and the ids Ward refuses with why. */
+export const toolIdDescription = (): string =>
+  'The tool to run (GET /tools lists them with their tool_params): ' +
+  [...TOOL_MANIFESTS].sort((a, b) => a.id - b.id).map((t) => `${t.id} ${t.name}`).join(', ') +
+  '. Refused with a 400 that says why: ' +
+  REFUSED_TOOLS.map((t) => `${t.id} ${t.name}`).join(', ') +
+  '.'

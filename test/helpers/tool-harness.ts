@@ -43,6 +43,8 @@ export async function runTool(
     egress?: Egress
     /** Stored templates offered to the tool (ScanContext.templates), as the engine does from the database. */
     templates?: TemplateSource
+    /** What ctx.knownNames answers (names Ward knows in the workspace); absent: no such member. */
+    knownNames?: string[]
   },
 ): Promise<HarnessResult> {
   const started = performance.now()
@@ -68,6 +70,7 @@ export async function runTool(
     signal: opts.signal ?? new AbortController().signal,
     net: egress,
     templates: opts.templates,
+    ...(opts.knownNames ? { knownNames: async (limit: number) => opts.knownNames!.slice(0, limit) } : {}),
     async test(name: string, description: string) {
       const t: HarnessTest = { name, description, status: 'running', result: null, findings: [] }
       tests.push(t)

@@ -141,14 +141,19 @@ export const HARDENED_TRUTH: readonly string[] = []
 
 // ---------------------------------------------------------------- certificate
 
-let certCache: { key: Buffer; cert: Buffer } | null = null
-export function selfSignedCert(): { key: Buffer; cert: Buffer } {
-  if (certCache) return certCache
+const certCache = new Map<string, { key: Buffer; cert: Buffer }>()
+/** A self-signed certificate made once per process per subject (CN localhost by default; `san`: an openssl subjectAltName value). */
+export function selfSignedCert(o: { cn?: string; san?: string } = {}): { key: Buffer; cert: Buffer } {
+  const id = `${o.cn ?? 'localhost'} ${o.san ?? ''}`
+  const cached = certCache.get(id)
+  if (cached) return cached
   const dir = mkdtempSync(join(tmpdir(), 'ward-weak-web-'))
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '2', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
-    certCache = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
-    return certCache
+    const san = o.san ? ['-addext', `subjectAltName=${o.san}`] : []
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${o.cn ?? 'localhost'}`, '-days', '2', ...san, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    const made = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
+    certCache.set(id, made)
+    return made
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

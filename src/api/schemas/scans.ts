@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { Id, Nullable, Pagination } from './common.js'
 import { SCAN_STATES } from '../../domain/scan-state.js'
+import { toolIdDescription } from '../../tools/registry.js'
 
 export const ScanState = Type.Union(SCAN_STATES.map((s) => Type.Literal(s)))
 export const RedirectLevel = Type.Union(['none', 'check_accessibility', 'same_host', 'same_domain', 'allow_all'].map((s) => Type.Literal(s)))
@@ -51,7 +52,7 @@ export const ReportCallback = Type.Object(
 export const FromScanId = Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'extension: start from the settings of this earlier scan (tool, target, tool_params, max_scan_time, VPN profile, URL options); fields given win; the report callback is not carried over' }))
 
 export const CreateScanBody = Type.Object({
-  tool_id: Type.Optional(Type.Integer({ description: 'tool to run (decisions.md tool ids); required unless from_scan_id is given' })),
+  tool_id: Type.Optional(Type.Integer({ description: `${toolIdDescription()}; required unless from_scan_id is given` })),
   from_scan_id: FromScanId,
   target_id: Type.Optional(Id),
   target_name: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { Id, Nullable, Pagination } from './common.js'
 import { FromScanId, ReportCallback, ScanState } from './scans.js'
+import { toolIdDescription } from '../../tools/registry.js'
 
 const TargetType = Type.Union([Type.Literal('hostname'), Type.Literal('ip_address'), Type.Literal('url')])
 const Cron = Type.String({ minLength: 1, maxLength: 200, description: 'cron expression, five fields (minute hour day-of-month month day-of-week) or @daily, @hourly, ...' })
@@ -24,7 +25,7 @@ const Changeable = {
 }
 
 export const CreateScheduleBody = Type.Object({
-  tool_id: Type.Optional(Type.Integer({ description: 'tool to run (decisions.md tool ids); required unless from_scan_id is given' })),
+  tool_id: Type.Optional(Type.Integer({ description: `${toolIdDescription()}; required unless from_scan_id is given` })),
   from_scan_id: FromScanId,
   target_id: Type.Optional(Id),
   target_name: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
