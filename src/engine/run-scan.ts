@@ -76,7 +76,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), Math.max(0, scan.max_scan_time * minute - spent)))
     timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)))
     const deadline = Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute - spent
-    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline })
+    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: egress, makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline, findingsPerCheck: config.findingsPerCheck })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {

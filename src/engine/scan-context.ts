@@ -4,11 +4,12 @@ import type { Db } from '../store/db.js'
 import type { ScanRow, TargetRow } from '../store/schema.js'
 import type { Egress } from '../toolkit/egress.js'
 import type { FindingInput, RedirectLevel, ScanContext, ScanSettings, TestHandle } from '../toolkit/tool.js'
-import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
+import { appendLogs, endTest, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
 import { createVulnLookup } from './vuln-lookup.js'
 import { etaClock, etaMoved } from './eta.js'
+import { cappedFindings, DEFAULT_FINDINGS_PER_CHECK } from './finding-cap.js'
 
 const FLUSH_MS = 300
 const MAX_LOG_LINE = 4000
@@ -35,6 +36,8 @@ export function createScanContext(opts: {
   settings?: ScanSettings
   /** When the scan must stop at the latest (epoch ms): the expected end is never later. */
   deadline?: number
+  /** Findings of one check stored one by one; the rest make one summarising finding (finding-cap.ts). */
+  findingsPerCheck?: number
 }): LiveContext {
   const { db, scan, target } = opts
   const eta = etaClock(Date.now(), opts.deadline ?? null)
@@ -49,6 +52,7 @@ export function createScanContext(opts: {
   let timer: NodeJS.Timeout | null = null
   let flushing: Promise<void> = Promise.resolve()
   const writeErrors: Error[] = []
+  const findings = cappedFindings(db, scan.id, opts.findingsPerCheck ?? DEFAULT_FINDINGS_PER_CHECK, opts.makeFinding)
 
   const schedule = () => {
     if (!timer) timer = setTimeout(() => void flush(), FLUSH_MS)
@@ -70,6 +74,7 @@ export function createScanContext(opts: {
           etaWritten = etaAt
           await setScanProgress(db, scan.id, progress, etaAt === null ? null : new Date(etaAt).toISOString())
         }
+        await findings.flush()
       } catch (e) {
         writeErrors.push(e as Error)
       }
@@ -101,7 +106,7 @@ export function createScanContext(opts: {
       return {
         async finding(f: FindingInput) {
           found++
-          await insertFinding(db, await opts.makeFinding(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() }))
+          await findings.write(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() })
         },
         done: () => end('finished', found ? 'failed' : 'passed', null),
         error: (message: string) => end('error', 'error', message.slice(0, 2000)),

@@ -8,6 +8,7 @@ import type { Database, FindingGroupRow, NewFinding } from './schema.js'
 import type { Db } from './db.js'
 import { nowIso } from './time.js'
 import { scanIsComplete } from './scan-states.js'
+import { keysOfCappedChecks } from './capped-findings.js'
 
 type Tx = Transaction<Database>
 
@@ -32,12 +33,14 @@ export async function touchGroup(trx: Tx, f: NewFinding): Promise<void> {
 
 /**
  * After a scan reached its terminal state (same transaction): when it is complete, every open group
- * of its target and tool that it did not find is fixed. A partial scan changes nothing.
+ * of its target and tool that it did not find is fixed. A partial scan changes nothing, and neither
+ * does a complete one for the checks it capped (store/capped-findings.ts).
  */
 export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
   const s = await trx.selectFrom('scans').select(['id', 'status', 'status_message', 'target_id', 'tool_id', 'workspace_id']).where('id', '=', scanId).executeTakeFirst()
   if (!s || !scanIsComplete(s)) return 0
-  const gone = await trx
+  const undecided = await keysOfCappedChecks(trx, s)
+  const found = await trx
     .selectFrom('finding_groups as g')
     .select(['g.dedup_key'])
     .where('g.workspace_id', '=', s.workspace_id)
@@ -47,6 +50,7 @@ export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
     .where('g.last_scan_id', '<', s.id)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('findings as f').select('f.id').where('f.scan_id', '=', s.id).whereRef('f.dedup_key', '=', 'g.dedup_key'))))
     .execute()
+  const gone = found.filter((g) => !undecided.has(g.dedup_key))
   if (!gone.length) return 0
   const now = nowIso()
   const keys = gone.map((g) => g.dedup_key)
