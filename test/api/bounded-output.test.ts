@@ -4,7 +4,7 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startWard, waitForScan, isTerminal, type TestWard } from '../helpers/ward.js'
-import { startFloodSite, type FloodSite } from '../testbed/flood-site.js'
+import { startEndlessSmtp, startFloodSite, type FloodSite } from '../testbed/flood-site.js'
 import { ConfigError, loadConfig } from '../../src/config/config.js'
 
 // This file's own loopback address.
@@ -22,14 +22,22 @@ after(async () => {
   await w.close()
 })
 
-async function fuzz(tool_params: Record<string, unknown>): Promise<{ id: number; findings: any[] }> {
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 90, target_name: site.url, tool_params } })
+/** Runs a scan to its end (it must finish); its id and findings. */
+async function scanOf(tool_id: number, target_name: string, tool_params: Record<string, unknown>): Promise<{ id: number; findings: any[] }> {
+  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id, target_name, tool_params } })
   assert.equal(r.statusCode, 201, r.body)
   const id = r.json().data.created_id
   const s = await waitForScan(w, id, isTerminal, 90_000)
   assert.equal(s.status_name, 'finished', s.status_message)
   const findings = (await w.req('GET', `/api/v2/findings?task_id=${id}`)).json().data
   return { id, findings }
+}
+
+const fuzz = (tool_params: Record<string, unknown>) => scanOf(90, site.url, tool_params)
+
+/** Waits up to 5 s for `ok` (the other side of a closed socket hears of it a moment later). */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  for (const stop = Date.now() + 5000; !ok(); await new Promise((r) => setTimeout(r, 20))) assert.ok(Date.now() < stop, what)
 }
 
 const words = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `a${from + i}`)
@@ -85,5 +93,35 @@ describe('findings per check are capped', { concurrency: false }, () => {
     assert.ok(a0, 'a0.bak was listed by the first scan')
     assert.equal(a0.status, 'open')
     assert.equal(a0.lifecycle, 'open')
+  })
+})
+
+describe('bodies a tool reads stop at their bound', { concurrency: false }, () => {
+  test('a fuzzer scan of answers that never end keeps 128 KiB of each and hangs up', async () => {
+    const { id } = await fuzz({ wordlist: Array.from({ length: 20 }, (_, i) => `endless${i}`), concurrency: 10 })
+    const urls = (await w.req('GET', `/api/v2/scans/${id}/output`)).json().data.output_data.urls
+    assert.equal(urls.length, 20)
+    for (const u of urls) assert.equal(u.length, 128 * 1024, `${u.url} was read to the bound, no further`)
+    await until(() => site.endlessOpen() === 0, 'every endless answer was hung up on')
+    assert.equal(site.endlessSent.length, 20)
+    // What got out before the hang-up: the bound plus what socket buffers took, not an endless stream.
+    assert.ok(Math.max(...site.endlessSent) < 32 << 20, `sent ${site.endlessSent.join(', ')}`)
+  })
+
+  test('a network scan of an SMTP server whose answer never ends stops reading it at 1 MiB', async () => {
+    const smtp = await startEndlessSmtp(HOST)
+    try {
+      const { id } = await scanOf(350, HOST, { ports: String(smtp.port) })
+      const tests = (await w.req('GET', `/api/v2/scans/${id}/tests`)).json().data
+      const relay = tests.find((t: any) => t.name.startsWith('SMTP open relay'))
+      assert.ok(relay, tests.map((t: any) => t.name).join(' | '))
+      assert.equal(relay.status, 'error')
+      const raw: string[] = (await w.req('GET', `/api/v2/scans/${id}/raw`)).json().data
+      assert.ok(raw.some((l) => /^SMTP open relay .*: the server sent more than 1 MiB without completing its answer/.test(l)), raw.join('\n'))
+      await until(() => smtp.sent.length >= 1, 'the endless answer was hung up on')
+      assert.ok(Math.max(...smtp.sent) < 32 << 20, `sent ${smtp.sent.join(', ')}`)
+    } finally {
+      await smtp.close()
+    }
   })
 })
