@@ -16,6 +16,7 @@ import { createCallerCache } from './caller-cache.js'
 import { ErrorBody } from './schemas/common.js'
 import { apiRoutes } from './routes/index.js'
 import web from '../web/plugin.js'
+import { pdfBuilds } from '../reports/pdf-builds.js'
 
 export const API_PREFIX = '/api/v2'
 
@@ -38,6 +39,7 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('ward', ward)
+  pdfBuilds.configure(ward.config.pdfBuilds)
   app.decorate('callers', createCallerCache(ward.config.authCacheMs))
   app.decorateRequest('caller', null)
   await app.register(errorBody)
