@@ -2,8 +2,6 @@
 // holds a report's model and a thread (pdf-thread.ts) for seconds; without a bound, eight requests
 // of one big scan took a process from 750 MB to 2.9 GB. Requests past the queue are refused (503 with
 // retry-after) instead of piling up; report callbacks wait their turn, whatever the queue.
-import { WardError } from '../domain/errors.js'
-
 export interface PdfBuildLimits {
   /** Builds at once (WARD_PDF_BUILDS). */
   concurrency: number
@@ -16,10 +14,12 @@ export const DEFAULT_PDF_BUILD_LIMITS: PdfBuildLimits = { concurrency: 2, queue:
 /** Seconds a refused client is told to wait: about one build of a big report. */
 const RETRY_AFTER_S = 30
 
-export class PdfBusyError extends WardError {
+/** The queue is full: domain/report-requests.ts makes it a 503 with retry-after. */
+export class PdfBusyError extends Error {
+  override name = 'PdfBusyError'
   readonly retryAfterS = RETRY_AFTER_S
   constructor(limits: PdfBuildLimits) {
-    super(503, `Too many PDF reports are being built (${limits.concurrency} at once, ${limits.queue} waiting): try again in ${RETRY_AFTER_S} seconds`)
+    super(`Too many PDF reports are being built (${limits.concurrency} at once, ${limits.queue} waiting): try again in ${RETRY_AFTER_S} seconds`)
   }
 }
 
@@ -65,12 +65,3 @@ export class PdfBuildSlots {
 /** The process's slots: every PDF built here (API, web pages, report callbacks) takes one. */
 export const pdfBuilds = new PdfBuildSlots()
 
-/** Runs a build; refused for a full queue, the answer says when to come back (retry-after) before the error goes on. */
-export async function pdfOrBusy<T>(reply: { header(name: string, value: string): unknown }, build: () => Promise<T>): Promise<T> {
-  try {
-    return await build()
-  } catch (e) {
-    if (e instanceof PdfBusyError) reply.header('retry-after', String(e.retryAfterS))
-    throw e
-  }
-}
