@@ -22,7 +22,7 @@ const SITE = 'http://127.0.83.50:8080/'
 
 async function seed(file: string, findings: number): Promise<{ key: string; scanId: number }> {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true })
-  const h = await openDatabase({ kind: 'sqlite', file })
+  const h = await openDatabase({ kind: 'sqlite', file }, { secrets: { secretKey: null, secretKeyFile: `${file}.key` } })
   const db = h.db
   const user = await createUser(db, { name: 'pdf-bench', maxTargets: 10 })
   const key = user.apiKey
