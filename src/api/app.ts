@@ -17,6 +17,7 @@ import { ErrorBody } from './schemas/common.js'
 import { apiRoutes } from './routes/index.js'
 import web from '../web/plugin.js'
 import { redactSecretPath } from '../web/secret-paths.js'
+import { pdfBuilds } from '../reports/pdf-builds.js'
 
 export const API_PREFIX = '/api/v2'
 
@@ -49,6 +50,7 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('ward', ward)
+  pdfBuilds.configure(ward.config.pdfBuilds)
   app.decorate('callers', createCallerCache(ward.config.authCacheMs))
   app.decorateRequest('caller', null)
   await app.register(errorBody)

@@ -53,6 +53,10 @@ export interface Config {
   /** How long a report callback is retried, from its creation. */
   callbackRetryWindowMs: number
   dnsResolver: string | null
+  /** Findings of one check (vuln_id) a scan stores one by one; the rest are counted into one summarising finding. */
+  findingsPerCheck: number
+  /** PDF reports one process builds at once, and requests that may wait for one (more: 503). */
+  pdfBuilds: { concurrency: number; queue: number }
   /** Offer the diagnostic tool (9001), which exercises the engine in tests and demos; off by default. */
   enableDiagnosticTool: boolean
   /** Length of a "minute" for max_scan_time and the hard limit: 60000, shortened only by tests. */
@@ -181,6 +185,8 @@ export function loadConfig(env: Env = process.env): Config {
     callbackBackoffBaseMs: int(env, 'WARD_CALLBACK_BACKOFF_BASE_MS', 5000, 1, 3600000),
     callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),
     dnsResolver: env.WARD_DNS_RESOLVER?.trim() || null,
+    findingsPerCheck: int(env, 'WARD_MAX_FINDINGS_PER_CHECK', 200, 1, 1_000_000),
+    pdfBuilds: { concurrency: int(env, 'WARD_PDF_BUILDS', 2, 1, 64), queue: int(env, 'WARD_PDF_QUEUE', 16, 0, 10_000) },
     enableDiagnosticTool: env.WARD_ENABLE_DIAGNOSTIC_TOOL === '1',
     minuteMs: int(env, 'WARD_MINUTE_MS', 60000, 1, 60000),
     // Unset = no listener: a worker opens no port unless asked to.

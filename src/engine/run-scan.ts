@@ -80,7 +80,7 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)))
     const deadline = Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute - spent
     const coverage = new CoverageRecorder()
-    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: recordingAnswers(egress, coverage), makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline, coverage })
+    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: recordingAnswers(egress, coverage), makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline, coverage, findingsPerCheck: config.findingsPerCheck })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {

@@ -4,7 +4,7 @@ import type { Db } from '../store/db.js'
 import type { ScanRow, TargetRow } from '../store/schema.js'
 import type { Egress } from '../toolkit/egress.js'
 import type { FindingInput, RedirectLevel, ScanContext, ScanSettings, TestHandle } from '../toolkit/tool.js'
-import { appendLogs, endTest, insertFinding, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
+import { appendLogs, endTest, insertTest, setScanOutput, setScanProgress } from '../store/results.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { nowIso } from '../store/time.js'
 import { keepScanSecret } from '../store/secrets.js'
@@ -13,6 +13,7 @@ import { createTemplateSource } from './template-source.js'
 import { knownNamesOf } from '../store/known-names.js'
 import { etaClock, etaMoved } from './eta.js'
 import { CoverageRecorder, type PortCoverage } from '../toolkit/coverage.js'
+import { cappedFindings, DEFAULT_FINDINGS_PER_CHECK } from './finding-cap.js'
 
 const FLUSH_MS = 300
 const MAX_LOG_LINE = 4000
@@ -42,6 +43,8 @@ export function createScanContext(opts: {
   /** When the scan must stop at the latest (epoch ms): the expected end is never later. */
   deadline?: number
   coverage?: CoverageRecorder
+  /** Findings of one check stored one by one; the rest make one summarising finding (finding-cap.ts). */
+  findingsPerCheck?: number
 }): LiveContext {
   const { db, scan, target } = opts
   const eta = etaClock(Date.now(), opts.deadline ?? null)
@@ -57,6 +60,7 @@ export function createScanContext(opts: {
   let flushing: Promise<void> = Promise.resolve()
   const writeErrors: Error[] = []
   const coverage = opts.coverage ?? new CoverageRecorder()
+  const findings = cappedFindings(db, scan.id, opts.findingsPerCheck ?? DEFAULT_FINDINGS_PER_CHECK, opts.makeFinding)
 
   const schedule = () => {
     if (!timer) timer = setTimeout(() => void flush(), FLUSH_MS)
@@ -78,6 +82,7 @@ export function createScanContext(opts: {
           etaWritten = etaAt
           await setScanProgress(db, scan.id, progress, etaAt === null ? null : new Date(etaAt).toISOString())
         }
+        await findings.flush()
       } catch (e) {
         writeErrors.push(e as Error)
       }
@@ -111,7 +116,7 @@ export function createScanContext(opts: {
       return {
         async finding(f: FindingInput) {
           found++
-          await insertFinding(db, await opts.makeFinding(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() }))
+          await findings.write(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() })
         },
         done: () => end('finished', found ? 'failed' : 'passed', null),
         error: (message: string) => end('error', 'error', message.slice(0, 2000)),

@@ -16,6 +16,7 @@ import { getScanById } from '../store/scans.js'
 import { nowIso } from '../store/time.js'
 import { scanOutputJson } from './scan-output.js'
 import { scanPdf, type ToolNames } from './scan-report.js'
+import { pdfBuilds } from './pdf-builds.js'
 import {
   BACKOFF_BASE_MS,
   EVENT_ID_HEADER,
@@ -82,6 +83,8 @@ async function unchangedReason(db: Db, d: CallbackDeliveryRow): Promise<string |
 export function startCallbackSender(o: SenderOptions): CallbackSender {
   const { db, config, log, owner } = o
   const concurrency = o.concurrency ?? 4
+  // PDF bodies are built in this process's build slots, shared with its API if it has one.
+  pdfBuilds.configure(config.pdfBuilds)
   // Stopping ends claiming; an attempt already in flight finishes (its outcome is known to both
   // sides) unless it outlasts the delivery timeout, when `cancel` cuts it.
   const stopping = new AbortController()

@@ -9,6 +9,7 @@ import { previousCompleteScan, scanFindingsByRisk, scanIsComplete } from '../sto
 import { toApiTime } from '../store/time.js'
 import { inRanges, lookedAt, originOf, parseCoverage, type ScanLook } from '../store/coverage.js'
 import { scanLook, seenBefore, testNamesOf } from '../store/finding-lifecycle.js'
+import { MORE_FINDINGS_LOCATION } from '../store/capped-findings.js'
 
 export interface FindingRef {
   id: number
@@ -99,6 +100,8 @@ function urls(out: Record<string, unknown>): Set<string> {
   return new Set([...arr(out.urls), ...arr(out.pages)].map((u) => u?.url).filter((u): u is string => typeof u === 'string'))
 }
 
+const cappedChecks = (fs: FindingRow[]) => new Set(fs.filter((f) => f.location === MORE_FINDINGS_LOCATION).map((f) => f.vuln_id))
+
 const minus = <T>(a: Iterable<T>, b: { has(x: T): boolean }) => [...a].filter((x) => !b.has(x))
 
 const ref = (f: FindingRow): FindingRef => ({ id: f.id, vuln_id: f.vuln_id, name: f.name, risk_level: f.risk_level, port: f.port, protocol: f.protocol, service: f.service, location: f.url ?? f.location })
@@ -133,6 +136,9 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
   const keys = new Set(findings.map((f) => f.dedup_key))
   const oldKeys = new Set(againstFindings.map((f) => f.dedup_key))
   const uniq = (fs: FindingRow[]) => [...new Map(fs.map((f) => [f.dedup_key, f])).values()]
+  // A check a scan capped was counted, not listed: its findings missing from the other scan's list are neither new nor gone.
+  const cappedNow = cappedChecks(findings)
+  const cappedBefore = cappedChecks(againstFindings)
 
   const pNow = ports(now)
   const pBefore = ports(before)
@@ -159,10 +165,11 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
     complete,
     changed: false,
     findings: {
-      new: uniq(findings.filter((f) => !oldKeys.has(f.dedup_key) && (looked(looks?.against, f) || !looks?.seenBefore.has(f.dedup_key)))).map(ref),
-      gone: gone(uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && looked(looks?.scan, f))).map(ref)),
+      new: uniq(findings.filter((f) => !oldKeys.has(f.dedup_key) && !(against && cappedBefore.has(f.vuln_id)) && (looked(looks?.against, f) || !looks?.seenBefore.has(f.dedup_key)))).map(ref),
+      gone: gone(uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && !cappedNow.has(f.vuln_id) && looked(looks?.scan, f))).map(ref)),
       still: uniq(findings.filter((f) => oldKeys.has(f.dedup_key) || (!looked(looks?.against, f) && looks?.seenBefore.has(f.dedup_key)))).map(ref),
-      not_covered: against ? uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && !(complete && looked(looks?.scan, f)))).map(ref) : [],
+      // A check this scan capped is undecided for the findings it did not store: not covered either.
+      not_covered: against ? uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && (!(complete && looked(looks?.scan, f)) || cappedNow.has(f.vuln_id)))).map(ref) : [],
     },
     surface: {
       ports: {

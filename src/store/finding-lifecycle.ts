@@ -9,6 +9,7 @@ import type { Db } from './db.js'
 import { nowIso } from './time.js'
 import { scanIsComplete } from './scan-states.js'
 import { lookedAt, parseCoverage, type ScanLook } from './coverage.js'
+import { keysOfCappedChecks } from './capped-findings.js'
 
 type Tx = Transaction<Database>
 
@@ -34,11 +35,13 @@ export async function touchGroup(trx: Tx, f: NewFinding): Promise<void> {
 /**
  * After a scan reached its terminal state (same transaction): when it is complete, every open group
  * of its target and tool that it did not find — at a location it covered — is fixed. What the scan
- * did not look at stays as it was (store/coverage.ts); a partial scan changes nothing.
+ * did not look at stays as it was (store/coverage.ts); a partial scan changes nothing, and neither
+ * does a complete one for the checks it capped (store/capped-findings.ts).
  */
 export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
   const s = await trx.selectFrom('scans').select(['id', 'status', 'status_message', 'coverage', 'target_id', 'tool_id', 'workspace_id']).where('id', '=', scanId).executeTakeFirst()
   if (!s || !scanIsComplete(s)) return 0
+  const undecided = await keysOfCappedChecks(trx, s)
   const missing = await trx
     .selectFrom('finding_groups as g')
     .select(['g.dedup_key'])
@@ -49,7 +52,7 @@ export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
     .where('g.last_scan_id', '<', s.id)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('findings as f').select('f.id').where('f.scan_id', '=', s.id).whereRef('f.dedup_key', '=', 'g.dedup_key'))))
     .execute()
-  const gone = await coveredByScan(trx, s, missing.map((m) => m.dedup_key))
+  const gone = await coveredByScan(trx, s, missing.map((m) => m.dedup_key).filter((k) => !undecided.has(k)))
   if (!gone.length) return 0
   const now = nowIso()
   const keys = gone

@@ -9,10 +9,30 @@ import fp from 'fastify-plugin'
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import { SCAN_STATES } from '../../domain/scan-state.js'
 import { queueDepth, scanCountsByState } from '../../store/scans.js'
+import { pdfBuilds } from '../../reports/pdf-builds.js'
 
 /** Per-process registry; also served by `ward worker`'s own listener (src/cli/worker-metrics.ts). */
 export const processRegistry = new Registry()
 collectDefaultMetrics({ register: processRegistry, prefix: 'ward_' })
+new Gauge({
+  name: 'ward_pdf_builds',
+  help: 'PDF reports of this process being built and waiting for a build slot (WARD_PDF_BUILDS, WARD_PDF_QUEUE)',
+  labelNames: ['state'],
+  registers: [processRegistry],
+  collect() {
+    const s = pdfBuilds.stats()
+    this.set({ state: 'running' }, s.running)
+    this.set({ state: 'waiting' }, s.waiting)
+  },
+})
+new Gauge({
+  name: 'ward_pdf_builds_refused',
+  help: 'PDF report requests this process refused (503) because the queue was full, since start',
+  registers: [processRegistry],
+  collect() {
+    this.set(pdfBuilds.stats().refused)
+  },
+})
 
 /** A source of Prometheus text: a prom-client Registry, or the engine's registry in `ward all`'s scan thread. */
 export interface MetricsSource {

@@ -15,7 +15,8 @@ import type { ScanRow } from '../../store/schema.js'
 import { publish } from '../../store/notify.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
-import { scanPdf } from '../../reports/scan-report.js'
+import { scanPdfStream } from '../../reports/scan-report.js'
+import { pdfOrBusy } from '../../domain/report-requests.js'
 import { toolName } from '../../tools/registry.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { CONTENT_TYPES, WRITERS, type ScanInfo } from '../../reports/formats/index.js'
@@ -102,7 +103,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'text/csv → one row per finding; application/xml → JUnit XML (one test case per test, no failure threshold); text/markdown → a summary. Anything else → 406.',
       params: IdParams,
       produces: OUTPUT_TYPES.map(([t]) => t),
-      response: { 200: Data(Type.Object({ output_type: Type.String(), output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }) })), ...errors(400, 401, 404, 406, 429) },
+      response: { 200: Data(Type.Object({ output_type: Type.String(), output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }) })), ...errors(400, 401, 404, 406, 429, 503) },
     },
     handler: async (req, reply) => {
       const c = callerOf(req)
@@ -111,8 +112,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const kind = negotiateOutput(req.headers.accept)
       if (!kind) throw new WardError(406, `Not acceptable: ask for one of ${OUTPUT_TYPES.map(([t]) => t).join(', ')}`, { acceptable: OUTPUT_TYPES.map(([t]) => t) })
       if (kind === 'pdf') {
-        const pdf = await scanPdf(db, s, toolName)
-        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as never) // the route's schema types the JSON answer; the PDF is sent as bytes
+        const pdf = await pdfOrBusy(reply, () => scanPdfStream(db, s, toolName))
+        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as never) // the route's schema types the JSON answer; the PDF is streamed
       }
       const output = await scanOutputJson(db, s)
       if (kind === 'json') return { data: output }

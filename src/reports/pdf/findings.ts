@@ -3,7 +3,7 @@ import type { ReportFinding } from '../report-model.js'
 import type { TableEvidence, TextEvidence } from '../evidence.js'
 import { FONT } from './fonts.js'
 import {
-  BADGE_HEIGHT, BOTTOM, LEFT, TOP, badge, ensureSpace, fieldLabel, keyValues, paragraph, rule, sectionTitle, type Doc,
+  BADGE_HEIGHT, BOTTOM, LEFT, TOP, badge, breathe, ensureSpace, fieldLabel, keyValues, paragraph, rule, sectionTitle, type Doc,
 } from './layout.js'
 import type { ReportContent } from './content.js'
 import { findingAnchor } from './summary.js'
@@ -17,11 +17,12 @@ export async function drawFindings(doc: Doc, c: ReportContent): Promise<void> {
   const outline = doc.outline.addItem('Findings')
   const detailed = c.findings.slice(0, LIMIT.detailedFindings)
   for (let i = 0; i < detailed.length; i++) {
-    if (i > 0 && i % LIMIT.yieldEvery === 0) await new Promise<void>((r) => setImmediate(r))
+    if (i > 0 && i % LIMIT.yieldEvery === 0) await breathe(doc)
     await drawFinding(doc, detailed[i]!, i, outline)
   }
-  if (c.findings.length > detailed.length) {
-    paragraph(doc, `The report details the first ${detailed.length} findings; the overview lists ${c.findings.length - detailed.length} more, and the JSON output holds them all.`, { color: COLOR.muted })
+  if (c.total > detailed.length) {
+    const listed = Math.min(c.total, LIMIT.overviewRows) - detailed.length
+    paragraph(doc, `The report details the first ${detailed.length} findings; the overview lists ${listed} more, and the JSON output holds them all.`, { color: COLOR.muted })
   }
 }
 

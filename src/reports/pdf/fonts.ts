@@ -26,3 +26,19 @@ export function registerFonts(doc: PDFKit.PDFDocument): void {
   doc.registerFont(FONT.mono, data.mono)
   doc.font(FONT.regular)
 }
+
+/** Words whose layout one font keeps before its cache is emptied. */
+const LAYOUT_CACHE_WORDS = 2000
+
+/**
+ * pdfkit caches the glyph layout of every distinct word a font ever set, for the document's life: in
+ * a big report (thousands of distinct URLs and ids) that cache grew by ~100 MB and made most of the
+ * rendering time garbage collection. Emptied here, between findings and table rows; common words
+ * are laid out again at once.
+ */
+export function trimLayoutCaches(doc: PDFKit.PDFDocument): void {
+  const families = (doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: Record<string, unknown> }> })._fontFamilies ?? {}
+  for (const font of Object.values(families)) {
+    if (font.layoutCache && Object.keys(font.layoutCache).length > LAYOUT_CACHE_WORDS) font.layoutCache = Object.create(null)
+  }
+}

@@ -1,35 +1,38 @@
 // The scan report as a PDF (pdfkit): cover, summary with chart and overview, findings in risk
-// order, tests. Pages are buffered so the footer can say "Page n of N"; output is collected
-// from pdfkit's stream into one Buffer.
+// order, tests. Pages stream out as they are done (page-stamps.ts fills in "of N" at the end).
 import PDFDocument from 'pdfkit'
 import type { ReportFinding, ReportScan, ReportTest } from '../report-model.js'
-import { buildContent, type ReportContent } from './content.js'
+import { buildContent, type ReportTotals } from './content.js'
 import { drawCover } from './cover.js'
 import { drawFindings } from './findings.js'
-import { FONT, registerFonts } from './fonts.js'
-import { LEFT, RIGHT, type Doc } from './layout.js'
+import { registerFonts } from './fonts.js'
 import { drawSummary } from './summary.js'
 import { drawTests } from './tests.js'
 import { drawChanges } from './changes.js'
 import type { ScanChanges } from '../scan-changes.js'
 import { oneLine } from './text.js'
-import { COLOR, CONTENT_WIDTH, PAGE } from './theme.js'
+import { PAGE } from './theme.js'
+import { stampPages } from './page-stamps.js'
 
-export { buildContent, type ReportContent } from './content.js'
+export { buildContent, reportOrder, reportTotals, type ReportContent, type ReportTotals } from './content.js'
 
 export interface RenderOptions {
   /** The report's "generated" time (tests pin it). */
   now?: Date
   /** What changed since the previous scan: drawn as the "Since last scan" section when given. */
   changes?: ScanChanges
+  /** Counts over all findings, when `findings` holds only those the report draws (the first LIMIT.overviewRows in report order). */
+  totals?: ReportTotals
 }
 
-export async function renderScanPdf(scan: ReportScan, findings: ReportFinding[], tests: ReportTest[], opts: RenderOptions = {}): Promise<Buffer> {
-  const content = buildContent(scan, findings, tests, opts.now)
+/** Renders the report, handing each piece of the PDF to `write` as soon as pdfkit has it. */
+export async function writeScanPdf(write: (chunk: Buffer) => void, scan: ReportScan, findings: ReportFinding[], tests: ReportTest[], opts: RenderOptions = {}): Promise<void> {
+  const content = buildContent(scan, findings, tests, opts.now, opts.totals)
   const doc = new PDFDocument({
     size: PAGE.size,
     margins: PAGE.margin,
-    bufferPages: true,
+    // Each page is written out when the next one starts: memory holds one page, not the report.
+    bufferPages: false,
     autoFirstPage: true,
     compress: true,
     displayTitle: true,
@@ -41,20 +44,20 @@ export async function renderScanPdf(scan: ReportScan, findings: ReportFinding[],
       CreationDate: opts.now ?? new Date(),
     },
   })
-  const chunks: Buffer[] = []
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
+  const done = new Promise<void>((resolve, reject) => {
+    doc.on('data', write)
+    doc.on('end', resolve)
     doc.on('error', reject)
   })
   try {
     registerFonts(doc)
     drawCover(doc, content)
+    const stamps = stampPages(doc, content)
     await drawSummary(doc, content)
     if (opts.changes) await drawChanges(doc, opts.changes)
     await drawFindings(doc, content)
     await drawTests(doc, content)
-    stampPages(doc, content)
+    stamps.finish()
   } catch (err) {
     doc.end()
     await done.catch(() => undefined)
@@ -64,27 +67,9 @@ export async function renderScanPdf(scan: ReportScan, findings: ReportFinding[],
   return done
 }
 
-/** Running header and "Page n of N" footer on every page but the cover. */
-function stampPages(doc: Doc, c: ReportContent): void {
-  const { start, count } = doc.bufferedPageRange()
-  const target = oneLine(c.scan.target.name, 70)
-  for (let i = start; i < start + count; i++) {
-    doc.switchToPage(i)
-    if (i === start) continue
-    // Drawing in the margins: lift the bottom margin so pdfkit does not open a new page.
-    const bottom = doc.page.margins.bottom
-    doc.page.margins.bottom = 0
-    doc.font(FONT.regular).fontSize(7.5).fillColor(COLOR.muted)
-    // One line each, clipped (height + ellipsis): a long target must not run into the rule.
-    const line = { width: CONTENT_WIDTH / 2 - 6, height: 10, ellipsis: true }
-    doc.text(`Ward · ${oneLine(c.scan.tool_name, 60)} · scan #${c.scan.id}`, LEFT, 30, line)
-    doc.text(target, LEFT + CONTENT_WIDTH / 2 + 6, 30, { ...line, align: 'right' })
-    doc.moveTo(LEFT, 44).lineTo(RIGHT, 44).lineWidth(0.5).strokeColor(COLOR.rule).stroke()
-    const fy = PAGE.height - 40
-    doc.moveTo(LEFT, fy - 8).lineTo(RIGHT, fy - 8).lineWidth(0.5).strokeColor(COLOR.rule).stroke()
-    doc.font(FONT.regular).fontSize(7.5).fillColor(COLOR.muted)
-    doc.text('Confidential security report', LEFT, fy, { width: CONTENT_WIDTH / 2, lineBreak: false })
-    doc.text(`Page ${i - start + 1} of ${count}`, LEFT + CONTENT_WIDTH / 2, fy, { width: CONTENT_WIDTH / 2, align: 'right', lineBreak: false })
-    doc.page.margins.bottom = bottom
-  }
+/** The whole report in one Buffer (tests, and callers that need the bytes at once). */
+export async function renderScanPdf(scan: ReportScan, findings: ReportFinding[], tests: ReportTest[], opts: RenderOptions = {}): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  await writeScanPdf((c) => chunks.push(c), scan, findings, tests, opts)
+  return Buffer.concat(chunks)
 }

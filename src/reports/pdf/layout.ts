@@ -1,6 +1,6 @@
 // Page-flow primitives shared by the report sections. Everything draws at the left margin over the
 // content width and keeps doc.x/doc.y where the next block should start.
-import { FONT } from './fonts.js'
+import { FONT, trimLayoutCaches } from './fonts.js'
 import { COLOR, CONTENT_WIDTH, PAGE, SIZE } from './theme.js'
 
 export type Doc = PDFKit.PDFDocument
@@ -10,6 +10,12 @@ export const RIGHT = PAGE.width - PAGE.margin.right
 export const TOP = PAGE.margin.top
 export const BOTTOM = PAGE.height - PAGE.margin.bottom
 export const LINE_GAP = 1.5
+
+/** Between two findings or table rows: lets other work run and keeps pdfkit's caches bounded. */
+export async function breathe(doc: Doc): Promise<void> {
+  trimLayoutCaches(doc)
+  await new Promise<void>((r) => setImmediate(r))
+}
 
 /** Starts a new page when fewer than `height` points are left on this one; true if it did. */
 export function ensureSpace(doc: Doc, height: number): boolean {

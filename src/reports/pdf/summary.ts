@@ -50,7 +50,7 @@ export async function drawSummary(doc: Doc, c: ReportContent): Promise<void> {
       },
     },
   )
-  if (c.findings.length > shown.length) paragraph(doc, `${c.findings.length - shown.length} more findings are in the JSON output.`, { color: COLOR.muted })
+  if (c.total > shown.length) paragraph(doc, `${c.total - shown.length} more findings are in the JSON output.`, { color: COLOR.muted })
 }
 
 export const findingAnchor = (index: number): string => `finding-${index + 1}`

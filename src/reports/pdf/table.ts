@@ -1,7 +1,7 @@
 // Tables drawn with vector shapes: header row, wrapping cells, zebra rows, page breaks between
 // rows with the header repeated. A row taller than a page is clipped with an ellipsis.
 import { FONT } from './fonts.js'
-import { BOTTOM, LEFT, LINE_GAP, TOP, ensureSpace, type Doc } from './layout.js'
+import { BOTTOM, LEFT, LINE_GAP, TOP, breathe, ensureSpace, type Doc } from './layout.js'
 import { COLOR, CONTENT_WIDTH, SIZE } from './theme.js'
 
 export interface Column {
@@ -69,7 +69,7 @@ export async function drawTable(doc: Doc, columns: Column[], rows: string[][], o
   drawHeader()
 
   for (let r = 0; r < rows.length; r++) {
-    if (r > 0 && r % YIELD_EVERY_ROWS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+    if (r > 0 && r % YIELD_EVERY_ROWS === 0) await breathe(doc)
     const row = rows[r]!
     const h = r === 0 ? first : rowHeight(row, r)
     if (y + h > BOTTOM) {

@@ -16,7 +16,8 @@ import { queueReader, type QueuePlace } from '../../store/queue.js'
 import { etaSeconds, waitingMessage } from '../../domain/queue-message.js'
 import { toApiTime } from '../../store/time.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
-import { scanPdf } from '../../reports/scan-report.js'
+import { scanPdfStream } from '../../reports/scan-report.js'
+import { pdfOrBusy } from '../../domain/report-requests.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { countTests, scanCaveat } from '../../reports/scan-caveat.js'
 import { toolName } from '../../tools/registry.js'
@@ -263,7 +264,7 @@ ${tests.length
 
   app.get('/scans/:id/report.pdf', async (req, reply) => {
     const s = await loadScan(req)
-    const pdf = await scanPdf(db, s, toolName)
+    const pdf = await pdfOrBusy(reply, () => scanPdfStream(db, s, toolName))
     return reply.type('application/pdf').header('content-disposition', `attachment; filename="ward-scan-${s.id}.pdf"`).send(pdf)
   })
 

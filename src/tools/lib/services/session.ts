@@ -17,6 +17,9 @@ export class NotThisProtocol extends Error {
   override name = 'NotThisProtocol'
 }
 
+/** Bytes a session holds unread at most: every answer the probes wait for is far smaller. */
+const MAX_UNREAD_BYTES = 1 << 20
+
 /** The server closed the connection (before the expected reply was complete). */
 export class ConnectionClosed extends Error {
   override name = 'ConnectionClosed'
@@ -33,14 +36,21 @@ export class Session {
     private readonly signal: AbortSignal,
     private readonly timeoutMs: number,
   ) {
-    socket.on('data', (d: Buffer) => {
-      this.buf = Buffer.concat([this.buf, d])
-      this.wake?.()
-    })
     const end = (err?: Error) => {
       this.ended ??= err ?? new ConnectionClosed('connection closed by the server')
       this.wake?.()
     }
+    socket.on('data', (d: Buffer) => {
+      if (this.ended) return
+      if (this.buf.length + d.length > MAX_UNREAD_BYTES) {
+        // A server streaming without ever completing an answer: stop reading it, keep nothing more.
+        socket.destroy()
+        this.buf = Buffer.alloc(0)
+        return end(new Error(`the server sent more than ${MAX_UNREAD_BYTES >> 20} MiB without completing its answer; the connection was closed`))
+      }
+      this.buf = Buffer.concat([this.buf, d])
+      this.wake?.()
+    })
     socket.on('end', () => end())
     socket.on('close', () => end())
     socket.on('error', (e) => end(e))

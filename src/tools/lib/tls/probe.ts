@@ -20,6 +20,9 @@ export interface ProbeOptions {
 
 type ReadEnd = 'closed' | 'timeout'
 
+/** Bytes a reader keeps at most. */
+const MAX_FLIGHT_BYTES = 1 << 20
+
 /** Buffers a socket's bytes and waits until a parser recognises what it needs. */
 export class SocketReader {
   private buf = Buffer.alloc(0)
@@ -30,14 +33,21 @@ export class SocketReader {
     readonly socket: Socket,
     private readonly signal: AbortSignal,
   ) {
-    socket.on('data', (d: Buffer) => {
-      this.buf = Buffer.concat([this.buf, d])
-      this.wake?.()
-    })
     const end = () => {
       this.ended = true
       this.wake?.()
     }
+    socket.on('data', (d: Buffer) => {
+      if (this.ended) return
+      // A first flight is a few KiB (certificates included): a server sending more without the parser
+      // being satisfied is hostile or not TLS; reading stops there, as if it had closed.
+      if (this.buf.length + d.length > MAX_FLIGHT_BYTES) {
+        socket.destroy()
+        return end()
+      }
+      this.buf = Buffer.concat([this.buf, d])
+      this.wake?.()
+    })
     socket.on('close', end)
     socket.on('end', end)
     socket.on('error', end)
