@@ -1,4 +1,4 @@
-// Technology fingerprint catalogues (Website Recon's fingerprints.json, format in docs/tools-b.md), compiled;
+// Technology fingerprint catalogues (Website Recon's fingerprints.json, format in docs/tools.md), compiled;
 // entries given in tool_params.fingerprints the same way. A bad pattern names its entry.
 import { productKey, type ProductKey } from '../services/products.js'
 
