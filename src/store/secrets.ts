@@ -157,5 +157,6 @@ export function sealCallbackSecret(box: SecretBox, json: string): string {
 
 /** Keeps a secret a scan found (a guessed password), sealed; `label` names what it opens, never the secret. */
 export async function keepScanSecret(db: Kysely<Database>, scanId: number, label: string, plain: string): Promise<void> {
-  await db.insertInto('scan_secrets').values({ scan_id: scanId, label: label.slice(0, 500), sealed: secretsOf(db).seal(plain), created_at: nowIso() }).execute()
+  const shortLabel = label.slice(0, 500)
+  await db.insertInto('scan_secrets').values({ scan_id: scanId, label: shortLabel, sealed: secretsOf(db).seal(plain), created_at: nowIso() }).execute()
 }

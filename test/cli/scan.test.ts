@@ -172,7 +172,7 @@ test('usage errors exit 3: the binary without a server (no database, no WARD_DAT
   const env = clientEnv({ WARD_URL: server, WARD_API_KEY: w.key })
   const cases: Array<[string[], RegExp]> = [
     [[bed.httpUrl, '--tool', 'website', '--param', 'scan_type=fast'], /scan_type: must be one of light, deep/],
-    [[bed.httpUrl, '--tool', 'website', '--param', 'nope=1'], /unknown parameter "nope" \(known: scan_type, rate_limit, authentication\)/],
+    [[bed.httpUrl, '--tool', 'website', '--param', 'nope=1'], /unknown parameter "nope" \(known: scan_type, rate_limit, authentication, templates\)/],
     [[bed.httpUrl, '--tool', 'nosuch'], /unknown tool "nosuch"/],
     [[bed.httpUrl, '--tool', '999'], /the server has no tool 999; it offers 20 \(/],
     [[bed.httpUrl, '--tool', 'website', '--fail-on', 'severe'], /Allowed choices are info, low, medium, high, critical/],

@@ -26,7 +26,8 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
   if (!D.looksLikeDrupal([home, files.changelog, files.coreChangelog], major)) {
     ctx.log(`${base.href} does not look like Drupal (no generator, Drupal.settings, sites/ or core/ paths, changelog): nothing more is tried`)
     const t = await ctx.test('Drupal detection', 'Looks for the signs of a Drupal site on the home page and its changelogs.')
-    await t.skip('the site does not look like Drupal')
+    // Detection ran to a result (not Drupal): the scan is finished, not a connection error.
+    await t.done()
     ctx.output('drupal', out)
     return
   }

@@ -38,7 +38,8 @@ export const wordpressScanner = defineTool(wordpressScannerManifest, async (ctx)
   if (!X.looksLikeWordpress([home, core.login, core.readme])) {
     ctx.log(`${base.href} does not look like WordPress (no wp-content, wp-includes, wp-login.php or generator): nothing more is tried`)
     const t = await ctx.test('WordPress detection', 'Looks for the signs of a WordPress site on the home page, readme.html and wp-login.php.')
-    await t.skip('the site does not look like WordPress')
+    // Detection ran to a result (not WordPress): the scan is finished, not a connection error.
+    await t.done()
     ctx.output('wordpress', out)
     return
   }
