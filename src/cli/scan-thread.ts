@@ -67,8 +67,20 @@ export async function startScanThread(o: ScanThreadOptions): Promise<ScanThread>
     o.log.warn({ worker: current.id, scans: n }, 'a new scan thread took over')
   }
 
+  /** The process's Node options, less a script given inline (`node -e …`), which a thread must not run again. */
+  function threadExecArgv(): string[] {
+    const out: string[] = []
+    const args = process.execArgv
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!
+      if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') i++
+      else if (!/^(?:-e|--eval|-p|--print|--input-type)(?:=|$)/.test(a)) out.push(a)
+    }
+    return out
+  }
+
   async function spawn() {
-    const thread = new Worker(THREAD_URL, { workerData: { callbacks: o.callbacks } })
+    const thread = new Worker(THREAD_URL, { workerData: { callbacks: o.callbacks }, execArgv: threadExecArgv() })
     const waiting = new Map<number, (text: string) => void>()
     const h = {
       thread,
