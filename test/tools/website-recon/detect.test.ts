@@ -5,7 +5,7 @@ import { FINGERPRINTS } from '../../../src/tools/website-recon/shipped.js'
 import { compileCatalogue, FingerprintError, parsePattern } from '../../../src/tools/lib/fingerprints/catalogue.js'
 import { readPage } from '../../../src/tools/website-recon/detect/page.js'
 import { detectTechnologies, type Observation } from '../../../src/tools/website-recon/detect/match.js'
-import { faviconHash, murmur3 } from '../../../src/tools/website-recon/detect/mmh3.js'
+import { faviconHash, murmur3 } from '../../../src/tools/lib/hash/mmh3.js'
 import { websiteReconManifest } from '../../../src/tools/website-recon/manifest.js'
 
 const obs = (o: Partial<Observation> & { html?: string }): Observation => ({ url: 'http://h/', headers: {}, cookies: [], favicon: null, ...o, html: o.html ?? '', page: readPage(o.html ?? '') })

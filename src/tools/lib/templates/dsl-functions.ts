@@ -4,6 +4,7 @@ import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto'
 import { gunzipSync, gzipSync, inflateRawSync, deflateRawSync } from 'node:zlib'
 import { DslError, type EvalEnv, type Value } from './dsl-parse.js'
 import { compareVersions } from '../versions/version.js'
+import { murmur3 } from '../hash/mmh3.js'
 
 export const toStr = (v: Value): string => (v === null ? '' : Array.isArray(v) ? v.map(toStr).join(' ') : String(v))
 
@@ -20,43 +21,7 @@ const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 export const randFrom = (chars: string, n: number) => Array.from({ length: Math.max(0, Math.min(n, 4096)) }, () => chars[randomInt(chars.length)]).join('')
 
 /** MurmurHash3 x86 32-bit, seed 0, as a signed integer (favicon hashes: mmh3(base64_py(body))). */
-export function mmh3(data: Buffer): number {
-  let h = 0
-  const c1 = 0xcc9e2d51
-  const c2 = 0x1b873593
-  const n = data.length & ~3
-  for (let i = 0; i < n; i += 4) {
-    let k = data.readUInt32LE(i)
-    k = Math.imul(k, c1)
-    k = (k << 15) | (k >>> 17)
-    k = Math.imul(k, c2)
-    h ^= k
-    h = (h << 13) | (h >>> 19)
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0
-  }
-  let k = 0
-  switch (data.length & 3) {
-    case 3:
-      k ^= data[n + 2]! << 16
-    // falls through
-    case 2:
-      k ^= data[n + 1]! << 8
-    // falls through
-    case 1:
-      k ^= data[n]!
-      k = Math.imul(k, c1)
-      k = (k << 15) | (k >>> 17)
-      k = Math.imul(k, c2)
-      h ^= k
-  }
-  h ^= data.length
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  h ^= h >>> 16
-  return h | 0
-}
+export const mmh3 = (data: Buffer): number => murmur3(data)
 
 const trimSet = (s: string, cut: string, left: boolean, right: boolean) => {
   let a = 0

@@ -4,7 +4,7 @@ import type { Egress, HttpResponse } from '../../../toolkit/egress.js'
 import type { RedirectLevel, ScanTarget } from '../../../toolkit/tool.js'
 import { resolveStartUrl } from '../../lib/http/start-url.js'
 import { readPage, type PageFacts } from '../detect/page.js'
-import { faviconHash } from '../detect/mmh3.js'
+import { faviconHash } from '../../lib/hash/mmh3.js'
 import type { Observation } from '../detect/match.js'
 
 export interface SiteOptions {
