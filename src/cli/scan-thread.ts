@@ -67,20 +67,25 @@ export async function startScanThread(o: ScanThreadOptions): Promise<ScanThread>
     o.log.warn({ worker: current.id, scans: n }, 'a new scan thread took over')
   }
 
-  /** The process's Node options, less a script given inline (`node -e …`), which a thread must not run again. */
-  function threadExecArgv(): string[] {
-    const out: string[] = []
+  /**
+   * The thread inherits the process's Node options (Node drops the per-process ones such as
+   * --max-semi-space-size, which a Worker refuses when given explicitly), except a script given inline
+   * (`node -e …`), which a thread must not run again: only then are the options passed, without it.
+   */
+  function threadExecArgv(): { execArgv?: string[] } {
     const args = process.execArgv
+    if (!args.some((a) => /^(?:-e|--eval|-p|--print)(?:=|$)/.test(a))) return {}
+    const out: string[] = []
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!
       if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') i++
       else if (!/^(?:-e|--eval|-p|--print|--input-type)(?:=|$)/.test(a)) out.push(a)
     }
-    return out
+    return { execArgv: out }
   }
 
   async function spawn() {
-    const thread = new Worker(THREAD_URL, { workerData: { callbacks: o.callbacks }, execArgv: threadExecArgv() })
+    const thread = new Worker(THREAD_URL, { workerData: { callbacks: o.callbacks }, ...threadExecArgv() })
     const waiting = new Map<number, (text: string) => void>()
     const h = {
       thread,
