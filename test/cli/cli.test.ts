@@ -55,7 +55,10 @@ test('a wrong configuration value stops start-up with one line naming the variab
 
 test('start on an empty database prints the first key once and serves the API', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-start-'))
-  const child = spawn(process.execPath, [BIN, 'all'], { env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}` }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // With the Node options of `npm start` (package.json): the scan thread must start under them too.
+  const startFlags = (JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'package.json'), 'utf8')).scripts.start as string).split(' ').filter((a) => a.startsWith('--'))
+  assert.ok(startFlags.length > 0, 'npm start passes Node options')
+  const child = spawn(process.execPath, [...startFlags, BIN, 'all'], { env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}` }, stdio: ['ignore', 'pipe', 'pipe'] })
   try {
     let out = ''
     const url = await new Promise<string>((resolve, reject) => {
