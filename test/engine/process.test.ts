@@ -96,6 +96,10 @@ test('ward all: SIGTERM mid-scan, then SIGKILL and restart', { timeout: 120000 }
       p2.proc.kill('SIGKILL')
       await p2.exited
       assert.equal(row(id).status, 'running', 'nobody is left to end it')
+      // The tests running at the kill (usually one; none when it fell between two steps) must end interrupted.
+      const d1 = db()
+      const wasRunning = (d1.prepare(`select id from tests where scan_id = ? and status = 'running'`).all(id) as Array<{ id: number }>).map((t) => t.id)
+      d1.close()
       const kept = findingIds(id)
       assert.ok(kept.length >= 3)
       await sleep(1100) // the lease (1 s) expires
@@ -110,10 +114,10 @@ test('ward all: SIGTERM mid-scan, then SIGKILL and restart', { timeout: 120000 }
       for (const f of kept) assert.ok(all.includes(f), `finding ${f} kept`)
       const d2 = db()
       const logs = (d2.prepare('select line from scan_logs where scan_id = ? order by id').all(id) as Array<{ line: string }>).map((l) => l.line)
-      const tests = d2.prepare('select status, message from tests where scan_id = ?').all(id) as Array<{ status: string; message: string | null }>
+      const tests = d2.prepare('select id, status, message from tests where scan_id = ?').all(id) as Array<{ id: number; status: string; message: string | null }>
       d2.close()
       assert.ok(logs.some((l) => /^Attempt 2 of 3: the tool starts again/.test(l)), logs.join('\n'))
-      assert.ok(tests.some((x) => x.status === 'error' && /interrupted: the worker running the scan stopped unexpectedly/.test(x.message ?? '')))
+      for (const t of tests.filter((x) => wasRunning.includes(x.id))) assert.ok(t.status === 'error' && /interrupted: the worker running the scan stopped unexpectedly/.test(t.message ?? ''), JSON.stringify(t))
       assert.ok(tests.every((x) => x.status !== 'running'))
       await stopProc(p3)
     })
