@@ -1,6 +1,6 @@
 // `ward all` runs its worker role (claim loop, scans, leases, scheduler, callback sender) in a
 // worker thread with its own database handle, so a scan that burns CPU costs its own thread, never
-// the event loop serving the API and pages (issue 25). API and engine meet only through the
+// the event loop serving the API and pages (a hostile page once held the API for minutes). API and engine meet only through the
 // database, as between `ward serve` and `ward worker`; this side adds what a shared process gave:
 // in-process wake-ups (SQLite), the engine's metrics for /metrics, the drain on shutdown, and a
 // watchdog that ends a thread stuck in synchronous code (its scans are then recovered like those of

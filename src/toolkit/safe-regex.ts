@@ -1,7 +1,7 @@
 // User-supplied regular expressions (login markers; the template engine's matchers) run on RE2's
 // automaton (re2js, a pure-JS port: no native build), whose time is linear in the text whatever
 // the pattern: `/(a+)+$/` on "aaaa…!" costs its length, where V8's backtracking engine takes
-// exponential time and holds its thread (issue 25, fault 4). What RE2 cannot express
+// exponential time and holds its thread. What RE2 cannot express
 // (backreferences, lookaround) is refused when the pattern is given, naming it (UnsafePatternError).
 import { RE2JS } from 're2js'
 

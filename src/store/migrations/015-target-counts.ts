@@ -1,4 +1,4 @@
-// Writes that stay flat as the tables grow (issue 31): POST /targets checked the user's target limit
+// Writes that stay flat as the tables grow: POST /targets checked the user's target limit
 // with COUNT(*) over the user's targets, a scan of up to 100k index entries per request. The count is
 // now kept on the user's row, changed in the transaction that inserts or deletes a target.
 import { sql, type Kysely } from 'kysely'

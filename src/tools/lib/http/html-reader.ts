@@ -1,6 +1,6 @@
 // Reading target-supplied HTML in linear time: htmlparser2's tokenizer (a state machine, one pass)
 // instead of regexes such as /<a\b[^>]*>/g, which retry from every `<` to the end of an unclosed
-// tag and take quadratic time on a page of 512 KB of `<a ` (issue 25, fault 3).
+// tag and take quadratic time on a page of 512 KB of `<a ` (any scanned site could stall Ward with one).
 // Tag and attribute names come lower case, attribute values with their entities decoded.
 import { Parser } from 'htmlparser2'
 
