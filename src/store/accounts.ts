@@ -1,7 +1,7 @@
 // Users, API keys and workspaces. Keys are stored only as SHA-256 hashes.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { sql } from 'kysely'
-import type { Db } from './db.js'
+import { selectPrepared, type Db } from './db.js'
 import { nowIso } from './time.js'
 
 export interface Caller {
@@ -120,13 +120,18 @@ export const countUsers = async (db: Db) => Number((await db.selectFrom('users')
 export const callerByKey = (db: Db, key: string) => callerByKeyHash(db, hashKey(key))
 
 export async function callerByKeyHash(db: Db, keyHash: string): Promise<Caller | null> {
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.key_hash', 'users.id as user_id', 'users.active_workspace_id', 'users.max_targets', 'users.license_expires'])
-    .where('api_keys.key_hash', '=', keyHash)
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst()
+  const [row] = await selectPrepared(
+    db,
+    'callerByKeyHash',
+    (arg) =>
+      db
+        .selectFrom('api_keys')
+        .innerJoin('users', 'users.id', 'api_keys.user_id')
+        .select(['api_keys.key_hash', 'users.id as user_id', 'users.active_workspace_id', 'users.max_targets', 'users.license_expires'])
+        .where('api_keys.key_hash', '=', arg<string>(0))
+        .where('api_keys.revoked_at', 'is', null),
+    [keyHash],
+  )
   // The lookup is by hash; the constant-time compare keeps the final decision free of timing leaks.
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(keyHash, 'hex'))) return null
   return { userId: row.user_id, keyHash, activeWorkspaceId: row.active_workspace_id ?? 0, maxTargets: row.max_targets, licenseExpires: row.license_expires }

@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
 import SQLite from 'better-sqlite3'
 import { defaultSecretKeyFile, type DbConfig } from '../config/config.js'
 import type { Database } from './schema.js'
@@ -20,10 +20,15 @@ export interface DbHandle {
   close(): Promise<void>
 }
 
-/** Runs a compiled SELECT and returns its rows as arrays, in select-list order. */
-type ArrayReader = (sql: string, params: readonly unknown[]) => unknown[][] | Promise<unknown[][]>
+/** Runs a compiled SELECT outside Kysely: rows as arrays (select-list order) or as objects. */
+interface Reader {
+  arrays(sql: string, params: readonly unknown[]): unknown[][] | Promise<unknown[][]>
+  objects(sql: string, params: readonly unknown[]): unknown[] | Promise<unknown[]>
+  /** Whether a read may run now without Kysely's connection lock (SQLite: no transaction open). */
+  free(): boolean
+}
 
-function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: ArrayReader) => void): Dialect {
+function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => void): Dialect {
   switch (cfg.kind) {
     case 'sqlite': {
       if (cfg.file !== ':memory:') {
@@ -37,8 +42,8 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: ArrayReader)
       database.pragma('synchronous = NORMAL')
       database.pragma('foreign_keys = ON')
       database.pragma('busy_timeout = 5000')
-      setReader(sqliteArrayReader(database))
       cacheStatements(database)
+      setReader(sqliteReader(database))
       return new SqliteDialect({ database })
     }
     case 'postgres': {
@@ -60,7 +65,12 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: ArrayReader)
         }
         return n
       }
-      setReader(async (text, values) => (await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })).rows)
+      setReader({
+        arrays: async (text, values) => (await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })).rows,
+        objects: async (text, values) => (await pool.query({ name: nameOf(text), text, values: values as unknown[] })).rows,
+        // Every query takes its own pooled connection: never inside another caller's transaction.
+        free: () => true,
+      })
       return new PostgresDialect({ pool })
     }
   }
@@ -86,33 +96,95 @@ function cacheStatements(database: SQLite.Database, max = 512) {
 
 // Row objects with two dozen keys cost better-sqlite3 (and pg) about twice as much as arrays; the
 // hottest list (findings) reads arrays. Statements in array mode get their own cache: `raw(true)`
-// changes a statement, so they must not be shared with Kysely's.
-function sqliteArrayReader(database: SQLite.Database, max = 128): ArrayReader {
+// changes a statement, so they must not be shared with Kysely's. Object reads share Kysely's cache
+// (cacheStatements above).
+function sqliteReader(database: SQLite.Database, max = 128): Reader {
   const cache = new Map<string, SQLite.Statement>()
-  return (sql, params) => {
-    let stmt = cache.get(sql)
-    if (!stmt) {
-      stmt = database.prepare(sql).raw(true)
-      if (cache.size >= max) cache.delete(cache.keys().next().value!)
-      cache.set(sql, stmt)
-    }
-    return stmt.all(...params) as unknown[][]
+  return {
+    arrays(sql, params) {
+      let stmt = cache.get(sql)
+      if (!stmt) {
+        stmt = database.prepare(sql).raw(true)
+        if (cache.size >= max) cache.delete(cache.keys().next().value!)
+        cache.set(sql, stmt)
+      }
+      return stmt.all(...params) as unknown[][]
+    },
+    objects: (sql, params) => database.prepare(sql).all(...params),
+    // One connection: a read issued while a Kysely transaction is open (between its awaits) would see
+    // that transaction's uncommitted rows, so it waits for the connection then. Otherwise a read runs
+    // at once: better-sqlite3 is synchronous, nothing else can be half-way through on the connection.
+    free: () => !database.inTransaction,
   }
 }
 
-const arrayReaders = new WeakMap<object, { read: ArrayReader; kind: DbKind; onQuery?: (sql: string) => void }>()
+const readers = new WeakMap<object, { read: Reader; onQuery?: (sql: string) => void }>()
+
+async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'arrays' | 'objects'): Promise<unknown[]> {
+  const r = readers.get(db)
+  if (!r) {
+    // A transaction or a database opened elsewhere: through Kysely.
+    const rows = (await db.executeQuery(CompiledQuery.raw(sql, [...params]))).rows
+    return mode === 'arrays' ? rows.map((o) => Object.values(o as object)) : rows
+  }
+  r.onQuery?.(sql)
+  if (r.read.free()) return r.read[mode](sql, params)
+  return db.connection().execute(async () => r.read[mode](sql, params))
+}
 
 /**
- * A Kysely SELECT run for rows as arrays (select-list order). On SQLite it runs while holding
- * Kysely's connection lock, so it never reads inside another caller's open transaction.
+ * A Kysely SELECT run for rows as arrays (select-list order). On SQLite it never reads inside
+ * another caller's open transaction (see sqliteReader).
  */
 export async function selectArrays(db: Db, q: Compilable): Promise<unknown[][]> {
   const c = q.compile()
-  const r = arrayReaders.get(db)
-  if (!r) return (await db.executeQuery(c)).rows.map((o) => Object.values(o as object))
-  r.onQuery?.(c.sql)
-  if (r.kind === 'postgres') return r.read(c.sql, c.parameters)
-  return db.connection().execute(async () => r.read(c.sql, c.parameters))
+  return (await runRead(db, c.sql, c.parameters, 'arrays')) as unknown[][]
+}
+
+/** A placeholder for the i-th argument of a read template (see `readTemplate`). */
+export type Arg = <T>(i: number) => T
+
+interface ReadTemplate {
+  sql: string
+  /** Per parameter: the index of the argument it takes, or a constant of the query. */
+  slots: Array<number | { value: unknown }>
+}
+
+const SLOT = '\u0000ward-arg:'
+const templates = new WeakMap<object, Map<string, ReadTemplate>>()
+
+/**
+ * Building and compiling a Kysely query costs more than running a primary-key read (tens of
+ * microseconds for a select list of 30 columns and a few subqueries), so the hot reads build theirs
+ * once per database and `key`: `build` gets placeholders for the arguments, and the compiled SQL is
+ * reused with each call's values. Whatever changes the SQL's shape (which filters are present) must
+ * be part of `key`; values must only come from `arg(i)`.
+ */
+function readTemplate(db: Db, key: string, build: (arg: Arg) => Compilable): ReadTemplate {
+  let byKey = templates.get(db)
+  if (!byKey) templates.set(db, (byKey = new Map()))
+  let t = byKey.get(key)
+  if (!t) {
+    const c = build(((i: number) => `${SLOT}${i}`) as Arg).compile()
+    const slots = c.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? Number(p.slice(SLOT.length)) : { value: p }))
+    t = { sql: c.sql, slots }
+    if (byKey.size < 256) byKey.set(key, t)
+  }
+  return t
+}
+
+const bind = (t: ReadTemplate, args: readonly unknown[]) => t.slots.map((s) => (typeof s === 'number' ? args[s] : s.value))
+
+/** Rows (objects) of a read compiled once per database and key (see `readTemplate`). */
+export async function selectPrepared<R>(db: Db, key: string, build: (arg: Arg) => Compilable<R>, args: readonly unknown[]): Promise<R[]> {
+  const t = readTemplate(db, key, build)
+  return (await runRead(db, t.sql, bind(t, args), 'objects')) as R[]
+}
+
+/** Rows as arrays (select-list order) of a read compiled once per database and key. */
+export async function selectPreparedArrays(db: Db, key: string, build: (arg: Arg) => Compilable, args: readonly unknown[]): Promise<unknown[][]> {
+  const t = readTemplate(db, key, build)
+  return (await runRead(db, t.sql, bind(t, args), 'arrays')) as unknown[][]
 }
 
 export interface OpenOptions {
@@ -129,7 +201,7 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promise<DbHandle> {
-  let read: ArrayReader | null = null
+  let read: Reader | null = null
   const secrets = new SecretsCarrier()
   const db = new Kysely<Database>({
     dialect: createDialect(cfg, cfg.kind === 'postgres' ? await loadPg() : null, (r) => (read = r)),
@@ -140,7 +212,7 @@ export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promi
         }
       : undefined,
   })
-  if (read) arrayReaders.set(db, { read, kind: cfg.kind, onQuery: opts.onQuery })
+  if (read) readers.set(db, { read, onQuery: opts.onQuery })
   if (opts.migrate !== false) {
     try {
       await migrate(db, cfg.kind)

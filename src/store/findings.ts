@@ -1,5 +1,5 @@
 // Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
-import { selectArrays, type Db } from './db.js'
+import { selectPreparedArrays, type Arg, type Db } from './db.js'
 import type { ExpressionBuilder } from 'kysely'
 import type { Database, FindingRow } from './schema.js'
 
@@ -47,21 +47,38 @@ export interface FindingFilter {
 
 const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
 
+/**
+ * Tenancy of a read by finding id: the owner of the finding's workspace, a primary-key probe. An IN
+ * over the user's workspaces would make SQLite build the list (and a Bloom filter) on every call,
+ * ten times the cost of reading the row.
+ */
+const ownedBy = (userId: number) => (eb: ExpressionBuilder<Database, 'findings'>) =>
+  eb(eb.selectFrom('workspaces as w').select('w.user_id').whereRef('w.id', '=', 'findings.workspace_id'), '=', userId)
+
 export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
   return findingsQuery(db, userId, f).selectAll('findings').select(groupColumns).execute()
 }
 
 /** listFindings as arrays of FINDING_RESOURCE_COLUMNS: the API's findings list reads these. */
 export function listFindingArrays(db: Db, userId: number, f: FindingFilter): Promise<unknown[][]> {
-  return selectArrays(db, findingsQuery(db, userId, f).select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)).select(groupColumns))
+  // The query is compiled once per shape (which filters are present); the values are its arguments.
+  const values = [userId, f.workspaceId, f.targetId, f.scanId, f.riskLevel, f.status, f.vulnId, f.afterId, f.limit, (f.page - 1) * f.limit]
+  const shape = `listFindings:${values.slice(1, 8).map((v) => (v === undefined ? '-' : '+')).join('')}:${f.groupDuplicates ? 'g' : ''}:${f.lifecycle ?? ''}:${f.regression ?? ''}`
+  return selectPreparedArrays(db, shape, (arg) => findingsQuery(db, arg<number>(0), shapeOf(f, arg), arg<number>(8), arg<number>(9)).select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)).select(groupColumns), values)
+}
+
+/** The filter with each value present replaced by its argument placeholder (the order of listFindingArrays' values). */
+function shapeOf(f: FindingFilter, arg: Arg): FindingFilter {
+  const a = <K extends keyof FindingFilter>(k: K, i: number) => (f[k] === undefined ? undefined : arg<FindingFilter[K]>(i))
+  return { ...f, workspaceId: a('workspaceId', 1), targetId: a('targetId', 2), scanId: a('scanId', 3), riskLevel: a('riskLevel', 4), status: a('status', 5), vulnId: a('vulnId', 6), afterId: a('afterId', 7) }
 }
 
 export async function getFindingArray(db: Db, userId: number, id: number): Promise<unknown[] | null> {
-  const q = db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId))
-  return (await selectArrays(db, q))[0] ?? null
+  const build = (arg: Arg) => db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).select(groupColumns).where('id', '=', arg<number>(0)).where(ownedBy(arg<number>(1)))
+  return (await selectPreparedArrays(db, 'getFindingArray', build, [id, userId]))[0] ?? null
 }
 
-function findingsQuery(db: Db, userId: number, f: FindingFilter) {
+function findingsQuery(db: Db, userId: number, f: FindingFilter, limit = f.limit, offset = (f.page - 1) * f.limit) {
   const filtered = (alias: 'findings' | 'g') => {
     let q = db.selectFrom(`findings as ${alias}` as 'findings')
     // A dedup_key names its target (hence its workspace): inside a group these filters always hold.
@@ -93,8 +110,8 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
     // (dedup_key, id) per row stops after about `limit` groups, instead of grouping every finding.
     q = q.where((eb) => eb.not(eb.exists(filtered('g').select('g.id' as 'id').whereRef('g.dedup_key' as 'dedup_key', '=', 'findings.dedup_key').whereRef('g.id' as 'id', '>', 'findings.id'))))
   }
-  return q.orderBy('findings.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit)
+  return q.orderBy('findings.id', 'desc').limit(limit).offset(offset)
 }
 
 export const getFinding = (db: Db, userId: number, id: number) =>
-  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId)).executeTakeFirst()
+  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where(ownedBy(userId)).executeTakeFirst()

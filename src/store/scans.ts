@@ -2,7 +2,7 @@
 // Status changes always name their source states in the WHERE clause (scan-states.ts), so a
 // concurrent change can never be overwritten with an illegal transition.
 import { sql, type Transaction } from 'kysely'
-import type { Db } from './db.js'
+import { selectPrepared, type Db } from './db.js'
 import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
@@ -85,8 +85,8 @@ export function queueScan(db: Db | Transaction<Database>, q: QueuedScan): Promis
 /** The tool_params a scan was queued with. */
 export const toolParamsOf = (s: Pick<ScanRow, 'tool_params'>): unknown => JSON.parse(s.tool_params)
 
-export const getScan = (db: Db, userId: number, id: number) =>
-  db.selectFrom('scans').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+export const getScan = async (db: Db, userId: number, id: number): Promise<ScanRow | undefined> =>
+  (await selectPrepared(db, 'getScan', (arg) => db.selectFrom('scans').selectAll().where('id', '=', arg<number>(0)).where('user_id', '=', arg<number>(1)), [id, userId]))[0]
 
 export const getScanById = (db: Db | Transaction<Database>, id: number) => db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()
 

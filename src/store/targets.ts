@@ -1,6 +1,6 @@
 // Targets repository. Every read takes the caller's user id: tenancy lives in the query.
 import { sql } from 'kysely'
-import type { Db } from './db.js'
+import { selectPrepared, type Db } from './db.js'
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
 
@@ -18,8 +18,8 @@ export async function listTargets(db: Db, userId: number, f: TargetFilter): Prom
   return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
 }
 
-export const getTarget = (db: Db, userId: number, id: number) =>
-  db.selectFrom('targets').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+export const getTarget = async (db: Db, userId: number, id: number): Promise<TargetRow | undefined> =>
+  (await selectPrepared(db, 'getTarget', (arg) => db.selectFrom('targets').selectAll().where('id', '=', arg<number>(0)).where('user_id', '=', arg<number>(1)), [id, userId]))[0]
 
 export const findTargetByKey = (db: Db, workspaceId: number, nameKey: string) =>
   db.selectFrom('targets').selectAll().where('workspace_id', '=', workspaceId).where('name_key', '=', nameKey).executeTakeFirst()

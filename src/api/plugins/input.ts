@@ -148,12 +148,19 @@ async function inputPlugin(app: FastifyInstance) {
     payload.resume()
   })
 
-  app.addHook('preValidation', async (req) => {
-    if (!req.routeOptions.schema) return
-    checkParams(req)
-    checkQuery(req)
-    if (!takesBody(req)) req.body = undefined
-    else convertForm(req)
+  // A callback hook (no promise per request): the checks are synchronous.
+  app.addHook('preValidation', (req, _reply, done) => {
+    try {
+      if (req.routeOptions.schema) {
+        checkParams(req)
+        checkQuery(req)
+        if (!takesBody(req)) req.body = undefined
+        else convertForm(req)
+      }
+    } catch (e) {
+      return done(e as Error)
+    }
+    done()
   })
   await app.register(formbody, { bodyLimit: BODY_LIMIT })
 }
