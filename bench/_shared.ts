@@ -75,6 +75,9 @@ export function startChild(cmd: string, args: string[], env: Record<string, stri
       const m = buf.split('\n').find((l) => ready.test(l))
       if (m) {
         clearTimeout(timer)
+        // Ready: the rest (request logs at LOG_LEVEL=info) is drained unread, not kept in memory.
+        child.stdout!.removeAllListeners('data')
+        child.stdout!.resume()
         resolve({ child, line: m })
       }
     })

@@ -1,4 +1,5 @@
 // `npm run bench -- api-load [--db sqlite:./.tmp/bench.db[,postgres://...]] [--duration 10] [--connections 50] [--runs 3] [--only POST,page]`
+// WARD_BENCH_LOG_LEVEL=info: Ward with its default request log (the benchmark's default is warn: no per-request lines).
 // Load of Ward's API on a seeded database (run `npm run bench -- seed --findings 1000000` first).
 // Ward runs as `node bin/ward.js serve` in a child process, a bare Fastify server returning a
 // constant JSON body runs in another child, and autocannon drives both from this process, so
@@ -50,7 +51,7 @@ async function benchIds(url: string): Promise<Ids> {
     if (!user) throw new Error(`no user "${BENCH_USER}" in ${url}: run \`npm run bench -- seed --findings 1000000 --db ${url}\` first`)
     const key = (await createApiKey(h.db, user.id))!
     const workspaceId = user.active_workspace_id!
-    const scan = await h.db.selectFrom('scans').select(['id', 'target_id']).where('workspace_id', '=', workspaceId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
+    const scan = await h.db.selectFrom('scans').select(['id', 'target_id']).where('workspace_id', '=', workspaceId).where('status', '=', 'finished').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
     const finding = await h.db.selectFrom('findings').select('id').where('workspace_id', '=', workspaceId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
     const n = await h.db.selectFrom('findings').select((e) => e.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()
     const nTargets = await h.db.selectFrom('targets').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
@@ -95,7 +96,7 @@ async function runBackend(url: string, duration: number, connections: number, ru
   console.log(`\n== ${url.startsWith('sqlite:') ? 'SQLite' : 'PostgreSQL'}: ${url.replace(/\/\/[^@/]*@/, '//***@')}`)
   const ids = await benchIds(url)
   // WARD_BENCH_ENTRY: another build's entry script (a before/after comparison on the same seed).
-  const ward = await startChild(process.execPath, [process.env.WARD_BENCH_ENTRY ?? path.join(ROOT, 'bin/ward.js'), 'serve'], { WARD_DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_DB_POOL_MAX: '20', ...(process.env.WARD_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WARD_BENCH_NODE_OPTIONS } : {}) }, /^Ward is listening on/)
+  const ward = await startChild(process.execPath, [process.env.WARD_BENCH_ENTRY ?? path.join(ROOT, 'bin/ward.js'), 'serve'], { WARD_DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: process.env.WARD_BENCH_LOG_LEVEL ?? 'warn', WARD_DB_POOL_MAX: '20', ...(process.env.WARD_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WARD_BENCH_NODE_OPTIONS } : {}) }, /^Ward is listening on/)
   const base = /(http:\/\/\S+\/api\/v2)/.exec(ward.line)![1]!
   const headers = { authorization: `Bearer ${ids.key}` }
   const listPath = `/findings?target_id=${ids.targetId}&limit=100`

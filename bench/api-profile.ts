@@ -68,7 +68,7 @@ export async function run(args: string[]): Promise<void> {
   const user = await h.db.selectFrom('users').select(['id', 'active_workspace_id']).where('name', '=', BENCH_USER).orderBy('id').executeTakeFirstOrThrow()
   const key = (await createApiKey(h.db, user.id))!
   const ws = user.active_workspace_id!
-  const scan = await h.db.selectFrom('scans').select(['id', 'target_id']).where('workspace_id', '=', ws).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
+  const scan = await h.db.selectFrom('scans').select(['id', 'target_id']).where('workspace_id', '=', ws).where('status', '=', 'finished').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
   const finding = await h.db.selectFrom('findings').select('id').where('workspace_id', '=', ws).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
   await h.close()
   const routes: Array<[string, string]> = [

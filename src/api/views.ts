@@ -3,6 +3,7 @@ import { isSealed } from '../store/secret-box.js'
 import type { FindingRow, ScanRow, ScheduleRow, ScheduleRunRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
+import type { ScanViewRow } from '../store/scans.js'
 
 import type { Static } from '@sinclair/typebox'
 import type { TestRecord } from './schemas/scans.js'
@@ -15,7 +16,7 @@ import { etaSeconds, waitingMessage } from '../domain/queue-message.js'
 export { ordinal } from '../domain/queue-message.js'
 
 /** A scan resource; `queue` is where a waiting scan stands (store/queue.ts queuePlaces). */
-export function scanView(s: ScanRow, now = Date.now(), queue?: QueuePlace) {
+export function scanView(s: ScanViewRow, now = Date.now(), queue?: QueuePlace) {
   const counts = { critical: s.count_critical, high: s.count_high, medium: s.count_medium, low: s.count_low, info: s.count_info }
   const start = s.start_time ? Date.parse(s.start_time) : null
   const end = s.end_time ? Date.parse(s.end_time) : null

@@ -85,6 +85,17 @@ export function queueScan(db: Db | Transaction<Database>, q: QueuedScan): Promis
 /** The tool_params a scan was queued with. */
 export const toolParamsOf = (s: Pick<ScanRow, 'tool_params'>): unknown => JSON.parse(s.tool_params)
 
+/** The columns a scan resource is made of (api/views.ts scanView): not the tool's output, parameters or coverage. */
+export const SCAN_VIEW_COLUMNS = [
+  'id', 'tool_id', 'target_id', 'workspace_id', 'status', 'vpn_scan', 'progress', 'count_critical', 'count_high', 'count_medium', 'count_low', 'count_info',
+  'start_time', 'end_time', 'num_tests', 'num_finished_tests', 'status_message', 'vpn_profile_uuid', 'scan_original_url', 'eta_at',
+] as const satisfies ReadonlyArray<keyof ScanRow>
+export type ScanViewRow = Pick<ScanRow, (typeof SCAN_VIEW_COLUMNS)[number]>
+
+/** getScan with only SCAN_VIEW_COLUMNS: a scan's output can be large and the resource does not show it. */
+export const getScanView = async (db: Db, userId: number, id: number): Promise<ScanViewRow | undefined> =>
+  (await selectPrepared(db, 'getScanView', (arg) => db.selectFrom('scans').select(SCAN_VIEW_COLUMNS).where('id', '=', arg<number>(0)).where('user_id', '=', arg<number>(1)), [id, userId]))[0]
+
 export const getScan = async (db: Db, userId: number, id: number): Promise<ScanRow | undefined> =>
   (await selectPrepared(db, 'getScan', (arg) => db.selectFrom('scans').selectAll().where('id', '=', arg<number>(0)).where('user_id', '=', arg<number>(1)), [id, userId]))[0]
 

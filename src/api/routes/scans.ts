@@ -8,10 +8,9 @@ import { Finding } from '../schemas/findings.js'
 import { scanView, testView } from '../views.js'
 import { createScan } from '../../domain/scans.js'
 import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
-import { deleteScan, getScan, listScans, requestStop } from '../../store/scans.js'
+import { deleteScan, getScan, getScanView, listScans, requestStop, type ScanViewRow } from '../../store/scans.js'
 import { scanLogs, scanTests } from '../../store/results.js'
 import { queueReader } from '../../store/queue.js'
-import type { ScanRow } from '../../store/schema.js'
 import { publish } from '../../store/notify.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { negotiateOutput, OUTPUT_TYPES } from '../negotiate.js'
@@ -34,7 +33,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const callbackBlocklist = scopesOf(app.ward.config).callback
   /** Where the waiting ones among `rows` stand in the queue (no query when none waits). */
   const places = queueReader(db, app.ward.config.userMaxRunning)
-  const queueOf = (rows: readonly ScanRow[]) => places(rows.filter((s) => s.status === 'waiting').map((s) => s.id))
+  const queueOf = (rows: readonly ScanViewRow[]) => places(rows.filter((s) => s.status === 'waiting').map((s) => s.id))
 
   app.post('/scans', {
     schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
@@ -68,9 +67,9 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/scans/:id', {
     schema: { tags: ['scans'], summary: 'Read a scan', params: IdParams, response: { 200: Data(Scan), ...errors(400, 401, 404, 429) } },
     handler: async (req) => {
-      const s = await getScan(db, callerOf(req).userId, req.params.id)
+      const s = await getScanView(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
-      return { data: scanView(s, Date.now(), (await queueOf([s])).get(s.id)) }
+      return { data: scanView(s, Date.now(), s.status === 'waiting' ? (await queueOf([s])).get(s.id) : undefined) }
     },
   })
 
