@@ -66,6 +66,21 @@ function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): Saf
 </div>`
 }
 
+/**
+ * "Scan again" never writes credentials into the page: an object parameter (authentication) left
+ * empty on the form keeps the earlier scan's value, still sealed.
+ */
+function withKeptCredentials(from: ScanRow | undefined, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
+  if (!from) return params
+  const earlier = toolParamsOf(from) as Record<string, unknown>
+  const kept: Record<string, unknown> = {}
+  for (const [name, s] of Object.entries(schema.properties ?? {})) {
+    const isUnion = !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
+    if (isUnion && params[name] === undefined && earlier[name] !== undefined) kept[name] = earlier[name]
+  }
+  return { ...params, ...kept }
+}
+
 /** What the scan pages share: the tools and their form schemas, loading a scan of the user, the list. */
 function scanPagesEnv(ctx: WebContext) {
   const { db, tools } = ctx
@@ -174,21 +189,6 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
   }
 
   app.get('/scans/new', async (req, reply) => renderNew(req, reply))
-
-  /**
-   * "Scan again" never writes credentials into the page: an object parameter (authentication) left
-   * empty on the form keeps the earlier scan's value, still sealed.
-   */
-  function withKeptCredentials(from: ScanRow | undefined, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
-    if (!from) return params
-    const earlier = toolParamsOf(from) as Record<string, unknown>
-    const kept: Record<string, unknown> = {}
-    for (const [name, s] of Object.entries(schema.properties ?? {})) {
-      const isUnion = !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
-      if (isUnion && params[name] === undefined && earlier[name] !== undefined) kept[name] = earlier[name]
-    }
-    return { ...params, ...kept }
-  }
 
   app.post('/scans/new', async (req, reply) => {
     const u = userOf(req)
