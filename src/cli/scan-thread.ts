@@ -40,9 +40,85 @@ export interface ScanThread {
 
 const THREAD_URL = new URL('./worker-thread.js', import.meta.url)
 
+/**
+ * The thread inherits the process's Node options (Node drops the per-process ones such as
+ * --max-semi-space-size, which a Worker refuses when given explicitly), except a script given inline
+ * (`node -e …`), which a thread must not run again: only then are the options passed, without it.
+ */
+function threadExecArgv(): { execArgv?: string[] } {
+  const args = process.execArgv
+  if (!args.some((a) => /^(?:-e|--eval|-p|--print)(?:=|$)/.test(a))) return {}
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') i++
+    else if (!/^(?:-e|--eval|-p|--print|--input-type)(?:=|$)/.test(a)) out.push(a)
+  }
+  return { execArgv: out }
+}
+
+/** One running thread, as its parent sees it. */
+interface ThreadHandle {
+  thread: Worker
+  id: string
+  lastBeat: number
+  /** Set when the parent ends the thread: its exit is not a crash. */
+  expected: boolean
+  n: number
+  waiting: Map<number, (text: string) => void>
+  stopped: null | (() => void)
+  post(m: ToThread): void
+}
+
+/** Starts one thread and waits until its worker runs; `stopping` tells an expected exit from a crash. */
+async function spawnThread(o: ScanThreadOptions, stopping: () => boolean): Promise<ThreadHandle> {
+  const thread = new Worker(THREAD_URL, { workerData: { callbacks: o.callbacks }, ...threadExecArgv() })
+  const waiting = new Map<number, (text: string) => void>()
+  const h: ThreadHandle = {
+    thread,
+    id: '',
+    lastBeat: Date.now(),
+    expected: false,
+    n: 0,
+    waiting,
+    stopped: null,
+    post: (m: ToThread) => thread.postMessage(m),
+  }
+  const ready = new Promise<void>((resolve, reject) => {
+    thread.on('message', (m: FromThread) => {
+      if (h.lastBeat !== Infinity) h.lastBeat = Date.now()
+      if (m.type === 'ready') {
+        h.id = m.id
+        resolve()
+      } else if (m.type === 'metrics') {
+        waiting.get(m.n)?.(m.text)
+        waiting.delete(m.n)
+      } else if (m.type === 'stopped') h.stopped?.()
+    })
+    thread.once('error', (e) => {
+      reject(e)
+      o.log.error({ err: e }, 'the scan thread failed')
+    })
+    thread.once('exit', (code) => {
+      reject(new Error(`the scan thread exited (${code}) before it started`))
+      for (const f of waiting.values()) f('')
+      // A thread that ends on its own (an uncaught error in scan code) ends the process, as it
+      // would have without the thread: the supervisor restarts it and leases recover the scans.
+      if (!h.expected && !stopping()) {
+        o.log.fatal({ code }, 'the scan thread ended unexpectedly; stopping')
+        process.exit(1)
+      }
+    })
+  })
+  await ready
+  return h
+}
+
+
 export async function startScanThread(o: ScanThreadOptions): Promise<ScanThread> {
   const stallMs = o.config.workerStallMs
   let stopping = false
+  const spawn = () => spawnThread(o, () => stopping)
   let current = await spawn()
   // Wake-ups published by the API (scan queued, stop requested) reach the thread's claim loop. On
   // PostgreSQL the thread's own LISTEN connection hears them already.
@@ -65,66 +141,6 @@ export async function startScanThread(o: ScanThreadOptions): Promise<ScanThread>
     if (stopping) return
     current = await spawn()
     o.log.warn({ worker: current.id, scans: n }, 'a new scan thread took over')
-  }
-
-  /**
-   * The thread inherits the process's Node options (Node drops the per-process ones such as
-   * --max-semi-space-size, which a Worker refuses when given explicitly), except a script given inline
-   * (`node -e …`), which a thread must not run again: only then are the options passed, without it.
-   */
-  function threadExecArgv(): { execArgv?: string[] } {
-    const args = process.execArgv
-    if (!args.some((a) => /^(?:-e|--eval|-p|--print)(?:=|$)/.test(a))) return {}
-    const out: string[] = []
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!
-      if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') i++
-      else if (!/^(?:-e|--eval|-p|--print|--input-type)(?:=|$)/.test(a)) out.push(a)
-    }
-    return { execArgv: out }
-  }
-
-  async function spawn() {
-    const thread = new Worker(THREAD_URL, { workerData: { callbacks: o.callbacks }, ...threadExecArgv() })
-    const waiting = new Map<number, (text: string) => void>()
-    const h = {
-      thread,
-      id: '',
-      lastBeat: Date.now(),
-      expected: false,
-      n: 0,
-      waiting,
-      stopped: null as null | (() => void),
-      post: (m: ToThread) => thread.postMessage(m),
-    }
-    const ready = new Promise<void>((resolve, reject) => {
-      thread.on('message', (m: FromThread) => {
-        if (h.lastBeat !== Infinity) h.lastBeat = Date.now()
-        if (m.type === 'ready') {
-          h.id = m.id
-          resolve()
-        } else if (m.type === 'metrics') {
-          waiting.get(m.n)?.(m.text)
-          waiting.delete(m.n)
-        } else if (m.type === 'stopped') h.stopped?.()
-      })
-      thread.once('error', (e) => {
-        reject(e)
-        o.log.error({ err: e }, 'the scan thread failed')
-      })
-      thread.once('exit', (code) => {
-        reject(new Error(`the scan thread exited (${code}) before it started`))
-        for (const f of waiting.values()) f('')
-        // A thread that ends on its own (an uncaught error in scan code) ends the process, as it
-        // would have without the thread: the supervisor restarts it and leases recover the scans.
-        if (!h.expected && !stopping) {
-          o.log.fatal({ code }, 'the scan thread ended unexpectedly; stopping')
-          process.exit(1)
-        }
-      })
-    })
-    await ready
-    return h
   }
 
   return {

@@ -80,6 +80,127 @@ async function unchangedReason(db: Db, d: CallbackDeliveryRow): Promise<string |
   return `not sent: only_on_change, and nothing changed since scan ${c.against_scan_id}`
 }
 
+type Transport = () => Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }>
+
+/** What one attempt needs besides its delivery: the sender's options, its stop signals and HTTP client. */
+interface AttemptDeps extends SenderOptions {
+  /** Aborted when the sender begins to stop: a claimed delivery not yet sent is handed back. */
+  stopping: AbortSignal
+  /** Aborted when a stopping sender's attempts outlast the delivery timeout: cuts the request. */
+  cancel: AbortSignal
+  transport: Transport
+}
+
+/** The headers of a delivery: content type, event and scan ids, and the signature when it has a secret. */
+function deliveryHeaders(d: CallbackDeliveryRow, contentType: string, body: Buffer): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': contentType,
+    'user-agent': 'Ward-Callback/1',
+    [EVENT_ID_HEADER]: d.event_id,
+    [SCAN_ID_HEADER]: String(d.scan_id),
+  }
+  if (d.secret) {
+    const ts = callbackTimestamp()
+    headers[TIMESTAMP_HEADER] = ts
+    headers[SIGNATURE_HEADER] = signBody(d.secret, body, ts)
+  }
+  return headers
+}
+
+interface Sent {
+  statusCode: number | null
+  retryAfter: string | null
+  error: string | null
+  /** Outside the callback scope: nothing was sent, and retrying cannot help. */
+  blocked: boolean
+}
+
+/** One POST of the body; what the receiver answered, or why there was no answer. */
+async function post(x: AttemptDeps, d: CallbackDeliveryRow, body: Buffer, headers: Record<string, string>): Promise<Sent> {
+  const { config } = x
+  const timeout = AbortSignal.timeout(config.callbackTimeoutMs)
+  try {
+    const { request, dispatcher } = await x.transport()
+    const res = await request(d.url, {
+      dispatcher,
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.any([timeout, x.cancel]),
+      headersTimeout: config.callbackTimeoutMs,
+      bodyTimeout: config.callbackTimeoutMs,
+    })
+    const ra = res.headers['retry-after']
+    await res.body.dump().catch(() => {})
+    return { statusCode: res.statusCode, retryAfter: Array.isArray(ra) ? (ra[0] ?? null) : (ra ?? null), error: null, blocked: false }
+  } catch (e) {
+    const error = timeout.aborted ? `timed out after ${config.callbackTimeoutMs} ms` : x.cancel.aborted ? 'Ward shut down during the attempt' : describe(e)
+    return { statusCode: null, retryAfter: null, error, blocked: (e as { code?: string }).code === 'EBLOCKED' }
+  }
+}
+
+/** What an attempt's outcome means for the delivery: delivered, failed for good, or retried at a time. */
+function attemptResult(x: AttemptDeps, d: CallbackDeliveryRow, a: { attempt: number; startedAt: string; durationMs: number } & Sent): AttemptResult {
+  const { config } = x
+  const { statusCode, error } = a
+  const outcome = deliveryOutcome(statusCode ?? 'network-error')
+  const r: AttemptResult = { attempt: a.attempt, startedAt: a.startedAt, statusCode, error, durationMs: a.durationMs, next: { status: 'failed' } }
+  if (a.blocked) r.next = { status: 'failed' }
+  else if (outcome === 'delivered') r.next = { status: 'delivered' }
+  else if (outcome === 'give-up') r.error = error ?? `the receiver answered HTTP ${statusCode}; not retried`
+  else {
+    if (r.error === null) r.error = `the receiver answered HTTP ${statusCode}`
+    const at = Date.now() + (x.cancel.aborted ? 0 : retryDelay(config, a.attempt, a.retryAfter))
+    if (at <= Date.parse(d.created_at) + config.callbackRetryWindowMs) r.next = { status: 'pending', at: new Date(at).toISOString() }
+    else r.error = `${r.error}; gave up: the retry window of ${Math.round(config.callbackRetryWindowMs / 60000)} min is over`
+  }
+  return r
+}
+
+/** Builds (once) and sends one delivery; 'done' when it needs no attempt recorded by the caller. */
+async function sendDelivery(x: AttemptDeps, d: CallbackDeliveryRow, attempt: number, startedAt: string): Promise<Sent | 'done'> {
+  const { db, owner, log } = x
+  if (d.attempts === 0) {
+    const unchanged = await unchangedReason(db, d)
+    if (unchanged && (await skipDelivery(db, owner, d.id, unchanged))) {
+      log.info({ delivery: d.id, scan: d.scan_id }, unchanged)
+      return 'done'
+    }
+  }
+  // Built once: every retry of this event sends the same bytes (decisions.md).
+  const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d, x.toolName))
+  if (!built) {
+    await recordAttempt(db, owner, d.id, { attempt, startedAt, statusCode: null, error: 'the scan was deleted', durationMs: 0, next: { status: 'failed' } })
+    return 'done'
+  }
+  const headers = deliveryHeaders(d, built.contentType, built.body)
+  if (x.stopping.aborted) {
+    // Claimed but not sent when the sender began to stop: hand it back untouched.
+    await releaseDelivery(db, owner, d.id)
+    return 'done'
+  }
+  return post(x, d, built.body, headers)
+}
+
+async function attemptDelivery(x: AttemptDeps, d: CallbackDeliveryRow): Promise<void> {
+  const attempt = d.attempts + 1
+  const startedAt = nowIso()
+  const t0 = Date.now()
+  let sent: Sent
+  try {
+    const s = await sendDelivery(x, d, attempt, startedAt)
+    if (s === 'done') return
+    sent = s
+  } catch (e) {
+    // Building the body failed (database trouble): count it as an attempt and retry later.
+    sent = { statusCode: null, retryAfter: null, error: `could not build the report: ${describe(e)}`, blocked: false }
+  }
+  const r = attemptResult(x, d, { attempt, startedAt, durationMs: Date.now() - t0, ...sent })
+  const kept = await recordAttempt(x.db, x.owner, d.id, r)
+  if (!kept) x.log.warn({ delivery: d.id }, 'report callback lease was lost before the attempt was recorded')
+  x.log.info({ delivery: d.id, scan: d.scan_id, attempt, status: sent.statusCode, error: r.error, next: r.next.status }, 'report callback attempt')
+}
+
 export function startCallbackSender(o: SenderOptions): CallbackSender {
   const { db, config, log, owner } = o
   const concurrency = o.concurrency ?? 4
@@ -91,91 +212,9 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   const cancel = new AbortController()
   const inflight = new Set<Promise<void>>()
   let wake: () => void = () => {}
-  let transportP: Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }> | null = null
-  const transport = () => (transportP ??= Promise.all([import('undici'), o.dispatcher()]).then(([u, dispatcher]) => ({ request: u.request, dispatcher })))
-
-  async function attempt(d: CallbackDeliveryRow): Promise<void> {
-    const n = d.attempts + 1
-    const startedAt = nowIso()
-    const t0 = Date.now()
-    let statusCode: number | null = null
-    let error: string | null = null
-    let retryAfter: string | null = null
-    let blocked = false
-    try {
-      if (d.attempts === 0) {
-        const unchanged = await unchangedReason(db, d)
-        if (unchanged && (await skipDelivery(db, owner, d.id, unchanged))) {
-          log.info({ delivery: d.id, scan: d.scan_id }, unchanged)
-          return
-        }
-      }
-      // Built once: every retry of this event sends the same bytes (decisions.md).
-      const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d, o.toolName))
-      if (!built) {
-        await recordAttempt(db, owner, d.id, { attempt: n, startedAt, statusCode: null, error: 'the scan was deleted', durationMs: 0, next: { status: 'failed' } })
-        return
-      }
-      const headers: Record<string, string> = {
-        'content-type': built.contentType,
-        'user-agent': 'Ward-Callback/1',
-        [EVENT_ID_HEADER]: d.event_id,
-        [SCAN_ID_HEADER]: String(d.scan_id),
-      }
-      if (d.secret) {
-        const ts = callbackTimestamp()
-        headers[TIMESTAMP_HEADER] = ts
-        headers[SIGNATURE_HEADER] = signBody(d.secret, built.body, ts)
-      }
-      if (stopping.signal.aborted) {
-        // Claimed but not sent when the sender began to stop: hand it back untouched.
-        await releaseDelivery(db, owner, d.id)
-        return
-      }
-      const timeout = AbortSignal.timeout(config.callbackTimeoutMs)
-      try {
-        const { request, dispatcher } = await transport()
-        const res = await request(d.url, {
-          dispatcher,
-          method: 'POST',
-          headers,
-          body: built.body,
-          signal: AbortSignal.any([timeout, cancel.signal]),
-          headersTimeout: config.callbackTimeoutMs,
-          bodyTimeout: config.callbackTimeoutMs,
-        })
-        statusCode = res.statusCode
-        const ra = res.headers['retry-after']
-        retryAfter = Array.isArray(ra) ? (ra[0] ?? null) : (ra ?? null)
-        await res.body.dump().catch(() => {})
-      } catch (e) {
-        // Outside the callback scope: nothing was sent, and retrying cannot help.
-        blocked = (e as { code?: string }).code === 'EBLOCKED'
-        error = timeout.aborted
-          ? `timed out after ${config.callbackTimeoutMs} ms`
-          : cancel.signal.aborted
-            ? 'Ward shut down during the attempt'
-            : describe(e)
-      }
-    } catch (e) {
-      // Building the body failed (database trouble): count it as an attempt and retry later.
-      error = `could not build the report: ${describe(e)}`
-    }
-    const outcome = deliveryOutcome(statusCode ?? 'network-error')
-    const r: AttemptResult = { attempt: n, startedAt, statusCode, error, durationMs: Date.now() - t0, next: { status: 'failed' } }
-    if (blocked) r.next = { status: 'failed' }
-    else if (outcome === 'delivered') r.next = { status: 'delivered' }
-    else if (outcome === 'give-up') r.error = error ?? `the receiver answered HTTP ${statusCode}; not retried`
-    else {
-      if (r.error === null) r.error = `the receiver answered HTTP ${statusCode}`
-      const at = Date.now() + (cancel.signal.aborted ? 0 : retryDelay(config, n, retryAfter))
-      if (at <= Date.parse(d.created_at) + config.callbackRetryWindowMs) r.next = { status: 'pending', at: new Date(at).toISOString() }
-      else r.error = `${r.error}; gave up: the retry window of ${Math.round(config.callbackRetryWindowMs / 60000)} min is over`
-    }
-    const kept = await recordAttempt(db, owner, d.id, r)
-    if (!kept) log.warn({ delivery: d.id }, 'report callback lease was lost before the attempt was recorded')
-    log.info({ delivery: d.id, scan: d.scan_id, attempt: n, status: statusCode, error: r.error, next: r.next.status }, 'report callback attempt')
-  }
+  let transportP: ReturnType<Transport> | null = null
+  const transport: Transport = () => (transportP ??= Promise.all([import('undici'), o.dispatcher()]).then(([u, dispatcher]) => ({ request: u.request, dispatcher })))
+  const deps: AttemptDeps = { ...o, stopping: stopping.signal, cancel: cancel.signal, transport }
 
   const loop = (async () => {
     while (!stopping.signal.aborted) {
@@ -183,7 +222,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
         while (!stopping.signal.aborted && inflight.size < concurrency) {
           const d = await claimDueDelivery(db, owner, leaseMsFor(config))
           if (!d) break
-          const p: Promise<void> = attempt(d)
+          const p: Promise<void> = attemptDelivery(deps, d)
             .catch((e) => log.error({ err: e, delivery: d.id }, 'report callback attempt failed'))
             .finally(() => {
               inflight.delete(p)

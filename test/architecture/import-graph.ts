@@ -1,26 +1,44 @@
 // The import graph of src/, read with the TypeScript parser (no type checking, no module loading),
-// so the layer rules of shared/DESIGN.md can be checked in a test and counted in a report.
+// so the layer rules (the layers block of docs/architecture.md) can be checked in a test and counted.
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import ts from 'typescript'
 
+/**
+ * The layer list of docs/architecture.md: its fenced block marked `layers`. One line per rank, top to
+ * bottom: the layer (or layers joined by " / ") in the first column, a description after two spaces;
+ * a line "never: a b, c d" names pairs that never import each other. The doc is the one copy.
+ */
+export function layersFromDoc(text: string): { layers: string[][]; apart: [string, string][] } {
+  const block = /^```layers\n([\s\S]*?)^```/m.exec(text)
+  if (!block) throw new Error('docs/architecture.md has no ```layers block')
+  const layers: string[][] = []
+  const apart: [string, string][] = []
+  for (const line of block[1]!.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    const never = /^never:\s*(.*)$/.exec(line)
+    if (never) {
+      for (const pair of never[1]!.split(',')) {
+        const [a, b, ...rest] = pair.trim().split(/\s+/)
+        if (!a || !b || rest.length) throw new Error(`docs/architecture.md layers: "never:" takes pairs of two layers, got "${pair.trim()}"`)
+        apart.push([a, b])
+      }
+      continue
+    }
+    const names = line.split(/\s{2,}/)[0]!.split('/').map((n) => n.trim())
+    if (names.some((n) => !/^[a-z][a-z0-9-]*$/.test(n))) throw new Error(`docs/architecture.md layers: "${line}" does not start with a layer name`)
+    layers.push(names)
+  }
+  const known = layers.flat()
+  const stray = apart.flat().filter((n) => !known.includes(n))
+  if (stray.length) throw new Error(`docs/architecture.md layers: "never:" names ${stray.join(', ')}, not in the list`)
+  return { layers, apart }
+}
+
+const fromDoc = layersFromDoc(readFileSync(join(import.meta.dirname, '../../docs/architecture.md'), 'utf8'))
 /** Top to bottom: a file may import its own layer or any layer below it. */
-export const LAYERS: readonly (readonly string[])[] = [
-  ['cli'],
-  ['api', 'web'],
-  ['domain'],
-  ['engine'],
-  ['tools'],
-  ['toolkit'],
-  ['reports'],
-  ['store'],
-  ['config'],
-]
+export const LAYERS: readonly (readonly string[])[] = fromDoc.layers
 /** Pairs that never import each other although their ranks would allow one direction. */
-export const APART: readonly (readonly [string, string])[] = [
-  ['api', 'engine'],
-  ['web', 'engine'],
-]
+export const APART: readonly (readonly [string, string])[] = fromDoc.apart
 
 export interface Edge {
   from: string // src-relative path, e.g. "engine/worker.ts"
@@ -36,7 +54,7 @@ export function layerOf(file: string): string {
 
 export function rankOf(layer: string): number {
   const i = LAYERS.findIndex((l) => l.includes(layer))
-  if (i < 0) throw new Error(`src/${layer}/ is not a layer of shared/DESIGN.md; add it to LAYERS`)
+  if (i < 0) throw new Error(`src/${layer}/ is not a layer of docs/architecture.md; add it to the layers block there`)
   return i
 }
 

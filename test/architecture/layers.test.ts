@@ -1,4 +1,4 @@
-// The layers of shared/DESIGN.md hold: every import in src/ points down the list
+// The layers of docs/architecture.md (its `layers` block, read by import-graph.ts) hold: every import in src/ points down the list
 // cli > api/web > domain > engine > tools > toolkit > reports > store > config (or stays in its
 // layer), api/web and engine never import each other, and no files import each other in a circle.
 // Type-only imports count too: they tie a layer to another's vocabulary just the same. A separate
@@ -34,7 +34,7 @@ test('no import runs up a layer (or between api/web and engine) beyond the known
   const bad = edges.filter((e) => layerProblem(e))
   t.diagnostic(`${edges.length} imports; ${bad.length} up a layer (${bad.filter((e) => !e.typeOnly).length} of them value imports), ${bad.filter((e) => !KNOWN_UPWARD.some((k) => matches(k, e))).length} not in the known list`)
   const unknown = bad.filter((e) => !KNOWN_UPWARD.some((k) => matches(k, e))).map((e) => `src/${e.from} → src/${e.to}${e.typeOnly ? ' (type)' : ''}: ${layerProblem(e)}`)
-  assert.deepEqual(unknown, [], `imports against shared/DESIGN.md's layers:\n${unknown.join('\n')}`)
+  assert.deepEqual(unknown, [], `imports against the layers of docs/architecture.md:\n${unknown.join('\n')}`)
   const stale = KNOWN_UPWARD.filter((k) => !bad.some((e) => matches(k, e))).map((k) => `${k.from} → ${k.to}`)
   assert.deepEqual(stale, [], `these known violations are gone; remove them from KNOWN_UPWARD:\n${stale.join('\n')}`)
 })

@@ -45,6 +45,6 @@ test('the compiled modules find their data files, and bin/ward.js runs without t
 
   const help = spawnSync(process.execPath, [join(ROOT, 'bin/ward.js'), 'help'], { cwd: ROOT, encoding: 'utf8', timeout: 60000, env: { ...process.env, NODE_OPTIONS: '' } })
   assert.equal(help.status, 0, help.stderr)
-  assert.match(help.stdout, /usage: ward/)
+  assert.match(help.stdout, /usage: ward/i)
   assert.doesNotMatch(readFileSync(join(ROOT, 'bin/ward.js'), 'utf8'), /tsx/)
 })

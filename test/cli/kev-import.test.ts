@@ -30,7 +30,7 @@ async function insertFinding(w: TestWard, scanId: number, targetId: number, cve:
 /** The same command in-process (fast), for the cases beyond the first end-to-end run. */
 async function admin(w: TestWard, args: string[]): Promise<string> {
   let out = ''
-  await runAdmin(args, {}, w.h, w.config, (s) => (out += s + '\n'))
+  await runAdmin(args, w.h, w.config, (s) => (out += s + '\n'))
   return out
 }
 

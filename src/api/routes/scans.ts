@@ -18,7 +18,7 @@ import { scanPdfStream } from '../../reports/scan-report.js'
 import { pdfOrBusy } from '../../domain/report-requests.js'
 import { toolName } from '../../tools/registry.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
-import { CONTENT_TYPES, WRITERS, type ScanInfo } from '../../reports/formats/index.js'
+import { CONTENT_TYPES, WRITERS, type ScanInfo, type WireFinding } from '../../reports/formats/index.js'
 import { getTargetById } from '../../store/targets.js'
 
 function isoParam(name: string, v: string | undefined): string | undefined {
@@ -93,6 +93,36 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
+  scanResultRoutes(app)
+}
+
+type ScanApp = Parameters<FastifyPluginAsyncTypebox>[0]
+
+/** A scan's findings in one of the export formats (SARIF, CSV, JUnit, Markdown). */
+async function exportText(app: ScanApp, s: ScanRow, kind: keyof typeof CONTENT_TYPES, findings: WireFinding[]): Promise<string> {
+  const { db } = app.ward
+  const view = scanView(s)
+  const target = await getTargetById(db, s.target_id)
+  const info: ScanInfo = {
+    id: s.id,
+    target: target?.name ?? String(s.target_id),
+    tool_id: s.tool_id,
+    tool_name: app.ward.tools.get(s.tool_id)?.name,
+    status_name: view.status_name,
+    status_message: view.status_message,
+    start_time: view.start_time,
+    end_time: view.end_time,
+    duration: view.duration,
+  }
+  const tests = kind === 'junit' || kind === 'markdown' ? (await scanTests(db, s.id)).map(testView) : []
+  // No threshold on the server: the CI client applies --fail-on; here every finding is reported as found.
+  return WRITERS[kind](info, findings, tests, null)
+}
+
+/** What a scan produced: its output in every format, its changes, raw log lines and tests. */
+function scanResultRoutes(app: ScanApp) {
+  const { db } = app.ward
+
   app.get('/scans/:id/output', {
     schema: {
       tags: ['scans'],
@@ -116,22 +146,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const output = await scanOutputJson(db, s)
       if (kind === 'json') return { data: output }
-      const view = scanView(s)
-      const target = await getTargetById(db, s.target_id)
-      const info: ScanInfo = {
-        id: s.id,
-        target: target?.name ?? String(s.target_id),
-        tool_id: s.tool_id,
-        tool_name: app.ward.tools.get(s.tool_id)?.name,
-        status_name: view.status_name,
-        status_message: view.status_message,
-        start_time: view.start_time,
-        end_time: view.end_time,
-        duration: view.duration,
-      }
-      const tests = kind === 'junit' || kind === 'markdown' ? (await scanTests(db, s.id)).map(testView) : []
-      // No threshold on the server: the CI client applies --fail-on; here every finding is reported as found.
-      const body = WRITERS[kind](info, output.output_data.findings, tests, null)
+      const body = await exportText(app, s, kind, output.output_data.findings)
       const ext = { sarif: 'sarif', csv: 'csv', junit: 'xml', markdown: 'md' }[kind]
       return reply.status(200).header('content-type', CONTENT_TYPES[kind]).header('content-disposition', `inline; filename="ward-scan-${s.id}.${ext}"`).send(body as never)
     },

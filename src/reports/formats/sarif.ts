@@ -51,6 +51,22 @@ function helpOf(f: WireFinding): { text: string; markdown: string } {
   return { text, markdown }
 }
 
+/** The SARIF rule of a finding's check (one per vuln_id, described by its first finding). */
+function ruleOf(f: WireFinding) {
+  const sev = severityOf(f.risk_level)
+  const refs = (f.references ?? []).filter(isHttpUrl)
+  return {
+    id: f.vuln_id,
+    name: ruleName(f.vuln_id),
+    shortDescription: { text: sentence(f.name) },
+    fullDescription: { text: sentence(f.risk_description || f.vuln_description || f.name) },
+    help: helpOf(f),
+    ...(refs.length ? { helpUri: refs[0] } : {}),
+    defaultConfiguration: { level: LEVEL[sev] },
+    properties: { tags: tagsOf(f), 'security-severity': SECURITY_SEVERITY[sev], precision: f.confirmed ? 'high' : 'medium', ...(f.cwe ? { cwe: f.cwe } : {}), owasp: f.owasp ?? {} },
+  }
+}
+
 export const toSarif: FormatWriter = (scan, findings, _tests, _threshold) => {
   const rules: unknown[] = []
   const ruleIndex = new Map<string, number>()
@@ -60,17 +76,7 @@ export const toSarif: FormatWriter = (scan, findings, _tests, _threshold) => {
     if (idx === undefined) {
       idx = rules.length
       ruleIndex.set(f.vuln_id, idx)
-      const refs = (f.references ?? []).filter(isHttpUrl)
-      rules.push({
-        id: f.vuln_id,
-        name: ruleName(f.vuln_id),
-        shortDescription: { text: sentence(f.name) },
-        fullDescription: { text: sentence(f.risk_description || f.vuln_description || f.name) },
-        help: helpOf(f),
-        ...(refs.length ? { helpUri: refs[0] } : {}),
-        defaultConfiguration: { level: LEVEL[sev] },
-        properties: { tags: tagsOf(f), 'security-severity': SECURITY_SEVERITY[sev], precision: f.confirmed ? 'high' : 'medium', ...(f.cwe ? { cwe: f.cwe } : {}), owasp: f.owasp ?? {} },
-      })
+      rules.push(ruleOf(f))
     }
     const loc = findingLocation(scan, f)
     const portProto = loc.port !== null ? `${loc.port}${loc.protocol ? `/${loc.protocol}` : ''}` : null

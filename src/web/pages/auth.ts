@@ -92,6 +92,19 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     return reply.redirect('/sign-in', 303)
   })
 
+  setPasswordPages(app, ctx, { cookieOpts, preSessionToken })
+}
+
+/** What the sign-in and set-password pages share: cookie options and the pre-session CSRF token. */
+interface PreSession {
+  cookieOpts(req: FastifyRequest): { path: string; httpOnly: boolean; sameSite: 'lax'; secure: boolean }
+  preSessionToken(req: FastifyRequest, reply: FastifyReply, cookie: string, path: string): string
+}
+
+/** The one-time set-password link an administrator hands out (`ward admin user set-password --link`). */
+function setPasswordPages(app: FastifyInstance, ctx: WebContext, { cookieOpts, preSessionToken }: PreSession) {
+  const { db, config } = ctx
+
   const linkUser = async (token: string) => {
     const u = token.length <= 100 ? await userByPasswordLink(db, token) : undefined
     if (!u) throw new WardError(404, 'This set-password link is unknown, used or expired: ask an administrator for a new one (ward admin user set-password --user ID --link).')

@@ -64,6 +64,13 @@ ${rows.slice(0, PAGE).map(
     return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws.activeName }))
   })
 
+  findingPage(app, ctx)
+}
+
+/** One finding: its evidence, its history across scans, and the triage form. */
+function findingPage(app: FastifyInstance, ctx: WebContext) {
+  const { db } = ctx
+
   async function renderFinding(req: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
     const u = userOf(req)
     const row = await getFinding(db, u.userId, idOf((req.params as { id: string }).id, 'Finding'))

@@ -66,7 +66,23 @@ function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): Saf
 </div>`
 }
 
-export function scanPages(app: FastifyInstance, ctx: WebContext) {
+/**
+ * "Scan again" never writes credentials into the page: an object parameter (authentication) left
+ * empty on the form keeps the earlier scan's value, still sealed.
+ */
+function withKeptCredentials(from: ScanRow | undefined, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
+  if (!from) return params
+  const earlier = toolParamsOf(from) as Record<string, unknown>
+  const kept: Record<string, unknown> = {}
+  for (const [name, s] of Object.entries(schema.properties ?? {})) {
+    const isUnion = !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
+    if (isUnion && params[name] === undefined && earlier[name] !== undefined) kept[name] = earlier[name]
+  }
+  return { ...params, ...kept }
+}
+
+/** What the scan pages share: the tools and their form schemas, loading a scan of the user, the list. */
+function scanPagesEnv(ctx: WebContext) {
   const { db, tools } = ctx
   const callbackBlocklist = scopesOf(ctx.config).callback
   const toolList = [...tools.all()].sort((a, b) => a.id - b.id)
@@ -116,8 +132,22 @@ ${table}`
     return sendPage(reply, page(req, 'Scans', body, { section: 'scans', workspace: ws.activeName, ok: okMessage(req), error }), status)
   }
 
-  app.get('/scans', async (req, reply) => renderList(req, reply))
+  return { ctx, db, tools, toolList, schemas, callbackBlocklist, placeOf, loadScan, renderList }
+}
 
+type ScanPagesEnv = ReturnType<typeof scanPagesEnv>
+
+export function scanPages(app: FastifyInstance, ctx: WebContext) {
+  const env = scanPagesEnv(ctx)
+  app.get('/scans', async (req, reply) => env.renderList(req, reply))
+  newScanPages(app, env)
+  scanPage(app, env)
+  scanActions(app, env)
+}
+
+/** The new-scan form (generated from each tool's tool_params schema) and what it posts. */
+function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
+  const { ctx, db, tools, toolList, schemas, callbackBlocklist } = env
   async function renderNew(req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; form?: Record<string, string> } = {}) {
     const u = userOf(req)
     const q = req.query as Record<string, string>
@@ -160,21 +190,6 @@ ${table}`
 
   app.get('/scans/new', async (req, reply) => renderNew(req, reply))
 
-  /**
-   * "Scan again" never writes credentials into the page: an object parameter (authentication) left
-   * empty on the form keeps the earlier scan's value, still sealed.
-   */
-  function withKeptCredentials(from: ScanRow | undefined, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
-    if (!from) return params
-    const earlier = toolParamsOf(from) as Record<string, unknown>
-    const kept: Record<string, unknown> = {}
-    for (const [name, s] of Object.entries(schema.properties ?? {})) {
-      const isUnion = !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
-      if (isUnion && params[name] === undefined && earlier[name] !== undefined) kept[name] = earlier[name]
-    }
-    return { ...params, ...kept }
-  }
-
   app.post('/scans/new', async (req, reply) => {
     const u = userOf(req)
     const f = formOf(req)
@@ -202,7 +217,10 @@ ${table}`
     if (!r.ok) return renderNew(req, reply, { error: r.message.replace(/^Invalid parameters: /, ''), status: r.status, form: f })
     return reply.redirect(`/scans/${r.value.scanId}?ok=scan-started`, 303)
   })
+}
 
+/** The scan page: live progress, summary, findings, tests and raw output. */
+function scanPage(app: FastifyInstance, { db, placeOf, loadScan }: ScanPagesEnv) {
   app.get('/scans/:id', async (req, reply) => {
     const u = userOf(req)
     const s = await loadScan(req)
@@ -239,7 +257,10 @@ ${tests.length
 <pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>`
     return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws.activeName, ok: okMessage(req) }))
   })
+}
 
+/** The live fragment, stop, delete, and the outputs of one scan. */
+function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }: ScanPagesEnv) {
   app.get('/scans/:id/progress', async (req, reply) => {
     const s = await loadScan(req)
     const wasLive = (req.query as Record<string, string>).live === '1'
@@ -272,5 +293,5 @@ ${tests.length
     const s = await loadScan(req)
     return reply.type('application/json').header('content-disposition', `inline; filename="ward-scan-${s.id}.json"`).send(JSON.stringify({ data: await scanOutputJson(db, s) }, null, 2))
   })
-
 }
+

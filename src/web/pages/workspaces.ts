@@ -93,6 +93,13 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
   })
 
+  vpnProfilePages(app, ctx)
+}
+
+/** The VPN profiles page: list, create, delete. */
+function vpnProfilePages(app: FastifyInstance, ctx: WebContext) {
+  const { db } = ctx
+
   async function renderVpn(req: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
     const u = userOf(req)
     const [ws, profiles, used] = await Promise.all([workspacesOf(db, u), listVpnProfiles(db, u.userId), workspacesByProfile(db, u.userId)])

@@ -53,7 +53,7 @@ test('an imported template finds its finding in a deep scan through the API', as
     fs.mkdirSync(path.join(dir, 'http'))
     fs.writeFileSync(path.join(dir, 'http', 'acme-admin-console.yaml'), TEMPLATE)
     let out = ''
-    await runAdmin(['templates', 'import', dir], {}, w.h, w.config, (s) => (out += s))
+    await runAdmin(['templates', 'import', dir], w.h, w.config, (s) => (out += s))
     assert.match(out, /^loaded 1, updated 0, unchanged 0, skipped 0/)
 
     const after = await scan()

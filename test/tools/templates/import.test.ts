@@ -41,7 +41,8 @@ after(() => w.close())
 
 async function admin(args: string[], flags: Record<string, string> = {}): Promise<string> {
   let out = ''
-  await runAdmin(args, flags, w.h, w.config, (s) => (out += s + '\n'))
+  const options = Object.entries(flags).flatMap(([k, v]) => (v === 'true' ? [`--${k}`] : [`--${k}`, v]))
+  await runAdmin([...args, ...options], w.h, w.config, (s) => (out += s + '\n'))
   return out
 }
 

@@ -1,0 +1,105 @@
+// `ward admin user|key|workspace ...`: users, their keys and workspaces.
+import { activeKeysMatching, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
+import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
+import { isUniqueViolation } from '../domain/targets.js'
+import { hashPassword } from '../domain/passwords.js'
+import type { Config } from '../config/config.js'
+import { UsageError, calendarDate, positiveInt, table, type AdminContext } from './admin-values.js'
+
+/** How long a set-password link works. */
+export const PASSWORD_LINK_MS = 24 * 3600000
+
+/** The web address a set-password link starts with. */
+export const webBase = (cfg: Pick<Config, 'host' | 'port'>) => `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host}:${cfg.port}`
+
+const requiredName = (v: string | undefined) => {
+  const name = v?.trim()
+  if (!name) throw new UsageError('--name is required')
+  return name
+}
+
+export async function userCreate({ h, cfg, out, readPassword }: AdminContext, o: { name?: string; maxTargets?: string; licenseExpires?: string; passwordStdin?: boolean }) {
+  const name = requiredName(o.name)
+  const maxTargets = o.maxTargets !== undefined ? positiveInt(o.maxTargets, 'max-targets') : cfg.maxTargetsDefault
+  const lic = o.licenseExpires === undefined ? undefined : calendarDate(o.licenseExpires, 'license-expires')
+  const same = await userByName(h.db, name)
+  if (same) throw new UsageError(`a user named "${same.name}" already exists (id ${same.id})`)
+  const password = o.passwordStdin ? await readPassword() : null
+  const u = await createUser(h.db, { name, maxTargets, licenseExpires: lic ?? null })
+  if (password !== null) await setPasswordHash(h.db, u.userId, await hashPassword(password))
+  out(`user id: ${u.userId}\nworkspace id: ${u.workspaceId}\napi key: ${u.apiKey}${password !== null ? '\nweb sign-in: password set' : ''}`)
+}
+
+export async function userSetPassword({ h, cfg, out, readPassword }: AdminContext, o: { user?: string; link?: boolean; passwordStdin?: boolean }) {
+  const userId = positiveInt(o.user, 'user')
+  const link = !!o.link
+  if (link === !!o.passwordStdin) throw new UsageError('ward admin user set-password needs exactly one of --password-stdin and --link')
+  if (!(await userExists(h.db, userId))) throw new UsageError(`user ${userId} does not exist`)
+  if (link) {
+    const token = await createPasswordLink(h.db, userId, PASSWORD_LINK_MS)
+    out(`set-password link for user ${userId} (one use, valid 24 hours):\n${webBase(cfg)}/set-password/${token}`)
+    return
+  }
+  await setPasswordHash(h.db, userId, await hashPassword(await readPassword()))
+  out(`user ${userId}: password set; the user's web sessions were ended`)
+}
+
+export async function userList({ h, out }: AdminContext) {
+  const users = await listUsers(h.db)
+  out(table(['id', 'name', 'max_targets', 'license_expires', 'active_keys', 'created_at'], users.map((u) => [u.id, u.name, u.max_targets, u.license_expires, u.active_keys, u.created_at.slice(0, 19) + 'Z'])))
+}
+
+export async function userSet({ h, out }: AdminContext, o: { user?: string; maxTargets?: string; licenseExpires?: string }) {
+  const userId = positiveInt(o.user, 'user')
+  const maxTargets = o.maxTargets !== undefined ? positiveInt(o.maxTargets, 'max-targets') : undefined
+  const lic = o.licenseExpires === undefined ? undefined : o.licenseExpires === 'none' ? null : calendarDate(o.licenseExpires, 'license-expires')
+  if (maxTargets === undefined && lic === undefined) throw new UsageError('ward admin user set needs --max-targets and/or --license-expires')
+  if (!(await setUserLimits(h.db, userId, { maxTargets, licenseExpires: lic }))) throw new UsageError(`user ${userId} does not exist`)
+  out(`user ${userId}:${maxTargets !== undefined ? ` max targets ${maxTargets}` : ''}${lic !== undefined ? ` licence expires ${lic ?? 'never'}` : ''}`)
+}
+
+export async function keyCreate({ h, out }: AdminContext, o: { user?: string }) {
+  const userId = positiveInt(o.user, 'user')
+  const key = await createApiKey(h.db, userId)
+  if (!key) throw new UsageError(`user ${userId} does not exist`)
+  out(`api key: ${key}`)
+}
+
+export async function keyList({ h, out }: AdminContext, o: { user?: string }) {
+  const keys = await listKeys(h.db, o.user !== undefined ? positiveInt(o.user, 'user') : undefined)
+  out(table(['id', 'user', 'name', 'prefix', 'created_at', 'revoked_at'], keys.map((k) => [k.id, k.user_id, k.user_name, k.key_prefix, k.created_at.slice(0, 19) + 'Z', k.revoked_at ? k.revoked_at.slice(0, 19) + 'Z' : null])))
+}
+
+/** The one active key named by its id or by a prefix (8+ characters) that no other active key shares. */
+async function keyToRevoke({ h }: AdminContext, id: string | undefined, p: string | undefined) {
+  if ((id === undefined) === (p === undefined)) throw new UsageError('ward admin key revoke needs exactly one of --key-id ID and --key-prefix P')
+  if (id !== undefined) {
+    const target = await getKey(h.db, positiveInt(id, 'key-id'))
+    if (!target) throw new UsageError(`key ${id} does not exist`)
+    if (target.revoked_at) throw new UsageError(`key ${id} (${target.key_prefix}…) was already revoked at ${target.revoked_at}`)
+    return target
+  }
+  if (p!.length < 8) throw new UsageError('--key-prefix needs at least the first 8 characters of the key')
+  const matches = await activeKeysMatching(h.db, p!)
+  if (!matches.length) throw new UsageError(`no active key starts with ${p!.slice(0, 12)}`)
+  if (matches.length > 1) throw new UsageError(`${p} matches ${matches.length} active keys: ${matches.map((k) => `id ${k.id} (${k.key_prefix}…, user ${k.user_id} ${k.user_name})`).join(', ')}; give more characters or --key-id`)
+  return matches[0]!
+}
+
+export async function keyRevoke(c: AdminContext, o: { keyId?: string; keyPrefix?: string }) {
+  const target = await keyToRevoke(c, o.keyId, o.keyPrefix)
+  await revokeKey(c.h.db, target.id)
+  c.out(`revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`)
+}
+
+export async function workspaceCreate({ h, out }: AdminContext, o: { user?: string; name?: string }) {
+  const userId = positiveInt(o.user, 'user')
+  const name = requiredName(o.name)
+  if (!(await userExists(h.db, userId))) throw new UsageError(`user ${userId} does not exist`)
+  try {
+    out(`workspace id: ${await createWorkspace(h.db, userId, name)}`)
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new UsageError(`user ${userId} already has a workspace named "${name}"`)
+    throw e
+  }
+}
