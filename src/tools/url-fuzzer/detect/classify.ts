@@ -1,8 +1,8 @@
 // Pure: which kind of exposure a discovered path is, and how risky. No I/O.
 // Only an answer that hands out content (2xx) exposes a file; a 401 still shows an admin login is
 // reachable; anything else (403, redirects) is a plain discovery.
-import type { Check, Risk } from '../../toolkit/check.js'
-import { adminPanelExposure, backupExposure, configExposure, debugExposure, vcsExposure } from './checks.js'
+import type { Check, Risk } from '../../../toolkit/check.js'
+import { adminPanelExposure, backupExposure, configExposure, debugExposure, vcsExposure } from '../checks.js'
 
 export interface Classification {
   check: Check

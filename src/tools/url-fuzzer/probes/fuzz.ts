@@ -2,10 +2,11 @@
 // front), every request passes a concurrency gate and a per-host rate limiter, answers that match the
 // soft-404 signature of their path class are dropped. Network I/O only; classification is elsewhere.
 import { setMaxListeners } from 'node:events'
-import type { Egress } from '../../toolkit/egress.js'
+import type { Egress } from '../../../toolkit/egress.js'
+import { walkRedirects } from '../../lib/http/redirects.js'
 import { CandidateQueue, type WordSource } from './wordlist.js'
-import { HostLimiters } from '../lib/http/rate-limit.js'
-import { Soft404, type Observation, type Signature } from '../lib/http/soft404.js'
+import { HostLimiters } from '../../lib/http/rate-limit.js'
+import { Soft404, type Observation, type Signature } from '../../lib/http/soft404.js'
 
 export interface Discovery {
   url: string
@@ -52,7 +53,6 @@ export interface FuzzStats {
 }
 
 const MAX_BODY = 128 * 1024
-const MAX_HOPS = 5
 const GIVE_UP_AFTER = 25 // consecutive failed requests
 
 /** A counting gate: at most `limit` holders; waiters leave when the signal aborts. */
@@ -134,20 +134,22 @@ export function createObserver(o: Pick<FuzzOptions, 'http' | 'concurrency' | 'ra
   async function observe(method: string, href: string, hostname: string): Promise<Observation> {
     const first = await once(method, href, hostname)
     if (!o.followRedirects) return first
-    let obs = first
     let m = method
-    for (let hop = 0; hop < MAX_HOPS && obs.location; hop++) {
-      let next: URL
-      try {
-        next = new URL(obs.location)
-      } catch {
-        break
-      }
-      if (next.hostname !== hostname || !/^https?:$/.test(next.protocol)) break
-      if (obs.status !== 307 && obs.status !== 308 && m !== 'HEAD') m = 'GET'
-      obs = await once(m, next.href, hostname)
-    }
-    return { ...obs, location: first.location }
+    const walk = await walkRedirects(
+      { url: href, answer: first },
+      {
+        location: (a) => a.location,
+        status: (a) => a.status,
+        // A candidate's redirects are followed on its own host only.
+        allow: (next) => next.hostname === hostname,
+        fetch: (url, via) => {
+          if (via !== 307 && via !== 308 && m !== 'HEAD') m = 'GET'
+          return once(m, url, hostname)
+        },
+      },
+    )
+    if (walk.end === 'failed') throw walk.error
+    return { ...walk.answer, location: first.location }
   }
 
   return { observe, requests: () => requests }

@@ -24,7 +24,7 @@ export interface Candidate {
   weight: number
 }
 
-const shippedPath = (name: 'small' | 'medium') => fileURLToPath(new URL(`./wordlists/${name}.txt`, import.meta.url))
+const shippedPath = (name: 'small' | 'medium') => fileURLToPath(new URL(`../wordlists/${name}.txt`, import.meta.url))
 const countCache = new Map<string, number>()
 
 /** A word as a relative path: trimmed, no leading slash; '' for blank lines and '#' comments. */
