@@ -1,38 +1,32 @@
 // Tool 20, Subdomain Finder: DNS records of the domain, SPF/DMARC policy, wildcard detection,
 // zone transfer attempts, wordlist brute force, and dangling CNAMEs — all through one resolver.
+// The sequence only: queries are in probes/, decisions in detect/, findings built in output.ts.
 import { setMaxListeners } from 'node:events'
 import { defineTool, type ScanContext } from '../../toolkit/tool.js'
-import { subdomainFinderManifest } from './manifest.js'
 import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { ipVersion, targetHost } from '../../toolkit/ip.js'
-import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
-import {
-  dnsAxfrAllowed, dnsDanglingCname, dnsDmarcMissing, dnsDmarcWeak, dnsSpfMissing, dnsSpfWeak, dnsSubdomainFound, dnsWildcard,
-} from './checks.js'
-import { axfr, DnsQueryError, type DnsClient } from '../lib/dns/client.js'
-import { lookupAddresses, type AddressLookup } from '../lib/dns/lookup.js'
-import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsMessage, type DnsRecord } from '../lib/dns/message.js'
-import { chooseResolver } from './resolver.js'
+import { textEvidence } from '../../toolkit/evidence.js'
 import { mapLimit } from '../../toolkit/limit.js'
-import { detectWildcard, exists, linkResolver, matchesWildcard, resolveName, type Wildcard } from './enumerate.js'
-import { analyzeDmarc, analyzeSpf, type PolicyVerdict } from './email-policy.js'
-import { takeoverService } from './takeover.js'
-import { wordsFor } from './wordlists.js'
+import { DnsQueryError, type DnsClient } from '../lib/dns/client.js'
+import type { AddressLookup } from '../lib/dns/lookup.js'
+import { chooseResolver } from '../lib/dns/resolver.js'
+import { normalizeName, RCODE, rcodeName, TYPE, typeName, type DnsMessage, type DnsRecord } from '../lib/dns/message.js'
+import { subdomainFinderManifest } from './manifest.js'
+import { dnsWildcard } from './checks.js'
+import type { SubdomainFinderParams } from './params.js'
+import { wordsFor } from './data/wordlists.js'
+import { linkResolver } from './probes/resolver.js'
+import { detectWildcard } from './probes/wildcard.js'
+import { lookupTarget, resolveName } from './probes/names.js'
+import { dedupRecords, findDmarc, recordsOf } from './probes/records.js'
+import { nameServerAddresses, zoneTransfers } from './probes/zone-transfer.js'
+import { exists, isSubdomain, matchesWildcard, targetOf, type Wildcard } from './detect/names.js'
+import { analyzeDmarc, analyzeSpf } from './detect/email-policy.js'
+import { takeoverService } from './detect/takeover.js'
+import { danglingFinding, describeFound, policyTest, recordRow, subdomainFinding, subdomainRow, zoneTransferFinding, type Found, type Source } from './output.js'
 
-import { subdomainFinderParams } from './params.js'
-export { subdomainFinderParams }
+type Params = SubdomainFinderParams
 
-type Params = typeof subdomainFinderParams.static
-type Source = 'bruteforce' | 'zone transfer' | 'domain records'
-
-interface Found {
-  hostname: string
-  sources: Set<Source>
-  lookup: AddressLookup
-  records: DnsRecord[]
-}
-
-const AXFR_SHOWN = 300
 const TYPES_OF_DOMAIN = [TYPE.A, TYPE.AAAA, TYPE.CNAME, TYPE.MX, TYPE.NS, TYPE.TXT, TYPE.CAA] as const
 const EXTRA_TYPES_OF_NAMES = [TYPE.AAAA, TYPE.MX, TYPE.TXT, TYPE.NS] as const
 
@@ -65,8 +59,8 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
   }
   await zoneTransferStep(r, own)
   const sorted = await enumerationStep(r, words, wildcard)
-  ctx.output('subdomains', sorted.map((f) => ({ hostname: f.hostname, ip_address: f.lookup.addresses[0] ?? null, resolved: f.lookup.addresses.length > 0 })))
-  ctx.output('records', dedupRecords(r.allRecords).map((x) => ({ name: x.name, type: typeName(x.type), ttl: x.ttl, data: x.data })))
+  ctx.output('subdomains', sorted.map(subdomainRow))
+  ctx.output('records', dedupRecords(r.allRecords).map(recordRow))
   await danglingCnameStep(r, sorted)
   ctx.progress(r.total, r.total)
 })
@@ -123,14 +117,13 @@ async function emailPolicyStep(r: Run, own: DnsRecord[]): Promise<void> {
   if (!apex && !hasMx) {
     for (const name of ['SPF record', 'DMARC record']) await (await ctx.test(name, `Email policy of ${domain}.`)).skip(`${domain} is not a zone apex and has no MX record`)
   } else {
-    await policyTest(ctx, 'SPF record', `Looked for a v=spf1 TXT record on ${domain} and its "all" qualifier.`, domain, analyzeSpf(own.filter((r) => r.type === TYPE.TXT && r.name === domain).map((r) => r.data)), dnsSpfMissing, dnsSpfWeak)
+    await policyTest(ctx, 'spf', 'SPF record', `Looked for a v=spf1 TXT record on ${domain} and its "all" qualifier.`, domain, analyzeSpf(own.filter((r) => r.type === TYPE.TXT && r.name === domain).map((r) => r.data)))
     const dmarc = await findDmarc(client, domain, signal)
     r.allRecords.push(...dmarc.records)
     const inherited = dmarc.at && dmarc.at !== `_dmarc.${domain}` ? ` (inherited from ${dmarc.at})` : ''
-    await policyTest(ctx, 'DMARC record', `Looked for a v=DMARC1 TXT record at _dmarc.${domain} (then at its parent domains, as receivers do) and its policy.`, domain, analyzeDmarc(dmarc.records.map((r) => r.data)), dnsDmarcMissing, dnsDmarcWeak, inherited)
+    await policyTest(ctx, 'dmarc', 'DMARC record', `Looked for a v=DMARC1 TXT record at _dmarc.${domain} (then at its parent domains, as receivers do) and its policy.`, domain, analyzeDmarc(dmarc.records.map((r) => r.data)), inherited)
   }
   step(r, 2)
-
 }
 
 /** 4. Wildcard: random names that resolve mean brute-force answers must be compared with theirs. */
@@ -166,9 +159,6 @@ function addCandidate(r: Run, name: string, source: Source, lookup?: AddressLook
   } else r.found.set(n, { hostname: n, sources: new Set([source]), lookup: lookup ?? emptyLookup(n), records: [] })
 }
 
-/** Addresses of one zone's name servers tried for AXFR at most (each server name counts its first two). */
-const AXFR_MAX_ADDRESSES = 16
-
 /**
  * 5. Zone transfer from every name server address. Several NS names often share an address (one
  * server, several names): each address is asked once and gives at most one finding.
@@ -180,18 +170,10 @@ async function zoneTransferStep(run: Run, own: DnsRecord[]): Promise<void> {
   if (nameServers.length === 0) {
     await axfrTest.skip(`${domain} has no NS records of its own (not a zone apex)`)
   } else {
-    const byAddress = new Map<string, string[]>()
-    for (const ns of nameServers) {
-      if (signal.aborted) break
-      const addrs = await lookupAddresses(client, ns, { signal, aaaa: true }).then((l) => l.addresses, () => [] as string[])
-      if (!addrs.length) ctx.log(`AXFR ${ns}: the name server's address does not resolve`)
-      for (const ip of addrs.slice(0, 2)) byAddress.set(ip, [...(byAddress.get(ip) ?? []), ns])
-    }
+    const byAddress = await nameServerAddresses(client, nameServers, signal, (l) => ctx.log(l))
     let transferred = false
-    for (const [ip, names] of [...byAddress].slice(0, AXFR_MAX_ADDRESSES)) {
-      if (signal.aborted) break
+    for await (const { ip, names, result: r } of zoneTransfers(ctx.net, byAddress, domain, signal)) {
       const who = `${names.join(', ')} (${ip})`
-      const r = await axfr(ctx.net, { host: ip, port: 53 }, domain, { signal, timeoutMs: 10_000 }).catch((e) => ({ ok: false as const, reason: (e as Error).message }))
       if (!r.ok) {
         ctx.log(`AXFR ${who}: refused — ${r.reason}`)
         continue
@@ -207,30 +189,11 @@ async function zoneTransferStep(run: Run, own: DnsRecord[]): Promise<void> {
           if (target) addCandidate(run, target, 'zone transfer')
         }
       }
-      const rows = r.records.slice(0, AXFR_SHOWN).map((x) => [x.name, typeName(x.type), x.ttl, x.data])
-      await axfrTest.finding({
-        check: dnsAxfrAllowed,
-        location: ip,
-        detail: `${who} transferred the zone ${domain}: ${r.records.length} records${r.records.length > AXFR_SHOWN ? `, the first ${AXFR_SHOWN} shown` : ''}.`,
-        evidence: tableEvidence(['name', 'type', 'ttl', 'data'], rows),
-        port: 53,
-        protocol: 'tcp',
-        service: 'domain',
-        confirmed: true,
-      })
+      await axfrTest.finding(zoneTransferFinding(ip, who, domain, r.records))
     }
     await (signal.aborted ? axfrTest.error('stopped before every name server was tried') : axfrTest.done())
   }
   step(run)
-
-}
-
-/** The host name a record points to (CNAME, NS, MX exchange, SRV target), if any. */
-function targetOf(rec: DnsRecord): string | null {
-  if (rec.type === TYPE.CNAME || rec.type === TYPE.NS) return rec.data
-  if (rec.type === TYPE.MX) return rec.data.replace(/^\d+\s+/, '')
-  if (rec.type === TYPE.SRV) return rec.data.split(' ')[3] ?? null
-  return null
 }
 
 /** 6. Brute force, then resolve what the records and the zone transfer named; the names found, sorted. */
@@ -265,17 +228,9 @@ async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildc
 
   const sorted = [...found.values()].sort((a, b) => a.hostname.localeCompare(b.hostname))
   for (const f of sorted) {
-    const how = [...f.sources].join(', ')
-    const end = f.lookup.loop ? ' (the CNAME chain loops or is too long)' : f.lookup.addresses.length ? ` → ${f.lookup.addresses.join(', ')}` : ' (does not resolve)'
-    const answer = f.lookup.cnames.length ? `CNAME ${f.lookup.cnames.join(' → ')}${end}` : f.lookup.addresses.join(', ') || 'no address'
+    const { how, answer } = describeFound(f)
     ctx.log(`found ${f.hostname} (${how}): ${answer}`)
-    await enumTest.finding({
-      check: dnsSubdomainFound,
-      location: f.hostname,
-      detail: `${f.hostname} (found by ${how}): ${answer}.`,
-      evidence: f.records.length ? tableEvidence(['name', 'type', 'ttl', 'data'], f.records.map((r) => [r.name, typeName(r.type), r.ttl, r.data])) : undefined,
-      confirmed: true,
-    })
+    await enumTest.finding(subdomainFinding(f))
   }
   if (signal.aborted) await enumTest.error(`stopped after ${r.done - 6} of ${words.length} names`)
   else if (failures > candidates.length / 2) await enumTest.error(`${failures} of ${candidates.length} lookups failed: the resolver is unreliable`)
@@ -296,72 +251,15 @@ async function danglingCnameStep(r: Run, sorted: Found[]): Promise<void> {
       ctx.log(`${f.hostname} → ${f.lookup.cnames.join(' → ')}: the chain loops or is too long, no final target`)
       continue
     }
-    const t = await lookupAddresses(client, target, { signal }).catch(() => null)
+    const t = await lookupTarget(client, target, signal)
     if (!t || t.rcode !== RCODE.NXDOMAIN) {
       ctx.log(`${f.hostname} → ${target}: ${t ? `${rcodeName(t.rcode)}, not claimable` : 'no answer'}`)
       continue
     }
-    const service = takeoverService(target)
-    await danglingTest.finding({
-      check: dnsDanglingCname,
-      location: f.hostname,
-      detail: `${f.hostname} is a CNAME to ${target}, which does not exist (NXDOMAIN)${service ? `; ${service} lets anyone claim that name` : ''}.`,
-      evidence: tableEvidence(['name', 'type', 'data'], [...f.lookup.cnames.map((c, i) => [i === 0 ? f.hostname : f.lookup.cnames[i - 1]!, 'CNAME', c]), [target, 'A', 'NXDOMAIN']]),
-      // Takeover-prone services can be claimed in minutes; other targets need the domain to be registered.
-      risk: service ? 'high' : 'medium',
-      confirmed: Boolean(service),
-    })
+    await danglingTest.finding(danglingFinding(f, target, takeoverService(target)))
   }
   await (signal.aborted ? danglingTest.error('stopped before every CNAME was checked') : danglingTest.done())
 }
-
-async function policyTest(ctx: ScanContext<Params>, name: string, description: string, domain: string, v: PolicyVerdict, missing: typeof dnsSpfMissing | typeof dnsDmarcMissing, weak: typeof dnsSpfWeak | typeof dnsDmarcWeak, note = '') {
-  const t = await ctx.test(name, description)
-  if (v.kind === 'missing') await t.finding({ check: missing, location: domain, detail: `${domain} publishes none.`, confirmed: true })
-  if (v.kind === 'weak') await t.finding({ check: weak, location: domain, detail: `${v.reason}${note}`, evidence: textEvidence(v.record), risk: v.risk, confirmed: true })
-  ctx.log(`${name}: ${v.kind}${v.kind !== 'missing' ? ` — ${v.record}${note}` : ''}`)
-  await t.done()
-}
-
-/**
- * The DMARC TXT records that apply to `domain`: its own, else the closest parent's (an approximation of
- * RFC 7489's organizational domain without the Public Suffix List; stops at two labels).
- */
-async function findDmarc(client: DnsClient, domain: string, signal: AbortSignal): Promise<{ at?: string; records: DnsRecord[] }> {
-  const labels = domain.split('.')
-  for (let i = 0; i <= labels.length - 2; i++) {
-    const at = `_dmarc.${labels.slice(i).join('.')}`
-    const records = (await recordsOf(client, at, [TYPE.TXT], signal)).filter((r) => r.name === at && r.type === TYPE.TXT)
-    if (records.some((r) => /^v=DMARC1\s*(;|$)/i.test(r.data.trim()))) return { at, records }
-  }
-  return { records: [] }
-}
-
-/** The answers of several queries for one name; failed queries add nothing. */
-async function recordsOf(client: DnsClient, name: string, types: readonly number[], signal: AbortSignal): Promise<DnsRecord[]> {
-  const out: DnsRecord[] = []
-  for (const type of types) {
-    if (signal.aborted) break
-    try {
-      const m = await client.query(name, type, { signal })
-      out.push(...m.answers.filter((r) => r.type === type || r.type === TYPE.CNAME))
-    } catch (e) {
-      if (!(e instanceof DnsQueryError)) throw e
-    }
-  }
-  return dedupRecords(out)
-}
-
-function dedupRecords(records: DnsRecord[]): DnsRecord[] {
-  const seen = new Set<string>()
-  return records.filter((r) => {
-    const k = `${r.name}|${r.type}|${r.data}`
-    return seen.has(k) ? false : (seen.add(k), true)
-  })
-}
-
-const isSubdomain = (name: string, domain: string) =>
-  name.endsWith(`.${domain}`) && !name.split('.').some((l) => l.startsWith('_') || l === '*')
 
 const emptyLookup = (name: string): AddressLookup => ({ name, rcode: -1, cnames: [], addresses: [], records: [] })
 

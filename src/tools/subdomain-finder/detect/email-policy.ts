@@ -1,5 +1,5 @@
 // Pure: SPF (RFC 7208) and DMARC (RFC 7489) records → verdicts. No I/O.
-import type { Risk } from '../../toolkit/check.js'
+import type { Risk } from '../../../toolkit/check.js'
 
 export type PolicyVerdict =
   | { kind: 'missing' }

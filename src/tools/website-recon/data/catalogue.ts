@@ -1,6 +1,6 @@
-// Technology fingerprint catalogues (Website Recon's fingerprints.json, format in docs/tools.md), compiled;
+// Technology fingerprint catalogues (fingerprints.json, format in docs/tools.md), compiled;
 // entries given in tool_params.fingerprints the same way. A bad pattern names its entry.
-import { productKey, type ProductKey } from '../services/products.js'
+import { productKey, type ProductKey } from '../../lib/services/products.js'
 
 export interface Pattern {
   re: RegExp
