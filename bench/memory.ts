@@ -62,7 +62,7 @@ async function child(kind: string, url: string, words: number) {
   const t0 = performance.now()
   let r
   if (kind === 'website') {
-    const { websiteScanner } = await import('../src/tools/website-scanner/index.js')
+    const { websiteScanner } = await import('../src/tools/website-scanner/run.js')
     // The politeness cap off (as for the fuzzer): the bed is ours, the figure is the crawler's own cost.
     r = await runTool(websiteScanner, { target: url, params: { scan_type: 'deep', rate_limit: 10_000 } })
   } else {

@@ -1,14 +1,14 @@
 // Active checks of the deep scan: each injection point × check is one test; each parameter of the
 // point gets the check's payloads until one is proven. Proof rules live in detect/active.ts.
-import type { Check } from '../../toolkit/check.js'
-import * as C from './checks.js'
-import { textEvidence } from '../../toolkit/evidence.js'
-import type { HttpResponse } from '../../toolkit/egress.js'
-import type { Fetcher } from '../lib/http/fetch.js'
+import type { Check } from '../../../toolkit/check.js'
+import * as C from '../checks.js'
+import { textEvidence } from '../../../toolkit/evidence.js'
+import type { HttpResponse } from '../../../toolkit/egress.js'
+import type { Fetcher } from '../../lib/http/fetch.js'
 import type { InjectionPoint } from './crawl.js'
-import * as A from './detect/active.js'
-import type { Hit } from './detect/types.js'
-import { LIMITS } from './params.js'
+import * as A from '../detect/active.js'
+import type { Hit } from '../detect/types.js'
+import { LIMITS } from '../params.js'
 
 interface Sent {
   answer: A.Answer

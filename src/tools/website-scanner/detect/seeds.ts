@@ -1,6 +1,6 @@
 // Crawl seeds a site declares itself: robots.txt names paths (Allow and Disallow alike: a scanner
 // wants to know what is there; what robots.txt hides is judged separately, detect/info.ts) and sitemaps.
-import { resolveLink } from '../lib/http/url.js'
+import { resolveLink } from '../../lib/http/url.js'
 
 /** Paths of Allow/Disallow lines (wildcards cut at the first * or $) and Sitemap URLs. */
 export function robotsSeeds(text: string, base: URL): { paths: URL[]; sitemaps: URL[] } {

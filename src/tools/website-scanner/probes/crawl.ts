@@ -2,25 +2,16 @@
 // sitemaps. No page cap: it ends when nothing new is left or at its time budget, and the fetcher paces
 // it per host. URL patterns keep traps out (a calendar is sampled, not walked); bodies are parsed as they
 // arrive and dropped: only URLs, injection points, password forms and linked downloads are kept.
-import type { Fetcher } from '../lib/http/fetch.js'
-import { endpointUrl, resolveLink, sameOrigin } from '../lib/http/url.js'
-import { forms, links } from './html.js'
-import { LIMITS } from './params.js'
-import { DOWNLOAD_EXT, type FileObs } from './detect/files.js'
-import { urlPattern } from './url-pattern.js'
-import { robotsSeeds, sitemapLocs } from './seeds.js'
-import { passwordForms, type PasswordForm } from './detect/transport.js'
+import type { Fetcher } from '../../lib/http/fetch.js'
+import { endpointUrl, resolveLink, sameOrigin } from '../../lib/http/url.js'
+import { LIMITS } from '../params.js'
+import { DOWNLOAD_EXT, type FileObs } from '../detect/files.js'
+import { urlPattern } from '../detect/url-pattern.js'
+import { robotsSeeds, sitemapLocs } from '../detect/seeds.js'
+import type { PasswordForm } from '../detect/transport.js'
+import { readCrawledPage, SKIP_ACTION, type InjectionPoint } from '../detect/crawl-page.js'
 
-/** A place where input reaches the application: an endpoint and the parameters it takes. */
-export interface InjectionPoint {
-  method: 'GET' | 'POST'
-  /** Endpoint URL without query. */
-  url: string
-  /** Every parameter with its original value (others are sent unchanged while one is tested). */
-  params: Record<string, string>
-  /** Where it was found (page URL). */
-  source: string
-}
+export type { InjectionPoint }
 
 export interface CrawlResult {
   /** Pages visited (the first LIMITS.maxPagesListed of them). */
@@ -58,8 +49,6 @@ const SKIP_EXT = /\.(png|jpe?g|gif|svg|ico|webp|css|woff2?|ttf|eot|mp4|mp3|pdf|e
 /** Linked downloads fetched for classification: at most this many, this many bytes each (enough for magic bytes and a dump's header). */
 const MAX_FILES = 50
 const FILE_BYTES = 64 * 1024
-/** Links and forms whose use changes state in ways a scan should not (sessions, deletions). */
-const SKIP_ACTION = /\b(log-?out|sign-?out|log-?off|sign-?off|delete|remove|destroy|unsubscribe)\b/i
 
 export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
   const maxPages = o.maxPages ?? Infinity
@@ -138,35 +127,11 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
       if (!r) return
       pagesCrawled++
       if (pages.length < LIMITS.maxPagesListed) pages.push({ url: url.href, status: r.status, depth })
-      if (url.search) addPoint({ method: 'GET', url: endpointUrl(url), params: Object.fromEntries(url.searchParams), source: url.href })
-      const parts = url.pathname.split('/').filter(Boolean)
-      for (let n = 1; n < parts.length && dirs.size < 1000; n++) dirs.add(`/${parts.slice(0, n).join('/')}/`)
-      if (r.status >= 300 && r.status < 400 && r.headers.location) {
-        const next = resolveLink(r.headers.location, url)
-        if (next) enqueue(next, depth + 1)
-        return
-      }
-      if (!/html/i.test(r.headers['content-type'] ?? '')) return
-      const body = r.text()
-      if (pwForms.length < 100) pwForms.push(...passwordForms({ url: url.href, status: r.status, headers: r.headers, setCookies: [], body }))
-      for (const href of links(body)) {
-        const u = resolveLink(href, url)
-        if (u) enqueue(u, depth + 1)
-      }
-      for (const f of forms(body)) {
-        const action = resolveLink(f.action || url.href, url)
-        if (!action || !sameOrigin(action, o.start) || SKIP_ACTION.test(action.pathname)) continue
-        if (o.authenticated && f.fields.some((x) => x.type === 'password')) continue
-        const params: Record<string, string> = f.method === 'GET' ? Object.fromEntries(action.searchParams) : {}
-        for (const fld of f.fields.slice(0, LIMITS.maxParamsPerPoint)) params[fld.name] = fld.value || defaultValue(fld.name, fld.type)
-        addPoint({ method: f.method, url: endpointUrl(action), params, source: url.href })
-        if (f.method === 'GET') {
-          // A GET form's result page is a page like any other (search results, filters).
-          const target = new URL(endpointUrl(action))
-          for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v)
-          enqueue(target, depth + 1)
-        }
-      }
+      const seen = readCrawledPage(url, r, o.start, o.authenticated)
+      for (const p of seen.points) addPoint(p)
+      for (const d of seen.dirs) if (dirs.size < 1000) dirs.add(d)
+      if (pwForms.length < 100) pwForms.push(...seen.passwordForms)
+      for (const u of seen.next) enqueue(u, depth + 1)
     }
     pump()
   })
@@ -198,12 +163,4 @@ async function seedUrls(o: CrawlOptions): Promise<URL[]> {
   }
   if (out.length) o.log(`crawl: ${out.length} seed URL(s) from robots.txt and ${read.size} sitemap(s)`)
   return out
-}
-
-/** A plausible value for an empty form field, so the application takes its normal path. */
-function defaultValue(name: string, type: string): string {
-  if (type === 'email' || /mail/i.test(name)) return 'ward@example.com'
-  if (type === 'number' || /(^|_)(id|num|count|page)$/i.test(name)) return '1'
-  if (/url|redirect|next|return/i.test(name)) return '/'
-  return 'ward'
 }

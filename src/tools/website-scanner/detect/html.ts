@@ -1,7 +1,7 @@
 // Just enough HTML reading for a scanner: links, forms, meta generator, title. Through the linear
 // tokenizer of lib/http/html-reader.ts (no DOM, no regex over the page: a hostile page costs its
 // length, never its length squared).
-import { htmlForms, readHtml } from '../lib/http/html-reader.js'
+import { htmlForms, readHtml } from '../../lib/http/html-reader.js'
 
 export interface FormField {
   name: string

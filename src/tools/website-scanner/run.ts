@@ -1,23 +1,31 @@
 // Website Scanner orchestration: pick the start URL under the redirect policy, run the light checks,
 // and for deep scans crawl the origin and run the active checks per injection point.
-import type { ScanContext } from '../../toolkit/tool.js'
+import { defineTool, type ScanContext } from '../../toolkit/tool.js'
+import { websiteScannerManifest } from './manifest.js'
 import { resolveStartUrl } from '../lib/http/start-url.js'
 import { createFetcher } from '../lib/http/fetch.js'
 import { mapLimit } from '../../toolkit/limit.js'
 import { endpointUrl, portOf, serviceOf } from '../lib/http/url.js'
-import { LIGHT_TESTS, lightScan, toPage } from './light.js'
-import { crawl } from './crawl.js'
-import { ACTIVE, baselineOf, runActive } from './active.js'
-import { createRecorder, type Where } from './recorder.js'
+import { observeLight, toPage } from './probes/light.js'
+import { LIGHT_TESTS, lightComponents, lightTests, type Crawled } from './detect/light.js'
+import type { Fetcher } from '../lib/http/fetch.js'
+import type { Recorder } from './output.js'
+import type { Component, PageObs } from './detect/types.js'
+import { crawl } from './probes/crawl.js'
+import { ACTIVE, baselineOf, runActive } from './probes/active.js'
+import { createRecorder, type Where } from './output.js'
 import { LIMITS, type WebsiteParams } from './params.js'
 import { HostLimiters } from '../lib/http/rate-limit.js'
 import { loginForScan } from '../lib/http/auth/scan-login.js'
-import { runTemplatePhase } from './templates.js'
+import { runTemplatePhase } from './probes/templates.js'
 
 /** Progress units of the crawl (its share before the tests; pages known grow as it goes). */
 const CRAWL_UNITS = 100
 
-export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
+// Tool 170, Website Scanner: light (passive) and deep (crawl + active injection checks) web scans.
+export const websiteScanner = defineTool(websiteScannerManifest, (ctx) => runWebsiteScan(ctx))
+
+async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
   const deep = ctx.params.scan_type === 'deep'
   // Logged in first (when tool_params.authentication asks): every request below carries the session.
   const net = await loginForScan(ctx as ScanContext<unknown>, ctx.params.authentication)
@@ -44,8 +52,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   ctx.progress(0, total)
 
   if (!deep) {
-    const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, vulns: ctx.vulns })
-    ctx.output('components', components)
+    ctx.output('components', await lightPhase(ctx, { base, page, where, fetch, rec }))
     // Light scans run templates only when asked to.
     if (ctx.params.templates) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
     ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
@@ -62,8 +69,7 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   ctx.output('injection_points', c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })))
   if (ctx.signal.aborted) return
 
-  const { components } = await lightScan({ base, page, where, fetch, rec, log: ctx.log, signal: ctx.signal, extraDirs: c.dirs, vulns: ctx.vulns, crawled: { passwordForms: c.passwordForms, files: c.files } })
-  ctx.output('components', components)
+  ctx.output('components', await lightPhase(ctx, { base, page, where, fetch, rec }, c.dirs, { passwordForms: c.passwordForms, files: c.files }))
 
   const env = { fetch, signal: ctx.signal, log: ctx.log, sleepBudget: { ms: LIMITS.sleepBudgetMs } }
   await mapLimit(c.points, 2, ctx.signal, async (p) => {
@@ -79,4 +85,16 @@ export async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<v
   if (!ctx.signal.aborted) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
   ctx.progress(total, total)
   ctx.log(`deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
+}
+
+/** The light requests, then one test per light check; returns the components the site announces. */
+async function lightPhase(
+  ctx: ScanContext<WebsiteParams>,
+  l: { base: URL; page: PageObs; where: Where; fetch: Fetcher; rec: Recorder },
+  extraDirs?: string[],
+  crawled?: Crawled,
+): Promise<Component[]> {
+  const obs = await observeLight(l.base, l.page, l.fetch, ctx.signal, extraDirs)
+  for (const t of lightTests(obs, ctx.vulns, crawled)) await l.rec.test(t.name, t.description, l.where, t.run)
+  return lightComponents(obs)
 }
