@@ -9,11 +9,11 @@ import { endpointUrl, portOf, serviceOf } from '../lib/http/url.js'
 import { observeLight, toPage } from './probes/light.js'
 import { LIGHT_TESTS, lightComponents, lightTests, type Crawled } from './detect/light.js'
 import type { Fetcher } from '../lib/http/fetch.js'
-import type { Recorder } from './output.js'
+import { createRecorder, type Recorder } from '../../toolkit/recorder.js'
 import type { Component, PageObs } from './detect/types.js'
 import { crawl } from './probes/crawl.js'
 import { ACTIVE, baselineOf, runActive } from './probes/active.js'
-import { createRecorder, type Where } from './output.js'
+import { placed, type Where } from './output.js'
 import { LIMITS, type WebsiteParams } from './params.js'
 import { HostLimiters } from '../lib/http/rate-limit.js'
 import { loginForScan } from '../lib/http/auth/scan-login.js'
@@ -48,7 +48,7 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
   // Progress: crawl pages count as units, then tests; the total grows once the crawl knows the points.
   let crawled = 0
   let total = LIGHT_TESTS + (deep ? 1 + CRAWL_UNITS + ACTIVE.length * 4 : 0)
-  const rec = createRecorder(ctx as ScanContext<unknown>, () => ctx.progress(crawled + rec.done, total))
+  const rec = createRecorder(ctx, { quietAfterStop: true, logHits: true, onDone: () => ctx.progress(crawled + rec.done, total) })
   ctx.progress(0, total)
 
   if (!deep) {
@@ -77,8 +77,9 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
     const path = `${p.method} ${new URL(p.url).pathname}`
     for (const t of ACTIVE) {
       if (ctx.signal.aborted) return
-      await rec.test(`${t.check.name}: ${path}`, `Deep scan: ${t.what} for the parameters ${Object.keys(p.params).join(', ')} of ${p.method} ${endpointUrl(new URL(p.url))}`, where, () =>
-        baselines.size ? runActive(env, t, p, baselines) : 'the endpoint did not answer its baseline request',
+      await rec.test(`${t.check.name}: ${path}`, `Deep scan: ${t.what} for the parameters ${Object.keys(p.params).join(', ')} of ${p.method} ${endpointUrl(new URL(p.url))}`,
+        () => (baselines.size ? runActive(env, t, p, baselines) : 'the endpoint did not answer its baseline request'),
+        placed(where),
       )
     }
   })
@@ -95,6 +96,6 @@ async function lightPhase(
   crawled?: Crawled,
 ): Promise<Component[]> {
   const obs = await observeLight(l.base, l.page, l.fetch, ctx.signal, extraDirs)
-  for (const t of lightTests(obs, ctx.vulns, crawled)) await l.rec.test(t.name, t.description, l.where, t.run)
+  for (const t of lightTests(obs, ctx.vulns, crawled)) await l.rec.test(t.name, t.description, t.run, placed(l.where))
   return lightComponents(obs)
 }

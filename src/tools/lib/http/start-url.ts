@@ -1,6 +1,7 @@
 // The one start-URL resolver of the web tools: scheme discovery for hostnames and IPs, then the
 // scan's redirect policy (redirect_level, scan_original_url) applied to the target's redirects
 // through the one redirect walker.
+import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { Egress, HttpResponse } from '../../../toolkit/egress.js'
 import type { RedirectLevel, ScanTarget } from '../../../toolkit/tool.js'
 import { RedirectRefusedError, TargetUnreachableError } from '../../../toolkit/errors.js'
@@ -36,7 +37,7 @@ export interface StartUrl {
 }
 
 export async function resolveStartUrl(o: StartUrlOptions): Promise<StartUrl> {
-  const get = (url: string) => o.net.http(url, { signal: o.signal, timeoutMs: o.timeoutMs ?? 10000, maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024 })
+  const get = (url: string) => o.net.http(url, { signal: o.signal, timeoutMs: o.timeoutMs ?? HTTP_TIMEOUT_MS, maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024 })
   const found = await firstAnswer(o, get)
   if (!found) return { url: candidateBaseUrls(o.target)[0]!, original: candidateBaseUrls(o.target)[0]!, redirects: [] }
   const { original, first } = found

@@ -1,5 +1,6 @@
 // Zone transfer attempts: the name servers' addresses (each name counts its first two, an address
 // shared by several names is asked once), then an AXFR over TCP to each, at most AXFR_MAX_ADDRESSES.
+import { DNS_TCP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { Egress } from '../../../toolkit/egress.js'
 import { axfr, type AxfrResult, type DnsClient } from '../../lib/dns/client.js'
 import { lookupAddresses } from '../../lib/dns/lookup.js'
@@ -30,7 +31,7 @@ export async function nameServerAddresses(client: DnsClient, nameServers: readon
 export async function* zoneTransfers(net: Egress, byAddress: ReadonlyMap<string, string[]>, zone: string, signal: AbortSignal): AsyncGenerator<TransferAttempt> {
   for (const [ip, names] of [...byAddress].slice(0, AXFR_MAX_ADDRESSES)) {
     if (signal.aborted) return
-    const result = await axfr(net, { host: ip, port: 53 }, zone, { signal, timeoutMs: 10_000 }).catch((e): AxfrResult => ({ ok: false, reason: (e as Error).message }))
+    const result = await axfr(net, { host: ip, port: 53 }, zone, { signal, timeoutMs: DNS_TCP_TIMEOUT_MS }).catch((e): AxfrResult => ({ ok: false, reason: (e as Error).message }))
     yield { ip, names, result }
   }
 }

@@ -1,6 +1,7 @@
 // The fuzzing loop: a fixed pool of workers pulls candidates from a stream (nothing is built up
 // front), every request passes a concurrency gate and a per-host rate limiter, answers that match the
 // soft-404 signature of their path class are dropped. Network I/O only; classification is elsewhere.
+import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import { setMaxListeners } from 'node:events'
 import type { Egress } from '../../../toolkit/egress.js'
 import { walkRedirects } from '../../lib/http/redirects.js'
@@ -107,7 +108,7 @@ export function createObserver(o: Pick<FuzzOptions, 'http' | 'concurrency' | 'ra
       const res = await o.http(href, {
         method,
         signal: o.signal,
-        timeoutMs: o.timeoutMs ?? 10_000,
+        timeoutMs: o.timeoutMs ?? HTTP_TIMEOUT_MS,
         maxBodyBytes: MAX_BODY,
         headers: { accept: '*/*' },
       })

@@ -1,6 +1,7 @@
 // The light scan's requests: the page's CORS probe, robots.txt and security.txt, OPTIONS and TRACE,
 // the plain-HTTP twin, soft-404 calibration, sensitive files, directories, admin areas and the site's
 // own scripts, at most six at a time. Returns what was seen; the detectors judge it (detect/light.ts).
+import { CONNECT_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { HttpResponse } from '../../../toolkit/egress.js'
 import { mapLimit } from '../../../toolkit/limit.js'
 import { calibrationPaths, profile } from '../../lib/http/soft404.js'
@@ -33,7 +34,7 @@ export async function observeLight(base: URL, page: PageObs, fetch: Fetcher, sig
     sectxt2: () => fetch(url('/security.txt')),
     options: () => fetch(base.href, { method: 'OPTIONS', maxBodyBytes: 4096 }),
     trace: () => fetch(base.href, { method: 'TRACE', headers: { [TRACE_MARKER_HEADER]: marker }, maxBodyBytes: 16384 }),
-    plainHttp: () => (isHttps && portOf(base) === 443 ? fetch(`http://${base.host}${base.pathname}`, { timeoutMs: 5000, maxBodyBytes: 16384 }) : Promise.resolve(null)),
+    plainHttp: () => (isHttps && portOf(base) === 443 ? fetch(`http://${base.host}${base.pathname}`, { timeoutMs: CONNECT_TIMEOUT_MS, maxBodyBytes: 16384 }) : Promise.resolve(null)),
     ...Object.fromEntries(calib.map((p, n) => [`calib${n}`, () => fetch(url(p), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(SENSITIVE_FILES.map((f) => [`file:${f.path}`, () => fetch(url(f.path), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(dirs.map((d) => [`dir:${d}`, () => fetch(url(d), { maxBodyBytes: 256 * 1024 })])),

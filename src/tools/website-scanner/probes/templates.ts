@@ -5,7 +5,8 @@ import { mapLimit } from '../../../toolkit/limit.js'
 import type { HostLimiters } from '../../lib/http/rate-limit.js'
 import { createRequestCluster, createTemplateSender, loadTemplate, runTemplate, selectTemplates, type Template, type TemplateFilter } from '../../lib/templates/index.js'
 import type { Egress } from '../../../toolkit/egress.js'
-import type { Recorder, Where } from '../output.js'
+import type { Recorder } from '../../../toolkit/recorder.js'
+import { placed, type Where } from '../output.js'
 import { templateHit } from '../detect/templates.js'
 
 export interface TemplatePhase {
@@ -39,13 +40,16 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
   const env = { target: p.base, send: createTemplateSender(p.net, ctx.signal, p.limiter), redirectLevel: ctx.options.redirectLevel, cluster, signal: ctx.signal }
   let requests = 0
   await mapLimit(chosen, 4, ctx.signal, (t) =>
-    p.rec.test(`Template ${t.id}: ${t.info.name}`, `Check template ${t.id} (${t.path}) against ${p.base.href}`, p.where, async () => {
-      const o = await runTemplate(t, env)
-      requests += o.requests
-      if (o.status === 'skipped') return o.reason
-      if (o.status === 'error') throw new Error(`template ${t.id}: ${o.message}`)
-      return o.status === 'matched' ? o.matches.slice(0, 5).map((m) => templateHit(t, m)) : []
-    }),
+    p.rec.test(`Template ${t.id}: ${t.info.name}`, `Check template ${t.id} (${t.path}) against ${p.base.href}`,
+      async () => {
+        const o = await runTemplate(t, env)
+        requests += o.requests
+        if (o.status === 'skipped') return o.reason
+        if (o.status === 'error') throw new Error(`template ${t.id}: ${o.message}`)
+        return o.status === 'matched' ? o.matches.slice(0, 5).map((m) => templateHit(t, m)) : []
+      },
+      placed(p.where),
+    ),
   )
   ctx.output('templates', { run: chosen.length, requests, requests_sent: cluster.sent, requests_saved_by_clustering: cluster.saved })
   ctx.log(`templates done: ${chosen.length} templates, ${requests} requests (${cluster.saved} answered by clustering)`)
