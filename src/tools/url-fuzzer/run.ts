@@ -3,6 +3,7 @@
 // findings by kind; the rest is one info finding per base URL. Every discovery is in output_data.urls.
 // The sequence only: I/O is in probes/, decisions in detect/, what is written in output.ts.
 import { defineTool, type ScanContext, type TestHandle } from '../../toolkit/tool.js'
+import { DEFAULT_BUDGET, scanBudget } from '../../toolkit/budget.js'
 import { loginForScan } from '../lib/http/auth/scan-login.js'
 import { portOf, serviceOf } from '../lib/http/url.js'
 import { urlFuzzerManifest } from './manifest.js'
@@ -41,6 +42,8 @@ export const urlFuzzer = defineTool(urlFuzzerManifest, async (ctx) => {
     methods: p.methods,
     statusCodes: new Set(p.status_codes),
     concurrency: p.concurrency,
+    // The fuzzer is its scan's only user of the budget: its concurrency is the per-host limit.
+    budget: scanBudget(ctx, { total: Math.max(DEFAULT_BUDGET.total, p.concurrency), perHost: p.concurrency }),
     rateLimit: p.rate_limit,
     followRedirects: p.follow_redirects,
     signal,

@@ -5,6 +5,7 @@ import { websiteScannerManifest } from './manifest.js'
 import { resolveStartUrl } from '../lib/http/start-url.js'
 import { createFetcher } from '../lib/http/fetch.js'
 import { mapLimit } from '../../toolkit/limit.js'
+import { scanBudget } from '../../toolkit/budget.js'
 import { endpointUrl, portOf, serviceOf } from '../lib/http/url.js'
 import { observeLight, toPage } from './probes/light.js'
 import { LIGHT_TESTS, lightComponents, lightTests, type Crawled } from './detect/light.js'
@@ -61,7 +62,7 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
 
   // The crawl takes its share of the time left; the active checks get the rest.
   const until = ctx.deadline ? Date.now() + LIMITS.crawlShareOfTimeLeft * Math.max(0, ctx.deadline - Date.now()) : undefined
-  const c = await crawl({ start: base, fetch, signal: ctx.signal, log: ctx.log, until, authenticated, onPage: (visited, known) => { crawled = Math.floor((CRAWL_UNITS * visited) / known); ctx.progress(crawled + rec.done, total) } })
+  const c = await crawl({ start: base, fetch, budget: scanBudget(ctx), signal: ctx.signal, log: ctx.log, until, authenticated, onPage: (visited, known) => { crawled = Math.floor((CRAWL_UNITS * visited) / known); ctx.progress(crawled + rec.done, total) } })
   crawled = CRAWL_UNITS // the crawl's share is complete whatever it found
   total = LIGHT_TESTS + 1 + CRAWL_UNITS + c.points.length * ACTIVE.length
   ctx.output('pages', c.pages.map((p) => ({ url: p.url, status: p.status })))

@@ -1,9 +1,11 @@
-// The fuzzing loop: a fixed pool of workers pulls candidates from a stream (nothing is built up
-// front), every request passes a concurrency gate and a per-host rate limiter, answers that match the
-// soft-404 signature of their path class are dropped. Network I/O only; classification is elsewhere.
+// The fuzzing loop: `concurrency` readers pull candidates from a stream (nothing is built up front),
+// every request takes a slot of the scan's budget for its host and passes the host's rate limiter,
+// and answers that match the soft-404 signature of their path class are dropped. Network I/O only;
+// classification is elsewhere.
 import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import { setMaxListeners } from 'node:events'
 import type { Egress } from '../../../toolkit/egress.js'
+import type { ScanBudget } from '../../../toolkit/budget.js'
 import { walkRedirects } from '../../lib/http/redirects.js'
 import { CandidateQueue, type WordSource } from './wordlist.js'
 import { HostLimiters } from '../../lib/http/rate-limit.js'
@@ -30,7 +32,10 @@ export interface FuzzOptions {
   extensions: string[]
   methods: string[]
   statusCodes: ReadonlySet<number>
+  /** Requests in flight at most (the workers reading the word stream). */
   concurrency: number
+  /** The scan's concurrency budget: every request takes a slot for its host. */
+  budget: ScanBudget
   rateLimit: number
   followRedirects: boolean
   signal: AbortSignal
@@ -56,52 +61,16 @@ export interface FuzzStats {
 const MAX_BODY = 128 * 1024
 const GIVE_UP_AFTER = 25 // consecutive failed requests
 
-/** A counting gate: at most `limit` holders; waiters leave when the signal aborts. */
-class Gate {
-  private held = 0
-  private readonly waiters: (() => void)[] = []
-  constructor(private readonly limit: number) {}
-
-  /** Undefined when entered at once (no await needed on the hot path), else a promise. */
-  enter(signal: AbortSignal): Promise<void> | undefined {
-    signal.throwIfAborted()
-    if (this.held < this.limit) {
-      this.held++
-      return undefined
-    }
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const i = this.waiters.indexOf(go)
-        if (i >= 0) this.waiters.splice(i, 1)
-        reject(signal.reason)
-      }
-      const go = () => {
-        signal.removeEventListener('abort', onAbort)
-        resolve()
-      }
-      this.waiters.push(go)
-      signal.addEventListener('abort', onAbort, { once: true })
-    })
-  }
-
-  leave(): void {
-    const next = this.waiters.shift()
-    if (next) next() // the slot passes straight to the waiter
-    else this.held--
-  }
-}
-
-export function createObserver(o: Pick<FuzzOptions, 'http' | 'concurrency' | 'rateLimit' | 'followRedirects' | 'signal' | 'timeoutMs'>) {
+export function createObserver(o: Pick<FuzzOptions, 'http' | 'budget' | 'concurrency' | 'rateLimit' | 'followRedirects' | 'signal' | 'timeoutMs'>) {
   // Every request in flight listens on the signal (undici, timeouts): allow that many listeners.
   setMaxListeners(o.concurrency * 4 + 32, o.signal)
-  const gate = new Gate(o.concurrency)
   const limiters = new HostLimiters(o.rateLimit)
   let requests = 0
 
-  async function once(method: string, href: string, hostname: string): Promise<Observation> {
-    const entering = gate.enter(o.signal)
-    if (entering) await entering
-    try {
+  /** One request inside the scan's budget for the host, paced by the host's rate limiter. */
+  function once(method: string, href: string, hostname: string): Promise<Observation> {
+    return o.budget.run(hostname, async () => {
+      o.signal.throwIfAborted()
       const pacing = limiters.take(hostname, o.signal)
       if (pacing) await pacing
       requests++
@@ -123,9 +92,7 @@ export function createObserver(o: Pick<FuzzOptions, 'http' | 'concurrency' | 'ra
         }
       }
       return { status: res.status, length, contentType: res.headers['content-type'] ?? '', location, body: res.body }
-    } finally {
-      gate.leave()
-    }
+    })
   }
 
   /**

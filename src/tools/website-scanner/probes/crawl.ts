@@ -2,6 +2,7 @@
 // sitemaps. No page cap: it ends when nothing new is left or at its time budget, and the fetcher paces
 // it per host. URL patterns keep traps out (a calendar is sampled, not walked); bodies are parsed as they
 // arrive and dropped: only URLs, injection points, password forms and linked downloads are kept.
+import { ScanBudget } from '../../../toolkit/budget.js'
 import type { Fetcher } from '../../lib/http/fetch.js'
 import { endpointUrl, resolveLink, sameOrigin } from '../../lib/http/url.js'
 import { LIMITS } from '../params.js'
@@ -40,6 +41,8 @@ export interface CrawlOptions {
   until?: number
   /** Read robots.txt and sitemaps for seeds (default true). */
   seeds?: boolean
+  /** The scan's concurrency budget (default: a budget of the crawl's own). */
+  budget?: ScanBudget
   /** The scan is logged in: forms with a password field (login, password change) are never injection points. */
   authenticated?: boolean
 }
@@ -101,40 +104,42 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
 
   enqueue(new URL(o.start.href), 0)
   if (o.seeds !== false) for (const u of await seedUrls(o)) enqueue(u, 1)
+  const visit = async ({ url, depth }: { url: URL; depth: number }) => {
+    const r = await o.fetch(url.href, { maxBodyBytes: LIMITS.bodyBytes })
+    if (!r) return
+    pagesCrawled++
+    if (pages.length < LIMITS.maxPagesListed) pages.push({ url: url.href, status: r.status, depth })
+    const seen = readCrawledPage(url, r, o.start, o.authenticated)
+    for (const p of seen.points) addPoint(p)
+    for (const d of seen.dirs) if (dirs.size < 1000) dirs.add(d)
+    if (pwForms.length < 100) pwForms.push(...seen.passwordForms)
+    for (const u of seen.next) enqueue(u, depth + 1)
+  }
+  const budget = o.budget ?? new ScanBudget()
   let inFlight = 0
   let visited = 0
-  await new Promise<void>((resolve) => {
-    const pump = () => {
-      if (!outOfTime && Date.now() >= until) {
+  // Breadth-first in waves: each wave is what is queued, visited inside the scan's budget for the
+  // origin's host; what the wave finds is the next wave.
+  while (!o.signal.aborted && !outOfTime && queue.length && pagesCrawled < maxPages) {
+    const wave = queue.splice(0, maxPages - pagesCrawled)
+    let started = 0
+    await budget.each(wave, { limit: LIMITS.concurrency, host: o.start.host, signal: o.signal }, async (item) => {
+      if (outOfTime || Date.now() >= until) {
+        if (!outOfTime) o.log(`crawl: time budget reached with ${queue.length + wave.length - started} page(s) still queued`)
         outOfTime = true
-        o.log(`crawl: time budget reached with ${queue.length} page(s) still queued`)
+        return
       }
-      if (o.signal.aborted || (queue.length === 0 && inFlight === 0) || ((outOfTime || pagesCrawled + inFlight >= maxPages) && inFlight === 0)) return resolve()
-      while (!o.signal.aborted && !outOfTime && queue.length && inFlight < LIMITS.concurrency && pagesCrawled + inFlight < maxPages) {
-        const item = queue.shift()!
-        inFlight++
-        visit(item).finally(() => {
-          inFlight--
-          visited++
-          o.onPage?.(visited, Math.max(visited, Math.min(maxPages, visited + inFlight + queue.length)))
-          pump()
-        })
+      started++
+      inFlight++
+      try {
+        await visit(item)
+      } finally {
+        inFlight--
+        visited++
+        o.onPage?.(visited, Math.max(visited, Math.min(maxPages, visited + inFlight + queue.length + wave.length - started)))
       }
-      if (inFlight === 0) resolve()
-    }
-    const visit = async ({ url, depth }: { url: URL; depth: number }) => {
-      const r = await o.fetch(url.href, { maxBodyBytes: LIMITS.bodyBytes })
-      if (!r) return
-      pagesCrawled++
-      if (pages.length < LIMITS.maxPagesListed) pages.push({ url: url.href, status: r.status, depth })
-      const seen = readCrawledPage(url, r, o.start, o.authenticated)
-      for (const p of seen.points) addPoint(p)
-      for (const d of seen.dirs) if (dirs.size < 1000) dirs.add(d)
-      if (pwForms.length < 100) pwForms.push(...seen.passwordForms)
-      for (const u of seen.next) enqueue(u, depth + 1)
-    }
-    pump()
-  })
+    })
+  }
   await Promise.all(fileJobs)
   o.log(`crawl: ${pagesCrawled} page(s), ${points.size} injection point(s), ${files.length} linked download(s)${o.signal.aborted ? ' (stopped)' : outOfTime ? ' (time budget reached)' : ''}`)
   return { pages, pagesCrawled, points: [...points.values()], dirs: [...dirs], passwordForms: pwForms, files }
