@@ -1,6 +1,4 @@
 // Shapes shared by the pure detectors: what the scanner observed, and what a detector concluded.
-import type { Check, Risk } from '../../../toolkit/check.js'
-import type { Evidence } from '../../../toolkit/evidence.js'
 
 /** One HTTP response as the detectors see it (body already decoded and size-bounded). */
 export interface PageObs {
