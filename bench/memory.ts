@@ -62,11 +62,11 @@ async function child(kind: string, url: string, words: number) {
   const t0 = performance.now()
   let r
   if (kind === 'website') {
-    const { websiteScanner } = await import('../src/tools/website-scanner/index.js')
+    const { websiteScanner } = await import('../src/tools/website-scanner/run.js')
     // The politeness cap off (as for the fuzzer): the bed is ours, the figure is the crawler's own cost.
     r = await runTool(websiteScanner, { target: url, params: { scan_type: 'deep', rate_limit: 10_000 } })
   } else {
-    const { urlFuzzer } = await import('../src/tools/url-fuzzer/index.js')
+    const { urlFuzzer } = await import('../src/tools/url-fuzzer/run.js')
     const wordlist = Array.from({ length: words }, (_, i) => `w${i}`)
     r = await runTool(urlFuzzer, { target: url, params: { wordlist, concurrency: 50, rate_limit: 100_000 } })
   }

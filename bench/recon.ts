@@ -3,7 +3,7 @@
 // version), and how long each takes per site.
 import { spawn, spawnSync } from 'node:child_process'
 import { runTool } from '../test/helpers/tool-harness.js'
-import { websiteRecon } from '../src/tools/website-recon/index.js'
+import { websiteRecon } from '../src/tools/website-recon/run.js'
 import { SITES, startReconSite } from '../test/testbed/recon-sites.js'
 import { machine } from './_shared.js'
 

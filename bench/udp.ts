@@ -7,7 +7,8 @@ import { promisify } from 'node:util'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { runTool } from '../test/helpers/tool-harness.js'
 import { udpScanner } from '../src/tools/udp-scanner/index.js'
-import { parsePorts } from '../src/tools/udp-scanner/ports.js'
+import { UDP_PORTS } from '../src/tools/udp-scanner/ports.js'
+import { parsePortPlan } from '../src/toolkit/ports.js'
 import { startUdpServices } from '../test/testbed/udp-services.js'
 
 const exec = promisify(execFile)
@@ -72,7 +73,7 @@ export async function run(args: string[]): Promise<void> {
 const fmt = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ')
 
 async function compare(label: string, host: string, portSpec: string): Promise<Outcome> {
-  const ports = parsePorts(portSpec)
+  const ports = [...parsePortPlan(portSpec, UDP_PORTS).ports]
   const inNamespace = label.startsWith('netns')
   let bed: Awaited<ReturnType<typeof startUdpServices>> | undefined
   if (inNamespace) bed = await startUdpServices(host, 'vulnerable')

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir, cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { runTool, vulnIds } from '../test/helpers/tool-harness.js'
-import { websiteScanner } from '../src/tools/website-scanner/index.js'
+import { websiteScanner } from '../src/tools/website-scanner/run.js'
 import { startWeakWeb, WEAK_TRUTH } from '../test/testbed/weak-web.js'
 
 const HOST = '127.0.2.200'

@@ -1,8 +1,8 @@
 // The Tool contract: what the engine needs from a scanning tool, and what a tool gets to work with.
 import type { PortCoverage } from './coverage.js'
 import type { Static, TSchema } from '@sinclair/typebox'
-import type { Check, Risk } from './check.js'
-import type { Evidence } from './evidence.js'
+import type { Check } from './check.js'
+import type { Hit } from './hit.js'
 import type { Egress } from './egress.js'
 import type { VulnerabilityLookup } from './vulns.js'
 import type { TemplateSource } from './templates.js'
@@ -16,29 +16,8 @@ export interface ScanTarget {
   type: TargetType
 }
 
-export interface FindingInput {
-  check: Check
-  /** Specific detail of this occurrence, appended to the check's description. */
-  detail?: string
-  evidence?: Evidence
-  port?: number | null
-  protocol?: 'tcp' | 'udp' | null
-  service?: string | null
-  /** Affected URL; part of the finding's identity (normalised). */
-  url?: string | null
-  /** Non-URL location that distinguishes occurrences (a hostname, a cipher, a cookie name...). */
-  location?: string | null
-  /** CVE ids of this occurrence, added to the check's own. */
-  cve?: string[]
-  /** The tool proved it (an active check got a proof) rather than inferring it. */
-  confirmed?: boolean
-  /** Overrides the check's risk (e.g. CVSS-based for version matches). */
-  risk?: Risk
-  /** Overrides the check's name (e.g. "Apache httpd 2.4.49: path traversal"). */
-  name?: string
-  /** CVSS base score and vector of this occurrence's CVEs (the highest), for version findings. */
-  cvss?: { score: number; vector: string | null } | null
-}
+/** What a test attaches as a finding: a detector's hit (toolkit/hit.ts). */
+export type FindingInput = Hit
 
 export interface TestHandle {
   /** Attach a finding to this test (the test's result becomes `failed`). */

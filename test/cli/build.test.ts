@@ -30,7 +30,7 @@ test('the compiled modules find their data files, and bin/ward.js runs without t
   await ensureBuilt({ quiet: true })
   const probe = `
     const { loadKevSnapshot } = await import('./dist/domain/kev.js')
-    const { openWordlist } = await import('./dist/tools/url-fuzzer/wordlist.js')
+    const { openWordlist } = await import('./dist/tools/url-fuzzer/probes/wordlist.js')
     const { registerFonts } = await import('./dist/reports/pdf/fonts.js')
     const { default: PDFDocument } = await import('pdfkit')
     registerFonts(new PDFDocument())

@@ -9,7 +9,7 @@ import type { RedirectLevel } from '../../src/toolkit/tool.js'
 import { RedirectRefusedError } from '../../src/toolkit/errors.js'
 import { redirectAllowed } from '../../src/tools/lib/http/redirect-policy.js'
 import { resolveStartUrl } from '../../src/tools/lib/http/start-url.js'
-import { resolveBase } from '../../src/tools/url-fuzzer/base-url.js'
+import { resolveBase } from '../../src/tools/url-fuzzer/probes/base-url.js'
 
 const TABLE: { level: RedirectLevel; from: string; to: string; follow: boolean }[] = [
   { level: 'same_host', from: 'http://www.example.com/', to: 'https://www.example.com/', follow: true },

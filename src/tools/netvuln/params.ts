@@ -1,6 +1,6 @@
 // tool_params of the Network Vulnerability Scanner.
 import { Type, type Static } from '@sinclair/typebox'
-import { PORT_SPEC_PATTERN } from '../lib/ports/ports.js'
+import { PORT_SPEC_PATTERN } from '../../toolkit/ports.js'
 
 export const netvulnParams = Type.Object(
   {

@@ -1,6 +1,6 @@
 // The scan: port discovery → service detection → service checks per port → version → CVE → TLS analysis.
 import type { ScanContext } from '../../toolkit/tool.js'
-import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
+import { TargetUnreachableError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { PRODUCTS } from '../lib/services/products.js'
@@ -8,7 +8,8 @@ import { portVersionFindings } from '../lib/versions/report.js'
 import { hostileBanner } from '../lib/services/hostile.js'
 import { hostileService } from '../lib/services/checks.js'
 import { productsOfService, uniqueProducts } from '../lib/versions/fingerprint.js'
-import { parsePorts } from '../lib/ports/ports.js'
+import { TCP_PORTS } from '../lib/ports/top-ports.js'
+import { withPortPlan, type PortPlan } from '../../toolkit/ports.js'
 import { discoverTcpPorts } from '../lib/ports/scan.js'
 import { detectService } from '../lib/services/services.js'
 import { scanTls } from '../lib/tls/analyze.js'
@@ -34,15 +35,12 @@ const ACTIVE_CHECKS: ReadonlyArray<{ kind: Kind; name: string }> = [
   { kind: 'elasticsearch', name: 'Unauthenticated Elasticsearch' },
 ]
 
-export async function runNetvuln(ctx: ScanContext<NetvulnParams>): Promise<void> {
+export const runNetvuln = withPortPlan(TCP_PORTS, scan)
+
+async function scan(ctx: ScanContext<NetvulnParams>, plan: PortPlan): Promise<void> {
   const { signal } = ctx
   const host = targetHost(ctx.target.name)
-  let ports: number[]
-  try {
-    ports = parsePorts(ctx.params.ports)
-  } catch (e) {
-    throw new ToolStartError((e as Error).message)
-  }
+  const ports = plan.ports
   const active = ctx.params.checks.active
   const tlsWanted = ctx.params.checks.tls
 

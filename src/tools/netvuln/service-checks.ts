@@ -16,7 +16,9 @@ import {
 import type { DetectedService } from '../lib/services/services.js'
 import type { Kind } from './plan.js'
 import { productsInBanner, type ProductVersion } from '../lib/versions/fingerprint.js'
-import { NotThisProtocol, type ProbeTarget } from '../lib/services/session.js'
+import type { ProbeTarget } from '../lib/services/session.js'
+import { createRecorder } from '../../toolkit/recorder.js'
+import { EXCHANGE_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 import { probeFtpAnonymous } from './probes/ftp.js'
 import { probeSmtpRelay, RELAY_FROM, RELAY_TO } from './probes/smtp.js'
 import { probeRedis } from './probes/redis.js'
@@ -41,21 +43,10 @@ const where = (p: PortInfo) => ({ port: p.port, protocol: 'tcp' as const, servic
 const label = (p: PortInfo) => `${p.port}/tcp${p.service ? ` (${p.service})` : ''}`
 
 /** Records one test around `body`: a protocol mismatch skips it, a stop or a network failure is an error. */
-export async function recordTest(ctx: Ctx, name: string, description: string, body: (t: TestHandle) => Promise<void>): Promise<void> {
-  const t = await ctx.test(name, description)
-  try {
-    await body(t)
-    await t.done()
-  } catch (e) {
-    const err = e as Error
-    if (err instanceof NotThisProtocol) await t.skip(`not applicable: ${err.message}`)
-    else if (ctx.signal.aborted) await t.error('the scan was stopped before this check finished')
-    else await t.error(`${name}: ${err.message}`)
-    ctx.log(`${name}: ${err.message}`)
-  }
-}
+export const recordTest = (ctx: Ctx, name: string, description: string, body: (t: TestHandle) => Promise<void>): Promise<void> =>
+  createRecorder(ctx, { logErrors: true, errorMessage: (n, e) => `${n}: ${e.message}` }).test(name, description, body)
 
-const target = (ctx: Ctx, host: string, p: PortInfo): ProbeTarget => ({ net: ctx.net, host, port: p.port, signal: ctx.signal, timeoutMs: 5000 })
+const target = (ctx: Ctx, host: string, p: PortInfo): ProbeTarget => ({ net: ctx.net, host, port: p.port, signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS })
 
 export async function checkFtp(ctx: Ctx, host: string, p: PortInfo): Promise<void> {
   await recordTest(ctx, `Anonymous FTP login on ${label(p)}`, 'Logs in as "anonymous" (USER anonymous / PASS e-mail) and checks for reply 230.', async (t) => {

@@ -2,7 +2,8 @@
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { passwordAuditorParams } from './params.js'
 import { passwordAuditorChecks } from './checks.js'
-import { portSpecProblem } from '../lib/ports/ports.js'
+import { portSpecProblem } from '../../toolkit/ports.js'
+import { TCP_PORTS } from '../lib/ports/top-ports.js'
 
 export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams> = {
   id: 400,
@@ -10,7 +11,7 @@ export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams>
   description:
     'Finds the login services of the target (FTP, SSH, Telnet, MySQL, PostgreSQL, Redis, HTTP Basic/Digest and the logins of Tomcat, Jenkins, Grafana, phpMyAdmin) and tries default and weak credentials on them, with per-account caps, pauses and lockout detection.',
   params: passwordAuditorParams,
-  validateParams: (p) => portSpecProblem(p.ports),
+  validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   checks: passwordAuditorChecks,
   supportsMaxScanTime: true,
   needs: {},

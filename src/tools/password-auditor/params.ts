@@ -2,7 +2,7 @@
 // never echoed (toolkit/params.ts).
 import { Type, type Static } from '@sinclair/typebox'
 import { SecretParam } from '../../toolkit/params.js'
-import { PORT_SPEC_PATTERN } from '../lib/ports/ports.js'
+import { PORT_SPEC_PATTERN } from '../../toolkit/ports.js'
 
 /** The kinds of login the Password Auditor knows. */
 export const SERVICE_KINDS = ['ftp', 'ssh', 'telnet', 'mysql', 'postgresql', 'redis', 'http'] as const

@@ -1,11 +1,12 @@
 // The audit: port discovery → service detection → the logins of each service (web pages read for the
 // logins of known products) → the planned attempts on each, a few services at a time → findings.
 import type { ScanContext } from '../../toolkit/tool.js'
-import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
+import { TargetUnreachableError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { mapLimit } from '../../toolkit/limit.js'
-import { parsePorts } from '../lib/ports/ports.js'
+import { TCP_PORTS } from '../lib/ports/top-ports.js'
+import { withPortPlan, type PortPlan } from '../../toolkit/ports.js'
 import { discoverTcpPorts } from '../lib/ports/scan.js'
 import { detectService } from '../lib/services/services.js'
 import { urlHost } from '../lib/http/url.js'
@@ -40,16 +41,13 @@ interface Login {
 
 const DISCOVERY_SHARE = 0.2
 
-export async function runPasswordAudit(ctx: ScanContext<PasswordAuditorParams>): Promise<void> {
+export const runPasswordAudit = withPortPlan(TCP_PORTS, scan)
+
+async function scan(ctx: ScanContext<PasswordAuditorParams>, plan: PortPlan): Promise<void> {
   const p = ctx.params
   const { signal } = ctx
   const host = targetHost(ctx.target.name)
-  let ports: number[]
-  try {
-    ports = parsePorts(p.ports)
-  } catch (e) {
-    throw new ToolStartError((e as Error).message)
-  }
+  const ports = plan.ports
   const wanted = new Set<ServiceKind>(p.services)
 
   // 1. Which ports are open, and what speaks on them.

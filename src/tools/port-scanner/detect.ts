@@ -2,6 +2,7 @@
 import { hostileService } from '../lib/services/checks.js'
 import { hostileBanner } from '../lib/services/hostile.js'
 import type { Check } from '../../toolkit/check.js'
+import type { Hit } from '../../toolkit/hit.js'
 import {
   databaseExposed,
   dockerApiExposed,
@@ -24,15 +25,6 @@ export interface OpenPort extends ServiceInfo {
   ftpAnonymous?: boolean | null
 }
 
-export interface CheckHit {
-  check: Check
-  port: number
-  service: string | null
-  detail: string
-  evidence: Evidence
-  /** Proved by an exchange with the service rather than guessed from the port number. */
-  confirmed: boolean
-}
 
 export interface RiskRule {
   check: Check
@@ -123,7 +115,7 @@ export const portEvidence = (p: OpenPort): Evidence =>
   tableEvidence(['Port', 'Protocol', 'Service', 'Product', 'Version', 'TLS', 'Banner'], [[p.port, 'tcp', p.service, p.product, p.version, p.tls ? 'yes' : 'no', p.banner]])
 
 /** The ports on which `rule` fails. */
-export function hitsOf(rule: RiskRule, ports: readonly OpenPort[]): CheckHit[] {
+export function hitsOf(rule: RiskRule, ports: readonly OpenPort[]): Array<Hit & Required<Pick<Hit, 'port' | 'detail' | 'evidence' | 'confirmed'>>> {
   return ports
     .filter((p) => rule.applies(p))
     .map((p) => ({ check: rule.check, port: p.port, service: p.service, detail: rule.detail(p), evidence: portEvidence(p), confirmed: p.identified || !!rule.provenByAnswer }))

@@ -8,7 +8,9 @@ import { defineTool, type TestHandle } from '../../toolkit/tool.js'
 import { phaseProgress } from '../../toolkit/progress.js'
 import { portScannerManifest } from './manifest.js'
 import { describePort, hitsOf, portEvidence, RISK_RULES, type OpenPort } from './detect.js'
-import { parsePorts } from '../lib/ports/ports.js'
+import { TCP_PORTS } from '../lib/ports/top-ports.js'
+import { withPortPlan } from '../../toolkit/ports.js'
+import { scanBudget } from '../../toolkit/budget.js'
 import { PORT_SERVICE_NAMES } from '../lib/services/probes.js'
 import { DEFAULT_CONNECT_TIMEOUT_MS, discoverTcpPorts, SynScanUnavailableError, type PortResult } from '../lib/ports/scan.js'
 import { DEFAULT_PROBE_TIMEOUT_MS, detectService, ftpAnonymousLogin } from '../lib/services/services.js'
@@ -25,17 +27,12 @@ const MAX_DETECTED_PORTS = 1000
 /** Share of the progress bar the port discovery takes when service detection follows. */
 const DISCOVERY_SHARE = 0.8
 
-export const portScanner = defineTool(portScannerManifest, async (ctx) => {
+export const portScanner = defineTool(portScannerManifest, withPortPlan(TCP_PORTS, async (ctx, plan) => {
   const p = ctx.params
   // Many probes listen on the stop signal at once; a child signal keeps the engine's to one listener.
   const signal = childSignal(ctx.signal)
   const host = targetHost(ctx.target.name)
-  let ports: number[]
-  try {
-    ports = parsePorts(p.ports)
-  } catch (e) {
-    throw new ToolStartError((e as Error).message)
-  }
+  const ports = [...plan.ports]
   // A URL's own port is always scanned, whatever the list.
   const urlPort = ctx.target.type === 'url' ? Number(safeUrl(ctx.target.name)?.port || 0) : 0
   if (urlPort && !ports.includes(urlPort)) ports.unshift(urlPort)
@@ -137,7 +134,7 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
     if (probed.length < open.length) ctx.log(`Service detection limited to the first ${MAX_DETECTED_PORTS} of ${open.length} open ports`)
     // Each port moves the bar as its probes end, not only when its last one does.
     const phase = phaseProgress((d, t) => ctx.progress(d, t), share, 1, probed.length)
-    await eachLimited(probed, DETECT_CONCURRENCY, signal, async (op) => {
+    await scanBudget(ctx).each(probed, { limit: DETECT_CONCURRENCY, host, signal }, async (op) => {
       const onProbe = (tried: number, planned: number) => phase.part(op, tried / (planned + 1))
       const info = await detectService(ctx.net, host, op.port, { signal, timeoutMs: p.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS, onProbe })
       if (signal.aborted) return
@@ -173,7 +170,7 @@ export const portScanner = defineTool(portScannerManifest, async (ctx) => {
   ctx.output('ports_summary', { requested: ports.length, scanned: states.length, open: open.length, closed: count('closed'), filtered: count('filtered'), method })
   ctx.progress(PROGRESS_UNITS, PROGRESS_UNITS)
   ctx.log(`Scan of ${host} ${signal.aborted ? 'stopped' : 'finished'}: ${open.length} open TCP port(s)`)
-})
+}))
 
 interface PortRow {
   port: number
@@ -222,13 +219,4 @@ function childSignal(parent: AbortSignal): AbortSignal {
   if (parent.aborted) ac.abort(parent.reason)
   else parent.addEventListener('abort', () => ac.abort(parent.reason), { once: true })
   return ac.signal
-}
-
-/** Runs `fn` over `items`, at most `limit` at once; stops starting new ones once `signal` aborts. */
-async function eachLimited<T>(items: readonly T[], limit: number, signal: AbortSignal, fn: (item: T) => Promise<void>) {
-  let next = 0
-  const worker = async () => {
-    while (next < items.length && !signal.aborted) await fn(items[next++])
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }

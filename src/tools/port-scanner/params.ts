@@ -1,6 +1,6 @@
 // tool_params of the TCP Port Scanner: scanner-free, so the manifest can carry it.
 import { Type } from '@sinclair/typebox'
-import { PORT_SPEC_PATTERN } from '../lib/ports/ports.js'
+import { PORT_SPEC_PATTERN } from '../../toolkit/ports.js'
 
 export const PortScannerParams = Type.Object(
   {

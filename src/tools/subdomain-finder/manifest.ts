@@ -22,5 +22,5 @@ export const subdomainFinderManifest: ToolManifest<typeof subdomainFinderParams>
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).subdomainFinder.run,
+  load: async () => (await import('./run.js')).subdomainFinder.run,
 }

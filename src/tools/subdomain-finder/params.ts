@@ -1,5 +1,5 @@
 // tool_params of the Subdomain Finder: scanner-free, so the manifest can carry it.
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 
 export const subdomainFinderParams = Type.Object(
   {
@@ -9,3 +9,5 @@ export const subdomainFinderParams = Type.Object(
   },
   { additionalProperties: false },
 )
+
+export type SubdomainFinderParams = Static<typeof subdomainFinderParams>

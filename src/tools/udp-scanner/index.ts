@@ -10,7 +10,8 @@ import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpOpenPort, udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
 } from './checks.js'
-import { parsePorts } from './ports.js'
+import { UDP_PORTS } from './ports.js'
+import { withPortPlan } from '../../toolkit/ports.js'
 import { exchange, resolveHost, RttTracker } from './scan.js'
 import { mapLimit } from '../../toolkit/limit.js'
 import { classify, followUpsFor, type PortRow } from './detect.js'
@@ -40,14 +41,9 @@ const SERVICE_CHECKS: ReadonlyArray<{ check: Check; service: string; test: strin
   { check: udpTftpExposed, service: 'tftp', test: 'TFTP exposure' },
 ]
 
-export const udpScanner = defineTool(udpScannerManifest, async (ctx) => {
+export const udpScanner = defineTool(udpScannerManifest, withPortPlan(UDP_PORTS, async (ctx, plan) => {
   const host = targetHost(ctx.target.name)
-  let ports: number[]
-  try {
-    ports = parsePorts(ctx.params.ports)
-  } catch (e) {
-    throw new ToolStartError((e as Error).message)
-  }
+  const ports = plan.ports
   if (!ctx.net.carriesUdp) throw new ToolStartError(`the ${ctx.net.kind} egress cannot carry UDP`)
   let address: string
   try {
@@ -121,7 +117,7 @@ export const udpScanner = defineTool(udpScannerManifest, async (ctx) => {
     for (const row of applicable) {
       for (const h of hits.get(row.port) ?? []) {
         if (h.check !== sc.check) continue
-        await t.finding({ check: h.check, detail: h.detail, port: row.port, protocol: 'udp', service: row.service, evidence: textEvidence(h.detail), confirmed: true })
+        await t.finding({ check: h.check, detail: h.detail, port: row.port, protocol: 'udp', service: row.service, evidence: textEvidence(h.detail ?? ''), confirmed: true })
       }
     }
     if (signal.aborted) await t.error(`stopped before this check completed (${reasonOf(signal)})`)
@@ -137,7 +133,7 @@ export const udpScanner = defineTool(udpScannerManifest, async (ctx) => {
     for (const f of await portVersionFindings(row.port, row.service, productsOfService({ product: row.product, version: row.version, banner: null }), ctx.vulns, 'udp')) await versions.finding(f)
   }
   await versions.done()
-})
+}))
 
 async function finish(t: TestHandle, signal: AbortSignal, partial: boolean) {
   if (signal.aborted && partial) await t.error(`stopped before completion (${reasonOf(signal)})`)

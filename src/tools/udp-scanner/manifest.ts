@@ -2,21 +2,15 @@
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { udpScannerParams } from './params.js'
 import { udpScannerChecks } from './checks.js'
-import { parsePorts } from './ports.js'
+import { UDP_PORTS } from './ports.js'
+import { portSpecProblem } from '../../toolkit/ports.js'
 
 export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = {
   id: 80,
   name: 'UDP Port Scanner',
   description: 'UDP scan with protocol-specific probes: open ports, and exposed amplification-prone services (DNS, NTP, SNMP, SSDP, memcached, NetBIOS, TFTP).',
   params: udpScannerParams,
-  validateParams: (p) => {
-    try {
-      parsePorts(p.ports)
-      return undefined
-    } catch (e) {
-      return `ports: ${(e as Error).message}`
-    }
-  },
+  validateParams: (p) => portSpecProblem(p.ports, UDP_PORTS),
   checks: udpScannerChecks,
   supportsMaxScanTime: true,
   needs: { udp: true },

@@ -1,5 +1,6 @@
 // Which UDP ports to scan: Ward's own top-100 list (services seen on real networks, weighted toward
-// the ones that matter for security: amplifiers, management and VPN), and the `ports` parameter parser.
+// the ones that matter for security: amplifiers, management and VPN).
+import type { PortLists } from '../../toolkit/ports.js'
 
 /** port → IANA-style service name; the key order is the list's priority order. */
 export const UDP_SERVICES: ReadonlyMap<number, string> = new Map([
@@ -37,19 +38,5 @@ export const serviceName = (port: number): string => UDP_SERVICES.get(port) ?? '
 
 export const PORTS_PATTERN = '^(top100|top1000|all|\\d{1,5}(-\\d{1,5})?(,\\d{1,5}(-\\d{1,5})?)*)$'
 
-/** 'top100' | 'top1000' | 'all' | '53,161,1000-1010' → sorted, unique ports. Throws a clear Error. */
-export function parsePorts(spec: string): number[] {
-  const s = spec.replace(/\s+/g, '')
-  if (s === 'top100') return [...TOP_100_UDP]
-  if (s === 'top1000') return [...TOP_1000_UDP]
-  if (s === 'all') return Array.from({ length: 65535 }, (_, i) => i + 1)
-  if (!new RegExp(PORTS_PATTERN).test(s)) throw new Error(`invalid ports ${JSON.stringify(spec)}: use top100, top1000, all or a list like 53,161,1000-1010`)
-  const ports = new Set<number>()
-  for (const part of s.split(',')) {
-    const [a, b] = part.split('-').map(Number) as [number, number | undefined]
-    const hi = b ?? a
-    if (a < 1 || hi > 65535 || a > hi) throw new Error(`invalid port range ${part}: ports are 1-65535, low-high`)
-    for (let p = a; p <= hi; p++) ports.add(p)
-  }
-  return [...ports].sort((x, y) => x - y)
-}
+/** The UDP Port Scanner's `ports` lists (toolkit/ports.ts parses the spec); explicit lists in port order. */
+export const UDP_PORTS: PortLists = { protocol: 'udp', top100: TOP_100_UDP, top1000: TOP_1000_UDP, explicitOrder: 'ascending' }

@@ -2,16 +2,14 @@
 // port-specific request makes a silent-by-default service answer; other ports get an empty datagram.
 // Follow-ups run on ports already found open, to test a service's risky features.
 import type { Check } from '../../toolkit/check.js'
+import type { Hit } from '../../toolkit/hit.js'
 import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
 } from './checks.js'
 import { buildQuery, CLASS, decodeMessage, TYPE } from '../lib/dns/message.js'
 
-export interface Hit {
-  check: Check
-  detail: string
-}
+export type { Hit }
 
 export interface Recognised {
   service: string

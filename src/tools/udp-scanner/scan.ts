@@ -4,6 +4,7 @@
 import type { Socket as UdpSocket, RemoteInfo } from 'node:dgram'
 import type { Egress } from '../../toolkit/egress.js'
 import { ipVersion } from '../../toolkit/ip.js'
+import { RESOLVE_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 
 export type PortState = 'open' | 'closed' | 'filtered' | 'open|filtered'
 
@@ -145,7 +146,7 @@ export class RttTracker {
  * The address a hostname resolves to, through the egress's own UDP socket (dgram's lookup), since
  * tools cannot import node:dns. IP literals are returned as they are.
  */
-export function resolveHost(net: Egress, host: string, timeoutMs = 5000): Promise<string> {
+export function resolveHost(net: Egress, host: string, timeoutMs = RESOLVE_TIMEOUT_MS): Promise<string> {
   if (ipVersion(host)) return Promise.resolve(host)
   const tryFamily = (type: 'udp4' | 'udp6') =>
     new Promise<string>((resolve, reject) => {

@@ -136,3 +136,12 @@ export const pathDiscovery = {
 } as const satisfies Check
 
 export const urlFuzzerChecks = [vcsExposure, backupExposure, configExposure, adminPanelExposure, debugExposure, pathDiscovery] as const satisfies readonly Check[]
+
+/** The tests a scan reports, one per exposure kind (the discovery summary is its own test). */
+export const KIND_TESTS: readonly { check: Check; name: string; description: string }[] = [
+  { check: vcsExposure, name: 'Version-control folders', description: 'Requests files of .git, .svn, .hg and .bzr repositories and reports those served.' },
+  { check: backupExposure, name: 'Backup files and archives', description: 'Requests backup copies, archives and database dumps and reports those served.' },
+  { check: configExposure, name: 'Configuration files', description: 'Requests environment, server and application configuration files and reports those served.' },
+  { check: adminPanelExposure, name: 'Administration interfaces', description: 'Requests well-known administration paths and reports those that answer.' },
+  { check: debugExposure, name: 'Debug and status endpoints', description: 'Requests phpinfo, server-status, actuator and framework debug paths and reports those served.' },
+]

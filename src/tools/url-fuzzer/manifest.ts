@@ -15,5 +15,5 @@ export const urlFuzzerManifest: ToolManifest<typeof urlFuzzerParams> = {
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).urlFuzzer.run,
+  load: async () => (await import('./run.js')).urlFuzzer.run,
 }

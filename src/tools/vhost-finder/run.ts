@@ -1,6 +1,7 @@
 // Tool 160, Find Virtual Hosts: gathers candidate names, learns how the target's address answers its
 // default name and random names, then sends every candidate as Host and keeps the ones answered with
 // a site of their own. The sequence only: I/O is in probes/, decisions in detect/.
+import { HTTP_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 import { setMaxListeners } from 'node:events'
 import { defineTool, type TestHandle } from '../../toolkit/tool.js'
 import { TargetUnreachableError } from '../../toolkit/errors.js'
@@ -12,7 +13,7 @@ import { HostLimiters } from '../lib/http/rate-limit.js'
 import { randomWord } from '../lib/http/soft404.js'
 import { vhostFinderManifest } from './manifest.js'
 import { vhostDiscovered, vhostInternalExposed } from './checks.js'
-import { VHOST_WORDS } from './words.js'
+import { VHOST_WORDS } from './data/words.js'
 import { findEndpoints, type Endpoint } from './probes/endpoints.js'
 import { presentedCertificate } from './probes/certificate.js'
 import { reverseDnsNames } from './probes/reverse-dns.js'
@@ -61,7 +62,7 @@ export const vhostFinder = defineTool(vhostFinderManifest, async (ctx) => {
 
   const discovery = await ctx.test('Virtual host discovery', `Sends ${candidates.length} candidate names as Host to ${ctx.target.name} and lists those served with a site of their own.`)
   const internal = await ctx.test('Internal virtual hosts', 'Reports virtual hosts whose names mark them as development, staging, test, administration or internal sites.')
-  const fetch = createFetcher(ctx.net, signal, { timeoutMs: 10000 }, undefined, new HostLimiters(p.rate_limit))
+  const fetch = createFetcher(ctx.net, signal, { timeoutMs: HTTP_TIMEOUT_MS }, undefined, new HostLimiters(p.rate_limit))
 
   // ---- per endpoint: baselines, then every candidate
   const found: VhostEntry[] = []

@@ -3,7 +3,7 @@ import type { ToolManifest } from '../../toolkit/tool.js'
 import { websiteReconParams } from './params.js'
 import { websiteReconChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
-import { compileCatalogue, FingerprintError, type RawEntry } from '../lib/fingerprints/catalogue.js'
+import { compileCatalogue, FingerprintError, type RawEntry } from './data/catalogue.js'
 
 export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = {
   id: 310,
@@ -15,7 +15,7 @@ export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = {
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).websiteRecon.run,
+  load: async () => (await import('./run.js')).websiteRecon.run,
 }
 
 /** What is wrong with the user's catalogue entries (a bad pattern, a member of the wrong type), or undefined. */

@@ -1,19 +1,23 @@
 // The recon: the start page and favicon → technologies (catalogue + user entries) → one info finding
 // listing them → version findings (end of life, CVEs) for those the version catalogue knows.
-import type { ScanContext } from '../../toolkit/tool.js'
+import { defineTool, type ScanContext } from '../../toolkit/tool.js'
+import { websiteReconManifest } from './manifest.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
 import { productVersionFindings } from '../lib/versions/report.js'
 import { looksLikeVersion } from '../lib/versions/match.js'
 import { portOf, serviceOf } from '../lib/http/url.js'
-import { compileCatalogue, type RawEntry } from '../lib/fingerprints/catalogue.js'
-import { FINGERPRINTS } from './shipped.js'
+import { compileCatalogue, type RawEntry } from './data/catalogue.js'
+import { FINGERPRINTS } from './data/shipped.js'
 import { detectTechnologies } from './detect/match.js'
 import { observeSite } from './probes/site.js'
 import { technologiesFound } from './checks.js'
 import { technologiesOutput } from './output.js'
 import type { WebsiteReconParams } from './params.js'
 
-export async function runWebsiteRecon(ctx: ScanContext<WebsiteReconParams>): Promise<void> {
+// Tool 310, Website Recon: technology fingerprinting of a website.
+export const websiteRecon = defineTool(websiteReconManifest, (ctx) => runWebsiteRecon(ctx))
+
+async function runWebsiteRecon(ctx: ScanContext<WebsiteReconParams>): Promise<void> {
   const extra = compileCatalogue(ctx.params.fingerprints as Record<string, RawEntry>)
   const names = new Set(extra.map((t) => t.name))
   const catalogue = [...FINGERPRINTS.filter((t) => !names.has(t.name)), ...extra]

@@ -17,5 +17,5 @@ export const websiteScannerManifest: ToolManifest<typeof websiteParams> = {
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).websiteScanner.run,
+  load: async () => (await import('./run.js')).websiteScanner.run,
 }

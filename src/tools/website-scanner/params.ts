@@ -1,3 +1,4 @@
+import { HTTP_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 import { Type, type Static } from '@sinclair/typebox'
 import { authenticationParam } from '../lib/http/auth/params.js'
 import { templatesParam } from '../lib/templates/params.js'
@@ -42,7 +43,7 @@ export const LIMITS = {
   maxParamsPerPoint: 8,
   concurrency: 8,
   bodyBytes: 512 * 1024,
-  requestTimeoutMs: 10000,
+  requestTimeoutMs: HTTP_TIMEOUT_MS,
   /** OS command injection: requested delay and the per-request limit for those probes. */
   sleepSeconds: 3,
   sleepTimeoutMs: 9000,

@@ -2,8 +2,8 @@
 // the risk rules, and the catalogue's shape. No network.
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { parsePorts } from '../../../src/tools/lib/ports/ports.js'
-import { TOP_100, TOP_1000 } from '../../../src/tools/lib/ports/top-ports.js'
+import { parsePortPlan } from '../../../src/toolkit/ports.js'
+import { TCP_PORTS, TOP_100, TOP_1000 } from '../../../src/tools/lib/ports/top-ports.js'
 import { identify, looksLikeTls, printable, splitProductToken } from '../../../src/tools/lib/services/banners.js'
 import { PROBES, probeOrder } from '../../../src/tools/lib/services/probes.js'
 import { hitsOf, RISK_RULES, type OpenPort } from '../../../src/tools/port-scanner/detect.js'
@@ -11,6 +11,8 @@ import { portScanner } from '../../../src/tools/port-scanner/index.js'
 import { portScannerChecks } from '../../../src/tools/port-scanner/checks.js'
 import { resolveToolParams } from '../../../src/toolkit/params.js'
 import { wire } from '../../testbed/tcp-services.js'
+
+const parsePorts = (spec: string) => [...parsePortPlan(spec, TCP_PORTS).ports]
 
 describe('parsePorts', () => {
   test('named lists: top100 and top1000 are unique, ordered by usage, within range', () => {

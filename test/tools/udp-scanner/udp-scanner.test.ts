@@ -2,7 +2,8 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { runTool, type HarnessResult } from '../../helpers/tool-harness.js'
 import { udpScanner } from '../../../src/tools/udp-scanner/index.js'
-import { parsePorts, TOP_100_UDP, TOP_1000_UDP } from '../../../src/tools/udp-scanner/ports.js'
+import { TOP_100_UDP, TOP_1000_UDP, UDP_PORTS } from '../../../src/tools/udp-scanner/ports.js'
+import { parsePortPlan } from '../../../src/toolkit/ports.js'
 import { parseNbstat, parseSnmp, probeFor } from '../../../src/tools/udp-scanner/probes.js'
 import { exchange, RttTracker } from '../../../src/tools/udp-scanner/scan.js'
 import { udpScannerChecks } from '../../../src/tools/udp-scanner/checks.js'
@@ -10,6 +11,8 @@ import { createDirectEgress } from '../../../src/engine/net/direct.js'
 import { resolveToolParams } from '../../../src/toolkit/params.js'
 import { ToolStartError } from '../../../src/toolkit/errors.js'
 import { startUdpServices, SILENT_PORT, type UdpTestbed } from '../../testbed/udp-services.js'
+
+const parsePorts = (spec: string) => [...parsePortPlan(spec, UDP_PORTS).ports]
 
 const VULNERABLE = '127.0.5.1'
 const HARDENED = '127.0.5.2'

@@ -1,8 +1,8 @@
 // Website Recon's pure parts: the catalogue, the page reader, the matcher, the favicon hash.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { FINGERPRINTS } from '../../../src/tools/website-recon/shipped.js'
-import { compileCatalogue, FingerprintError, parsePattern } from '../../../src/tools/lib/fingerprints/catalogue.js'
+import { FINGERPRINTS } from '../../../src/tools/website-recon/data/shipped.js'
+import { compileCatalogue, FingerprintError, parsePattern } from '../../../src/tools/website-recon/data/catalogue.js'
 import { readPage } from '../../../src/tools/website-recon/detect/page.js'
 import { detectTechnologies, type Observation } from '../../../src/tools/website-recon/detect/match.js'
 import { faviconHash, murmur3 } from '../../../src/tools/lib/hash/mmh3.js'

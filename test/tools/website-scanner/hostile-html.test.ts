@@ -3,7 +3,7 @@
 // like) took 5-43 s on these pages, on the event loop the API shared.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { forms, links, metaGenerator, title } from '../../../src/tools/website-scanner/html.js'
+import { forms, links, metaGenerator, title } from '../../../src/tools/website-scanner/detect/html.js'
 import { assetUrls, scriptsToRead, urlComponents } from '../../../src/tools/website-scanner/detect/components.js'
 import { htmlForms } from '../../../src/tools/lib/http/html-reader.js'
 import { HOSTILE_PAGES } from '../../testbed/hostile-site.js'

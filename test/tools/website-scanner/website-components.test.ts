@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { runTool } from '../../helpers/tool-harness.js'
-import { websiteScanner } from '../../../src/tools/website-scanner/index.js'
+import { websiteScanner } from '../../../src/tools/website-scanner/run.js'
 import { sourceComponents, urlComponents } from '../../../src/tools/website-scanner/detect/components.js'
 
 const OLD = '127.0.36.1'

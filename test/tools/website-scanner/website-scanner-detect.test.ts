@@ -17,7 +17,7 @@ import { DOWNLOAD_EXT, SENSITIVE_FILES, detectCrawledFiles, detectDirectoryListi
 import { detectTrace, detectUnsafeMethods } from '../../../src/tools/website-scanner/detect/methods.js'
 import { detectRobots, detectSecurityTxtMissing } from '../../../src/tools/website-scanner/detect/info.js'
 import * as A from '../../../src/tools/website-scanner/detect/active.js'
-import { forms, links, metaGenerator } from '../../../src/tools/website-scanner/html.js'
+import { forms, links, metaGenerator } from '../../../src/tools/website-scanner/detect/html.js'
 import { profile, looksLikeNotFound } from '../../../src/tools/lib/http/soft404.js'
 import { redirectAllowed, registrableDomain } from '../../../src/tools/lib/http/redirect-policy.js'
 import { candidateBaseUrls } from '../../../src/tools/lib/http/url.js'

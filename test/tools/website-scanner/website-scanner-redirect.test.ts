@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { runTool } from '../../helpers/tool-harness.js'
-import { websiteScanner } from '../../../src/tools/website-scanner/index.js'
+import { websiteScanner } from '../../../src/tools/website-scanner/run.js'
 import { RedirectRefusedError } from '../../../src/toolkit/errors.js'
 import type { RedirectLevel } from '../../../src/toolkit/tool.js'
 

@@ -1,5 +1,6 @@
 // How a CMS scanner opens its site: the start URL under the scan's redirect policy, the base folder,
 // the place findings carry, a rate-limited fetcher and the home page as an answer.
+import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import { setMaxListeners } from 'node:events'
 import type { ScanContext } from '../../../toolkit/tool.js'
 import { createFetcher, type Fetcher } from '../http/fetch.js'
@@ -29,7 +30,7 @@ export async function openCmsSite(ctx: ScanContext<{ concurrency: number; rate_l
   return {
     base,
     where: { port: portOf(base), protocol: 'tcp', service: serviceOf(base) },
-    fetch: createFetcher(ctx.net, ctx.signal, { timeoutMs: 10000 }, undefined, new HostLimiters(ctx.params.rate_limit)),
+    fetch: createFetcher(ctx.net, ctx.signal, { timeoutMs: HTTP_TIMEOUT_MS }, undefined, new HostLimiters(ctx.params.rate_limit)),
     home: r ? { url: start.url, status: r.status, location: r.headers.location ?? null, contentType: r.headers['content-type'] ?? '', body: r.text() } : null,
     homeHeaders: r?.headers ?? {},
   }

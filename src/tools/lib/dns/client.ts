@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import type { Egress } from '../../../toolkit/egress.js'
 import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 import { buildQuery, decodeMessage, DnsFormatError, normalizeName, rcodeName, TYPE, type DnsMessage, type DnsRecord } from './message.js'
+import { CONNECT_TIMEOUT_MS, DNS_QUERY_TIMEOUT_MS, DNS_TCP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 export type DnsTransport = 'udp' | 'tcp'
 
@@ -61,7 +62,7 @@ export function createDnsClient(net: Egress, server: DnsServer, o: { transport?:
     server,
     transport: o.transport ?? (net.carriesUdp ? 'udp' : 'tcp'),
     async query(name, type, q = {}) {
-      const opts = { timeoutMs: o.timeoutMs ?? 2000, retries: o.retries ?? 2, ...q }
+      const opts = { timeoutMs: o.timeoutMs ?? DNS_QUERY_TIMEOUT_MS, retries: o.retries ?? 2, ...q }
       try {
         if (client.transport === 'tcp') return await tcpQuery(net, server, name, type, opts)
         const reply = await udpQuery(net, server, name, type, opts)
@@ -156,12 +157,12 @@ export type AxfrResult =
 
 /** Zone transfer over TCP (RFC 5936): records between the opening and the closing SOA. */
 export async function axfr(net: Egress, server: DnsServer, zone: string, o: { timeoutMs?: number; signal?: AbortSignal; maxRecords?: number } = {}): Promise<AxfrResult> {
-  const timeoutMs = o.timeoutMs ?? 10_000
+  const timeoutMs = o.timeoutMs ?? DNS_TCP_TIMEOUT_MS
   const maxRecords = o.maxRecords ?? 20_000
   const { id, bytes } = buildQuery(zone, TYPE.AXFR, { rd: false })
   let socket: Socket
   try {
-    socket = await tcpConnect(net, server, { timeoutMs: Math.min(timeoutMs, 5000), signal: o.signal })
+    socket = await tcpConnect(net, server, { timeoutMs: Math.min(timeoutMs, CONNECT_TIMEOUT_MS), signal: o.signal })
   } catch (e) {
     return { ok: false, reason: (e as Error).message }
   }

@@ -1,4 +1,5 @@
 // A request wrapper for web tools that turns network failures into null (a scanner notes "no answer" and moves on).
+import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { Egress, HttpRequest, HttpResponse } from '../../../toolkit/egress.js'
 import type { HostLimiters } from './rate-limit.js'
 
@@ -17,7 +18,7 @@ export function createFetcher(net: Egress, signal: AbortSignal, defaults: Omit<H
     try {
       // Politeness: requests to one host are spaced to the scan's rate (the wait ends on abort).
       if (limiter) await limiter.take(hostOf(url), signal)
-      return await net.http(url, { timeoutMs: 10000, maxBodyBytes: 512 * 1024, ...defaults, ...req, headers: { ...defaults.headers, ...req.headers }, signal })
+      return await net.http(url, { timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 512 * 1024, ...defaults, ...req, headers: { ...defaults.headers, ...req.headers }, signal })
     } catch (e) {
       if (!signal.aborted) onError?.(url, e as Error)
       return null

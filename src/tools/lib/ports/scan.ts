@@ -15,6 +15,7 @@ import type { Socket } from 'node:net'
 import type { Egress } from '../../../toolkit/egress.js'
 import { ipVersion } from '../../../toolkit/ip.js'
 import { TargetUnreachableError } from '../../../toolkit/errors.js'
+import { DISCOVERY_CONNECT_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 export type PortState = 'open' | 'closed' | 'filtered'
 export interface PortResult {
@@ -42,7 +43,7 @@ export type ScanMethod = 'auto' | 'syn' | 'connect'
 /** A SYN scan was asked for and cannot run here. */
 export class SynScanUnavailableError extends Error {}
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 1000
+export const DEFAULT_CONNECT_TIMEOUT_MS = DISCOVERY_CONNECT_TIMEOUT_MS
 export const DEFAULT_CONCURRENCY = 1000
 export const DEFAULT_PROXY_CONCURRENCY = 100
 /**
@@ -85,7 +86,7 @@ const STATE_NAME: readonly PortState[] = ['filtered', 'open', 'closed', 'filtere
  * established, sorted by port; on abort it resolves within milliseconds with the ports done so far.
  * Throws TargetUnreachableError when the host cannot be resolved or routed to before any port answered.
  */
-export async function discoverTcpPorts(net: Egress, host: string, requested: number[], opts: DiscoverOptions): Promise<PortResult[]> {
+export async function discoverTcpPorts(net: Egress, host: string, requested: readonly number[], opts: DiscoverOptions): Promise<PortResult[]> {
   const ports = [...new Set(requested)]
   const bad = ports.find((p) => !Number.isInteger(p) || p < 1 || p > 65535)
   if (bad !== undefined) throw new RangeError(`port ${bad} is not in 1..65535`)

@@ -2,6 +2,7 @@
 // listening on today's hosts: web and remote access first, then mail, file sharing, databases, message
 // brokers, orchestration and admin consoles, then alternate web ports. top1000 continues with the rest of
 // the system port range (1-1023), where historical services live.
+import type { PortLists } from '../../../toolkit/ports.js'
 
 const COMMON = `
 80,443,22,21,25,23,53,3389,110,143,445,139,135,8080,3306,8443,993,995,587,465,
@@ -40,3 +41,6 @@ function build(size: number): number[] {
 
 export const TOP_1000: readonly number[] = Object.freeze(build(1000))
 export const TOP_100: readonly number[] = Object.freeze(TOP_1000.slice(0, 100))
+
+/** The TCP tools' `ports` lists (toolkit/ports.ts parses the spec). */
+export const TCP_PORTS: PortLists = { protocol: 'tcp', top100: TOP_100, top1000: TOP_1000, explicitOrder: 'given' }

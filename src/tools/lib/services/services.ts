@@ -5,6 +5,7 @@ import type { TLSSocket } from 'node:tls'
 import type { Egress } from '../../../toolkit/egress.js'
 import { identify, looksLikeTls, printable, probesFor, type Identified, type ServiceFacts } from './banners.js'
 import { PORT_SERVICE_NAMES, probeOrder, tlsSniffHello, type Probe } from './probes.js'
+import { SERVICE_PROBE_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 export interface ServiceInfo {
   service: string | null
@@ -32,7 +33,7 @@ export interface DetectOptions {
   onProbe?: (tried: number, planned: number) => void
 }
 
-export const DEFAULT_PROBE_TIMEOUT_MS = 2000
+export const DEFAULT_PROBE_TIMEOUT_MS = SERVICE_PROBE_TIMEOUT_MS
 /** Once a reply has started, this much silence ends it (a banner rarely comes in pieces further apart). */
 const IDLE_MS = 120
 const MAX_REPLY_BYTES = 16 * 1024

@@ -2,6 +2,8 @@
 // a time limit per read, the scan's AbortSignal, and a transcript for evidence.
 import type { Socket } from 'node:net'
 import type { Egress } from '../../../toolkit/egress.js'
+import { NotApplicable } from '../../../toolkit/recorder.js'
+import { SESSION_READ_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 export interface ProbeTarget {
   net: Egress
@@ -13,7 +15,7 @@ export interface ProbeTarget {
 }
 
 /** The port speaks another protocol than the probe's: the check does not apply there. */
-export class NotThisProtocol extends Error {
+export class NotThisProtocol extends NotApplicable {
   override name = 'NotThisProtocol'
 }
 
@@ -57,7 +59,7 @@ export class Session {
   }
 
   static async open(t: ProbeTarget): Promise<Session> {
-    const timeoutMs = t.timeoutMs ?? 4000
+    const timeoutMs = t.timeoutMs ?? SESSION_READ_TIMEOUT_MS
     const socket = await t.net.connect({ host: t.host, port: t.port, timeoutMs, signal: t.signal })
     return new Session(socket, t.signal, timeoutMs)
   }

@@ -10,6 +10,7 @@ import { analyzeChain, CHAIN_ERRORS, isSelfSigned, type CertificateReport } from
 import { buildClientHello, buildSsl2ClientHello, dhPrimeBits, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
 import { heartbleedProbe, sendHello, sendSsl2Hello, type Endpoint } from './probe.js'
 import { LEGACY_SUITES, SSL2_SUITES, TLS13_SUITES, suiteByCode, suiteByName, weakClasses, WEAK_CLASS_LABEL, type Suite, type WeakClass } from './suites.js'
+import { CONNECT_TIMEOUT_MS, SIDE_HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 export { tlsFindings } from './findings.js'
 
 export const PROTOCOLS: readonly ProtocolName[] = ['SSLv2', 'SSLv3', 'TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']
@@ -120,7 +121,7 @@ export async function scanTls(
   port: number,
   opts: { sni?: string; signal: AbortSignal; log?: (line: string) => void } & Partial<ScanTlsOptions>,
 ): Promise<TlsReport> {
-  const o: ScanTlsOptions = { timeoutMs: 5000, concurrency: 3, ...opts }
+  const o: ScanTlsOptions = { timeoutMs: CONNECT_TIMEOUT_MS, concurrency: 3, ...opts }
   const bare = stripBrackets(host)
   const s: TlsSession = {
     net, o, bare, port,
@@ -385,7 +386,7 @@ async function httpStep(s: TlsSession): Promise<void> {
   }
   const urlHost = ipVersion(bare) === 6 ? `[${bare}]` : bare
   try {
-    const res = await net.http(`https://${urlHost}:${port}/`, { signal: o.signal, timeoutMs: 8000, maxBodyBytes: 4096, headers: o.sni ? { host: o.sni } : {} })
+    const res = await net.http(`https://${urlHost}:${port}/`, { signal: o.signal, timeoutMs: SIDE_HTTP_TIMEOUT_MS, maxBodyBytes: 4096, headers: o.sni ? { host: o.sni } : {} })
     report.http = { speaksHttp: true, status: res.status, hsts: res.headers['strict-transport-security'] ?? null }
     log(`https://${urlHost}:${port}/: HTTP ${res.status}; Strict-Transport-Security: ${report.http.hsts ?? '(none)'}`)
   } catch (e) {
@@ -406,7 +407,7 @@ async function renegotiationStep(s: TlsSession): Promise<void> {
     sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: NODE_VERSION[v], maxVersion: NODE_VERSION[v], ciphers: 'ALL:@SECLEVEL=0' } })
     const t = sock
     report.clientRenegotiation = await new Promise<boolean | null>((resolve) => {
-      const timer = setTimeout(() => resolve(null), Math.min(o.timeoutMs ?? 5000, 3000))
+      const timer = setTimeout(() => resolve(null), Math.min(o.timeoutMs ?? CONNECT_TIMEOUT_MS, 3000))
       const done = (v: boolean | null) => {
         clearTimeout(timer)
         resolve(v)

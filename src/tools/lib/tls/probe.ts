@@ -6,6 +6,7 @@ import {
   CONTENT, HS, buildHeartbeatProbe, isHeartbleedEcho, parseCertificateMessage, parseServerHello, parseSsl2ServerHello,
   splitHandshake, splitRecords, type ServerHello, type Ssl2ServerHello,
 } from './hello.js'
+import { CONNECT_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 export interface Endpoint {
   host: string
@@ -139,7 +140,7 @@ function safe<T>(f: () => T, fallback: T): T {
 }
 
 async function open(net: Egress, ep: Endpoint, o: ProbeOptions): Promise<SocketReader> {
-  const socket = await net.connect({ host: ep.host, port: ep.port, timeoutMs: o.timeoutMs ?? 5000, signal: o.signal })
+  const socket = await net.connect({ host: ep.host, port: ep.port, timeoutMs: o.timeoutMs ?? CONNECT_TIMEOUT_MS, signal: o.signal })
   socket.setNoDelay(true)
   return new SocketReader(socket, o.signal)
 }
@@ -149,7 +150,7 @@ export async function sendHello(net: Egress, ep: Endpoint, hello: Buffer, o: Pro
   const reader = await open(net, ep, o)
   try {
     reader.socket.write(hello)
-    const r = await reader.until(firstFlightParser(o.untilDone ?? false), o.timeoutMs ?? 5000)
+    const r = await reader.until(firstFlightParser(o.untilDone ?? false), o.timeoutMs ?? CONNECT_TIMEOUT_MS)
     return typeof r === 'string' ? { kind: r } : r
   } finally {
     reader.close()
@@ -167,7 +168,7 @@ export async function sendSsl2Hello(net: Egress, ep: Endpoint, hello: Buffer, o:
       if (h === null) return null
       if (h === undefined) return ended ? null : undefined
       return h
-    }, o.timeoutMs ?? 5000)
+    }, o.timeoutMs ?? CONNECT_TIMEOUT_MS)
     return r && typeof r === 'object' && r.version === 0x0002 ? { kind: 'hello', hello: r } : { kind: 'rejected' }
   } finally {
     reader.close()
@@ -188,7 +189,7 @@ export async function heartbleedProbe(net: Egress, ep: Endpoint, hello: Buffer, 
   const reader = await open(net, ep, o)
   try {
     reader.socket.write(hello)
-    const first = await reader.until(firstFlightParser(true), o.timeoutMs ?? 5000)
+    const first = await reader.until(firstFlightParser(true), o.timeoutMs ?? CONNECT_TIMEOUT_MS)
     if (typeof first === 'string' || first.kind !== 'hello') return { kind: 'inconclusive', reason: `no ServerHello (${typeof first === 'string' ? first : first.kind})` }
     const version = first.hello.version
     if (!first.hello.extensions.has(0x000f)) return { kind: 'no-heartbeat' }
@@ -203,7 +204,7 @@ export async function heartbleedProbe(net: Egress, ep: Endpoint, hello: Buffer, 
         if (r.type === CONTENT.alert) return 'other' as const
       }
       return ended ? ('other' as const) : undefined
-    }, Math.min(o.timeoutMs ?? 5000, 3000))
+    }, Math.min(o.timeoutMs ?? CONNECT_TIMEOUT_MS, 3000))
     return answer === 'echo' ? { kind: 'vulnerable', version } : { kind: 'not-vulnerable', version }
   } finally {
     reader.close()

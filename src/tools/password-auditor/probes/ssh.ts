@@ -3,10 +3,11 @@
 import ssh2 from 'ssh2'
 import type { ProbeTarget } from '../../lib/services/session.js'
 import { timed, type Attempter } from './attempt.js'
+import { SSH_LOGIN_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 export const sshLogin = (t: Omit<ProbeTarget, 'signal'>): Attempter => (user, password, signal) =>
   timed(async () => {
-    const wait = t.timeoutMs ?? 8000
+    const wait = t.timeoutMs ?? SSH_LOGIN_TIMEOUT_MS
     const sock = await t.net.connect({ host: t.host, port: t.port, timeoutMs: wait, signal })
     return new Promise((resolve) => {
       const client = new ssh2.Client()

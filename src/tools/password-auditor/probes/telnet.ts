@@ -5,6 +5,7 @@ import type { ProbeTarget } from '../../lib/services/session.js'
 import { asksLogin, asksPassword, loginVerdict, negotiate } from '../detect/telnet.js'
 import { saysLocked } from '../detect/lockout.js'
 import { timed, type Attempter } from './attempt.js'
+import { SESSION_READ_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 /** Collects text from the socket (answering option requests) until `done(text)` or the time is up. */
 function until(sock: Socket, done: (text: string) => boolean, ms: number, signal: AbortSignal): Promise<string> {
@@ -33,7 +34,7 @@ function until(sock: Socket, done: (text: string) => boolean, ms: number, signal
 
 export const telnetLogin = (t: Omit<ProbeTarget, 'signal'>): Attempter => (user, password, signal) =>
   timed(async () => {
-    const wait = t.timeoutMs ?? 4000
+    const wait = t.timeoutMs ?? SESSION_READ_TIMEOUT_MS
     const sock = await t.net.connect({ host: t.host, port: t.port, timeoutMs: wait, signal })
     sock.on('error', () => {})
     try {

@@ -4,11 +4,12 @@ import type { Egress, HttpRequest, HttpResponse } from '../../../toolkit/egress.
 import { digestAuthorization, parseDigestChallenge } from '../../lib/http/auth/digest.js'
 import { LOGIN_PATHS, authHeaderVerdict, cookieHeader, grafanaVerdict, jenkinsVerdict, phpMyAdminVerdict, readPage, type LoginSurface, type WebAnswer } from '../detect/http-login.js'
 import { timed, type Attempter } from './attempt.js'
+import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 const answer = (r: HttpResponse): WebAnswer => ({ url: r.url, status: r.status, headers: r.headers, setCookies: r.setCookies, body: r.text() })
 
 async function get(net: Egress, url: string, signal: AbortSignal, req: Omit<HttpRequest, 'signal'> = {}): Promise<WebAnswer> {
-  return answer(await net.http(url, { timeoutMs: 10000, maxBodyBytes: 512 * 1024, ...req, signal }))
+  return answer(await net.http(url, { timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 512 * 1024, ...req, signal }))
 }
 
 /** The answers of LOGIN_PATHS under `base`; paths that fail are left out. */

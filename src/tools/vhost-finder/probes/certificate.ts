@@ -1,4 +1,5 @@
 // The certificate an HTTPS endpoint presents (for the target's own name when it has one).
+import { CONNECT_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { Egress } from '../../../toolkit/egress.js'
 import type { Endpoint } from './endpoints.js'
 
@@ -10,7 +11,7 @@ export interface PresentedCertificate {
 /** The leaf certificate's subject and subjectAltName; null when the handshake fails. */
 export async function presentedCertificate(net: Egress, e: Endpoint, servername: string | undefined, signal: AbortSignal): Promise<PresentedCertificate | null> {
   try {
-    const s = await net.tlsConnect({ host: e.host, port: e.port, servername, timeoutMs: 5000, signal })
+    const s = await net.tlsConnect({ host: e.host, port: e.port, servername, timeoutMs: CONNECT_TIMEOUT_MS, signal })
     try {
       const c = s.getPeerX509Certificate()
       return c ? { subject: c.subject, subjectAltName: c.subjectAltName } : null

@@ -1,5 +1,6 @@
 // The web endpoints of the target: a URL target's own scheme and port, else each tool_params.ports
 // port that completes a TLS handshake (https) or answers HTTP (http).
+import { CONNECT_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { Egress } from '../../../toolkit/egress.js'
 import type { ScanTarget } from '../../../toolkit/tool.js'
 import { stripBrackets, targetHost } from '../../../toolkit/ip.js'
@@ -32,14 +33,14 @@ export async function findEndpoints(net: Egress, target: ScanTarget, ports: read
 
 async function probePort(net: Egress, host: string, port: number, signal: AbortSignal): Promise<Endpoint | null> {
   try {
-    const s = await net.tlsConnect({ host, port, timeoutMs: 5000, signal })
+    const s = await net.tlsConnect({ host, port, timeoutMs: CONNECT_TIMEOUT_MS, signal })
     s.destroy()
     return { scheme: 'https', host, port }
   } catch {
     // Not TLS (or closed): an HTTP answer of any status makes it an HTTP endpoint.
   }
   try {
-    await net.http(endpointUrl({ scheme: 'http', host, port }), { timeoutMs: 5000, signal, maxBodyBytes: 1024 })
+    await net.http(endpointUrl({ scheme: 'http', host, port }), { timeoutMs: CONNECT_TIMEOUT_MS, signal, maxBodyBytes: 1024 })
     return { scheme: 'http', host, port }
   } catch {
     return null

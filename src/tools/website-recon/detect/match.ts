@@ -1,6 +1,6 @@
 // Which technologies a site shows, from its answer (headers, cookies, page facts, favicon hash) and the
 // catalogue. Confidence adds up per technology (capped at 100); implied technologies follow. Pure.
-import type { Pattern, Technology } from '../../lib/fingerprints/catalogue.js'
+import type { Pattern, Technology } from '../data/catalogue.js'
 import type { PageFacts } from './page.js'
 
 export interface Observation {

@@ -1,4 +1,5 @@
 // The site's answers for fingerprinting: the start page (after the redirect policy) and its favicon.
+import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import { createHash } from 'node:crypto'
 import type { Egress, HttpResponse } from '../../../toolkit/egress.js'
 import type { RedirectLevel, ScanTarget } from '../../../toolkit/tool.js'
@@ -27,7 +28,7 @@ function cookiesOf(r: HttpResponse): Array<[string, string]> {
 
 export async function observeSite(o: SiteOptions): Promise<Observation> {
   const start = await resolveStartUrl({ net: o.net, target: o.target, redirectLevel: o.redirectLevel, scanOriginalUrl: o.scanOriginalUrl, signal: o.signal, log: o.log })
-  const res = start.response ?? (await o.net.http(start.url, { signal: o.signal, timeoutMs: 10000, maxBodyBytes: 1024 * 1024 }))
+  const res = start.response ?? (await o.net.http(start.url, { signal: o.signal, timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 1024 * 1024 }))
   const html = /html|xml|^$/i.test(res.headers['content-type'] ?? '') ? res.text() : ''
   const page: PageFacts = readPage(html)
   let favicon: Observation['favicon'] = null
@@ -36,7 +37,7 @@ export async function observeSite(o: SiteOptions): Promise<Observation> {
     // Only the site's own favicon: an icon on another host is not this site's fingerprint to fetch.
     if (url.host === new URL(start.url).host) {
       try {
-        const r = await o.net.http(url.href, { signal: o.signal, timeoutMs: 10000, maxBodyBytes: 1024 * 1024 })
+        const r = await o.net.http(url.href, { signal: o.signal, timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 1024 * 1024 })
         if (r.status === 200 && r.body.length) favicon = { mmh3: faviconHash(r.body), sha256: createHash('sha256').update(r.body).digest('hex') }
       } catch (e) {
         o.log(`favicon ${url.href}: no answer (${(e as Error).message})`)

@@ -1,7 +1,7 @@
 // Version disclosure (Server, X-Powered-By, generator meta) and the known-vulnerable-version match.
 import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { generatorMeta, poweredBy, serverVersion } from '../checks.js'
-import { metaGenerator } from '../html.js'
+import { metaGenerator } from './html.js'
 import type { Component, Hit, PageObs } from './types.js'
 import { PRODUCTS, productKey } from '../../lib/services/products.js'
 import { productVersionFindings } from '../../lib/versions/report.js'

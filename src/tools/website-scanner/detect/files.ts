@@ -4,7 +4,7 @@ import type { Check } from '../../../toolkit/check.js'
 import { textEvidence } from '../../../toolkit/evidence.js'
 import { backupExposed, directoryListing, dsStore, envExposed, gitExposed, phpinfoExposed, scmExposed, serverStatus } from '../checks.js'
 import { looksLikeNotFound, type Soft404Profile } from '../../lib/http/soft404.js'
-import { title } from '../html.js'
+import { title } from './html.js'
 import type { Hit, PageObs } from './types.js'
 
 export interface FileObs {

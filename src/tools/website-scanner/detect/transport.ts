@@ -1,7 +1,7 @@
 // Plain HTTP that serves content instead of redirecting to HTTPS, and credentials asked for over it.
 import { textEvidence } from '../../../toolkit/evidence.js'
 import { basicAuthOverHttp, httpNoRedirect, passwordOverHttp } from '../checks.js'
-import { forms } from '../html.js'
+import { forms } from './html.js'
 import { resolveLink } from '../../lib/http/url.js'
 import type { Hit, PageObs } from './types.js'
 

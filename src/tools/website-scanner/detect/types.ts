@@ -1,6 +1,4 @@
 // Shapes shared by the pure detectors: what the scanner observed, and what a detector concluded.
-import type { Check, Risk } from '../../../toolkit/check.js'
-import type { Evidence } from '../../../toolkit/evidence.js'
 
 /** One HTTP response as the detectors see it (body already decoded and size-bounded). */
 export interface PageObs {
@@ -19,24 +17,8 @@ export interface Component {
   source: string
 }
 
-/** A detector's conclusion: the check failed here. The scanner turns it into a finding. */
-export interface Hit {
-  check: Check
-  detail?: string
-  evidence?: Evidence
-  /** Affected URL (defaults to the scanned page). */
-  url?: string
-  location?: string
-  cve?: string[]
-  risk?: Risk
-  name?: string
-  confirmed?: boolean
-  /** CVSS of a version finding's CVEs. */
-  cvss?: { score: number; vector: string | null } | null
-  /** Where the occurrence is when it is not the scanned page's port (e.g. the plain-HTTP twin on 80). */
-  port?: number
-  service?: 'http' | 'https'
-}
+/** A detector's conclusion: the toolkit's one Hit (port and service default to the scanned page's). */
+export type { Hit } from '../../../toolkit/hit.js'
 
 export const isHtml = (p: Pick<PageObs, 'headers' | 'body'>) => {
   const ct = p.headers['content-type']

@@ -8,11 +8,11 @@ import type { Authentication, FormLogin } from './params.js'
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest.js'
 import { htmlForms } from '../html-reader.js'
 import { markerTest, type MarkerTest } from './markers.js'
+import { isRedirectStatus, walkRedirects } from '../redirects.js'
 
 /** Paths a logged-in scan never requests: they end the session (or the account). */
 export const SESSION_ENDING = /\b(log-?out|sign-?out|log-?off|sign-?off|logoff|signoff)\b/i
 const MAX_RELOGINS = 5
-const MAX_REDIRECTS = 5
 
 export interface AuthOptions {
   /** The scanned URL: credentials and cookies go to its host only. */
@@ -35,8 +35,6 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
   const host = o.target.hostname.toLowerCase()
   const mine = (u: URL) => u.hostname.toLowerCase() === host
   const jar = new Map<string, string>()
-  let digest: DigestChallenge | null = null
-  let nc = 0
   let relogins = 0
   let loggedIn = false
   let relogin: Promise<void> | null = null
@@ -45,44 +43,9 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
 
   if (auth.type === 'cookie') for (const part of auth.cookie.split(';')) setCookie(jar, part)
 
-  const absorb = (res: HttpResponse) => {
-    if (mine(new URL(res.url))) for (const c of res.setCookies) setCookie(jar, c.split(';')[0]!, /;\s*max-age=0\b|;\s*expires=Thu, 01 Jan 1970/i.test(c))
-  }
+  const send = sessionSender(net, auth, jar, mine)
 
-  /** One request with the session's credentials (no re-login, no logout guard). */
-  const send = async (url: string, req: HttpRequest = {}): Promise<HttpResponse> => {
-    const u = new URL(url)
-    if (!mine(u)) return net.http(url, req)
-    const headers: Record<string, string> = { ...req.headers }
-    if (jar.size) headers.cookie = [...(headers.cookie ? [headers.cookie] : []), ...[...jar].map(([k, v]) => `${k}=${v}`)].join('; ')
-    if (auth.type === 'basic') headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
-    if (auth.type === 'headers') for (const h of auth.headers) headers[h.name.toLowerCase()] = h.value
-    const method = (req.method ?? 'GET').toUpperCase()
-    if (auth.type === 'digest' && digest) headers.authorization = digestAuthorization(digest, auth.username, auth.password, method, u.pathname + u.search, ++nc)
-    let res = await net.http(url, { ...req, headers })
-    absorb(res)
-    if (auth.type === 'digest' && res.status === 401) {
-      const c = parseDigestChallenge(res.headers['www-authenticate'] ?? '')
-      // A new challenge (first request, or a stale nonce): answer it once.
-      if (c && (!digest || c.nonce !== digest.nonce)) {
-        digest = c
-        nc = 0
-        res = await net.http(url, { ...req, headers: { ...headers, authorization: digestAuthorization(c, auth.username, auth.password, method, u.pathname + u.search, ++nc) } })
-        absorb(res)
-      }
-    }
-    return res
-  }
-
-  const get = async (url: string): Promise<HttpResponse> => {
-    let res = await send(url, { signal: o.signal, maxBodyBytes: 512 * 1024 })
-    for (let n = 0; n < MAX_REDIRECTS && res.status >= 300 && res.status < 400 && res.headers.location; n++) {
-      const next = new URL(res.headers.location, res.url)
-      if (!mine(next) || SESSION_ENDING.test(next.pathname)) break
-      res = await send(next.href, { signal: o.signal, maxBodyBytes: 512 * 1024 })
-    }
-    return res
-  }
+  const get = sessionGetter(send, mine, o.signal)
 
   const login = async (): Promise<string> => {
     if (auth.type === 'form') return formLogin(auth)
@@ -109,7 +72,8 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
     fields.set(userField, a.username)
     fields.set(passwordField, a.password)
     let res = await send(action.href, { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', referer: page.url }, signal: o.signal, maxBodyBytes: 512 * 1024 })
-    if (res.status >= 300 && res.status < 400 && res.headers.location) {
+    // The answer to the login POST redirects to the landing page: read it (on the session's host only).
+    if (isRedirectStatus(res.status) && res.headers.location) {
       const next = new URL(res.headers.location, res.url)
       res = mine(next) ? await get(next.href) : res
     }
@@ -128,20 +92,7 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
     return `${where} succeeded (${jar.size} session cookie(s))`
   }
 
-  /** The answer shows the session has ended: sent back to the login page, 401, or the failure marker. */
-  const ended = (res: HttpResponse, requested: URL): boolean => {
-    if (!mine(requested) || (loginPath && requested.pathname === loginPath)) return false
-    if (auth.type === 'basic' || auth.type === 'digest') return false // credentials go with every request
-    if (res.status === 401) return true
-    if (loginPath && res.status >= 300 && res.status < 400 && res.headers.location) {
-      try {
-        if (new URL(res.headers.location, res.url).pathname === loginPath) return true
-      } catch {
-        /* unparsable Location */
-      }
-    }
-    return !!markers.failure && /html|text/i.test(res.headers['content-type'] ?? '') && markers.failure(res.text())
-  }
+  const ended = (res: HttpResponse, requested: URL) => sessionEnded(res, requested, { auth, loginPath, markers, mine })
 
   const http = async (url: string, req: HttpRequest = {}): Promise<HttpResponse> => {
     const u = new URL(url)
@@ -169,6 +120,75 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
   loggedIn = true
   const authed: Egress = Object.assign(Object.create(net) as Egress, { http })
   return { net: authed, summary, relogins: () => relogins }
+}
+
+/** One request with the session's credentials (no re-login, no logout guard); keeps the session's cookies. */
+function sessionSender(net: Egress, auth: Authentication, jar: Map<string, string>, mine: (u: URL) => boolean) {
+  let digest: DigestChallenge | null = null
+  let nc = 0
+  const absorb = (res: HttpResponse) => {
+    if (mine(new URL(res.url))) for (const c of res.setCookies) setCookie(jar, c.split(';')[0]!, /;\s*max-age=0\b|;\s*expires=Thu, 01 Jan 1970/i.test(c))
+  }
+  return async (url: string, req: HttpRequest = {}): Promise<HttpResponse> => {
+    const u = new URL(url)
+    if (!mine(u)) return net.http(url, req)
+    const headers: Record<string, string> = { ...req.headers }
+    if (jar.size) headers.cookie = [...(headers.cookie ? [headers.cookie] : []), ...[...jar].map(([k, v]) => `${k}=${v}`)].join('; ')
+    if (auth.type === 'basic') headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
+    if (auth.type === 'headers') for (const h of auth.headers) headers[h.name.toLowerCase()] = h.value
+    const method = (req.method ?? 'GET').toUpperCase()
+    if (auth.type === 'digest' && digest) headers.authorization = digestAuthorization(digest, auth.username, auth.password, method, u.pathname + u.search, ++nc)
+    let res = await net.http(url, { ...req, headers })
+    absorb(res)
+    if (auth.type === 'digest' && res.status === 401) {
+      const c = parseDigestChallenge(res.headers['www-authenticate'] ?? '')
+      // A new challenge (first request, or a stale nonce): answer it once.
+      if (c && (!digest || c.nonce !== digest.nonce)) {
+        digest = c
+        nc = 0
+        res = await net.http(url, { ...req, headers: { ...headers, authorization: digestAuthorization(c, auth.username, auth.password, method, u.pathname + u.search, ++nc) } })
+        absorb(res)
+      }
+    }
+    return res
+  }
+}
+
+/** GET with the session, following redirects on the session's own host, never to a URL that would end it. */
+function sessionGetter(send: (url: string, req: HttpRequest) => Promise<HttpResponse>, mine: (u: URL) => boolean, signal: AbortSignal) {
+  return async (url: string): Promise<HttpResponse> => {
+    const req = { signal, maxBodyBytes: 512 * 1024 }
+    const walk = await walkRedirects(
+      { url, answer: await send(url, req) },
+      {
+        location: (r) => r.headers.location,
+        status: (r) => r.status,
+        allow: (next) => mine(next) && !SESSION_ENDING.test(next.pathname),
+        fetch: (next) => send(next, req),
+      },
+    )
+    if (walk.end === 'failed') throw walk.error
+    return walk.answer
+  }
+}
+
+/** The answer shows the session has ended: sent back to the login page, 401, or the failure marker. */
+function sessionEnded(
+  res: HttpResponse,
+  requested: URL,
+  s: { auth: Authentication; loginPath: string | null; markers: Markers; mine: (u: URL) => boolean },
+): boolean {
+  if (!s.mine(requested) || (s.loginPath && requested.pathname === s.loginPath)) return false
+  if (s.auth.type === 'basic' || s.auth.type === 'digest') return false // credentials go with every request
+  if (res.status === 401) return true
+  if (s.loginPath && isRedirectStatus(res.status) && res.headers.location) {
+    try {
+      if (new URL(res.headers.location, res.url).pathname === s.loginPath) return true
+    } catch {
+      /* unparsable Location */
+    }
+  }
+  return !!s.markers.failure && /html|text/i.test(res.headers['content-type'] ?? '') && s.markers.failure(res.text())
 }
 
 /** A body's problem with the markers: it holds the failure marker or lacks the success marker. */

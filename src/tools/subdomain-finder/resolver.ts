@@ -1,2 +1,0 @@
-// Moved to lib/dns (Find Virtual Hosts asks the same resolver for reverse DNS).
-export { chooseResolver } from '../lib/dns/resolver.js'
