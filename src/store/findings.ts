@@ -1,5 +1,6 @@
-// Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
+// Findings reads. Tenancy: a finding is visible when the caller belongs to its workspace.
 import { selectArrays, type Db } from './db.js'
+import { memberWorkspaces, type Role } from './members.js'
 import type { ExpressionBuilder } from 'kysely'
 import type { Database, FindingRow } from './schema.js'
 
@@ -45,7 +46,7 @@ export interface FindingFilter {
   page: number
 }
 
-const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
+const ownWorkspaces = (db: Db, userId: number, roles?: readonly Role[]) => memberWorkspaces(db, userId, roles)
 
 export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
   return findingsQuery(db, userId, f).selectAll('findings').select(groupColumns).execute()
@@ -69,7 +70,7 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
       // With a workspace_id, tenancy is a constant EXISTS, not an IN on the column: the IN would make
       // SQLite read (workspace_id, id) as several ranges and sort them instead of walking newest first.
       if (f.workspaceId === undefined) q = q.where(`${alias}.workspace_id` as 'workspace_id', 'in', ownWorkspaces(db, userId))
-      else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('id', '=', f.workspaceId!)))
+      else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId!)))
       if (f.targetId !== undefined) q = q.where(`${alias}.target_id` as 'target_id', '=', f.targetId)
       // Keyset: the index walk starts at after_id instead of skipping (page - 1) × limit rows. Not in
       // the duplicate probe: a group whose latest finding was on an earlier page stays out.
@@ -96,5 +97,6 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter) {
   return q.orderBy('findings.id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit)
 }
 
-export const getFinding = (db: Db, userId: number, id: number) =>
-  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId)).executeTakeFirst()
+/** A finding of a workspace the user belongs to (with one of `roles` when given). */
+export const getFinding = (db: Db, userId: number, id: number, roles?: readonly Role[]) =>
+  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where('workspace_id', 'in', ownWorkspaces(db, userId, roles)).executeTakeFirst()

@@ -12,6 +12,7 @@ import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlo
 import { secretsOf } from './secrets.js'
 import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
+import { memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -85,13 +86,14 @@ export function queueScan(db: Db | Transaction<Database>, q: QueuedScan): Promis
 /** The tool_params a scan was queued with. */
 export const toolParamsOf = (s: Pick<ScanRow, 'tool_params'>): unknown => JSON.parse(s.tool_params)
 
-export const getScan = (db: Db, userId: number, id: number) =>
-  db.selectFrom('scans').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+/** A scan of a workspace the user belongs to (with one of `roles` when given). */
+export const getScan = (db: Db, userId: number, id: number, roles?: readonly Role[]) =>
+  db.selectFrom('scans').selectAll().where('id', '=', id).where('workspace_id', 'in', memberWorkspaces(db, userId, roles)).executeTakeFirst()
 
 export const getScanById = (db: Db | Transaction<Database>, id: number) => db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()
 
 export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<ScanRow[]> {
-  let q = db.selectFrom('scans').selectAll().where('user_id', '=', userId).where('workspace_id', '=', f.workspaceId)
+  let q = db.selectFrom('scans').selectAll().where('workspace_id', '=', f.workspaceId).where((eb) => eb.exists(memberWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId)))
   if (f.toolId !== undefined) q = q.where('tool_id', '=', f.toolId)
   if (f.targetId !== undefined) q = q.where('target_id', '=', f.targetId)
   if (f.status !== undefined) q = q.where('status', '=', f.status)
@@ -230,9 +232,9 @@ async function requeue(db: Db | Transaction<Database>, id: number, set: ScanUpda
   return Number((await q.executeTakeFirst()).numUpdatedRows) === 1
 }
 
-/** Stop: a waiting scan ends `stopped` at once; a running one is flagged for its worker. */
+/** Stop: a waiting scan ends `stopped` at once; a running one is flagged for its worker. 'missing' unless the user may change its workspace. */
 export async function requestStop(db: Db, userId: number, id: number): Promise<'missing' | 'stopped' | 'requested' | 'noop'> {
-  const scan = await getScan(db, userId, id)
+  const scan = await getScan(db, userId, id, WRITER_ROLES)
   if (!scan) return 'missing'
   if (scan.status === 'waiting') {
     const now = nowIso()
@@ -244,7 +246,7 @@ export async function requestStop(db: Db, userId: number, id: number): Promise<'
 
 export async function deleteScan(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'active'> {
   return db.transaction().execute(async (trx) => {
-    const s = await trx.selectFrom('scans').select(['id', 'status']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+    const s = await trx.selectFrom('scans').select(['id', 'status']).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(trx, userId)).executeTakeFirst()
     if (!s) return 'missing'
     if (s.status === 'running' || s.status === 'waiting') return 'active'
     await trx.deleteFrom('findings').where('scan_id', '=', id).execute()

@@ -419,3 +419,15 @@ export interface Database {
   templates: TemplatesTable
 }
 export type TemplateRow = Selectable<TemplatesTable>
+
+/** Who belongs to a workspace, with which role (migration 019). */
+export interface WorkspaceMembersTable {
+  workspace_id: number
+  user_id: number
+  /** 'owner' | 'member' | 'viewer' */
+  role: string
+  added_at: string
+}
+export interface Database {
+  workspace_members: WorkspaceMembersTable
+}

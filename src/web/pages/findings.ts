@@ -11,6 +11,8 @@ import { findingView, type FindingStatus } from '../../reports/finding-view.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { toolName } from '../../tools/registry.js'
 import { notFound } from '../../domain/errors.js'
+import { refusal } from '../../domain/access.js'
+import { WRITER_ROLES } from '../../store/members.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs } from '../html.js'
 import { csrfField, page } from '../layout.js'
@@ -123,8 +125,8 @@ ${history.length
   app.post('/findings/:id/triage', async (req, reply) => {
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Finding')
-    const row = await getFinding(db, u.userId, id)
-    if (!row) throw notFound('Finding')
+    const row = await getFinding(db, u.userId, id, WRITER_ROLES)
+    if (!row) throw await refusal(getFinding(db, u.userId, id), 'Finding')
     const f = formOf(req)
     if (f.status !== undefined && !STATUSES.includes(f.status as FindingStatus)) return renderFinding(req, reply, `The status must be one of ${STATUSES.join(', ')}`, 400)
     const risk = f.risk_level !== undefined && /^[0-4]$/.test(f.risk_level) ? Number(f.risk_level) : undefined

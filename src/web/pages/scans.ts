@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createScan } from '../../domain/scans.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { badRequest, notFound } from '../../domain/errors.js'
+import { viewerRefused } from '../../domain/access.js'
 import { deleteScan, getScan, listScans, requestStop, toolParamsOf } from '../../store/scans.js'
 import { scanFindings, scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
@@ -251,6 +252,8 @@ ${tests.length
   app.post('/scans/:id/stop', async (req, reply) => {
     const s = await loadScan(req)
     const r = await requestStop(db, userOf(req).userId, s.id)
+    // The scan could be read (loadScan): nothing to stop means the caller's role refused it.
+    if (r === 'missing') throw viewerRefused()
     if (r === 'requested') publish({ type: 'stop', scanId: s.id })
     return reply.redirect(`/scans/${s.id}?ok=scan-stopped`, 303)
   })
@@ -258,6 +261,7 @@ ${tests.length
   app.post('/scans/:id/delete', async (req, reply) => {
     const s = await loadScan(req)
     const r = await deleteScan(db, userOf(req).userId, s.id)
+    if (r === 'missing') throw viewerRefused()
     if (r === 'active') return renderList(req, reply, 'This scan is waiting or running: stop it first, then delete it.', 409)
     return reply.redirect('/scans?ok=scan-deleted', 303)
   })

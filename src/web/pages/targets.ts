@@ -1,9 +1,10 @@
 // Targets: list (type filter, search, paging), add (type inferred; the API's refusals as sentences), delete.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createTarget } from '../../domain/targets.js'
-import { deleteTarget } from '../../store/targets.js'
+import { deleteTarget, getTarget } from '../../store/targets.js'
 import { searchTargets } from '../../store/web-lists.js'
 import { notFound } from '../../domain/errors.js'
+import { refusal } from '../../domain/access.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs } from '../html.js'
 import { csrfField, page } from '../layout.js'
@@ -67,8 +68,9 @@ ${rows.slice(0, PAGE).map(
   })
 
   app.post('/targets/:id/delete', async (req, reply) => {
-    const r = await deleteTarget(db, userOf(req).userId, idOf((req.params as { id: string }).id, 'Target'))
-    if (r === 'missing') throw notFound('Target')
+    const [userId, id] = [userOf(req).userId, idOf((req.params as { id: string }).id, 'Target')]
+    const r = await deleteTarget(db, userId, id)
+    if (r === 'missing') throw await refusal(getTarget(db, userId, id), 'Target')
     if (r === 'running') return render(req, reply, { error: 'This target has a running scan: stop the scan (Scans page) and delete the target once it has ended.', status: 409 })
     return reply.redirect('/targets?ok=target-deleted', 303)
   })

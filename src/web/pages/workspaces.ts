@@ -6,7 +6,8 @@ import { deleteVpnProfile, getVpnProfile, insertVpnProfile, listVpnProfiles, set
 import { renameWorkspace } from '../../store/web-sessions.js'
 import { newVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
 import { isUniqueViolation } from '../../domain/targets.js'
-import { badRequest, conflict, notFound } from '../../domain/errors.js'
+import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js'
+import { writableWorkspace } from '../../domain/access.js'
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
 import { csrfField, page } from '../layout.js'
@@ -70,7 +71,7 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
   app.post('/workspaces/:id/rename', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     return named(req, reply, async (name) => {
-      if (!(await renameWorkspace(db, userOf(req).userId, id, name))) throw notFound('Workspace')
+      if (!(await renameWorkspace(db, userOf(req).userId, id, name))) throw (await getWorkspace(db, userOf(req).userId, id)) ? forbidden('Only an owner of this workspace can rename it') : notFound('Workspace')
     }, 'workspace-renamed')
   })
 
@@ -88,6 +89,7 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     const uuid = formOf(req).vpn_profile_uuid || null
+    await writableWorkspace(db, u, id)
     if (uuid !== null && !(await getVpnProfile(db, u.userId, uuid))) throw notFound('VPN profile')
     if (!(await setWorkspaceVpnProfile(db, u.userId, id, uuid))) throw notFound('Workspace')
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
