@@ -50,6 +50,8 @@ const OK: Record<string, string> = {
   'workspace-vpn': 'Default VPN profile of the workspace saved.',
   'member-added': 'Member added: they see this workspace from their next page on.',
   'member-changed': 'Role changed.',
+  'invitation-revoked': 'Invitation revoked: its link no longer works.',
+  'invitation-used': 'You joined the workspace: it is now your active workspace.',
   'member-removed': 'Member removed: their access to this workspace ended at once.',
   'vpn-created': 'VPN profile created.',
   'vpn-deleted': 'VPN profile deleted.',

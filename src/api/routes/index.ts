@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { targetRoutes } from './targets.js'
 import { workspaceRoutes } from './workspaces.js'
 import { memberRoutes } from './members.js'
+import { invitationRoutes } from './invitations.js'
+import { auditRoutes } from './audit.js'
 import { scanRoutes } from './scans.js'
 import { findingRoutes } from './findings.js'
 import { findingUpdateRoutes } from './finding-updates.js'
@@ -16,6 +18,8 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(targetRoutes)
   await api.register(workspaceRoutes)
   await api.register(memberRoutes)
+  await api.register(invitationRoutes)
+  await api.register(auditRoutes)
   await api.register(scanRoutes)
   await api.register(findingRoutes)
   await api.register(findingUpdateRoutes)

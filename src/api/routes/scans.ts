@@ -23,7 +23,8 @@ import { scanOutputJson } from '../../reports/scan-output.js'
 import { CONTENT_TYPES, WRITERS, type ScanInfo } from '../../reports/formats/index.js'
 import { getTargetById } from '../../store/targets.js'
 
-function isoParam(name: string, v: string | undefined): string | undefined {
+/** A query parameter that is an ISO 8601 time, as stored (400 otherwise); shared by the lists that filter on time. */
+export function isoParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined
   const t = Date.parse(v)
   if (!/^\d{4}-\d{2}-\d{2}/.test(v) || isNaN(t)) throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)

@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../html.js'
 import { csrfField, page } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
+import { invitationPages, invitationSection } from './invitations.js'
 
 const roleOf = (v: string | undefined): Role => {
   if (!ROLES.includes(v as Role)) throw badRequest(`The role must be one of ${ROLES.join(', ')}`)
@@ -34,7 +35,7 @@ export function memberPages(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
   const wsIdOf = (req: FastifyRequest) => idOf((req.params as { id: string }).id, 'Workspace')
 
-  async function render(req: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
+  async function render(req: FastifyRequest, reply: FastifyReply, error?: string, status = 200, link?: string) {
     const u = userOf(req)
     const id = wsIdOf(req)
     const [ws, members] = await Promise.all([workspacesOf(db, u), listMembers(db, u.userId, id)])
@@ -54,6 +55,7 @@ ${manage
   <button type="submit">Add member</button>
 </form></section>`
   : ''}
+${manage ? await invitationSection(req, db, id, link) : ''}
 <p><a href="/workspaces">Back to the workspaces</a></p>`
     return sendPage(reply, page(req, `Members of ${here.name}`, body, { section: 'workspaces', workspace: ws, ok: okMessage(req), error }), status)
   }
@@ -70,6 +72,7 @@ ${manage
   }
 
   app.get('/workspaces/:id/members', async (req, reply) => render(req, reply))
+  invitationPages(app, ctx, (req, reply, o) => render(req, reply, o.error, o.status, o.link))
 
   app.post('/workspaces/:id/members', async (req, reply) => {
     const f = formOf(req)
