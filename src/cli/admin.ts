@@ -1,7 +1,8 @@
 // `ward admin ...`: users, keys and workspaces, against the same WARD_DATABASE_URL as the server.
 import type { DbHandle } from '../store/db.js'
 import type { Config } from '../config/config.js'
-import { activeKeysMatching, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
+import { appendAudit, auditSince } from '../store/audit.js'
+import { activeKeysMatching, keyPrefix, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
 import { isUniqueViolation } from '../domain/targets.js'
 import { readFileSync } from 'node:fs'
 import { KevFeedError, isInKev, loadKevSnapshot, parseKevFeed } from '../domain/kev.js'
@@ -29,6 +30,7 @@ const ADMIN_USAGE = `usage:
   ward admin key list [--user ID]
   ward admin key revoke --key-id ID | --key-prefix P   (P: the whole key or its first 8+ characters)
   ward admin workspace create --user ID --name N
+  ward admin audit export --since ISO-TIME   (the audit log as JSON lines, oldest first, for a SIEM)
   ward admin kev import FILE      (the CISA known_exploited_vulnerabilities.json feed)
   ward admin cve import FILE...   (NVD CVE API 2.0 JSON feeds, .json or .json.gz)
   ward admin epss import FILE     (FIRST's EPSS CSV, epss_scores-YYYY-MM-DD.csv[.gz])
@@ -73,6 +75,10 @@ export async function readPasswordStdin(stdin: AsyncIterable<Buffer | string> = 
 /** The web address a set-password link starts with. */
 export const webBase = (cfg: Pick<Config, 'host' | 'port'>) => `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host}:${cfg.port}`
 
+/** An audit entry for a change made at the console: the actor is `system` (whoever runs ward admin). */
+const byAdmin = (h: DbHandle, action: string, objectType: string, objectId: number | null, details: Record<string, unknown>, workspaceId: number | null = null) =>
+  appendAudit(h.db, { workspaceId, actorUserId: null, actor: 'system', client: null, action, objectType, objectId, details })
+
 export interface AdminIo {
   readPassword?: () => Promise<string>
 }
@@ -113,6 +119,7 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       const userId = positiveInt(flags.user, 'user')
       const key = await createApiKey(h.db, userId)
       if (!key) throw new UsageError(`user ${userId} does not exist`)
+      await byAdmin(h, 'key.created', 'api_key', null, { user_id: userId, key_prefix: keyPrefix(key) })
       out(`api key: ${key}`)
       return
     }
@@ -152,6 +159,7 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
         target = matches[0]!
       }
       await revokeKey(h.db, target.id)
+      await byAdmin(h, 'key.revoked', 'api_key', target.id, { user_id: target.user_id, key_prefix: target.key_prefix })
       out(`revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`)
       return
     }
@@ -161,7 +169,9 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       if (!name || name === 'true') throw new UsageError('--name is required')
       if (!(await userExists(h.db, userId))) throw new UsageError(`user ${userId} does not exist`)
       try {
-        out(`workspace id: ${await createWorkspace(h.db, userId, name)}`)
+        const id = await createWorkspace(h.db, userId, name)
+        await byAdmin(h, 'workspace.created', 'workspace', id, { name, user_id: userId }, id)
+        out(`workspace id: ${id}`)
       } catch (e) {
         if (isUniqueViolation(e)) throw new UsageError(`user ${userId} already has a workspace named "${name}"`)
         throw e
@@ -242,8 +252,15 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
         if (e instanceof TreeError || (e as NodeJS.ErrnoException).code) throw new UsageError((e as Error).message)
         throw e
       }
+      await byAdmin(h, 'template.imported', 'template', null, { loaded: report.loaded, updated: report.updated, unchanged: report.unchanged, pruned: report.pruned })
       if (flags.json !== undefined) out(JSON.stringify({ loaded: report.loaded, updated: report.updated, unchanged: report.unchanged, pruned: report.pruned, skipped: report.skipped }))
       else out(formatImportReport(report) + '\nrunning workers use them from their next scan')
+      return
+    }
+    case 'audit export': {
+      const since = flagValue(flags, 'since')
+      if (!since || !/^\d{4}-\d{2}-\d{2}/.test(since) || isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO 8601 time such as 2026-11-01T00:00:00Z')
+      for (const e of await auditSince(h.db, new Date(since).toISOString())) out(JSON.stringify({ ...e, at: e.at.slice(0, 19) + 'Z', details: JSON.parse(e.details) }))
       return
     }
     case 'templates list': {

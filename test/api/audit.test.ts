@@ -76,7 +76,7 @@ test('refused requests leave no entry; GET /audit shows owners their workspaces 
   assert.equal((await w.req('GET', '/api/v2/audit?from=yesterday')).statusCode, 400)
 })
 
-test('invitations: owners only; the list never shows links; a revoked or used link cannot be used', async () => {
+test('invitations through the API: owners only, valid 7 days; neither the list nor the store holds the link', async () => {
   const ws = w.workspaceId
   assert.equal((await w.req('POST', `/api/v2/workspaces/${ws}/invitations`, { key: bob.key, body: { role: 'owner' } })).statusCode, 404)
   const r = await w.req('POST', `/api/v2/workspaces/${ws}/invitations`, { body: { role: 'member' } })
@@ -89,4 +89,23 @@ test('invitations: owners only; the list never shows links; a revoked or used li
   assert.ok(!JSON.stringify(list).includes(r.json().data.path.split('/').pop()))
   const stored = await w.h.db.selectFrom('workspace_invitations').select('token_hash').execute()
   assert.ok(stored.every((s) => !r.json().data.path.includes(s.token_hash)))
+})
+
+test('ward admin: key create/revoke leave entries by system; audit export writes JSON lines, oldest first', async () => {
+  const { runAdmin } = await import('../../src/cli/admin.js')
+  const lines: string[] = []
+  const out = (s: string) => lines.push(s)
+  await runAdmin(['key', 'create'], { user: String(bob.userId) }, w.h, w.config, out)
+  const key = /api key: (\S+)/.exec(lines.join('\n'))![1]!
+  await runAdmin(['key', 'revoke'], { 'key-prefix': key }, w.h, w.config, out)
+  const last = (await entries()).slice(-2)
+  assert.deepEqual(last.map((e) => [e.action, e.actor]), [['key.created', 'system'], ['key.revoked', 'system']])
+  assert.ok(!JSON.stringify(last).includes(key), 'the key is not in the log, only its prefix')
+  lines.length = 0
+  await runAdmin(['audit', 'export'], { since: '2000-01-01T00:00:00Z' }, w.h, w.config, out)
+  const exported = lines.map((l) => JSON.parse(l))
+  assert.equal(exported.length, (await entries()).length)
+  assert.ok(exported.every((e, i) => i === 0 || e.id > exported[i - 1].id))
+  assert.equal(exported.at(-1).action, 'key.revoked')
+  await assert.rejects(runAdmin(['audit', 'export'], { since: 'last week' }, w.h, w.config, out), /--since must be/)
 })
