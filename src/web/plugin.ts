@@ -17,6 +17,7 @@ import { authPages, SESSION_COOKIE } from './pages/auth.js'
 import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
 import { memberPages } from './pages/members.js'
+import { auditPages } from './pages/audit.js'
 import { targetPages } from './pages/targets.js'
 import { scanPages } from './pages/scans.js'
 import { findingPages } from './pages/findings.js'
@@ -88,6 +89,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   profilePages(app, ctx)
   workspacePages(app, ctx)
   memberPages(app, ctx)
+  auditPages(app, ctx)
   targetPages(app, ctx)
   scanPages(app, ctx)
   findingPages(app, ctx)

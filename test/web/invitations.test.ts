@@ -78,3 +78,15 @@ test('sign-ins, keys and page actions leave one entry each; none holds a passwor
   const used = await w.h.db.selectFrom('audit_log').selectAll().where('action', '=', 'invitation.used').execute()
   assert.deepEqual(used.map((e) => [e.actor, e.workspace_id]), [['bob', w.workspaceId], ['carol', w.workspaceId]])
 })
+
+test('the Audit page lists the entries of the owned workspaces, escaped; a viewer of them sees none', async () => {
+  await alice.post('/targets', { name: 'audit-page.example' })
+  await w.h.db.insertInto('audit_log').values({ at: new Date().toISOString(), workspace_id: w.workspaceId, actor_user_id: null, actor: '<script>x()</script>', client: null, action: 'target.created', object_type: 'target', object_id: null, details: '{}' }).execute()
+  const p = await alice.get('/audit?action=target.created')
+  assert.equal(p.statusCode, 200)
+  assert.match(p.body, /audit-page\.example/)
+  assert.ok(!p.body.includes('<script>x()'), 'actor text is escaped')
+  assert.match(p.body, /&lt;script&gt;x\(\)/)
+  const carol = await signIn(w, 'carol')
+  assert.ok(!(await carol.get('/audit')).body.includes('audit-page.example'), "carol (a viewer) does not see the owner's log")
+})
