@@ -11,6 +11,7 @@ import input, { BODY_LIMIT } from './plugins/input.js'
 import auth from './plugins/auth.js'
 import rateLimit from './plugins/rate-limit.js'
 import health from './plugins/health.js'
+import audit from './plugins/audit.js'
 import metrics from './plugins/metrics.js'
 import { createCallerCache } from './caller-cache.js'
 import { ErrorBody } from './schemas/common.js'
@@ -57,6 +58,7 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   await app.register(input)
   await app.register(metrics, { registries: opts.metricsRegistries })
   await app.register(health)
+  await app.register(audit)
   // The web interface for people (/, /sign-in, ...): its own scope, headers and sessions; registered
   // before the OpenAPI plugin so its pages stay out of the API's document.
   if (opts.web !== false) await app.register(web, { ...ward, forgetUser: (userId: number) => app.callers.forgetUser(userId) })

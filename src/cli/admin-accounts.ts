@@ -1,10 +1,11 @@
 // `ward admin user|key|workspace ...`: users, their keys and workspaces.
-import { activeKeysMatching, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
+import { auditSince } from '../store/audit.js'
+import { activeKeysMatching, keyPrefix, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
 import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
 import { isUniqueViolation } from '../domain/targets.js'
 import { hashPassword } from '../domain/passwords.js'
 import type { Config } from '../config/config.js'
-import { UsageError, calendarDate, positiveInt, table, type AdminContext } from './admin-values.js'
+import { UsageError, byAdmin, calendarDate, positiveInt, table, type AdminContext } from './admin-values.js'
 
 /** How long a set-password link works. */
 export const PASSWORD_LINK_MS = 24 * 3600000
@@ -62,6 +63,7 @@ export async function keyCreate({ h, out }: AdminContext, o: { user?: string }) 
   const userId = positiveInt(o.user, 'user')
   const key = await createApiKey(h.db, userId)
   if (!key) throw new UsageError(`user ${userId} does not exist`)
+  await byAdmin(h, 'key.created', 'api_key', null, { user_id: userId, key_prefix: keyPrefix(key) })
   out(`api key: ${key}`)
 }
 
@@ -89,6 +91,7 @@ async function keyToRevoke({ h }: AdminContext, id: string | undefined, p: strin
 export async function keyRevoke(c: AdminContext, o: { keyId?: string; keyPrefix?: string }) {
   const target = await keyToRevoke(c, o.keyId, o.keyPrefix)
   await revokeKey(c.h.db, target.id)
+  await byAdmin(c.h, 'key.revoked', 'api_key', target.id, { user_id: target.user_id, key_prefix: target.key_prefix })
   c.out(`revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`)
 }
 
@@ -97,9 +100,17 @@ export async function workspaceCreate({ h, out }: AdminContext, o: { user?: stri
   const name = requiredName(o.name)
   if (!(await userExists(h.db, userId))) throw new UsageError(`user ${userId} does not exist`)
   try {
-    out(`workspace id: ${await createWorkspace(h.db, userId, name)}`)
+    const id = await createWorkspace(h.db, userId, name)
+    await byAdmin(h, 'workspace.created', 'workspace', id, { name, user_id: userId }, id)
+    out(`workspace id: ${id}`)
   } catch (e) {
     if (isUniqueViolation(e)) throw new UsageError(`user ${userId} already has a workspace named "${name}"`)
     throw e
   }
+}
+
+export async function auditExport({ h, out }: AdminContext, o: { since?: string }) {
+  const since = o.since
+  if (!since || !/^\d{4}-\d{2}-\d{2}/.test(since) || isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO 8601 time such as 2026-11-01T00:00:00Z')
+  for (const e of await auditSince(h.db, new Date(since).toISOString())) out(JSON.stringify({ ...e, at: e.at.slice(0, 19) + 'Z', details: JSON.parse(e.details) }))
 }

@@ -9,7 +9,7 @@ import { listTemplates, removeTemplates } from '../store/templates.js'
 import type { Db } from '../store/db.js'
 import { formatImportReport, importTemplates } from './template-import.js'
 import { TreeError } from './template-tree.js'
-import { UsageError, fileProblem, table, type AdminContext } from './admin-values.js'
+import { UsageError, byAdmin, fileProblem, table, type AdminContext } from './admin-values.js'
 
 export async function kevImport({ h, out }: AdminContext, file: string) {
   let cves: string[]
@@ -78,6 +78,7 @@ export async function templatesImport({ h, out }: AdminContext, paths: string[],
     if (e instanceof TreeError || (e as NodeJS.ErrnoException).code) throw new UsageError((e as Error).message)
     throw e
   }
+  await byAdmin(h, 'template.imported', 'template', null, { loaded: report.loaded, updated: report.updated, unchanged: report.unchanged, pruned: report.pruned })
   if (o.json) out(JSON.stringify({ loaded: report.loaded, updated: report.updated, unchanged: report.unchanged, pruned: report.pruned, skipped: report.skipped }))
   else out(formatImportReport(report) + '\nrunning workers use them from their next scan')
 }

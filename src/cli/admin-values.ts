@@ -1,6 +1,7 @@
 // What the `ward admin` commands share: the usage error, the checks of option values (with messages
 // that name the option), and the padded table an admin reads in a terminal.
 import type { DbHandle } from '../store/db.js'
+import { appendAudit } from '../store/audit.js'
 import type { Config } from '../config/config.js'
 
 /** A mistake of the command line or of what it names (a missing user): exit 2, one line. */
@@ -38,3 +39,7 @@ export function fileProblem(file: string, e: unknown, feedErrors: ReadonlyArray<
   if (feedErrors.some((k) => e instanceof k) || (e as NodeJS.ErrnoException).code) throw new UsageError(`${file}: ${(e as Error).message}`)
   throw e
 }
+
+/** An audit entry for a change made at the console: the actor is `system` (whoever runs ward admin). */
+export const byAdmin = (h: DbHandle, action: string, objectType: string, objectId: number | null, details: Record<string, unknown>, workspaceId: number | null = null) =>
+  appendAudit(h.db, { workspaceId, actorUserId: null, actor: 'system', client: null, action, objectType, objectId, details })

@@ -6,7 +6,7 @@ import type { DbHandle } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { MAX_PASSWORD, passwordProblem } from '../domain/passwords.js'
 import { UsageError, type AdminContext } from './admin-values.js'
-import { keyCreate, keyList, keyRevoke, userCreate, userList, userSet, userSetPassword, workspaceCreate } from './admin-accounts.js'
+import { auditExport, keyCreate, keyList, keyRevoke, userCreate, userList, userSet, userSetPassword, workspaceCreate } from './admin-accounts.js'
 import { cveImport, epssImport, kevImport, templatesImport, templatesList, templatesRemove } from './admin-feeds.js'
 import { commanderMessage, isHelp, strictTree, type CommandOutput } from './strict.js'
 
@@ -50,6 +50,9 @@ function accountCommands(admin: Command, open: () => Promise<AdminContext>) {
   admin.command('workspace').description('workspaces')
     .command('create').description('a workspace owned by a user').option('--user <id>', 'owner\'s user id').option('--name <name>', 'workspace name (unique per user)')
     .action(async (o) => workspaceCreate(await open(), o))
+  admin.command('audit').description('the audit log')
+    .command('export').description('the audit log as JSON lines, oldest first, for a SIEM').option('--since <iso-time>', 'entries from this time on')
+    .action(async (o) => auditExport(await open(), o))
 }
 
 function feedCommands(admin: Command, open: () => Promise<AdminContext>) {

@@ -12,6 +12,7 @@ import { ensureSealed } from '../store/secret-box.js'
 import { secretsOf } from '../store/secrets.js'
 import { badRequest, notFound } from './errors.js'
 import { assertTargetInScope, findOrCreateTarget, licenceValid } from './targets.js'
+import { writableWorkspace } from './access.js'
 import { callbackUrlProblem } from './callback-url.js'
 import { forbidden } from './errors.js'
 import type { Scope } from '../toolkit/scope.js'
@@ -100,6 +101,7 @@ export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body
     existing = t
   }
   const workspaceId = existing ? existing.workspace_id : (body.workspace_id ?? caller.activeWorkspaceId)
+  await writableWorkspace(db, caller, workspaceId)
   const vpn = rules.resolveVpnProfile ? await rules.resolveVpnProfile(db, caller, workspaceId, body.vpn_profile_uuid, 'vpn_profile_uuid' in body) : (body.vpn_profile_uuid ?? null)
   const targetId = targets === 'none' ? null : existing ? existing.id : await findOrCreateTarget(db, caller, rules.targetBlocklist, body.target_name, workspaceId)
   const rc = body.report_callback

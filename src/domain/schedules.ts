@@ -7,6 +7,8 @@ import type { ScheduleRow } from '../store/schema.js'
 import { getSchedule, insertSchedule, updateSchedule, type ScheduleChanges } from '../store/schedules.js'
 import { cronProblem, nextSlot, timezoneProblem, type Timing } from '../store/schedule-timing.js'
 import { badRequest, notFound } from './errors.js'
+import { refusal } from './access.js'
+import { WRITER_ROLES } from '../store/members.js'
 import { resolveScan, withEarlierScan, type CreateScanInput, type ScanRules } from './scans.js'
 import type { TargetType } from './target-type.js'
 
@@ -81,8 +83,8 @@ export async function createSchedule(db: Db, caller: Caller, rules: ScanRules, i
 
 /** Applies a partial update; a new timing moves next_run_at to its first slot after now. */
 export async function changeSchedule(db: Db, caller: Caller, rules: ScanRules, id: number, body: UpdateScheduleInput, now = new Date()): Promise<ScheduleRow> {
-  const s = await getSchedule(db, caller.userId, id)
-  if (!s) throw notFound('Schedule')
+  const s = await getSchedule(db, caller.userId, id, WRITER_ROLES)
+  if (!s) throw await refusal(getSchedule(db, caller.userId, id), 'Schedule')
   const set: ScheduleChanges = {}
   if (body.cron !== undefined || body.interval_minutes !== undefined || body.timezone !== undefined) {
     const t = checkTiming(body, s)
@@ -115,8 +117,8 @@ export async function changeSchedule(db: Db, caller: Caller, rules: ScanRules, i
 
 /** Pause or resume; a resumed schedule fires at its first slot after now (not the ones it slept through). */
 export async function setSchedulePaused(db: Db, caller: Caller, id: number, paused: boolean, now = new Date()): Promise<ScheduleRow> {
-  const s = await getSchedule(db, caller.userId, id)
-  if (!s) throw notFound('Schedule')
+  const s = await getSchedule(db, caller.userId, id, WRITER_ROLES)
+  if (!s) throw await refusal(getSchedule(db, caller.userId, id), 'Schedule')
   if ((s.paused === 1) !== paused) await updateSchedule(db, caller.userId, id, paused ? { paused: 1 } : { paused: 0, next_run_at: nextSlot(s, now).toISOString() })
   return (await getSchedule(db, caller.userId, id)) ?? Promise.reject(notFound('Schedule'))
 }

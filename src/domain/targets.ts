@@ -1,7 +1,7 @@
 // Target rules: type, block list, licence, per-user maximum, uniqueness (decisions.md).
 import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
-import { getWorkspace } from '../store/accounts.js'
+import { writableWorkspace } from './access.js'
 import { countUserTargets, findTargetByKey, insertTargetWithinLimit } from '../store/targets.js'
 import { classifyTarget } from './target-type.js'
 import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
@@ -14,12 +14,9 @@ export function licenceValid(caller: Pick<Caller, 'licenseExpires'>, now = new D
   return now.toISOString().slice(0, 10) <= caller.licenseExpires
 }
 
-/** The caller's workspace by id (404 when unknown or another user's), or the active one. */
+/** The workspace a target is created in, by id or the active one: 404 unless the caller belongs to it, 403 for a viewer. */
 export async function resolveWorkspace(db: Db, caller: Caller, workspaceId: number | null | undefined): Promise<number> {
-  if (workspaceId === undefined || workspaceId === null) return caller.activeWorkspaceId
-  const ws = await getWorkspace(db, caller.userId, workspaceId)
-  if (!ws) throw notFound('Workspace')
-  return ws.id
+  return (await writableWorkspace(db, caller, workspaceId ?? caller.activeWorkspaceId)).id
 }
 
 export function checkDescription(description: unknown): string {

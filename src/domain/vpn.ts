@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
-import { getVpnProfile } from '../store/vpn-profiles.js'
+import { getVpnProfile, vpnProfileExists } from '../store/vpn-profiles.js'
 import type { NewVpnProfile } from '../store/vpn-profiles.js'
 import type { VpnProfileRow } from '../store/schema.js'
 import { hostPort, parseProxyUrl } from '../toolkit/egress-profile.js'
@@ -100,18 +100,18 @@ export function vpnProfileView(p: VpnProfileRow, workspaceIds: number[] = []) {
 
 /** The egress settings of a stored profile (credentials included: for the worker only). */
 /**
- * The profile a new scan uses: an explicit uuid (must be the caller's), explicit null (none), or when the
- * field is absent the workspace's default profile.
+ * The profile a new scan uses: an explicit uuid (the caller's own, or the workspace's default, which
+ * serves every member), explicit null (none), or when the field is absent the workspace's default.
  */
 export async function resolveVpnProfile(db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean): Promise<string | null> {
-  if (given && requested !== undefined) {
-    if (requested === null) return null
-    const p = await getVpnProfile(db, caller.userId, requested)
-    if (!p) throw notFound('VPN profile')
-    return p.uuid
-  }
+  if (given && requested === null) return null
   const ws = await getWorkspace(db, caller.userId, workspaceId)
+  if (given && requested !== undefined && requested !== null) {
+    const usable = requested === ws?.vpn_profile_uuid ? await vpnProfileExists(db, requested) : !!(await getVpnProfile(db, caller.userId, requested))
+    if (!usable) throw notFound('VPN profile')
+    return requested
+  }
   if (!ws?.vpn_profile_uuid) return null
   // Deleting a profile detaches it, but a scan created in the same instant must not name a ghost.
-  return (await getVpnProfile(db, caller.userId, ws.vpn_profile_uuid))?.uuid ?? null
+  return (await vpnProfileExists(db, ws.vpn_profile_uuid)) ? ws.vpn_profile_uuid : null
 }

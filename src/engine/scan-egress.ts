@@ -37,7 +37,7 @@ export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManife
     if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
     return egress
   }
-  const profile = await getVpnProfileForEgress(db, scan.user_id, scan.vpn_profile_uuid)
+  const profile = await getVpnProfileForEgress(db, scan.vpn_profile_uuid)
   if (!profile) throw new EgressUnavailableError(`VPN profile ${scan.vpn_profile_uuid} no longer exists (it was deleted after the scan was created)`)
   const label = vpnProfileLabel(profile)
   if (scopes && hostBlockedBy(scopes.vpnHost, profile.host)) throw new EgressUnavailableError(`${label} cannot be used: its host is outside the allowed scope (${scopes.vpnHost.setting}); nothing was sent`)

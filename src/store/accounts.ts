@@ -3,6 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { sql } from 'kysely'
 import { selectPrepared, type Db } from './db.js'
 import { nowIso } from './time.js'
+import { addOwner, type Role } from './members.js'
 
 export interface Caller {
   userId: number
@@ -26,6 +27,7 @@ export async function createUser(db: Db, u: { name: string; maxTargets: number; 
       .returning('id')
       .executeTakeFirstOrThrow()
     const ws = await trx.insertInto('workspaces').values({ user_id: user.id, name: 'Default', vpn_profile_uuid: null, created_at: now }).returning('id').executeTakeFirstOrThrow()
+    await addOwner(trx, ws.id, user.id, now)
     await trx.updateTable('users').set({ active_workspace_id: ws.id }).where('id', '=', user.id).execute()
     const key = u.apiKey ?? newApiKey()
     await trx.insertInto('api_keys').values({ user_id: user.id, key_hash: hashKey(key), key_prefix: keyPrefix(key), created_at: now, revoked_at: null }).execute()
@@ -137,15 +139,28 @@ export async function callerByKeyHash(db: Db, keyHash: string): Promise<Caller |
   return { userId: row.user_id, keyHash, activeWorkspaceId: row.active_workspace_id ?? 0, maxTargets: row.max_targets, licenseExpires: row.license_expires }
 }
 
+/** A new workspace, owned by the user who creates it. */
 export async function createWorkspace(db: Db, userId: number, name: string) {
-  const row = await db.insertInto('workspaces').values({ user_id: userId, name, vpn_profile_uuid: null, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow()
-  return row.id
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso()
+    const row = await trx.insertInto('workspaces').values({ user_id: userId, name, vpn_profile_uuid: null, created_at: now }).returning('id').executeTakeFirstOrThrow()
+    await addOwner(trx, row.id, userId, now)
+    return row.id
+  })
 }
 
-export const listWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute()
+const withRole = (db: Db, userId: number) =>
+  db
+    .selectFrom('workspaces')
+    .innerJoin('workspace_members as wm', (j) => j.onRef('wm.workspace_id', '=', 'workspaces.id').on('wm.user_id', '=', userId))
+    .selectAll('workspaces')
+    .select(sql<Role>`wm.role`.as('role'))
 
-export const getWorkspace = (db: Db, userId: number, id: number) =>
-  db.selectFrom('workspaces').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+/** Every workspace the user belongs to, with the user's role in it, newest first. */
+export const listWorkspaces = (db: Db, userId: number) => withRole(db, userId).orderBy('workspaces.id', 'desc').execute()
+
+/** A workspace the user belongs to, with the user's role; undefined for any other. */
+export const getWorkspace = (db: Db, userId: number, id: number) => withRole(db, userId).where('workspaces.id', '=', id).executeTakeFirst()
 
 export const userExists = async (db: Db, userId: number) => !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst())
 

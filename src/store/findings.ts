@@ -1,5 +1,6 @@
-// Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
+// Findings reads. Tenancy: a finding is visible when the caller belongs to its workspace.
 import { selectPreparedArrays, type Arg, type Db } from './db.js'
+import { memberOf, memberWorkspaces, type Role } from './members.js'
 import type { ExpressionBuilder } from 'kysely'
 import type { Database, FindingRow } from './schema.js'
 
@@ -45,15 +46,7 @@ export interface FindingFilter {
   page: number
 }
 
-const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
-
-/**
- * Tenancy of a read by finding id: the owner of the finding's workspace, a primary-key probe. An IN
- * over the user's workspaces would make SQLite build the list (and a Bloom filter) on every call,
- * ten times the cost of reading the row.
- */
-const ownedBy = (userId: number) => (eb: ExpressionBuilder<Database, 'findings'>) =>
-  eb(eb.selectFrom('workspaces as w').select('w.user_id').whereRef('w.id', '=', 'findings.workspace_id'), '=', userId)
+const ownWorkspaces = (db: Db, userId: number, roles?: readonly Role[]) => memberWorkspaces(db, userId, roles)
 
 export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
   return findingsQuery(db, userId, f).selectAll('findings').select(groupColumns).execute()
@@ -74,7 +67,7 @@ function shapeOf(f: FindingFilter, arg: Arg): FindingFilter {
 }
 
 export async function getFindingArray(db: Db, userId: number, id: number): Promise<unknown[] | null> {
-  const build = (arg: Arg) => db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).select(groupColumns).where('id', '=', arg<number>(0)).where(ownedBy(arg<number>(1)))
+  const build = (arg: Arg) => db.selectFrom('findings').select([...FINDING_RESOURCE_COLUMNS]).select(groupColumns).where('id', '=', arg<number>(0)).where(memberOf('findings.workspace_id', arg<number>(1)))
   return (await selectPreparedArrays(db, 'getFindingArray', build, [id, userId]))[0] ?? null
 }
 
@@ -86,7 +79,7 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter, limit = f.limit
       // With a workspace_id, tenancy is a constant EXISTS, not an IN on the column: the IN would make
       // SQLite read (workspace_id, id) as several ranges and sort them instead of walking newest first.
       if (f.workspaceId === undefined) q = q.where(`${alias}.workspace_id` as 'workspace_id', 'in', ownWorkspaces(db, userId))
-      else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('id', '=', f.workspaceId!)))
+      else q = q.where(`${alias}.workspace_id` as 'workspace_id', '=', f.workspaceId).where((eb) => eb.exists(ownWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId!)))
       if (f.targetId !== undefined) q = q.where(`${alias}.target_id` as 'target_id', '=', f.targetId)
       // Keyset: the index walk starts at after_id instead of skipping (page - 1) × limit rows. Not in
       // the duplicate probe: a group whose latest finding was on an earlier page stays out.
@@ -113,5 +106,6 @@ function findingsQuery(db: Db, userId: number, f: FindingFilter, limit = f.limit
   return q.orderBy('findings.id', 'desc').limit(limit).offset(offset)
 }
 
-export const getFinding = (db: Db, userId: number, id: number) =>
-  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where(ownedBy(userId)).executeTakeFirst()
+/** A finding of a workspace the user belongs to (with one of `roles` when given). */
+export const getFinding = (db: Db, userId: number, id: number, roles?: readonly Role[]) =>
+  db.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', id).where(memberOf('findings.workspace_id', userId, roles)).executeTakeFirst()

@@ -12,6 +12,7 @@ import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlo
 import { secretsOf } from './secrets.js'
 import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
+import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -94,15 +95,16 @@ export type ScanViewRow = Pick<ScanRow, (typeof SCAN_VIEW_COLUMNS)[number]>
 
 /** getScan with only SCAN_VIEW_COLUMNS: a scan's output can be large and the resource does not show it. */
 export const getScanView = async (db: Db, userId: number, id: number): Promise<ScanViewRow | undefined> =>
-  (await selectPrepared(db, 'getScanView', (arg) => db.selectFrom('scans').select(SCAN_VIEW_COLUMNS).where('id', '=', arg<number>(0)).where('user_id', '=', arg<number>(1)), [id, userId]))[0]
+  (await selectPrepared(db, 'getScanView', (arg) => db.selectFrom('scans').select(SCAN_VIEW_COLUMNS).where('id', '=', arg<number>(0)).where(memberOf('scans.workspace_id', arg<number>(1))), [id, userId]))[0]
 
-export const getScan = async (db: Db, userId: number, id: number): Promise<ScanRow | undefined> =>
-  (await selectPrepared(db, 'getScan', (arg) => db.selectFrom('scans').selectAll().where('id', '=', arg<number>(0)).where('user_id', '=', arg<number>(1)), [id, userId]))[0]
+/** A scan of a workspace the user belongs to (with one of `roles` when given). */
+export const getScan = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<ScanRow | undefined> =>
+  (await selectPrepared(db, `getScan:${roles ?? ''}`, (arg) => db.selectFrom('scans').selectAll().where('id', '=', arg<number>(0)).where(memberOf('scans.workspace_id', arg<number>(1), roles)), [id, userId]))[0]
 
 export const getScanById = (db: Db | Transaction<Database>, id: number) => db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()
 
 export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<ScanRow[]> {
-  let q = db.selectFrom('scans').selectAll().where('user_id', '=', userId).where('workspace_id', '=', f.workspaceId)
+  let q = db.selectFrom('scans').selectAll().where('workspace_id', '=', f.workspaceId).where((eb) => eb.exists(memberWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId)))
   if (f.toolId !== undefined) q = q.where('tool_id', '=', f.toolId)
   if (f.targetId !== undefined) q = q.where('target_id', '=', f.targetId)
   if (f.status !== undefined) q = q.where('status', '=', f.status)
@@ -241,9 +243,9 @@ async function requeue(db: Db | Transaction<Database>, id: number, set: ScanUpda
   return Number((await q.executeTakeFirst()).numUpdatedRows) === 1
 }
 
-/** Stop: a waiting scan ends `stopped` at once; a running one is flagged for its worker. */
+/** Stop: a waiting scan ends `stopped` at once; a running one is flagged for its worker. 'missing' unless the user may change its workspace. */
 export async function requestStop(db: Db, userId: number, id: number): Promise<'missing' | 'stopped' | 'requested' | 'noop'> {
-  const scan = await getScan(db, userId, id)
+  const scan = await getScan(db, userId, id, WRITER_ROLES)
   if (!scan) return 'missing'
   if (scan.status === 'waiting') {
     const now = nowIso()
@@ -255,7 +257,7 @@ export async function requestStop(db: Db, userId: number, id: number): Promise<'
 
 export async function deleteScan(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'active'> {
   return db.transaction().execute(async (trx) => {
-    const s = await trx.selectFrom('scans').select(['id', 'status']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+    const s = await trx.selectFrom('scans').select(['id', 'status']).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(trx, userId)).executeTakeFirst()
     if (!s) return 'missing'
     if (s.status === 'running' || s.status === 'waiting') return 'active'
     await trx.deleteFrom('findings').where('scan_id', '=', id).execute()

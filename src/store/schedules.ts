@@ -11,6 +11,7 @@ import { nowIso } from './time.js'
 import { nextSlot } from './schedule-timing.js'
 import { queueScan } from './scans.js'
 import { sealCallbackSecret, secretsOf } from './secrets.js'
+import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 
 type Tx = Transaction<Database>
 export type NewSchedule = Omit<ScheduleRow, 'id' | 'last_run_at' | 'created_at' | 'updated_at'>
@@ -25,22 +26,24 @@ export async function insertSchedule(db: Db, s: NewSchedule): Promise<number> {
   return row.id
 }
 
-export const getSchedule = (db: Db, userId: number, id: number) => db.selectFrom('schedules').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+/** A schedule of a workspace the user belongs to (with one of `roles` when given). */
+export const getSchedule = (db: Db, userId: number, id: number, roles?: readonly Role[]) =>
+  db.selectFrom('schedules').selectAll().where('id', '=', id).where('workspace_id', 'in', memberWorkspaces(db, userId, roles)).executeTakeFirst()
 
 export const listSchedules = (db: Db, userId: number, f: { workspaceId?: number; limit: number; page: number }) => {
-  let q = db.selectFrom('schedules').selectAll().where('user_id', '=', userId)
+  let q = db.selectFrom('schedules').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
   return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
 }
 
 export async function updateSchedule(db: Db, userId: number, id: number, set: ScheduleChanges): Promise<boolean> {
   const sealed = set.report_callback === undefined ? {} : { report_callback: sealedCallback(db, set.report_callback) }
-  const r = await db.updateTable('schedules').set({ ...set, ...sealed, updated_at: nowIso() }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+  const r = await db.updateTable('schedules').set({ ...set, ...sealed, updated_at: nowIso() }).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(db, userId)).executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
 export async function deleteSchedule(db: Db, userId: number, id: number): Promise<boolean> {
-  const r = await db.deleteFrom('schedules').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+  const r = await db.deleteFrom('schedules').where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(db, userId)).executeTakeFirst()
   return Number(r.numDeletedRows) === 1
 }
 
@@ -85,7 +88,7 @@ export interface FiredRun {
 async function fire(trx: Tx, s: ScheduleRow, slotAt: string, firedAt: string, workerId: string | null): Promise<FiredRun> {
   let targets: number[]
   if (s.target_id !== null) targets = [s.target_id]
-  else targets = (await trx.selectFrom('targets').select('id').where('workspace_id', '=', s.workspace_id).where('user_id', '=', s.user_id).where('type', '=', s.target_type!).orderBy('id').execute()).map((t) => t.id)
+  else targets = (await trx.selectFrom('targets').select('id').where('workspace_id', '=', s.workspace_id).where('type', '=', s.target_type!).orderBy('id').execute()).map((t) => t.id)
   const busy = new Set(
     targets.length
       ? (await trx.selectFrom('scans').select('target_id').where('schedule_id', '=', s.id).where('status', 'in', ['waiting', 'running']).execute()).map((r) => r.target_id)
@@ -151,7 +154,7 @@ export async function claimDueSchedule(db: Db, kind: 'sqlite' | 'postgres', work
 /** "Run now": fires the schedule at once, outside its rhythm (next_run_at is left as it is). */
 export async function runScheduleNow(db: Db, userId: number, id: number): Promise<FiredRun | null> {
   return db.transaction().execute(async (trx) => {
-    const s = await trx.selectFrom('schedules').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+    const s = await trx.selectFrom('schedules').selectAll().where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(trx, userId)).executeTakeFirst()
     if (!s) return null
     const at = nowIso()
     await trx.updateTable('schedules').set({ last_run_at: at }).where('id', '=', id).execute()

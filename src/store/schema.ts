@@ -419,3 +419,46 @@ export interface Database {
   templates: TemplatesTable
 }
 export type TemplateRow = Selectable<TemplatesTable>
+
+/** Who belongs to a workspace, with which role (migration 019). */
+export interface WorkspaceMembersTable {
+  workspace_id: number
+  user_id: number
+  /** 'owner' | 'member' | 'viewer' */
+  role: string
+  added_at: string
+}
+export interface Database {
+  workspace_members: WorkspaceMembersTable
+}
+
+/** One-time invitations to a workspace (migration 020). */
+export interface WorkspaceInvitationsTable {
+  id: Generated<number>
+  workspace_id: number
+  token_hash: string
+  role: string
+  created_by: number | null
+  created_at: string
+  expires_at: string
+  used_at: string | null
+  used_by: number | null
+  revoked_at: string | null
+}
+/** The audit log, append-only (migration 020). */
+export interface AuditLogTable {
+  id: Generated<number>
+  at: string
+  workspace_id: number | null
+  actor_user_id: number | null
+  actor: string
+  client: string | null
+  action: string
+  object_type: string | null
+  object_id: string | null
+  details: string
+}
+export interface Database {
+  workspace_invitations: WorkspaceInvitationsTable
+  audit_log: AuditLogTable
+}

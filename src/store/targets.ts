@@ -1,6 +1,7 @@
-// Targets repository. Every read takes the caller's user id: tenancy lives in the query.
+// Targets repository. Every read takes the caller's user id: tenancy (workspace membership) lives in the query.
 import { sql } from 'kysely'
 import { selectPrepared, type Db } from './db.js'
+import { memberOf, memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
 
@@ -12,14 +13,15 @@ export interface TargetFilter {
 }
 
 export async function listTargets(db: Db, userId: number, f: TargetFilter): Promise<TargetRow[]> {
-  let q = db.selectFrom('targets').selectAll().where('user_id', '=', userId)
+  let q = db.selectFrom('targets').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
   return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
 }
 
-export const getTarget = async (db: Db, userId: number, id: number): Promise<TargetRow | undefined> =>
-  (await selectPrepared(db, 'getTarget', (arg) => db.selectFrom('targets').selectAll().where('id', '=', arg<number>(0)).where('user_id', '=', arg<number>(1)), [id, userId]))[0]
+/** A target of a workspace the user belongs to (with one of `roles` when given). */
+export const getTarget = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<TargetRow | undefined> =>
+  (await selectPrepared(db, `getTarget:${roles ?? ''}`, (arg) => db.selectFrom('targets').selectAll().where('id', '=', arg<number>(0)).where(memberOf('targets.workspace_id', arg<number>(1), roles)), [id, userId]))[0]
 
 export const findTargetByKey = (db: Db, workspaceId: number, nameKey: string) =>
   db.selectFrom('targets').selectAll().where('workspace_id', '=', workspaceId).where('name_key', '=', nameKey).executeTakeFirst()
@@ -51,10 +53,10 @@ function insertCounted(db: Db, t: NewTarget, maxTargets: number | null): Promise
   })
 }
 
-/** Deletes the target with its scans, tests, findings and logs in one transaction, unless a scan runs. */
+/** Deletes the target with its scans, tests, findings and logs in one transaction, unless a scan runs; 'missing' unless the user may change its workspace. */
 export async function deleteTarget(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'running'> {
   return db.transaction().execute(async (trx) => {
-    const t = await trx.selectFrom('targets').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+    const t = await trx.selectFrom('targets').select(['id', 'user_id']).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(trx, userId)).executeTakeFirst()
     if (!t) return 'missing'
     const running = await trx.selectFrom('scans').select('id').where('target_id', '=', id).where('status', '=', 'running').executeTakeFirst()
     if (running) return 'running'
@@ -65,7 +67,8 @@ export async function deleteTarget(db: Db, userId: number, id: number): Promise<
     await trx.deleteFrom('scan_secrets').where('scan_id', 'in', scanIds).execute()
     await trx.deleteFrom('scans').where('target_id', '=', id).execute()
     await trx.deleteFrom('targets').where('id', '=', id).execute()
-    await trx.updateTable('users').set({ target_count: sql`target_count - 1` }).where('id', '=', userId).execute()
+    // The count is the creator's (their limit), whoever deletes the target.
+    await trx.updateTable('users').set({ target_count: sql`target_count - 1` }).where('id', '=', t.user_id).execute()
     return 'deleted'
   })
 }

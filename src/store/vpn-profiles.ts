@@ -1,9 +1,10 @@
 // VPN profiles: per-user egress settings. Every query is scoped by user_id; another user's uuid reads
-// exactly like an unknown one. The password is stored sealed (secret-box.ts) and leaves this module in
+// exactly like an unknown one. A workspace's default profile serves every member's scans in it. The password is stored sealed (secret-box.ts) and leaves this module in
 // plain text only for the worker's egress (getVpnProfileForEgress).
 import type { Db } from './db.js'
 import type { VpnProfileRow } from './schema.js'
 import { secretsOf } from './secrets.js'
+import { memberWorkspaces, writableWorkspaces } from './members.js'
 
 export type NewVpnProfile = Omit<VpnProfileRow, 'created_at'> & { created_at: string }
 
@@ -20,15 +21,21 @@ export const listVpnProfiles = (db: Db, userId: number) =>
 export const getVpnProfile = (db: Db, userId: number, uuid: string) =>
   db.selectFrom('vpn_profiles').selectAll().where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
 
-/** A profile with its password opened, for the egress that connects through it (workers only). */
-export async function getVpnProfileForEgress(db: Db, userId: number, uuid: string): Promise<VpnProfileRow | undefined> {
-  const p = await getVpnProfile(db, userId, uuid)
+/** Whether a profile exists, whoever made it: a workspace's default serves all its members. */
+export const vpnProfileExists = async (db: Db, uuid: string) => !!(await db.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).executeTakeFirst())
+
+/**
+ * A profile with its password opened, for the egress that connects through it (workers only). By uuid
+ * alone: the scan's creation checked that its user could use it (their own, or their workspace's default).
+ */
+export async function getVpnProfileForEgress(db: Db, uuid: string): Promise<VpnProfileRow | undefined> {
+  const p = await db.selectFrom('vpn_profiles').selectAll().where('uuid', '=', uuid).executeTakeFirst()
   return p && p.password !== null ? { ...p, password: secretsOf(db).open(p.password) } : p
 }
 
-/** Ids of the caller's workspaces whose default profile this is, per profile uuid. */
+/** Ids of the workspaces the caller belongs to whose default profile this is, per profile uuid. */
 export async function workspacesByProfile(db: Db, userId: number): Promise<Map<string, number[]>> {
-  const rows = await db.selectFrom('workspaces').select(['id', 'vpn_profile_uuid']).where('user_id', '=', userId).where('vpn_profile_uuid', 'is not', null).orderBy('id').execute()
+  const rows = await db.selectFrom('workspaces').select(['id', 'vpn_profile_uuid']).where('id', 'in', memberWorkspaces(db, userId)).where('vpn_profile_uuid', 'is not', null).orderBy('id').execute()
   const out = new Map<string, number[]>()
   for (const r of rows) out.set(r.vpn_profile_uuid!, [...(out.get(r.vpn_profile_uuid!) ?? []), r.id])
   return out
@@ -42,16 +49,16 @@ export async function deleteVpnProfile(db: Db, userId: number, uuid: string): Pr
   return db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
     if (!p) return 'missing'
-    const running = await trx.selectFrom('scans').select('id').where('vpn_profile_uuid', '=', uuid).where('user_id', '=', userId).where('status', '=', 'running').executeTakeFirst()
+    const running = await trx.selectFrom('scans').select('id').where('vpn_profile_uuid', '=', uuid).where('status', '=', 'running').executeTakeFirst()
     if (running) return 'running'
-    await trx.updateTable('workspaces').set({ vpn_profile_uuid: null }).where('user_id', '=', userId).where('vpn_profile_uuid', '=', uuid).execute()
+    await trx.updateTable('workspaces').set({ vpn_profile_uuid: null }).where('vpn_profile_uuid', '=', uuid).execute()
     await trx.deleteFrom('vpn_profiles').where('uuid', '=', uuid).where('user_id', '=', userId).execute()
     return 'deleted'
   })
 }
 
-/** Sets (or clears) a workspace's default profile. False when the workspace is not the user's. */
+/** Sets (or clears) a workspace's default profile. False unless the user may change the workspace. */
 export async function setWorkspaceVpnProfile(db: Db, userId: number, workspaceId: number, uuid: string | null): Promise<boolean> {
-  const r = await db.updateTable('workspaces').set({ vpn_profile_uuid: uuid }).where('id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst()
+  const r = await db.updateTable('workspaces').set({ vpn_profile_uuid: uuid }).where('id', '=', workspaceId).where('id', 'in', writableWorkspaces(db, userId)).executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }

@@ -3,10 +3,13 @@
 import { sql } from 'kysely'
 import type { Db } from './db.js'
 import type { ScanRow, TargetRow } from './schema.js'
+import { memberWorkspaces } from './members.js'
+
+const isMember = (db: Db, userId: number, workspaceId: number) => memberWorkspaces(db, userId).where('wm.workspace_id', '=', workspaceId)
 
 /** Targets of a workspace, optionally of one type and whose name contains `search` (case-insensitive). */
 export async function searchTargets(db: Db, userId: number, f: { workspaceId: number; type?: string; search?: string; limit: number; page: number }): Promise<TargetRow[]> {
-  let q = db.selectFrom('targets').selectAll().where('user_id', '=', userId).where('workspace_id', '=', f.workspaceId)
+  let q = db.selectFrom('targets').selectAll().where('workspace_id', '=', f.workspaceId).where((eb) => eb.exists(isMember(db, userId, f.workspaceId)))
   if (f.type) q = q.where('type', '=', f.type)
   // "%", "_" and the escape character in a search are plain characters.
   if (f.search) q = q.where(sql<boolean>`lower(name) like ${'%' + f.search.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
@@ -19,7 +22,7 @@ export async function openFindingsByRisk(db: Db, userId: number, workspaceId: nu
     .selectFrom('findings as f')
     .select(['f.risk_level', (e) => e.fn.count<number>('f.dedup_key').distinct().as('n')])
     .where('f.workspace_id', '=', workspaceId)
-    .where((eb) => eb.exists(eb.selectFrom('workspaces').select('id').where('id', '=', workspaceId).where('user_id', '=', userId)))
+    .where((eb) => eb.exists(isMember(db, userId, workspaceId)))
     .where('f.status', '=', 'open')
     .groupBy('f.risk_level')
     .execute()
@@ -35,7 +38,7 @@ export async function findingsPerDay(db: Db, userId: number, workspaceId: number
     .selectFrom('findings as f')
     .select([day.as('day'), 'f.risk_level', (e) => e.fn.countAll<number>().as('n')])
     .where('f.workspace_id', '=', workspaceId)
-    .where((eb) => eb.exists(eb.selectFrom('workspaces').select('id').where('id', '=', workspaceId).where('user_id', '=', userId)))
+    .where((eb) => eb.exists(isMember(db, userId, workspaceId)))
     .where('f.created_at', '>=', sinceIso)
     .groupBy([day, 'f.risk_level'])
     .execute()
@@ -44,11 +47,11 @@ export async function findingsPerDay(db: Db, userId: number, workspaceId: number
 
 /** Scans of a workspace in some states, newest first. */
 export const scansInStates = (db: Db, userId: number, workspaceId: number, states: readonly string[], limit: number): Promise<ScanRow[]> =>
-  db.selectFrom('scans').selectAll().where('user_id', '=', userId).where('workspace_id', '=', workspaceId).where('status', 'in', [...states]).orderBy('id', 'desc').limit(limit).execute()
+  db.selectFrom('scans').selectAll().where('workspace_id', '=', workspaceId).where((eb) => eb.exists(isMember(db, userId, workspaceId))).where('status', 'in', [...states]).orderBy('id', 'desc').limit(limit).execute()
 
-/** Target names by id, for lists that show scans or findings (the user's targets only). */
+/** Target names by id, for lists that show scans or findings (targets of the user's workspaces only). */
 export async function targetNames(db: Db, userId: number, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map()
-  const rows = await db.selectFrom('targets').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', [...new Set(ids)]).execute()
+  const rows = await db.selectFrom('targets').select(['id', 'name']).where('workspace_id', 'in', memberWorkspaces(db, userId)).where('id', 'in', [...new Set(ids)]).execute()
   return new Map(rows.map((r) => [r.id, r.name]))
 }

@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import type { Db } from './db.js'
 import { hashKey, type Caller } from './accounts.js'
 import { isoAfter, nowIso } from './time.js'
+import { memberWorkspaces, OWNER_ROLES } from './members.js'
 
 export const newToken = () => randomBytes(32).toString('base64url')
 
@@ -74,8 +75,9 @@ export async function revokeOwnKey(db: Db, userId: number, keyId: number): Promi
   return Number(r.numUpdatedRows) > 0
 }
 
+/** Renames a workspace of which the user is an owner; false otherwise. */
 export async function renameWorkspace(db: Db, userId: number, id: number, name: string): Promise<boolean> {
-  const r = await db.updateTable('workspaces').set({ name }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+  const r = await db.updateTable('workspaces').set({ name }).where('id', '=', id).where('id', 'in', memberWorkspaces(db, userId, OWNER_ROLES)).executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
 

@@ -2,8 +2,9 @@
 import type { FastifyRequest } from 'fastify'
 import { html, type SafeHtml } from './html.js'
 import { assetUrl } from './assets.js'
+import type { Workspaces } from './workspace.js'
 
-export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'profile' | null
+export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'audit' | 'profile' | null
 
 const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['dashboard', '/', 'Dashboard'],
@@ -12,13 +13,14 @@ const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['findings', '/findings', 'Findings'],
   ['workspaces', '/workspaces', 'Workspaces'],
   ['vpn', '/vpn-profiles', 'VPN profiles'],
+  ['audit', '/audit', 'Audit'],
   ['profile', '/profile', 'Profile & API keys'],
 ]
 
 export interface PageOptions {
   section?: Section
-  /** Name of the active workspace, shown in the header. */
-  workspace?: string
+  /** The user's workspaces: the active one's name and the user's role in it are shown in the header. */
+  workspace?: Pick<Workspaces, 'activeName' | 'active'>
   ok?: string | null
   error?: string | null
   /** Load uPlot (the dashboard). */
@@ -48,7 +50,9 @@ ${o.chart ? html`<link rel="stylesheet" href="${assetUrl('uPlot.min.css')}"><scr
   ${u
     ? html`<nav aria-label="Main">${NAV.map(([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
   <div class="right">
-    ${o.workspace !== undefined ? html`<span class="ws">Workspace: <strong data-testid="active-workspace">${o.workspace}</strong></span>` : ''}
+    ${o.workspace !== undefined
+      ? html`<span class="ws">Workspace: <strong data-testid="active-workspace">${o.workspace.activeName}</strong>${o.workspace.active ? html` <span class="badge" data-testid="active-role" title="Your role in this workspace">${o.workspace.active.role}</span>` : ''}</span>`
+      : ''}
     <span class="ws">${u.name}</span>
     <form class="inline" method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${u.csrf}"><button class="link small" type="submit">Sign out</button></form>
   </div>`

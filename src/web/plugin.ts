@@ -16,6 +16,8 @@ import { sameOriginPath } from './next-path.js'
 import { authPages, SESSION_COOKIE } from './pages/auth.js'
 import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
+import { memberPages } from './pages/members.js'
+import { auditPages } from './pages/audit.js'
 import { targetPages } from './pages/targets.js'
 import { scanPages } from './pages/scans.js'
 import { findingPages } from './pages/findings.js'
@@ -86,6 +88,8 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   dashboardPages(app, ctx)
   profilePages(app, ctx)
   workspacePages(app, ctx)
+  memberPages(app, ctx)
+  auditPages(app, ctx)
   targetPages(app, ctx)
   scanPages(app, ctx)
   findingPages(app, ctx)

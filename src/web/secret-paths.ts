@@ -1,5 +1,5 @@
 // Paths that carry a secret: a set-password link's token is the whole proof of who may set the
-// password, so the request log shows where such a request went, never the token itself.
+// password (an invitation link's, of who may join a workspace), so the request log shows where such a request went, never the token itself.
 
 /** `url` with a set-password token replaced by `[redacted]` (any spelling the router accepts). */
 export function redactSecretPath(url: string): string {
@@ -8,5 +8,9 @@ export function redactSecretPath(url: string): string {
     path = decodeURIComponent(url)
   } catch {}
   // The router also takes `//set-password/...` (duplicate slashes); case-insensitive for safety.
-  return /^\/+set-password(?:[/?#]|$)/i.test(path) ? '/set-password/[redacted]' : url
+  if (/^\/+set-password(?:[/?#]|$)/i.test(path)) return '/set-password/[redacted]'
+  // An invitation link's token lets whoever holds it join a workspace.
+  if (/^\/+invite(?:[/?#]|$)/i.test(path)) return '/invite/[redacted]'
+  // Sign-in carries where to go next, which may be an invitation link.
+  return /^\/+sign-in\?.*next=[^&]*invite/i.test(path) ? '/sign-in?next=[redacted]' : url
 }

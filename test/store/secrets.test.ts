@@ -213,7 +213,7 @@ describe('secrets in the database, the API, the logs and the reports', () => {
       const one = await w.req('GET', `/api/v2/vpn_profiles/${uuid}`)
       assert.equal(one.json().data.has_password, true)
       assert.ok(!one.body.includes(VPN_PASS) && !one.body.includes('wardenc:'), one.body)
-      assert.equal((await getVpnProfileForEgress(w.h.db, w.userId, uuid))!.password, VPN_PASS)
+      assert.equal((await getVpnProfileForEgress(w.h.db, uuid))!.password, VPN_PASS)
     }
     const list = await w.req('GET', '/api/v2/vpn_profiles')
     assert.equal(list.json().data.length, 2)
@@ -259,7 +259,7 @@ describe('secrets in the database, the API, the logs and the reports', () => {
     const now = new Date().toISOString()
     const uuid = randomUUID()
     await db.insertInto('vpn_profiles').values({ uuid, user_id: w.userId, name: 'legacy', type: 'socks5', host: '127.0.23.5', port: 1080, username: 'old', password: 'legacy-vpn-pass', url: null, created_at: now }).execute()
-    assert.equal((await getVpnProfileForEgress(db, w.userId, uuid))!.password, 'legacy-vpn-pass', 'a plain row is read as it is')
+    assert.equal((await getVpnProfileForEgress(db, uuid))!.password, 'legacy-vpn-pass', 'a plain row is read as it is')
     const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.23.6', tool_params: { steps: 1, step_ms: 5 } } })
     const scanId = r.json().data.created_id as number
     await waitForScan(w, scanId, isTerminal)

@@ -2,6 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
+import { refusal } from '../../domain/access.js'
+import { WRITER_ROLES } from '../../store/members.js'
 import { Data, IdParams, Nullable, errors } from '../schemas/common.js'
 import { Finding, FindingStatus } from '../schemas/findings.js'
 import { findingView } from '../../reports/finding-view.js'
@@ -44,14 +46,14 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Triage a finding and all of its duplicates (status, risk_level, verified)',
       params: IdParams,
       body: PatchBody,
-      response: { 200: Data(Finding), ...errors(400, 401, 404, 415, 429) },
+      response: { 200: Data(Finding), ...errors(400, 401, 403, 404, 415, 429) },
     },
     handler: async (req) => {
       const c = callerOf(req)
       const b = req.body
       if (b.status === undefined && b.risk_level === undefined && b.verified === undefined) throw badRequest('Invalid parameters: give at least one of status, risk_level, verified')
-      const f = await getFinding(db, c.userId, req.params.id)
-      if (!f) throw notFound('Finding')
+      const f = await getFinding(db, c.userId, req.params.id, WRITER_ROLES)
+      if (!f) throw await refusal(getFinding(db, c.userId, req.params.id), 'Finding')
       const reason = b.reason?.trim() || null
       const updated = await updateFindingGroup(db, f, { status: b.status, risk_level: b.risk_level, verified: b.verified }, reason, c.userId)
       return { data: findingView(updated) }

@@ -2,6 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { targetRoutes } from './targets.js'
 import { workspaceRoutes } from './workspaces.js'
+import { memberRoutes } from './members.js'
+import { invitationRoutes } from './invitations.js'
+import { auditRoutes } from './audit.js'
 import { scanRoutes } from './scans.js'
 import { findingRoutes } from './findings.js'
 import { findingUpdateRoutes } from './finding-updates.js'
@@ -14,6 +17,9 @@ import { templateRoutes } from './templates.js'
 export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(targetRoutes)
   await api.register(workspaceRoutes)
+  await api.register(memberRoutes)
+  await api.register(invitationRoutes)
+  await api.register(auditRoutes)
   await api.register(scanRoutes)
   await api.register(findingRoutes)
   await api.register(findingUpdateRoutes)

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
+import { refusal } from '../../domain/access.js'
 import { Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
 import { scanChanges } from '../../reports/scan-changes.js'
@@ -20,8 +21,10 @@ import { toolName } from '../../tools/registry.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { CONTENT_TYPES, WRITERS, type ScanInfo, type WireFinding } from '../../reports/formats/index.js'
 import { getTargetById } from '../../store/targets.js'
+import type { ScanRow } from '../../store/schema.js'
 
-function isoParam(name: string, v: string | undefined): string | undefined {
+/** A query parameter that is an ISO 8601 time, as stored (400 otherwise); shared by the lists that filter on time. */
+export function isoParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined
   const t = Date.parse(v)
   if (!/^\d{4}-\d{2}-\d{2}/.test(v) || isNaN(t)) throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)
@@ -74,20 +77,22 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/scans/:id', {
-    schema: { tags: ['scans'], summary: 'Delete a finished scan with its tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 409, 429) } },
+    schema: { tags: ['scans'], summary: 'Delete a finished scan with its tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) } },
     handler: async (req, reply) => {
-      const r = await deleteScan(db, callerOf(req).userId, req.params.id)
-      if (r === 'missing') throw notFound('Scan')
+      const userId = callerOf(req).userId
+      const r = await deleteScan(db, userId, req.params.id)
+      if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
       if (r === 'active') throw conflict('Scan is waiting or running: stop it before deleting it')
       return reply.status(204).send(null)
     },
   })
 
   app.post('/scans/:id/stop', {
-    schema: { tags: ['scans'], summary: 'Stop a scan (no-op on an ended scan)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 429) } },
+    schema: { tags: ['scans'], summary: 'Stop a scan (no-op on an ended scan)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) } },
     handler: async (req, reply) => {
-      const r = await requestStop(db, callerOf(req).userId, req.params.id)
-      if (r === 'missing') throw notFound('Scan')
+      const userId = callerOf(req).userId
+      const r = await requestStop(db, userId, req.params.id)
+      if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
       if (r === 'requested') publish({ type: 'stop', scanId: req.params.id })
       return reply.status(204).send(null)
     },

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
+import { refusal } from '../../domain/access.js'
 import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import { CreateScheduleBody, RunNowResult, Schedule, SchedulesQuery, UpdateScheduleBody } from '../schemas/schedules.js'
 import { scheduleView } from '../views.js'
@@ -70,7 +71,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['schedules'],
         summary: paused ? 'Pause a schedule' : 'Resume a schedule: it fires at its first slot after now, not at the slots it slept through',
         params: IdParams,
-        response: { 200: Data(Schedule), ...errors(400, 401, 404, 429) },
+        response: { 200: Data(Schedule), ...errors(400, 401, 403, 404, 429) },
       },
       handler: async (req) => {
         const c = callerOf(req)
@@ -84,20 +85,22 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['schedules'],
       summary: 'Run a schedule now (its rhythm is unchanged); a target whose previous scan from the schedule still runs is skipped',
       params: IdParams,
-      response: { 201: Data(RunNowResult), ...errors(400, 401, 404, 429) },
+      response: { 201: Data(RunNowResult), ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req, reply) => {
-      const run = await runScheduleNow(db, callerOf(req).userId, req.params.id)
-      if (!run) throw notFound('Schedule')
+      const userId = callerOf(req).userId
+      const run = await runScheduleNow(db, userId, req.params.id)
+      if (!run) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')
       if (run.scanIds.length) publish({ type: 'queued' })
       return reply.status(201).send({ data: { created_ids: run.scanIds, skipped: run.outcome === 'skipped', message: run.message ?? '' } })
     },
   })
 
   app.delete('/schedules/:id', {
-    schema: { tags: ['schedules'], summary: 'Delete a schedule (its scans are kept)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 429) } },
+    schema: { tags: ['schedules'], summary: 'Delete a schedule (its scans are kept)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) } },
     handler: async (req, reply) => {
-      if (!(await deleteSchedule(db, callerOf(req).userId, req.params.id))) throw notFound('Schedule')
+      const userId = callerOf(req).userId
+      if (!(await deleteSchedule(db, userId, req.params.id))) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')
       return reply.status(204).send(null)
     },
   })

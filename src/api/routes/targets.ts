@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
+import { refusal } from '../../domain/access.js'
 import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
 import { createTarget } from '../../domain/targets.js'
@@ -47,10 +48,11 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/targets/:id', {
-    schema: { tags: ['targets'], summary: 'Delete a target with its scans, tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 409, 429) } },
+    schema: { tags: ['targets'], summary: 'Delete a target with its scans, tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) } },
     handler: async (req, reply) => {
-      const r = await deleteTarget(db, callerOf(req).userId, req.params.id)
-      if (r === 'missing') throw notFound('Target')
+      const userId = callerOf(req).userId
+      const r = await deleteTarget(db, userId, req.params.id)
+      if (r === 'missing') throw await refusal(getTarget(db, userId, req.params.id), 'Target')
       if (r === 'running') throw conflict('Target has running scans: stop them before deleting the target')
       return reply.status(204).send(null)
     },

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
+import { writableWorkspace } from '../../domain/access.js'
 import { Data, NoContent, errors } from '../schemas/common.js'
 import { CreateVpnProfileBody, SetWorkspaceVpnProfileBody, UuidParams, VpnProfile, VpnProfileCreated, WorkspaceIdParams } from '../schemas/vpn-profiles.js'
 import { deleteVpnProfile, getVpnProfile, insertVpnProfile, listVpnProfiles, setWorkspaceVpnProfile, workspacesByProfile } from '../../store/vpn-profiles.js'
@@ -73,11 +74,12 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Set (uuid) or clear (null) the workspace's default VPN profile, used by scans that do not name one",
       params: WorkspaceIdParams,
       body: SetWorkspaceVpnProfileBody,
-      response: { 204: NoContent, ...errors(400, 401, 404, 415, 429) },
+      response: { 204: NoContent, ...errors(400, 401, 403, 404, 415, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const uuid = req.body.vpn_profile_uuid
+      await writableWorkspace(db, callerOf(req), req.params.id)
       if (uuid !== null && !(await getVpnProfile(db, userId, uuid))) throw notFound('VPN profile')
       if (!(await setWorkspaceVpnProfile(db, userId, req.params.id, uuid))) throw notFound('Workspace')
       return reply.status(204).send(null)

@@ -16,6 +16,8 @@ import { m013ScanCoverage } from './013-scan-coverage.js'
 import { m016Templates } from './016-templates.js'
 import { m018ScanSecrets } from './018-scan-secrets.js'
 import { m015TargetCounts } from './015-target-counts.js'
+import { m019WorkspaceMembers } from './019-workspace-members.js'
+import { m020InvitationsAudit } from './020-invitations-audit.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -37,6 +39,8 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '016-templates': m016Templates,
   '018-scan-secrets': m018ScanSecrets,
   '015-target-counts': m015TargetCounts,
+  '019-workspace-members': m019WorkspaceMembers,
+  '020-invitations-audit': m020InvitationsAudit,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

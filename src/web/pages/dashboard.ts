@@ -56,7 +56,7 @@ export function dashboardPages(app: FastifyInstance, ctx: WebContext) {
 <section aria-labelledby="run"><h2 id="run">Running now</h2>${scanTable(running, 'No scan is running or waiting.', true)}</section>
 <section aria-labelledby="recent"><h2 id="recent">Recently finished</h2>${scanTable(recent, 'No scan has finished yet.', false)}</section>
 </div>
-<div class="actions mt"><a class="button" href="/scans/new">Start a scan</a><a class="button secondary" href="/targets">Add a target</a><a class="button secondary" href="/profile">Your API key</a></div>`
-    return sendPage(reply, page(req, 'Dashboard', body, { section: 'dashboard', workspace: ws.activeName, ok: okMessage(req), chart: true }))
+<div class="actions mt">${ws.writes() ? html`<a class="button" href="/scans/new">Start a scan</a><a class="button secondary" href="/targets">Add a target</a>` : ''}<a class="button secondary" href="/profile">Your API key</a></div>`
+    return sendPage(reply, page(req, 'Dashboard', body, { section: 'dashboard', workspace: ws, ok: okMessage(req), chart: true }))
   })
 }

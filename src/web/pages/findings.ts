@@ -11,6 +11,8 @@ import { findingView, type FindingStatus } from '../../reports/finding-view.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { toolName } from '../../tools/registry.js'
 import { notFound } from '../../domain/errors.js'
+import { refusal } from '../../domain/access.js'
+import { WRITER_ROLES } from '../../store/members.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs } from '../html.js'
 import { csrfField, page } from '../layout.js'
@@ -61,7 +63,7 @@ ${rows.slice(0, PAGE).map(
   <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : '')}</td><td>${f.status}</td><td><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td>${toApiTime(f.created_at)}</td></tr>`,
 )}</tbody></table></div>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
   : html`<p>No findings match.</p>`}`
-    return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws.activeName }))
+    return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws }))
   })
 
   findingPage(app, ctx)
@@ -107,14 +109,14 @@ ${f.references.length ? html`<section class="card"><h2>References</h2><ul>${f.re
 ${tests.length ? html`<ul>${tests.map((t) => html`<li><strong>${t.name}</strong> — ${t.description} <span class="muted">(${t.status}${t.result ? `, ${t.result}` : ''})</span></li>`)}</ul>` : html`<p class="muted">${f.test_description || 'No test recorded.'}</p>`}
 </section>
 <section class="card" aria-labelledby="triage"><h2 id="triage">Triage</h2>
-<p class="muted">Applies to this finding and its duplicates (the same issue found again by other scans).</p>
+${ws.writes(row.workspace_id) ? html`<p class="muted">Applies to this finding and its duplicates (the same issue found again by other scans).</p>
 <form method="post" action="/findings/${f.id}/triage" class="filters">${csrfField(req)}
   <div><label for="t-status">Status</label><select id="t-status" name="status">${STATUSES.map((s) => html`<option${s === f.status ? html` selected` : ''}>${s}</option>`)}</select></div>
   <div><label for="t-risk">Risk</label><select id="t-risk" name="risk_level">${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === f.risk_level ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
   <div><label><input type="checkbox" name="verified" value="true"${f.verified ? html` checked` : ''}> verified by a person</label></div>
   <div><label for="t-reason">Comment</label><input type="text" id="t-reason" name="reason" maxlength="2000" placeholder="why (kept in the history)"></div>
   <button type="submit">Save triage</button>
-</form>
+</form>` : html`<p class="muted">Your role in this workspace lets you read the triage, not change it.</p>`}
 <h2>History</h2>
 ${history.length
   ? html`<div class="table-wrap"><table data-testid="history"><thead><tr><th>When</th><th>Change</th><th>Comment</th><th>By</th></tr></thead><tbody>${history.map(
@@ -122,7 +124,7 @@ ${history.length
     )}</tbody></table></div>`
   : html`<p class="muted">No changes yet.</p>`}
 </section>`
-    return sendPage(reply, page(req, f.name, body, { section: 'findings', workspace: ws.activeName, ok: okMessage(req), error }), status)
+    return sendPage(reply, page(req, f.name, body, { section: 'findings', workspace: ws, ok: okMessage(req), error }), status)
   }
 
   app.get('/findings/:id', async (req, reply) => renderFinding(req, reply))
@@ -130,8 +132,8 @@ ${history.length
   app.post('/findings/:id/triage', async (req, reply) => {
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Finding')
-    const row = await getFinding(db, u.userId, id)
-    if (!row) throw notFound('Finding')
+    const row = await getFinding(db, u.userId, id, WRITER_ROLES)
+    if (!row) throw await refusal(getFinding(db, u.userId, id), 'Finding')
     const f = formOf(req)
     if (f.status !== undefined && !STATUSES.includes(f.status as FindingStatus)) return renderFinding(req, reply, `The status must be one of ${STATUSES.join(', ')}`, 400)
     const risk = f.risk_level !== undefined && /^[0-4]$/.test(f.risk_level) ? Number(f.risk_level) : undefined

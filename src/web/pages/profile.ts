@@ -59,7 +59,7 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
   <form method="post" action="/profile/keys" class="actions">${csrfField(req)}<button type="submit">Create a new API key</button></form>
   <p class="muted">${active.length} active key(s).</p>
 </section>`
-    return sendPage(reply, page(req, 'Profile', body, { section: 'profile', workspace: ws.activeName, ok: o.ok ?? okMessage(req), error: o.error }), o.status ?? 200)
+    return sendPage(reply, page(req, 'Profile', body, { section: 'profile', workspace: ws, ok: o.ok ?? okMessage(req), error: o.error }), o.status ?? 200)
   }
 
   app.get('/profile', async (req, reply) => render(req, reply))

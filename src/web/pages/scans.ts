@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createScan } from '../../domain/scans.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { badRequest, notFound } from '../../domain/errors.js'
+import { viewerRefused } from '../../domain/access.js'
 import { deleteScan, getScan, listScans, requestStop, toolParamsOf } from '../../store/scans.js'
 import { scanFindings, scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
@@ -118,10 +119,10 @@ ${rows.slice(0, PAGE).map(
   <td>${[4, 3, 2, 1, 0].map((r) => { const n = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical][r]!; return n ? html`${riskBadge(r)} ${n} ` : '' })}</td>
   <td>${toApiTime(s.start_time) ?? 'waiting'}</td><td>${duration(s)}</td></tr>`,
 )}</tbody></table></div>${pager('/scans', { status: st, tool_id: toolId, target_id: targetId }, pageNo, rows.length > PAGE)}`
-  : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}. <a href="/scans/new">Start one</a>.</p>`}</div>`
+  : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}.${ws.writes() ? html` <a href="/scans/new">Start one</a>.` : ''}</p>`}</div>`
     if (q.fragment) return sendPage(reply, table)
     const body = html`<h1>Scans</h1>
-<div class="actions"><a class="button" href="/scans/new">New scan</a></div>
+${ws.writes() ? html`<div class="actions"><a class="button" href="/scans/new">New scan</a></div>` : ''}
 <form method="get" action="/scans" class="filters">
   <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${SCAN_STATES.map((x) => html`<option${x === st ? html` selected` : ''}>${x}</option>`)}</select></div>
   <div><label for="f-tool">Tool</label><select id="f-tool" name="tool_id"><option value="">any</option>${toolList.map((t) => html`<option value="${t.id}"${t.id === toolId ? html` selected` : ''}>${t.name}</option>`)}</select></div>
@@ -129,7 +130,7 @@ ${rows.slice(0, PAGE).map(
   <button type="submit" class="secondary">Filter</button>
 </form>
 ${table}`
-    return sendPage(reply, page(req, 'Scans', body, { section: 'scans', workspace: ws.activeName, ok: okMessage(req), error }), status)
+    return sendPage(reply, page(req, 'Scans', body, { section: 'scans', workspace: ws, ok: okMessage(req), error }), status)
   }
 
   return { ctx, db, tools, toolList, schemas, callbackBlocklist, placeOf, loadScan, renderList }
@@ -185,7 +186,7 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
   </details>
   <div class="actions"><button type="submit">Start scan</button></div>
 </form>`
-    return sendPage(reply, page(req, 'New scan', body, { section: 'scans', workspace: ws.activeName, error: o.error }), o.status ?? 200)
+    return sendPage(reply, page(req, 'New scan', body, { section: 'scans', workspace: ws, error: o.error }), o.status ?? 200)
   }
 
   app.get('/scans/new', async (req, reply) => renderNew(req, reply))
@@ -226,15 +227,16 @@ function scanPage(app: FastifyInstance, { db, placeOf, loadScan }: ScanPagesEnv)
     const s = await loadScan(req)
     const [ws, names, findings, tests, logs] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id]), scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id)])
     const tail = logs.slice(-LOG_TAIL)
+    const writes = ws.writes(s.workspace_id)
     const caveat = scanCaveat({ status_name: s.status, status_message: s.status_message }, countTests(tests), findings.length)
     const body = html`<h1>Scan #${s.id}: ${toolName(s.tool_id)} of ${names.get(s.target_id) ?? s.target_id}</h1>
 <div class="actions">
-  ${isActive(s) ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
+  ${writes && isActive(s) ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
   <a class="button secondary" href="/scans/${s.id}/report.pdf" download>Download PDF report</a>
   <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
   <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
-  <a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
-  ${isActive(s) ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
+  ${writes ? html`<a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>` : ''}
+  ${isActive(s) || !writes ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
 </div>
 ${progressFragment(s, false, await placeOf(s))}
 <section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
@@ -255,7 +257,7 @@ ${tests.length
   : html`<p class="muted">No tests recorded${isActive(s) ? ' yet' : ''}.</p>`}</section>
 <section aria-labelledby="raw"><h2 id="raw">Raw output ${logs.length > LOG_TAIL ? html`<small class="muted">(last ${LOG_TAIL} of ${logs.length} lines)</small>` : ''}</h2>
 <pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>`
-    return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws.activeName, ok: okMessage(req) }))
+    return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws, ok: okMessage(req) }))
   })
 }
 
@@ -272,6 +274,8 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
   app.post('/scans/:id/stop', async (req, reply) => {
     const s = await loadScan(req)
     const r = await requestStop(db, userOf(req).userId, s.id)
+    // The scan could be read (loadScan): nothing to stop means the caller's role refused it.
+    if (r === 'missing') throw viewerRefused()
     if (r === 'requested') publish({ type: 'stop', scanId: s.id })
     return reply.redirect(`/scans/${s.id}?ok=scan-stopped`, 303)
   })
@@ -279,6 +283,7 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
   app.post('/scans/:id/delete', async (req, reply) => {
     const s = await loadScan(req)
     const r = await deleteScan(db, userOf(req).userId, s.id)
+    if (r === 'missing') throw viewerRefused()
     if (r === 'active') return renderList(req, reply, 'This scan is waiting or running: stop it first, then delete it.', 409)
     return reply.redirect('/scans?ok=scan-deleted', 303)
   })

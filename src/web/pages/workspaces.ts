@@ -6,7 +6,8 @@ import { deleteVpnProfile, getVpnProfile, insertVpnProfile, listVpnProfiles, set
 import { renameWorkspace } from '../../store/web-sessions.js'
 import { newVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
 import { isUniqueViolation } from '../../domain/targets.js'
-import { badRequest, conflict, notFound } from '../../domain/errors.js'
+import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js'
+import { isOwner, writableWorkspace } from '../../domain/access.js'
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
 import { csrfField, page } from '../layout.js'
@@ -29,17 +30,18 @@ export function workspacePages(app: FastifyInstance, ctx: WebContext) {
 <p class="muted">Targets and scans belong to a workspace. The <strong>active</strong> workspace is where new targets and scans go,
 and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> is given.</p>
 <div class="table-wrap"><table>
-<thead><tr><th>Name</th><th>Id</th><th>Default VPN profile</th><th>Rename</th><th></th></tr></thead>
+<thead><tr><th>Name</th><th>Id</th><th>Your role</th><th>Default VPN profile</th><th>Rename</th><th></th></tr></thead>
 <tbody>${ws.all.map(
       (w) => html`<tr data-workspace-id="${w.id}">
   <td>${w.name} ${w.id === ws.active?.id ? html`<span class="badge fin">active</span>` : ''}</td><td class="num">${w.id}</td>
-  <td><form class="inline" method="post" action="/workspaces/${w.id}/vpn">${csrfField(req)}
+  <td><span class="badge" data-testid="role">${w.role}</span> <a href="/workspaces/${w.id}/members">Members</a></td>
+  <td>${ws.writes(w.id) ? html`<form class="inline" method="post" action="/workspaces/${w.id}/vpn">${csrfField(req)}
     <label class="offscreen" for="vpn-${w.id}">Default VPN profile of ${w.name}</label>
     <select id="vpn-${w.id}" name="vpn_profile_uuid"><option value="">none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${p.uuid === w.vpn_profile_uuid ? html` selected` : ''}>${p.name}</option>`)}</select>
-    <button class="small secondary" type="submit">Save</button></form></td>
-  <td><form class="inline" method="post" action="/workspaces/${w.id}/rename">${csrfField(req)}
+    <button class="small secondary" type="submit">Save</button></form>` : (profiles.find((p) => p.uuid === w.vpn_profile_uuid)?.name ?? (w.vpn_profile_uuid ? 'set' : 'none'))}</td>
+  <td>${isOwner(w.role) ? html`<form class="inline" method="post" action="/workspaces/${w.id}/rename">${csrfField(req)}
     <label class="offscreen" for="rename-${w.id}">New name for ${w.name}</label><input type="text" id="rename-${w.id}" name="name" value="${w.name}" required maxlength="200">
-    <button class="small secondary" type="submit">Rename</button></form></td>
+    <button class="small secondary" type="submit">Rename</button></form>` : ''}</td>
   <td>${w.id === ws.active?.id ? '' : html`<form class="inline" method="post" action="/workspaces/${w.id}/activate">${csrfField(req)}<button class="small" type="submit">Set active</button></form>`}</td>
 </tr>`,
     )}</tbody></table></div>
@@ -48,7 +50,7 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
   <div><label for="ws-name">Name</label><input type="text" id="ws-name" name="name" required maxlength="200"></div>
   <button type="submit">Create workspace</button>
 </form></section>`
-    return sendPage(reply, page(req, 'Workspaces', body, { section: 'workspaces', workspace: ws.activeName, ok: okMessage(req), error }), status)
+    return sendPage(reply, page(req, 'Workspaces', body, { section: 'workspaces', workspace: ws, ok: okMessage(req), error }), status)
   }
 
   app.get('/workspaces', async (req, reply) => render(req, reply))
@@ -70,7 +72,7 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
   app.post('/workspaces/:id/rename', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     return named(req, reply, async (name) => {
-      if (!(await renameWorkspace(db, userOf(req).userId, id, name))) throw notFound('Workspace')
+      if (!(await renameWorkspace(db, userOf(req).userId, id, name))) throw (await getWorkspace(db, userOf(req).userId, id)) ? forbidden('Only an owner of this workspace can rename it') : notFound('Workspace')
     }, 'workspace-renamed')
   })
 
@@ -88,6 +90,7 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     const uuid = formOf(req).vpn_profile_uuid || null
+    await writableWorkspace(db, u, id)
     if (uuid !== null && !(await getVpnProfile(db, u.userId, uuid))) throw notFound('VPN profile')
     if (!(await setWorkspaceVpnProfile(db, u.userId, id, uuid))) throw notFound('Workspace')
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
@@ -127,7 +130,7 @@ ${profiles.map(
   <div class="field"><label for="vpn-url">HTTP CONNECT proxy URL</label><input type="text" id="vpn-url" name="url" placeholder="http://[user:pass@]host:port"></div>
   <button type="submit">Create VPN profile</button>
 </form></section>`
-    return sendPage(reply, page(req, 'VPN profiles', body, { section: 'vpn', workspace: ws.activeName, ok: okMessage(req), error }), status)
+    return sendPage(reply, page(req, 'VPN profiles', body, { section: 'vpn', workspace: ws, ok: okMessage(req), error }), status)
   }
 
   app.get('/vpn-profiles', async (req, reply) => renderVpn(req, reply))

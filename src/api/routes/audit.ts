@@ -1,0 +1,54 @@
+// GET /audit: the audit log of the workspaces the caller owns, and the caller's own entries that
+// belong to no workspace (sign-ins, keys). Newest first, with filters and paging.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { callerOf } from '../context.js'
+import { Data, Id, Nullable, Pagination, errors } from '../schemas/common.js'
+import { listAudit } from '../../store/audit.js'
+import { toApiTime } from '../../store/time.js'
+import { isoParam } from './scans.js'
+
+const AuditEntry = Type.Object({
+  id: Type.Integer(),
+  at: Type.String({ description: 'ISO 8601 UTC' }),
+  workspace_id: Nullable(Type.Integer()),
+  actor: Type.String({ description: 'the user, with "(key <prefix>)" when an API key acted, or "system"' }),
+  actor_user_id: Nullable(Type.Integer()),
+  client: Nullable(Type.String({ description: 'the client address' })),
+  action: Type.String({ description: 'e.g. scan.started, finding.triaged, member.removed, sign_in.failed' }),
+  object_type: Nullable(Type.String()),
+  object_id: Nullable(Type.String()),
+  details: Type.Record(Type.String(), Type.Unknown(), { description: 'what changed (never a secret)' }),
+})
+
+const AuditQuery = Type.Object(
+  {
+    workspace_id: Type.Optional(Id),
+    actor: Type.Optional(Type.String({ maxLength: 300 })),
+    action: Type.Optional(Type.String({ maxLength: 100 })),
+    from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 time, inclusive' })),
+    to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 time, inclusive' })),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+)
+
+export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ward
+  app.get('/audit', {
+    schema: { tags: ['audit'], summary: 'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first', querystring: AuditQuery, response: { 200: Data(Type.Array(AuditEntry)), ...errors(400, 401, 429) } },
+    handler: async (req) => {
+      const q = req.query
+      const rows = await listAudit(db, callerOf(req).userId, {
+        workspaceId: q.workspace_id,
+        actor: q.actor,
+        action: q.action,
+        from: isoParam('from', q.from),
+        to: isoParam('to', q.to)?.replace(/\.000Z$/, '.999Z'),
+        limit: q.limit,
+        page: q.page,
+      })
+      return { data: rows.map((r) => ({ id: r.id, at: toApiTime(r.at)!, workspace_id: r.workspace_id, actor: r.actor, actor_user_id: r.actor_user_id, client: r.client, action: r.action, object_type: r.object_type, object_id: r.object_id, details: JSON.parse(r.details) as Record<string, unknown> })) }
+    },
+  })
+}

@@ -1,0 +1,48 @@
+// What a caller's role in a workspace lets them do, in the answers of decisions.md: a workspace the
+// caller does not belong to does not exist for them (404, like an unknown id); a viewer may read and
+// download, and any change they ask for is refused (403) before anything is written.
+import type { Db } from '../store/db.js'
+import type { Caller } from '../store/accounts.js'
+import { getWorkspace } from '../store/accounts.js'
+import { OWNER_ROLES, WRITER_ROLES, type MemberChange, type Role } from '../store/members.js'
+import { conflict, forbidden, notFound, type WardError } from './errors.js'
+
+export const canWrite = (role: Role | null | undefined) => !!role && WRITER_ROLES.includes(role)
+export const isOwner = (role: Role | null | undefined) => !!role && OWNER_ROLES.includes(role)
+
+export const viewerRefused = () => forbidden('Your role in this workspace is viewer, which allows reading and downloading only')
+export const notOwner = () => forbidden('Only an owner of this workspace can manage its members')
+
+/** The workspace for a change: 404 unless the caller belongs to it, 403 for a viewer. */
+export async function writableWorkspace(db: Db, caller: Pick<Caller, 'userId'>, workspaceId: number) {
+  const ws = await getWorkspace(db, caller.userId, workspaceId)
+  if (!ws) throw notFound('Workspace')
+  if (!canWrite(ws.role)) throw viewerRefused()
+  return ws
+}
+
+/**
+ * Why a change found nothing to change (its query carries the caller's writer roles): the caller can
+ * still read the object, so their role refused it (403), or they cannot (404, like an unknown id).
+ */
+export async function refusal(readable: Promise<unknown>, what: string): Promise<WardError> {
+  return (await readable) ? viewerRefused() : notFound(what)
+}
+
+/** The answer to a change of membership that did not happen (null when it did). */
+export function memberChangeError(r: MemberChange, missingUser: string): WardError | null {
+  switch (r) {
+    case 'done':
+      return null
+    case 'missing':
+      return notFound('Workspace')
+    case 'forbidden':
+      return notOwner()
+    case 'no-user':
+      return notFound(missingUser)
+    case 'exists':
+      return conflict('That user is already a member of this workspace')
+    case 'last-owner':
+      return conflict('A workspace always keeps an owner: make another member an owner first')
+  }
+}

@@ -1,0 +1,65 @@
+// The audit log: appended to, never changed. Reads are for owners (the workspaces they own, and
+// their own entries without a workspace: sign-ins, keys) — tenancy inside the query, as elsewhere.
+import type { Db } from './db.js'
+import type { AuditLogTable } from './schema.js'
+import type { Selectable } from 'kysely'
+import { memberWorkspaces, OWNER_ROLES } from './members.js'
+import { nowIso } from './time.js'
+
+export interface AuditEntry {
+  workspaceId: number | null
+  actorUserId: number | null
+  /** The user's name, with "(key <prefix>)" when an API key acted, or "system". */
+  actor: string
+  client: string | null
+  action: string
+  objectType: string | null
+  objectId: string | number | null
+  details: Record<string, unknown>
+}
+
+export async function appendAudit(db: Db, e: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      at: nowIso(),
+      workspace_id: e.workspaceId,
+      actor_user_id: e.actorUserId,
+      actor: e.actor,
+      client: e.client,
+      action: e.action,
+      object_type: e.objectType,
+      object_id: e.objectId === null ? null : String(e.objectId),
+      details: JSON.stringify(e.details),
+    })
+    .execute()
+}
+
+export interface AuditFilter {
+  workspaceId?: number
+  actor?: string
+  action?: string
+  from?: string
+  to?: string
+  limit: number
+  page: number
+}
+
+export type AuditRow = Selectable<AuditLogTable>
+
+/** Entries the user may read (see above), newest first. */
+export function listAudit(db: Db, userId: number, f: AuditFilter): Promise<AuditRow[]> {
+  let q = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where((eb) => eb.or([eb('workspace_id', 'in', memberWorkspaces(db, userId, OWNER_ROLES)), eb.and([eb('workspace_id', 'is', null), eb('actor_user_id', '=', userId)])]))
+  if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
+  if (f.actor !== undefined) q = q.where('actor', '=', f.actor)
+  if (f.action !== undefined) q = q.where('action', '=', f.action)
+  if (f.from !== undefined) q = q.where('at', '>=', f.from)
+  if (f.to !== undefined) q = q.where('at', '<=', f.to)
+  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+}
+
+/** Every entry since a time, oldest first (the instance-wide export for a SIEM). */
+export const auditSince = (db: Db, since: string) => db.selectFrom('audit_log').selectAll().where('at', '>=', since).orderBy('id').execute()

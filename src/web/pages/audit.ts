@@ -1,0 +1,39 @@
+// The Audit page: the audit log of the workspaces the signed-in person owns (and their own sign-ins
+// and keys), newest first, filtered by action or workspace. Every value is escaped by the html tag.
+import type { FastifyInstance } from 'fastify'
+import { listAudit } from '../../store/audit.js'
+import { toApiTime } from '../../store/time.js'
+import { userOf, type WebContext } from '../context.js'
+import { html } from '../html.js'
+import { page } from '../layout.js'
+import { sendPage } from '../respond.js'
+import { workspacesOf } from '../workspace.js'
+import { pageOf, pager } from './targets.js'
+
+const PAGE = 50
+
+export function auditPages(app: FastifyInstance, ctx: WebContext) {
+  const { db } = ctx
+  app.get('/audit', async (req, reply) => {
+    const u = userOf(req)
+    const q = req.query as Record<string, string>
+    const action = /^[a-z_.]{1,100}$/.test(q.action ?? '') ? q.action : undefined
+    const wsId = /^\d{1,15}$/.test(q.workspace_id ?? '') ? Number(q.workspace_id) : undefined
+    const pageNo = pageOf(q.page)
+    const [ws, rows] = await Promise.all([workspacesOf(db, u), listAudit(db, u.userId, { action, workspaceId: wsId, limit: PAGE + 1, page: pageNo })])
+    const names = new Map(ws.all.map((w) => [w.id, w.name]))
+    const body = html`<h1>Audit log</h1>
+<p class="muted">Who signed in, created, started, stopped, deleted or triaged what, in the workspaces you own. Entries are never changed.</p>
+<form method="get" action="/audit" class="filters">
+  <div><label for="a-action">Action</label><input type="text" id="a-action" name="action" value="${action ?? ''}" placeholder="scan.started"></div>
+  <div><label for="a-ws">Workspace</label><select id="a-ws" name="workspace_id"><option value="">all</option>${ws.all.filter((w) => w.role === 'owner').map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
+  <button type="submit" class="secondary">Filter</button>
+</form>
+${rows.length
+  ? html`<div class="table-wrap"><table data-testid="audit"><thead><tr><th>When</th><th>Who</th><th>From</th><th>Action</th><th>Object</th><th>Workspace</th><th>What changed</th></tr></thead><tbody>${rows.slice(0, PAGE).map(
+      (e) => html`<tr><td>${toApiTime(e.at)}</td><td>${e.actor}</td><td>${e.client ?? ''}</td><td>${e.action}</td><td>${e.object_type ?? ''} ${e.object_id ?? ''}</td><td>${e.workspace_id === null ? '' : (names.get(e.workspace_id) ?? e.workspace_id)}</td><td><code>${e.details === '{}' ? '' : e.details}</code></td></tr>`,
+    )}</tbody></table></div>${pager('/audit', { action, workspace_id: wsId }, pageNo, rows.length > PAGE)}`
+  : html`<p>No entries${action || wsId ? ' match these filters' : ' yet'}.</p>`}`
+    return sendPage(reply, page(req, 'Audit log', body, { section: 'audit', workspace: ws }))
+  })
+}

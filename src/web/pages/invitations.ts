@@ -1,0 +1,120 @@
+// Invitations in the web interface. On the Members page an owner makes a one-time link with a role
+// (shown once; Ward keeps its hash) and revokes open ones. Whoever opens the link joins: signed in,
+// with one click; otherwise after signing in, or by creating an account with a password on the spot.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { acceptInvitation, createInvitation, invitationByToken, openInvitations, revokeInvitation } from '../../store/invitations.js'
+import { createUser, userByName } from '../../store/accounts.js'
+import { createSession, newToken, setPasswordHash } from '../../store/web-sessions.js'
+import { appendAudit } from '../../store/audit.js'
+import { ROLES, type Role } from '../../store/members.js'
+import { toApiTime } from '../../store/time.js'
+import { hashPassword, passwordProblem } from '../../domain/passwords.js'
+import { notOwner } from '../../domain/access.js'
+import { badRequest, conflict, WardError } from '../../domain/errors.js'
+import type { WebContext } from '../context.js'
+import { html, type SafeHtml } from '../html.js'
+import { csrfField, page } from '../layout.js'
+import { checkCsrf, formOf, idOf, overTls, sendPage } from '../respond.js'
+
+const INVITE_COOKIE = 'ward_invite'
+const INVITE_PATH = '/invite/'
+
+/** The Members page's invitation section for an owner: the new link (once), the open ones, the form. */
+export async function invitationSection(req: FastifyRequest, db: WebContext['db'], workspaceId: number, newLink?: string): Promise<SafeHtml> {
+  const open = await openInvitations(db, req.webUser!.userId, workspaceId)
+  return html`<section class="card mt" aria-labelledby="invite"><h2 id="invite">Invite by link</h2>
+${newLink ? html`<p class="msg ok" role="status">Send this one-time link to the person you invite (it is shown only now, and works for 7 days):<br><code data-testid="invite-link">${newLink}</code></p>` : ''}
+<form method="post" action="/workspaces/${workspaceId}/invitations" class="filters">${csrfField(req)}
+  <div><label for="i-role">Role</label><select id="i-role" name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : ''}>${r}</option>`)}</select></div>
+  <button type="submit">Create invitation link</button>
+</form>
+${open.length
+  ? html`<table data-testid="invitations"><thead><tr><th>Role</th><th>Created</th><th>Expires</th><th></th></tr></thead><tbody>${open.map(
+      (i) => html`<tr><td>${i.role}</td><td>${toApiTime(i.created_at)}</td><td>${toApiTime(i.expires_at)}</td>
+<td><form class="inline" method="post" action="/workspaces/${workspaceId}/invitations/${i.id}/revoke">${csrfField(req)}<button class="small danger" type="submit">Revoke</button></form></td></tr>`,
+    )}</tbody></table>`
+  : html`<p class="muted">No open invitations.</p>`}
+</section>`
+}
+
+export function invitationPages(app: FastifyInstance, ctx: WebContext, renderMembers: (req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; link?: string }) => Promise<unknown>) {
+  const { db, config } = ctx
+  const wsIdOf = (req: FastifyRequest) => idOf((req.params as { id: string }).id, 'Workspace')
+  const cookieOpts = (req: FastifyRequest) => ({ path: INVITE_PATH, httpOnly: true, sameSite: 'lax' as const, secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)) })
+  const invitation = async (token: string) => {
+    const inv = token.length <= 100 ? await invitationByToken(db, token) : undefined
+    if (!inv) throw new WardError(404, 'This invitation does not exist, was already used, was revoked or has expired: ask the workspace owner for a new link.')
+    return inv
+  }
+  const tokenOf = (req: FastifyRequest) => (req.params as { token: string }).token
+
+  app.post('/workspaces/:id/invitations', async (req, reply) => {
+    const role = formOf(req).role as Role
+    if (!ROLES.includes(role)) throw badRequest(`The role must be one of ${ROLES.join(', ')}`)
+    const inv = await createInvitation(db, req.webUser!.userId, wsIdOf(req), role)
+    if (!inv) return renderMembers(req, reply, { error: notOwner().message, status: 403 })
+    return renderMembers(req, reply, { link: `${req.protocol}://${req.host}/invite/${inv.token}` })
+  })
+
+  app.post('/workspaces/:id/invitations/:invitationId/revoke', async (req, reply) => {
+    if (!(await revokeInvitation(db, req.webUser!.userId, wsIdOf(req), idOf((req.params as { invitationId: string }).invitationId, 'Invitation'))))
+      return renderMembers(req, reply, { error: 'Only an owner can revoke an invitation, and only an open one.', status: 403 })
+    return reply.redirect(`/workspaces/${wsIdOf(req)}/members?ok=invitation-revoked`, 303)
+  })
+
+  app.get('/invite/:token', { config: { webPublic: true } }, async (req, reply) => {
+    const token = tokenOf(req)
+    const inv = await invitation(token)
+    const u = req.webUser
+    const offer = html`<h1>Join ${inv.workspace_name}</h1><p>You are invited to the workspace <strong>${inv.workspace_name}</strong> as <strong data-testid="invite-role">${inv.role}</strong>.</p>`
+    if (u) return sendPage(reply, page(req, 'Invitation', html`<div class="signin card">${offer}<form method="post" action="/invite/${token}">${csrfField(req)}<button type="submit">Join as ${u.name}</button></form></div>`))
+    const csrf = newToken()
+    reply.setCookie(INVITE_COOKIE, csrf, { ...cookieOpts(req), maxAge: 3600 })
+    const body = html`<div class="signin card">${offer}
+<p><a class="button" href="/sign-in?next=${encodeURIComponent(`/invite/${token}`)}">Sign in to accept</a></p>
+<h2>New to Ward? Create your account</h2>
+<form method="post" action="/invite/${token}/account">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required maxlength="100"></div>
+  <div class="field"><label for="password">Password (at least 10 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="10"></div>
+  <div class="field"><label for="password2">The same again</label><input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="10"></div>
+  <button type="submit">Create account and join</button>
+</form></div>`
+    return sendPage(reply, page(req, 'Invitation', body))
+  })
+
+  /** Joins and records the use (the invitation's workspace is known only here). */
+  async function join(req: FastifyRequest, userId: number, actor: string, token: string) {
+    const used = await acceptInvitation(db, token, userId)
+    if (!used) throw new WardError(404, 'This invitation was used, revoked or has expired in the meantime: ask the workspace owner for a new link.')
+    await appendAudit(db, { workspaceId: used.workspaceId, actorUserId: userId, actor, client: req.ip, action: 'invitation.used', objectType: 'invitation', objectId: used.id, details: { role: used.role } })
+    ctx.forgetUser?.(userId)
+  }
+
+  app.post('/invite/:token', { config: { webPublic: true } }, async (req, reply) => {
+    const u = req.webUser
+    if (!u) return reply.redirect(`/invite/${tokenOf(req)}`, 303)
+    checkCsrf(req, u.csrf)
+    await join(req, u.userId, u.name, tokenOf(req))
+    return reply.redirect('/workspaces?ok=invitation-used', 303)
+  })
+
+  app.post('/invite/:token/account', { config: { webPublic: true } }, async (req, reply) => {
+    checkCsrf(req, req.cookies[INVITE_COOKIE] ?? '')
+    const token = tokenOf(req)
+    await invitation(token)
+    const f = formOf(req)
+    const name = (f.name ?? '').trim()
+    if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) throw badRequest('A user name is one line of 1 to 100 characters')
+    const problem = f.password !== f.password2 ? 'The two passwords differ' : passwordProblem(f.password ?? '')
+    if (problem) throw badRequest(problem)
+    if (await userByName(db, name)) throw conflict('That user name is taken: sign in if it is yours, or choose another')
+    const user = await createUser(db, { name, maxTargets: config.maxTargetsDefault })
+    await setPasswordHash(db, user.userId, await hashPassword(f.password!))
+    await join(req, user.userId, name, token)
+    const s = await createSession(db, user.userId, config.web.sessionMs)
+    reply.clearCookie(INVITE_COOKIE, { path: INVITE_PATH })
+    reply.setCookie('ward_session', s.id, { ...cookieOpts(req), path: '/', maxAge: Math.floor(config.web.sessionMs / 1000) })
+    return reply.redirect('/workspaces?ok=invitation-used', 303)
+  })
+}

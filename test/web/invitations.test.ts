@@ -1,0 +1,92 @@
+// Invitations and the audit log in the web interface, through inject: an owner makes a one-time link
+// on the Members page; a signed-in person joins with it once; a new person creates an account with
+// a password through another link and is signed in; a revoked link is dead. Sign-ins (done and
+// failed), keys and page actions leave one audit entry each, and no entry holds a password or token.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { startWard, type TestWard } from '../helpers/ward.js'
+import { cookieOf, PASSWORD, postSignIn, setPassword, signIn, type WebSession } from '../helpers/web.js'
+
+let w: TestWard
+let alice: WebSession
+let bobId: number
+
+const linkOf = (body: string) => /data-testid="invite-link">[^<]*?(\/invite\/[A-Za-z0-9_-]+)</.exec(body)?.[1]
+const actions = async () => (await w.h.db.selectFrom('audit_log').select('action').orderBy('id').execute()).map((r) => r.action)
+const roleOf = async (userId: number) => (await w.h.db.selectFrom('workspace_members').select('role').where('workspace_id', '=', w.workspaceId).where('user_id', '=', userId).executeTakeFirst())?.role
+
+before(async () => {
+  w = await startWard({ env: { WARD_SIGNIN_LIMIT: '50' } })
+  await setPassword(w, w.userId)
+  bobId = (await w.user('bob')).userId
+  await setPassword(w, bobId)
+  alice = await signIn(w, 'alice')
+})
+after(() => w.close())
+
+test('a signed-in person joins with a link once; the link is then dead', async () => {
+  const made = await alice.post(`/workspaces/${w.workspaceId}/invitations`, { role: 'member' })
+  assert.equal(made.statusCode, 200)
+  const link = linkOf(made.body)!
+  assert.ok(link, 'the link is shown once')
+  assert.ok(!(await alice.get(`/workspaces/${w.workspaceId}/members`)).body.includes(link), 'and never again')
+  const bob = await signIn(w, 'bob')
+  const offer = await bob.get(link)
+  assert.equal(offer.statusCode, 200)
+  assert.match(offer.body, /data-testid="invite-role">member</)
+  const joined = await bob.post(link)
+  assert.equal(joined.statusCode, 303)
+  assert.equal(await roleOf(bobId), 'member')
+  assert.equal((await bob.get(link)).statusCode, 404)
+  assert.equal((await bob.post(link)).statusCode, 404)
+})
+
+test('a new person creates an account through a link, with a password, and is signed in', async () => {
+  const link = linkOf((await alice.post(`/workspaces/${w.workspaceId}/invitations`, { role: 'viewer' })).body)!
+  const page = await w.app.inject({ method: 'GET', url: link })
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!
+  const post = (form: Record<string, string>) =>
+    w.app.inject({ method: 'POST', url: `${link}/account`, headers: { cookie: cookieOf(page, 'ward_invite'), 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: csrf, ...form }).toString() })
+  assert.equal((await post({ name: 'carol', password: PASSWORD, password2: 'different!!' })).statusCode, 400)
+  assert.equal((await post({ name: 'BOB', password: PASSWORD, password2: PASSWORD })).statusCode, 409)
+  const r = await post({ name: 'carol', password: PASSWORD, password2: PASSWORD })
+  assert.equal(r.statusCode, 303, r.body)
+  const session = cookieOf(r, 'ward_session')
+  const home = await w.app.inject({ method: 'GET', url: '/targets', headers: { cookie: session } })
+  assert.match(home.body, /data-testid="active-role"[^>]*>viewer</)
+  assert.equal((await postSignIn(w, 'carol', PASSWORD)).statusCode, 303, 'the new password works')
+})
+
+test('a revoked link is dead; a non-owner cannot make one', async () => {
+  const link = linkOf((await alice.post(`/workspaces/${w.workspaceId}/invitations`, { role: 'owner' })).body)!
+  const id = (await w.h.db.selectFrom('workspace_invitations').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id
+  assert.equal((await alice.post(`/workspaces/${w.workspaceId}/invitations/${id}/revoke`)).statusCode, 303)
+  assert.equal((await w.app.inject({ method: 'GET', url: link })).statusCode, 404)
+  const bob = await signIn(w, 'bob')
+  assert.equal((await bob.post(`/workspaces/${w.workspaceId}/invitations`, { role: 'owner' })).statusCode, 403)
+})
+
+test('sign-ins, keys and page actions leave one entry each; none holds a password or token', async () => {
+  const before = (await actions()).length
+  assert.equal((await postSignIn(w, 'alice', 'wrong password')).statusCode, 401)
+  assert.equal((await postSignIn(w, 'alice', PASSWORD)).statusCode, 303)
+  assert.equal((await alice.post('/profile/keys')).statusCode, 200)
+  assert.equal((await alice.post('/targets', { name: 'web-audit.example' })).statusCode, 303)
+  assert.deepEqual((await actions()).slice(before), ['sign_in.failed', 'sign_in.succeeded', 'key.created', 'target.created'])
+  const all = JSON.stringify(await w.h.db.selectFrom('audit_log').selectAll().execute())
+  for (const secret of [PASSWORD, 'wrong password', 'ward_session']) assert.ok(!all.includes(secret), secret)
+  const used = await w.h.db.selectFrom('audit_log').selectAll().where('action', '=', 'invitation.used').execute()
+  assert.deepEqual(used.map((e) => [e.actor, e.workspace_id]), [['bob', w.workspaceId], ['carol', w.workspaceId]])
+})
+
+test('the Audit page lists the entries of the owned workspaces, escaped; a viewer of them sees none', async () => {
+  await alice.post('/targets', { name: 'audit-page.example' })
+  await w.h.db.insertInto('audit_log').values({ at: new Date().toISOString(), workspace_id: w.workspaceId, actor_user_id: null, actor: '<script>x()</script>', client: null, action: 'target.created', object_type: 'target', object_id: null, details: '{}' }).execute()
+  const p = await alice.get('/audit?action=target.created')
+  assert.equal(p.statusCode, 200)
+  assert.match(p.body, /audit-page\.example/)
+  assert.ok(!p.body.includes('<script>x()'), 'actor text is escaped')
+  assert.match(p.body, /&lt;script&gt;x\(\)/)
+  const carol = await signIn(w, 'carol')
+  assert.ok(!(await carol.get('/audit')).body.includes('audit-page.example'), "carol (a viewer) does not see the owner's log")
+})
