@@ -11,6 +11,7 @@ import { nowIso } from './time.js'
 import { nextSlot } from './schedule-timing.js'
 import { queueScan } from './scans.js'
 import { sealCallbackSecret, secretsOf } from './secrets.js'
+import { enqueueScheduleMissed } from './integration-outbox.js'
 
 type Tx = Transaction<Database>
 export type NewSchedule = Omit<ScheduleRow, 'id' | 'last_run_at' | 'created_at' | 'updated_at'>
@@ -121,6 +122,7 @@ async function fire(trx: Tx, s: ScheduleRow, slotAt: string, firedAt: string, wo
       : null
   const run: FiredRun = { scheduleId: s.id, slotAt, outcome: scanIds.length ? 'queued' : 'skipped', scanIds, message }
   await trx.insertInto('schedule_runs').values({ schedule_id: s.id, slot_at: slotAt, fired_at: firedAt, outcome: run.outcome, scan_ids: JSON.stringify(scanIds), message, worker_id: workerId }).execute()
+  if (run.outcome === 'skipped') await enqueueScheduleMissed(trx, s, slotAt, message)
   return run
 }
 
