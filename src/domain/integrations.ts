@@ -7,6 +7,7 @@ import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
 import { secretsOf } from '../store/secrets.js'
 import { getIntegration, insertIntegration, storedConfig, updateIntegration, type IntegrationChanges } from '../store/integrations.js'
+import { deliveryById, enqueueTest } from '../store/integration-outbox.js'
 import { INTEGRATION_EVENTS, SECRET_SHOWN, mapSecrets, mergeConfig, type Config, type IntegrationType } from '../store/integration-kinds.js'
 import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
 import { CONFIG_SCHEMAS, outboundUrls } from './integration-config.js'
@@ -102,4 +103,29 @@ export async function changeIntegration(db: Db, caller: Caller, scope: Scope, id
     set.config = merged
   }
   if (!(await updateIntegration(db, caller.userId, id, type, set))) throw notFound('Integration')
+}
+
+export interface TestAnswer {
+  delivery_id: number
+  status: string
+  status_code: number | null
+  message: string | null
+}
+
+/**
+ * "Send a test": a test delivery through the outbox (a worker's sender sends it, as every delivery),
+ * waited for up to `waitMs`; the answer is the receiver's status of the first attempt.
+ */
+export async function sendTestMessage(db: Db, caller: Caller, id: number, waitMs: number): Promise<TestAnswer> {
+  const row = await getIntegration(db, caller.userId, id)
+  if (!row) throw notFound('Integration')
+  const deliveryId = await enqueueTest(db, row.id)
+  const until = Date.now() + waitMs
+  let d = await deliveryById(db, deliveryId)
+  while (d && d.status === 'pending' && d.attempts === 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50))
+    d = await deliveryById(db, deliveryId)
+  }
+  const waiting = d?.status === 'pending' && d.attempts === 0
+  return { delivery_id: deliveryId, status: d?.status ?? 'failed', status_code: d?.last_status_code ?? null, message: waiting ? 'no sender answered yet: see the delivery log' : (d?.last_error ?? null) }
 }

@@ -9,7 +9,6 @@ import type { Db } from './db.js'
 import type { Database, IntegrationAttemptRow, IntegrationDeliveryRow } from './schema.js'
 import { isoAfter, nowIso } from './time.js'
 import type { IntegrationEvent } from './integration-kinds.js'
-import type { AttemptResult } from './callbacks.js'
 
 type Tx = Transaction<Database>
 
@@ -108,7 +107,12 @@ export async function renewIntegrationLease(db: Db, owner: string, id: number, l
 }
 
 export type DeliveryStatus = 'delivered' | 'skipped' | 'failed' | 'refused'
-export interface IntegrationAttempt extends Omit<AttemptResult, 'next'> {
+export interface IntegrationAttempt {
+  attempt: number
+  startedAt: string
+  statusCode: number | null
+  error: string | null
+  durationMs: number
   answer: string | null
   next: { status: DeliveryStatus } | { status: 'pending'; at: string }
 }

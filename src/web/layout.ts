@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { html, type SafeHtml } from './html.js'
 import { assetUrl } from './assets.js'
 
-export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'profile' | null
+export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'integrations' | 'profile' | null
 
 const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['dashboard', '/', 'Dashboard'],
@@ -12,6 +12,7 @@ const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['findings', '/findings', 'Findings'],
   ['workspaces', '/workspaces', 'Workspaces'],
   ['vpn', '/vpn-profiles', 'VPN profiles'],
+  ['integrations', '/integrations', 'Integrations'],
   ['profile', '/profile', 'Profile & API keys'],
 ]
 

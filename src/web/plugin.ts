@@ -16,6 +16,7 @@ import { sameOriginPath } from './next-path.js'
 import { authPages, SESSION_COOKIE } from './pages/auth.js'
 import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
+import { integrationPages } from './pages/integrations.js'
 import { targetPages } from './pages/targets.js'
 import { scanPages } from './pages/scans.js'
 import { findingPages } from './pages/findings.js'
@@ -86,6 +87,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   dashboardPages(app, ctx)
   profilePages(app, ctx)
   workspacePages(app, ctx)
+  integrationPages(app, ctx)
   targetPages(app, ctx)
   scanPages(app, ctx)
   findingPages(app, ctx)

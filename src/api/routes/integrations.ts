@@ -6,11 +6,11 @@ import { callerOf } from '../context.js'
 import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import { CreateIntegrationBody, DeliveriesQuery, Delivery, Integration, IntegrationsQuery, TestResult, UpdateIntegrationBody } from '../schemas/integrations.js'
 import { deliveryView, integrationView } from '../integration-views.js'
-import { changeIntegration, createIntegration } from '../../domain/integrations.js'
+import { changeIntegration, createIntegration, sendTestMessage } from '../../domain/integrations.js'
 import { notFound } from '../../domain/errors.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { deleteIntegration, getIntegration, listIntegrations } from '../../store/integrations.js'
-import { deliveryById, enqueueTest, integrationDeliveries } from '../../store/integration-outbox.js'
+import { integrationDeliveries } from '../../store/integration-outbox.js'
 
 export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ward
@@ -65,17 +65,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: Data(TestResult), ...errors(400, 401, 404, 429) },
     },
-    handler: async (req) => {
-      const row = await one(callerOf(req).userId, req.params.id)
-      const id = await enqueueTest(db, row.id)
-      const until = Date.now() + config.callbackTimeoutMs + 5000
-      let d = await deliveryById(db, id)
-      while (d && d.status === 'pending' && d.attempts === 0 && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 50))
-        d = await deliveryById(db, id)
-      }
-      return { data: { delivery_id: id, status: d?.status ?? 'failed', status_code: d?.last_status_code ?? null, message: d?.last_error ?? (d?.status === 'pending' ? 'no sender answered yet: see the delivery log' : null) } }
-    },
+    handler: async (req) => ({ data: await sendTestMessage(db, callerOf(req), req.params.id, config.callbackTimeoutMs + 5000) }),
   })
 
   app.get('/integrations/:id/deliveries', {

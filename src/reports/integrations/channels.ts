@@ -1,30 +1,10 @@
 // The message channels: Slack and Teams incoming webhooks, a signed webhook in the report
 // callback's format (decisions.md), and e-mail over SMTP. Each sends one message per event.
-import type { Logger } from 'pino'
-import type { Db } from '../../store/db.js'
-import type { IntegrationDeliveryRow, IntegrationRow } from '../../store/schema.js'
-import type { Config } from '../../store/integration-kinds.js'
 import { EVENT_ID_HEADER, SCAN_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, callbackTimestamp, signBody } from '../callback-signing.js'
 import { emailMessage, slackMessage, teamsMessage, type Message } from './messages.js'
-import { httpRequest, outcomeOf, type IntegrationTransport, type Outcome } from './http.js'
+import { httpRequest, outcomeOf } from './http.js'
+import type { Channel, Payload } from './context.js'
 import { sendMail } from './email.js'
-
-export interface ChannelContext {
-  db: Db
-  integ: IntegrationRow & { plain: Config }
-  delivery: IntegrationDeliveryRow
-  transport: IntegrationTransport
-  timeoutMs: number
-  publicUrl: string | null
-  log: Logger
-  /** Keeps the delivery's lease while a long piece of work (many tickets) runs. */
-  renew(): Promise<void>
-}
-
-/** What a delivery carries: a message, a ticket-only triage note, or a test. */
-export type Payload = Message | { kind: 'triage'; dedup_key: string; reason: string | null } | { kind: 'test'; title: string; text: string; link: string | null }
-
-export type Channel = (ctx: ChannelContext, p: Payload) => Promise<Outcome>
 
 const asMessage = (p: Payload): Message | null => (p.kind === 'triage' ? null : p.kind === 'test' ? { ...p, kind: 'notice' } : p)
 

@@ -5,7 +5,7 @@ import { getScanById } from '../../store/scans.js'
 import { scanOutputJson } from '../scan-output.js'
 import { toSarif } from '../formats/sarif.js'
 import type { WireFinding } from '../formats/types.js'
-import type { Channel } from './channels.js'
+import type { Channel } from './context.js'
 import { httpRequest, outcomeOf } from './http.js'
 
 function multipart(fields: Record<string, string>, file: { name: string; type: string; data: string }): { body: Buffer; type: string } {

@@ -1,7 +1,7 @@
 // E-mail over SMTP with nodemailer: smtp:// (STARTTLS when the server offers it) or smtps:// (TLS
 // from the start), AUTH from the URL's user and password. The socket is opened through the callback
 // scope guard (the transport's connect), so a name that resolves into a blocked range is refused.
-import type { ChannelContext } from './channels.js'
+import type { ChannelContext } from './context.js'
 import type { Outcome } from './http.js'
 
 interface MailError {

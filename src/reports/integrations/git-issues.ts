@@ -1,8 +1,8 @@
 // GitHub and GitLab issues: the same ticket rules as Jira, with labels. Issues are listed by label
 // (not through a search index, which lags behind a create), in every state.
-import type { ChannelContext } from './channels.js'
+import type { ChannelContext } from './context.js'
 import { expectOk, httpRequest } from './http.js'
-import { ticketBody, ticketTitle, type TicketSystem } from './tickets.js'
+import { ticketBody, ticketTitle, type TicketSystem } from './ticket-system.js'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH'
 

@@ -1,8 +1,8 @@
 // Jira through REST API v2 (served by Jira Cloud and Data Center): search by label, create, comment,
 // transition, and the `ward` entity property on each issue Ward created (its dedup key and label).
-import type { ChannelContext } from './channels.js'
+import type { ChannelContext } from './context.js'
 import { expectOk, httpRequest } from './http.js'
-import { ticketBody, ticketTitle, type Ticket, type TicketSystem } from './tickets.js'
+import { ticketBody, ticketTitle, type Ticket, type TicketSystem } from './ticket-system.js'
 
 interface JiraIssue {
   id: string

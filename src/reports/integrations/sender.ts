@@ -14,8 +14,12 @@ import { nowIso } from '../../store/time.js'
 import { describe, retryDelay } from '../callback-sender.js'
 import type { ToolNames } from '../scan-report.js'
 import { scanEvent, type Skip } from './scan-event.js'
-import { MESSAGE_CHANNELS, type Channel, type ChannelContext, type Payload } from './channels.js'
-import { TICKET_CHANNELS } from './tickets.js'
+import { MESSAGE_CHANNELS } from './channels.js'
+import type { Channel, ChannelContext, Payload } from './context.js'
+import { ticketChannel } from './tickets.js'
+import { jiraSystem } from './jira.js'
+import { githubSystem, gitlabSystem } from './git-issues.js'
+import { defectDojo } from './defectdojo.js'
 import { ReceiverError, type IntegrationTransport, type Outcome } from './http.js'
 
 export interface IntegrationSenderOptions {
@@ -28,7 +32,7 @@ export interface IntegrationSenderOptions {
   concurrency?: number
 }
 
-const CHANNELS: Record<IntegrationType, Channel> = { ...MESSAGE_CHANNELS, ...TICKET_CHANNELS }
+const CHANNELS: Record<IntegrationType, Channel> = { ...MESSAGE_CHANNELS, jira: ticketChannel(jiraSystem), github: ticketChannel(githubSystem), gitlab: ticketChannel(gitlabSystem), defectdojo: defectDojo }
 
 /** Ticket work can take many requests: the lease covers several timeouts and is renewed as it goes. */
 const leaseMsFor = (c: WardConfig) => c.callbackTimeoutMs * 3 + 60_000

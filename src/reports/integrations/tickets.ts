@@ -7,48 +7,10 @@
 import type { Db } from '../../store/db.js'
 import { saveTicket, ticketOf } from '../../store/integration-outbox.js'
 import { nowIso } from '../../store/time.js'
-import { RISK_NAMES } from '../risk.js'
 import type { FindingItem, ScanEvent } from './scan-event.js'
-import type { Channel, ChannelContext } from './channels.js'
+import type { Channel, ChannelContext } from './context.js'
+import type { Ticket, TicketSystem } from './ticket-system.js'
 import { ReceiverError, type Outcome } from './http.js'
-import { jiraSystem } from './jira.js'
-import { githubSystem, gitlabSystem } from './git-issues.js'
-import { defectDojo } from './defectdojo.js'
-
-export interface Ticket {
-  id: string
-  url: string | null
-  closed: boolean
-}
-
-/** One receiving system's issue API, as the ticket rules need it. */
-export interface TicketSystem {
-  find(label: string): Promise<Ticket | null>
-  create(f: FindingItem, scanId: number): Promise<Ticket>
-  comment(id: string, text: string): Promise<void>
-  /** Reopens a closed issue; false when it cannot (then a comment says it). */
-  reopen(id: string): Promise<boolean>
-  /** Resolves the issue when the integration says how; false when it does not. */
-  resolve(id: string): Promise<boolean>
-}
-
-export const ticketTitle = (f: FindingItem) => `[Ward] ${f.name}${f.location ? ` — ${f.location}` : ''}`.slice(0, 250)
-export const ticketBody = (f: FindingItem, scanId: number) =>
-  [
-    `Risk: ${RISK_NAMES[f.risk_level] ?? f.risk_level}`,
-    `Check: ${f.vuln_id}`,
-    f.location ? `Location: ${f.location}` : '',
-    `First reported by Ward scan ${scanId}.`,
-    f.link ? `In Ward: ${f.link}` : '',
-    '',
-    f.description,
-    '',
-    f.recommendation ? `Recommendation: ${f.recommendation}` : '',
-    '',
-    `(Ward keeps this issue in step with the finding; label ${f.label})`,
-  ]
-    .filter((l, i, a) => l !== '' || (i > 0 && a[i - 1] !== ''))
-    .join('\n')
 
 const CLAIM_STALE_MS = 5 * 60_000
 
@@ -140,10 +102,3 @@ export const ticketChannel =
     await sys.find('ward-test')
     return done('the issue search answered: credentials and project work')
   }
-
-export const TICKET_CHANNELS: Record<'jira' | 'github' | 'gitlab' | 'defectdojo', Channel> = {
-  jira: ticketChannel(jiraSystem),
-  github: ticketChannel(githubSystem),
-  gitlab: ticketChannel(gitlabSystem),
-  defectdojo: defectDojo,
-}
