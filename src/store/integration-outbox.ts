@@ -68,8 +68,8 @@ export async function enqueueScheduleMissed(trx: Tx, s: { id: number; workspace_
 }
 
 /** A finding triaged as a false positive: its tickets say so. Call inside the triage transaction. */
-export async function enqueueTriage(trx: Tx, workspaceId: number, historyId: number, dedupKey: string, reason: string | null): Promise<number> {
-  return enqueue(trx, workspaceId, 'triage', `triage:${historyId}`, null, { dedup_key: dedupKey, reason })
+export async function enqueueTriage(trx: Tx, workspaceId: number, eventKey: string, dedupKey: string, reason: string | null): Promise<number> {
+  return enqueue(trx, workspaceId, 'triage', `triage:${eventKey}`, null, { dedup_key: dedupKey, reason })
 }
 
 /** A test message for one integration ("Send a test"); returns the delivery's id. */

@@ -153,3 +153,100 @@ export async function smtpServer(host: string, user: string, pass: string) {
   const port = (server.server.address() as AddressInfo).port
   return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
 }
+
+export interface GitIssue {
+  number: number
+  title: string
+  body: string
+  labels: string[]
+  state: 'open' | 'closed'
+  comments: string[]
+}
+
+/**
+ * GitHub's REST issues API for one repository (Authorization: Bearer <token>): GET
+ * /repos/{o}/{r}/issues?labels=&state=all (200 [issue]), POST /issues (201 issue), POST
+ * /issues/{n}/comments (201), PATCH /issues/{n} (200). GitLab's (PRIVATE-TOKEN): GET
+ * /api/v4/projects/{id}/issues?labels=&scope=all, POST /issues (201), POST /issues/{iid}/notes (201),
+ * PUT /issues/{iid} with state_event (200); its states are "opened" and "closed".
+ */
+export async function gitIssuesServer(host: string, kind: 'github' | 'gitlab', o: { project: string; token: string }) {
+  const issues: GitIssue[] = []
+  const server = http.createServer(async (req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x')
+    const body = await readBody(req)
+    const send = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(v))
+    const authed = kind === 'github' ? req.headers.authorization === `Bearer ${o.token}` : req.headers['private-token'] === o.token
+    if (!authed) return send(401, kind === 'github' ? { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } : { message: '401 Unauthorized' })
+    const prefix = kind === 'github' ? `/repos/${o.project}` : `/api/v4/projects/${encodeURIComponent(o.project)}`
+    const raw = u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) : null
+    if (raw === null) return send(404, { message: 'Not Found' })
+    const view = (i: GitIssue) =>
+      kind === 'github'
+        ? { id: 1000 + i.number, number: i.number, title: i.title, body: i.body, state: i.state, labels: i.labels.map((name) => ({ name })), html_url: `https://github.example/${o.project}/issues/${i.number}` }
+        : { id: 1000 + i.number, iid: i.number, title: i.title, description: i.body, state: i.state === 'open' ? 'opened' : 'closed', labels: i.labels, web_url: `https://gitlab.example/${o.project}/-/issues/${i.number}` }
+    if (raw === '/issues' && req.method === 'GET') {
+      const label = u.searchParams.get('labels')
+      return send(200, issues.filter((i) => !label || i.labels.includes(label)).map(view))
+    }
+    if (raw === '/issues' && req.method === 'POST') {
+      const b = JSON.parse(body)
+      const labels = kind === 'github' ? (b.labels as string[]) : String(b.labels ?? '').split(',').filter(Boolean)
+      const i: GitIssue = { number: issues.length + 1, title: b.title, body: kind === 'github' ? b.body : b.description, labels, state: 'open', comments: [] }
+      issues.push(i)
+      return send(201, view(i))
+    }
+    const m = /^\/issues\/(\d+)(\/(comments|notes))?$/.exec(raw)
+    const issue = m ? issues.find((i) => i.number === Number(m[1])) : undefined
+    if (!issue) return send(404, { message: 'Not Found' })
+    if (m![3] && req.method === 'POST') {
+      issue.comments.push(JSON.parse(body).body)
+      return send(201, { id: issue.comments.length, body: JSON.parse(body).body })
+    }
+    if ((kind === 'github' && req.method === 'PATCH') || (kind === 'gitlab' && req.method === 'PUT')) {
+      const b = JSON.parse(body)
+      if (b.state === 'open' || b.state_event === 'reopen') issue.state = 'open'
+      if (b.state === 'closed' || b.state_event === 'close') issue.state = 'closed'
+      return send(200, view(issue))
+    }
+    return send(405, { message: 'Method Not Allowed' })
+  })
+  const base = await listen(server, host)
+  return { base, issues, close: closer(server) }
+}
+
+/**
+ * DefectDojo API v2 (Authorization: Token <key>): POST /api/v2/reimport-scan/ (multipart: scan_type,
+ * file, engagement or product_name + engagement_name + auto_create_context) → 201 with the test's
+ * ids and statistics; GET /api/v2/engagements/ → 200 {count, next, previous, results}.
+ */
+export async function defectDojoServer(host: string, key: string) {
+  const imports: Array<{ fields: Record<string, string>; results: number }> = []
+  const server = http.createServer(async (req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x')
+    const body = await readBody(req)
+    const send = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v))
+    if (req.headers.authorization !== `Token ${key}`) return send(401, { detail: 'Invalid token.' })
+    if (req.method === 'GET' && u.pathname === '/api/v2/engagements/') return send(200, { count: 1, next: null, previous: null, results: [{ id: 7, name: 'Ward' }] })
+    if (req.method === 'POST' && u.pathname === '/api/v2/reimport-scan/') {
+      const boundary = /boundary=(.+)$/.exec(String(req.headers['content-type']))?.[1]
+      if (!boundary) return send(400, { file: ['No file was submitted.'] })
+      const fields: Record<string, string> = {}
+      let file = ''
+      for (const part of body.split(`--${boundary}`)) {
+        const name = /name="([^"]+)"/.exec(part)?.[1]
+        if (!name) continue
+        const value = part.slice(part.indexOf('\r\n\r\n') + 4).replace(/\r\n$/, '')
+        if (name === 'file') file = value
+        else fields[name] = value
+      }
+      if (fields.scan_type !== 'SARIF') return send(400, { scan_type: ['not a valid choice'] })
+      const results = (JSON.parse(file).runs?.[0]?.results ?? []).length as number
+      imports.push({ fields, results })
+      return send(201, { scan_type: 'SARIF', test: imports.length, test_id: imports.length, engagement_id: 7, product_id: 1, statistics: { after: { total: results } } })
+    }
+    return send(404, { detail: 'Not found.' })
+  })
+  const base = await listen(server, host)
+  return { base, imports, close: closer(server) }
+}

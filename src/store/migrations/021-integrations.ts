@@ -25,7 +25,7 @@ export const m021Integrations = (kind: DbKind) => ({
 
     await idColumn(kind, db.schema.createTable('integration_deliveries'))
       .addColumn('integration_id', 'integer', (c) => c.notNull().references('integrations.id').onDelete('cascade'))
-      // 'scan:<id>', 'schedule:<id>:<slot>', 'triage:<history id>', 'test:<uuid>'.
+      // 'scan:<id>', 'schedule:<id>:<slot>', 'triage:<dedup key>:<time>', 'test:<uuid>'.
       .addColumn('event_key', 'text', (c) => c.notNull())
       .addColumn('event_id', 'text', (c) => c.notNull().unique())
       .addColumn('kind', 'text', (c) => c.notNull())
