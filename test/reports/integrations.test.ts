@@ -245,3 +245,56 @@ describe('tickets', () => {
     }
   })
 })
+
+describe('events and escaping', () => {
+  test('scan.failed and schedule.missed reach a signed webhook in the callback format', async () => {
+    const { verifySignature } = await import('../../src/reports/callback-signing.js')
+    const hook = await webhookReceiver('127.0.96.9', 'plain')
+    const w = await startWard({ env: FAST })
+    try {
+      const id = await create(w, { type: 'webhook', config: { url: hook.url, secret: 'hook-SECRET' }, events: ['scan.failed', 'schedule.missed'] })
+      await scan(w, { fail: 'unreachable' })
+      const target = (await w.req('GET', '/api/v2/targets')).json().data[0].id
+      const s = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: target, interval_minutes: 1440, paused: true, tool_params: { steps: 200, step_ms: 50 } } })
+      const sid = s.json().data.created_id
+      const first = await w.req('POST', `/api/v2/schedules/${sid}/run`)
+      assert.equal(first.statusCode, 201, first.body)
+      const second = await w.req('POST', `/api/v2/schedules/${sid}/run`)
+      assert.equal(second.json().data.skipped, true, second.body)
+      const log = await settled(w, id, 2)
+      assert.deepEqual(log.map((d) => d.event).sort(), ['scan', 'schedule.missed'])
+      assert.equal(hook.hits.length, 2)
+      for (const h of hook.hits) {
+        assert.ok(verifySignature('hook-SECRET', Buffer.from(h.body), String(h.headers['x-ward-signature']), { toleranceSeconds: 300 }))
+        assert.ok(h.headers['x-ward-event-id'])
+      }
+      const failed = JSON.parse(hook.hits.find((h) => h.headers['x-ward-scan-id'])!.body)
+      assert.deepEqual(failed.data.events, ['scan.failed'])
+      assert.equal(failed.data.scan.status, 'connection error')
+      assert.match(hook.hits.find((h) => !h.headers['x-ward-scan-id'])!.body, /missed its slot/)
+      await w.req('POST', `/api/v2/scans/${first.json().data.created_ids[0]}/stop`)
+    } finally {
+      await w.close()
+      await hook.close()
+    }
+  })
+
+  test('scanner text is escaped for Slack mrkdwn, Adaptive Cards and HTML mail', async () => {
+    const { slackMessage, teamsMessage, emailMessage } = await import('../../src/reports/integrations/messages.js')
+    const evil = '<https://evil.example|click> & <!channel> {{DATE(2020-01-01T00:00:00Z)}} <script>x</script>'
+    const item = { id: 1, dedup_key: 'k', label: 'ward-000000000000', vuln_id: 'v', name: evil, risk_level: 3, location: evil, description: '', recommendation: '', link: 'https://ward.example.test/findings/1' }
+    const ev = { kind: 'scan' as const, events: ['finding.new'], scan: { id: 1, target: evil, tool: 'T', status: 'finished', status_message: evil, end_time: null, link: null, counts: { critical: 0, high: 1, medium: 0, low: 0, info: 0 }, summary: '1 high' }, against_scan_id: null, new: [item], regression: [], fixed: [] }
+    // plain_text (the header) is never parsed by Slack; every mrkdwn text must be escaped.
+    const blocks = slackMessage(ev).blocks as Array<{ text: { type: string; text: string } }>
+    const slack = blocks.filter((b) => b.text.type === 'mrkdwn').map((b) => b.text.text).join('\n')
+    assert.ok(!slack.includes('<https://evil.example') && !slack.includes('<!channel>'), slack)
+    assert.match(slack, /&lt;!channel&gt;/)
+    const card = JSON.stringify(teamsMessage(ev))
+    assert.ok(!card.includes('{{DATE('), 'template functions are broken')
+    assert.ok(!/"type":"TextBlock"/.test(card), 'scanner text only in TextRuns')
+    const mail = emailMessage(ev)
+    assert.ok(!mail.html.includes('<script>'))
+    assert.match(mail.html, /&lt;script&gt;/)
+    assert.ok(!/[\r\n]/.test(mail.subject))
+  })
+})

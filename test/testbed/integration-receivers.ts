@@ -35,8 +35,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   })
 }
 
-/** A Slack- or Teams-style webhook receiver; `status` may be changed by the test. */
-export async function webhookReceiver(host: string, kind: 'slack' | 'teams') {
+/** A Slack- or Teams-style webhook receiver, or a plain one (any JSON, 200); `status` may be changed by the test. */
+export async function webhookReceiver(host: string, kind: 'slack' | 'teams' | 'plain') {
   const hits: JsonHit[] = []
   const state = { status: kind === 'slack' ? 200 : 202 }
   const server = http.createServer(async (req, res) => {
@@ -45,7 +45,7 @@ export async function webhookReceiver(host: string, kind: 'slack' | 'teams') {
     let ok = false
     try {
       const j = JSON.parse(body)
-      ok = kind === 'slack' ? Array.isArray(j.blocks) && typeof j.text === 'string' : j.type === 'message' && j.attachments?.[0]?.contentType === 'application/vnd.microsoft.card.adaptive' && j.attachments[0].content?.type === 'AdaptiveCard'
+      ok = kind === 'plain' ? true : kind === 'slack' ? Array.isArray(j.blocks) && typeof j.text === 'string' : j.type === 'message' && j.attachments?.[0]?.contentType === 'application/vnd.microsoft.card.adaptive' && j.attachments[0].content?.type === 'AdaptiveCard'
     } catch {
       ok = false
     }
