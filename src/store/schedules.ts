@@ -146,6 +146,9 @@ export async function claimDueSchedule(db: Db, kind: 'sqlite' | 'postgres', work
     const moved = await trx.updateTable('schedules').set({ next_run_at: next, last_run_at: at }).where('id', '=', s.id).where('next_run_at', '=', s.next_run_at).where('paused', '=', 0).executeTakeFirst()
     if (Number(moved.numUpdatedRows) !== 1) return null
     await o.held?.(s.id)
+    // Slots after this one that are already past were missed (no worker ran): they fire once, as this one.
+    const following = nextSlot(s, new Date(s.next_run_at), new Date(s.next_run_at)).toISOString()
+    if (following <= at) await enqueueScheduleMissed(trx, s, following, `no worker ran from ${s.next_run_at} to ${at}: the slots in between fired once, as the slot of ${s.next_run_at}`)
     return fire(trx, s, s.next_run_at, at, workerId)
   })
 }

@@ -298,3 +298,24 @@ describe('events and escaping', () => {
     assert.ok(!/[\r\n]/.test(mail.subject))
   })
 })
+
+test('slots missed while no worker ran are one schedule.missed event, enqueued with the firing', async () => {
+  const { claimDueSchedule } = await import('../../src/store/schedules.js')
+  const w = await startWard({ worker: false })
+  try {
+    const id = await create(w, { type: 'webhook', config: { url: 'http://127.0.96.10:9/none' }, events: ['schedule.missed'] })
+    const t = await w.req('POST', '/api/v2/targets', { body: { name: '127.0.0.1' } })
+    const s = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: t.json().data.created_id, interval_minutes: 60, tool_params: { steps: 1, step_ms: 1 } } })
+    assert.equal(s.statusCode, 201, s.body)
+    const row = await w.h.db.selectFrom('schedules').select('next_run_at').executeTakeFirstOrThrow()
+    const fired = await claimDueSchedule(w.h.db, w.h.kind, 'w1', new Date(Date.parse(row.next_run_at) + 3.5 * 3600_000))
+    assert.equal(fired?.outcome, 'queued')
+    const log = await deliveries(w, id)
+    assert.equal(log.length, 1)
+    assert.equal(log[0].event, 'schedule.missed')
+    const ref = await w.h.db.selectFrom('integration_deliveries').select('ref').executeTakeFirstOrThrow()
+    assert.match(ref.ref!, /no worker ran from/)
+  } finally {
+    await w.close()
+  }
+})
