@@ -19,12 +19,16 @@ const KIND_EVENTS: Record<'scan' | 'schedule' | 'triage', readonly IntegrationEv
   triage: ['finding.new'],
 }
 
+const TICKET_TYPES = ['jira', 'github', 'gitlab']
+const MESSAGE_TYPES = ['slack', 'teams', 'email', 'webhook']
+
 async function enqueue(trx: Tx | Db, workspaceId: number, kind: keyof typeof KIND_EVENTS, eventKey: string, scanId: number | null, ref: unknown): Promise<number> {
   const integrations = await trx.selectFrom('integrations').select(['id', 'events', 'type']).where('workspace_id', '=', workspaceId).where('enabled', '=', 1).execute()
   const wanted = integrations.filter((i) => {
     const events = JSON.parse(i.events) as string[]
-    // Triage of a false positive concerns the ticket systems only.
-    if (kind === 'triage') return ['jira', 'github', 'gitlab'].includes(i.type)
+    // Triage of a false positive concerns the ticket systems only; a missed slot, the message channels only.
+    if (kind === 'triage') return TICKET_TYPES.includes(i.type)
+    if (kind === 'schedule' && !MESSAGE_TYPES.includes(i.type)) return false
     return KIND_EVENTS[kind].some((e) => events.includes(e))
   })
   if (!wanted.length) return 0

@@ -98,7 +98,7 @@ export const ticketChannel =
       await setState(ctx, p, { id: known.external_id, url: known.external_url, closed: false }, 'false_positive')
       return done(`commented on ${known.external_id}`)
     }
-    // A test or a missed schedule: prove the credentials and project by a search that finds nothing.
+    // A test: prove the credentials and project by a search that finds nothing.
     await sys.find('ward-test')
     return done('the issue search answered: credentials and project work')
   }
