@@ -11,11 +11,12 @@ import { buildApp } from '../api/app.js'
 import { ensureFirstUser, firstPasswordLink } from './bootstrap.js'
 import { webBase } from './admin-accounts.js'
 import { newWorkerId, type Worker } from '../engine/worker.js'
-import { callbackDispatcher, startWorkerRole } from './worker-role.js'
+import { callbackDispatcher, integrationTransport, startWorkerRole } from './worker-role.js'
 import { startScanThread } from './scan-thread.js'
 
 export { startWorkerRole } from './worker-role.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
+import { startIntegrationSender } from '../reports/integrations/sender.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
 
@@ -53,6 +54,7 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   const worker: Worker | null = parts.worker && !starting ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
   const stopScans = async (reason: string, graceMs: number) => (starting ? (await starting).stop(reason, graceMs) : worker?.stop(reason, graceMs))
   const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: callbackDispatcher(cfg) }) : null
+  const integrations = parts.callbacks && !parts.worker ? startIntegrationSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:integrations`, toolName, transport: integrationTransport(cfg) }) : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null
@@ -88,7 +90,7 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     const hard = setTimeout(() => process.exit(1), (parts.worker ? cfg.shutdownGraceMs : 0) + 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), metrics?.close(), stopScans(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop()])
+      await Promise.all([app?.close(), metrics?.close(), stopScans(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop(), integrations?.stop()])
       await h.close()
     } finally {
       clearTimeout(hard)

@@ -52,6 +52,8 @@ export interface Config {
   callbackBackoffBaseMs: number
   /** How long a report callback is retried, from its creation. */
   callbackRetryWindowMs: number
+  /** Where people reach the web interface (WARD_PUBLIC_URL, no trailing slash): links in integration messages and tickets. */
+  publicUrl: string | null
   dnsResolver: string | null
   /** Findings of one check (vuln_id) a scan stores one by one; the rest are counted into one summarising finding. */
   findingsPerCheck: number
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     callbackTimeoutMs: int(env, 'WARD_CALLBACK_TIMEOUT_MS', 10000, 100, 600000),
     callbackBackoffBaseMs: int(env, 'WARD_CALLBACK_BACKOFF_BASE_MS', 5000, 1, 3600000),
     callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),
+    publicUrl: env.WARD_PUBLIC_URL?.trim().replace(/\/+$/, '') || null,
     dnsResolver: env.WARD_DNS_RESOLVER?.trim() || null,
     findingsPerCheck: int(env, 'WARD_MAX_FINDINGS_PER_CHECK', 200, 1, 1_000_000),
     pdfBuilds: { concurrency: int(env, 'WARD_PDF_BUILDS', 2, 1, 64), queue: int(env, 'WARD_PDF_QUEUE', 16, 0, 10_000) },

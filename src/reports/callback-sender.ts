@@ -261,7 +261,7 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   }
 }
 
-function describe(e: unknown): string {
+export function describe(e: unknown): string {
   const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } }
   const code = err?.code ?? err?.cause?.code
   const msg = err?.cause?.message ?? err?.message ?? String(e)

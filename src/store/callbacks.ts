@@ -9,6 +9,7 @@ import { isoAfter, nowIso } from './time.js'
 import { secretsOf } from './secrets.js'
 import { ensureSealed } from './secret-box.js'
 import { settleGroups } from './finding-lifecycle.js'
+import { enqueueScanEvents } from './integration-outbox.js'
 
 type Tx = Transaction<Database>
 
@@ -44,13 +45,14 @@ export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boo
 /**
  * Runs a terminal transition (`move`, which returns whether the scan moved) and, when it moved,
  * settles the life cycle of the findings (a complete scan fixes what it no longer finds) and
- * enqueues the scan's callback — all in one transaction.
+ * enqueues the scan's callback and its integrations' deliveries — all in one transaction.
  */
 export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => Promise<boolean>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const moved = await move(trx)
     if (moved) await settleGroups(trx, scanId)
     if (moved) await enqueueCallback(trx, scanId)
+    if (moved) await enqueueScanEvents(trx, scanId)
     return moved
   })
 }

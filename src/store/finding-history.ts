@@ -1,6 +1,7 @@
 // Duplicate groups (same workspace and dedup_key) share their triage: a PATCH applies to every
 // finding of the group, a new finding joins the group's state, and each change is kept in
 // finding_history, keyed by the group so it outlives any single finding or scan.
+import { enqueueTriage } from './integration-outbox.js'
 import type { Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, FindingHistoryRow, FindingRow, NewFinding } from './schema.js'
@@ -43,6 +44,7 @@ export async function updateFindingGroup(db: Db, f: FindingRow, changes: Finding
         .values(changed.map((field) => ({ workspace_id: f.workspace_id, dedup_key: f.dedup_key, finding_id: f.id, field, old_value: asText(field, f[field]), new_value: asText(field, set[field]!), reason, user_id: userId, created_at: now })))
         .execute()
       if (changed.includes('risk_level')) await recountScans(trx, [...new Set(group.map((g) => g.scan_id))])
+      if (changed.includes('status') && set.status === 'false_positive') await enqueueTriage(trx, f.workspace_id, `${f.dedup_key}:${now}`, f.dedup_key, reason)
     }
     return trx.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', f.id).executeTakeFirstOrThrow()
   })

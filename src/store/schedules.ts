@@ -12,6 +12,7 @@ import { nextSlot } from './schedule-timing.js'
 import { queueScan } from './scans.js'
 import { sealCallbackSecret, secretsOf } from './secrets.js'
 import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
+import { enqueueScheduleMissed } from './integration-outbox.js'
 
 type Tx = Transaction<Database>
 export type NewSchedule = Omit<ScheduleRow, 'id' | 'last_run_at' | 'created_at' | 'updated_at'>
@@ -124,6 +125,7 @@ async function fire(trx: Tx, s: ScheduleRow, slotAt: string, firedAt: string, wo
       : null
   const run: FiredRun = { scheduleId: s.id, slotAt, outcome: scanIds.length ? 'queued' : 'skipped', scanIds, message }
   await trx.insertInto('schedule_runs').values({ schedule_id: s.id, slot_at: slotAt, fired_at: firedAt, outcome: run.outcome, scan_ids: JSON.stringify(scanIds), message, worker_id: workerId }).execute()
+  if (run.outcome === 'skipped') await enqueueScheduleMissed(trx, s, slotAt, message)
   return run
 }
 
@@ -147,6 +149,9 @@ export async function claimDueSchedule(db: Db, kind: 'sqlite' | 'postgres', work
     const moved = await trx.updateTable('schedules').set({ next_run_at: next, last_run_at: at }).where('id', '=', s.id).where('next_run_at', '=', s.next_run_at).where('paused', '=', 0).executeTakeFirst()
     if (Number(moved.numUpdatedRows) !== 1) return null
     await o.held?.(s.id)
+    // Slots after this one that are already past were missed (no worker ran): they fire once, as this one.
+    const following = nextSlot(s, new Date(s.next_run_at), new Date(s.next_run_at)).toISOString()
+    if (following <= at) await enqueueScheduleMissed(trx, s, following, `no worker ran from ${s.next_run_at} to ${at}: the slots in between fired once, as the slot of ${s.next_run_at}`)
     return fire(trx, s, s.next_run_at, at, workerId)
   })
 }

@@ -462,3 +462,71 @@ export interface Database {
   workspace_invitations: WorkspaceInvitationsTable
   audit_log: AuditLogTable
 }
+/** Integrations and their outbox (migration 021), merged into Database. */
+export interface IntegrationsTable {
+  id: Generated<number>
+  workspace_id: number
+  user_id: number
+  type: string
+  name: string
+  /** JSON; secret members sealed in place. */
+  config: string
+  /** JSON array of event names. */
+  events: string
+  min_risk: number
+  only_changes: number
+  enabled: number
+  created_at: string
+  updated_at: string
+}
+export interface IntegrationDeliveriesTable {
+  id: Generated<number>
+  integration_id: number
+  event_key: string
+  event_id: string
+  /** 'scan' | 'schedule' | 'triage' | 'test' */
+  kind: string
+  scan_id: number | null
+  /** What the event is about besides a scan (a schedule slot, a history entry), JSON. */
+  ref: string | null
+  /** 'pending' | 'delivered' | 'skipped' | 'failed' | 'refused' */
+  status: string
+  attempts: number
+  next_attempt_at: string
+  lease_owner: string | null
+  lease_expires_at: string | null
+  last_status_code: number | null
+  last_error: string | null
+  payload: string | null
+  created_at: string
+  delivered_at: string | null
+}
+export interface IntegrationAttemptsTable {
+  id: Generated<number>
+  delivery_id: number
+  attempt: number
+  started_at: string
+  status_code: number | null
+  answer: string | null
+  error: string | null
+  duration_ms: number
+}
+export interface IntegrationTicketsTable {
+  id: Generated<number>
+  integration_id: number
+  dedup_key: string
+  external_id: string
+  external_url: string | null
+  /** 'open' | 'fixed' */
+  state: string
+  updated_at: string
+}
+export interface Database {
+  integrations: IntegrationsTable
+  integration_deliveries: IntegrationDeliveriesTable
+  integration_attempts: IntegrationAttemptsTable
+  integration_tickets: IntegrationTicketsTable
+}
+export type IntegrationRow = Selectable<IntegrationsTable>
+export type IntegrationDeliveryRow = Selectable<IntegrationDeliveriesTable>
+export type IntegrationAttemptRow = Selectable<IntegrationAttemptsTable>

@@ -4,7 +4,7 @@ import { html, type SafeHtml } from './html.js'
 import { assetUrl } from './assets.js'
 import type { Workspaces } from './workspace.js'
 
-export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'audit' | 'profile' | null
+export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'integrations' | 'audit' | 'profile' | null
 
 const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['dashboard', '/', 'Dashboard'],
@@ -13,6 +13,7 @@ const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['findings', '/findings', 'Findings'],
   ['workspaces', '/workspaces', 'Workspaces'],
   ['vpn', '/vpn-profiles', 'VPN profiles'],
+  ['integrations', '/integrations', 'Integrations'],
   ['audit', '/audit', 'Audit'],
   ['profile', '/profile', 'Profile & API keys'],
 ]

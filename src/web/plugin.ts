@@ -18,6 +18,7 @@ import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
 import { memberPages } from './pages/members.js'
 import { auditPages } from './pages/audit.js'
+import { integrationPages } from './pages/integrations.js'
 import { targetPages } from './pages/targets.js'
 import { scanPages } from './pages/scans.js'
 import { findingPages } from './pages/findings.js'
@@ -90,6 +91,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   workspacePages(app, ctx)
   memberPages(app, ctx)
   auditPages(app, ctx)
+  integrationPages(app, ctx)
   targetPages(app, ctx)
   scanPages(app, ctx)
   findingPages(app, ctx)

@@ -24,7 +24,9 @@ async function fixtures(): Promise<Record<RouteCase['kind'], number>> {
   await waitForScan(w, scan, (s) => s.status_name === 'finished')
   const finding = (await w.req('GET', `/api/v2/findings?task_id=${scan}`)).json().data[0].id
   const schedule = (await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: target, interval_minutes: 60 } })).json().data.created_id
-  return { target, scan, finding, schedule, workspace: w.workspaceId, none: 0 }
+  // A receiver on a loopback port nothing listens on: the member's test message is refused at once.
+  const integration = (await w.req('POST', '/api/v2/integrations', { body: { type: 'webhook', name: 'n', config: { url: 'http://127.0.95.250:9/hook' }, enabled: false } })).json().data.created_id
+  return { target, scan, finding, schedule, integration, workspace: w.workspaceId, none: 0 }
 }
 
 /** Every row a change could touch, as text: equal before and after means nothing changed. */

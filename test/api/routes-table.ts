@@ -2,7 +2,7 @@
 export interface RouteCase {
   method: string
   path: (id: number) => string
-  kind: 'target' | 'scan' | 'finding' | 'workspace' | 'schedule' | 'none'
+  kind: 'target' | 'scan' | 'finding' | 'workspace' | 'schedule' | 'integration' | 'none'
   body?: (id: number) => unknown
 }
 
@@ -28,6 +28,11 @@ export const ID_ROUTES: RouteCase[] = [
   { method: 'POST', path: (id) => `/api/v2/schedules/${id}/pause`, kind: 'schedule' },
   { method: 'POST', path: (id) => `/api/v2/schedules/${id}/resume`, kind: 'schedule' },
   { method: 'POST', path: (id) => `/api/v2/schedules/${id}/run`, kind: 'schedule' },
+  { method: 'GET', path: (id) => `/api/v2/integrations/${id}`, kind: 'integration' },
+  { method: 'PATCH', path: (id) => `/api/v2/integrations/${id}`, kind: 'integration', body: () => ({ name: 'tenancy probe' }) },
+  { method: 'DELETE', path: (id) => `/api/v2/integrations/${id}`, kind: 'integration' },
+  { method: 'POST', path: (id) => `/api/v2/integrations/${id}/test`, kind: 'integration' },
+  { method: 'GET', path: (id) => `/api/v2/integrations/${id}/deliveries`, kind: 'integration' },
   { method: 'DELETE', path: (id) => `/api/v2/schedules/${id}`, kind: 'schedule' },
   { method: 'POST', path: () => `/api/v2/schedules`, kind: 'target', body: (id) => ({ tool_id: 9001, target_id: id, interval_minutes: 60 }) },
   { method: 'POST', path: () => `/api/v2/schedules`, kind: 'workspace', body: (id) => ({ tool_id: 9001, target_type: 'hostname', workspace_id: id, interval_minutes: 60 }) },

@@ -13,6 +13,7 @@ import { callbackRoutes } from './callbacks.js'
 import { toolRoutes } from './tools.js'
 import { scheduleRoutes } from './schedules.js'
 import { templateRoutes } from './templates.js'
+import { integrationRoutes } from './integrations.js'
 
 export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(targetRoutes)
@@ -28,4 +29,5 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(toolRoutes)
   await api.register(scheduleRoutes)
   await api.register(templateRoutes)
+  await api.register(integrationRoutes)
 }

@@ -18,6 +18,7 @@ import { m018ScanSecrets } from './018-scan-secrets.js'
 import { m015TargetCounts } from './015-target-counts.js'
 import { m019WorkspaceMembers } from './019-workspace-members.js'
 import { m020InvitationsAudit } from './020-invitations-audit.js'
+import { m021Integrations } from './021-integrations.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '015-target-counts': m015TargetCounts,
   '019-workspace-members': m019WorkspaceMembers,
   '020-invitations-audit': m020InvitationsAudit,
+  '021-integrations': m021Integrations,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

@@ -1,0 +1,40 @@
+// Integrations and their delivery log as the API shows them: secrets replaced by their placeholder.
+import type { IntegrationAttemptRow, IntegrationDeliveryRow, IntegrationRow } from '../store/schema.js'
+import { SECRET_SHOWN, mapSecrets, type IntegrationType } from '../store/integration-kinds.js'
+import { storedConfig } from '../store/integrations.js'
+import { toApiTime } from '../store/time.js'
+
+export function integrationView(r: IntegrationRow) {
+  return {
+    id: r.id,
+    workspace_id: r.workspace_id,
+    type: r.type as IntegrationType,
+    name: r.name,
+    config: mapSecrets(r.type as IntegrationType, storedConfig(r), () => SECRET_SHOWN),
+    events: JSON.parse(r.events) as string[],
+    min_risk: r.min_risk,
+    only_changes: r.only_changes === 1,
+    enabled: r.enabled === 1,
+    created_at: toApiTime(r.created_at)!,
+    updated_at: toApiTime(r.updated_at)!,
+  }
+}
+
+const EVENT_NAMES: Record<string, string> = { scan: 'scan', schedule: 'schedule.missed', triage: 'triage', test: 'test' }
+
+export function deliveryView(d: IntegrationDeliveryRow & { attempt_list: IntegrationAttemptRow[] }) {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    event: EVENT_NAMES[d.kind] ?? d.kind,
+    scan_id: d.scan_id,
+    status: d.status,
+    attempts: d.attempts,
+    created_at: toApiTime(d.created_at)!,
+    delivered_at: toApiTime(d.delivered_at),
+    next_try: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
+    status_code: d.last_status_code,
+    message: d.last_error,
+    attempt_list: d.attempt_list.map((a) => ({ attempt: a.attempt, time: toApiTime(a.started_at)!, status_code: a.status_code, answer: a.answer, error: a.error, duration_ms: a.duration_ms })),
+  }
+}
