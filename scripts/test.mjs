@@ -1,4 +1,4 @@
-// `npm test`: type check, build dist/ when stale (for the tests that start `ward` processes), then every test/**/*.test.ts with node's test runner (tsx loads TypeScript)
+// `npm test`: lint, type check, build dist/ when stale (for the tests that start `ward` processes), then every test/**/*.test.ts with node's test runner (tsx loads TypeScript)
 // on SQLite, then the database-touching files again on PostgreSQL (WARD_TEST_BACKEND=postgres) when
 // WARD_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) answers.
 // Arguments narrow the run to files whose path contains any of them: `npm test -- targets scans`.
@@ -19,6 +19,15 @@ const files = walk('test').filter((f) => !filters.length || filters.some((x) => 
 if (!files.length) {
   console.error('no test files match', filters)
   process.exit(1)
+}
+
+// The whole suite (CI) lints first, then type checks: both fail fast, before any test starts.
+if (!filters.length || process.env.WARD_LINT === '1') {
+  const lint = spawnSync('npm', ['run', '--silent', 'lint'], { stdio: 'inherit' })
+  if (lint.status !== 0) {
+    console.error('lint failed (npm run lint): fix the diagnostics above; `npx biome lint --write` applies the safe fixes')
+    process.exit(lint.status ?? 1)
+  }
 }
 
 if (!filters.length || process.env.WARD_TYPECHECK === '1') {

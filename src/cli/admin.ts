@@ -39,7 +39,7 @@ const ADMIN_USAGE = `usage:
 /** A real calendar date YYYY-MM-DD (2027-02-30 is refused, not rolled over into March). */
 function calendarDate(v: string | undefined, flag: string): string {
   const d = v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : null
-  if (!d || isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new UsageError(`--${flag} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(v ?? '')})`)
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new UsageError(`--${flag} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(v ?? '')})`)
   return v!
 }
 
@@ -139,7 +139,7 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       const id = flagValue(flags, 'key-id')
       const p = flagValue(flags, 'key-prefix')
       if ((id === undefined) === (p === undefined)) throw new UsageError('ward admin key revoke needs exactly one of --key-id ID and --key-prefix P')
-      let target
+      let target: Awaited<ReturnType<typeof getKey>>
       if (id !== undefined) {
         target = await getKey(h.db, positiveInt(id, 'key-id'))
         if (!target) throw new UsageError(`key ${id} does not exist`)
@@ -235,7 +235,7 @@ export async function runAdmin(words: string[], flags: Record<string, string>, h
       const paths = words.slice(2)
       for (const f of ['json', 'prune']) if (flags[f] !== undefined && flags[f] !== 'true') paths.push(flags[f]!)
       if (!paths.length) throw new UsageError('usage: ward admin templates import PATH... [--json] [--prune]')
-      let report
+      let report: Awaited<ReturnType<typeof importTemplates>>
       try {
         report = await importTemplates(h.db, paths, { prune: flags.prune !== undefined })
       } catch (e) {

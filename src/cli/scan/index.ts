@@ -90,14 +90,45 @@ const shownUrl = (u: string) => {
 
 const ACTIVE = new Set(['waiting', 'running'])
 
+/** The options commander parses (buildCommand declares them). */
+type ScanOptions = {
+  failOn?: Severity
+  server?: string
+  key?: string
+  tool?: string
+  workspace?: string
+  maxScanTime?: string
+  timeout?: string
+  format?: FormatName[]
+  output?: string[]
+  wait?: boolean
+  param?: string[]
+  quiet?: boolean
+  yes?: boolean
+}
+
+/** The fields of GET /scans/{id} the client reads; each is checked before use, the server may be older or newer. */
+type ScanBody = {
+  status_name?: unknown
+  status_message?: unknown
+  progress?: unknown
+  num_tests?: unknown
+  num_finished_tests?: unknown
+  eta_seconds?: unknown
+  result_summary?: Partial<Record<Severity, unknown>>
+  start_time?: string | null
+  end_time?: string | null
+  duration?: unknown
+}
+
 export async function runScan(argv: string[], io: ScanIo): Promise<number> {
   const cmd = buildCommand(io)
   let target: string
-  let opts: any
+  let opts: ScanOptions
   try {
     cmd.parse(argv, { from: 'user' })
     target = String(cmd.args[0] ?? '').trim()
-    opts = cmd.opts()
+    opts = cmd.opts<ScanOptions>()
   } catch (e) {
     if (e instanceof CommanderError) return e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version' ? EXIT.OK : EXIT.USAGE
     throw e
@@ -222,14 +253,14 @@ export async function runScan(argv: string[], io: ScanIo): Promise<number> {
 
     // ---- follow
     const started = Date.now()
-    let s: any = null
+    let s: ScanBody | null = null
     let timedOut = false
     for (;;) {
       if (interrupted) {
         progress.done()
         return await onInterrupt(scanId)
       }
-      s = await client.data('GET', `/scans/${scanId}`)
+      s = await client.data<ScanBody>('GET', `/scans/${scanId}`)
       const rs = s?.result_summary ?? {}
       const state: ProgressState = {
         scanId,
@@ -252,7 +283,7 @@ export async function runScan(argv: string[], io: ScanIo): Promise<number> {
         // Give the stop a moment to land so the report holds what the scan found until now.
         for (let i = 0; i < 10 && ACTIVE.has(String(s?.status_name)); i++) {
           await sleep(Math.min(pollMs, 1000))
-          s = await client.data('GET', `/scans/${scanId}`).catch(() => s)
+          s = await client.data<ScanBody>('GET', `/scans/${scanId}`).catch(() => s)
         }
         break
       }

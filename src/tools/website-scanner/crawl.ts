@@ -124,7 +124,9 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
       while (!o.signal.aborted && !outOfTime && queue.length && inFlight < LIMITS.concurrency && pagesCrawled + inFlight < maxPages) {
         const item = queue.shift()!
         inFlight++
-        visit(item).finally(() => {
+        // A page that fails (an aborted or refused fetch) is logged and the crawl goes on; left
+        // unhandled, its rejection would end the process.
+        visit(item).catch((e) => o.log(`crawl: ${item.url.href}: ${(e as Error)?.message ?? e}`)).finally(() => {
           inFlight--
           visited++
           o.onPage?.(visited, Math.max(visited, Math.min(maxPages, visited + inFlight + queue.length)))
