@@ -22,7 +22,6 @@ async function main() {
   const { openDatabase } = await import('../store/db.js')
   const { parseArgs } = await import('./args.js')
   const { runAdmin, UsageError } = await import('./admin.js')
-  const { ROLES, startRoles } = await import('./roles.js')
   const { words, flags } = parseArgs(process.argv.slice(2))
   const command = words[0] ?? 'all'
   let cfg: Config
@@ -55,6 +54,8 @@ async function main() {
     process.stdout.write(USAGE + '\n')
     return
   }
+  // The roles bring the API, the engine and the tools: `ward admin` and `ward help` do without them.
+  const { ROLES, startRoles } = await import('./roles.js')
   if (!(ROLES as readonly string[]).includes(command)) {
     process.stderr.write(`ward: unknown command "${command}"\n${USAGE}\n`)
     process.exit(2)
