@@ -121,7 +121,7 @@ async function runBackend(url: string, duration: number, connections: number, ru
     url: base + p,
     connections,
     duration,
-    requests: [{ method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, setupRequest: (req: any) => ({ ...req, body: JSON.stringify(body()) }) }],
+    requests: [{ method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify(body()) }) }],
   })
   const routes: Route[] = [
     { route: 'bare Fastify (ceiling)', against: 'ceiling', opts: () => ({ url: `${bareUrl}/bare`, connections, duration }) },

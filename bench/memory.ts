@@ -44,8 +44,11 @@ async function listen(s: http.Server, host: string): Promise<string> {
   return `http://${host}:${(s.address() as AddressInfo).port}/`
 }
 
+/** What a child prints on its last line (see child()). */
+type ChildSummary = { pagesCrawled: number; crawlLine?: string; findings: number; urls: number | null; tests: number; seconds: number; error: string | null }
+
 /** Runs one tool in a child (`--child <kind>`), sampling its RSS; returns the child's summary and the peak. */
-async function measure(kind: 'website' | 'fuzz', url: string, extra: string[]): Promise<{ peak: number; summary: any }> {
+async function measure(kind: 'website' | 'fuzz', url: string, extra: string[]): Promise<{ peak: number; summary: ChildSummary }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/run.ts'), 'memory', '--child', kind, '--url', url, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] })
   const rss = sampleRss(child.pid!, 50)
   let out = ''
@@ -54,13 +57,13 @@ async function measure(kind: 'website' | 'fuzz', url: string, extra: string[]): 
   const peak = await rss.stop()
   const last = out.trim().split('\n').pop() ?? ''
   if (code !== 0) throw new Error(`${kind} child exited with ${code}: ${out.slice(-2000)}`)
-  return { peak, summary: JSON.parse(last) }
+  return { peak, summary: JSON.parse(last) as ChildSummary }
 }
 
 async function child(kind: string, url: string, words: number) {
   const { runTool } = await import('../test/helpers/tool-harness.js')
   const t0 = performance.now()
-  let r
+  let r: Awaited<ReturnType<typeof runTool>>
   if (kind === 'website') {
     const { websiteScanner } = await import('../src/tools/website-scanner/run.js')
     // The politeness cap off (as for the fuzzer): the bed is ours, the figure is the crawler's own cost.

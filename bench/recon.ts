@@ -61,7 +61,7 @@ export async function run(): Promise<void> {
         const keys = WHATWEB_NAMES[name] ?? [name]
         // whatweb names servers and OSes inside HTTPServer[...] and X-Powered-By[...]: those count too.
         const inStrings = ww && ['HTTPServer', 'X-Powered-By'].flatMap((k) => ww.plugins.get(k) ?? []).filter((x) => x.toLowerCase().includes(name.toLowerCase()))
-        const hit = ww && (keys.map((k) => ww.plugins.get(k)).find((v) => v !== undefined) ?? (inStrings && inStrings.length ? inStrings : undefined))
+        const hit = ww && (keys.map((k) => ww.plugins.get(k)).find((v) => v !== undefined) ?? (inStrings?.length ? inStrings : undefined))
         if (hit) wwN++
         if (hit && version && hit.some((s) => s.includes(version))) wwV++
       }

@@ -56,11 +56,11 @@ async function testBed(hosts: number, ports: number) {
   return { plan, close: () => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))) }
 }
 
-async function api(base: string, method: string, p: string, body?: unknown) {
+async function api(base: string, method: string, p: string, body?: unknown): Promise<{ created_id: number }> {
   const r = await fetch(base + p, { method, headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
-  const json = (await r.json()) as any
+  const json = (await r.json()) as { data?: unknown }
   if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(json)}`)
-  return json.data
+  return json.data as { created_id: number }
 }
 
 export async function run(args: string[]): Promise<void> {

@@ -18,7 +18,8 @@ import { portScannerChecks } from '../src/tools/port-scanner/checks.js'
 import { websiteScannerChecks } from '../src/tools/website-scanner/checks.js'
 import { urlFuzzerChecks } from '../src/tools/url-fuzzer/checks.js'
 import type { FindingInput } from '../src/toolkit/tool.js'
-import type { NewFinding, NewScan } from '../src/store/schema.js'
+import type { Insertable } from 'kysely'
+import type { NewFinding, NewScan, TargetsTable, TestsTable } from '../src/store/schema.js'
 import { DEFAULT_BENCH_DB, dbConfigOf, fmt, parseArgs } from './_shared.js'
 
 export const BENCH_USER = 'bench'
@@ -108,7 +109,7 @@ export async function run(args: string[]): Promise<void> {
   const targets: SeedTarget[] = []
   const types = ['hostname', 'ip_address', 'url'] as const
   const now = new Date().toISOString()
-  const targetRows: any[] = []
+  const targetRows: Insertable<TargetsTable>[] = []
   let tid = 1 + Number((await db.selectFrom('targets').select((e) => e.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0)
   const addTarget = (userId: number, workspaceId: number, i: number, weight: number) => {
     const type = types[i % 3]!
@@ -149,7 +150,7 @@ export async function run(args: string[]): Promise<void> {
 
   while (made < totalFindings) {
     const scanRows: NewScan[] = []
-    const testRows: any[] = []
+    const testRows: Insertable<TestsTable>[] = []
     const findingRows: NewFinding[] = []
     while (findingRows.length < 20000 && made + findingRows.length < totalFindings) {
       const t = targets[Math.floor(rand() * targets.length)]!

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runTool } from '../test/helpers/tool-harness.js'
 import { tlsScanner } from '../src/tools/tls-scanner/index.js'
-import { suiteByName, weakClasses, type WeakClass } from '../src/tools/lib/tls/suites.js'
+import { suiteByName, weakClasses, type Suite, type WeakClass } from '../src/tools/lib/tls/suites.js'
 import { startTlsTestBed, type TlsServerName } from '../test/testbed/tls-servers.js'
 
 const exec = promisify(execFile)
@@ -75,7 +75,7 @@ async function ward(host: string, port: number): Promise<View> {
 
 function classesOf(ciphers: Record<string, string[]>): WeakClass[] {
   const out = new Set<WeakClass>()
-  for (const [p, names] of Object.entries(ciphers)) for (const n of names) for (const c of weakClasses(suiteByName(n) ?? ({ enc: '?', au: '?', export: false, tls13: false } as any), p)) out.add(c)
+  for (const [p, names] of Object.entries(ciphers)) for (const n of names) for (const c of weakClasses(suiteByName(n) ?? ({ enc: '?', au: '?', export: false, tls13: false } as Suite), p)) out.add(c)
   return [...out].sort()
 }
 

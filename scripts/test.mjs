@@ -1,14 +1,17 @@
-// `npm test`: type check, build dist/ when stale (for the tests that start `ward` processes), then every test/**/*.test.ts with node's test runner (tsx loads TypeScript)
-// on SQLite, then the database-touching files again on PostgreSQL (WARD_TEST_BACKEND=postgres) when
-// WARD_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) answers.
+// `npm test`: lint, type check, build dist/ when stale (for the tests that start `ward` processes), then every test/**/*.test.ts with node's test runner (tsx loads TypeScript)
+// on SQLite, and the database-touching files again on PostgreSQL (WARD_TEST_BACKEND=postgres) when
+// WARD_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) answers; both backends'
+// files share one pool of WARD_TEST_CONCURRENCY lanes, longest first (scripts/test-pool.mjs).
 // Arguments narrow the run to files whose path contains any of them: `npm test -- targets scans`.
 // WARD_TEST_BACKENDS=sqlite (or postgres) runs one backend only.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { availableParallelism } from 'node:os'
 import pg from 'pg'
 import { ensureBuilt } from './build.mjs'
 import { ensureChromium } from './ensure-chromium.mjs'
+import { reportDurations, runPool } from './test-pool.mjs'
 
 const filters = process.argv.slice(2)
 const walk = (dir) => readdirSync(dir).flatMap((n) => {
@@ -19,6 +22,15 @@ const files = walk('test').filter((f) => !filters.length || filters.some((x) => 
 if (!files.length) {
   console.error('no test files match', filters)
   process.exit(1)
+}
+
+// The whole suite (CI) lints first, then type checks: both fail fast, before any test starts.
+if (!filters.length || process.env.WARD_LINT === '1') {
+  const lint = spawnSync('npm', ['run', '--silent', 'lint'], { stdio: 'inherit' })
+  if (lint.status !== 0) {
+    console.error('lint failed (npm run lint): fix the diagnostics above; `npx biome lint --write` applies the safe fixes')
+    process.exit(lint.status ?? 1)
+  }
 }
 
 if (!filters.length || process.env.WARD_TYPECHECK === '1') {
@@ -50,16 +62,6 @@ const dbFiles = files.filter((f) => {
   return src.includes('startWard(') && !src.includes('ward-test: single-run')
 })
 
-function runNode(label, list, env) {
-  console.log(`\n=== ${label}: ${list.length} test file(s) ===\n`)
-  const concurrency = process.env.WARD_TEST_CONCURRENCY ?? '3'
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=180000', '--test-reporter=spec', ...list], {
-    stdio: 'inherit',
-    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...env },
-  })
-  return r.status ?? 1
-}
-
 async function pgReachable(url) {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
   try {
@@ -73,24 +75,34 @@ async function pgReachable(url) {
   }
 }
 
-const ran = []
-let failed = false
-if (only !== 'postgres') {
-  const status = runNode('SQLite', files, { WARD_TEST_BACKEND: 'sqlite' })
-  ran.push(`sqlite: ${status === 0 ? 'passed' : 'FAILED'} (${files.length} files)`)
-  failed ||= status !== 0
-}
+const backendLines = []
+const jobs = []
+const baseEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }
+if (only !== 'postgres') jobs.push(...files.map((file) => ({ label: 'sqlite', file, env: { ...baseEnv, WARD_TEST_BACKEND: 'sqlite' } })))
 if (only !== 'sqlite') {
-  if (!dbFiles.length) ran.push('postgres: skipped — none of the selected test files touches the database')
+  if (!dbFiles.length) backendLines.push('postgres: skipped — none of the selected test files touches the database')
   else {
     const why = await pgReachable(pgUrl)
-    if (why) ran.push(`postgres: SKIPPED — ${redact(pgUrl)} is not reachable (${why}); set WARD_TEST_DATABASE_URL or start the server`)
-    else {
-      const status = runNode(`PostgreSQL (${redact(pgUrl)})`, dbFiles, { WARD_TEST_BACKEND: 'postgres', WARD_TEST_DATABASE_URL: pgUrl })
-      ran.push(`postgres: ${status === 0 ? 'passed' : 'FAILED'} (${dbFiles.length} database files)`)
-      failed ||= status !== 0
-    }
+    if (why) backendLines.push(`postgres: SKIPPED — ${redact(pgUrl)} is not reachable (${why}); set WARD_TEST_DATABASE_URL or start the server`)
+    else jobs.push(...dbFiles.map((file) => ({ label: 'postgres', file, env: { ...baseEnv, WARD_TEST_BACKEND: 'postgres', WARD_TEST_DATABASE_URL: pgUrl } })))
   }
 }
-console.log(`\n=== backends ===\n${ran.map((l) => `  ${l}`).join('\n')}\n`)
-process.exit(failed ? 1 : 0)
+
+// Most test time is spent waiting (sockets, timeouts, processes starting), not computing: two
+// files per CPU keep the CPUs busy; at least 3 (as before), at most 6 (process-starting files
+// running together would then slow one another past their deadlines).
+const concurrency = Number(process.env.WARD_TEST_CONCURRENCY ?? Math.min(6, Math.max(3, 2 * availableParallelism())))
+const counts = (label) => jobs.filter((j) => j.label === label).length
+console.log(`\n=== ${jobs.length} test file run(s), ${concurrency} at a time: SQLite ${counts('sqlite')}, PostgreSQL (${redact(pgUrl)}) ${counts('postgres')} ===`)
+const results = await runPool(jobs, concurrency)
+const failed = results.filter((r) => !r.ok)
+const passLines = []
+for (const label of ['sqlite', 'postgres']) {
+  const n = counts(label)
+  if (!n) continue
+  const bad = failed.filter((r) => r.label === label)
+  passLines.push(`${label}: ${bad.length ? `FAILED (${bad.length} of ${n} files: ${bad.map((r) => r.file).join(', ')})` : `passed (${n} ${label === 'postgres' ? 'database ' : ''}files)`}`)
+}
+reportDurations(results)
+console.log(`\n=== backends ===\n${[...passLines, ...backendLines].map((l) => `  ${l}`).join('\n')}\n`)
+process.exit(failed.length ? 1 : 0)

@@ -25,7 +25,7 @@ function ranges(accept: string) {
 }
 
 export function negotiateOutput(accept: string | undefined): OutputKind | null {
-  if (!accept || !accept.trim()) return 'json'
+  if (!accept?.trim()) return 'json'
   for (const r of ranges(accept)) {
     if (r.type === '*/*' || r.type === 'application/*') return 'json'
     const hit = OUTPUT_TYPES.find(([t]) => t === r.type)

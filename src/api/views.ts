@@ -1,6 +1,6 @@
 // Stored rows → the resources of the spec (field names, units and formats of decisions.md).
 import { isSealed } from '../store/secret-box.js'
-import type { FindingRow, ScanRow, ScheduleRow, ScheduleRunRow, TestRow } from '../store/schema.js'
+import type { ScanRow, ScheduleRow, ScheduleRunRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
 import type { ScanViewRow } from '../store/scans.js'

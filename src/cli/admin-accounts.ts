@@ -111,6 +111,6 @@ export async function workspaceCreate({ h, out }: AdminContext, o: { user?: stri
 
 export async function auditExport({ h, out }: AdminContext, o: { since?: string }) {
   const since = o.since
-  if (!since || !/^\d{4}-\d{2}-\d{2}/.test(since) || isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO 8601 time such as 2026-11-01T00:00:00Z')
+  if (!since || !/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO 8601 time such as 2026-11-01T00:00:00Z')
   for (const e of await auditSince(h.db, new Date(since).toISOString())) out(JSON.stringify({ ...e, at: e.at.slice(0, 19) + 'Z', details: JSON.parse(e.details) }))
 }

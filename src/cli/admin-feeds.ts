@@ -71,7 +71,7 @@ export async function epssImport({ h, out }: AdminContext, file: string) {
 }
 
 export async function templatesImport({ h, out }: AdminContext, paths: string[], o: { json?: boolean; prune?: boolean }) {
-  let report
+  let report: Awaited<ReturnType<typeof importTemplates>>
   try {
     report = await importTemplates(h.db, paths, { prune: !!o.prune })
   } catch (e) {

@@ -18,7 +18,7 @@ export interface AdminContext {
 /** A real calendar date YYYY-MM-DD (2027-02-30 is refused, not rolled over into March). */
 export function calendarDate(v: string | undefined, flag: string): string {
   const d = v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : null
-  if (!d || isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new UsageError(`--${flag} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(v ?? '')})`)
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new UsageError(`--${flag} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(v ?? '')})`)
   return v!
 }
 

@@ -14,7 +14,7 @@ export async function firstPasswordLink(db: Db): Promise<{ name: string; token: 
 
 export async function ensureFirstUser(db: Db, cfg: Config): Promise<{ apiKey: string; generated: boolean } | null> {
   if ((await countUsers(db)) > 0) return null
-  let u
+  let u: Awaited<ReturnType<typeof createUser>>
   try {
     u = await createUser(db, { name: 'admin', maxTargets: cfg.maxTargetsDefault, apiKey: cfg.initialApiKey ?? undefined })
   } catch (e) {

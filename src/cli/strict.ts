@@ -1,7 +1,7 @@
 // Commander settings every `ward` command shares, applied to a whole tree of commands: a mistake
 // (unknown option, stray argument, unknown command) is an error naming it and the command it was
 // given to, never ignored; nothing calls process.exit, so the caller chooses the exit code.
-import { Command, CommanderError } from 'commander'
+import { type Command, CommanderError } from 'commander'
 
 export interface CommandOutput {
   out: (s: string) => void

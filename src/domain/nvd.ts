@@ -25,8 +25,8 @@ const optStr = (v: unknown): string | null => (typeof v === 'string' && v.trim()
 export function parseCpe(cpe: string): { part: string; vendor: string; product: string; version: string } | null {
   const f = cpe.split(/(?<!\\):/)
   if (f.length < 6 || f[0] !== 'cpe' || f[1] !== '2.3') return null
-  const unescape = (s: string) => s.replace(/\\(.)/g, '$1').toLowerCase()
-  return { part: f[2]!, vendor: unescape(f[3]!), product: unescape(f[4]!), version: unescape(f[5]!) }
+  const unescaped = (s: string) => s.replace(/\\(.)/g, '$1').toLowerCase()
+  return { part: f[2]!, vendor: unescaped(f[3]!), product: unescaped(f[4]!), version: unescaped(f[5]!) }
 }
 
 /** The first metric of a kind, preferring NVD's own ("Primary") over a CNA's. */

@@ -5,7 +5,7 @@ import { writableWorkspace } from './access.js'
 import { countUserTargets, findTargetByKey, insertTargetWithinLimit } from '../store/targets.js'
 import { classifyTarget } from './target-type.js'
 import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
-import { badRequest, conflict, forbidden, notFound } from './errors.js'
+import { badRequest, conflict, forbidden, } from './errors.js'
 
 export const MAX_DESCRIPTION = 4096
 

@@ -63,7 +63,9 @@ export interface ScanChanges {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
-const arr = (v: unknown): any[] => (Array.isArray(v) ? v : [])
+// Output entries are JSON objects of the tool's schema; read field by field, each checked before use.
+type Entry = Readonly<Record<string, unknown>>
+const arr = (v: unknown): Entry[] => (Array.isArray(v) ? v.filter((x): x is Entry => typeof x === 'object' && x !== null) : [])
 const outputOf = (s: ScanRow): Record<string, unknown> => (s.output_data ? (JSON.parse(s.output_data) as Record<string, unknown>) : {})
 
 function ports(out: Record<string, unknown>): Map<string, PortFacts> {

@@ -10,8 +10,6 @@ const SWEEP_EVERY = 1000
 export function dbRateLimitStore(db: Db) {
   let calls = 0
   return class DbRateLimitStore {
-    constructor(_opts?: unknown) {}
-
     incr(key: string, cb: IncrCb, timeWindow: number) {
       const now = Date.now()
       const resetAt = now + timeWindow

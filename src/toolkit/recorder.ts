@@ -13,6 +13,7 @@ export class NotApplicable extends Error {
  * What a step gives back: its hits (the test failed where there are any, else passed), a string (the
  * reason it does not apply: the test is skipped), or nothing (the hits went through `t.finding`).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a step that reports through t.finding returns nothing (a void function)
 export type StepResult = readonly Hit[] | string | void
 
 export interface RecordOptions {

@@ -19,7 +19,6 @@ after(() => w.close())
 
 test('every audited API action leaves exactly one entry, with no secret in it', async () => {
   const ws = w.workspaceId
-  const steps: Array<[string, () => Promise<{ statusCode: number; json(): any }>, string]> = []
   const ids: Record<string, number | string> = {}
   const step = async (action: string, call: () => Promise<any>) => {
     const before = (await entries()).length

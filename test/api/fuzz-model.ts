@@ -402,7 +402,18 @@ export function bodyArb(op: Op): fc.Arbitrary<BodySpec> {
     },
     { weight: 1, arbitrary: valid.map((v): BodySpec => ({ t: 'text', ct: 'application/json', text: protoJson(v), defect: null, label: '__proto__ member' })) },
     { weight: 2, arbitrary: fc.constantFrom<unknown>([], null, 1, 'x', true, [{}]).chain((v) => json(v, 'the body is not an object')) },
-    { weight: 1, arbitrary: fc.constantFrom(deepJson(10000), '{"a":' + deepJson(10000) + '}').map((text): BodySpec => ({ t: 'text', ct: 'application/json', text, defect: text.startsWith('[') ? 'the body is not an object' : null, label: 'nested 10000 deep' })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(deepJson(10000), `{"a":${deepJson(10000)}}`).map(
+        (text): BodySpec => ({
+          t: 'text',
+          ct: 'application/json',
+          text,
+          defect: text.startsWith('[') ? 'the body is not an object' : null,
+          label: 'nested 10000 deep',
+        }),
+      ),
+    },
     {
       weight: 2,
       arbitrary: fc.constantFrom('{"name":', '{', "{'a':1}", 'NaN', '\u0000', '{}x', '{"a":1,}', '\ufeff{"a":', '[1,]', 'nul').map((text): BodySpec => ({ t: 'text', ct: 'application/json', text, defect: 'the body is not valid JSON', label: 'invalid JSON' })),

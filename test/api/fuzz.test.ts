@@ -287,6 +287,7 @@ function build(c: Case): Built {
   let method = op.method
   let routeStatus: number | null = null
   switch (c.route) {
+    case 'as-is': break
     case 'trailing-slash': path += '/'; break
     case 'double-slash': path = path.replace('/api/v2/', '/api/v2//'); break
     case 'extra-segment': path += '/fuzz/extra'; routeStatus = 404; break
@@ -319,7 +320,7 @@ function build(c: Case): Built {
     if (q.form === 'bracket' || q.form === 'encoded-brackets') name = `${q.name}[]`
     if (q.form === 'bracket-key') name = `${q.name}[x]`
     if (q.form === 'bracket-index') name = `${q.name}[0]`
-    const wireName = q.form === 'encoded-brackets' ? encodeURIComponent(name) : name.replace(/[^\w\[\]\-.]/g, (ch) => encodeURIComponent(ch))
+    const wireName = q.form === 'encoded-brackets' ? encodeURIComponent(name) : name.replace(/[^\w[\]\-.]/g, (ch) => encodeURIComponent(ch))
     const add = (wv: string) => {
       parts.push(q.form === 'no-eq' ? wireName : `${wireName}=${wv}`)
       seen.set(name, (seen.get(name) ?? 0) + 1)
@@ -332,7 +333,7 @@ function build(c: Case): Built {
     if (name !== q.name && !documented.has(name) && knownBase) defects.push({ kind: 'query bracket', what: `query parameter "${name}"` })
     else if (p && q.form !== 'repeat') {
       const text = q.form === 'no-eq' ? '' : v.text
-      const ok = q.v.id && q.form !== 'no-eq' ? (wellFormedId(q.v.id) ? true : false) : wellFormedText(p.name, p.schema, text)
+      const ok = q.v.id && q.form !== 'no-eq' ? wellFormedId(q.v.id) : wellFormedText(p.name, p.schema, text)
       if (ok !== true || q.form !== 'plain') queryClean = false
       if (ok === false) defects.push({ kind: 'query value', what: `query ${p.name}=${JSON.stringify(text.slice(0, 60))}` })
       else if (ok === true && q.form === 'plain') filters[p.name] = text

@@ -120,7 +120,7 @@ describe('rules changed after creation: enforced when the scan starts and on del
   before(async () => {
     bed = await startTargets('127.0.20.9')
     proxy = await startSocks5Proxy({ host: '127.0.20.30', outboundAddress: '127.0.20.98' })
-    receiver = http.createServer((req, res) => {
+    receiver = http.createServer((_req, res) => {
       hits++
       res.end()
     })

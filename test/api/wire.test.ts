@@ -104,7 +104,7 @@ describe('rate limits', () => {
   after(() => w.close())
 
   test('per key: headers on every answer, 429 with reset and retry-after when exceeded', async () => {
-    let last
+    let last: Awaited<ReturnType<typeof w.req>> | undefined
     for (let i = 0; i < 5; i++) {
       last = await w.req('GET', '/api/v2/targets')
       assert.equal(last.statusCode, 200)

@@ -2,7 +2,6 @@
 // Prints its figures (docs/reliability.md). ward-test: single-run (SQLite; crash-fault-postgres is the other backend).
 // Starts real processes (test/helpers/processes.ts through test/helpers/crash-fault.ts).
 import { test } from 'node:test'
-import assert from 'node:assert/strict'
 import { faultRun, sqliteBed } from '../helpers/crash-fault.js'
 
 const only = process.env.WARD_TEST_BACKENDS

@@ -187,6 +187,7 @@ describe(`honest results (${TEST_BACKEND})`, () => {
       const s = await ended(id)
       assert.equal(s.status_name, 'failed to start', JSON.stringify(s))
       assert.match(s.status_message, /blocked: outside the allowed scope/)
+      assert.equal(hits, 0, 'the scan sent nothing to the target')
     } finally {
       await new Promise<void>((r) => site.close(() => r()))
     }

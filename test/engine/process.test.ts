@@ -47,7 +47,7 @@ test('ward all: SIGTERM mid-scan, then SIGKILL and restart', { timeout: 120000 }
   }
   const waitRow = async (id: number, pred: (r: any) => boolean, ms: number) => {
     const until = Date.now() + ms
-    let r
+    let r: ReturnType<typeof row> | undefined
     while (Date.now() < until) {
       r = row(id)
       if (pred(r)) return r

@@ -54,7 +54,7 @@ test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan;
     const scanRow = async (id: number) => (await q('select status, status_message, lease_owner, attempts from scans where id = $1', [id]))[0]
     const waitRow = async (id: number, pred: (r: any) => boolean, ms: number) => {
       const until = Date.now() + ms
-      let r
+      let r: Awaited<ReturnType<typeof scanRow>> | undefined
       while (Date.now() < until) {
         r = await scanRow(id)
         if (pred(r)) return r

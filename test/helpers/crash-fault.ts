@@ -10,7 +10,7 @@ import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { createPgSchema, pgUnreachable } from './ward.js'
+import { createPgSchema } from './ward.js'
 import { startProc, stopProc, api, type WardProc } from './processes.js'
 
 const KILLS = 20

@@ -263,7 +263,7 @@ function answer(zones: Zone[], q: DnsMessage): Buffer {
 /** AXFR: SOA, every record, SOA — in several messages, as real servers do. Refused where not allowed. */
 function transfer(zones: Zone[], q: DnsMessage, stats: { axfr: number }): Buffer[] {
   const zone = zones.find((z) => z.origin === normalizeName(q.questions[0]!.name))
-  if (!zone || !zone.axfr) return [reply(q, { rcode: RCODE.REFUSED })]
+  if (!zone?.axfr) return [reply(q, { rcode: RCODE.REFUSED })]
   stats.axfr++
   const soa = zone.records.find((r) => r.type === TYPE.SOA)!
   const body = zone.records.filter((r) => r.type !== TYPE.SOA)

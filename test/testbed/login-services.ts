@@ -78,7 +78,7 @@ const telnet = (acc: Array<[string, string]>) =>
       const text: number[] = []
       for (let i = 0; i < d.length; i++) (d[i] === 255 ? (i += 2) : text.push(d[i]!))
       buf += Buffer.from(text).toString('latin1')
-      let i
+      let i: number
       while ((i = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, i).replace(/\r$/, '').replace(/\0/g, '')
         buf = buf.slice(i + 1)

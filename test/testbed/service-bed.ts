@@ -82,7 +82,7 @@ function framed(s: net.Socket, frame: (buf: Buffer) => number, onMessage: (msg: 
   let buf = Buffer.alloc(0)
   s.on('data', (d) => {
     buf = Buffer.concat([buf, d])
-    for (let n; buf.length && (n = frame(buf)) > 0 && n <= buf.length; ) {
+    for (let n: number; buf.length && (n = frame(buf)) > 0 && n <= buf.length; ) {
       const msg = buf.subarray(0, n)
       buf = buf.subarray(n)
       onMessage(msg)

@@ -43,7 +43,7 @@ export const lines = (s: net.Socket, onLine: (line: string) => void) => {
   let buf = ''
   s.on('data', (d) => {
     buf += d.toString('latin1')
-    let i
+    let i: number
     while ((i = buf.indexOf('\n')) >= 0) {
       const line = buf.slice(0, i).replace(/\r$/, '')
       buf = buf.slice(i + 1)

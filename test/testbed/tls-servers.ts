@@ -137,7 +137,7 @@ function httpsServer(o: {
       key: o.key, cert: o.cert, minVersion: o.min ?? 'TLSv1.2', maxVersion: o.max ?? 'TLSv1.3', ciphers: o.ciphers, honorCipherOrder: o.serverOrder ?? false, dhparam: o.dhparam ?? 'auto',
       secureOptions: o.renegotiation ? 0 : constants.SSL_OP_NO_RENEGOTIATION,
     } as https.ServerOptions,
-    (req, res) => {
+    (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', ...(o.hsts ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}) })
       res.end('ward tls test bed\n')
     },

@@ -16,7 +16,7 @@ const WEB = '127.0.95.1'
 
 let w: TestWard
 let base: string
-let browsers: BrowserContext[] = []
+const browsers: BrowserContext[] = []
 let alice: Page
 let bob: Page
 const errors: string[] = []

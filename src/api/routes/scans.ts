@@ -27,7 +27,7 @@ import type { ScanRow } from '../../store/schema.js'
 export function isoParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined
   const t = Date.parse(v)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || isNaN(t)) throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t)) throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)
   return new Date(t).toISOString()
 }
 
@@ -169,7 +169,7 @@ function scanResultRoutes(app: ScanApp) {
       const userId = callerOf(req).userId
       const s = await getScan(db, userId, req.params.id)
       if (!s) throw notFound('Scan')
-      let against
+      let against: Awaited<ReturnType<typeof getScan>>
       if (req.query.against !== undefined) {
         against = await getScan(db, userId, req.query.against)
         if (!against) throw notFound('Scan')

@@ -1,7 +1,7 @@
 // VPN profiles. Secrets are write-only: `password` (and the credentials of an http_connect url)
 // go in, `has_password` comes out.
 import { Type } from '@sinclair/typebox'
-import { Data, Id, Nullable, PathId } from './common.js'
+import { Data, Nullable, PathId } from './common.js'
 
 export const VpnProfileType = Type.Union([Type.Literal('socks5'), Type.Literal('http_connect')])
 const Uuid = Type.String({ format: 'uuid' })

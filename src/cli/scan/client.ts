@@ -27,13 +27,16 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
+/** An answer: its status, the JSON body when there is one (v2 bodies carry `data`, errors `message`), and the text. */
+export type ApiAnswer = { status: number; json: { data?: unknown; message?: unknown } | null; text: string }
+
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
 function errorCode(e: unknown): string {
-  let cur: any = e
+  let cur = e as { code?: unknown; cause?: unknown } | null | undefined
   for (let i = 0; i < 4 && cur; i++) {
     if (typeof cur.code === 'string') return cur.code
-    cur = cur.cause
+    cur = cur.cause as typeof cur
   }
   return ''
 }
@@ -65,7 +68,7 @@ export class V2Client {
   }
 
   /** Sends a request; resolves with status and parsed JSON (null for no/non-JSON body), or the raw text. */
-  async request(method: string, path: string, opts: { body?: unknown; accept?: string; raw?: boolean } = {}): Promise<{ status: number; json: any; text: string }> {
+  async request(method: string, path: string, opts: { body?: unknown; accept?: string; raw?: boolean } = {}): Promise<ApiAnswer> {
     let attempt = 0
     let waits429 = 0
     for (;;) {
@@ -105,9 +108,9 @@ export class V2Client {
         continue
       }
       const text = opts.raw ? '' : await res.text()
-      let json: any = null
+      let json: ApiAnswer['json'] = null
       try {
-        json = text ? JSON.parse(text) : null
+        json = text ? (JSON.parse(text) as ApiAnswer['json']) : null
       } catch {
         json = null
       }
@@ -116,7 +119,7 @@ export class V2Client {
   }
 
   /** The request's `data`, or a ServerError with the server's message. */
-  async data<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  async data<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const r = await this.request(method, path, { body })
     if (r.status >= 200 && r.status < 300) return (r.json?.data ?? null) as T
     throw new ServerError(r.status, serverMessage(r))
@@ -134,7 +137,7 @@ export class V2Client {
 }
 
 /** The error body's message (decisions.md: {"status", "message"}), made safe to print. */
-export function serverMessage(r: { status: number; json: any; text: string }): string {
+export function serverMessage(r: ApiAnswer): string {
   const m = typeof r.json?.message === 'string' ? r.json.message : r.text.slice(0, 200)
   return `HTTP ${r.status}${m ? `: ${plain(m)}` : ''}`
 }

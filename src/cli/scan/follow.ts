@@ -46,6 +46,7 @@ export function listenForInterrupts(io: ScanIo, progress: Progress, err: (s: str
 }
 
 /** The scan as GET /scans/{id} answers it (any server of the v2 interface: read defensively). */
+// biome-ignore lint/suspicious/noExplicitAny: a server's answer of any version; each field is checked where it is read
 export type ScanAnswer = Record<string, any> | null
 
 function stateOf(scanId: number, s: ScanAnswer, started: number): ProgressState {
@@ -76,7 +77,7 @@ export async function follow(scanId: number, d: FollowDeps): Promise<{ s: ScanAn
   const started = Date.now()
   for (;;) {
     if (d.interrupts.interrupted) return null
-    let s: ScanAnswer = await d.client.data('GET', `/scans/${scanId}`)
+    let s = (await d.client.data('GET', `/scans/${scanId}`)) as ScanAnswer
     const state = stateOf(scanId, s, started)
     d.progress.update(state)
     if (!ACTIVE.has(state.status)) return { s, timedOut: false }
@@ -87,7 +88,7 @@ export async function follow(scanId: number, d: FollowDeps): Promise<{ s: ScanAn
       // Give the stop a moment to land so the report holds what the scan found until now.
       for (let i = 0; i < 10 && ACTIVE.has(String(s?.status_name)); i++) {
         await d.interrupts.sleep(Math.min(d.pollMs, 1000))
-        s = await d.client.data('GET', `/scans/${scanId}`).catch(() => s)
+        s = (await d.client.data('GET', `/scans/${scanId}`).catch(() => s)) as ScanAnswer
       }
       return { s, timedOut: true }
     }

@@ -113,6 +113,7 @@ function reportsOf(opts: { format?: string[]; output?: string[] }): { formats: F
 }
 
 // Commander's opts() is untyped: every field is checked here before use.
+// biome-ignore lint/suspicious/noExplicitAny: commander's opts() is untyped; checked field by field below
 function checkOptions(target: string, opts: any, env: ScanIo['env']): ScanOptions {
   const failOn: Severity | null = opts.failOn ?? null
   if (!target) throw new UsageError('the target is empty')

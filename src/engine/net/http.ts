@@ -101,7 +101,7 @@ class InFlight implements Dispatcher.DispatchHandlers {
 
   constructor(
     private readonly url: string,
-    private readonly req: HttpRequest,
+    req: HttpRequest,
     private readonly resolve: (r: HttpResponse) => void,
     private readonly reject: (e: Error) => void,
     private readonly unwatch: () => void,

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { scopesOf } from '../../toolkit/scope.js'
 import { changeIntegration, createIntegration, sendTestMessage, type CreateIntegrationInput } from '../../domain/integrations.js'
-import { badRequest, notFound } from '../../domain/errors.js'
+import { badRequest, } from '../../domain/errors.js'
 import { deleteIntegration, getIntegration, listIntegrations } from '../../store/integrations.js'
 import { refusal } from '../../domain/access.js'
 import { INTEGRATION_EVENTS, INTEGRATION_TYPES, type IntegrationType } from '../../store/integration-kinds.js'

@@ -186,6 +186,9 @@ export function callsOf(n: Node, out = new Set<string>()): Set<string> {
     case 'arr':
       n.items.forEach((a) => callsOf(a, out))
       break
+    case 'lit':
+    case 'id':
+      break
   }
   return out
 }

@@ -41,12 +41,14 @@ export function createRegexRunner(budgetMs = 5000): RegexRunner & { spentMs(): n
   const timed = <T>(f: () => T): T => {
     if (spent > budgetMs) throw new RegexError(`regex time budget of ${budgetMs} ms spent`)
     const t = performance.now()
+    let out: T
     try {
-      return f()
+      out = f()
     } finally {
       spent += performance.now() - t
-      if (spent > budgetMs) throw new RegexError(`regex time budget of ${budgetMs} ms spent (${Math.round(spent)} ms)`)
     }
+    if (spent > budgetMs) throw new RegexError(`regex time budget of ${budgetMs} ms spent (${Math.round(spent)} ms)`)
+    return out
   }
   return {
     spentMs: () => spent,
