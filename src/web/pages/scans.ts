@@ -24,6 +24,7 @@ import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs, type SafeHtml } from '../html.js'
 import { csrfField, page } from '../layout.js'
+import { newScanWords } from '../form-words.js'
 import { paramsFields, paramsFromForm, type JsonSchema } from '../params-form.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
@@ -50,6 +51,18 @@ export const summaryTiles = (s: Pick<ScanRow, 'count_info' | 'count_low' | 'coun
   return html`<div class="sev" data-testid="summary">${[4, 3, 2, 1, 0].map((r) => html`<div class="tile r${r}"><b>${counts[r]}</b>${RISK_NAMES[r]}</div>`)}</div>`
 }
 
+/**
+ * The time a running scan has left, in words: rounded to what an estimate can promise, and
+ * "finishing" for the last seconds (an estimate of 0 s while the last test still runs reads as wrong).
+ */
+export function etaText(seconds: number): string {
+  if (seconds < 10) return 'finishing'
+  if (seconds < 60) return `about ${Math.round(seconds / 10) * 10} s left`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `about ${minutes} min left`
+  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`
+}
+
 /** The live part of a scan page: state, progress, tests, elapsed time. Polls itself while the scan is active. */
 function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): SafeHtml {
   const live = isActive(s)
@@ -60,7 +73,7 @@ function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): Saf
   <progress max="100" value="${s.progress}" aria-label="Scan progress">${s.progress} %</progress>
   <strong data-testid="progress">${s.progress} %</strong>
   <span data-testid="tests">${s.num_finished_tests} of ${s.num_tests} tests finished</span>
-  <span>elapsed ${duration(s)}</span>${eta !== null ? html`<span data-testid="eta">about ${duration({ start_time: new Date(0).toISOString(), end_time: new Date(eta * 1000).toISOString() })} left</span>` : ''}</div>
+  <span>elapsed ${duration(s)}</span>${eta !== null ? html`<span data-testid="eta">${etaText(eta)}</span>` : ''}</div>
   ${message ? html`<p class="muted">${message}</p>` : ''}
   ${!live && wasLive ? html`<p><a href="/scans/${s.id}">The scan has ended: show its results</a></p>` : ''}
 </div>`
@@ -145,7 +158,7 @@ ${table}`
     <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${vpnChoice === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${vpnChoice === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
   </div>
   <h2>Tool parameters</h2>
-  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], t.id === from?.tool_id ? earlier : undefined)}</fieldset>`)}
+  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], o.form && t.id === chosenTool ? paramsFromForm(t.id, schemas.get(t.id)!, o.form) : t.id === from?.tool_id ? earlier : undefined)}</fieldset>`)}
   <details><summary>Report callback (optional)</summary>
     <div class="grid">
       <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
@@ -199,7 +212,7 @@ ${table}`
         ...(from ? { from_scan_id: from.id } : {}),
       })
     })
-    if (!r.ok) return renderNew(req, reply, { error: r.message.replace(/^Invalid parameters: /, ''), status: r.status, form: f })
+    if (!r.ok) return renderNew(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
     return reply.redirect(`/scans/${r.value.scanId}?ok=scan-started`, 303)
   })
 

@@ -1,0 +1,109 @@
+// Rules every page keeps, through inject against a real Ward: browsers get an HTML 404 (the API keeps
+// its JSON), a new API key survives no reload as a second key, common passwords are refused in
+// words, assets and pages go compressed with a Permissions-Policy header, and the new-scan form
+// answers mistakes in the words of the form while keeping what was typed.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { gunzipSync, brotliDecompressSync } from 'node:zlib'
+import { startWard, type TestWard } from '../helpers/ward.js'
+import { setPassword, signIn, type WebSession } from '../helpers/web.js'
+import { etaText } from '../../src/web/pages/scans.js'
+
+let w: TestWard
+let alice: WebSession
+
+before(async () => {
+  w = await startWard({ env: { WARD_SIGNIN_LIMIT: '50' } })
+  await setPassword(w, w.userId)
+  alice = await signIn(w, 'alice')
+})
+after(() => w.close())
+
+const BROWSER = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
+
+test('an unknown path asked for by a browser is the HTML 404 page; /api/ and programs keep the JSON body', async () => {
+  const page = await alice.get('/no/such/page', BROWSER)
+  assert.equal(page.statusCode, 404)
+  assert.match(String(page.headers['content-type']), /^text\/html/)
+  assert.match(page.body, /<h1>Not found<\/h1>/)
+  assert.match(page.body, /aria-label="Main"/, 'a signed-in person keeps the navigation')
+  assert.match(String(page.headers['content-security-policy']), /default-src 'none'/)
+  const hostile = await w.app.inject({ method: 'GET', url: '/x<script>alert(1)</script>', headers: BROWSER })
+  assert.ok(!hostile.body.includes('<script>alert'), 'the path is shown as text')
+  const api = await w.app.inject({ method: 'GET', url: '/api/v2/no/such', headers: BROWSER })
+  assert.equal(api.statusCode, 404)
+  assert.equal(api.headers['content-type'], 'application/json')
+  const program = await w.app.inject({ method: 'GET', url: '/no/such/page' })
+  assert.equal(program.headers['content-type'], 'application/json')
+})
+
+test('creating an API key redirects; the key is shown once, and reloading creates no other key', async () => {
+  const before = (await w.h.db.selectFrom('api_keys').select('id').execute()).length
+  const post = await alice.post('/profile/keys')
+  assert.equal(post.statusCode, 303)
+  assert.equal(post.headers.location, '/profile')
+  const cookie = post.cookies.find((c) => c.name === 'ward_new_key')!
+  assert.ok(cookie && !cookie.value.includes('ward_'), 'the key travels sealed')
+  const shown = await alice.get('/profile', { cookie: `${alice.cookie}; ward_new_key=${cookie.value}` })
+  assert.match(shown.body, /data-secret="ward_[\w-]{32}"/)
+  assert.ok(shown.cookies.some((c) => c.name === 'ward_new_key' && c.value === ''), 'the cookie is cleared once read')
+  const reload = await alice.get('/profile')
+  assert.doesNotMatch(reload.body, /data-secret=/)
+  assert.equal((await w.h.db.selectFrom('api_keys').select('id').execute()).length, before + 1)
+})
+
+test('common passwords are refused with the reason in words; a long unusual one is accepted', async () => {
+  for (const pw of ['password123', 'Password2024!', 'qwertyuiop', 'P@ssw0rd123', '1234567890', 'aaaaaaaaaaaa']) {
+    const r = await alice.post('/profile/password', { current: 'correct horse battery', password: pw })
+    assert.equal(r.statusCode, 400, pw)
+    assert.match(r.body, /attackers try first|only digits/, pw)
+  }
+  const ok = await alice.post('/profile/password', { current: 'correct horse battery', password: 'violet tractor sandwich' })
+  assert.equal(ok.statusCode, 303)
+  // A new password ends the sessions: sign in again for the tests below.
+  alice = await signIn(w, 'alice', 'violet tractor sandwich')
+})
+
+test('assets are sent compressed (brotli or gzip as accepted), pages carry a Permissions-Policy header', async () => {
+  const page = await w.app.inject({ method: 'GET', url: '/sign-in' })
+  const htmx = /src="(\/assets\/htmx\.min\.js\?v=\w+)"/.exec(page.body)![1]!
+  assert.match(String(page.headers['permissions-policy']), /camera=\(\)/)
+  const plain = await w.app.inject({ method: 'GET', url: htmx })
+  const br = await w.app.inject({ method: 'GET', url: htmx, headers: { 'accept-encoding': 'gzip, deflate, br' } })
+  assert.equal(br.headers['content-encoding'], 'br')
+  assert.ok(br.rawPayload.length < plain.rawPayload.length / 2, `${br.rawPayload.length} vs ${plain.rawPayload.length}`)
+  assert.deepEqual(brotliDecompressSync(br.rawPayload), plain.rawPayload)
+  const gz = await w.app.inject({ method: 'GET', url: htmx, headers: { 'accept-encoding': 'gzip' } })
+  assert.equal(gz.headers['content-encoding'], 'gzip')
+  assert.deepEqual(gunzipSync(gz.rawPayload), plain.rawPayload)
+  const dash = await alice.get('/', { 'accept-encoding': 'gzip' })
+  assert.equal(dash.headers['content-encoding'], 'gzip')
+  assert.match(gunzipSync(dash.rawPayload).toString(), /<h1>Dashboard/)
+})
+
+test('new-scan mistakes are said in the form\'s words and what was typed stays', async () => {
+  const both = await alice.post('/scans/new', { tool_id: '70', target_id: '', target_name: '', 'p.70.ports': '22,80', max_scan_time: '7' })
+  assert.equal(both.statusCode, 400)
+  const msg = /class="msg error" role="alert">([^<]+)</.exec(both.body)![1]!
+  assert.doesNotMatch(msg, /target_id|target_name/)
+  assert.match(msg, /Choose a target/)
+  const t = await alice.post('/targets', { name: 'words.example' })
+  assert.equal(t.statusCode, 303)
+  const bad = await alice.post('/scans/new', { tool_id: '70', target_name: 'words.example', 'p.70.ports': '22,eighty', 'p.70.timeout_ms': '1500', max_scan_time: '7' })
+  assert.equal(bad.statusCode, 400)
+  const m = /class="msg error" role="alert">([^<]+)</.exec(bad.body)![1]!
+  assert.doesNotMatch(m, /tool_params/)
+  assert.match(m, /^Ports/)
+  assert.ok(bad.body.includes('name="p.70.ports" value="22,eighty"'), 'the typed ports stay')
+  assert.ok(bad.body.includes('name="p.70.timeout_ms" value="1500"'), 'the typed timeout stays')
+  assert.ok(bad.body.includes('id="max_scan_time" name="max_scan_time" min="1" max="1440" value="7"'))
+  assert.ok(bad.body.includes('id="target_name" name="target_name" maxlength="2048" value="words.example"'))
+})
+
+test('the time left reads as words, never "about 0 s left"', () => {
+  assert.equal(etaText(0), 'finishing')
+  assert.equal(etaText(4), 'finishing')
+  assert.equal(etaText(42), 'about 40 s left')
+  assert.equal(etaText(125), 'about 2 min left')
+  assert.equal(etaText(7300), 'about 2 h 2 min left')
+})
