@@ -18,6 +18,7 @@ import { authPages, SESSION_COOKIE } from './pages/auth.js'
 import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
 import { targetPages } from './pages/targets.js'
+import { targetPage } from './pages/target-page.js'
 import { scanPages } from './pages/scans.js'
 import { findingPages } from './pages/findings.js'
 import { dashboardPages } from './pages/dashboard.js'
@@ -101,6 +102,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   profilePages(app, ctx)
   workspacePages(app, ctx)
   targetPages(app, ctx)
+  targetPage(app, ctx)
   scanPages(app, ctx)
   findingPages(app, ctx)
 }

@@ -65,3 +65,18 @@ function drawChart(el) {
   }
   new window.uPlot(opts, [data.t, ...data.s], el)
 }
+// Times: the reader's own time zone, "3 min ago" when recent; the ISO form stays on hover.
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
+const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+function showTimes(root) {
+  const now = Date.now()
+  for (const t of root.querySelectorAll('time[data-when]')) {
+    const at = Date.parse(t.getAttribute('datetime'))
+    if (Number.isNaN(at)) continue
+    const secs = Math.round((at - now) / 1000)
+    const abs = Math.abs(secs)
+    t.textContent = abs < 45 ? 'just now' : abs < 3600 ? relative.format(Math.round(secs / 60), 'minute') : abs < 86400 ? relative.format(Math.round(secs / 3600), 'hour') : absolute.format(at)
+  }
+}
+document.addEventListener('DOMContentLoaded', () => showTimes(document))
+document.addEventListener('htmx:load', (e) => showTimes(e.target))

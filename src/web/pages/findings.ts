@@ -6,7 +6,7 @@ import { groupHistory, updateFindingGroup } from '../../store/finding-history.js
 import { testWithFindings } from '../../store/results.js'
 import { getScan } from '../../store/scans.js'
 import { targetNames } from '../../store/web-lists.js'
-import { toApiTime } from '../../store/time.js'
+import { when } from '../time.js'
 import { findingView, type FindingStatus } from '../../reports/finding-view.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { toolName } from '../../tools/registry.js'
@@ -58,7 +58,7 @@ ${rows.length
 ${rows.slice(0, PAGE).map(
   (f) => html`<tr data-finding-id="${f.id}"><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
   <td><a href="/findings${qs({ ...keep, target_id: f.target_id })}">${names.get(f.target_id) ?? f.target_id}</a></td>
-  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : '')}</td><td>${f.status}</td><td><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td>${toApiTime(f.created_at)}</td></tr>`,
+  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : '')}</td><td>${f.status}</td><td><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td>${when(f.created_at)}</td></tr>`,
 )}</tbody></table></div>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
   : html`<p>No findings match.</p>`}`
     return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws.activeName }))
@@ -74,7 +74,7 @@ ${rows.slice(0, PAGE).map(
     const owasp = Object.values(f.owasp ?? {}).filter(Boolean) as string[]
     const body = html`<h1>${riskBadge(f.risk_level)} ${f.name}</h1>
 <p class="muted">Finding #${f.id} on <strong>${names.get(row.target_id) ?? row.target_id}</strong>${f.port !== null ? html`, port ${f.port}/${f.protocol ?? ''}${f.service ? ` (${f.service})` : ''}` : ''}${f.url ? html`, <span class="mono">${f.url}</span>` : ''}
- — found by <a href="/scans/${row.scan_id}">${scan ? toolName(scan.tool_id) : 'scan'} #${row.scan_id}</a> at ${f.created_at}.
+ — found by <a href="/scans/${row.scan_id}">${scan ? toolName(scan.tool_id) : 'scan'} #${row.scan_id}</a>, ${when(row.created_at)}.
  ${f.in_cisa_catalog ? html`<span class="badge kev" title="In the CISA Known Exploited Vulnerabilities catalogue">CISA KEV: exploited in the wild</span>` : ''}
  ${f.confirmed ? html`<span class="badge fin">confirmed</span>` : html`<span class="badge st">inferred</span>`}</p>
 <div class="grid">
@@ -111,7 +111,7 @@ ${tests.length ? html`<ul>${tests.map((t) => html`<li><strong>${t.name}</strong>
 <h2>History</h2>
 ${history.length
   ? html`<div class="table-wrap"><table data-testid="history"><thead><tr><th>When</th><th>Change</th><th>Comment</th><th>By</th></tr></thead><tbody>${history.map(
-      (h) => html`<tr><td>${toApiTime(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
+      (h) => html`<tr><td>${when(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
     )}</tbody></table></div>`
   : html`<p class="muted">No changes yet.</p>`}
 </section>`

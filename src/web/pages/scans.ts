@@ -14,7 +14,7 @@ import { ACTIVE_STATES, SCAN_STATES } from '../../store/scan-states.js'
 import type { ScanRow } from '../../store/schema.js'
 import { queueReader, type QueuePlace } from '../../store/queue.js'
 import { etaSeconds, waitingMessage } from '../../domain/queue-message.js'
-import { toApiTime } from '../../store/time.js'
+import { when } from '../time.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { scanPdfStream } from '../../reports/scan-report.js'
 import { pdfOrBusy } from '../../domain/report-requests.js'
@@ -110,10 +110,10 @@ export function scanPages(app: FastifyInstance, ctx: WebContext) {
 ${rows.length
   ? html`<div class="table-wrap"><table><thead><tr><th>Id</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>Findings</th><th>Started</th><th>Duration</th></tr></thead><tbody>
 ${rows.slice(0, PAGE).map(
-  (s) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td>${names.get(s.target_id) ?? s.target_id}</td>
+  (s) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td>
   <td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td>
   <td>${[4, 3, 2, 1, 0].map((r) => { const n = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical][r]!; return n ? html`${riskBadge(r)} ${n} ` : '' })}</td>
-  <td>${toApiTime(s.start_time) ?? 'waiting'}</td><td>${duration(s)}</td></tr>`,
+  <td>${when(s.start_time, 'waiting')}</td><td>${duration(s)}</td></tr>`,
 )}</tbody></table></div>${pager('/scans', { status: st, tool_id: toolId, target_id: targetId }, pageNo, rows.length > PAGE)}`
   : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}. <a href="/scans/new">Start one</a>.</p>`}</div>`
     if (q.fragment) return sendPage(reply, table)
@@ -122,7 +122,7 @@ ${rows.slice(0, PAGE).map(
 <form method="get" action="/scans" class="filters">
   <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${SCAN_STATES.map((x) => html`<option${x === st ? html` selected` : ''}>${x}</option>`)}</select></div>
   <div><label for="f-tool">Tool</label><select id="f-tool" name="tool_id"><option value="">any</option>${toolList.map((t) => html`<option value="${t.id}"${t.id === toolId ? html` selected` : ''}>${t.name}</option>`)}</select></div>
-  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}"><span class="muted">target ${names.get(targetId) ?? targetId} (<a href="/scans">all targets</a>)</span>` : ''}
+  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}"><span class="muted">target <a href="/targets/${targetId}">${names.get(targetId) ?? targetId}</a> (<a href="/scans">all targets</a>)</span>` : ''}
   <button type="submit" class="secondary">Filter</button>
 </form>
 ${table}`
@@ -216,22 +216,27 @@ ${table}`
     return reply.redirect(`/scans/${r.value.scanId}?ok=scan-started`, 303)
   })
 
-  app.get('/scans/:id', async (req, reply) => {
-    const u = userOf(req)
-    const s = await loadScan(req)
-    const [ws, names, findings, tests, logs] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id]), scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id)])
+  /**
+   * Everything on a scan page that changes while the scan runs (actions, progress, findings, tests,
+   * raw output): it polls itself while the scan is active, and the answer after the end polls no more.
+   * `queued`: the page came from starting the scan; "Scan queued" shows only while it still waits.
+   */
+  async function scanLive(req: FastifyRequest, s: ScanRow, queued: boolean): Promise<SafeHtml> {
+    const [findings, tests, logs, place] = await Promise.all([scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id), placeOf(s)])
+    const live = isActive(s)
     const tail = logs.slice(-LOG_TAIL)
     const caveat = scanCaveat({ status_name: s.status, status_message: s.status_message }, countTests(tests), findings.length)
-    const body = html`<h1>Scan #${s.id}: ${toolName(s.tool_id)} of ${names.get(s.target_id) ?? s.target_id}</h1>
+    return html`<div id="scan-live"${live ? html` hx-get="/scans/${s.id}/live${queued ? '?queued=1' : ''}" hx-trigger="every 2s" hx-swap="outerHTML"` : ''}>
+${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data-testid="queued">Scan queued: it starts as soon as a worker is free.</div>` : ''}
 <div class="actions">
-  ${isActive(s) ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
+  ${live ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
   <a class="button secondary" href="/scans/${s.id}/report.pdf" download>Download PDF report</a>
   <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
   <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
   <a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
-  ${isActive(s) ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
+  ${live ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
 </div>
-${progressFragment(s, false, await placeOf(s))}
+${progressFragment(s, false, place)}
 <section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
 <section aria-labelledby="fs"><h2 id="fs">Findings (${findings.length})</h2>
 ${findings.length
@@ -239,7 +244,7 @@ ${findings.length
       (f) => html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
       <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : '')}</td><td>${f.status}</td></tr>`,
     )}</tbody></table></div>`
-  : html`<p class="muted">No findings${isActive(s) ? ' yet' : ''}.</p>`}
+  : html`<p class="muted">No findings${live ? ' yet' : ''}.</p>`}
 ${caveat ? html`<p class="msg warn" data-testid="caveat">${caveat}</p>` : ''}</section>
 <section aria-labelledby="ts"><h2 id="ts">Tests (${tests.length})</h2>
 ${tests.length
@@ -247,11 +252,23 @@ ${tests.length
       (t) => html`<tr><td>${t.name}<br><small class="muted">${t.description}</small></td><td>${t.status}</td><td>${t.result ?? ''}</td>
       <td>${t.finding_ids.length ? t.finding_ids.map((id) => html`<a href="/findings/${id}">#${id}</a> `) : html`<span class="muted">none</span>`}</td></tr>`,
     )}</tbody></table></div>`
-  : html`<p class="muted">No tests recorded${isActive(s) ? ' yet' : ''}.</p>`}</section>
+  : html`<p class="muted">No tests recorded${live ? ' yet' : ''}.</p>`}</section>
 <section aria-labelledby="raw"><h2 id="raw">Raw output ${logs.length > LOG_TAIL ? html`<small class="muted">(last ${LOG_TAIL} of ${logs.length} lines)</small>` : ''}</h2>
-<pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>`
-    return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws.activeName, ok: okMessage(req) }))
+<pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>
+</div>`
+  }
+
+  app.get('/scans/:id', async (req, reply) => {
+    const u = userOf(req)
+    const s = await loadScan(req)
+    const [ws, names] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id])])
+    const queued = (req.query as Record<string, string>).ok === 'scan-started'
+    const body = html`<h1>Scan #${s.id}: ${toolName(s.tool_id)} of <a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></h1>
+${await scanLive(req, s, queued)}`
+    return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws.activeName, ok: queued ? null : okMessage(req) }))
   })
+
+  app.get('/scans/:id/live', async (req, reply) => sendPage(reply, await scanLive(req, await loadScan(req), (req.query as Record<string, string>).queued === '1')))
 
   app.get('/scans/:id/progress', async (req, reply) => {
     const s = await loadScan(req)
