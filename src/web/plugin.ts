@@ -10,7 +10,8 @@ import { WardError } from '../domain/errors.js'
 import { sessionUser } from '../store/web-sessions.js'
 import type { WebContext } from './context.js'
 import { acceptedEncodings, assetEncoding, assets } from './assets.js'
-import { html } from './html.js'
+import { html, qs } from './html.js'
+import { pathOf } from './resume-form.js'
 import { page } from './layout.js'
 import { checkCsrf, sendPage } from './respond.js'
 import { sameOriginPath } from './next-path.js'
@@ -56,6 +57,9 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
     hsts: false,
   })
 
+  let signInAgain: ReturnType<typeof authPages>['signInAgain'] = () => {
+    throw new Error('the sign-in pages are not registered yet')
+  }
   app.decorateRequest('webUser', null)
   app.addHook('onRequest', async (req, reply) => {
     reply.header('cache-control', 'no-store').header('permissions-policy', PERMISSIONS_POLICY)
@@ -73,9 +77,12 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.config.webPublic) return
     if (!req.webUser) {
-      const next = req.method === 'GET' ? `?next=${encodeURIComponent(sameOriginPath(req.url))}` : ''
-      if (req.headers['hx-request']) return reply.status(401).header('hx-redirect', `/sign-in${next}`).send('')
-      return reply.redirect(`/sign-in${next}`, 303)
+      // A session cookie that no longer opens a session: it ended (expired, or signed out elsewhere).
+      const ended = req.cookies[SESSION_COOKIE] ? 1 : undefined
+      // A live fragment polls for its page: the way back is the page (htmx says which), not the fragment.
+      if (req.headers['hx-request']) return reply.status(401).header('hx-redirect', `/sign-in${qs({ next: sameOriginPath(pathOf(String(req.headers['hx-current-url'] ?? ''))), ended })}`).send('')
+      if (req.method === 'GET' || req.method === 'HEAD') return reply.redirect(`/sign-in${qs({ next: sameOriginPath(req.url), ended })}`, 303)
+      return signInAgain(req, reply)
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, req.webUser.csrf)
   })
@@ -97,7 +104,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
     return enc ? reply.header('content-encoding', enc).send(a[enc]) : reply.send(a.body)
   })
 
-  authPages(app, ctx)
+  signInAgain = authPages(app, ctx).signInAgain
   dashboardPages(app, ctx)
   profilePages(app, ctx)
   workspacePages(app, ctx)

@@ -94,10 +94,20 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     await page.waitForURL(/\/scans\/\d+/)
     scanId = Number(/\/scans\/(\d+)/.exec(page.url())![1])
     // While it runs: tests and findings appear without a reload.
-    await page.waitForSelector('#ts:has-text("Tests (2)")', { timeout: 30000 }).catch(async (e) => { console.log(await page.locator('main').innerText()); throw e })
-    assert.equal(await page.locator('[data-status=running]').count(), 1, 'still running')
-    assert.match(await page.locator('#fs').innerText(), /Findings \([1-9]/)
-    assert.match(await page.locator('[data-testid=raw-output]').innerText(), /step 1\/5/)
+    // While it runs (the steps take 7.5 s, the page polls every 2 s): findings and tests appear without a reload.
+    const seen = await page.waitForFunction(
+      () => {
+        const running = !!document.querySelector('#scan-live [data-status=running]')
+        const findings = Number(/Findings \((\d+)\)/.exec(document.querySelector('#fs')?.textContent ?? '')?.[1] ?? 0)
+        const tests = Number(/Tests \((\d+)\)/.exec(document.querySelector('#ts')?.textContent ?? '')?.[1] ?? 0)
+        return running && findings >= 1 && findings < 3 ? { tests, raw: document.querySelector('[data-testid=raw-output]')?.textContent ?? '' } : null
+      },
+      null,
+      { timeout: 30000, polling: 100 },
+    )
+    const during = (await seen.jsonValue())!
+    assert.ok(during.tests >= 1 && during.tests < 5, `tests while running: ${during.tests}`)
+    assert.match(during.raw, /step 1\/5/)
     await shot(page, 'scan-running')
     await page.waitForSelector('#scan-live [data-status=finished]', { timeout: 60000 })
     assert.equal(await page.locator('#ts').innerText(), 'Tests (5)')
@@ -178,6 +188,40 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     assert.ok((await page.locator('main').innerText()).includes(LONG_WORD), 'the long path is on the finding page')
     await shot(page, 'finding-phone')
     await page.setViewportSize({ width: 1440, height: 900 })
+  })
+
+  test('forms adapt: a VPN profile shows its type\'s fields, authentication is a choice of kind with its fields', async () => {
+    await page.goto(`${base}/vpn-profiles`)
+    assert.ok(await page.isVisible('#vpn-host'))
+    assert.ok(!(await page.isVisible('#vpn-url')))
+    await page.selectOption('#vpn-type', 'http_connect')
+    assert.ok(!(await page.isVisible('#vpn-host')) && (await page.isVisible('#vpn-url')))
+    await page.fill('#vpn-name', 'Office proxy')
+    await page.fill('#vpn-url', `http://${BED}:3128`)
+    await page.click('button:has-text("Create VPN profile")')
+    await page.waitForSelector('text=VPN profile created.')
+    await page.goto(`${base}/scans/new`)
+    await page.selectOption('#tool_id', '90')
+    assert.equal(await page.locator('fieldset[data-tool="90"] textarea[name="p.90.authentication"]').count(), 0, 'no raw JSON')
+    assert.ok(!(await page.isVisible('#p-90-authentication-username-basic')))
+    await page.selectOption('#p-90-authentication-type', 'basic')
+    assert.ok(await page.isVisible('#p-90-authentication-username-basic'))
+    assert.ok(!(await page.isVisible('#p-90-authentication-login_url-form')))
+    assert.equal(await page.locator('text=one item per line').count(), 1, 'the list rule is said once')
+    await page.fill('#target_name', `http://${BED}:${bedPort}/`)
+    await page.fill('[name="p.90.wordlist"]', 'admin')
+    await page.fill('#p-90-authentication-username-basic', 'ops')
+    await page.fill('#p-90-authentication-password-basic', 'a secret')
+    await shot(page, 'new-scan-auth')
+    await page.click('button:has-text("Start scan")')
+    await page.waitForURL(/\/scans\/\d+/)
+    const id = Number(/\/scans\/(\d+)/.exec(page.url())![1])
+    const row = await w.h.db.selectFrom('scans').select('tool_params').where('id', '=', id).executeTakeFirstOrThrow()
+    const auth = JSON.parse(row.tool_params).authentication
+    assert.equal(auth.type, 'basic')
+    assert.equal(auth.username, 'ops')
+    assert.match(auth.password, /^wardenc:/, 'stored sealed')
+    await waitForScan(w, id, isTerminal, 60000)
   })
 
   test('no page broke the CSP or threw a script error', () => {

@@ -5,8 +5,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { gunzipSync, brotliDecompressSync } from 'node:zlib'
-import { startWard, type TestWard } from '../helpers/ward.js'
-import { setPassword, signIn, type WebSession } from '../helpers/web.js'
+import { startWard, waitForScan, isTerminal, type TestWard } from '../helpers/ward.js'
+import { cookieOf, setPassword, signIn, signInForm, type WebSession } from '../helpers/web.js'
 import { etaText } from '../../src/web/pages/scans.js'
 
 let w: TestWard
@@ -106,4 +106,45 @@ test('the time left reads as words, never "about 0 s left"', () => {
   assert.equal(etaText(42), 'about 40 s left')
   assert.equal(etaText(125), 'about 2 min left')
   assert.equal(etaText(7300), 'about 2 h 2 min left')
+})
+
+test('a session that ended: live pages go to sign-in with a word and the way back; a triage sent then keeps its comment', async () => {
+  const scan = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: 'ended.example', tool_params: { steps: 1, step_ms: 1 } } })).json().data
+  const scanId = scan.created_id ?? scan.id
+  await waitForScan(w, scanId, isTerminal, 30000)
+  const findingId = (await w.req('GET', `/api/v2/findings?task_id=${scanId}`)).json().data[0].id
+  const other = await signIn(w, 'alice', 'violet tractor sandwich')
+  assert.equal((await other.post('/sign-out')).statusCode, 303)
+  // A live fragment polled with the ended session: to sign-in, saying why, back to the page (not the fragment).
+  const frag = await other.get(`/scans/${scanId}/live`, { 'hx-request': 'true', 'hx-current-url': `http://localhost/scans/${scanId}` })
+  assert.equal(frag.statusCode, 401)
+  assert.equal(frag.headers['hx-redirect'], `/sign-in?next=%2Fscans%2F${scanId}&ended=1`)
+  const signInPage = await w.app.inject({ method: 'GET', url: String(frag.headers['hx-redirect']) })
+  assert.match(signInPage.body, /data-testid="session-ended"/)
+  assert.match(signInPage.body, new RegExp(`name="next" value="/scans/${scanId}"`))
+  // A triage form sent with the ended session: the sign-in page keeps the typed comment.
+  const comment = 'checked with the <b>owner</b>, expected'
+  const sent = await other.post(`/findings/${findingId}/triage`, { status: 'accepted', risk_level: '1', reason: comment }, { referer: `http://localhost/findings/${findingId}` })
+  assert.equal(sent.statusCode, 401)
+  assert.match(sent.body, /data-testid="session-ended"/)
+  const kept = Object.fromEntries([...sent.body.matchAll(/<input type="hidden" name="(resume[^"]*)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>')]))
+  assert.equal(kept['resume.reason'], comment)
+  assert.equal(kept.resume_to, `/findings/${findingId}/triage`)
+  assert.match(sent.body, new RegExp(`name="next" value="/findings/${findingId}"`))
+  // Signing in shows the kept form to send again; sending it triages the finding.
+  const f = await signInForm(w)
+  const back = await w.app.inject({
+    method: 'POST',
+    url: '/sign-in',
+    headers: { cookie: f.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ _csrf: f.token, name: 'alice', password: 'violet tractor sandwich', next: `/findings/${findingId}`, ...kept }).toString(),
+  })
+  assert.equal(back.statusCode, 200)
+  assert.ok(back.body.includes('checked with the &lt;b&gt;owner&lt;/b&gt;, expected'), 'the comment is shown as text')
+  const csrf = /<form method="post" action="[^"]+" class="actions"><input type="hidden" name="_csrf" value="([^"]+)">/.exec(back.body)![1]!
+  const cookie = cookieOf(back, 'ward_session')
+  const resent = await w.app.inject({ method: 'POST', url: kept.resume_to!, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: csrf, status: 'accepted', risk_level: '1', reason: comment }).toString() })
+  assert.equal(resent.statusCode, 303)
+  const f2 = (await w.req('GET', `/api/v2/findings/${findingId}`)).json().data
+  assert.equal(f2.status, 'accepted')
 })

@@ -80,3 +80,16 @@ function showTimes(root) {
 }
 document.addEventListener('DOMContentLoaded', () => showTimes(document))
 document.addEventListener('htmx:load', (e) => showTimes(e.target))
+// Fields that belong to one choice (a VPN profile's type, an authentication kind): shown, and sent,
+// only while that choice is made — data-show-if="<select id>=<value>".
+function applyShowIf() {
+  for (const el of document.querySelectorAll('[data-show-if]')) {
+    const [id, value] = el.getAttribute('data-show-if').split('=')
+    const sel = document.getElementById(id)
+    const on = !!sel && sel.value === value
+    el.hidden = !on
+    for (const c of el.querySelectorAll('input, select, textarea')) c.disabled = !on
+  }
+}
+document.addEventListener('change', (e) => { if (e.target.id && document.querySelector(`[data-show-if^="${CSS.escape(e.target.id)}="]`)) applyShowIf() })
+document.addEventListener('DOMContentLoaded', applyShowIf)

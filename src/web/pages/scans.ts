@@ -158,6 +158,7 @@ ${table}`
     <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${vpnChoice === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${vpnChoice === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
   </div>
   <h2>Tool parameters</h2>
+  <p class="muted" data-testid="params-help">Lists take one item per line, or items separated by commas. An empty field leaves the choice to the tool.</p>
   ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], o.form && t.id === chosenTool ? paramsFromForm(t.id, schemas.get(t.id)!, o.form) : t.id === from?.tool_id ? earlier : undefined)}</fieldset>`)}
   <details><summary>Report callback (optional)</summary>
     <div class="grid">
