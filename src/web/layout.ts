@@ -3,12 +3,13 @@ import type { FastifyRequest } from 'fastify'
 import { html, type SafeHtml } from './html.js'
 import { assetUrl } from './assets.js'
 
-export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'profile' | null
+export type Section = 'dashboard' | 'targets' | 'scans' | 'schedules' | 'findings' | 'workspaces' | 'vpn' | 'profile' | null
 
 const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['dashboard', '/', 'Dashboard'],
   ['targets', '/targets', 'Targets'],
   ['scans', '/scans', 'Scans'],
+  ['schedules', '/schedules', 'Schedules'],
   ['findings', '/findings', 'Findings'],
   ['workspaces', '/workspaces', 'Workspaces'],
   ['vpn', '/vpn-profiles', 'VPN profiles'],

@@ -21,6 +21,8 @@ import { workspacePages } from './pages/workspaces.js'
 import { targetPages } from './pages/targets.js'
 import { targetPage } from './pages/target-page.js'
 import { scanPages } from './pages/scans.js'
+import { scanChangesPage } from './pages/scan-changes.js'
+import { schedulePages } from './pages/schedules.js'
 import { findingPages } from './pages/findings.js'
 import { dashboardPages } from './pages/dashboard.js'
 
@@ -111,6 +113,8 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   targetPages(app, ctx)
   targetPage(app, ctx)
   scanPages(app, ctx)
+  scanChangesPage(app, ctx)
+  schedulePages(app, ctx)
   findingPages(app, ctx)
 }
 

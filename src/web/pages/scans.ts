@@ -235,6 +235,8 @@ ${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data
   <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
   <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
   <a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
+  <a class="button secondary" href="/schedules${qs({ from_scan_id: s.id })}#new-schedule">Schedule these settings</a>
+  <a class="button secondary" href="/scans/${s.id}/changes">What changed</a>
   ${live ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
 </div>
 ${progressFragment(s, false, place)}
