@@ -58,6 +58,7 @@ const OK: Record<string, string> = {
   'finding-triaged': 'Finding updated (with its duplicates); the change is in its history.',
   'findings-triaged': 'The chosen findings were updated (with their duplicates); each change is in its finding\'s history.',
   'schedule-created': 'Schedule created.',
+  'none-chosen': 'No finding was chosen: tick the findings to change, or "all findings matching the filter".',
   'schedule-paused': 'Schedule paused: it does not run until you resume it.',
   'schedule-resumed': 'Schedule resumed: it runs at its next slot from now.',
   'schedule-run': 'Scan queued by the schedule.',

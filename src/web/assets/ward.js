@@ -93,3 +93,9 @@ function applyShowIf() {
 }
 document.addEventListener('change', (e) => { if (e.target.id && document.querySelector(`[data-show-if^="${CSS.escape(e.target.id)}="]`)) applyShowIf() })
 document.addEventListener('DOMContentLoaded', applyShowIf)
+// "Choose all" boxes: data-check-all="<form id>" ticks every row box of that form.
+document.addEventListener('change', (e) => {
+  const form = e.target.getAttribute && e.target.getAttribute('data-check-all')
+  if (!form) return
+  for (const b of document.querySelectorAll(`#${CSS.escape(form)} input[name="ids"]`)) b.checked = e.target.checked
+})
