@@ -80,7 +80,7 @@ ${rows.length
 ${rows.slice(0, PAGE).map(
   (f) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
   <td><a href="/targets/${f.target_id}">${names.get(f.target_id) ?? f.target_id}</a></td>
-  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : '')}</td><td>${f.status}</td><td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td class="wide-only">${when(f.created_at)}</td></tr>`,
+  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : (f.location ?? ''))}</td><td>${f.status}</td><td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td class="wide-only">${when(f.created_at)}</td></tr>`,
 )}</tbody></table></div></form>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
   : html`<p>No findings match.</p>`}`
     return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws.activeName, ok: okMessage(req) }))
