@@ -114,6 +114,11 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     assert.match(await page.locator('[data-testid=tests]').innerText(), /5 of 5 tests/)
     assert.equal(await page.locator('[data-testid=queued]').count(), 0, 'no "Scan queued" once it ended')
     assert.equal(await page.locator('#scan-live[hx-trigger]').count(), 0, 'no more polling')
+    // The three findings of one kind are one row with their count, opening to their places.
+    assert.equal(await page.locator('[data-testid=finding-group]').count(), 1)
+    assert.equal(await page.locator('[data-testid=group-count]').innerText(), '3 places')
+    await page.click('[data-testid=finding-group] summary span')
+    assert.equal(await page.locator('[data-testid=finding-group] li a:visible').count(), 3)
   })
 
   test('"Scan again" opens the form with the earlier scan\'s tool and parameters', async () => {

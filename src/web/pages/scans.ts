@@ -79,6 +79,29 @@ function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): Saf
 </div>`
 }
 
+type ScanFinding = Awaited<ReturnType<typeof scanFindings>>[number]
+const whereOf = (f: ScanFinding) => f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : (f.location ?? ''))
+
+/** Findings of one kind (same check and risk) together, in the order of their first finding. */
+function groupByKind(findings: ScanFinding[]): ScanFinding[][] {
+  const groups = new Map<string, ScanFinding[]>()
+  for (const f of findings) {
+    const key = `${f.vuln_id}\u0000${f.risk_level}`
+    groups.set(key, [...(groups.get(key) ?? []), f])
+  }
+  return [...groups.values()]
+}
+
+/** One row per kind: a kind found at several places shows its count and opens to the list of them. */
+function findingGroupRow(g: ScanFinding[]): SafeHtml {
+  const f = g[0]!
+  const kev = f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''
+  if (g.length === 1) return html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${kev}</td><td class="mono">${whereOf(f)}</td><td>${f.status}</td></tr>`
+  const statuses = [...new Set(g.map((x) => x.status))].join(', ')
+  return html`<tr data-testid="finding-group"><td>${riskBadge(f.risk_level)}</td><td colspan="2"><details><summary><a href="/findings/${f.id}">${f.name}</a>${kev} <span class="badge st" data-testid="group-count">${g.length} places</span></summary>
+<ul>${g.map((x) => html`<li><a href="/findings/${x.id}" class="mono">${whereOf(x) || `#${x.id}`}</a>${x.status === 'open' ? '' : html` <span class="muted">${x.status}</span>`}</li>`)}</ul></details></td><td>${statuses}</td></tr>`
+}
+
 export function scanPages(app: FastifyInstance, ctx: WebContext) {
   const { db, tools } = ctx
   const callbackBlocklist = scopesOf(ctx.config).callback
@@ -243,10 +266,7 @@ ${progressFragment(s, false, place)}
 <section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
 <section aria-labelledby="fs"><h2 id="fs">Findings (${findings.length})</h2>
 ${findings.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${findings.map(
-      (f) => html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
-      <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : '')}</td><td>${f.status}</td></tr>`,
-    )}</tbody></table></div>`
+  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${groupByKind(findings).map((g) => findingGroupRow(g))}</tbody></table></div>`
   : html`<p class="muted">No findings${live ? ' yet' : ''}.</p>`}
 ${caveat ? html`<p class="msg warn" data-testid="caveat">${caveat}</p>` : ''}</section>
 <section aria-labelledby="ts"><h2 id="ts">Tests (${tests.length})</h2>
