@@ -1,7 +1,7 @@
 // Findings reads. Tenancy: a finding is visible when its workspace belongs to the caller.
 import { selectArrays, type Db } from './db.js'
 import type { ExpressionBuilder } from 'kysely'
-import type { Database, FindingRow } from './schema.js'
+import type { Database, FindingGroupColumns, FindingRow } from './schema.js'
 
 /**
  * The columns of the Finding resource, in the resource's field order: rows read with
@@ -47,7 +47,7 @@ export interface FindingFilter {
 
 const ownWorkspaces = (db: Db, userId: number) => db.selectFrom('workspaces').select('id').where('user_id', '=', userId)
 
-export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
+export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<Array<FindingRow & FindingGroupColumns>> {
   return findingsQuery(db, userId, f).selectAll('findings').select(groupColumns).execute()
 }
 

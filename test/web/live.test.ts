@@ -141,7 +141,7 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     const box = await page.locator('[data-testid=recent] .table-wrap').boundingBox()
     assert.ok(th && box && th.x + th.width <= box.x + box.width + 1, `Ended at ${JSON.stringify(th)}, table ${JSON.stringify(box)}`)
     assert.equal(await page.locator('#dash-live[hx-trigger]').count(), 0, 'no more polling')
-    await shot(page, 'dashboard')
+    await shot(page, 'dashboard-live')
   })
 
   let portScan = 0

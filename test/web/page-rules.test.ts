@@ -148,3 +148,27 @@ test('a session that ended: live pages go to sign-in with a word and the way bac
   const f2 = (await w.req('GET', `/api/v2/findings/${findingId}`)).json().data
   assert.equal(f2.status, 'accepted')
 })
+
+test('findings show first and last seen, and a finding back after being fixed is a regression the list can filter', async () => {
+  const run = async (quiet: number[]) => {
+    const r = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: 'lifecycle.example', tool_params: { steps: 3, step_ms: 1, quiet_steps: quiet } } })).json().data
+    const id = r.created_id ?? r.id
+    await waitForScan(w, id, isTerminal, 30000)
+    return id
+  }
+  await run([])
+  await run([1]) // step 1 looked at and clean: its finding is fixed
+  const third = await run([]) // and back
+  const apiRegressions = (await w.req('GET', `/api/v2/findings?task_id=${third}`)).json().data.filter((f: any) => f.regression)
+  assert.ok(apiRegressions.length >= 1, 'the API sees a regression')
+  const all = await alice.get('/findings?workspace_id=all')
+  assert.match(all.body, /<th class="wide-only">First seen<\/th><th class="wide-only">Last seen<\/th>/)
+  const only = await alice.get('/findings?workspace_id=all&regression=1')
+  const ids = [...only.body.matchAll(/<tr data-finding-id="(\d+)">/g)].map((m) => Number(m[1]))
+  assert.ok(ids.length >= 1 && ids.includes(apiRegressions[0].id), `${ids}`)
+  assert.equal((only.body.match(/data-testid="regression"/g) ?? []).length, ids.length, 'every listed finding is marked a regression')
+  assert.match(only.body, /id="f-regression" checked/)
+  const page = await alice.get(`/findings/${ids[0]}`)
+  assert.match(page.body, /<dt>First seen<\/dt><dd><time datetime="[^"]+"/)
+  assert.match(page.body, /regression: back after being fixed/)
+})

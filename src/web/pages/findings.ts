@@ -43,15 +43,16 @@ export function findingPages(app: FastifyInstance, ctx: WebContext) {
     const grouped = q.group_duplicates === '1'
     const targetId = num(q.target_id)
     const scanId = num(q.scan_id)
+    const regression = q.regression === '1' ? true : undefined
     const foreign = wsId !== undefined && !ws.all.some((w) => w.id === wsId)
-    const keep = { workspace_id: q.workspace_id, target_id: targetId, scan_id: scanId, risk, status, group_duplicates: grouped ? 1 : undefined }
-    const list = (limit: number, page = 1) => (foreign ? Promise.resolve([]) : listFindings(db, u.userId, { workspaceId: wsId, targetId, scanId, riskLevel: risk, status, groupDuplicates: grouped, limit, page }))
-    return { u, ws, wsId, risk, status, grouped, targetId, scanId, keep, list }
+    const keep = { workspace_id: q.workspace_id, target_id: targetId, scan_id: scanId, risk, status, group_duplicates: grouped ? 1 : undefined, regression: regression ? 1 : undefined }
+    const list = (limit: number, page = 1) => (foreign ? Promise.resolve([]) : listFindings(db, u.userId, { workspaceId: wsId, targetId, scanId, riskLevel: risk, status, groupDuplicates: grouped, regression, limit, page }))
+    return { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list }
   }
 
   app.get('/findings', async (req, reply) => {
     const q = req.query as Record<string, string>
-    const { u, ws, wsId, risk, status, grouped, targetId, scanId, keep, list } = await filterOf(req, q)
+    const { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list } = await filterOf(req, q)
     const pageNo = pageOf(q.page)
     const rows = await list(PAGE + 1, pageNo)
     const names = await targetNames(db, u.userId, rows.map((f) => f.target_id))
@@ -60,7 +61,8 @@ export function findingPages(app: FastifyInstance, ctx: WebContext) {
   <div><label for="f-ws">Workspace</label><select id="f-ws" name="workspace_id"><option value="all"${wsId === undefined ? html` selected` : ''}>all workspaces</option>${ws.all.map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
   <div><label for="f-risk">Risk</label><select id="f-risk" name="risk"><option value="">any</option>${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === risk ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
   <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
-  <div><label><input type="checkbox" name="group_duplicates" value="1"${grouped ? html` checked` : ''}> latest of each duplicate group only</label></div>
+  <div><label><input type="checkbox" name="group_duplicates" value="1"${grouped ? html` checked` : ''}> latest of each duplicate group only</label>
+  <label><input type="checkbox" name="regression" value="1" id="f-regression"${regression ? html` checked` : ''}> regressions only (back after being fixed)</label></div>
   ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}">` : ''}${scanId ? html`<input type="hidden" name="scan_id" value="${scanId}">` : ''}
   <button type="submit" class="secondary">Filter</button>
   ${targetId || scanId ? html`<span class="muted">${scanId ? html`scan #${scanId} ` : ''}${targetId ? html`target ${names.get(targetId) ?? targetId} ` : ''}(<a href="/findings">clear</a>)</span>` : ''}
@@ -76,11 +78,11 @@ ${rows.length
   <div><label><input type="checkbox" name="all_matching" value="1" id="b-all"> all findings matching the filter (not only this page)</label></div>
   <button type="submit">Apply to chosen</button></div>
 </fieldset>
-<div class="table-wrap"><table><thead><tr><th><input type="checkbox" data-check-all="bulk" aria-label="Choose every finding on this page"></th><th>Risk</th><th>Finding</th><th>Target</th><th>Where</th><th>Status</th><th class="wide-only">Scan</th><th class="wide-only">Found</th></tr></thead><tbody>
+<div class="table-wrap"><table><thead><tr><th><input type="checkbox" data-check-all="bulk" aria-label="Choose every finding on this page"></th><th>Risk</th><th>Finding</th><th>Target</th><th>Where</th><th>Status</th><th class="wide-only">Scan</th><th class="wide-only">First seen</th><th class="wide-only">Last seen</th></tr></thead><tbody>
 ${rows.slice(0, PAGE).map(
-  (f) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
+  (f) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}${f.group_regression === 1 ? html` <span class="badge bad" data-testid="regression">regression</span>` : ''}</td>
   <td><a href="/targets/${f.target_id}">${names.get(f.target_id) ?? f.target_id}</a></td>
-  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : (f.location ?? ''))}</td><td>${f.status}</td><td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td class="wide-only">${when(f.created_at)}</td></tr>`,
+  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : (f.location ?? ''))}</td><td>${f.status}</td><td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td class="wide-only">${when(f.group_first_seen ?? f.created_at)}</td><td class="wide-only">${when(f.group_last_seen ?? f.created_at)}</td></tr>`,
 )}</tbody></table></div></form>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
   : html`<p>No findings match.</p>`}`
     return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws.activeName, ok: okMessage(req) }))
@@ -138,6 +140,8 @@ ${rows.slice(0, PAGE).map(
   <dt>CVE</dt><dd>${f.cve.length ? f.cve.map((c) => html`<a href="https://nvd.nist.gov/vuln/detail/${c}" rel="noreferrer noopener">${c}</a> `) : '—'}</dd>
   <dt>CWE</dt><dd>${f.cwe || '—'}</dd>
   <dt>OWASP</dt><dd>${owasp.length ? owasp.map((o) => html`${o}<br>`) : '—'}</dd>
+  <dt>First seen</dt><dd>${when(f.first_seen)}</dd>
+  <dt>Last seen</dt><dd>${when(f.last_seen)}${f.regression ? html` <span class="badge bad">regression: back after being fixed</span>` : ''}</dd>
   <dt>Status</dt><dd data-testid="finding-status">${f.status}${f.verified ? ' (verified)' : ''}</dd>
 </dl></section>
 </div>
