@@ -2,7 +2,7 @@
 import { selectPreparedArrays, type Arg, type Db } from './db.js'
 import { memberOf, memberWorkspaces, type Role } from './members.js'
 import type { ExpressionBuilder } from 'kysely'
-import type { Database, FindingRow } from './schema.js'
+import type { Database, FindingGroupColumns, FindingRow } from './schema.js'
 
 /**
  * The columns of the Finding resource, in the resource's field order: rows read with
@@ -48,7 +48,7 @@ export interface FindingFilter {
 
 const ownWorkspaces = (db: Db, userId: number, roles?: readonly Role[]) => memberWorkspaces(db, userId, roles)
 
-export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<FindingRow[]> {
+export async function listFindings(db: Db, userId: number, f: FindingFilter): Promise<Array<FindingRow & FindingGroupColumns>> {
   return findingsQuery(db, userId, f).selectAll('findings').select(groupColumns).execute()
 }
 

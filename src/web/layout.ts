@@ -4,12 +4,13 @@ import { html, type SafeHtml } from './html.js'
 import { assetUrl } from './assets.js'
 import type { Workspaces } from './workspace.js'
 
-export type Section = 'dashboard' | 'targets' | 'scans' | 'findings' | 'workspaces' | 'vpn' | 'integrations' | 'audit' | 'profile' | null
+export type Section = 'dashboard' | 'targets' | 'scans' | 'schedules' | 'findings' | 'workspaces' | 'vpn' | 'integrations' | 'audit' | 'profile' | null
 
 const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['dashboard', '/', 'Dashboard'],
   ['targets', '/targets', 'Targets'],
   ['scans', '/scans', 'Scans'],
+  ['schedules', '/schedules', 'Schedules'],
   ['findings', '/findings', 'Findings'],
   ['workspaces', '/workspaces', 'Workspaces'],
   ['vpn', '/vpn-profiles', 'VPN profiles'],

@@ -1,17 +1,19 @@
 // The web interface for people, on the API's port: a named Fastify plugin whose routes sit in their
 // own scope with their own headers (helmet CSP), cookie sessions and CSRF checks. Pages call the same
 // domain and store functions as the API, with the session's user as the caller.
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { gzipSync } from 'node:zlib'
 import cookie from '@fastify/cookie'
 import helmet from '@fastify/helmet'
 import { WardError } from '../domain/errors.js'
 import { sessionUser } from '../store/web-sessions.js'
 import type { WebContext } from './context.js'
-import { assets } from './assets.js'
-import { html } from './html.js'
+import { acceptedEncodings, assetEncoding, assets } from './assets.js'
+import { html, qs } from './html.js'
+import { pathOf } from './resume-form.js'
 import { page } from './layout.js'
-import { checkCsrf } from './respond.js'
+import { checkCsrf, sendPage } from './respond.js'
 import { sameOriginPath } from './next-path.js'
 import { authPages, SESSION_COOKIE } from './pages/auth.js'
 import { profilePages } from './pages/profile.js'
@@ -20,7 +22,10 @@ import { memberPages } from './pages/members.js'
 import { auditPages } from './pages/audit.js'
 import { integrationPages } from './pages/integrations.js'
 import { targetPages } from './pages/targets.js'
+import { targetPage } from './pages/target-page.js'
 import { scanPages } from './pages/scans.js'
+import { scanChangesPage } from './pages/scan-changes.js'
+import { schedulePages } from './pages/schedules.js'
 import { findingPages } from './pages/findings.js'
 import { dashboardPages } from './pages/dashboard.js'
 
@@ -30,6 +35,9 @@ declare module 'fastify' {
     webPublic?: boolean
   }
 }
+
+/** Powerful browser features Ward's pages never use, switched off for them and anything they might embed. */
+export const PERMISSIONS_POLICY = 'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()'
 
 async function webScope(app: FastifyInstance, ctx: WebContext) {
   await app.register(cookie)
@@ -54,18 +62,32 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
     hsts: false,
   })
 
+  let signInAgain: ReturnType<typeof authPages>['signInAgain'] = () => {
+    throw new Error('the sign-in pages are not registered yet')
+  }
   app.decorateRequest('webUser', null)
   app.addHook('onRequest', async (req, reply) => {
-    reply.header('cache-control', 'no-store')
+    reply.header('cache-control', 'no-store').header('permissions-policy', PERMISSIONS_POLICY)
     const sid = req.cookies[SESSION_COOKIE]
     if (sid && sid.length <= 100) req.webUser = await sessionUser(ctx.db, sid)
+  })
+  // Pages are compressed as well (a findings page is mostly repeated markup): gzip, fast level.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (typeof payload !== 'string' || payload.length < 1024 || reply.hasHeader('content-encoding')) return payload
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload
+    if (!acceptedEncodings(req.headers['accept-encoding']).has('gzip')) return payload
+    reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').removeHeader('content-length')
+    return gzipSync(payload, { level: 4 })
   })
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.config.webPublic) return
     if (!req.webUser) {
-      const next = req.method === 'GET' ? `?next=${encodeURIComponent(sameOriginPath(req.url))}` : ''
-      if (req.headers['hx-request']) return reply.status(401).header('hx-redirect', `/sign-in${next}`).send('')
-      return reply.redirect(`/sign-in${next}`, 303)
+      // A session cookie that no longer opens a session: it ended (expired, or signed out elsewhere).
+      const ended = req.cookies[SESSION_COOKIE] ? 1 : undefined
+      // A live fragment polls for its page: the way back is the page (htmx says which), not the fragment.
+      if (req.headers['hx-request']) return reply.status(401).header('hx-redirect', `/sign-in${qs({ next: sameOriginPath(pathOf(String(req.headers['hx-current-url'] ?? ''))), ended })}`).send('')
+      if (req.method === 'GET' || req.method === 'HEAD') return reply.redirect(`/sign-in${qs({ next: sameOriginPath(req.url), ended })}`, 303)
+      return signInAgain(req, reply)
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, req.webUser.csrf)
   })
@@ -82,10 +104,12 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   app.get('/assets/:name', { config: { webPublic: true } }, async (req, reply) => {
     const a = files.get((req.params as { name: string }).name)
     if (!a) throw new WardError(404, 'No such file')
-    return reply.header('cache-control', 'public, max-age=31536000, immutable').type(a.type).send(a.body)
+    const enc = assetEncoding(req.headers['accept-encoding'])
+    reply.header('cache-control', 'public, max-age=31536000, immutable').header('vary', 'accept-encoding').type(a.type)
+    return enc ? reply.header('content-encoding', enc).send(a[enc]) : reply.send(a.body)
   })
 
-  authPages(app, ctx)
+  signInAgain = authPages(app, ctx).signInAgain
   dashboardPages(app, ctx)
   profilePages(app, ctx)
   workspacePages(app, ctx)
@@ -93,11 +117,29 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   auditPages(app, ctx)
   integrationPages(app, ctx)
   targetPages(app, ctx)
+  targetPage(app, ctx)
   scanPages(app, ctx)
+  scanChangesPage(app, ctx)
+  schedulePages(app, ctx)
   findingPages(app, ctx)
 }
 
+/** The CSP of pages answered outside the web scope (the 404 page): the same rules helmet sets. */
+const PLAIN_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+
+/** The 404 page for browsers, with the navigation when the request carries a live session. */
+function notFoundPage(ctx: WebContext) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const sid = /(?:^|;\s*)ward_session=([^;]{1,100})/.exec(String(req.headers.cookie ?? ''))?.[1]
+    req.webUser = sid ? await sessionUser(ctx.db, decodeURIComponent(sid)).catch(() => null) : null
+    reply.header('content-security-policy', PLAIN_CSP).header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('permissions-policy', PERMISSIONS_POLICY).header('cache-control', 'no-store')
+    const body = html`<h1>Not found</h1><p>There is no page at <code>${req.url.split('?')[0]!.slice(0, 200)}</code>.</p><p><a href="/">Back to the dashboard</a></p>`
+    return sendPage(reply, page(req, 'Not found', body), 404)
+  }
+}
+
 async function webPlugin(app: FastifyInstance, ctx: WebContext) {
+  app.notFoundPage = notFoundPage(ctx)
   // Own scope: helmet, cookies and the session hooks apply to the web routes only, never to /api/v2.
   await app.register(webScope, ctx)
 }

@@ -61,6 +61,14 @@ const OK: Record<string, string> = {
   'scan-stopped': 'Stop requested.',
   'scan-deleted': 'Scan deleted.',
   'finding-triaged': 'Finding updated (with its duplicates); the change is in its history.',
+  'findings-triaged': 'The chosen findings were updated (with their duplicates); each change is in its finding\'s history.',
+  'schedule-created': 'Schedule created.',
+  'none-chosen': 'No finding was chosen: tick the findings to change, or "all findings matching the filter".',
+  'schedule-paused': 'Schedule paused: it does not run until you resume it.',
+  'schedule-resumed': 'Schedule resumed: it runs at its next slot from now.',
+  'schedule-run': 'Scan queued by the schedule.',
+  'schedule-skipped': 'Not run: the previous scan of this schedule is still running.',
+  'schedule-deleted': 'Schedule deleted; its scans are kept.',
 }
 export const okMessage = (req: FastifyRequest) => OK[String((req.query as Record<string, unknown>)?.ok ?? '')] ?? null
 

@@ -61,3 +61,16 @@ test('a list of objects (the Password Auditor credentials) is a JSON field and c
   assert.match(paramsFields(400, schema).value, /<textarea id="p-400-credentials" name="p.400.credentials"[^>]*autocomplete="off"/)
   assert.deepEqual(paramsFromForm(400, schema, { 'p.400.credentials': '[{"username":"ops","password":"pw"}]' }), { credentials: [{ username: 'ops', password: 'pw' }] })
 })
+
+test('authentication is a choice of kind with that kind\'s fields (no raw JSON), credentials as password fields', () => {
+  const schema = JSON.parse(JSON.stringify(createToolCatalogue({ diagnostic: false }).get(90)!.params)) as JsonSchema
+  const fields = paramsFields(90, schema).value
+  assert.match(fields, /<select id="p-90-authentication-type" name="p.90.authentication.type"><option value="">none<\/option><option value="form">form<\/option><option value="basic">basic/)
+  assert.match(fields, /<div data-show-if="p-90-authentication-type=basic" hidden>/)
+  assert.match(fields, /<input type="password" id="p-90-authentication-password-basic" name="p.90.authentication.password" autocomplete="new-password"/)
+  assert.doesNotMatch(fields, /textarea id="p-90-authentication"/)
+  // Each help line once: the list rule is said above the parameters, not under every list.
+  assert.doesNotMatch(fields, /one item per line/)
+  assert.deepEqual(paramsFromForm(90, schema, { 'p.90.authentication.type': 'basic', 'p.90.authentication.username': 'ops', 'p.90.authentication.password': 'pw' }), { authentication: { type: 'basic', username: 'ops', password: 'pw' } })
+  assert.deepEqual(paramsFromForm(90, schema, { 'p.90.authentication.type': '', 'p.90.authentication.username': 'ops' }), {}, 'no kind chosen: no authentication')
+})

@@ -15,6 +15,13 @@ export const unsupportedMediaType = (contentType: string | undefined) =>
 /** The body of every error answer. */
 export const errorBody = (status: number, message: string, details?: unknown) => ({ status, message, ...(details !== undefined ? { details } : {}) })
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by the web interface: the HTML answer for an unknown path a browser asked for. */
+    notFoundPage: ((req: FastifyRequest, reply: FastifyReply) => unknown) | null
+  }
+}
+
 /** Fastify `clientErrorHandler`: errors of Node's HTTP parser, answered on the raw socket. */
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
@@ -73,8 +80,12 @@ function errorBodyPlugin(app: FastifyInstance, _opts: unknown, done: () => void)
   })
 
   const allowedMethods = routeIndex(app)
+  app.decorate('notFoundPage', null)
   app.setNotFoundHandler((req, reply) => {
     const path = (req.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/')
+    // A browser asking for a page that does not exist gets the web interface's page; programs and
+    // everything under /api/ keep the error body.
+    if (app.notFoundPage && !path.startsWith('/api/') && req.method === 'GET' && /\btext\/html\b/.test(String(req.headers.accept ?? ''))) return app.notFoundPage(req, reply)
     const allowed = allowedMethods(path)
     if (allowed.length) {
       reply.header('allow', allowed.join(', '))

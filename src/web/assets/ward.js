@@ -65,3 +65,37 @@ function drawChart(el) {
   }
   new window.uPlot(opts, [data.t, ...data.s], el)
 }
+// Times: the reader's own time zone, "3 min ago" when recent; the ISO form stays on hover.
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
+const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+function showTimes(root) {
+  const now = Date.now()
+  for (const t of root.querySelectorAll('time[data-when]')) {
+    const at = Date.parse(t.getAttribute('datetime'))
+    if (Number.isNaN(at)) continue
+    const secs = Math.round((at - now) / 1000)
+    const abs = Math.abs(secs)
+    t.textContent = abs < 45 ? 'just now' : abs < 3600 ? relative.format(Math.round(secs / 60), 'minute') : abs < 86400 ? relative.format(Math.round(secs / 3600), 'hour') : absolute.format(at)
+  }
+}
+document.addEventListener('DOMContentLoaded', () => showTimes(document))
+document.addEventListener('htmx:load', (e) => showTimes(e.target))
+// Fields that belong to one choice (a VPN profile's type, an authentication kind): shown, and sent,
+// only while that choice is made — data-show-if="<select id>=<value>".
+function applyShowIf() {
+  for (const el of document.querySelectorAll('[data-show-if]')) {
+    const [id, value] = el.getAttribute('data-show-if').split('=')
+    const sel = document.getElementById(id)
+    const on = !!sel && sel.value === value
+    el.hidden = !on
+    for (const c of el.querySelectorAll('input, select, textarea')) c.disabled = !on
+  }
+}
+document.addEventListener('change', (e) => { if (e.target.id && document.querySelector(`[data-show-if^="${CSS.escape(e.target.id)}="]`)) applyShowIf() })
+document.addEventListener('DOMContentLoaded', applyShowIf)
+// "Choose all" boxes: data-check-all="<form id>" ticks every row box of that form.
+document.addEventListener('change', (e) => {
+  const form = e.target.getAttribute && e.target.getAttribute('data-check-all')
+  if (!form) return
+  for (const b of document.querySelectorAll(`#${CSS.escape(form)} input[name="ids"]`)) b.checked = e.target.checked
+})

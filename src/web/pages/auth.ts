@@ -8,8 +8,9 @@ import { createSession, deleteExpiredSessions, deleteSession, newToken, setPassw
 import type { WebContext } from '../context.js'
 import { html } from '../html.js'
 import { page } from '../layout.js'
-import { checkCsrf, overTls, sendPage } from '../respond.js'
+import { checkCsrf, formOf, overTls, sendPage } from '../respond.js'
 import { sameOriginPath } from '../next-path.js'
+import { pathOf, resumeFields, resumeFrom, resumeOf, resumePage, type Resume } from '../resume-form.js'
 
 export const SESSION_COOKIE = 'ward_session'
 const SIGNIN_COOKIE = 'ward_signin'
@@ -35,13 +36,14 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     return token
   }
 
-  function signInForm(req: FastifyRequest, reply: FastifyReply, o: { error?: string; name?: string; next?: string; status?: number } = {}) {
+  function signInForm(req: FastifyRequest, reply: FastifyReply, o: { error?: string; name?: string; next?: string; status?: number; ended?: boolean; resume?: Resume | null } = {}) {
     const token = preSessionToken(req, reply, SIGNIN_COOKIE, '/')
     const body = html`<div class="signin card">
   <h1>Sign in to Ward</h1>
+  ${o.ended ? html`<p class="msg warn" role="status" data-testid="session-ended">Your session has ended (it expired, or you signed out elsewhere). Sign in again to continue where you were${o.resume ? ': the form you sent is kept and waits for you' : ''}.</p>` : ''}
   <form method="post" action="/sign-in">
     <input type="hidden" name="_csrf" value="${token}">
-    <input type="hidden" name="next" value="${sameOriginPath(o.next)}">
+    <input type="hidden" name="next" value="${sameOriginPath(o.next)}">${o.resume ? resumeFields(o.resume) : ''}
     <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
     <div class="field"><label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required></div>
     <button type="submit">Sign in</button>
@@ -54,7 +56,8 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
 
   app.get('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
     if (req.webUser) return reply.redirect('/', 303)
-    return signInForm(req, reply, { next: (req.query as Record<string, string>).next })
+    const q = req.query as Record<string, string>
+    return signInForm(req, reply, { next: q.next, ended: q.ended === '1' })
   })
 
   app.post('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
@@ -67,14 +70,14 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     if (byUser! >= config.web.signInLimit || byIp! >= config.web.signInLimit * 3) {
       req.log.warn({ user: name, ip: req.ip }, 'web sign-in refused: too many attempts')
       reply.header('retry-after', String(Math.ceil(config.web.signInWindowMs / 1000)))
-      return signInForm(req, reply, { error: `Too many sign-in attempts; try again in ${Math.ceil(config.web.signInWindowMs / 60000)} minutes.`, name, next: b.next as string, status: 429 })
+      return signInForm(req, reply, { error: `Too many sign-in attempts; try again in ${Math.ceil(config.web.signInWindowMs / 60000)} minutes.`, name, next: b.next as string, status: 429, resume: resumeOf(b) })
     }
     const user = name ? await userForSignIn(db, name) : undefined
     const ok = await verifyPassword(password, user?.password_hash ?? null)
     if (!user || !ok) {
       await Promise.all(keys.map(fail))
       req.log.warn({ user: name, ip: req.ip, known: !!user }, 'web sign-in failed')
-      return signInForm(req, reply, { error: 'Wrong user name or password.', name, next: b.next as string, status: 401 })
+      return signInForm(req, reply, { error: 'Wrong user name or password.', name, next: b.next as string, status: 401, resume: resumeOf(b) })
     }
     const s = await createSession(db, user.id, config.web.sessionMs)
     req.log.info({ userId: user.id, ip: req.ip }, 'web sign-in')
@@ -82,6 +85,8 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
     reply.clearCookie(SIGNIN_COOKIE, { path: '/' })
     reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
+    const resume = resumeOf(b)
+    if (resume) return sendPage(reply, page(req, 'Send your form again', resumePage(resume, s.csrf, sameOriginPath(b.next))))
     return reply.redirect(sameOriginPath(b.next), 303)
   })
 
@@ -93,6 +98,14 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
   })
 
   setPasswordPages(app, ctx, { cookieOpts, preSessionToken })
+
+  return {
+    /** A form sent after its session ended: the sign-in page (401) that keeps the form to send again. */
+    signInAgain: (req: FastifyRequest, reply: FastifyReply) => {
+      const back = sameOriginPath(pathOf(req.headers.referer))
+      return signInForm(req, reply, { ended: true, next: back, status: 401, resume: resumeOf(resumeFrom(pathOf(req.url), formOf(req))) })
+    },
+  }
 }
 
 /** What the sign-in and set-password pages share: cookie options and the pre-session CSRF token. */
@@ -152,4 +165,5 @@ function setPasswordPages(app: FastifyInstance, ctx: WebContext, { cookieOpts, p
     reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
     return reply.redirect('/profile', 303)
   })
+
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { findingsPerDay, openFindingsByRisk, scansInStates, targetNames } from '../../store/web-lists.js'
 import { ACTIVE_STATES, TERMINAL_STATES } from '../../store/scan-states.js'
 import type { ScanRow } from '../../store/schema.js'
-import { toApiTime } from '../../store/time.js'
+import { when } from '../time.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
@@ -13,7 +13,7 @@ import { okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
 import { duration, statusBadge } from './scans.js'
 
-const DAYS = 30
+export const DAYS = 30
 
 /** uPlot's data: one x value per day (unix seconds) and one series per risk level. */
 export function chartSeries(rows: Array<{ day: string; risk_level: number; n: number }>, today = new Date()) {
@@ -29,33 +29,46 @@ export function chartSeries(rows: Array<{ day: string; risk_level: number; n: nu
 
 export function dashboardPages(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
+
+  /**
+   * The parts of the dashboard that change as scans run and end: the severity tiles and both scan
+   * tables. They poll together while a scan is running or waiting, so a scan that ends leaves
+   * "Running now" and joins "Recently finished" at once; the answer without an active scan stops polling.
+   */
+  async function liveScans(userId: number, wsId: number) {
+    const [open, running, recent] = await Promise.all([openFindingsByRisk(db, userId, wsId), scansInStates(db, userId, wsId, ACTIVE_STATES, 20), scansInStates(db, userId, wsId, TERMINAL_STATES, 10)])
+    const names = await targetNames(db, userId, [...running, ...recent].map((s) => s.target_id))
+    const scanRow = (s: ScanRow) =>
+      html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td><td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td><td>${s.end_time ? when(s.end_time) : duration(s)}</td></tr>`
+    const scanTable = (rows: ScanRow[], empty: string, live: boolean) =>
+      rows.length
+        ? html`<div class="table-wrap"><table><thead><tr><th>Scan</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>${live ? 'Elapsed' : 'Ended'}</th></tr></thead><tbody>${rows.map(scanRow)}</tbody></table></div>`
+        : html`<p class="muted">${empty}</p>`
+    return html`<div id="dash-live"${running.length ? html` hx-get="/dashboard/live" hx-trigger="every 3s" hx-swap="outerHTML"` : ''}>
+<section aria-labelledby="open"><h2 id="open">Open findings by severity</h2>
+<div class="sev" data-testid="open-findings">${[4, 3, 2, 1, 0].map((r) => html`<a class="tile r${r}" href="/findings${qs({ risk: r, status: 'open', group_duplicates: 1 })}"><b>${open[r]}</b>${RISK_NAMES[r]}</a>`)}</div></section>
+<div class="dash-scans">
+<section aria-labelledby="run" data-testid="running"><h2 id="run">Running now</h2>${scanTable(running, 'No scan is running or waiting.', true)}</section>
+<section aria-labelledby="recent" data-testid="recent"><h2 id="recent">Recently finished</h2>${scanTable(recent, 'No scan has finished yet.', false)}</section>
+</div></div>`
+  }
+
+  app.get('/dashboard/live', async (req, reply) => {
+    const u = userOf(req)
+    const ws = await workspacesOf(db, u)
+    return sendPage(reply, await liveScans(u.userId, ws.active?.id ?? 0))
+  })
+
   app.get('/', async (req, reply) => {
     const u = userOf(req)
     const ws = await workspacesOf(db, u)
     const wsId = ws.active?.id ?? 0
     const since = new Date(Date.now() - DAYS * 86400000).toISOString().slice(0, 10)
-    const [open, perDay, running, recent] = await Promise.all([
-      openFindingsByRisk(db, u.userId, wsId),
-      findingsPerDay(db, u.userId, wsId, since),
-      scansInStates(db, u.userId, wsId, ACTIVE_STATES, 20),
-      scansInStates(db, u.userId, wsId, TERMINAL_STATES, 10),
-    ])
-    const names = await targetNames(db, u.userId, [...running, ...recent].map((s) => s.target_id))
-    const scanRow = (s: ScanRow) =>
-      html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td>${names.get(s.target_id) ?? s.target_id}</td><td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td><td>${s.end_time ? toApiTime(s.end_time) : duration(s)}</td></tr>`
-    const scanTable = (rows: ScanRow[], empty: string, live: boolean) =>
-      rows.length
-        ? html`<div class="table-wrap"${live ? html` id="running" hx-get="/" hx-select="#running" hx-trigger="every 3s" hx-swap="outerHTML"` : ''}><table><thead><tr><th>Scan</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>${live ? 'Elapsed' : 'Ended'}</th></tr></thead><tbody>${rows.map(scanRow)}</tbody></table></div>`
-        : html`<p class="muted">${empty}</p>`
+    const [live, perDay] = await Promise.all([liveScans(u.userId, wsId), findingsPerDay(db, u.userId, wsId, since)])
     const body = html`<h1>Dashboard <small class="muted">· ${ws.activeName}</small></h1>
-<section aria-labelledby="open"><h2 id="open">Open findings by severity</h2>
-<div class="sev" data-testid="open-findings">${[4, 3, 2, 1, 0].map((r) => html`<a class="tile r${r}" href="/findings${qs({ risk: r, status: 'open', group_duplicates: 1 })}"><b>${open[r]}</b>${RISK_NAMES[r]}</a>`)}</div></section>
+${live}
 <section class="card mt" aria-labelledby="time"><h2 id="time">Findings over the last ${DAYS} days</h2>
 <div id="findings-chart" class="chart" data-series="${JSON.stringify(chartSeries(perDay))}" role="img" aria-label="Findings per day by severity"></div></section>
-<div class="grid">
-<section aria-labelledby="run"><h2 id="run">Running now</h2>${scanTable(running, 'No scan is running or waiting.', true)}</section>
-<section aria-labelledby="recent"><h2 id="recent">Recently finished</h2>${scanTable(recent, 'No scan has finished yet.', false)}</section>
-</div>
 <div class="actions mt">${ws.writes() ? html`<a class="button" href="/scans/new">Start a scan</a><a class="button secondary" href="/targets">Add a target</a>` : ''}<a class="button secondary" href="/profile">Your API key</a></div>`
     return sendPage(reply, page(req, 'Dashboard', body, { section: 'dashboard', workspace: ws, ok: okMessage(req), chart: true }))
   })

@@ -6,13 +6,14 @@ import { groupHistory, updateFindingGroup } from '../../store/finding-history.js
 import { testWithFindings } from '../../store/results.js'
 import { getScan } from '../../store/scans.js'
 import { targetNames } from '../../store/web-lists.js'
-import { toApiTime } from '../../store/time.js'
+import { when } from '../time.js'
 import { findingView, type FindingStatus } from '../../reports/finding-view.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { toolName } from '../../tools/registry.js'
-import { notFound } from '../../domain/errors.js'
-import { refusal } from '../../domain/access.js'
+import { notFound, WardError } from '../../domain/errors.js'
+import { refusal, viewerRefused } from '../../domain/access.js'
 import { WRITER_ROLES } from '../../store/members.js'
+import { findingsCsv, toSarif, type ScanInfo, type WireFinding } from '../../reports/formats/index.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs } from '../html.js'
 import { csrfField, page } from '../layout.js'
@@ -22,6 +23,9 @@ import { pageOf, pager } from './targets.js'
 import { riskBadge } from './scans.js'
 
 const PAGE = 100
+/** Findings one bulk triage or one export handles at most. */
+const BULK_MAX = 5000
+const EXPORT_MAX = 20000
 const STATUSES: FindingStatus[] = ['open', 'fixed', 'accepted', 'false_positive']
 const num = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : undefined)
 /** Only web links become links: a reference is catalogue text, but never a javascript: URL. */
@@ -30,9 +34,9 @@ const link = (u: string) => (/^https?:\/\//i.test(u) ? html`<a href="${u}" rel="
 export function findingPages(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
 
-  app.get('/findings', async (req, reply) => {
+  /** The list's filters from a query or a form: the same for the page, bulk triage and exports. */
+  async function filterOf(req: FastifyRequest, q: Record<string, string>) {
     const u = userOf(req)
-    const q = req.query as Record<string, string>
     const ws = await workspacesOf(db, u)
     // Default: the active workspace; "all" lists every workspace of the user.
     const wsId = q.workspace_id === 'all' ? undefined : (num(q.workspace_id) ?? ws.active?.id)
@@ -41,30 +45,84 @@ export function findingPages(app: FastifyInstance, ctx: WebContext) {
     const grouped = q.group_duplicates === '1'
     const targetId = num(q.target_id)
     const scanId = num(q.scan_id)
+    const regression = q.regression === '1' ? true : undefined
+    const foreign = wsId !== undefined && !ws.all.some((w) => w.id === wsId)
+    const keep = { workspace_id: q.workspace_id, target_id: targetId, scan_id: scanId, risk, status, group_duplicates: grouped ? 1 : undefined, regression: regression ? 1 : undefined }
+    const list = (limit: number, page = 1) => (foreign ? Promise.resolve([]) : listFindings(db, u.userId, { workspaceId: wsId, targetId, scanId, riskLevel: risk, status, groupDuplicates: grouped, regression, limit, page }))
+    return { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list }
+  }
+
+  app.get('/findings', async (req, reply) => {
+    const q = req.query as Record<string, string>
+    const { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list } = await filterOf(req, q)
     const pageNo = pageOf(q.page)
-    const rows = wsId !== undefined && !ws.all.some((w) => w.id === wsId) ? [] : await listFindings(db, u.userId, { workspaceId: wsId, targetId, scanId, riskLevel: risk, status, groupDuplicates: grouped, limit: PAGE + 1, page: pageNo })
+    const rows = await list(PAGE + 1, pageNo)
     const names = await targetNames(db, u.userId, rows.map((f) => f.target_id))
-    const keep = { workspace_id: q.workspace_id, target_id: targetId, scan_id: scanId, risk, status, group_duplicates: grouped ? 1 : undefined }
     const body = html`<h1>Findings</h1>
 <form method="get" action="/findings" class="filters">
   <div><label for="f-ws">Workspace</label><select id="f-ws" name="workspace_id"><option value="all"${wsId === undefined ? html` selected` : ''}>all workspaces</option>${ws.all.map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
   <div><label for="f-risk">Risk</label><select id="f-risk" name="risk"><option value="">any</option>${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === risk ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
   <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
-  <div><label><input type="checkbox" name="group_duplicates" value="1"${grouped ? html` checked` : ''}> latest of each duplicate group only</label></div>
+  <div><label><input type="checkbox" name="group_duplicates" value="1"${grouped ? html` checked` : ''}> latest of each duplicate group only</label>
+  <label><input type="checkbox" name="regression" value="1" id="f-regression"${regression ? html` checked` : ''}> regressions only (back after being fixed)</label></div>
   ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}">` : ''}${scanId ? html`<input type="hidden" name="scan_id" value="${scanId}">` : ''}
   <button type="submit" class="secondary">Filter</button>
   ${targetId || scanId ? html`<span class="muted">${scanId ? html`scan #${scanId} ` : ''}${targetId ? html`target ${names.get(targetId) ?? targetId} ` : ''}(<a href="/findings">clear</a>)</span>` : ''}
 </form>
+<div class="actions" data-testid="export">Export this list: <a href="/findings/export.csv${qs(keep)}">CSV</a> <a href="/findings/export.sarif${qs(keep)}">SARIF</a> <a href="/findings/export.json${qs(keep)}">JSON</a></div>
 ${rows.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Target</th><th>Where</th><th>Status</th><th>Scan</th><th>Found</th></tr></thead><tbody>
+  ? html`<form method="post" action="/findings/bulk" id="bulk">${csrfField(req)}${Object.entries(keep).map(([k, v]) => (v === undefined ? '' : html`<input type="hidden" name="f.${k}" value="${v}">`))}
+${ws.writes() ? html`<fieldset class="bulk" data-testid="bulk"><legend>Triage the chosen findings together</legend>
+  <div class="filters">
+  <div><label for="b-status">New status</label><select id="b-status" name="status"><option value="false_positive">false positive</option><option value="accepted">accepted risk</option><option value="fixed">fixed</option><option value="open">open (reopen)</option></select></div>
+  <div data-show-if="b-status=accepted" hidden><label for="b-until">Accepted until</label><input type="date" id="b-until" name="until"></div>
+  <div><label for="b-reason">Reason</label><input type="text" id="b-reason" name="reason" maxlength="2000" placeholder="why (kept in each history)"></div>
+  <div><label><input type="checkbox" name="all_matching" value="1" id="b-all"> all findings matching the filter (not only this page)</label></div>
+  <button type="submit">Apply to chosen</button></div>
+</fieldset>` : ''}
+<div class="table-wrap"><table><thead><tr><th><input type="checkbox" data-check-all="bulk" aria-label="Choose every finding on this page"></th><th>Risk</th><th>Finding</th><th>Target</th><th>Where</th><th>Status</th><th class="wide-only">Scan</th><th class="wide-only">First seen</th><th class="wide-only">Last seen</th></tr></thead><tbody>
 ${rows.slice(0, PAGE).map(
-  (f) => html`<tr data-finding-id="${f.id}"><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
-  <td><a href="/findings${qs({ ...keep, target_id: f.target_id })}">${names.get(f.target_id) ?? f.target_id}</a></td>
-  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : '')}</td><td>${f.status}</td><td><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td>${toApiTime(f.created_at)}</td></tr>`,
-)}</tbody></table></div>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
+  (f) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}${f.group_regression === 1 ? html` <span class="badge bad" data-testid="regression">regression</span>` : ''}</td>
+  <td><a href="/targets/${f.target_id}">${names.get(f.target_id) ?? f.target_id}</a></td>
+  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : (f.location ?? ''))}</td><td>${f.status}</td><td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td class="wide-only">${when(f.group_first_seen ?? f.created_at)}</td><td class="wide-only">${when(f.group_last_seen ?? f.created_at)}</td></tr>`,
+)}</tbody></table></div></form>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
   : html`<p>No findings match.</p>`}`
-    return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws }))
+    return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws, ok: okMessage(req) }))
   })
+
+  app.post('/findings/bulk', async (req, reply) => {
+    const f = formOf(req)
+    const raw = (req.body ?? {}) as Record<string, unknown>
+    // The filter the list showed travels as f.<name>: "all matching" means the same findings.
+    const q = Object.fromEntries(Object.entries(f).filter(([k]) => k.startsWith('f.')).map(([k, v]) => [k.slice(2), v]))
+    const { u, keep, list } = await filterOf(req, q)
+    const back = `/findings${qs(keep)}`
+    if (!STATUSES.includes(f.status as FindingStatus)) throw new WardError(400, `The status must be one of ${STATUSES.join(', ')}`)
+    const until = f.status === 'accepted' && f.until && /^\d{4}-\d\d-\d\d$/.test(f.until) ? f.until : null
+    const reason = [(f.reason ?? '').trim().slice(0, 1900), until ? `accepted until ${until}` : ''].filter(Boolean).join('; ') || null
+    const chosen = new Set((Array.isArray(raw.ids) ? raw.ids : [raw.ids]).filter((x): x is string => typeof x === 'string' && /^\d{1,15}$/.test(x)).map(Number))
+    const rows = f.all_matching === '1' ? await list(BULK_MAX) : await Promise.all([...chosen].slice(0, BULK_MAX).map((id) => getFinding(db, u.userId, id)))
+    const found = rows.filter((r): r is NonNullable<typeof r> => !!r)
+    if (!found.length) return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=none-chosen`, 303)
+    // Only findings of workspaces where the caller's role may triage; a viewer's request changes nothing.
+    const writable = (await Promise.all(found.map((r) => getFinding(db, u.userId, r.id, WRITER_ROLES)))).filter((r): r is NonNullable<typeof r> => !!r)
+    if (!writable.length) throw viewerRefused()
+    // One history entry per finding (its duplicates follow it), each with the same reason.
+    for (const row of writable) await updateFindingGroup(db, row, { status: f.status as FindingStatus }, reason, u.userId)
+    return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=findings-triaged`, 303)
+  })
+
+  for (const kind of ['csv', 'sarif', 'json'] as const)
+    app.get(`/findings/export.${kind}`, async (req, reply) => {
+      const { u, list } = await filterOf(req, req.query as Record<string, string>)
+      const rows = await list(EXPORT_MAX)
+      const names = await targetNames(db, u.userId, rows.map((r) => r.target_id))
+      const wire = rows.map((r) => findingView(r) as unknown as WireFinding)
+      const info = (f: WireFinding): ScanInfo => ({ id: f.scan_id ?? 0, target: names.get(f.target_id ?? 0) ?? '', tool_id: 0, status_name: '' })
+      const body = kind === 'csv' ? findingsCsv(wire, info) : kind === 'sarif' ? toSarif({ id: 0, target: 'findings of Ward', tool_id: 0, status_name: 'finished' }, wire, [], null) : JSON.stringify({ data: wire }, null, 2)
+      const type = { csv: 'text/csv; charset=utf-8', sarif: 'application/sarif+json', json: 'application/json' }[kind]
+      return reply.type(type).header('content-disposition', `attachment; filename="ward-findings.${kind}"`).send(body)
+    })
 
   findingPage(app, ctx)
 }
@@ -83,7 +141,7 @@ function findingPage(app: FastifyInstance, ctx: WebContext) {
     const owasp = Object.values(f.owasp ?? {}).filter(Boolean) as string[]
     const body = html`<h1>${riskBadge(f.risk_level)} ${f.name}</h1>
 <p class="muted">Finding #${f.id} on <strong>${names.get(row.target_id) ?? row.target_id}</strong>${f.port !== null ? html`, port ${f.port}/${f.protocol ?? ''}${f.service ? ` (${f.service})` : ''}` : ''}${f.url ? html`, <span class="mono">${f.url}</span>` : ''}
- — found by <a href="/scans/${row.scan_id}">${scan ? toolName(scan.tool_id) : 'scan'} #${row.scan_id}</a> at ${f.created_at}.
+ — found by <a href="/scans/${row.scan_id}">${scan ? toolName(scan.tool_id) : 'scan'} #${row.scan_id}</a>, ${when(row.created_at)}.
  ${f.in_cisa_catalog ? html`<span class="badge kev" title="In the CISA Known Exploited Vulnerabilities catalogue">CISA KEV: exploited in the wild</span>` : ''}
  ${f.confirmed ? html`<span class="badge fin">confirmed</span>` : html`<span class="badge st">inferred</span>`}</p>
 <div class="grid">
@@ -94,6 +152,8 @@ function findingPage(app: FastifyInstance, ctx: WebContext) {
   <dt>CVE</dt><dd>${f.cve.length ? f.cve.map((c) => html`<a href="https://nvd.nist.gov/vuln/detail/${c}" rel="noreferrer noopener">${c}</a> `) : '—'}</dd>
   <dt>CWE</dt><dd>${f.cwe || '—'}</dd>
   <dt>OWASP</dt><dd>${owasp.length ? owasp.map((o) => html`${o}<br>`) : '—'}</dd>
+  <dt>First seen</dt><dd>${when(f.first_seen)}</dd>
+  <dt>Last seen</dt><dd>${when(f.last_seen)}${f.regression ? html` <span class="badge bad">regression: back after being fixed</span>` : ''}</dd>
   <dt>Status</dt><dd data-testid="finding-status">${f.status}${f.verified ? ' (verified)' : ''}</dd>
 </dl></section>
 </div>
@@ -120,7 +180,7 @@ ${ws.writes(row.workspace_id) ? html`<p class="muted">Applies to this finding an
 <h2>History</h2>
 ${history.length
   ? html`<div class="table-wrap"><table data-testid="history"><thead><tr><th>When</th><th>Change</th><th>Comment</th><th>By</th></tr></thead><tbody>${history.map(
-      (h) => html`<tr><td>${toApiTime(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
+      (h) => html`<tr><td>${when(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
     )}</tbody></table></div>`
   : html`<p class="muted">No changes yet.</p>`}
 </section>`

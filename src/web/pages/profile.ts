@@ -9,9 +9,12 @@ import { revokeOwnKey, setPasswordHash, userForSignIn, userKeys } from '../../st
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
 import { csrfField, page } from '../layout.js'
-import { formOf, idOf, okMessage, sendPage } from '../respond.js'
+import { formOf, idOf, okMessage, overTls, sendPage } from '../respond.js'
+import { secretsOf } from '../../store/secrets.js'
+import { isSealed } from '../../store/secret-box.js'
 import { workspacesOf } from '../workspace.js'
 
+const NEW_KEY_COOKIE = 'ward_new_key'
 const masked = (prefix: string) => `${prefix}${'•'.repeat(20)}`
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '')
 
@@ -62,13 +65,30 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
     return sendPage(reply, page(req, 'Profile', body, { section: 'profile', workspace: ws, ok: o.ok ?? okMessage(req), error: o.error }), o.status ?? 200)
   }
 
-  app.get('/profile', async (req, reply) => render(req, reply))
+  app.get('/profile', async (req, reply) => render(req, reply, { newKey: takeNewKey(req, reply) }))
 
+  // Redirect after post: the new key waits for the next page in a sealed, short-lived cookie that
+  // page clears, so reloading the page shows the list again instead of creating another key.
   app.post('/profile/keys', async (req, reply) => {
-    const key = await createApiKey(db, userOf(req).userId)
-    req.log.info({ userId: userOf(req).userId }, 'API key created in the web interface')
-    return render(req, reply, { newKey: key! })
+    const u = userOf(req)
+    const key = await createApiKey(db, u.userId)
+    req.log.info({ userId: u.userId }, 'API key created in the web interface')
+    reply.setCookie(NEW_KEY_COOKIE, secretsOf(db).seal(`${u.userId}:${key!}`), { path: '/profile', httpOnly: true, sameSite: 'strict', maxAge: 300, secure: ctx.config.web.cookieSecure === 'on' || (ctx.config.web.cookieSecure === 'auto' && overTls(req)) })
+    return reply.redirect('/profile', 303)
   })
+
+  /** The key created just before, once: read from its cookie, which is cleared. */
+  function takeNewKey(req: FastifyRequest, reply: FastifyReply): string | undefined {
+    const sealed = req.cookies[NEW_KEY_COOKIE]
+    if (!sealed || !isSealed(sealed)) return undefined
+    reply.clearCookie(NEW_KEY_COOKIE, { path: '/profile' })
+    try {
+      const [owner, key] = secretsOf(db).open(sealed).split(/:(.*)/s)
+      return Number(owner) === userOf(req).userId ? key : undefined
+    } catch {
+      return undefined
+    }
+  }
 
   app.post('/profile/keys/:id/revoke', async (req, reply) => {
     const u = userOf(req)

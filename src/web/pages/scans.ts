@@ -15,7 +15,7 @@ import { ACTIVE_STATES, SCAN_STATES } from '../../store/scan-states.js'
 import type { ScanRow } from '../../store/schema.js'
 import { queueReader, type QueuePlace } from '../../store/queue.js'
 import { etaSeconds, waitingMessage } from '../../domain/queue-message.js'
-import { toApiTime } from '../../store/time.js'
+import { when } from '../time.js'
 import { scanOutputJson } from '../../reports/scan-output.js'
 import { scanPdfStream } from '../../reports/scan-report.js'
 import { pdfOrBusy } from '../../domain/report-requests.js'
@@ -25,6 +25,7 @@ import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs, type SafeHtml } from '../html.js'
 import { csrfField, page } from '../layout.js'
+import { newScanWords } from '../form-words.js'
 import { paramsFields, paramsFromForm, type JsonSchema } from '../params-form.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
@@ -51,6 +52,18 @@ export const summaryTiles = (s: Pick<ScanRow, 'count_info' | 'count_low' | 'coun
   return html`<div class="sev" data-testid="summary">${[4, 3, 2, 1, 0].map((r) => html`<div class="tile r${r}"><b>${counts[r]}</b>${RISK_NAMES[r]}</div>`)}</div>`
 }
 
+/**
+ * The time a running scan has left, in words: rounded to what an estimate can promise, and
+ * "finishing" for the last seconds (an estimate of 0 s while the last test still runs reads as wrong).
+ */
+export function etaText(seconds: number): string {
+  if (seconds < 10) return 'finishing'
+  if (seconds < 60) return `about ${Math.round(seconds / 10) * 10} s left`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `about ${minutes} min left`
+  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`
+}
+
 /** The live part of a scan page: state, progress, tests, elapsed time. Polls itself while the scan is active. */
 function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): SafeHtml {
   const live = isActive(s)
@@ -61,10 +74,33 @@ function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): Saf
   <progress max="100" value="${s.progress}" aria-label="Scan progress">${s.progress} %</progress>
   <strong data-testid="progress">${s.progress} %</strong>
   <span data-testid="tests">${s.num_finished_tests} of ${s.num_tests} tests finished</span>
-  <span>elapsed ${duration(s)}</span>${eta !== null ? html`<span data-testid="eta">about ${duration({ start_time: new Date(0).toISOString(), end_time: new Date(eta * 1000).toISOString() })} left</span>` : ''}</div>
+  <span>elapsed ${duration(s)}</span>${eta !== null ? html`<span data-testid="eta">${etaText(eta)}</span>` : ''}</div>
   ${message ? html`<p class="muted">${message}</p>` : ''}
   ${!live && wasLive ? html`<p><a href="/scans/${s.id}">The scan has ended: show its results</a></p>` : ''}
 </div>`
+}
+
+type ScanFinding = Awaited<ReturnType<typeof scanFindings>>[number]
+const whereOf = (f: ScanFinding) => f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : (f.location ?? ''))
+
+/** Findings of one kind (same check and risk) together, in the order of their first finding. */
+function groupByKind(findings: ScanFinding[]): ScanFinding[][] {
+  const groups = new Map<string, ScanFinding[]>()
+  for (const f of findings) {
+    const key = `${f.vuln_id}\u0000${f.risk_level}`
+    groups.set(key, [...(groups.get(key) ?? []), f])
+  }
+  return [...groups.values()]
+}
+
+/** One row per kind: a kind found at several places shows its count and opens to the list of them. */
+function findingGroupRow(g: ScanFinding[]): SafeHtml {
+  const f = g[0]!
+  const kev = f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''
+  if (g.length === 1) return html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${kev}</td><td class="mono">${whereOf(f)}</td><td>${f.status}</td></tr>`
+  const statuses = [...new Set(g.map((x) => x.status))].join(', ')
+  return html`<tr data-testid="finding-group"><td>${riskBadge(f.risk_level)}</td><td colspan="2"><details><summary><a href="/findings/${f.id}">${f.name}</a>${kev} <span class="badge st" data-testid="group-count">${g.length} places</span></summary>
+<ul>${g.map((x) => html`<li><a href="/findings/${x.id}" class="mono">${whereOf(x) || `#${x.id}`}</a>${x.status === 'open' ? '' : html` <span class="muted">${x.status}</span>`}</li>`)}</ul></details></td><td>${statuses}</td></tr>`
 }
 
 /**
@@ -114,10 +150,10 @@ function scanPagesEnv(ctx: WebContext) {
 ${rows.length
   ? html`<div class="table-wrap"><table><thead><tr><th>Id</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>Findings</th><th>Started</th><th>Duration</th></tr></thead><tbody>
 ${rows.slice(0, PAGE).map(
-  (s) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td>${names.get(s.target_id) ?? s.target_id}</td>
+  (s) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td>
   <td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td>
   <td>${[4, 3, 2, 1, 0].map((r) => { const n = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical][r]!; return n ? html`${riskBadge(r)} ${n} ` : '' })}</td>
-  <td>${toApiTime(s.start_time) ?? 'waiting'}</td><td>${duration(s)}</td></tr>`,
+  <td>${when(s.start_time, 'waiting')}</td><td>${duration(s)}</td></tr>`,
 )}</tbody></table></div>${pager('/scans', { status: st, tool_id: toolId, target_id: targetId }, pageNo, rows.length > PAGE)}`
   : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}.${ws.writes() ? html` <a href="/scans/new">Start one</a>.` : ''}</p>`}</div>`
     if (q.fragment) return sendPage(reply, table)
@@ -126,7 +162,7 @@ ${ws.writes() ? html`<div class="actions"><a class="button" href="/scans/new">Ne
 <form method="get" action="/scans" class="filters">
   <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${SCAN_STATES.map((x) => html`<option${x === st ? html` selected` : ''}>${x}</option>`)}</select></div>
   <div><label for="f-tool">Tool</label><select id="f-tool" name="tool_id"><option value="">any</option>${toolList.map((t) => html`<option value="${t.id}"${t.id === toolId ? html` selected` : ''}>${t.name}</option>`)}</select></div>
-  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}"><span class="muted">target ${names.get(targetId) ?? targetId} (<a href="/scans">all targets</a>)</span>` : ''}
+  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}"><span class="muted">target <a href="/targets/${targetId}">${names.get(targetId) ?? targetId}</a> (<a href="/scans">all targets</a>)</span>` : ''}
   <button type="submit" class="secondary">Filter</button>
 </form>
 ${table}`
@@ -176,7 +212,8 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
     <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${vpnChoice === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${vpnChoice === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
   </div>
   <h2>Tool parameters</h2>
-  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], t.id === from?.tool_id ? earlier : undefined)}</fieldset>`)}
+  <p class="muted" data-testid="params-help">Lists take one item per line, or items separated by commas. An empty field leaves the choice to the tool.</p>
+  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], o.form && t.id === chosenTool ? paramsFromForm(t.id, schemas.get(t.id)!, o.form) : t.id === from?.tool_id ? earlier : undefined)}</fieldset>`)}
   <details><summary>Report callback (optional)</summary>
     <div class="grid">
       <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
@@ -215,38 +252,42 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
         ...(from ? { from_scan_id: from.id } : {}),
       })
     })
-    if (!r.ok) return renderNew(req, reply, { error: r.message.replace(/^Invalid parameters: /, ''), status: r.status, form: f })
+    if (!r.ok) return renderNew(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
     return reply.redirect(`/scans/${r.value.scanId}?ok=scan-started`, 303)
   })
 }
 
 /** The scan page: live progress, summary, findings, tests and raw output. */
 function scanPage(app: FastifyInstance, { db, placeOf, loadScan }: ScanPagesEnv) {
-  app.get('/scans/:id', async (req, reply) => {
-    const u = userOf(req)
-    const s = await loadScan(req)
-    const [ws, names, findings, tests, logs] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id]), scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id)])
+  /**
+   * Everything on a scan page that changes while the scan runs (actions, progress, findings, tests,
+   * raw output): it polls itself while the scan is active, and the answer after the end polls no more.
+   * `queued`: the page came from starting the scan; "Scan queued" shows only while it still waits.
+   */
+  async function scanLive(req: FastifyRequest, s: ScanRow, queued: boolean): Promise<SafeHtml> {
+    const [ws, findings, tests, logs, place] = await Promise.all([workspacesOf(db, userOf(req)), scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id), placeOf(s)])
+    const live = isActive(s)
     const tail = logs.slice(-LOG_TAIL)
     const writes = ws.writes(s.workspace_id)
     const caveat = scanCaveat({ status_name: s.status, status_message: s.status_message }, countTests(tests), findings.length)
-    const body = html`<h1>Scan #${s.id}: ${toolName(s.tool_id)} of ${names.get(s.target_id) ?? s.target_id}</h1>
+    return html`<div id="scan-live"${live ? html` hx-get="/scans/${s.id}/live${queued ? '?queued=1' : ''}" hx-trigger="every 2s" hx-swap="outerHTML"` : ''}>
+${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data-testid="queued">Scan queued: it starts as soon as a worker is free.</div>` : ''}
 <div class="actions">
-  ${writes && isActive(s) ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
+  ${writes && live ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
   <a class="button secondary" href="/scans/${s.id}/report.pdf" download>Download PDF report</a>
   <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
   <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
-  ${writes ? html`<a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>` : ''}
-  ${isActive(s) || !writes ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
+  ${writes ? html`<a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
+  <a class="button secondary" href="/schedules${qs({ from_scan_id: s.id })}#new-schedule">Schedule these settings</a>` : ''}
+  <a class="button secondary" href="/scans/${s.id}/changes">What changed</a>
+  ${live || !writes ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
 </div>
-${progressFragment(s, false, await placeOf(s))}
+${progressFragment(s, false, place)}
 <section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
 <section aria-labelledby="fs"><h2 id="fs">Findings (${findings.length})</h2>
 ${findings.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${findings.map(
-      (f) => html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}</td>
-      <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : '')}</td><td>${f.status}</td></tr>`,
-    )}</tbody></table></div>`
-  : html`<p class="muted">No findings${isActive(s) ? ' yet' : ''}.</p>`}
+  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${groupByKind(findings).map((g) => findingGroupRow(g))}</tbody></table></div>`
+  : html`<p class="muted">No findings${live ? ' yet' : ''}.</p>`}
 ${caveat ? html`<p class="msg warn" data-testid="caveat">${caveat}</p>` : ''}</section>
 <section aria-labelledby="ts"><h2 id="ts">Tests (${tests.length})</h2>
 ${tests.length
@@ -254,11 +295,23 @@ ${tests.length
       (t) => html`<tr><td>${t.name}<br><small class="muted">${t.description}</small></td><td>${t.status}</td><td>${t.result ?? ''}</td>
       <td>${t.finding_ids.length ? t.finding_ids.map((id) => html`<a href="/findings/${id}">#${id}</a> `) : html`<span class="muted">none</span>`}</td></tr>`,
     )}</tbody></table></div>`
-  : html`<p class="muted">No tests recorded${isActive(s) ? ' yet' : ''}.</p>`}</section>
+  : html`<p class="muted">No tests recorded${live ? ' yet' : ''}.</p>`}</section>
 <section aria-labelledby="raw"><h2 id="raw">Raw output ${logs.length > LOG_TAIL ? html`<small class="muted">(last ${LOG_TAIL} of ${logs.length} lines)</small>` : ''}</h2>
-<pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>`
-    return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws, ok: okMessage(req) }))
+<pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>
+</div>`
+  }
+
+  app.get('/scans/:id', async (req, reply) => {
+    const u = userOf(req)
+    const s = await loadScan(req)
+    const [ws, names] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id])])
+    const queued = (req.query as Record<string, string>).ok === 'scan-started'
+    const body = html`<h1>Scan #${s.id}: ${toolName(s.tool_id)} of <a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></h1>
+${await scanLive(req, s, queued)}`
+    return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws, ok: queued ? null : okMessage(req) }))
   })
+
+  app.get('/scans/:id/live', async (req, reply) => sendPage(reply, await scanLive(req, await loadScan(req), (req.query as Record<string, string>).queued === '1')))
 }
 
 /** The live fragment, stop, delete, and the outputs of one scan. */

@@ -50,7 +50,7 @@ ${writes ? html`<section class="card" aria-labelledby="add"><h2 id="add">Add a t
 ${rows.length
   ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Description</th><th>Id</th><th></th></tr></thead><tbody>
 ${rows.slice(0, PAGE).map(
-  (t) => html`<tr data-target-id="${t.id}"><td><a href="/scans${qs({ target_id: t.id })}">${t.name}</a></td><td>${t.type}</td><td>${t.description}</td><td class="num">${t.id}</td>
+  (t) => html`<tr data-target-id="${t.id}"><td><a href="/targets/${t.id}">${t.name}</a></td><td>${t.type}</td><td>${t.description}</td><td class="num">${t.id}</td>
 <td class="row-actions">${writes ? html`<a class="button small secondary" href="/scans/new${qs({ target_id: t.id })}">Scan</a>
 <form class="inline" method="post" action="/targets/${t.id}/delete" data-confirm="Delete this target with all its scans and findings?">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form>` : ''}</td></tr>`,
 )}</tbody></table></div>${pager('/targets', { q: search, type }, pageNo, more)}`

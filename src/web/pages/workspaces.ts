@@ -121,13 +121,13 @@ ${profiles.map(
 <form method="post" action="/vpn-profiles">${csrfField(req)}
   <div class="field"><label for="vpn-name">Name</label><input type="text" id="vpn-name" name="name" required maxlength="200"></div>
   <div class="field"><label for="vpn-type">Type</label><select id="vpn-type" name="type"><option value="socks5">SOCKS5 (host, port, optional user and password)</option><option value="http_connect">HTTP CONNECT (proxy URL)</option></select></div>
-  <div class="grid">
+  <div class="grid" data-show-if="vpn-type=socks5">
     <div class="field"><label for="vpn-host">SOCKS5 host</label><input type="text" id="vpn-host" name="host"></div>
     <div class="field"><label for="vpn-port">SOCKS5 port</label><input type="number" id="vpn-port" name="port" min="1" max="65535"></div>
     <div class="field"><label for="vpn-user">SOCKS5 user name</label><input type="text" id="vpn-user" name="username" autocomplete="off"></div>
     <div class="field"><label for="vpn-pass">SOCKS5 password</label><input type="password" id="vpn-pass" name="password" autocomplete="new-password"></div>
   </div>
-  <div class="field"><label for="vpn-url">HTTP CONNECT proxy URL</label><input type="text" id="vpn-url" name="url" placeholder="http://[user:pass@]host:port"></div>
+  <div class="field" data-show-if="vpn-type=http_connect" hidden><label for="vpn-url">HTTP CONNECT proxy URL</label><input type="text" id="vpn-url" name="url" placeholder="http://[user:pass@]host:port"></div>
   <button type="submit">Create VPN profile</button>
 </form></section>`
     return sendPage(reply, page(req, 'VPN profiles', body, { section: 'vpn', workspace: ws, ok: okMessage(req), error }), status)

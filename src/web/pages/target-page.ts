@@ -1,0 +1,75 @@
+// A target's page: what Ward knows of it — ports and services seen, web addresses, open findings by
+// severity and their trend, the scan history per tool, the schedules — and "scan this target with…".
+import type { FastifyInstance } from 'fastify'
+import { notFound } from '../../domain/errors.js'
+import { getTarget } from '../../store/targets.js'
+import { targetFindingsPerDay, targetOpenByRisk, targetScans, targetSchedules, targetServices, targetUrls } from '../../store/target-overview.js'
+import type { ScanRow } from '../../store/schema.js'
+import { RISK_NAMES } from '../../reports/risk.js'
+import { toolName } from '../../tools/registry.js'
+import { userOf, type WebContext } from '../context.js'
+import { html, qs } from '../html.js'
+import { page } from '../layout.js'
+import { idOf, sendPage } from '../respond.js'
+import { when } from '../time.js'
+import { workspacesOf } from '../workspace.js'
+import { chartSeries, DAYS } from './dashboard.js'
+import { duration, statusBadge } from './scans.js'
+
+/** Scans grouped by tool, the tools in the order of their newest scan. */
+function byTool(scans: ScanRow[]): Array<[number, ScanRow[]]> {
+  const groups = new Map<number, ScanRow[]>()
+  for (const s of scans) groups.set(s.tool_id, [...(groups.get(s.tool_id) ?? []), s])
+  return [...groups]
+}
+
+export function targetPage(app: FastifyInstance, ctx: WebContext) {
+  const { db, tools } = ctx
+  const toolList = [...tools.all()].sort((a, b) => a.id - b.id)
+
+  app.get('/targets/:id', async (req, reply) => {
+    const u = userOf(req)
+    const t = await getTarget(db, u.userId, idOf((req.params as { id: string }).id, 'Target'))
+    if (!t) throw notFound('Target')
+    const since = new Date(Date.now() - DAYS * 86400000).toISOString().slice(0, 10)
+    const [ws, services, open, perDay, urls, scans, schedules] = await Promise.all([
+      workspacesOf(db, u),
+      targetServices(db, t.id),
+      targetOpenByRisk(db, t.id),
+      targetFindingsPerDay(db, t.id, since),
+      targetUrls(db, t.id),
+      targetScans(db, u.userId, t.id),
+      targetSchedules(db, u.userId, t.id),
+    ])
+    const body = html`<h1>${t.name} <small class="muted">${t.type}</small></h1>
+${t.description ? html`<p class="muted">${t.description}</p>` : ''}
+<section class="card" aria-labelledby="scan-with"><h2 id="scan-with">Scan this target with…</h2>
+<div class="actions" data-testid="scan-with">${toolList.map((x) => html`<a class="button secondary small" href="/scans/new${qs({ target_id: t.id, tool_id: x.id })}">${x.name}</a>`)}</div></section>
+<section aria-labelledby="open"><h2 id="open">Open findings by severity</h2>
+<div class="sev" data-testid="target-findings">${[4, 3, 2, 1, 0].map((r) => html`<a class="tile r${r}" href="/findings${qs({ target_id: t.id, risk: r, status: 'open', workspace_id: 'all' })}"><b>${open[r]}</b>${RISK_NAMES[r]}</a>`)}</div></section>
+<section class="card mt" aria-labelledby="trend"><h2 id="trend">Findings over the last ${DAYS} days</h2>
+<div id="findings-chart" class="chart" data-series="${JSON.stringify(chartSeries(perDay))}" role="img" aria-label="Findings per day by severity on this target"></div></section>
+<section aria-labelledby="ports"><h2 id="ports">Ports and services seen</h2>
+${services.length
+  ? html`<div class="table-wrap"><table data-testid="services"><thead><tr><th class="num">Port</th><th>Protocol</th><th>Service</th><th class="num">Open findings</th><th>Last seen</th></tr></thead><tbody>${services.map(
+      (s) => html`<tr><td class="num"><a href="/findings${qs({ target_id: t.id, workspace_id: 'all' })}">${s.port}</a></td><td>${s.protocol ?? ''}</td><td>${s.service ?? html`<span class="muted">unknown</span>`}</td><td class="num">${s.open_findings}</td><td>${when(s.last_seen)}</td></tr>`,
+    )}</tbody></table></div>`
+  : html`<p class="muted">No port seen yet: a port scan or a network vulnerability scan finds them.</p>`}</section>
+${urls.length ? html`<section aria-labelledby="urls"><h2 id="urls">Web addresses seen</h2><ul class="mono" data-testid="urls">${urls.map((x) => html`<li>${x}</li>`)}</ul></section>` : ''}
+<section aria-labelledby="hist"><h2 id="hist">Scan history per tool</h2>
+${scans.length
+  ? byTool(scans).map(
+      ([toolId, rows]) => html`<h3>${toolName(toolId)} <small class="muted">(${rows.length} scan${rows.length === 1 ? '' : 's'})</small></h3>
+<div class="table-wrap"><table data-testid="history-${toolId}"><thead><tr><th>Scan</th><th>Status</th><th>Findings</th><th>Started</th><th class="wide-only">Duration</th></tr></thead><tbody>${rows.slice(0, 10).map(
+        (s) => html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${statusBadge(s.status)}</td><td>${s.count_critical + s.count_high + s.count_medium + s.count_low + s.count_info}</td><td>${when(s.start_time, 'waiting')}</td><td class="wide-only">${duration(s)}</td></tr>`,
+      )}</tbody></table></div>`,
+    )
+  : html`<p class="muted">Not scanned yet.</p>`}
+${scans.length ? html`<p><a href="/scans${qs({ target_id: t.id })}">All scans of this target</a></p>` : ''}</section>
+<section aria-labelledby="sched"><h2 id="sched">Schedules</h2>
+${schedules.length
+  ? html`<ul>${schedules.map((s) => html`<li><a href="/schedules#schedule-${s.id}">${s.name}</a> — ${toolName(s.tool_id)}, ${s.paused ? 'paused' : html`next run ${when(s.next_run_at)}`}</li>`)}</ul>`
+  : html`<p class="muted">No schedule scans this target.</p>`}</section>`
+    return sendPage(reply, page(req, t.name, body, { section: 'targets', workspace: ws, chart: true }))
+  })
+}
