@@ -51,7 +51,7 @@ export const AUDITED: Record<string, AuditedRoute> = {
 
   // The web interface's forms (a done change redirects with 303).
   'POST /sign-in': { action: 'sign_in.succeeded', objectType: 'user', fields: [], failed: [401, 429], failedAction: 'sign_in.failed' },
-  'POST /profile/keys': { action: 'key.created', objectType: 'api_key', done: [200] },
+  'POST /profile/keys': { action: 'key.created', objectType: 'api_key' },
   'POST /profile/keys/:id/revoke': { action: 'key.revoked', objectType: 'api_key', id },
   'POST /targets': { action: 'target.created', objectType: 'target', workspace: 'active', fields: ['name'] },
   'POST /targets/:id/delete': { action: 'target.deleted', objectType: 'target', id, workspace: 'targets' },
