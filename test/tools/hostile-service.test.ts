@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { hostileBanner } from '../../src/tools/lib/services/hostile.js'
 import { hostileService } from '../../src/tools/lib/services/checks.js'
 import { portScanner } from '../../src/tools/port-scanner/index.js'
-import { networkVulnScanner } from '../../src/tools/netvuln/index.js'
+import { networkVulnScanner } from '../../src/tools/netvuln/run.js'
 import { runTool } from '../helpers/tool-harness.js'
 
 const HOST = '127.0.24.2'

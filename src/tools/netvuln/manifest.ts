@@ -19,5 +19,5 @@ export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).networkVulnScanner.run,
+  load: async () => (await import('./run.js')).networkVulnScanner.run,
 }

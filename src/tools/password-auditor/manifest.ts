@@ -16,5 +16,5 @@ export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams>
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).passwordAuditor.run,
+  load: async () => (await import('./run.js')).passwordAuditor.run,
 }

@@ -2,7 +2,7 @@
 // healthy twin none. Only the ports the bed opened are scanned (explicit list), on 127.0.6.0/24.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { networkVulnScanner } from '../../../src/tools/netvuln/index.js'
+import { networkVulnScanner } from '../../../src/tools/netvuln/run.js'
 import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
 import { startVulnServices, startHealthyServices, type ServiceBed } from '../../testbed/vuln-services.js'
 import type { Egress } from '../../../src/toolkit/egress.js'
