@@ -6,7 +6,7 @@ import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { hostileBanner } from '../../src/tools/lib/services/hostile.js'
 import { hostileService } from '../../src/tools/lib/services/checks.js'
-import { portScanner } from '../../src/tools/port-scanner/index.js'
+import { portScanner } from '../../src/tools/port-scanner/run.js'
 import { networkVulnScanner } from '../../src/tools/netvuln/run.js'
 import { runTool } from '../helpers/tool-harness.js'
 
