@@ -11,7 +11,7 @@ import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { ipVersion } from '../../../toolkit/ip.js'
 import type { FindingInput } from '../../../toolkit/tool.js'
 import type { CertProblem, CertificateReport } from './certs.js'
-import type { TlsReport } from './analyze.js'
+import type { TlsReport } from './report.js'
 import type { ProtocolName } from './hello.js'
 import { WEAK_CLASS_LABEL, type WeakClass } from './suites.js'
 
