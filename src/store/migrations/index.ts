@@ -16,6 +16,7 @@ import { m013ScanCoverage } from './013-scan-coverage.js'
 import { m016Templates } from './016-templates.js'
 import { m018ScanSecrets } from './018-scan-secrets.js'
 import { m015TargetCounts } from './015-target-counts.js'
+import { m024OneFactOneId } from './024-one-fact-one-id.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '016-templates': m016Templates,
   '018-scan-secrets': m018ScanSecrets,
   '015-target-counts': m015TargetCounts,
+  '024-one-fact-one-id': m024OneFactOneId,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

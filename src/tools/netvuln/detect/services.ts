@@ -4,7 +4,8 @@ import { textEvidence, tableEvidence } from '../../../toolkit/evidence.js'
 import type { Hit } from '../../../toolkit/hit.js'
 import { productsInBanner, type ProductVersion } from '../../lib/versions/fingerprint.js'
 import type { DetectedService } from '../../lib/services/services.js'
-import { elasticsearchNoAuth, ftpAnonymousLogin, memcachedNoAuth, mongodbNoAuth, redisNoAuth, smtpOpenRelay, sshWeakCipher, sshWeakKex, sshWeakMac } from '../checks.js'
+import { elasticsearchNoAuth, memcachedNoAuth, mongodbNoAuth, smtpOpenRelay, sshWeakCipher, sshWeakKex, sshWeakMac } from '../checks.js'
+import { ftpAnonymousLogin, redisUnauthenticated } from '../../lib/services/checks.js'
 import type { FtpResult } from '../probes/ftp.js'
 import type { HttpRoot } from '../probes/http.js'
 import type { MemcachedResult } from '../probes/memcached.js'
@@ -54,7 +55,7 @@ export const redisConclusion = (r: RedisResult, p: PortInfo): Conclusion => ({
   products: r.version ? [{ product: 'redis', version: r.version, source: 'INFO server' }] : [],
   log: `${p.port}/tcp Redis without AUTH: ${r.unauthenticated ? `answered ${r.reply}` : `refused (${r.reply})`}`,
   hits: r.unauthenticated
-    ? [{ check: redisNoAuth, ...at(p, p.service ?? 'redis'), detail: `Redis${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp answered PING and INFO without authentication.`, evidence: transcript(r.transcript) }]
+    ? [{ check: redisUnauthenticated, ...at(p, p.service ?? 'redis'), detail: `Redis${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp answered PING and INFO without authentication.`, evidence: transcript(r.transcript) }]
     : [],
 })
 

@@ -2,6 +2,8 @@
 // needed, lockout signs), and the summary of the logins that accepted nothing. Pure.
 import { tableEvidence } from '../../../toolkit/evidence.js'
 import type { Hit } from '../../../toolkit/hit.js'
+import type { Check } from '../../../toolkit/check.js'
+import { postgresNoPassword, redisUnauthenticated } from '../../lib/services/checks.js'
 import { defaultCredentials, lockoutDetected, loginServices, noAuthentication } from '../checks.js'
 import type { AuditResult } from '../probes/audit.js'
 import type { AuditedLogin } from '../output.js'
@@ -16,6 +18,12 @@ export interface LoginRef {
   /** The shipped credential list it used. */
   listId: string
 }
+
+/**
+ * A login without a password is, on Redis and PostgreSQL, the same fact the port and network scanners
+ * report: the shared check, so the findings have one vuln_id and one identity.
+ */
+const NO_AUTH_FACTS: Readonly<Record<string, Check>> = { redis: redisUnauthenticated, postgresql: postgresNoPassword }
 
 export const loginLabel = (l: LoginRef) => `${l.service}${l.product ? ` (${l.product})` : ''} on ${l.port}/tcp${l.url ? ` at ${l.url}` : ''}`
 
@@ -35,7 +43,7 @@ export function auditHits(l: LoginRef, r: AuditResult): Hit[] {
   })
   if (r.noAuth)
     hits.push({
-      check: noAuthentication,
+      check: NO_AUTH_FACTS[l.service] ?? noAuthentication,
       ...at,
       confirmed: true,
       detail: `${where}: ${r.stopped}.`,
