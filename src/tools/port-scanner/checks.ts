@@ -1,5 +1,5 @@
 // TCP Port Scanner (tool 70) catalogue: open ports, and services that should not face the network.
-// The scanner (src/tools/port-scanner/detect.ts) decides when one applies.
+// The risk rules (detect/risk-rules.ts) decide when one applies.
 import { OWASP, type Check } from '../../toolkit/check.js'
 import { ftpAnonymousLogin, postgresNoPassword, redisUnauthenticated } from '../lib/services/checks.js'
 
