@@ -6,7 +6,6 @@ import type { Check } from '../../../toolkit/check.js'
 import { postgresNoPassword, redisUnauthenticated } from '../../lib/services/checks.js'
 import { defaultCredentials, lockoutDetected, loginServices, noAuthentication } from '../checks.js'
 import type { AuditResult } from '../probes/audit.js'
-import type { AuditedLogin } from '../output.js'
 import { maskPassword } from './mask.js'
 
 /** The login a hit is about (a service on a port, or one web login at a URL). */
@@ -63,7 +62,7 @@ export function auditHits(l: LoginRef, r: AuditResult): Hit[] {
 export const auditIncomplete = (r: AuditResult, planned: number) => !!r.stopped && !r.lockout && !r.noAuth && !r.found.length && r.attempts < planned
 
 /** The logins that accepted none of the credentials tried, as one informational hit (none when every login gave way). */
-export function cleanLoginsHits(audited: readonly AuditedLogin[]): Hit[] {
+export function cleanLoginsHits(audited: ReadonlyArray<Omit<LoginRef, 'listId'> & { attempts: number; found: number; stopped: string | null }>): Hit[] {
   const clean = audited.filter((a) => !a.found)
   if (!clean.length) return []
   return [
