@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
 import { createDirectEgress } from '../src/engine/net/direct.js'
-import { portScanner } from '../src/tools/port-scanner/index.js'
+import { portScanner } from '../src/tools/port-scanner/run.js'
 import { startServiceBed, type BedService, type Expected } from '../test/testbed/service-bed.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../test/helpers/netns.js'
 import { runTool } from '../test/helpers/tool-harness.js'

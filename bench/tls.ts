@@ -10,8 +10,8 @@ import { tmpdir, cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runTool } from '../test/helpers/tool-harness.js'
-import { tlsScanner } from '../src/tools/tls-scanner/index.js'
-import { suiteByName, weakClasses, type Suite, type WeakClass } from '../src/tools/lib/tls/suites.js'
+import { tlsScanner } from '../src/tools/tls-scanner/run.js'
+import { suiteByName, weakClasses, type WeakClass } from '../src/tools/lib/tls/suites.js'
 import { startTlsTestBed, type TlsServerName } from '../test/testbed/tls-servers.js'
 
 const exec = promisify(execFile)

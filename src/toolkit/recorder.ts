@@ -19,6 +19,8 @@ export type StepResult = readonly Hit[] | string | void
 export interface RecordOptions {
   /** Where the hits are when they do not say. */
   where?: HitDefaults
+  /** After recording the error, throw it on (a step the rest of the run cannot do without). */
+  rethrow?: boolean
 }
 
 export interface RecorderOptions {
@@ -80,6 +82,7 @@ export function createRecorder(ctx: Pick<ScanContext<unknown>, 'test' | 'signal'
         if (err instanceof NotApplicable) await t.skip(`not applicable: ${err.message}`)
         else if (ctx.signal.aborted) await t.error(STOPPED)
         else await t.error(o.errorMessage ? o.errorMessage(name, err) : err.message)
+        if (r.rethrow) throw err
       } finally {
         done++
         o.onDone?.()

@@ -11,7 +11,7 @@ import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { egressForScan, EgressUnavailableError } from '../../src/engine/scan-egress.js'
 import { websiteScanner } from '../../src/tools/website-scanner/run.js'
 import type { ScanRow } from '../../src/store/schema.js'
-import { portScanner } from '../../src/tools/port-scanner/index.js'
+import { portScanner } from '../../src/tools/port-scanner/run.js'
 import { runTool } from '../helpers/tool-harness.js'
 
 const getTool = (id: number) => createToolCatalogue({ diagnostic: false }).get(id)

@@ -3,7 +3,7 @@
 // bound give ICMP port unreachable (closed); the silent port is bound and never answers (open|filtered).
 import dgram from 'node:dgram'
 import { decodeMessage, encodeMessage, CLASS, TYPE } from '../../src/tools/lib/dns/message.js'
-import { parseSnmp, snmpVersion } from '../../src/tools/udp-scanner/probes.js'
+import { parseSnmp, snmpVersion } from '../../src/tools/udp-scanner/probes/payloads.js'
 
 export type Profile = 'vulnerable' | 'hardened'
 

@@ -26,9 +26,9 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   170: { folder: 'website-scanner', prefixes: ['website.', 'cve.', 'eol.'] },
   270: { folder: 'wordpress-scanner', prefixes: ['wordpress.', 'cve.', 'eol.'] },
   280: { folder: 'drupal-scanner', prefixes: ['drupal.', 'cve.', 'eol.'] },
-  350: { folder: 'netvuln', prefixes: ['netvuln.', 'tls.', 'cve.', 'eol.', 'backdoor.'] },
+  350: { folder: 'netvuln', prefixes: ['netvuln.', 'tcp.exposure.', 'tls.', 'cve.', 'eol.', 'backdoor.'] },
   310: { folder: 'website-recon', prefixes: ['recon.', 'cve.', 'eol.'] },
-  400: { folder: 'password-auditor', prefixes: ['password.'] },
+  400: { folder: 'password-auditor', prefixes: ['password.', 'tcp.exposure.'] },
   450: { folder: 'tls-scanner', prefixes: ['tls.'] },
   9001: { folder: 'diagnostic', prefixes: ['diagnostic.'] },
 }
@@ -131,7 +131,7 @@ test('the registry loads no scanner: its static imports reach only manifests, pa
   visit(join(TOOLS, 'registry.ts'))
   // reports/evidence.ts: the evidence wire shape the tool kit re-exports (types and two constructors);
   // store/coverage.ts: the pure shape of what a scan covered, which the tool kit's recorder writes.
-  const allowed = /^(src\/reports\/evidence\.ts|src\/store\/coverage\.ts|src\/tools\/registry\.ts|src\/tools\/[a-z-]+\/(manifest|params|checks|ports|top-ports|cve-catalogue|match|version)\.ts|src\/tools\/lib\/.*|src\/toolkit\/.*)$/
+  const allowed = /^(src\/reports\/evidence\.ts|src\/store\/coverage\.ts|src\/tools\/registry\.ts|src\/tools\/[a-z-]+\/(manifest|params|checks|ports|top-ports|cve-catalogue|match|version|data\/[a-z-]+)\.ts|src\/tools\/lib\/.*|src\/toolkit\/.*)$/
   const reached = [...seen].map((f) => relative(ROOT, f))
   for (const f of reached) assert.match(f, allowed, `the registry imports ${f}`)
   assert.ok(!reached.some((f) => f.endsWith('/index.ts')), 'no tool index (scanner) is imported')

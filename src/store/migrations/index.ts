@@ -19,6 +19,7 @@ import { m015TargetCounts } from './015-target-counts.js'
 import { m019WorkspaceMembers } from './019-workspace-members.js'
 import { m020InvitationsAudit } from './020-invitations-audit.js'
 import { m021Integrations } from './021-integrations.js'
+import { m024OneFactOneId } from './024-one-fact-one-id.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '019-workspace-members': m019WorkspaceMembers,
   '020-invitations-audit': m020InvitationsAudit,
   '021-integrations': m021Integrations,
+  '024-one-fact-one-id': m024OneFactOneId,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

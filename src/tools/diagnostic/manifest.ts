@@ -12,5 +12,5 @@ export const diagnosticManifest: ToolManifest<typeof diagnosticParams> = {
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).diagnosticTool.run,
+  load: async () => (await import('./run.js')).runDiagnostic,
 }

@@ -1,5 +1,5 @@
 // tool_params of the diagnostic tool: scanner-free, so the manifest can carry it.
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 
 export const diagnosticParams = Type.Object(
   {
@@ -16,3 +16,5 @@ export const diagnosticParams = Type.Object(
   },
   { additionalProperties: false },
 )
+
+export type DiagnosticParams = Static<typeof diagnosticParams>

@@ -1,41 +1,9 @@
 // Network Vulnerability Scanner (tool 350) checks: the active service checks. Version findings use the
 // shared checks of the version catalogue (lib/versions/checks.ts, vuln_ids `cve.<family>`).
 import { OWASP, type Check } from '../../toolkit/check.js'
+import { ftpAnonymousLogin, redisUnauthenticated } from '../lib/services/checks.js'
 
 const cweUrl = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
-
-export const ftpAnonymousLogin = {
-  id: 'netvuln.ftp.anonymous-login',
-  name: 'Anonymous FTP login allowed',
-  description: 'The FTP server accepts the user "anonymous" with an arbitrary password and logs the client in.',
-  impact:
-    'Anyone can list and download the files the anonymous account can see, and upload files where it may write (malware staging, warez, disk filling).',
-  risk: 'medium',
-  cwe: ['CWE-284'], // Improper Access Control
-  owasp: OWASP.brokenAccess,
-  recommendation:
-    'Disable anonymous login (vsftpd: anonymous_enable=NO; ProFTPD: remove the <Anonymous> block) unless the server is meant to publish ' +
-    'public files, and then keep the anonymous root read-only and free of anything private.',
-  references: ['https://datatracker.ietf.org/doc/html/rfc1635', cweUrl(284)],
-  tags: ['ftp', 'authentication', 'active'],
-} as const satisfies Check
-
-export const redisNoAuth = {
-  id: 'netvuln.redis.no-auth',
-  name: 'Redis accepts commands without authentication',
-  description: 'The Redis server answers commands (PING, INFO) from a client that never authenticated.',
-  impact:
-    'Anyone who reaches the port can read and change all data, and with CONFIG SET dir/dbfilename or MODULE LOAD usually write files and ' +
-    'execute code on the host.',
-  risk: 'high',
-  cwe: ['CWE-306'], // Missing Authentication for Critical Function
-  owasp: OWASP.authFailures,
-  recommendation:
-    'Require authentication (requirepass or ACL users with "default" disabled), keep protected-mode on, bind Redis to internal interfaces ' +
-    'only and rename or deny dangerous commands (CONFIG, MODULE, DEBUG).',
-  references: ['https://redis.io/docs/latest/operate/oss_and_stack/management/security/', cweUrl(306)],
-  tags: ['redis', 'database', 'authentication', 'active'],
-} as const satisfies Check
 
 export const mongodbNoAuth = {
   id: 'netvuln.mongodb.no-auth',
@@ -143,8 +111,6 @@ export const sshWeakMac = {
 } as const satisfies Check
 
 export const netvulnActiveChecks = [
-  ftpAnonymousLogin,
-  redisNoAuth,
   mongodbNoAuth,
   memcachedNoAuth,
   elasticsearchNoAuth,
@@ -155,3 +121,9 @@ export const netvulnActiveChecks = [
 ] as const satisfies readonly Check[]
 
 export const netvulnChecks: readonly Check[] = netvulnActiveChecks
+
+/**
+ * Facts the TCP Port Scanner reports too (anonymous FTP, Redis without authentication): the one
+ * shared check of each (tools/lib/services/checks.ts), so both tools' findings have one vuln_id.
+ */
+export const netvulnSharedFacts: readonly Check[] = [ftpAnonymousLogin, redisUnauthenticated]

@@ -1,7 +1,7 @@
 // The Network Vulnerability Scanner's manifest: what the API reads without loading the scanner.
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { netvulnParams } from './params.js'
-import { netvulnChecks } from './checks.js'
+import { netvulnChecks, netvulnSharedFacts } from './checks.js'
 import { tlsChecks } from '../lib/tls/checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
 import { serviceChecks } from '../lib/services/checks.js'
@@ -15,9 +15,9 @@ export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
   params: netvulnParams,
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   // Version matches report the shared version checks, the TLS analysis on TLS ports the shared TLS checks.
-  checks: [...netvulnChecks, ...serviceChecks, ...versionChecks, ...tlsChecks],
+  checks: [...netvulnChecks, ...netvulnSharedFacts, ...serviceChecks, ...versionChecks, ...tlsChecks],
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).networkVulnScanner.run,
+  load: async () => (await import('./run.js')).networkVulnScanner.run,
 }

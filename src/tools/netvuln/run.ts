@@ -1,30 +1,47 @@
-// The scan: port discovery → service detection → service checks per port → version → CVE → TLS analysis.
-import type { ScanContext } from '../../toolkit/tool.js'
+// Tool 350, Network Vulnerability Scanner. The sequence: port discovery → service detection → the
+// service checks of each port (and the TLS analysis of TLS ports), a few at a time → the records of
+// checks that did not run → backdoors → version → CVE. Probes do the I/O, detect/ says what it means.
+import { defineTool, type ScanContext } from '../../toolkit/tool.js'
 import { TargetUnreachableError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
-import { tableEvidence } from '../../toolkit/evidence.js'
-import { PRODUCTS } from '../lib/services/products.js'
-import { portVersionFindings } from '../lib/versions/report.js'
-import { hostileBanner } from '../lib/services/hostile.js'
-import { hostileService } from '../lib/services/checks.js'
-import { productsOfService, uniqueProducts } from '../lib/versions/fingerprint.js'
-import { TCP_PORTS } from '../lib/ports/top-ports.js'
+import { scanBudget } from '../../toolkit/budget.js'
+import { phaseProgress } from '../../toolkit/progress.js'
+import { createRecorder, type Recorder } from '../../toolkit/recorder.js'
 import { withPortPlan, type PortPlan } from '../../toolkit/ports.js'
+import { EXCHANGE_TIMEOUT_MS } from '../../toolkit/timeouts.js'
+import { TCP_PORTS } from '../lib/ports/top-ports.js'
 import { discoverTcpPorts } from '../lib/ports/scan.js'
 import { detectService } from '../lib/services/services.js'
+import type { ProbeTarget } from '../lib/services/session.js'
+import { portVersionFindings } from '../lib/versions/report.js'
+import { productsOfService } from '../lib/versions/fingerprint.js'
 import { scanTls } from '../lib/tls/analyze.js'
 import { tlsFindings } from '../lib/tls/findings.js'
-import { kindOf, serviceName, type Kind } from './plan.js'
-import { mapLimit } from '../../toolkit/limit.js'
-import { phaseProgress } from '../../toolkit/progress.js'
-import { checkFtp, checkHttp, checkMemcached, checkMongo, checkRedis, checkSmtp, checkSsh, recordTest, type PortInfo } from './service-checks.js'
+import { netvulnManifest } from './manifest.js'
 import type { NetvulnParams } from './params.js'
+import { kindOf, serviceName, type Kind } from './detect/kind.js'
+import {
+  backdoorHits, elasticsearchExpected, elasticsearchHits, ftpConclusion, memcachedConclusion, mongoConclusion, redisConclusion, smtpConclusion,
+  sshConclusion, webRootProducts, type Conclusion, type PortInfo,
+} from './detect/services.js'
+import { probeFtpAnonymous } from './probes/ftp.js'
+import { probeSmtpRelay, RELAY_FROM, RELAY_TO } from './probes/smtp.js'
+import { probeRedis } from './probes/redis.js'
+import { probeMemcached } from './probes/memcached.js'
+import { probeMongo } from './probes/mongodb.js'
+import { probeSsh } from './probes/ssh.js'
+import { fetchRoot, type HttpRoot } from './probes/http.js'
+import { outputServices } from './output.js'
+
+type Ctx = ScanContext<NetvulnParams>
 
 /** Progress units: discovery is the first 30 %, service detection the next 25 %, then the per-port jobs up to 95 %. */
 const SCALE = 1000
 const DISCOVERY_SHARE = 300
 const DETECTION_END = 0.55
 const JOBS_END = 0.95
+/** Ports identified, and per-port jobs run, at once. */
+const AT_ONCE = 4
 
 const ACTIVE_CHECKS: ReadonlyArray<{ kind: Kind; name: string }> = [
   { kind: 'ftp', name: 'Anonymous FTP login' },
@@ -35,22 +52,60 @@ const ACTIVE_CHECKS: ReadonlyArray<{ kind: Kind; name: string }> = [
   { kind: 'elasticsearch', name: 'Unauthenticated Elasticsearch' },
 ]
 
-export const runNetvuln = withPortPlan(TCP_PORTS, scan)
+/** One active check of a plain-text service: its test, its probe, and what the probe's result means. */
+interface ServiceStep<R> {
+  test: string
+  description: string
+  probe: (t: ProbeTarget) => Promise<R>
+  conclude: (r: R, p: PortInfo) => Conclusion
+}
+const step = <R>(s: ServiceStep<R>) => s as ServiceStep<unknown>
 
-async function scan(ctx: ScanContext<NetvulnParams>, plan: PortPlan): Promise<void> {
-  const { signal } = ctx
+const ACTIVE_STEPS: Partial<Record<Kind, ServiceStep<unknown>>> = {
+  ftp: step({ test: 'Anonymous FTP login', description: 'Logs in as "anonymous" (USER anonymous / PASS e-mail) and checks for reply 230.', probe: probeFtpAnonymous, conclude: ftpConclusion }),
+  smtp: step({
+    test: 'SMTP open relay',
+    description: `Sends MAIL FROM:<${RELAY_FROM}> and RCPT TO:<${RELAY_TO}> without authentication and checks whether the recipient is accepted; never sends DATA.`,
+    probe: probeSmtpRelay,
+    conclude: smtpConclusion,
+  }),
+  redis: step({ test: 'Unauthenticated Redis', description: 'Sends PING and INFO server without AUTH and checks whether Redis answers them.', probe: probeRedis, conclude: redisConclusion }),
+  memcached: step({ test: 'Unauthenticated memcached', description: 'Sends the text-protocol "stats" command without authentication.', probe: probeMemcached, conclude: memcachedConclusion }),
+  mongodb: step({ test: 'Unauthenticated MongoDB', description: 'Sends the isMaster handshake, then listDatabases without authenticating.', probe: probeMongo, conclude: mongoConclusion }),
+}
+const SSH_STEP = step({ test: 'SSH algorithms', description: "Reads the server's SSH_MSG_KEXINIT and looks for weak key exchange, cipher and MAC algorithms.", probe: probeSsh, conclude: sshConclusion })
+
+const label = (p: PortInfo) => `${p.port}/tcp${p.service ? ` (${p.service})` : ''}`
+
+async function scan(ctx: Ctx, plan: PortPlan): Promise<void> {
   const host = targetHost(ctx.target.name)
-  const ports = plan.ports
-  const active = ctx.params.checks.active
-  const tlsWanted = ctx.params.checks.tls
+  // A protocol mismatch skips a test; a stop or a network failure is its error.
+  const rec = createRecorder(ctx, { logErrors: true, errorMessage: (n, e) => `${n}: ${e.message}` })
+  const open = await discover(ctx, host, plan.ports)
+  if (!open) return
+  const infos = await detect(ctx, rec, host, open)
+  if (ctx.signal.aborted) return outputServices(ctx, infos)
+  const applied = await serviceJobs(ctx, rec, host, infos)
+  if (ctx.signal.aborted) return outputServices(ctx, infos)
+  await recordNotRun(ctx, applied, infos)
+  await rec.test('Backdoors and hostile services', 'Looks for plainly hostile answers among the banners: unauthenticated root shells, shells that run what a client sends, Metasploitable.', () => backdoorHits(infos))
+  await rec.test('Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue (CVEs, end of life) and imported NVD CVEs.', async () => {
+    const hits = []
+    for (const p of infos) hits.push(...(await portVersionFindings(p.port, p.service, p.products, ctx.vulns)))
+    return hits
+  })
+  outputServices(ctx, infos)
+  ctx.progress(SCALE, SCALE)
+}
 
-  // 1. Port discovery (tool 70).
+/** Port discovery: the open ports, or null when the scan was stopped during it. */
+async function discover(ctx: Ctx, host: string, ports: readonly number[]): Promise<number[] | null> {
   const discovery = await ctx.test('TCP port discovery', `TCP scan (SYN where permitted, else connect) of ${ports.length} ports on ${host}.`)
   ctx.log(`discovering ${ports.length} TCP ports on ${host}`)
   let states: Awaited<ReturnType<typeof discoverTcpPorts>>
   try {
     states = await discoverTcpPorts(ctx.net, host, ports, {
-      signal,
+      signal: ctx.signal,
       onProgress: (done, total) => ctx.progress(Math.floor((done / Math.max(1, total)) * DISCOVERY_SHARE), SCALE),
       onOpen: (port) => ctx.log(`${port}/tcp open`),
     })
@@ -58,7 +113,10 @@ async function scan(ctx: ScanContext<NetvulnParams>, plan: PortPlan): Promise<vo
     await discovery.error((e as Error).message)
     throw e
   }
-  if (signal.aborted) return void (await discovery.error('the scan was stopped during port discovery'))
+  if (ctx.signal.aborted) {
+    await discovery.error('the scan was stopped during port discovery')
+    return null
+  }
   const open = states.filter((s) => s.state === 'open').map((s) => s.port)
   if (!open.length && !states.some((s) => s.state === 'closed')) {
     await discovery.error(`no answer from ${host} on any of ${ports.length} ports`)
@@ -67,114 +125,108 @@ async function scan(ctx: ScanContext<NetvulnParams>, plan: PortPlan): Promise<vo
   await discovery.done()
   ctx.cover({ protocol: 'tcp', probed: states.map((s) => s.port), open })
   ctx.log(`${open.length} open TCP ports: ${open.join(', ') || 'none'}`)
+  return open
+}
 
-  // 2. Service and version detection (tool 70).
+/** Service and version detection of the open ports; the services found so far are output at once. */
+async function detect(ctx: Ctx, rec: Recorder, host: string, open: readonly number[]): Promise<PortInfo[]> {
   const infos: PortInfo[] = []
-  await recordTest(ctx, 'Service and version detection', `Identifies the service and version behind ${open.length} open TCP ports.`, async () => {
+  await rec.test('Service and version detection', `Identifies the service and version behind ${open.length} open TCP ports.`, async () => {
     const phase = phaseProgress((d, t) => ctx.progress(d, t), DISCOVERY_SHARE / SCALE, DETECTION_END, open.length)
-    await mapLimit(open, 4, signal, async (port) => {
-      const d = await detectService(ctx.net, host, port, { signal, onProbe: (tried, planned) => phase.part(port, tried / (planned + 1)) })
+    await scanBudget(ctx).each(open, { limit: AT_ONCE, host, signal: ctx.signal }, async (port) => {
+      const d = await detectService(ctx.net, host, port, { signal: ctx.signal, onProbe: (tried, planned) => phase.part(port, tried / (planned + 1)) })
       phase.done(port)
       const kind = kindOf(port, d)
-      const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: [] }
-      info.products.push(...productsOfService(d))
+      const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: productsOfService(d) }
       infos.push(info)
-      // The services found so far are output at once (flushed within a second), not at the end.
+      // Flushed within a second, not at the end.
       outputServices(ctx, infos)
       ctx.log(`${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`)
     })
   })
-  infos.sort((a, b) => a.port - b.port)
-  if (signal.aborted) return outputServices(ctx, infos)
+  return infos.sort((a, b) => a.port - b.port)
+}
 
-  // 3. Per-port service checks, bounded.
+/** The per-port jobs, bounded; the kinds whose checks ran. */
+async function serviceJobs(ctx: Ctx, rec: Recorder, host: string, infos: readonly PortInfo[]): Promise<Set<Kind>> {
   type Job = () => Promise<void>
   const jobs: Job[] = []
   const applied = new Set<Kind>()
-  const add = (kind: Kind, job: Job) => {
+  const { tls } = ctx.params.checks
+  const run = (kind: Kind, s: ServiceStep<unknown>, p: PortInfo) => {
     applied.add(kind)
-    jobs.push(job)
+    jobs.push(() => serviceStep(ctx, rec, host, p, s))
   }
   for (const p of infos) {
-    const k = p.kind
-    if (k === 'ssh' && !p.tls) add('ssh', () => checkSsh(ctx, host, p))
-    if (k === 'http' || k === 'elasticsearch')
-      jobs.push(async () => {
-        if (await checkHttp(ctx, host, p, active)) applied.add('elasticsearch')
-      })
-    if (active && !p.tls) {
-      if (k === 'ftp') add(k, () => checkFtp(ctx, host, p))
-      if (k === 'smtp') add(k, () => checkSmtp(ctx, host, p))
-      if (k === 'redis') add(k, () => checkRedis(ctx, host, p))
-      if (k === 'memcached') add(k, () => checkMemcached(ctx, host, p))
-      if (k === 'mongodb') add(k, () => checkMongo(ctx, host, p))
-    }
+    const active = p.kind ? ACTIVE_STEPS[p.kind] : undefined
+    if (p.kind === 'ssh' && !p.tls) run('ssh', SSH_STEP, p)
+    if (p.kind === 'http' || p.kind === 'elasticsearch') jobs.push(async () => void ((await webRoot(ctx, rec, host, p)) && applied.add('elasticsearch')))
+    if (ctx.params.checks.active && !p.tls && active && p.kind) run(p.kind, active, p)
   }
-  const tlsPorts = infos.filter((p) => p.tls)
   // A TLS analysis is long (many handshakes): it moves the bar as it goes.
-  if (tlsWanted)
-    for (const p of tlsPorts) {
-      const job: Job = () => checkTls(ctx, host, p, (d, t) => jobsPhase.part(job, d / t))
+  if (tls)
+    for (const p of infos.filter((i) => i.tls)) {
+      const job: Job = () => tlsStep(ctx, rec, host, p, (d, t) => jobsPhase.part(job, d / t))
       jobs.push(job)
     }
   const jobsPhase = phaseProgress((d, t) => ctx.progress(d, t), DETECTION_END, JOBS_END, jobs.length)
-  await mapLimit(jobs, 4, signal, async (job) => {
+  await scanBudget(ctx).each(jobs, { limit: AT_ONCE, host, signal: ctx.signal }, async (job) => {
     await job()
     jobsPhase.done(job)
   })
+  return applied
+}
 
-  if (signal.aborted) return outputServices(ctx, infos)
+const probeTarget = (ctx: Ctx, host: string, p: PortInfo): ProbeTarget => ({ net: ctx.net, host, port: p.port, signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS })
 
-  // Tests for checks that did not run, so every check has a record of why.
-  for (const c of ACTIVE_CHECKS) {
-    if (!active) await skipped(ctx, c.name, 'active checks are turned off (checks.active = false)')
-    else if (!applied.has(c.kind)) await skipped(ctx, c.name, `no ${c.kind} service among the open ports`)
+async function serviceStep(ctx: Ctx, rec: Recorder, host: string, p: PortInfo, s: ServiceStep<unknown>): Promise<void> {
+  await rec.test(`${s.test} on ${label(p)}`, s.description, async () => {
+    const c = s.conclude(await s.probe(probeTarget(ctx, host, p)), p)
+    p.products.push(...c.products)
+    ctx.log(c.log)
+    return c.hits
+  })
+}
+
+/** GET / for the Server header; the Elasticsearch test is recorded where Elasticsearch is expected or answered. */
+async function webRoot(ctx: Ctx, rec: Recorder, host: string, p: PortInfo): Promise<boolean> {
+  let root: HttpRoot | null = null
+  let failure: Error | null = null
+  try {
+    root = await fetchRoot(ctx.net, host, p.port, p.tls, ctx.signal)
+    p.products.push(...webRootProducts(root))
+    ctx.log(`${p.port}/tcp GET / -> ${root.status}${root.server ? ` Server: ${root.server}` : ''}`)
+  } catch (e) {
+    failure = e as Error
+    ctx.log(`${p.port}/tcp GET / failed: ${failure.message}`)
   }
-  if (!applied.has('ssh')) await skipped(ctx, 'SSH algorithms', 'no SSH service among the open ports')
-  if (!tlsWanted) await skipped(ctx, 'TLS analysis', 'TLS checks are turned off (checks.tls = false)')
-  else if (!tlsPorts.length) await skipped(ctx, 'TLS analysis', 'no TLS service among the open ports')
-
-  // Backdoors: a root shell or a shell running our probes, a training image.
-  await recordTest(ctx, 'Backdoors and hostile services', 'Looks for plainly hostile answers among the banners: unauthenticated root shells, shells that run what a client sends, Metasploitable.', async (t) => {
-    for (const p of infos) {
-      const why = hostileBanner(p.detected.banner)
-      if (why)
-        await t.finding({ check: hostileService, port: p.port, protocol: 'tcp', service: p.service, confirmed: true, detail: `On ${p.port}/tcp ${why}.`, evidence: tableEvidence(['Port', 'Service', 'Banner'], [[`${p.port}/tcp`, p.service ?? '', p.detected.banner ?? '']]) })
-    }
+  if (!ctx.params.checks.active || !elasticsearchExpected(p, root)) return false
+  await rec.test(`Unauthenticated Elasticsearch on ${label(p)}`, 'Requests GET / without credentials and checks for the cluster information.', () => {
+    if (!root) throw failure ?? new Error('no HTTP answer')
+    return elasticsearchHits(root, p)
   })
-
-  // 4. Version → CVE.
-  await recordTest(ctx, 'Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue (CVEs, end of life) and imported NVD CVEs.', async (t) => {
-    for (const p of infos) for (const f of await portVersionFindings(p.port, p.service, p.products, ctx.vulns)) await t.finding(f)
-  })
-  outputServices(ctx, infos)
-  ctx.progress(SCALE, SCALE)
+  return true
 }
 
-async function checkTls(ctx: ScanContext<NetvulnParams>, host: string, p: PortInfo, progress: (done: number, total: number) => void): Promise<void> {
-  await recordTest(ctx, `TLS analysis on ${p.port}/tcp`, 'Runs the SSL/TLS Scanner analysis (protocols, cipher suites, certificate) on this TLS port.', async (t) => {
+async function tlsStep(ctx: Ctx, rec: Recorder, host: string, p: PortInfo, progress: (done: number, total: number) => void): Promise<void> {
+  await rec.test(`TLS analysis on ${p.port}/tcp`, 'Runs the SSL/TLS Scanner analysis (protocols, cipher suites, certificate) on this TLS port.', async () => {
     const report = await scanTls(ctx.net, host, p.port, { signal: ctx.signal, log: (l) => ctx.log(`${p.port}/tcp TLS: ${l}`), progress })
-    for (const f of tlsFindings(report, host, p.port)) await t.finding({ ...f, port: p.port, protocol: 'tcp', service: f.service ?? p.service })
+    return tlsFindings(report, host, p.port).map((f) => ({ ...f, port: p.port, protocol: 'tcp' as const, service: f.service ?? p.service }))
   })
 }
 
-async function skipped(ctx: ScanContext<NetvulnParams>, name: string, reason: string) {
-  const t = await ctx.test(name, `${name}: not run.`)
-  await t.skip(reason)
+/** Tests for checks that did not run, so every check has a record of why. */
+async function recordNotRun(ctx: Ctx, applied: ReadonlySet<Kind>, infos: readonly PortInfo[]): Promise<void> {
+  const { active, tls } = ctx.params.checks
+  const skipped = async (name: string, reason: string) => (await ctx.test(name, `${name}: not run.`)).skip(reason)
+  for (const c of ACTIVE_CHECKS) {
+    if (!active) await skipped(c.name, 'active checks are turned off (checks.active = false)')
+    else if (!applied.has(c.kind)) await skipped(c.name, `no ${c.kind} service among the open ports`)
+  }
+  if (!applied.has('ssh')) await skipped('SSH algorithms', 'no SSH service among the open ports')
+  if (!tls) await skipped('TLS analysis', 'TLS checks are turned off (checks.tls = false)')
+  else if (!infos.some((p) => p.tls)) await skipped('TLS analysis', 'no TLS service among the open ports')
 }
 
-function outputServices(ctx: ScanContext<NetvulnParams>, infos: PortInfo[]) {
-  ctx.output(
-    'services',
-    infos.map((p) => ({
-      port: p.port,
-      protocol: 'tcp',
-      service: p.service,
-      tls: p.tls,
-      product: p.detected.product,
-      version: p.detected.version,
-      banner: p.detected.banner,
-      products: uniqueProducts(p.products).map((v) => ({ product: PRODUCTS[v.product].label, version: v.version, source: v.source })),
-    })),
-  )
-}
+export const runNetvuln = withPortPlan(TCP_PORTS, scan)
+export const networkVulnScanner = defineTool(netvulnManifest, runNetvuln)

@@ -1,5 +1,6 @@
 // Password Auditor (tool 400) checks: every vuln_id the tool can report.
 import { OWASP, type Check } from '../../toolkit/check.js'
+import { postgresNoPassword, redisUnauthenticated } from '../lib/services/checks.js'
 
 const cweUrl = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 
@@ -60,3 +61,6 @@ export const loginServices = {
 } as const satisfies Check
 
 export const passwordAuditorChecks = [defaultCredentials, noAuthentication, lockoutDetected, loginServices] as const satisfies readonly Check[]
+
+/** What the manifest lists: the auditor's checks and the shared facts it can report (detect/findings.ts). */
+export const passwordAuditorCatalogue: readonly Check[] = [...passwordAuditorChecks, redisUnauthenticated, postgresNoPassword]

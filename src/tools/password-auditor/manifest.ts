@@ -1,7 +1,7 @@
 // The Password Auditor's manifest: what the API reads without loading the scanner.
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { passwordAuditorParams } from './params.js'
-import { passwordAuditorChecks } from './checks.js'
+import { passwordAuditorCatalogue } from './checks.js'
 import { portSpecProblem } from '../../toolkit/ports.js'
 import { TCP_PORTS } from '../lib/ports/top-ports.js'
 
@@ -12,9 +12,9 @@ export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams>
     'Finds the login services of the target (FTP, SSH, Telnet, MySQL, PostgreSQL, Redis, HTTP Basic/Digest and the logins of Tomcat, Jenkins, Grafana, phpMyAdmin) and tries default and weak credentials on them, with per-account caps, pauses and lockout detection.',
   params: passwordAuditorParams,
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
-  checks: passwordAuditorChecks,
+  checks: passwordAuditorCatalogue,
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).passwordAuditor.run,
+  load: async () => (await import('./run.js')).passwordAuditor.run,
 }

@@ -1,6 +1,11 @@
 // TCP Port Scanner (tool 70) catalogue: open ports, and services that should not face the network.
-// The scanner (src/tools/port-scanner/detect.ts) decides when one applies.
+// The risk rules (detect/risk-rules.ts) decide when one applies.
 import { OWASP, type Check } from '../../toolkit/check.js'
+import { ftpAnonymousLogin, postgresNoPassword, redisUnauthenticated } from '../lib/services/checks.js'
+
+// Facts the Network Vulnerability Scanner or the Password Auditor report too: one check each, kept in tools/lib/services.
+export const ftpAnonymous = ftpAnonymousLogin
+export { postgresNoPassword, redisUnauthenticated }
 
 const cwe = (n: number) => `https://cwe.mitre.org/data/definitions/${n}.html`
 
@@ -42,45 +47,6 @@ export const ftpCleartext = {
   recommendation: 'Replace FTP with SFTP (over SSH) or require FTPS (FTP over TLS, RFC 4217) for every session, and close the plain FTP port.',
   references: ['https://www.rfc-editor.org/rfc/rfc4217', cwe(319)],
   tags: ['ports', 'cleartext', 'ftp'],
-} as const satisfies Check
-
-export const ftpAnonymous = {
-  id: 'tcp.exposure.ftp-anonymous',
-  name: 'FTP anonymous login allowed',
-  description: 'The FTP server accepted the login "anonymous" with an e-mail address as password.',
-  impact: 'Anyone can list and download the files the anonymous account sees, and upload files if it may write: data leaks, malware hosting, or a foothold.',
-  risk: 'medium',
-  cwe: ['CWE-284'],
-  owasp: OWASP.brokenAccess,
-  recommendation: 'Disable anonymous FTP (vsftpd: anonymous_enable=NO) unless the server is a deliberate public mirror; then make it read-only and serve nothing sensitive.',
-  references: ['https://www.rfc-editor.org/rfc/rfc1635', cwe(284)],
-  tags: ['ports', 'ftp', 'authentication'],
-} as const satisfies Check
-
-export const redisUnauthenticated = {
-  id: 'tcp.exposure.redis-unauthenticated',
-  name: 'Redis accessible without authentication',
-  description: 'The Redis server answered the INFO command without any password.',
-  impact: 'Anyone who can reach the port can read and change all data, and commonly gain code execution on the host (CONFIG SET dir/dbfilename to write files, MODULE LOAD).',
-  risk: 'high',
-  cwe: ['CWE-306'],
-  owasp: OWASP.authFailures,
-  recommendation: 'Bind Redis to localhost or a private interface, keep protected-mode on, require authentication (requirepass or ACL users), and firewall the port.',
-  references: ['https://redis.io/docs/latest/operate/oss_and_stack/management/security/', cwe(306)],
-  tags: ['ports', 'database', 'authentication'],
-} as const satisfies Check
-
-export const postgresNoPassword = {
-  id: 'tcp.exposure.postgresql-no-password',
-  name: 'PostgreSQL accepts logins without a password',
-  description: 'The PostgreSQL server authenticated the user "postgres" without asking for any credential ("trust" authentication).',
-  impact: 'Anyone who can reach the port has superuser access to every database, and can run operating-system commands through COPY ... PROGRAM.',
-  risk: 'critical',
-  cwe: ['CWE-306'],
-  owasp: OWASP.authFailures,
-  recommendation: 'Replace "trust" entries in pg_hba.conf with scram-sha-256 for every remote host, set strong passwords, and limit listen_addresses and the firewall to the clients that need the database.',
-  references: ['https://www.postgresql.org/docs/current/auth-trust.html', 'https://www.postgresql.org/docs/current/auth-pg-hba-conf.html', cwe(306)],
-  tags: ['ports', 'database', 'authentication'],
 } as const satisfies Check
 
 export const databaseExposed = {

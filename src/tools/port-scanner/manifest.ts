@@ -18,5 +18,5 @@ export const portScannerManifest: ToolManifest<typeof PortScannerParams> = {
   supportsMaxScanTime: true,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).portScanner.run,
+  load: async () => (await import('./run.js')).portScanner.run,
 }

@@ -12,5 +12,5 @@ export const tlsScannerManifest: ToolManifest<typeof TlsScannerParams> = {
   supportsMaxScanTime: false,
   needs: {},
   restartable: true,
-  load: async () => (await import('./index.js')).tlsScanner.run,
+  load: async () => (await import('./run.js')).tlsScanner.run,
 }

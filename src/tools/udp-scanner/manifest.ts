@@ -2,7 +2,7 @@
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { udpScannerParams } from './params.js'
 import { udpScannerChecks } from './checks.js'
-import { UDP_PORTS } from './ports.js'
+import { UDP_PORTS } from './data/ports.js'
 import { portSpecProblem } from '../../toolkit/ports.js'
 
 export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = {
@@ -15,5 +15,5 @@ export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = {
   supportsMaxScanTime: true,
   needs: { udp: true },
   restartable: true,
-  load: async () => (await import('./index.js')).udpScanner.run,
+  load: async () => (await import('./run.js')).udpScanner.run,
 }

@@ -1,6 +1,6 @@
 // tool_params of the UDP Port Scanner: scanner-free, so the manifest can carry it.
 import { Type } from '@sinclair/typebox'
-import { PORTS_PATTERN } from './ports.js'
+import { PORTS_PATTERN } from './data/ports.js'
 
 export const udpScannerParams = Type.Object(
   {

@@ -15,7 +15,7 @@ import { createScopedDispatcher } from '../../../src/engine/net/scoped-dispatche
 import { parseScope, type Scope } from '../../../src/toolkit/scope.js'
 import { resolveStartUrl } from '../../../src/tools/lib/http/start-url.js'
 import { subdomainFinder } from '../../../src/tools/subdomain-finder/run.js'
-import { portScanner } from '../../../src/tools/port-scanner/index.js'
+import { portScanner } from '../../../src/tools/port-scanner/run.js'
 import { runTool } from '../../helpers/tool-harness.js'
 import { startDnsServer, type Zone } from '../../testbed/dns-server.js'
 import { startHttpConnectProxy, startSocks5Proxy, startTargets, type Targets, type TestProxy } from '../../testbed/proxies.js'

@@ -6,7 +6,7 @@ import { parseKexInit, weakKex, weakCiphers, weakMacs, type KexInit } from '../.
 import { encodeBson, decodeBson } from '../../../src/tools/netvuln/probes/bson.js'
 import { opMsg, opQuery, replyDocument, OP_MSG, OP_QUERY } from '../../../src/tools/netvuln/probes/mongodb.js'
 import { elasticInfo, httpBase } from '../../../src/tools/netvuln/probes/http.js'
-import { kindOf } from '../../../src/tools/netvuln/plan.js'
+import { kindOf } from '../../../src/tools/netvuln/detect/kind.js'
 import net from 'node:net'
 import { SSH_ALGORITHMS, startVulnServices } from '../../testbed/vuln-services.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'

@@ -2,7 +2,7 @@
 // healthy twin none. Only the ports the bed opened are scanned (explicit list), on 127.0.6.0/24.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { networkVulnScanner } from '../../../src/tools/netvuln/index.js'
+import { networkVulnScanner } from '../../../src/tools/netvuln/run.js'
 import { runTool, vulnIds, type HarnessResult } from '../../helpers/tool-harness.js'
 import { startVulnServices, startHealthyServices, type ServiceBed } from '../../testbed/vuln-services.js'
 import type { Egress } from '../../../src/toolkit/egress.js'
@@ -13,9 +13,9 @@ const HEALTHY_HOST = '127.0.6.11'
 
 /** The truth of the vulnerable bed: vuln_id → CVEs (version findings) or [] (active checks). */
 const VULN_TRUTH: Record<string, string[]> = {
-  'netvuln.ftp.anonymous-login': [],
+  'tcp.exposure.ftp-anonymous': [],
   'netvuln.smtp.open-relay': [],
-  'netvuln.redis.no-auth': [],
+  'tcp.exposure.redis-unauthenticated': [],
   'netvuln.memcached.no-auth': [],
   'netvuln.mongodb.no-auth': [],
   'netvuln.elasticsearch.no-auth': [],
@@ -46,9 +46,9 @@ const VULN_TRUTH: Record<string, string[]> = {
 
 /** Port of each planted finding (per service of the bed). */
 const VULN_PORTS: Record<string, keyof ServiceBed['ports']> = {
-  'netvuln.ftp.anonymous-login': 'ftp',
+  'tcp.exposure.ftp-anonymous': 'ftp',
   'netvuln.smtp.open-relay': 'smtp',
-  'netvuln.redis.no-auth': 'redis',
+  'tcp.exposure.redis-unauthenticated': 'redis',
   'netvuln.memcached.no-auth': 'memcached',
   'netvuln.mongodb.no-auth': 'mongodb',
   'netvuln.elasticsearch.no-auth': 'elasticsearch',
@@ -79,9 +79,9 @@ const VULN_PORTS: Record<string, keyof ServiceBed['ports']> = {
 
 /** Test-name prefix of each active check, for pass/fail per check. */
 const ACTIVE_TESTS: Array<[string, string[]]> = [
-  ['Anonymous FTP login on', ['netvuln.ftp.anonymous-login']],
+  ['Anonymous FTP login on', ['tcp.exposure.ftp-anonymous']],
   ['SMTP open relay on', ['netvuln.smtp.open-relay']],
-  ['Unauthenticated Redis on', ['netvuln.redis.no-auth']],
+  ['Unauthenticated Redis on', ['tcp.exposure.redis-unauthenticated']],
   ['Unauthenticated memcached on', ['netvuln.memcached.no-auth']],
   ['Unauthenticated MongoDB on', ['netvuln.mongodb.no-auth']],
   ['Unauthenticated Elasticsearch on', ['netvuln.elasticsearch.no-auth']],
@@ -93,7 +93,7 @@ let healthyBed: ServiceBed
 let vuln: HarnessResult
 let healthy: HarnessResult
 
-const ownIds = (r: HarnessResult) => vulnIds(r).filter((id) => /^(netvuln|cve|eol)\./.test(id))
+const ownIds = (r: HarnessResult) => vulnIds(r).filter((id) => /^(netvuln|tcp\.exposure|cve|eol)\./.test(id))
 
 before(async () => {
   vulnBed = await startVulnServices(VULN_HOST)
@@ -122,7 +122,8 @@ test('every planted finding is on its port, tcp, with the right CVEs, confirmed 
     assert.equal(f.protocol, 'tcp')
     assert.ok(f.service, `${id} names its service`)
     assert.deepEqual([...(f.cve ?? [])].sort(), cves, id)
-    assert.equal(f.confirmed, id.startsWith('netvuln.'), `${id} confirmed`)
+    // Active proofs are confirmed (their ids: netvuln.*, and the facts shared with the Port Scanner); versions are inferred.
+    assert.equal(f.confirmed, !/^(cve|eol)\./.test(id), `${id} confirmed`)
     assert.ok(f.evidence, `${id} has evidence`)
   }
 })
@@ -186,7 +187,7 @@ test('TLS ports get the TLS analysis of tool 450, or a skipped test saying why',
 
 test('checks.active = false runs no active check and records why', async () => {
   const r = await runTool(networkVulnScanner, { target: VULN_HOST, params: { ports: vulnBed.portList.join(','), checks: { active: false, tls: false } } })
-  const active = ['ftp.anonymous-login', 'smtp.open-relay', 'redis.no-auth', 'memcached.no-auth', 'mongodb.no-auth', 'elasticsearch.no-auth'].map((s) => `netvuln.${s}`)
+  const active = [...['smtp.open-relay', 'memcached.no-auth', 'mongodb.no-auth', 'elasticsearch.no-auth'].map((s) => `netvuln.${s}`), 'tcp.exposure.ftp-anonymous', 'tcp.exposure.redis-unauthenticated']
   assert.deepEqual(vulnIds(r).filter((id) => active.includes(id)), [])
   assert.ok(vulnIds(r).includes('netvuln.ssh.weak-kex'), 'passive SSH algorithm check still runs')
   assert.ok(vulnIds(r).includes('cve.vsftpd-backdoor'), 'banner versions still match')

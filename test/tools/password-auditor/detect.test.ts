@@ -9,7 +9,7 @@ import { pgMd5, scramClient } from '../../../src/tools/password-auditor/detect/p
 import { nativePassword, parseHandshake } from '../../../src/tools/password-auditor/detect/mysql-auth.js'
 import { authHeaderVerdict, grafanaVerdict, jenkinsVerdict, loginSurfaces, phpMyAdminVerdict, type WebAnswer } from '../../../src/tools/password-auditor/detect/http-login.js'
 import { loginKind } from '../../../src/tools/password-auditor/detect/plan.js'
-import { CREDENTIAL_LISTS, parseLists, planAttempts } from '../../../src/tools/password-auditor/credentials.js'
+import { CREDENTIAL_LISTS, parseLists, planAttempts } from '../../../src/tools/password-auditor/detect/credentials.js'
 import type { Attempt } from '../../../src/tools/password-auditor/probes/attempt.js'
 
 const web = (o: Partial<WebAnswer>): WebAnswer => ({ url: 'http://h/', status: 200, headers: {}, setCookies: [], body: '', ...o })

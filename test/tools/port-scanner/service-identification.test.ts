@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { runTool } from '../../helpers/tool-harness.js'
-import { portScanner } from '../../../src/tools/port-scanner/index.js'
+import { portScanner } from '../../../src/tools/port-scanner/run.js'
 import { identify } from '../../../src/tools/lib/services/banners.js'
 import { cpeOf } from '../../../src/tools/lib/services/products.js'
 

@@ -13,7 +13,7 @@ import { ScopeError } from '../../../src/toolkit/scope.js'
 import { startSocks5Proxy } from '../../testbed/proxies.js'
 import { startTcpServices } from '../../testbed/tcp-services.js'
 import { runTool } from '../../helpers/tool-harness.js'
-import { portScanner } from '../../../src/tools/port-scanner/index.js'
+import { portScanner } from '../../../src/tools/port-scanner/run.js'
 import { callInNetns, netnsUnavailable, withNetns } from '../../helpers/netns.js'
 import type { ScanTestBedResult, abortFullScan, firewalledScan, toolScan } from '../../../bench/port-scan.js'
 

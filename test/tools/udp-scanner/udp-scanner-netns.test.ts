@@ -10,7 +10,7 @@ const CHILD = process.env.WARD_UDP_NETNS_CHILD === '1'
 
 async function child() {
   const { runTool } = await import('../../helpers/tool-harness.js')
-  const { udpScanner } = await import('../../../src/tools/udp-scanner/index.js')
+  const { udpScanner } = await import('../../../src/tools/udp-scanner/run.js')
   const { startUdpServices } = await import('../../testbed/udp-services.js')
   const bed = await startUdpServices('127.0.0.1', 'vulnerable')
   try {

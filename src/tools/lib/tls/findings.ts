@@ -11,7 +11,7 @@ import { tableEvidence, textEvidence } from '../../../toolkit/evidence.js'
 import { ipVersion } from '../../../toolkit/ip.js'
 import type { FindingInput } from '../../../toolkit/tool.js'
 import type { CertProblem, CertificateReport } from './certs.js'
-import type { TlsReport } from './analyze.js'
+import type { TlsReport } from './report.js'
 import type { ProtocolName } from './hello.js'
 import { WEAK_CLASS_LABEL, type WeakClass } from './suites.js'
 
@@ -50,22 +50,29 @@ const CERT_CHECKS: Readonly<Record<CertProblem, Check>> = {
   'no-ct': tlsCertNoCt,
 }
 
+type At = { port: number; protocol: 'tcp'; service: string }
+
 /** The findings of a TLS report. `host`/`port` locate them (the report's own are used when they agree). */
 export function tlsFindings(report: TlsReport, host: string, port: number): FindingInput[] {
-  const service = report.http?.speaksHttp ? 'https' : 'tls'
-  const at = { port, protocol: 'tcp' as const, service }
-  const out: FindingInput[] = []
+  const at: At = { port, protocol: 'tcp', service: report.http?.speaksHttp ? 'https' : 'tls' }
+  return [...protocolFindings(report, host, at), ...cipherFindings(report, at), ...certificateFindings(report, at), ...hstsFindings(report, host, at), ...handshakeFindings(report, at)]
+}
 
-  for (const p of report.protocols) {
+function protocolFindings(report: TlsReport, host: string, at: At): FindingInput[] {
+  const { port } = at
+  return report.protocols.flatMap((p) => {
     const check = PROTOCOL_CHECKS[p.name]
-    if (!check || !p.accepted) continue
-    out.push({
+    if (!check || !p.accepted) return []
+    return [{
       check, ...at, confirmed: true,
       detail: `${host}:${port} completed a ${p.name} handshake${p.ciphers.length ? ` with ${p.ciphers.length} cipher suite(s)` : ''}.`,
       evidence: tableEvidence(['Protocol', 'Cipher suite', 'Bits'], p.ciphers.map((c) => [p.name, c.name, c.bits ?? ''])),
-    })
-  }
+    }]
+  })
+}
 
+function cipherFindings(report: TlsReport, at: At): FindingInput[] {
+  const out: FindingInput[] = []
   const byClass = new Map<WeakClass, string[][]>()
   for (const p of report.protocols) {
     if (!p.accepted) continue
@@ -79,7 +86,6 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
       ...(k === 'no-fs' && !offersForwardSecrecy(report) ? { risk: 'medium' as const } : {}),
     })
   }
-
   if (report.dh && report.dh.bits < MIN_DH_BITS) {
     out.push({
       check: tlsCipherWeakDh, ...at, confirmed: true, location: 'cipher:weak-dh',
@@ -88,7 +94,11 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
       ...(report.dh.bits <= 1024 ? {} : { risk: 'low' as const }),
     })
   }
+  return out
+}
 
+function certificateFindings(report: TlsReport, at: At): FindingInput[] {
+  const out: FindingInput[] = []
   const problems = new Map<CertProblem, CertificateReport[]>()
   for (const c of report.certificates) for (const pr of c.problems) problems.set(pr, [...(problems.get(pr) ?? []), c])
   for (const [pr, certs] of problems) {
@@ -101,7 +111,6 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
       ),
     })
   }
-
   const leaf = report.certificates.find((c) => c.position === 0)
   if (leaf && leaf.ocsp_urls.length && report.ocspStapling === false) {
     out.push({
@@ -110,16 +119,22 @@ export function tlsFindings(report: TlsReport, host: string, port: number): Find
       evidence: textEvidence(`ClientHello carried status_request (OCSP); ServerHello (${report.renegotiation.map((r) => r.protocol).join(', ')}) had no status_request (0x0005) extension.`),
     })
   }
+  return out
+}
 
-  if (report.http?.speaksHttp && !hstsOk(report.http.hsts)) {
-    const urlHost = ipVersion(host) === 6 ? `[${host}]` : host
-    out.push({
-      check: tlsHstsMissing, ...at, service: 'https', url: `https://${urlHost}:${port}/`, confirmed: true,
-      detail: report.http.hsts ? `Strict-Transport-Security is "${report.http.hsts}", which sets no positive max-age.` : `HTTP ${report.http.status} response without Strict-Transport-Security.`,
-      evidence: textEvidence(`GET https://${urlHost}:${port}/ -> ${report.http.status}\nstrict-transport-security: ${report.http.hsts ?? '(absent)'}`),
-    })
-  }
+function hstsFindings(report: TlsReport, host: string, at: At): FindingInput[] {
+  if (!report.http?.speaksHttp || hstsOk(report.http.hsts)) return []
+  const urlHost = ipVersion(host) === 6 ? `[${host}]` : host
+  return [{
+    check: tlsHstsMissing, ...at, service: 'https', url: `https://${urlHost}:${at.port}/`, confirmed: true,
+    detail: report.http.hsts ? `Strict-Transport-Security is "${report.http.hsts}", which sets no positive max-age.` : `HTTP ${report.http.status} response without Strict-Transport-Security.`,
+    evidence: textEvidence(`GET https://${urlHost}:${at.port}/ -> ${report.http.status}\nstrict-transport-security: ${report.http.hsts ?? '(absent)'}`),
+  }]
+}
 
+/** Compression, renegotiation and Heartbleed: what the handshakes themselves showed. */
+function handshakeFindings(report: TlsReport, at: At): FindingInput[] {
+  const out: FindingInput[] = []
   if (report.compression.length) {
     out.push({
       check: tlsCompression, ...at, confirmed: true,

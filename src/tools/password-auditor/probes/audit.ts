@@ -1,8 +1,8 @@
 // The attempts on one login: the planned pairs one after another with a pause between them, stopping
 // at lockout signs, when the service needs no password, or after repeated errors. Caps are in the plan.
-import type { Pair } from './credentials.js'
-import type { Attempt, Attempter } from './probes/attempt.js'
-import { lockoutSign } from './detect/lockout.js'
+import type { Pair } from '../detect/credentials.js'
+import type { Attempt, Attempter } from './attempt.js'
+import { lockoutSign } from '../detect/lockout.js'
 
 export interface AuditResult {
   found: Array<{ username: string; password: string }>

@@ -9,7 +9,7 @@ export interface CredentialList {
 }
 
 /** Shipped lists by id: a protocol ("ftp", "ssh", ..., "http") or a product ("tomcat", "grafana", ...). */
-export const CREDENTIAL_LISTS: Readonly<Record<string, CredentialList>> = parseLists(JSON.parse(readFileSync(new URL('./credentials.json', import.meta.url), 'utf8')))
+export const CREDENTIAL_LISTS: Readonly<Record<string, CredentialList>> = parseLists(JSON.parse(readFileSync(new URL('../credentials.json', import.meta.url), 'utf8')))
 
 export function parseLists(json: unknown): Record<string, CredentialList> {
   const out: Record<string, CredentialList> = {}

@@ -1,13 +1,13 @@
 // UDP probes as data: what to send to a port, and how to read the answer. Like nmap's payloads, a
 // port-specific request makes a silent-by-default service answer; other ports get an empty datagram.
 // Follow-ups run on ports already found open, to test a service's risky features.
-import type { Check } from '../../toolkit/check.js'
-import type { Hit } from '../../toolkit/hit.js'
+import type { Check } from '../../../toolkit/check.js'
+import type { Hit } from '../../../toolkit/hit.js'
 import {
   udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
   udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
-} from './checks.js'
-import { buildQuery, CLASS, decodeMessage, TYPE } from '../lib/dns/message.js'
+} from '../checks.js'
+import { buildQuery, CLASS, decodeMessage, TYPE } from '../../lib/dns/message.js'
 
 export type { Hit }
 

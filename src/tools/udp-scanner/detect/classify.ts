@@ -1,8 +1,8 @@
 // Pure: port exchanges → port rows and check hits. No I/O.
-import { udpOpenPort } from './checks.js'
-import { FOLLOW_UPS, printable, probeFor, type FollowUp, type Hit } from './probes.js'
-import { serviceName } from './ports.js'
-import type { Exchange, PortState } from './scan.js'
+import { udpOpenPort } from '../checks.js'
+import { FOLLOW_UPS, printable, probeFor, type FollowUp, type Hit } from '../probes/payloads.js'
+import { serviceName } from '../data/ports.js'
+import type { Exchange, PortState } from '../probes/exchange.js'
 
 export interface PortRow {
   port: number

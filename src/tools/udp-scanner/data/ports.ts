@@ -1,6 +1,6 @@
 // Which UDP ports to scan: Ward's own top-100 list (services seen on real networks, weighted toward
 // the ones that matter for security: amplifiers, management and VPN).
-import type { PortLists } from '../../toolkit/ports.js'
+import type { PortLists } from '../../../toolkit/ports.js'
 
 /** port → IANA-style service name; the key order is the list's priority order. */
 export const UDP_SERVICES: ReadonlyMap<number, string> = new Map([

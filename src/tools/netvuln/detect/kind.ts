@@ -1,5 +1,5 @@
 // Which service checks apply to an open port, from tool 70's detection, the banner, then the usual port. Pure.
-import type { DetectedService } from '../lib/services/services.js'
+import type { DetectedService } from '../../lib/services/services.js'
 
 export type Kind = 'ftp' | 'ssh' | 'smtp' | 'http' | 'redis' | 'memcached' | 'mongodb' | 'elasticsearch'
 

@@ -1,8 +1,8 @@
 // Pure: facts about open ports -> which checks fail where. No I/O.
-import { hostileService } from '../lib/services/checks.js'
-import { hostileBanner } from '../lib/services/hostile.js'
-import type { Check } from '../../toolkit/check.js'
-import type { Hit } from '../../toolkit/hit.js'
+import { hostileService } from '../../lib/services/checks.js'
+import { hostileBanner } from '../../lib/services/hostile.js'
+import type { Check } from '../../../toolkit/check.js'
+import type { Hit } from '../../../toolkit/hit.js'
 import {
   databaseExposed,
   dockerApiExposed,
@@ -14,9 +14,9 @@ import {
   smbExposed,
   telnetExposed,
   vncExposed,
-} from './checks.js'
-import { tableEvidence, type Evidence } from '../../toolkit/evidence.js'
-import type { ServiceInfo } from '../lib/services/services.js'
+} from '../checks.js'
+import { tableEvidence, type Evidence } from '../../../toolkit/evidence.js'
+import type { ServiceInfo } from '../../lib/services/services.js'
 
 /** One open port as the scan saw it (`identified` false: the service name is a port-number guess). */
 export interface OpenPort extends ServiceInfo {

@@ -2,9 +2,9 @@
 // A connected socket gets the ICMP port-unreachable of a closed port as ECONNREFUSED; a reply means
 // open; silence after every retry means open|filtered (a firewall and a quiet service look alike).
 import type { Socket as UdpSocket, RemoteInfo } from 'node:dgram'
-import type { Egress } from '../../toolkit/egress.js'
-import { ipVersion } from '../../toolkit/ip.js'
-import { RESOLVE_TIMEOUT_MS } from '../../toolkit/timeouts.js'
+import type { Egress } from '../../../toolkit/egress.js'
+import { ipVersion } from '../../../toolkit/ip.js'
+import { RESOLVE_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
 export type PortState = 'open' | 'closed' | 'filtered' | 'open|filtered'
 
