@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runTool } from '../test/helpers/tool-harness.js'
 import { tlsScanner } from '../src/tools/tls-scanner/run.js'
-import { suiteByName, weakClasses, type WeakClass } from '../src/tools/lib/tls/suites.js'
+import { suiteByName, weakClasses, type Suite, type WeakClass } from '../src/tools/lib/tls/suites.js'
 import { startTlsTestBed, type TlsServerName } from '../test/testbed/tls-servers.js'
 
 const exec = promisify(execFile)
