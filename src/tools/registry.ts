@@ -48,6 +48,7 @@ export const REFUSED_TOOLS: readonly RefusedTool[] = [
 export const refusedTool = (id: number): RefusedTool | undefined => REFUSED_TOOLS.find((t) => t.id === id)
 
 /** The public tools, whatever the configuration. */
+// biome-ignore lint/suspicious/noExplicitAny: each manifest has its own params type; callers reach params only through the tool's schema
 export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   subdomainFinderManifest,
   portScannerManifest,
@@ -64,6 +65,7 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
 ]
 
 /** Every manifest in this build, the diagnostic tool's included (for catalogue tests). */
+// biome-ignore lint/suspicious/noExplicitAny: as TOOL_MANIFESTS
 export const ALL_MANIFESTS: readonly ToolManifest<any>[] = [...TOOL_MANIFESTS, diagnosticManifest]
 
 export interface CatalogueOptions {
@@ -74,6 +76,7 @@ export interface CatalogueOptions {
 /** The catalogue a Ward process offers: the public tools, and the diagnostic tool when enabled. */
 export function createToolCatalogue(o: CatalogueOptions): ToolCatalogue {
   const list = o.diagnostic ? ALL_MANIFESTS : TOOL_MANIFESTS
+  // biome-ignore lint/suspicious/noExplicitAny: as TOOL_MANIFESTS
   const byId: ReadonlyMap<number, ToolManifest<any>> = new Map(list.map((t) => [t.id, t]))
   const ids = [...byId.keys()].sort((a, b) => a - b)
   return {

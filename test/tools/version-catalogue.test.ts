@@ -25,7 +25,7 @@ function cvss31(vector: string): number {
   const pr = ({ N: 0.85, L: changed ? 0.68 : 0.62, H: changed ? 0.5 : 0.27 } as Record<string, number>)[m.PR!]!
   const cia = (k: string) => w.CIA[m[k] as 'H' | 'L' | 'N']
   const iss = 1 - (1 - cia('C')) * (1 - cia('I')) * (1 - cia('A'))
-  const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * Math.pow(iss - 0.02, 15) : 6.42 * iss
+  const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * (iss - 0.02) ** 15 : 6.42 * iss
   const expl = 8.22 * w.AV[m.AV as 'N'] * w.AC[m.AC as 'L'] * pr * w.UI[m.UI as 'N']
   if (impact <= 0) return 0
   const roundUp = (x: number) => {

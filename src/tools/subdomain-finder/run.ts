@@ -71,7 +71,7 @@ const step = (r: Run, n = 1) => r.ctx.progress((r.done += n), r.total)
 async function connectResolver(ctx: ScanContext<Params>): Promise<{ domain: string; client: DnsClient; soa: DnsMessage } | null> {
   const domain = normalizeName(targetHost(ctx.target.name))
   if (ipVersion(domain) || !domain.includes('.')) throw new ToolStartError(`the Subdomain Finder needs a domain name, not ${JSON.stringify(ctx.target.name)}`)
-  let resolver
+  let resolver: Awaited<ReturnType<typeof chooseResolver>>
   try {
     resolver = await chooseResolver(ctx.params.resolver, { WARD_DNS_RESOLVER: ctx.settings.dnsResolver })
   } catch (e) {

@@ -23,7 +23,7 @@ async function runWebsiteRecon(ctx: ScanContext<WebsiteReconParams>): Promise<vo
   const catalogue = [...FINGERPRINTS.filter((t) => !names.has(t.name)), ...extra]
 
   const t = await ctx.test('Technology fingerprinting', `Matches the start page's headers, cookies, meta tags, scripts, links and favicon against ${catalogue.length} technology fingerprints.`)
-  let obs
+  let obs: Awaited<ReturnType<typeof observeSite>>
   try {
     obs = await observeSite({ net: ctx.net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, favicon: ctx.params.favicon, log: (l) => ctx.log(l) })
   } catch (e) {

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import dgram from 'node:dgram'
-import { axfr, createDnsClient, parseServer, DnsQueryError } from '../../../src/tools/lib/dns/client.js'
+import { axfr, createDnsClient, parseServer, type DnsQueryError } from '../../../src/tools/lib/dns/client.js'
 import { answersOf, lookupAddresses, MAX_CNAME_HOPS } from '../../../src/tools/lib/dns/lookup.js'
 import { buildQuery, CLASS, decodeMessage, encodeMessage, RCODE, TYPE, typeName } from '../../../src/tools/lib/dns/message.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'

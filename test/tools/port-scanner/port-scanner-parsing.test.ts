@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { parsePortPlan } from '../../../src/toolkit/ports.js'
-import { TCP_PORTS, TOP_100, TOP_1000 } from '../../../src/tools/lib/ports/top-ports.js'
+import { TCP_PORTS, TOP_100, } from '../../../src/tools/lib/ports/top-ports.js'
 import { identify, looksLikeTls, printable, splitProductToken } from '../../../src/tools/lib/services/banners.js'
 import { PROBES, probeOrder } from '../../../src/tools/lib/services/probes.js'
 import { hitsOf, RISK_RULES, type OpenPort } from '../../../src/tools/port-scanner/detect/risk-rules.js'

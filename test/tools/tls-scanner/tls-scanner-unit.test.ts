@@ -15,7 +15,7 @@ import {
 } from '../../../src/tools/lib/tls/hello.js'
 import { LEGACY_SUITES, TLS13_SUITES, SSL2_SUITES, suiteByCode, suiteByName, weakClasses } from '../../../src/tools/lib/tls/suites.js'
 import { analyzeChain, extensionFacts, signatureAlgorithm, type CertificateReport } from '../../../src/tools/lib/tls/certs.js'
-import { type TlsReport } from '../../../src/tools/lib/tls/analyze.js'
+import type { TlsReport } from '../../../src/tools/lib/tls/analyze.js'
 import { tlsFindings } from '../../../src/tools/lib/tls/findings.js'
 import { firstFlightParser } from '../../../src/tools/lib/tls/probe.js'
 

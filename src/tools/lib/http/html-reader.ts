@@ -8,8 +8,10 @@ export type Attrs = Readonly<Record<string, string>>
 
 export interface HtmlVisitor {
   /** A start tag; return false to stop reading. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor is a void function that may return false to stop
   open?(name: string, attrs: Attrs): boolean | void
   /** An end tag (written or implied); return false to stop reading. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor is a void function that may return false to stop
   close?(name: string): boolean | void
   /** Text between tags (entities decoded), possibly in several pieces. */
   text?(text: string): void
@@ -18,6 +20,7 @@ export interface HtmlVisitor {
 /** Feeds `html` through the tokenizer to `v`, in document order, until the end or a `false`. */
 export function readHtml(html: string, v: HtmlVisitor): void {
   let stopped = false
+  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor is a void function that may return false to stop
   const stop = (r: boolean | void) => {
     if (r === false && !stopped) {
       stopped = true

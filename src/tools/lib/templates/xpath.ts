@@ -18,7 +18,7 @@ const RAW = new Set(['script', 'style'])
 export function parseMarkup(src: string): El {
   const root: El = { tag: '#root', attrs: {}, children: [], parent: null }
   let cur = root
-  const tagRe = /<(\/?)([A-Za-z][A-Za-z0-9:_-]*)((?:\s+[^\s=>\/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*\?>/g
+  const tagRe = /<(\/?)([A-Za-z][A-Za-z0-9:_-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*\?>/g
   let last = 0
   let m: RegExpExecArray | null
   while ((m = tagRe.exec(src))) {
@@ -36,7 +36,7 @@ export function parseMarkup(src: string): El {
       continue
     }
     const attrs: Record<string, string> = {}
-    for (const a of (m[3] ?? '').matchAll(/([^\s=>\/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) attrs[a[1]!.toLowerCase()] = decode(a[2] ?? a[3] ?? a[4] ?? '')
+    for (const a of (m[3] ?? '').matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) attrs[a[1]!.toLowerCase()] = decode(a[2] ?? a[3] ?? a[4] ?? '')
     const el: El = { tag, attrs, children: [], parent: cur }
     cur.children.push(el)
     if (RAW.has(tag)) {

@@ -7,10 +7,10 @@ import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:t
 import type { Egress } from '../../../toolkit/egress.js'
 import { mapLimit } from '../../../toolkit/limit.js'
 import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
-import { analyzeChain, CHAIN_ERRORS, isSelfSigned, type CertificateReport } from './certs.js'
+import { analyzeChain, CHAIN_ERRORS, isSelfSigned, } from './certs.js'
 import { buildClientHello, buildSsl2ClientHello, dhPrimeBits, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
 import { heartbleedProbe, sendHello, sendSsl2Hello, type Endpoint } from './probe.js'
-import { LEGACY_SUITES, SSL2_SUITES, TLS13_SUITES, suiteByCode, suiteByName, weakClasses, WEAK_CLASS_LABEL, type Suite, type WeakClass } from './suites.js'
+import { LEGACY_SUITES, SSL2_SUITES, TLS13_SUITES, suiteByCode, suiteByName, weakClasses, WEAK_CLASS_LABEL, type Suite, } from './suites.js'
 import { CONNECT_TIMEOUT_MS, SIDE_HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import { PROTOCOLS, type CipherReport, type ProtocolReport, type TlsReport } from './report.js'
 
@@ -417,7 +417,7 @@ function chainOf(leaf: PeerCertificate | DetailedPeerCertificate): Buffer[] {
   const out: Buffer[] = []
   const seen = new Set<string>()
   let c: DetailedPeerCertificate | undefined = leaf as DetailedPeerCertificate
-  while (c && c.raw && !seen.has(c.fingerprint256)) {
+  while (c?.raw && !seen.has(c.fingerprint256)) {
     seen.add(c.fingerprint256)
     out.push(c.raw)
     c = c.issuerCertificate

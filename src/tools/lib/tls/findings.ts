@@ -112,7 +112,7 @@ function certificateFindings(report: TlsReport, at: At): FindingInput[] {
     })
   }
   const leaf = report.certificates.find((c) => c.position === 0)
-  if (leaf && leaf.ocsp_urls.length && report.ocspStapling === false) {
+  if (leaf?.ocsp_urls.length && report.ocspStapling === false) {
     out.push({
       check: tlsCertOcspStaplingMissing, ...at, confirmed: true,
       detail: `The certificate names the OCSP responder ${leaf.ocsp_urls.join(', ')}, but no ServerHello carried status_request.`,

@@ -1,7 +1,7 @@
 // The link to the scan's one resolver: UDP when the egress carries it and the server answers over
 // UDP, else TCP. No system resolver.
 import type { Egress } from '../../../toolkit/egress.js'
-import { createDnsClient, DnsQueryError, type DnsClient, type DnsServer } from '../../lib/dns/client.js'
+import { createDnsClient, type DnsQueryError, type DnsClient, type DnsServer } from '../../lib/dns/client.js'
 import { TYPE, type DnsMessage } from '../../lib/dns/message.js'
 
 export interface ResolverLink {

@@ -58,7 +58,7 @@ const dns: UdpProbe = {
   ports: [53],
   payloads: [dnsVersionQuery],
   recognise(reply) {
-    let m
+    let m: ReturnType<typeof decodeMessage>
     try {
       m = decodeMessage(reply)
     } catch {
@@ -222,7 +222,7 @@ const snmp: UdpProbe = {
   payloads: [snmpGet(1, 'public'), snmpGet(0, 'public'), snmpV3Discovery],
   recognise(reply, sent) {
     const r = parseSnmp(reply)
-    if (!r || r.pdu !== 0xa2) return snmpVersion(reply) === 3 ? { service: 'snmp', details: 'SNMPv3 (answered engine discovery)' } : null
+    if (r?.pdu !== 0xa2) return snmpVersion(reply) === 3 ? { service: 'snmp', details: 'SNMPv3 (answered engine discovery)' } : null
     const v = r.version === 1 ? 'v2c' : 'v1'
     const descr = r.value ? `sysDescr: ${printable(Buffer.from(r.value), 200)}` : `error-status ${r.errorStatus}`
     return {

@@ -27,7 +27,7 @@ export function hostName(raw: string): string | null {
 export function baseDomains(ownNames: readonly string[], extra: readonly string[] = []): string[] {
   const out = new Set<string>()
   const add = (d: string | null) => {
-    if (d && d.includes('.') && out.size < MAX_DOMAINS) out.add(d)
+    if (d?.includes('.') && out.size < MAX_DOMAINS) out.add(d)
   }
   for (const e of extra) add(hostName(e))
   for (const raw of ownNames) {

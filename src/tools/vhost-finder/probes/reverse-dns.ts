@@ -17,7 +17,7 @@ export interface ReverseDns {
 }
 
 export async function reverseDnsNames(net: Egress, targetName: string, dnsResolver: string | null, signal: AbortSignal): Promise<ReverseDns> {
-  let resolver
+  let resolver: Awaited<ReturnType<typeof chooseResolver>>
   try {
     resolver = await chooseResolver(undefined, { WARD_DNS_RESOLVER: dnsResolver })
   } catch (e) {

@@ -21,7 +21,7 @@ export function robotsEntries(body: string): { directive: string; path: string }
 }
 
 export function detectRobots(robots: PageObs | null): Hit[] {
-  if (!robots || robots.status !== 200 || /<html/i.test(robots.body.slice(0, 500))) return []
+  if (robots?.status !== 200 || /<html/i.test(robots.body.slice(0, 500))) return []
   const hidden = robotsEntries(robots.body).filter((e) => e.directive.toLowerCase() === 'disallow')
   if (!hidden.length) return []
   return [{

@@ -12,7 +12,7 @@ export interface TraceObs {
 }
 
 export function detectTrace(o: TraceObs | null): Hit[] {
-  if (!o || o.status !== 200 || !o.body.includes(o.marker)) return []
+  if (o?.status !== 200 || !o.body.includes(o.marker)) return []
   return [{ check: traceEnabled, confirmed: true, evidence: textEvidence(`TRACE ${o.url} → ${o.status}\n\n${o.body.slice(0, 600)}`) }]
 }
 

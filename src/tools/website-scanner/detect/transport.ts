@@ -15,7 +15,7 @@ export interface HttpAnswer {
 }
 
 export function detectHttpNotRedirected(a: HttpAnswer | null): Hit[] {
-  if (!a || !a.url.startsWith('http:')) return []
+  if (!a?.url.startsWith('http:')) return []
   if (a.status >= 300 && a.status < 400 && a.location) {
     try {
       if (new URL(a.location, a.url).protocol === 'https:') return []

@@ -4,7 +4,7 @@
 // arrive and dropped: only URLs, injection points, password forms and linked downloads are kept.
 import { ScanBudget } from '../../../toolkit/budget.js'
 import type { Fetcher } from '../../lib/http/fetch.js'
-import { endpointUrl, resolveLink, sameOrigin } from '../../lib/http/url.js'
+import { endpointUrl, sameOrigin } from '../../lib/http/url.js'
 import { LIMITS } from '../params.js'
 import { DOWNLOAD_EXT, type FileObs } from '../detect/files.js'
 import { urlPattern } from '../detect/url-pattern.js'
@@ -161,7 +161,7 @@ async function seedUrls(o: CrawlOptions): Promise<URL[]> {
     if (read.has(href)) continue
     read.add(href)
     const r = await o.fetch(href, { maxBodyBytes: 10 * 1024 * 1024 })
-    if (!r || r.status !== 200) continue
+    if (r?.status !== 200) continue
     const { urls, sitemaps: nested } = sitemapLocs(r.text(), o.start)
     for (const u of nested) if (sameOrigin(u, o.start)) sitemaps.push(u.href)
     for (const u of urls) if (locs++ < LIMITS.maxSitemapUrls) out.push(u)

@@ -68,7 +68,7 @@ export async function observeLight(base: URL, page: PageObs, fetch: Fetcher, sig
     options,
     trace,
     plainHttp: plain ? { url: plain.url, status: plain.status, location: plain.headers.location, httpsSeen: true } : null,
-    soft: profile(calib.map((p, n) => got.get(`calib${n}`)).filter((r): r is HttpResponse => !!r).map((r) => ({ status: r.status, body: r.body.toString('latin1'), location: r.headers.location, path: new URL(r.url).pathname }))),
+    soft: profile(calib.map((_p, n) => got.get(`calib${n}`)).filter((r): r is HttpResponse => !!r).map((r) => ({ status: r.status, body: r.body.toString('latin1'), location: r.headers.location, path: new URL(r.url).pathname }))),
     files,
     dirs,
     dirPages: pages(dirs.map((d) => `dir:${d}`)),
