@@ -61,7 +61,13 @@ export function sampleRss(pid: number, ms = 100): { stop(): Promise<number>; pea
 }
 
 /** Starts a child process and resolves once a stdout line matches `ready` (or rejects on exit). */
-export function startChild(cmd: string, args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 60000): Promise<{ child: ChildProcess; line: string }> {
+export function startChild(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 60000,
+): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let buf = ''

@@ -47,16 +47,48 @@ async function benchIds(url: string): Promise<Ids> {
   // No migrations here: the Ward under test (possibly an older build, WARD_BENCH_ENTRY) runs its own.
   const h = await openDatabase(dbConfigOf(url), { migrate: false })
   try {
-    const user = await h.db.selectFrom('users').select(['id', 'active_workspace_id']).where('name', '=', BENCH_USER).orderBy('id').executeTakeFirst()
+    const user = await h.db
+      .selectFrom('users')
+      .select(['id', 'active_workspace_id'])
+      .where('name', '=', BENCH_USER)
+      .orderBy('id')
+      .executeTakeFirst()
     if (!user) throw new Error(`no user "${BENCH_USER}" in ${url}: run \`npm run bench -- seed --findings 1000000 --db ${url}\` first`)
     const key = (await createApiKey(h.db, user.id))!
     const workspaceId = user.active_workspace_id!
-    const scan = await h.db.selectFrom('scans').select(['id', 'target_id']).where('workspace_id', '=', workspaceId).where('status', '=', 'finished').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
-    const finding = await h.db.selectFrom('findings').select('id').where('workspace_id', '=', workspaceId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
-    const n = await h.db.selectFrom('findings').select((e) => e.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()
-    const nTargets = await h.db.selectFrom('targets').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    const scan = await h.db
+      .selectFrom('scans')
+      .select(['id', 'target_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'finished')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow()
+    const finding = await h.db
+      .selectFrom('findings')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow()
+    const n = await h.db
+      .selectFrom('findings')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow()
+    const nTargets = await h.db
+      .selectFrom('targets')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
     console.log(`  workspace ${workspaceId} holds ${fmt(Number(n.n))} findings; ${fmt(Number(nTargets.n))} targets in the database`)
-    const deep = await h.db.selectFrom('findings').select('id').where('workspace_id', '=', workspaceId).orderBy('id', 'desc').limit(1).offset(499 * 100 - 1).executeTakeFirst()
+    const deep = await h.db
+      .selectFrom('findings')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .offset(499 * 100 - 1)
+      .executeTakeFirst()
     return { key, workspaceId, targetId: scan.target_id, scanId: scan.id, findingId: finding.id, page500AfterId: deep?.id ?? null }
   } finally {
     await h.close()
@@ -96,7 +128,20 @@ async function runBackend(url: string, duration: number, connections: number, ru
   console.log(`\n== ${url.startsWith('sqlite:') ? 'SQLite' : 'PostgreSQL'}: ${url.replace(/\/\/[^@/]*@/, '//***@')}`)
   const ids = await benchIds(url)
   // WARD_BENCH_ENTRY: another build's entry script (a before/after comparison on the same seed).
-  const ward = await startChild(process.execPath, [process.env.WARD_BENCH_ENTRY ?? path.join(ROOT, 'bin/ward.js'), 'serve'], { WARD_DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: process.env.WARD_BENCH_LOG_LEVEL ?? 'warn', WARD_DB_POOL_MAX: '20', ...(process.env.WARD_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WARD_BENCH_NODE_OPTIONS } : {}) }, /^Ward is listening on/)
+  const ward = await startChild(
+    process.execPath,
+    [process.env.WARD_BENCH_ENTRY ?? path.join(ROOT, 'bin/ward.js'), 'serve'],
+    {
+      WARD_DATABASE_URL: url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WARD_RATE_LIMIT: 'off',
+      LOG_LEVEL: process.env.WARD_BENCH_LOG_LEVEL ?? 'warn',
+      WARD_DB_POOL_MAX: '20',
+      ...(process.env.WARD_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WARD_BENCH_NODE_OPTIONS } : {}),
+    },
+    /^Ward is listening on/,
+  )
   const base = /(http:\/\/\S+\/api\/v2)/.exec(ward.line)![1]!
   const headers = { authorization: `Bearer ${ids.key}` }
   const listPath = `/findings?target_id=${ids.targetId}&limit=100`
@@ -108,7 +153,12 @@ async function runBackend(url: string, duration: number, connections: number, ru
   fs.writeFileSync(listFile, listBody)
   fs.writeFileSync(groupFile, await (await fetch(base + groupPath, { headers })).text())
   console.log(`  a 100-finding list body is ${fmt(listBody.length / 1024)} KiB`)
-  const bare = await startChild(process.execPath, ['--input-type=module', '-e', BARE_SERVER], { BARE_LIST_FILE: listFile, BARE_GROUP_FILE: groupFile }, /^bare listening \d+/)
+  const bare = await startChild(
+    process.execPath,
+    ['--input-type=module', '-e', BARE_SERVER],
+    { BARE_LIST_FILE: listFile, BARE_GROUP_FILE: groupFile },
+    /^bare listening \d+/,
+  )
   const barePort = Number(/(\d+)$/.exec(bare.line.trim())![1])
   const bareUrl = `http://127.0.0.1:${barePort}`
   let wardErr = ''
@@ -121,22 +171,60 @@ async function runBackend(url: string, duration: number, connections: number, ru
     url: base + p,
     connections,
     duration,
-    requests: [{ method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify(body()) }) }],
+    requests: [
+      {
+        method: 'POST' as const,
+        headers: { ...headers, 'content-type': 'application/json' },
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify(body()) }),
+      },
+    ],
   })
   const routes: Route[] = [
     { route: 'bare Fastify (ceiling)', against: 'ceiling', opts: () => ({ url: `${bareUrl}/bare`, connections, duration }) },
-    { route: 'bare Fastify, constant 100-finding list', against: null, opts: () => ({ url: `${bareUrl}/bare-list`, connections, duration }) },
-    { route: 'bare Fastify, constant group_duplicates list', against: null, opts: () => ({ url: `${bareUrl}/bare-groups`, connections, duration }) },
+    {
+      route: 'bare Fastify, constant 100-finding list',
+      against: null,
+      opts: () => ({ url: `${bareUrl}/bare-list`, connections, duration }),
+    },
+    {
+      route: 'bare Fastify, constant group_duplicates list',
+      against: null,
+      opts: () => ({ url: `${bareUrl}/bare-groups`, connections, duration }),
+    },
     { route: 'GET /targets/{id}', against: 'ceiling', opts: get(`/targets/${ids.targetId}`) },
     { route: 'GET /scans/{id}', against: 'ceiling', opts: get(`/scans/${ids.scanId}`) },
     { route: 'GET /findings/{id}', against: 'ceiling', opts: get(`/findings/${ids.findingId}`) },
     { route: 'GET /findings?target_id&limit=100', against: 'list', opts: get(listPath) },
     { route: 'GET /findings?workspace_id&group_duplicates&limit=100', against: 'groups', opts: get(groupPath) },
-    { route: 'GET /findings?workspace_id&limit=100 (page 1)', against: 'ceiling', opts: get(`/findings?workspace_id=${ids.workspaceId}&limit=100`) },
-    { route: 'GET /findings?workspace_id&limit=100&page=500', against: 'ceiling', opts: get(`/findings?workspace_id=${ids.workspaceId}&limit=100&page=500`) },
-    ...(ids.page500AfterId ? [{ route: 'GET /findings?workspace_id&limit=100&after_id (page 500)', against: 'ceiling' as const, opts: get(`/findings?workspace_id=${ids.workspaceId}&limit=100&after_id=${ids.page500AfterId}`) }] : []),
-    { route: 'POST /targets', against: null, opts: post('/targets', () => ({ name: `load-${run}-${n++}.example.com`, workspace_id: ids.workspaceId })) },
-    { route: 'POST /scans (target_id, tool 70)', against: null, opts: post('/scans', () => ({ tool_id: 70, target_id: ids.targetId, tool_params: { ports: '80' } })) },
+    {
+      route: 'GET /findings?workspace_id&limit=100 (page 1)',
+      against: 'ceiling',
+      opts: get(`/findings?workspace_id=${ids.workspaceId}&limit=100`),
+    },
+    {
+      route: 'GET /findings?workspace_id&limit=100&page=500',
+      against: 'ceiling',
+      opts: get(`/findings?workspace_id=${ids.workspaceId}&limit=100&page=500`),
+    },
+    ...(ids.page500AfterId
+      ? [
+          {
+            route: 'GET /findings?workspace_id&limit=100&after_id (page 500)',
+            against: 'ceiling' as const,
+            opts: get(`/findings?workspace_id=${ids.workspaceId}&limit=100&after_id=${ids.page500AfterId}`),
+          },
+        ]
+      : []),
+    {
+      route: 'POST /targets',
+      against: null,
+      opts: post('/targets', () => ({ name: `load-${run}-${n++}.example.com`, workspace_id: ids.workspaceId })),
+    },
+    {
+      route: 'POST /scans (target_id, tool 70)',
+      against: null,
+      opts: post('/scans', () => ({ tool_id: 70, target_id: ids.targetId, tool_params: { ports: '80' } })),
+    },
   ]
   const chosen = routes.filter((r) => r.route.startsWith('bare Fastify (') || !only || only.some((o) => r.route.includes(o)))
   const results = new Map<string, autocannon.Result[]>(chosen.map((r) => [r.route, []]))
@@ -156,7 +244,12 @@ async function runBackend(url: string, duration: number, connections: number, ru
   }
   // Ratios per run (route / its ceiling in the same run), then the median over runs.
   const ceilingOf = (against: Route['against'], i: number) => {
-    const name = against === 'list' ? 'bare Fastify, constant 100-finding list' : against === 'groups' ? 'bare Fastify, constant group_duplicates list' : 'bare Fastify (ceiling)'
+    const name =
+      against === 'list'
+        ? 'bare Fastify, constant 100-finding list'
+        : against === 'groups'
+          ? 'bare Fastify, constant group_duplicates list'
+          : 'bare Fastify (ceiling)'
     return results.get(name)?.[i]?.requests.average ?? NaN
   }
   return chosen.map((r) => {
@@ -174,15 +267,20 @@ async function runBackend(url: string, duration: number, connections: number, ru
 }
 
 function print(rows: Row[]) {
-  console.log(`${'route'.padEnd(60)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'ratio'.padStart(6)}  goal`)
+  console.log(
+    `${'route'.padEnd(60)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(7)} ${'ratio'.padStart(6)}  goal`,
+  )
   for (const r of rows) {
     const goals: string[] = []
     const single = /^GET \/(targets|scans|findings)\/\{id\}/.test(r.route)
     if (single && r.ratio !== null) goals.push(`${Math.round(r.ratio * 100)}% of the small-JSON ceiling`)
-    if (r.against === 'list' || r.against === 'groups') goals.push(`${Math.round(r.ratio! * 100)}% of the same-body server (goal ≥ 80%)`, r.p99 < 50 ? 'p99 < 50 ms' : 'P99 >= 50 ms')
+    if (r.against === 'list' || r.against === 'groups')
+      goals.push(`${Math.round(r.ratio! * 100)}% of the same-body server (goal ≥ 80%)`, r.p99 < 50 ? 'p99 < 50 ms' : 'P99 >= 50 ms')
     if (r.errors) goals.push('ERRORS')
     const ratio = r.ratio === null ? '-' : `${Math.round(r.ratio * 100)}%`
-    console.log(`${r.route.padEnd(60)} ${fmt(r.rps).padStart(8)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)} ${String(r.errors).padStart(7)} ${ratio.padStart(6)}  ${goals.join(', ')}`)
+    console.log(
+      `${r.route.padEnd(60)} ${fmt(r.rps).padStart(8)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)} ${String(r.errors).padStart(7)} ${ratio.padStart(6)}  ${goals.join(', ')}`,
+    )
   }
 }
 
@@ -193,7 +291,17 @@ export async function run(args: string[]): Promise<void> {
   const connections = Number(a.get('connections') ?? 50)
   const runs = Number(a.get('runs') ?? 1)
   const only = a.get('only')?.split(',') ?? null
-  console.log(`api-load: ${connections} connections, ${duration} s per route, ${runs} run(s), median; ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  console.log(
+    `api-load: ${connections} connections, ${duration} s per route, ${runs} run(s), median; ${machine()}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
   for (const url of urls) print(await runBackend(url, duration, connections, runs, only))
-  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
 }

@@ -35,27 +35,68 @@ export async function run(args: string[]): Promise<void> {
   const duration = Number(a.get('duration') ?? 5)
   const connections = Number(a.get('connections') ?? 50)
   const h = await openDatabase(dbConfigOf(url), { migrate: false })
-  const user = await h.db.selectFrom('users').select(['id', 'active_workspace_id']).where('name', '=', BENCH_USER).orderBy('id').executeTakeFirstOrThrow()
+  const user = await h.db
+    .selectFrom('users')
+    .select(['id', 'active_workspace_id'])
+    .where('name', '=', BENCH_USER)
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
   const key = (await createApiKey(h.db, user.id))!
   const ws = user.active_workspace_id!
-  const scan = await h.db.selectFrom('scans').select(['id', 'target_id']).where('workspace_id', '=', ws).where('status', '=', 'finished').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
-  const finding = await h.db.selectFrom('findings').select('id').where('workspace_id', '=', ws).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
+  const scan = await h.db
+    .selectFrom('scans')
+    .select(['id', 'target_id'])
+    .where('workspace_id', '=', ws)
+    .where('status', '=', 'finished')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow()
+  const finding = await h.db
+    .selectFrom('findings')
+    .select('id')
+    .where('workspace_id', '=', ws)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow()
   await h.close()
   const routes: Array<[string, string]> = [
     ['GET /targets/{id}', `/targets/${scan.target_id}`],
     ['GET /findings/{id}', `/findings/${finding.id}`],
     ['GET /findings?target_id&limit=100', `/findings?target_id=${scan.target_id}&limit=100`],
   ]
-  console.log(`api-scale: ${machine()}; ${connections} connections in all, ${duration} s per route; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  console.log(
+    `api-scale: ${machine()}; ${connections} connections in all, ${duration} s per route; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
   const rates = new Map<string, number[]>()
   for (const n of counts) {
     const wards = await Promise.all(
-      Array.from({ length: n }, () => startChild(process.execPath, [process.env.WARD_BENCH_ENTRY ?? path.join(ROOT, 'bin/ward.js'), 'serve'], { WARD_DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_DB_POOL_MAX: '10' }, /^Ward is listening on/)),
+      Array.from({ length: n }, () =>
+        startChild(
+          process.execPath,
+          [process.env.WARD_BENCH_ENTRY ?? path.join(ROOT, 'bin/ward.js'), 'serve'],
+          { WARD_DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_DB_POOL_MAX: '10' },
+          /^Ward is listening on/,
+        ),
+      ),
     )
     const bases = wards.map((w) => /(http:\/\/\S+\/api\/v2)/.exec(w.line)![1]!)
     try {
       for (const [route, p] of routes) {
-        const each = (d: number) => Promise.all(bases.map((b) => new Promise<autocannon.Result>((r, j) => autocannon({ url: b + p, headers: { authorization: `Bearer ${key}` }, connections: Math.ceil(connections / n), duration: d }, (e, x) => (e ? j(e) : r(x))))))
+        const each = (d: number) =>
+          Promise.all(
+            bases.map(
+              (b) =>
+                new Promise<autocannon.Result>((r, j) =>
+                  autocannon(
+                    { url: b + p, headers: { authorization: `Bearer ${key}` }, connections: Math.ceil(connections / n), duration: d },
+                    (e, x) => (e ? j(e) : r(x)),
+                  ),
+                ),
+            ),
+          )
         await each(1)
         const pids = wards.map((w) => w.child.pid!)
         const before = { ward: pids.map(cpuSeconds), self: process.cpuUsage(), machine: machineBusySeconds(), at: performance.now() }
@@ -77,6 +118,15 @@ export async function run(args: string[]): Promise<void> {
       await Promise.all(wards.map((w) => stopChild(w.child)))
     }
   }
-  if (counts.length > 1) for (const [route, rs] of rates) console.log(`${route}: ${counts.map((c, i) => `${c} → ${fmt(rs[i]!)}`).join(', ')} req/s; ${counts.at(-1)} / ${counts[0]} = ${(rs.at(-1)! / rs[0]!).toFixed(2)}×`)
-  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  if (counts.length > 1)
+    for (const [route, rs] of rates)
+      console.log(
+        `${route}: ${counts.map((c, i) => `${c} → ${fmt(rs[i]!)}`).join(', ')} req/s; ${counts.at(-1)} / ${counts[0]} = ${(rs.at(-1)! / rs[0]!).toFixed(2)}×`,
+      )
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
 }

@@ -23,7 +23,20 @@ export async function run(args: string[]) {
   const pages = await startHostileSite('127.0.77.30', 'anchors')
   const redos = await startHostileSite('127.0.77.31', 'redos')
   console.log(`hostile-load: ${machine()}\n  ward: ${bin}`)
-  const ward = await startChild(process.execPath, [bin, 'all'], { WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}`, WARD_INITIAL_API_KEY: key, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_POLL_MS: '100' }, /listening on/)
+  const ward = await startChild(
+    process.execPath,
+    [bin, 'all'],
+    {
+      WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}`,
+      WARD_INITIAL_API_KEY: key,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WARD_RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      WARD_POLL_MS: '100',
+    },
+    /listening on/,
+  )
   const base = /(http:\/\/[^/\s]+)/.exec(ward.line)![1]!
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   // A Ward whose event loop is held answers late or resets the connection: counted, not fatal.
@@ -39,24 +52,48 @@ export async function run(args: string[]) {
   }
   const measure = () =>
     new Promise<autocannon.Result>((resolve, reject) => {
-      autocannon({ url: `${base}/api/v2/scans`, headers: { authorization: `Bearer ${key}` }, duration, connections, timeout: 10 }, (err, r) => (err ? reject(err) : resolve(r)))
+      autocannon(
+        { url: `${base}/api/v2/scans`, headers: { authorization: `Bearer ${key}` }, duration, connections, timeout: 10 },
+        (err, r) => (err ? reject(err) : resolve(r)),
+      )
     })
   const line = (what: string, r: autocannon.Result) =>
-    console.log(`  ${what}: GET /api/v2/scans, ${connections} connections, ${duration} s: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}`)
+    console.log(
+      `  ${what}: GET /api/v2/scans, ${connections} connections, ${duration} s: ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms, errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}`,
+    )
   try {
     // The same load with no scan running: what this machine gives at best (it is shared).
     line('idle', await measure())
     const auth = { type: 'form', login_url: `${redos.url}login`, username: 'u', password: 'p', failure_marker: REDOS_MARKER }
     const ids = [
-      ...(await Promise.all(['light', 'light', 'deep', 'deep'].map((scan_type) => post({ tool_id: 170, target_name: pages.url, tool_params: { scan_type }, max_scan_time: 60 })))),
-      ...(await Promise.all([0, 1].map(() => post({ tool_id: 170, target_name: redos.url, tool_params: { scan_type: 'light', authentication: auth }, max_scan_time: 60 })))),
+      ...(await Promise.all(
+        ['light', 'light', 'deep', 'deep'].map((scan_type) =>
+          post({ tool_id: 170, target_name: pages.url, tool_params: { scan_type }, max_scan_time: 60 }),
+        ),
+      )),
+      ...(await Promise.all(
+        [0, 1].map(() =>
+          post({ tool_id: 170, target_name: redos.url, tool_params: { scan_type: 'light', authentication: auth }, max_scan_time: 60 }),
+        ),
+      )),
     ]
     await new Promise((r) => setTimeout(r, 1000)) // the worker claims them
     const res = await measure()
-    const states = await fetch(`${base}/api/v2/scans`, { headers }).then((r) => r.json()).catch(() => null)
-    const byId = new Map<number, string>(((states as { data?: Array<{ id: number; status_name: string }> } | null)?.data ?? []).map((s) => [s.id, s.status_name]))
-    console.log(`  load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`)
-    console.log(`  scans ${ids.join(', ')} during the load: ${ids.map((id) => byId.get(id) ?? '?').join(', ')}; bed requests: pages ${pages.requests()}, ReDoS ${redos.requests()}`)
+    const states = await fetch(`${base}/api/v2/scans`, { headers })
+      .then((r) => r.json())
+      .catch(() => null)
+    const byId = new Map<number, string>(
+      ((states as { data?: Array<{ id: number; status_name: string }> } | null)?.data ?? []).map((s) => [s.id, s.status_name]),
+    )
+    console.log(
+      `  load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    )
+    console.log(
+      `  scans ${ids.join(', ')} during the load: ${ids.map((id) => byId.get(id) ?? '?').join(', ')}; bed requests: pages ${pages.requests()}, ReDoS ${redos.requests()}`,
+    )
     line('6 hostile scans running', res)
     console.log(`  goal p99 < 100 ms: ${res.latency.p99 < 100 && res.timeouts === 0 ? 'met' : 'NOT met'}`)
   } finally {

@@ -15,19 +15,26 @@ const LIMIT_MB = 300
 /** A site of `pages` pages: each links to its three children (a tree), with forms and query links. */
 function website(pages: number) {
   let requests = 0
-  return http.createServer((req, res) => {
-    requests++
-    const u = new URL(req.url ?? '/', 'http://x')
-    const m = /^\/p\/(\d+)$/.exec(u.pathname)
-    const n = u.pathname === '/' ? 0 : m ? Number(m[1]) : -1
-    if (n < 0 || n >= pages) {
-      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>not found</body></html>')
-      return
-    }
-    const links = [1, 2, 3].map((k) => n * 3 + k).filter((c) => c < pages).map((c) => `<a href="/p/${c}">page ${c}</a> <a href="/p/${c}?id=${c}&sort=asc">sorted</a>`)
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', server: 'testbed' })
-    res.end(`<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1>${links.join('\n')}<form action="/p/${n}" method="get"><input name="q"></form><p>${'lorem ipsum '.repeat(200)}</p></body></html>`)
-  }).on('close', () => void requests)
+  return http
+    .createServer((req, res) => {
+      requests++
+      const u = new URL(req.url ?? '/', 'http://x')
+      const m = /^\/p\/(\d+)$/.exec(u.pathname)
+      const n = u.pathname === '/' ? 0 : m ? Number(m[1]) : -1
+      if (n < 0 || n >= pages) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>not found</body></html>')
+        return
+      }
+      const links = [1, 2, 3]
+        .map((k) => n * 3 + k)
+        .filter((c) => c < pages)
+        .map((c) => `<a href="/p/${c}">page ${c}</a> <a href="/p/${c}?id=${c}&sort=asc">sorted</a>`)
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', server: 'testbed' })
+      res.end(
+        `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1>${links.join('\n')}<form action="/p/${n}" method="get"><input name="q"></form><p>${'lorem ipsum '.repeat(200)}</p></body></html>`,
+      )
+    })
+    .on('close', () => void requests)
 }
 
 /** 404 for everything but every 1000th word, which answers 200. */
@@ -45,11 +52,23 @@ async function listen(s: http.Server, host: string): Promise<string> {
 }
 
 /** What a child prints on its last line (see child()). */
-type ChildSummary = { pagesCrawled: number; crawlLine?: string; findings: number; urls: number | null; tests: number; seconds: number; error: string | null }
+type ChildSummary = {
+  pagesCrawled: number
+  crawlLine?: string
+  findings: number
+  urls: number | null
+  tests: number
+  seconds: number
+  error: string | null
+}
 
 /** Runs one tool in a child (`--child <kind>`), sampling its RSS; returns the child's summary and the peak. */
 async function measure(kind: 'website' | 'fuzz', url: string, extra: string[]): Promise<{ peak: number; summary: ChildSummary }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/run.ts'), 'memory', '--child', kind, '--url', url, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/run.ts'), 'memory', '--child', kind, '--url', url, ...extra],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
   const rss = sampleRss(child.pid!, 50)
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
@@ -75,7 +94,17 @@ async function child(kind: string, url: string, words: number) {
   }
   const urls = r.output.urls
   const crawlLine = r.logs.find((l: string) => l.startsWith('crawl: ') && l.includes('injection point'))
-  const summary = { pagesCrawled: r.output.pages_crawled ?? null, crawlLine, findings: r.findings.length, urls: Array.isArray(urls) ? urls.length : null, tests: r.tests.length, logs: r.logs.length, error: r.error?.message ?? null, seconds: (performance.now() - t0) / 1000, output: Object.keys(r.output) }
+  const summary = {
+    pagesCrawled: r.output.pages_crawled ?? null,
+    crawlLine,
+    findings: r.findings.length,
+    urls: Array.isArray(urls) ? urls.length : null,
+    tests: r.tests.length,
+    logs: r.logs.length,
+    error: r.error?.message ?? null,
+    seconds: (performance.now() - t0) / 1000,
+    output: Object.keys(r.output),
+  }
   process.stdout.write(JSON.stringify(summary) + '\n')
 }
 
@@ -93,11 +122,15 @@ export async function run(args: string[]): Promise<void> {
     const only = a.get('only')
     if (only !== 'fuzz') {
       const w = await measure('website', siteUrl, ['--pages', String(pages)])
-      console.log(`website (170) deep: peak RSS ${fmt(w.peak / 2 ** 20)} MB (goal < ${LIMIT_MB} MB: ${w.peak < LIMIT_MB * 2 ** 20 ? 'met' : 'NOT met'}); ${w.summary.pagesCrawled} pages crawled (${w.summary.crawlLine}), ${fmt(w.summary.pagesCrawled / w.summary.seconds, 0)} pages/s over the whole scan; ${w.summary.findings} findings, ${w.summary.tests} tests, ${fmt(w.summary.seconds, 1)} s${w.summary.error ? `, error: ${w.summary.error}` : ''}`)
+      console.log(
+        `website (170) deep: peak RSS ${fmt(w.peak / 2 ** 20)} MB (goal < ${LIMIT_MB} MB: ${w.peak < LIMIT_MB * 2 ** 20 ? 'met' : 'NOT met'}); ${w.summary.pagesCrawled} pages crawled (${w.summary.crawlLine}), ${fmt(w.summary.pagesCrawled / w.summary.seconds, 0)} pages/s over the whole scan; ${w.summary.findings} findings, ${w.summary.tests} tests, ${fmt(w.summary.seconds, 1)} s${w.summary.error ? `, error: ${w.summary.error}` : ''}`,
+      )
     }
     if (only === 'website') return
     const f = await measure('fuzz', fuzzUrl, ['--words', String(words)])
-    console.log(`url fuzz (90): peak RSS ${fmt(f.peak / 2 ** 20)} MB (goal < ${LIMIT_MB} MB: ${f.peak < LIMIT_MB * 2 ** 20 ? 'met' : 'NOT met'}); ${f.summary.findings} findings, ${f.summary.urls ?? '?'} paths in output_data.urls (${Math.ceil(words / 1000)} planted), ${fmt(f.summary.seconds, 1)} s${f.summary.error ? `, error: ${f.summary.error}` : ''}`)
+    console.log(
+      `url fuzz (90): peak RSS ${fmt(f.peak / 2 ** 20)} MB (goal < ${LIMIT_MB} MB: ${f.peak < LIMIT_MB * 2 ** 20 ? 'met' : 'NOT met'}); ${f.summary.findings} findings, ${f.summary.urls ?? '?'} paths in output_data.urls (${Math.ceil(words / 1000)} planted), ${fmt(f.summary.seconds, 1)} s${f.summary.error ? `, error: ${f.summary.error}` : ''}`,
+    )
   } finally {
     site.closeAllConnections()
     fuzz.closeAllConnections()

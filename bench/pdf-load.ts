@@ -26,26 +26,102 @@ async function seed(file: string, findings: number): Promise<{ key: string; scan
   const db = h.db
   const user = await createUser(db, { name: 'pdf-bench', maxTargets: 10 })
   const key = user.apiKey
-  const targetId = await insertTarget(db, { workspaceId: user.workspaceId, userId: user.userId, name: SITE, nameKey: SITE, type: 'url', description: '' })
+  const targetId = await insertTarget(db, {
+    workspaceId: user.workspaceId,
+    userId: user.userId,
+    name: SITE,
+    nameKey: SITE,
+    type: 'url',
+    description: '',
+  })
   const now = new Date().toISOString()
   const scan = await db
     .insertInto('scans')
     .values({
-      workspace_id: user.workspaceId, target_id: targetId, user_id: user.userId, tool_id: 90, status: 'finished', status_message: null, vpn_profile_uuid: null, vpn_scan: 0, progress: 100,
-      num_tests: 1, num_finished_tests: 1, max_scan_time: 60, scan_original_url: 0, redirect_level: 'same_domain', report_callback: null, tool_params: '{}', output_data: '{}',
-      count_info: 0, count_low: 0, count_medium: findings, count_high: 0, count_critical: 0, created_at: now, start_time: now, end_time: now, lease_owner: null, lease_expires_at: null, stop_requested: 0, attempts: 1,
+      workspace_id: user.workspaceId,
+      target_id: targetId,
+      user_id: user.userId,
+      tool_id: 90,
+      status: 'finished',
+      status_message: null,
+      vpn_profile_uuid: null,
+      vpn_scan: 0,
+      progress: 100,
+      num_tests: 1,
+      num_finished_tests: 1,
+      max_scan_time: 60,
+      scan_original_url: 0,
+      redirect_level: 'same_domain',
+      report_callback: null,
+      tool_params: '{}',
+      output_data: '{}',
+      count_info: 0,
+      count_low: 0,
+      count_medium: findings,
+      count_high: 0,
+      count_critical: 0,
+      created_at: now,
+      start_time: now,
+      end_time: now,
+      lease_owner: null,
+      lease_expires_at: null,
+      stop_requested: 0,
+      attempts: 1,
     } as NewScan)
     .returning('id')
     .executeTakeFirstOrThrow()
-  const test = await db.insertInto('tests').values({ scan_id: scan.id, name: 'Backup files', description: 'Requests every word with backup suffixes.', status: 'finished', result: 'failed', message: null, start_time: now, end_time: now }).returning('id').executeTakeFirstOrThrow()
+  const test = await db
+    .insertInto('tests')
+    .values({
+      scan_id: scan.id,
+      name: 'Backup files',
+      description: 'Requests every word with backup suffixes.',
+      status: 'finished',
+      result: 'failed',
+      message: null,
+      start_time: now,
+      end_time: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   const check = urlFuzzerChecks.find((c) => c.id === 'fuzzer.exposure.backup')!
   const kev = loadKevSnapshot()
   const rows = []
   for (let i = 0; i < findings; i++) {
     const url = `${SITE}a${i}.bak`
-    rows.push(encodeFinding(buildFinding({ check, url, port: 8080, protocol: 'tcp', service: 'http', detail: `GET ${url} answered 200 with ${40 + (i % 7) * 26} bytes of application/octet-stream.`, evidence: tableEvidence(['Method', 'URL', 'Status', 'Length', 'Content type', 'Redirect'], [['GET', url, 200, 40 + (i % 7) * 26, 'application/octet-stream', '']]) }, { scanId: scan.id, targetId, workspaceId: user.workspaceId, testId: test.id, testDescription: 'Requests every word with backup suffixes.', now }, kev)))
+    rows.push(
+      encodeFinding(
+        buildFinding(
+          {
+            check,
+            url,
+            port: 8080,
+            protocol: 'tcp',
+            service: 'http',
+            detail: `GET ${url} answered 200 with ${40 + (i % 7) * 26} bytes of application/octet-stream.`,
+            evidence: tableEvidence(
+              ['Method', 'URL', 'Status', 'Length', 'Content type', 'Redirect'],
+              [['GET', url, 200, 40 + (i % 7) * 26, 'application/octet-stream', '']],
+            ),
+          },
+          {
+            scanId: scan.id,
+            targetId,
+            workspaceId: user.workspaceId,
+            testId: test.id,
+            testDescription: 'Requests every word with backup suffixes.',
+            now,
+          },
+          kev,
+        ),
+      ),
+    )
   }
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('findings').values(rows.slice(i, i + 200)).execute()
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto('findings')
+      .values(rows.slice(i, i + 200))
+      .execute()
   await h.close()
   return { key, scanId: scan.id }
 }
@@ -65,7 +141,19 @@ export async function run(args: string[]): Promise<void> {
   console.log(`pdf-load: ${fmt(findings)} findings, ${parallel} PDFs at once, Ward from ${wardDir}\n${machine()}`)
   const { key, scanId } = await seed(file, findings)
   // As package.json's start script runs it.
-  const ward = await startChild(process.execPath, ['--max-semi-space-size=2', path.join(wardDir, 'bin/ward.js'), 'all'], { WARD_DATABASE_URL: `sqlite:${file}`, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_SECRET_KEY_FILE: `${file}.key` }, /^Ward is listening on/)
+  const ward = await startChild(
+    process.execPath,
+    ['--max-semi-space-size=2', path.join(wardDir, 'bin/ward.js'), 'all'],
+    {
+      WARD_DATABASE_URL: `sqlite:${file}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WARD_RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      WARD_SECRET_KEY_FILE: `${file}.key`,
+    },
+    /^Ward is listening on/,
+  )
   const base = /(http:\/\/\S+\/api\/v2)/.exec(ward.line)![1]!
   const headers = { authorization: `Bearer ${key}` }
   try {
@@ -98,9 +186,15 @@ export async function run(args: string[]): Promise<void> {
     const idleAfter = await rssOf(ward.child.pid!)
     const mb = (b: number) => `${fmt(b / 2 ** 20)} MB`
     const ok = pdfs.filter((p) => p.status === 200 && p.pdf)
-    console.log(`idle RSS before: ${mb(idle)}; peak during the PDFs: ${mb(peak)}; right after: ${mb(after)}; idle 30 s later: ${mb(idleAfter)}`)
-    console.log(`PDFs: ${ok.length}/${parallel} valid (statuses ${pdfs.map((p) => p.status).join(',')}), ${fmt(ok[0]?.bytes ?? 0)} bytes each; done after ${pdfs.map((p) => fmt(p.ms / 1000, 1)).join(', ')} s`)
-    console.log(`GET /api/v2/scans during the PDFs: ${lat.length} requests, p50 ${fmt(pct(lat, 50))} ms, p99 ${fmt(pct(lat, 99))} ms, max ${fmt(Math.max(...lat))} ms`)
+    console.log(
+      `idle RSS before: ${mb(idle)}; peak during the PDFs: ${mb(peak)}; right after: ${mb(after)}; idle 30 s later: ${mb(idleAfter)}`,
+    )
+    console.log(
+      `PDFs: ${ok.length}/${parallel} valid (statuses ${pdfs.map((p) => p.status).join(',')}), ${fmt(ok[0]?.bytes ?? 0)} bytes each; done after ${pdfs.map((p) => fmt(p.ms / 1000, 1)).join(', ')} s`,
+    )
+    console.log(
+      `GET /api/v2/scans during the PDFs: ${lat.length} requests, p50 ${fmt(pct(lat, 50))} ms, p99 ${fmt(pct(lat, 99))} ms, max ${fmt(Math.max(...lat))} ms`,
+    )
   } finally {
     await stopChild(ward.child)
     for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}.key`]) fs.rmSync(f, { force: true })

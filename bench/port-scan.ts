@@ -62,7 +62,11 @@ export async function scanTestBed(o: ScanTestBedOptions = {}): Promise<ScanTestB
   const timed = async (into: { ms: number[]; cpuMs: number[]; open: number[] }, method: ScanMethod) => {
     const c0 = process.cpuUsage()
     const t0 = performance.now()
-    const states = await discoverTcpPorts(egress, address, all, { signal: new AbortController().signal, method, onMethod: (m) => method === 'auto' && (result.ward.method = m) })
+    const states = await discoverTcpPorts(egress, address, all, {
+      signal: new AbortController().signal,
+      method,
+      onMethod: (m) => method === 'auto' && (result.ward.method = m),
+    })
     into.ms.push(Math.round(performance.now() - t0))
     const c = process.cpuUsage(c0)
     into.cpuMs.push(Math.round((c.user + c.system) / 1000))
@@ -132,7 +136,11 @@ export async function abortFullScan(o: { address?: string; afterMs: number; meth
   try {
     const ac = new AbortController()
     // Slow the scan down (few connects in flight) so that it is surely still running at `afterMs`.
-    const run = runTool(portScanner, { target: address, params: { ports: 'all', concurrency: o.method === 'syn' ? 1 : 2, scan_method: o.method ?? 'connect' }, signal: ac.signal })
+    const run = runTool(portScanner, {
+      target: address,
+      params: { ports: 'all', concurrency: o.method === 'syn' ? 1 : 2, scan_method: o.method ?? 'connect' },
+      signal: ac.signal,
+    })
     await new Promise((r) => setTimeout(r, o.afterMs))
     const abortedAt = performance.now()
     ac.abort(new Error('stop requested'))
@@ -163,7 +171,11 @@ export async function localhostScan() {
 /** The tool against an address with no route (a namespace has only lo): the error it ends with. */
 export async function unreachableScan(o: { target: string }) {
   const r = await runTool(portScanner, { target: o.target, params: { ports: 'top100' } })
-  return { errorName: r.error?.name ?? null, error: r.error?.message ?? null, tests: r.tests.map((t) => ({ name: t.name, status: t.status })) }
+  return {
+    errorName: r.error?.name ?? null,
+    error: r.error?.message ?? null,
+    tests: r.tests.map((t) => ({ name: t.name, status: t.status })),
+  }
 }
 
 /**
@@ -171,7 +183,14 @@ export async function unreachableScan(o: { target: string }) {
  * dropped ports go to a class whose queue holds nothing, like a DROP rule. `drop: 'all-but-open'` drops
  * every port but the test bed's (a typical internet host). Scans ports 1..`upTo`; returns states and time.
  */
-export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo: number; address?: string; timeoutMs?: number; nmap?: boolean; method?: ScanMethod }) {
+export async function firewalledScan(o: {
+  drop: number[] | 'all-but-open'
+  upTo: number
+  address?: string
+  timeoutMs?: number
+  nmap?: boolean
+  method?: ScanMethod
+}) {
   const address = o.address ?? BENCH_ADDRESS
   const bed = await startTcpServices(address, ['ssh', 'http', { service: 'redis', port: o.upTo - 1 }])
   const tc = (...a: string[]) => {
@@ -186,7 +205,26 @@ export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo:
   tc('class', 'add', 'dev', 'lo', 'parent', '1:', 'classid', drop, 'htb', 'rate', '10gbit')
   tc('qdisc', 'add', 'dev', 'lo', 'parent', drop, 'handle', '20:', 'pfifo', 'limit', '0')
   const filter = (dir: 'dport' | 'sport', port: number, flow: string) =>
-    tc('filter', 'add', 'dev', 'lo', 'parent', '1:', 'protocol', 'ip', 'prio', '1', 'u32', 'match', 'ip', dir, String(port), '0xffff', 'flowid', flow)
+    tc(
+      'filter',
+      'add',
+      'dev',
+      'lo',
+      'parent',
+      '1:',
+      'protocol',
+      'ip',
+      'prio',
+      '1',
+      'u32',
+      'match',
+      'ip',
+      dir,
+      String(port),
+      '0xffff',
+      'flowid',
+      flow,
+    )
   if (allButOpen) for (const p of bed.ports) filter('dport', p.port, pass), filter('sport', p.port, pass)
   else for (const p of o.drop as number[]) filter('dport', p, drop)
   const egress = createDirectEgress()
@@ -194,7 +232,12 @@ export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo:
     const ports = Array.from({ length: o.upTo }, (_, i) => i + 1)
     const t0 = performance.now()
     let method = ''
-    const states = await discoverTcpPorts(egress, address, ports, { signal: new AbortController().signal, timeoutMs: o.timeoutMs, method: o.method, onMethod: (m) => (method = m) })
+    const states = await discoverTcpPorts(egress, address, ports, {
+      signal: new AbortController().signal,
+      timeoutMs: o.timeoutMs,
+      method: o.method,
+      onMethod: (m) => (method = m),
+    })
     const ms = Math.round(performance.now() - t0)
     return {
       ms,
@@ -202,7 +245,9 @@ export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo:
       nmap: o.nmap ? await nmapScan(address, `1-${o.upTo}`) : null,
       expectedOpen: bed.ports.map((p) => p.port).sort((a, b) => a - b),
       open: states.filter((s) => s.state === 'open').map((s) => s.port),
-      filtered: allButOpen ? states.filter((s) => s.state === 'filtered').length : states.filter((s) => s.state === 'filtered').map((s) => s.port),
+      filtered: allButOpen
+        ? states.filter((s) => s.state === 'filtered').length
+        : states.filter((s) => s.state === 'filtered').map((s) => s.port),
       closed: states.filter((s) => s.state === 'closed').length,
     }
   } finally {
@@ -219,12 +264,25 @@ export async function firewalledScan(o: { drop: number[] | 'all-but-open'; upTo:
  */
 export async function subnetScan(o: { counts: number[]; parallel?: number; nmap?: boolean }) {
   const open = [22, 80, 443, 3306, 8080]
-  const servers = await Promise.all(open.map((port) => new Promise<NetServer>((resolve, reject) => {
-    const srv = createServer((c) => c.destroy()).once('error', reject)
-    srv.listen(port, '0.0.0.0', () => resolve(srv))
-  })))
+  const servers = await Promise.all(
+    open.map(
+      (port) =>
+        new Promise<NetServer>((resolve, reject) => {
+          const srv = createServer((c) => c.destroy()).once('error', reject)
+          srv.listen(port, '0.0.0.0', () => resolve(srv))
+        }),
+    ),
+  )
   const egress = createDirectEgress()
-  const rows: Array<{ hosts: number; wardMs: number; wardCpuMs: number; method: string; allFound: boolean; nmapMs: number | null; nmapAllFound: boolean | null }> = []
+  const rows: Array<{
+    hosts: number
+    wardMs: number
+    wardCpuMs: number
+    method: string
+    allFound: boolean
+    nmapMs: number | null
+    nmapAllFound: boolean | null
+  }> = []
   try {
     for (const n of o.counts) {
       const hosts = Array.from({ length: n }, (_, i) => `127.0.5.${i}`)
@@ -233,24 +291,40 @@ export async function subnetScan(o: { counts: number[]; parallel?: number; nmap?
       let method = ''
       const c0 = process.cpuUsage()
       const t0 = performance.now()
-      await Promise.all(Array.from({ length: Math.min(o.parallel ?? 8, n) }, async () => {
-        while (next < hosts.length) {
-          const h = hosts[next++]
-          const states = await discoverTcpPorts(egress, h, [...TOP_1000], { signal: new AbortController().signal, onMethod: (m) => (method = m) })
-          found += states.filter((x) => x.state === 'open').length
-        }
-      }))
+      await Promise.all(
+        Array.from({ length: Math.min(o.parallel ?? 8, n) }, async () => {
+          while (next < hosts.length) {
+            const h = hosts[next++]
+            const states = await discoverTcpPorts(egress, h, [...TOP_1000], {
+              signal: new AbortController().signal,
+              onMethod: (m) => (method = m),
+            })
+            found += states.filter((x) => x.state === 'open').length
+          }
+        }),
+      )
       const wardMs = Math.round(performance.now() - t0)
       const c = process.cpuUsage(c0)
       let nmapMs: number | null = null
       let nmapAllFound: boolean | null = null
       if (o.nmap) {
         const t1 = performance.now()
-        const r = spawnSync('nmap', ['-n', '-sT', '-T4', `-p${TOP_1000.join(',')}`, '-oG', '-', `127.0.5.0-${n - 1}`], { encoding: 'utf8', maxBuffer: 64 << 20 })
+        const r = spawnSync('nmap', ['-n', '-sT', '-T4', `-p${TOP_1000.join(',')}`, '-oG', '-', `127.0.5.0-${n - 1}`], {
+          encoding: 'utf8',
+          maxBuffer: 64 << 20,
+        })
         nmapMs = Math.round(performance.now() - t1)
         nmapAllFound = [...r.stdout.matchAll(/\d+\/open\/tcp/g)].length === n * open.length
       }
-      rows.push({ hosts: n, wardMs, wardCpuMs: Math.round((c.user + c.system) / 1000), method, allFound: found === n * open.length, nmapMs, nmapAllFound })
+      rows.push({
+        hosts: n,
+        wardMs,
+        wardCpuMs: Math.round((c.user + c.system) / 1000),
+        method,
+        allFound: found === n * open.length,
+        nmapMs,
+        nmapAllFound,
+      })
     }
   } finally {
     await egress.close()
@@ -290,48 +364,100 @@ export async function run(args: string[]): Promise<void> {
   const hasNmap = spawnSync('nmap', ['--version']).status === 0
   if (args.includes('--detect')) {
     // Memory of a full-range scan with service detection (tool 70, ports "all"), in a namespace.
-    const d = await withNetns('bench-pd', (ns) => callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs: 0, tool: true }], { timeoutMs: 10 * 60_000 }))
+    const d = await withNetns('bench-pd', (ns) =>
+      callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs: 0, tool: true }], { timeoutMs: 10 * 60_000 }),
+    )
     const t = d.tool!
-    console.log(`full-range scan with service detection (tool 70, ports all, ${d.expected.length} open on the bed): ${t.ms} ms, ${(t.ports as unknown[]).length} open ports reported, peak RSS ${t.peakRssMb} MB (before the scan ${t.rssBeforeMb} MB; goal ≤ 200 MB)${t.error ? `, error: ${t.error}` : ''}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+    console.log(
+      `full-range scan with service detection (tool 70, ports all, ${d.expected.length} open on the bed): ${t.ms} ms, ${(t.ports as unknown[]).length} open ports reported, peak RSS ${t.peakRssMb} MB (before the scan ${t.rssBeforeMb} MB; goal ≤ 200 MB)${t.error ? `, error: ${t.error}` : ''}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    )
     return
   }
-  console.log(`port-scan benchmark: ${new Date().toISOString()}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 20)} MiB RAM, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
-  console.log(`full 1-65535 TCP scan of ${BENCH_ADDRESS} in a private network namespace, ${runs} run(s) each, alternating${hasNmap ? '' : ' (nmap not installed: no ratio)'}`)
-  const r = await withNetns('bench-ps', (ns) => callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs, nmap: hasNmap, methods: true }], { timeoutMs: 10 * 60_000 }))
+  console.log(
+    `port-scan benchmark: ${new Date().toISOString()}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 20)} MiB RAM, node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  )
+  console.log(
+    `full 1-65535 TCP scan of ${BENCH_ADDRESS} in a private network namespace, ${runs} run(s) each, alternating${hasNmap ? '' : ' (nmap not installed: no ratio)'}`,
+  )
+  const r = await withNetns('bench-ps', (ns) =>
+    callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs, nmap: hasNmap, methods: true }], {
+      timeoutMs: 10 * 60_000,
+    }),
+  )
   const expected = r.expected.map((p) => p.port)
   const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i])
   console.log(`test bed open ports (${expected.length}): ${expected.join(',')}`)
-  console.log(`ward (${r.ward.method})    : median ${median(r.ward.ms)} ms (runs ${r.ward.ms.join(', ')} ms), CPU median ${median(r.ward.cpuMs)} ms, ${r.ward.open.length} open, matches test bed: ${same(r.ward.open, expected)}`)
-  if (r.connect) console.log(`ward (connect): median ${median(r.connect.ms)} ms (runs ${r.connect.ms.join(', ')} ms), CPU median ${median(r.connect.cpuMs)} ms, ${r.connect.open.length} open, matches test bed: ${same(r.connect.open, expected)}`)
+  console.log(
+    `ward (${r.ward.method})    : median ${median(r.ward.ms)} ms (runs ${r.ward.ms.join(', ')} ms), CPU median ${median(r.ward.cpuMs)} ms, ${r.ward.open.length} open, matches test bed: ${same(r.ward.open, expected)}`,
+  )
+  if (r.connect)
+    console.log(
+      `ward (connect): median ${median(r.connect.ms)} ms (runs ${r.connect.ms.join(', ')} ms), CPU median ${median(r.connect.cpuMs)} ms, ${r.connect.open.length} open, matches test bed: ${same(r.connect.open, expected)}`,
+    )
   if (r.nmap) {
-    console.log(`nmap -sT      : median ${median(r.nmap.ms)} ms (runs ${r.nmap.ms.join(', ')} ms), ${r.nmap.open.length} open, matches test bed: ${same(r.nmap.open, expected)}`)
-    if (r.nmapSyn) console.log(`nmap -sS      : median ${median(r.nmapSyn.ms)} ms (runs ${r.nmapSyn.ms.join(', ')} ms), ${r.nmapSyn.open.length} open, matches test bed: ${same(r.nmapSyn.open, expected)}`)
-    console.log(`ratio ward (${r.ward.method}) / nmap -sT: ${(median(r.ward.ms) / median(r.nmap.ms)).toFixed(2)} (goal ≤ 0.5); open-port sets identical: ${same(r.ward.open, r.nmap.open)}`)
+    console.log(
+      `nmap -sT      : median ${median(r.nmap.ms)} ms (runs ${r.nmap.ms.join(', ')} ms), ${r.nmap.open.length} open, matches test bed: ${same(r.nmap.open, expected)}`,
+    )
+    if (r.nmapSyn)
+      console.log(
+        `nmap -sS      : median ${median(r.nmapSyn.ms)} ms (runs ${r.nmapSyn.ms.join(', ')} ms), ${r.nmapSyn.open.length} open, matches test bed: ${same(r.nmapSyn.open, expected)}`,
+      )
+    console.log(
+      `ratio ward (${r.ward.method}) / nmap -sT: ${(median(r.ward.ms) / median(r.nmap.ms)).toFixed(2)} (goal ≤ 0.5); open-port sets identical: ${same(r.ward.open, r.nmap.open)}`,
+    )
     if (r.connect) console.log(`ratio ward (connect) / nmap -sT: ${(median(r.connect.ms) / median(r.nmap.ms)).toFixed(2)}`)
     if (r.nmapSyn) console.log(`ratio ward (${r.ward.method}) / nmap -sS: ${(median(r.ward.ms) / median(r.nmapSyn.ms)).toFixed(2)}`)
   }
   // Many hosts: time per host should stay flat as the count grows (linear scaling).
   const counts = [1, 16, 64, 256]
-  const sub = await withNetns('bench-sub', (ns) => callInNetns<Awaited<ReturnType<typeof subnetScan>>>(ns, 'bench/port-scan.ts', 'subnetScan', [{ counts, nmap: hasNmap }], { timeoutMs: 20 * 60_000 }))
+  const sub = await withNetns('bench-sub', (ns) =>
+    callInNetns<Awaited<ReturnType<typeof subnetScan>>>(ns, 'bench/port-scan.ts', 'subnetScan', [{ counts, nmap: hasNmap }], {
+      timeoutMs: 20 * 60_000,
+    }),
+  )
   console.log('hosts of 127.0.5.0/24 × top 1000 ports (8 hosts at a time for Ward):')
   console.log('| hosts | Ward ms | Ward ms/host | Ward CPU ms | all open found | nmap -sT ms | nmap ms/host | ratio |')
   for (const x of sub) {
     const per = (ms: number | null) => (ms === null ? '–' : (ms / x.hosts).toFixed(1))
-    console.log(`| ${x.hosts} | ${x.wardMs} | ${per(x.wardMs)} | ${x.wardCpuMs} | ${x.allFound}${x.nmapAllFound === null ? '' : ` / nmap ${x.nmapAllFound}`} | ${x.nmapMs ?? '–'} | ${per(x.nmapMs)} | ${x.nmapMs ? (x.wardMs / x.nmapMs).toFixed(2) : '–'} |`)
+    console.log(
+      `| ${x.hosts} | ${x.wardMs} | ${per(x.wardMs)} | ${x.wardCpuMs} | ${x.allFound}${x.nmapAllFound === null ? '' : ` / nmap ${x.nmapAllFound}`} | ${x.nmapMs ?? '–'} | ${per(x.nmapMs)} | ${x.nmapMs ? (x.wardMs / x.nmapMs).toFixed(2) : '–'} |`,
+    )
   }
   // A host behind a firewall that drops every port but the open ones: here timing, not the CPU, decides.
   const upTo = 5000
   const fw = await withNetns('bench-fw', (ns) =>
-    callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(ns, 'bench/port-scan.ts', 'firewalledScan', [{ drop: 'all-but-open', upTo, nmap: hasNmap }], { timeoutMs: 10 * 60_000 }),
+    callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(
+      ns,
+      'bench/port-scan.ts',
+      'firewalledScan',
+      [{ drop: 'all-but-open', upTo, nmap: hasNmap }],
+      { timeoutMs: 10 * 60_000 },
+    ),
   )
   const fwc = await withNetns('bench-fwc', (ns) =>
-    callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(ns, 'bench/port-scan.ts', 'firewalledScan', [{ drop: 'all-but-open', upTo, method: 'connect' }], { timeoutMs: 10 * 60_000 }),
+    callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(
+      ns,
+      'bench/port-scan.ts',
+      'firewalledScan',
+      [{ drop: 'all-but-open', upTo, method: 'connect' }],
+      { timeoutMs: 10 * 60_000 },
+    ),
   )
   console.log(`firewalled host (every port but ${fw.expectedOpen.join(',')} dropped), ports 1-${upTo}:`)
-  console.log(`ward (${fw.method}) : ${fw.ms} ms, open ${fw.open.join(',')}, ${fw.filtered} filtered, matches: ${same(fw.open, fw.expectedOpen)}`)
-  console.log(`ward (${fwc.method}) : ${fwc.ms} ms, open ${fwc.open.join(',')}, ${fwc.filtered} filtered, matches: ${same(fwc.open, fwc.expectedOpen)}`)
+  console.log(
+    `ward (${fw.method}) : ${fw.ms} ms, open ${fw.open.join(',')}, ${fw.filtered} filtered, matches: ${same(fw.open, fw.expectedOpen)}`,
+  )
+  console.log(
+    `ward (${fwc.method}) : ${fwc.ms} ms, open ${fwc.open.join(',')}, ${fwc.filtered} filtered, matches: ${same(fwc.open, fwc.expectedOpen)}`,
+  )
   if (fw.nmap) {
     console.log(`nmap : ${fw.nmap.ms} ms, open ${fw.nmap.open.join(',')}, matches: ${same(fw.nmap.open, fw.expectedOpen)}`)
-    console.log(`ratio ward (${fw.method}) / nmap: ${(fw.ms / fw.nmap.ms).toFixed(2)}; ward (connect) / nmap: ${(fwc.ms / fw.nmap.ms).toFixed(2)}`)
+    console.log(
+      `ratio ward (${fw.method}) / nmap: ${(fw.ms / fw.nmap.ms).toFixed(2)}; ward (connect) / nmap: ${(fwc.ms / fw.nmap.ms).toFixed(2)}`,
+    )
   }
 }

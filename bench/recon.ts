@@ -9,9 +9,23 @@ import { machine } from './_shared.js'
 
 /** whatweb's plugin names for our technology names, where they differ. */
 const WHATWEB_NAMES: Record<string, string[]> = {
-  'Apache HTTP Server': ['Apache'], nginx: ['nginx'], PHP: ['PHP'], WordPress: ['WordPress'], jQuery: ['JQuery'], 'jQuery UI': ['JQuery-UI', 'JQueryUI'],
-  Bootstrap: ['Bootstrap'], 'Font Awesome': ['Font-Awesome', 'FontAwesome'], Modernizr: ['Modernizr'], Cloudflare: ['Cloudflare', 'CloudFlare'], Express: ['X-Powered-By', 'Express'],
-  'Google Analytics': ['Google-Analytics'], Ubuntu: ['Ubuntu'], HSTS: ['Strict-Transport-Security'], Laravel: ['Laravel'], React: ['React'], Lodash: ['Lodash'],
+  'Apache HTTP Server': ['Apache'],
+  nginx: ['nginx'],
+  PHP: ['PHP'],
+  WordPress: ['WordPress'],
+  jQuery: ['JQuery'],
+  'jQuery UI': ['JQuery-UI', 'JQueryUI'],
+  Bootstrap: ['Bootstrap'],
+  'Font Awesome': ['Font-Awesome', 'FontAwesome'],
+  Modernizr: ['Modernizr'],
+  Cloudflare: ['Cloudflare', 'CloudFlare'],
+  Express: ['X-Powered-By', 'Express'],
+  'Google Analytics': ['Google-Analytics'],
+  Ubuntu: ['Ubuntu'],
+  HSTS: ['Strict-Transport-Security'],
+  Laravel: ['Laravel'],
+  React: ['React'],
+  Lodash: ['Lodash'],
 }
 
 function whatweb(url: string): Promise<{ seconds: number; plugins: Map<string, string[]> } | null> {
@@ -25,8 +39,11 @@ function whatweb(url: string): Promise<{ seconds: number; plugins: Map<string, s
       const plugins = new Map<string, string[]>()
       for (const line of out.split('\n')) {
         try {
-          const rec = JSON.parse(line.replace(/,$/, '')) as { plugins?: Record<string, { version?: string[]; string?: string[] }> } | Array<{ plugins?: Record<string, { version?: string[]; string?: string[] }> }>
-          for (const r of Array.isArray(rec) ? rec : [rec]) for (const [k, v] of Object.entries(r.plugins ?? {})) plugins.set(k, [...(v.version ?? []), ...(v.string ?? [])])
+          const rec = JSON.parse(line.replace(/,$/, '')) as
+            | { plugins?: Record<string, { version?: string[]; string?: string[] }> }
+            | Array<{ plugins?: Record<string, { version?: string[]; string?: string[] }> }>
+          for (const r of Array.isArray(rec) ? rec : [rec])
+            for (const [k, v] of Object.entries(r.plugins ?? {})) plugins.set(k, [...(v.version ?? []), ...(v.string ?? [])])
         } catch {
           // not a JSON line
         }
@@ -60,7 +77,9 @@ export async function run(): Promise<void> {
         if (version && got.get(name) === version) wardV++
         const keys = WHATWEB_NAMES[name] ?? [name]
         // whatweb names servers and OSes inside HTTPServer[...] and X-Powered-By[...]: those count too.
-        const inStrings = ww && ['HTTPServer', 'X-Powered-By'].flatMap((k) => ww.plugins.get(k) ?? []).filter((x) => x.toLowerCase().includes(name.toLowerCase()))
+        const inStrings =
+          ww &&
+          ['HTTPServer', 'X-Powered-By'].flatMap((k) => ww.plugins.get(k) ?? []).filter((x) => x.toLowerCase().includes(name.toLowerCase()))
         const hit = ww && (keys.map((k) => ww.plugins.get(k)).find((v) => v !== undefined) ?? (inStrings?.length ? inStrings : undefined))
         if (hit) wwN++
         if (hit && version && hit.some((s) => s.includes(version))) wwV++
@@ -72,12 +91,16 @@ export async function run(): Promise<void> {
       score.wardS += r.elapsedMs / 1000
       score.wwS += ww?.seconds ?? 0
       const versions = site.truth.filter(([, v]) => v).length
-      rows.push(`| ${site.name} | ${site.truth.length} | ${ward} (${wardV}/${versions} versions) in ${(r.elapsedMs / 1000).toFixed(2)} s, ${got.size} named | ${ww ? `${wwN} (${wwV}/${versions} versions) in ${ww.seconds.toFixed(2)} s, ${ww.plugins.size} plugins` : 'not installed'} |`)
+      rows.push(
+        `| ${site.name} | ${site.truth.length} | ${ward} (${wardV}/${versions} versions) in ${(r.elapsedMs / 1000).toFixed(2)} s, ${got.size} named | ${ww ? `${wwN} (${wwV}/${versions} versions) in ${ww.seconds.toFixed(2)} s, ${ww.plugins.size} plugins` : 'not installed'} |`,
+      )
     } finally {
       await bed.close()
     }
   }
   console.log('| Site | Planted | Ward (tool 310) | whatweb -a 3 |\n|---|---|---|---|')
   for (const r of rows) console.log(r)
-  console.log(`| **all** | ${total} | **${score.ward}** (${score.wardVersion}/${score.versions} versions) in ${score.wardS.toFixed(2)} s | ${wwMissing ? 'not installed' : `**${score.ww}** (${score.wwVersion}/${score.versions} versions) in ${score.wwS.toFixed(2)} s`} |`)
+  console.log(
+    `| **all** | ${total} | **${score.ward}** (${score.wardVersion}/${score.versions} versions) in ${score.wardS.toFixed(2)} s | ${wwMissing ? 'not installed' : `**${score.ww}** (${score.wwVersion}/${score.versions} versions) in ${score.wwS.toFixed(2)} s`} |`,
+  )
 }

@@ -2,7 +2,10 @@
 import { readdirSync } from 'node:fs'
 
 const [name, ...args] = process.argv.slice(2)
-const available = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_')).map((f) => f.slice(0, -3)).sort()
+const available = readdirSync(new URL('.', import.meta.url))
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
+  .map((f) => f.slice(0, -3))
+  .sort()
 if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <name> [args]\navailable: ${available.join(', ')}`)
   process.exit(name ? 2 : 0)

@@ -41,7 +41,9 @@ export async function run(args: string[]): Promise<void> {
   const port = Number(a.get('port') ?? DEFAULT_PORT)
   const base = a.get('db') ?? (process.env.WARD_TEST_DATABASE_URL || TEST_PG_URL)
   const params = { ports: String(port), service_detection: false }
-  console.log(`scale: ${n} one-port scans (tool 70, ${JSON.stringify(params)}) of ${HOST}:${port} per round; workers ${rounds.join(', ')}; ${machine()}`)
+  console.log(
+    `scale: ${n} one-port scans (tool 70, ${JSON.stringify(params)}) of ${HOST}:${port} per round; workers ${rounds.join(', ')}; ${machine()}`,
+  )
   const listener = await listen(port)
   try {
     for (const workers of rounds) await round(base, workers, n, params, port, listener)
@@ -103,8 +105,18 @@ async function round(base: string, workers: number, n: number, params: object, p
         [port],
       )
     ).rows
-    const lat = rows.filter((r) => r.start_time).map((r) => Date.parse(r.start_time) - Date.parse(r.created_at)).sort((x, y) => x - y)
-    const bad = rows.filter((r) => Number(r.attempts) !== 1 || Number(r.starts) !== 1 || r.status !== 'finished' || Number(r.open_port) !== 1 || Number(r.findings) !== 1)
+    const lat = rows
+      .filter((r) => r.start_time)
+      .map((r) => Date.parse(r.start_time) - Date.parse(r.created_at))
+      .sort((x, y) => x - y)
+    const bad = rows.filter(
+      (r) =>
+        Number(r.attempts) !== 1 ||
+        Number(r.starts) !== 1 ||
+        r.status !== 'finished' ||
+        Number(r.open_port) !== 1 ||
+        Number(r.findings) !== 1,
+    )
     const once = rows.length === n && bad.length === 0
     console.log(
       `workers ${workers}: ${done}/${n} scans in ${elapsed.toFixed(1)} s = ${(done / elapsed).toFixed(0)} scans/s (API fed them in ${(fed / 1000).toFixed(1)} s, ${failed} POSTs failed); ` +

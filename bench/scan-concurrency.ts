@@ -57,7 +57,11 @@ async function testBed(hosts: number, ports: number) {
 }
 
 async function api(base: string, method: string, p: string, body?: unknown): Promise<{ created_id: number }> {
-  const r = await fetch(base + p, { method, headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
+  const r = await fetch(base + p, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
   const json = (await r.json()) as { data?: unknown }
   if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(json)}`)
   return json.data as { created_id: number }
@@ -70,15 +74,25 @@ export async function run(args: string[]): Promise<void> {
   const hosts = Math.min(250, Number(a.get('hosts') ?? 100))
   const usePortScanner = !!createToolCatalogue({ diagnostic: false }).get(70)
   const toolId = usePortScanner ? 70 : 9001
-  console.log(`scan-concurrency: ${scans} scans × ${ports} ports of ${hosts} loopback hosts, tool ${toolId}${usePortScanner ? ' (TCP port scanner)' : ' (diagnostic: tool 70 is not registered yet)'}; ${machine()}`)
+  console.log(
+    `scan-concurrency: ${scans} scans × ${ports} ports of ${hosts} loopback hosts, tool ${toolId}${usePortScanner ? ' (TCP port scanner)' : ' (diagnostic: tool 70 is not registered yet)'}; ${machine()}`,
+  )
 
   const dir = path.join(ROOT, '.tmp', `scan-concurrency-${process.pid}`)
   fs.mkdirSync(dir, { recursive: true })
   const dbFile = path.join(dir, 'ward.db')
   const bed = await testBed(hosts, ports)
   const env = {
-    WARD_DATABASE_URL: `sqlite:${dbFile}`, PORT: '0', HOST: '127.0.0.1', WARD_RATE_LIMIT: 'off', LOG_LEVEL: 'warn', WARD_INITIAL_API_KEY: KEY,
-    WARD_WORKER_CONCURRENCY: String(scans), WARD_USER_MAX_RUNNING: String(scans), WARD_POLL_MS: '100', WARD_ENABLE_DIAGNOSTIC_TOOL: usePortScanner ? '0' : '1',
+    WARD_DATABASE_URL: `sqlite:${dbFile}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WARD_RATE_LIMIT: 'off',
+    LOG_LEVEL: 'warn',
+    WARD_INITIAL_API_KEY: KEY,
+    WARD_WORKER_CONCURRENCY: String(scans),
+    WARD_USER_MAX_RUNNING: String(scans),
+    WARD_POLL_MS: '100',
+    WARD_ENABLE_DIAGNOSTIC_TOOL: usePortScanner ? '0' : '1',
   }
   // The scans are queued by an API-only Ward first, so the worker starts with all 500 waiting
   // (creating them one by one would let the first ones end before the last are queued).
@@ -109,15 +123,22 @@ export async function run(args: string[]): Promise<void> {
     // API latency while the scans run: GET /scans/{id} from 10 connections until every scan ended.
     let inst: autocannon.Instance | undefined
     const latency = new Promise<autocannon.Result>((resolve, reject) => {
-      inst = autocannon({ url: `${base}/scans/${scanIds[0]}`, headers: { authorization: `Bearer ${KEY}` }, connections: 10, duration: 600 }, (err, res) => (err ? reject(err) : resolve(res)))
+      inst = autocannon(
+        { url: `${base}/scans/${scanIds[0]}`, headers: { authorization: `Bearer ${KEY}` }, connections: 10, duration: 600 },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      )
     })
     const db = new SQLite(dbFile, { readonly: true })
-    const terminal = "('finished','failed to start','stopped','timed out','aborted','VPN connection error','auth failed','connection error')"
+    const terminal =
+      "('finished','failed to start','stopped','timed out','aborted','VPN connection error','auth failed','connection error')"
     let done = 0
     let peakRunning = 0
     const deadline = Date.now() + 600_000
     while (Date.now() < deadline) {
-      const r = db.prepare(`SELECT SUM(status IN ${terminal}) AS done, SUM(status = 'running') AS running FROM scans`).get() as { done: number; running: number }
+      const r = db.prepare(`SELECT SUM(status IN ${terminal}) AS done, SUM(status = 'running') AS running FROM scans`).get() as {
+        done: number
+        running: number
+      }
       done = r.done
       peakRunning = Math.max(peakRunning, r.running)
       if (done >= scans) break
@@ -130,10 +151,14 @@ export async function run(args: string[]): Promise<void> {
     const byStatus = db.prepare('SELECT status, COUNT(*) AS n FROM scans GROUP BY status').all() as Array<{ status: string; n: number }>
     let wrong = 0
     if (usePortScanner) {
-      const rows = db.prepare("SELECT scan_id, port FROM findings WHERE vuln_id = 'open_port'").all() as Array<{ scan_id: number; port: number }>
+      const rows = db.prepare("SELECT scan_id, port FROM findings WHERE vuln_id = 'open_port'").all() as Array<{
+        scan_id: number
+        port: number
+      }>
       const found = new Map<number, number[]>()
       for (const r of rows) found.set(r.scan_id, [...(found.get(r.scan_id) ?? []), r.port])
-      for (const [id, open] of expected) if ([...(found.get(id) ?? [])].sort((x, y) => x - y).join() !== [...open].sort((x, y) => x - y).join()) wrong++
+      for (const [id, open] of expected)
+        if ([...(found.get(id) ?? [])].sort((x, y) => x - y).join() !== [...open].sort((x, y) => x - y).join()) wrong++
     }
     db.close()
     const peak = await rss.stop()
@@ -141,7 +166,9 @@ export async function run(args: string[]): Promise<void> {
     console.log(`states: ${byStatus.map((s) => `${s.status} ${s.n}`).join(', ')}`)
     if (usePortScanner) console.log(`scans whose open_port findings differ from the test bed's open ports: ${wrong}`)
     console.log(`peak RSS of the Ward process: ${fmt(peak / 2 ** 20)} MB (goal < 400 MB: ${peak < 400 * 2 ** 20 ? 'met' : 'NOT met'})`)
-    console.log(`GET /scans/{id} during the load: ${fmt(lat.requests.total)} requests, p50 ${lat.latency.p50} ms, p99 ${lat.latency.p99} ms, errors ${lat.errors + lat.non2xx + lat.timeouts} (goal p99 < 100 ms: ${lat.latency.p99 < 100 ? 'met' : 'NOT met'})`)
+    console.log(
+      `GET /scans/{id} during the load: ${fmt(lat.requests.total)} requests, p50 ${lat.latency.p50} ms, p99 ${lat.latency.p99} ms, errors ${lat.errors + lat.non2xx + lat.timeouts} (goal p99 < 100 ms: ${lat.latency.p99 < 100 ? 'met' : 'NOT met'})`,
+    )
   } finally {
     await rss.stop()
     await stopChild(ward.child)

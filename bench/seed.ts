@@ -46,22 +46,69 @@ interface SeedTarget {
   profile: FindingInput[]
 }
 
-const PORTS: Array<[number, string]> = [[21, 'ftp'], [22, 'ssh'], [23, 'telnet'], [80, 'http'], [443, 'https'], [3306, 'mysql'], [5432, 'postgresql'], [6379, 'redis'], [3389, 'ms-wbt-server'], [5900, 'vnc'], [445, 'microsoft-ds'], [2375, 'docker'], [8080, 'http-proxy'], [8443, 'https-alt'], [25, 'smtp']]
-const PATHS = ['/', '/login', '/admin', '/api/v1/users', '/search', '/account/settings', '/cart', '/static/app.js', '/.git/HEAD', '/backup.zip', '/config.php.bak', '/debug', '/wp-admin/', '/reports', '/upload']
+const PORTS: Array<[number, string]> = [
+  [21, 'ftp'],
+  [22, 'ssh'],
+  [23, 'telnet'],
+  [80, 'http'],
+  [443, 'https'],
+  [3306, 'mysql'],
+  [5432, 'postgresql'],
+  [6379, 'redis'],
+  [3389, 'ms-wbt-server'],
+  [5900, 'vnc'],
+  [445, 'microsoft-ds'],
+  [2375, 'docker'],
+  [8080, 'http-proxy'],
+  [8443, 'https-alt'],
+  [25, 'smtp'],
+]
+const PATHS = [
+  '/',
+  '/login',
+  '/admin',
+  '/api/v1/users',
+  '/search',
+  '/account/settings',
+  '/cart',
+  '/static/app.js',
+  '/.git/HEAD',
+  '/backup.zip',
+  '/config.php.bak',
+  '/debug',
+  '/wp-admin/',
+  '/reports',
+  '/upload',
+]
 
 /** The issues a target has: what each of its scans finds again (most of them, each time). */
 function profileFor(t: Pick<SeedTarget, 'name' | 'type'>, size: number, rand: () => number): FindingInput[] {
   const out: FindingInput[] = []
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
   for (let i = 0; i < size; i++) {
     if (t.type === 'url') {
       const check: Check = rand() < 0.7 ? pick(websiteScannerChecks) : pick(urlFuzzerChecks)
       const p = pick(PATHS) + (rand() < 0.5 ? `?page=${i}` : '')
-      out.push({ check, url: `${t.name.replace(/\/$/, '')}${p}`, location: rand() < 0.3 ? `parameter q${i}` : undefined, port: 443, protocol: 'tcp', service: 'https', detail: `Seen on ${p}.`, evidence: textEvidence(`GET ${p} HTTP/1.1\nHost: ${t.name}`) })
+      out.push({
+        check,
+        url: `${t.name.replace(/\/$/, '')}${p}`,
+        location: rand() < 0.3 ? `parameter q${i}` : undefined,
+        port: 443,
+        protocol: 'tcp',
+        service: 'https',
+        detail: `Seen on ${p}.`,
+        evidence: textEvidence(`GET ${p} HTTP/1.1\nHost: ${t.name}`),
+      })
     } else {
       const [port, service] = PORTS[i % PORTS.length]!
       const check: Check = i < PORTS.length ? portScannerChecks[0] : pick(portScannerChecks)
-      out.push({ check, port: port + Math.floor(i / PORTS.length) * 10000, protocol: 'tcp', service, detail: `${service} answered on port ${port}.` })
+      out.push({
+        check,
+        port: port + Math.floor(i / PORTS.length) * 10000,
+        protocol: 'tcp',
+        service,
+        detail: `${service} answered on port ${port}.`,
+      })
     }
   }
   return out
@@ -70,7 +117,10 @@ function profileFor(t: Pick<SeedTarget, 'name' | 'type'>, size: number, rand: ()
 const isoAt = (ms: number) => new Date(ms).toISOString()
 
 async function nextId(db: Db, table: 'scans' | 'tests' | 'findings') {
-  const r = await db.selectFrom(table).select((e) => e.fn.max('id').as('m')).executeTakeFirstOrThrow()
+  const r = await db
+    .selectFrom(table)
+    .select((e) => e.fn.max('id').as('m'))
+    .executeTakeFirstOrThrow()
   return Number(r.m ?? 0) + 1
 }
 
@@ -110,14 +160,37 @@ export async function run(args: string[]): Promise<void> {
   const types = ['hostname', 'ip_address', 'url'] as const
   const now = new Date().toISOString()
   const targetRows: Insertable<TargetsTable>[] = []
-  let tid = 1 + Number((await db.selectFrom('targets').select((e) => e.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0)
+  let tid =
+    1 +
+    Number(
+      (
+        await db
+          .selectFrom('targets')
+          .select((e) => e.fn.max('id').as('m'))
+          .executeTakeFirstOrThrow()
+      ).m ?? 0,
+    )
   const addTarget = (userId: number, workspaceId: number, i: number, weight: number) => {
     const type = types[i % 3]!
-    const name = type === 'hostname' ? `host-${userId}-${i}.example.com` : type === 'ip_address' ? `10.${userId % 256}.${(i >> 8) & 255}.${i & 255}` : `https://app-${userId}-${i}.example.com/`
+    const name =
+      type === 'hostname'
+        ? `host-${userId}-${i}.example.com`
+        : type === 'ip_address'
+          ? `10.${userId % 256}.${(i >> 8) & 255}.${i & 255}`
+          : `https://app-${userId}-${i}.example.com/`
     const t: SeedTarget = { id: tid++, workspaceId, userId, name, type, toolId: type === 'url' ? (i % 2 ? 170 : 90) : 70, profile: [] }
     t.profile = profileFor(t, 15 + Math.floor(rand() * 40), rand)
     for (let w = 0; w < weight; w++) targets.push(t)
-    targetRows.push({ id: t.id, workspace_id: workspaceId, user_id: userId, name, name_key: name.toLowerCase(), type, description: `Seeded ${type} ${i}`, created_at: now })
+    targetRows.push({
+      id: t.id,
+      workspace_id: workspaceId,
+      user_id: userId,
+      name,
+      name_key: name.toLowerCase(),
+      type,
+      description: `Seeded ${type} ${i}`,
+      created_at: now,
+    })
   }
   for (let i = 0; i < mainTargets; i++) addTarget(main.userId, i % 10 === 9 ? archiveWs : main.workspaceId, i, 10)
   for (const o of others) for (let i = 0; i < 5; i++) addTarget(o.userId, o.workspaceId, i, 1)
@@ -126,7 +199,16 @@ export async function run(args: string[]): Promise<void> {
   const idle = Number(a.get('idle-targets') ?? 0)
   for (let i = 0; i < idle; i++) {
     const name = `idle-${i}.example.net`
-    targetRows.push({ id: tid++, workspace_id: main.workspaceId, user_id: main.userId, name, name_key: name, type: 'hostname', description: '', created_at: now })
+    targetRows.push({
+      id: tid++,
+      workspace_id: main.workspaceId,
+      user_id: main.userId,
+      name,
+      name_key: name,
+      type: 'hostname',
+      description: '',
+      created_at: now,
+    })
   }
   await db.transaction().execute(async (trx) => {
     await insertRows(trx, 'targets', targetRows)
@@ -146,7 +228,18 @@ export async function run(args: string[]): Promise<void> {
   let scans = 0
   let tests = 0
   let lastReport = performance.now()
-  const statuses = ['finished', 'finished', 'finished', 'finished', 'finished', 'finished', 'finished', 'stopped', 'timed out', 'connection error'] as const
+  const statuses = [
+    'finished',
+    'finished',
+    'finished',
+    'finished',
+    'finished',
+    'finished',
+    'finished',
+    'stopped',
+    'timed out',
+    'connection error',
+  ] as const
 
   while (made < totalFindings) {
     const scanRows: NewScan[] = []
@@ -164,7 +257,17 @@ export async function run(args: string[]): Promise<void> {
       for (let k = 0; k < nTests; k++) {
         const id = testId++
         tIds.push(id)
-        testRows.push({ id, scan_id: sid, name: `Phase ${k + 1}`, description: `Checks of phase ${k + 1} for ${t.name}`, status: 'finished', result: 'passed', message: null, start_time: isoAt(start + k * 1000), end_time: isoAt(start + k * 1000 + 900) })
+        testRows.push({
+          id,
+          scan_id: sid,
+          name: `Phase ${k + 1}`,
+          description: `Checks of phase ${k + 1} for ${t.name}`,
+          status: 'finished',
+          result: 'passed',
+          message: null,
+          start_time: isoAt(start + k * 1000),
+          end_time: isoAt(start + k * 1000 + 900),
+        })
       }
       tests += nTests
       const counts = [0, 0, 0, 0, 0]
@@ -174,7 +277,18 @@ export async function run(args: string[]): Promise<void> {
       if (rand() < 0.2) found.push({ ...t.profile[0]!, location: `new issue ${sid}` })
       for (const f of found.slice(0, remaining)) {
         const k = Math.floor(rand() * nTests)
-        const row = buildFinding(f, { scanId: sid, targetId: t.id, workspaceId: t.workspaceId, testId: tIds[k]!, testDescription: testRows[testRows.length - nTests + k].description, now: isoAt(start + 500) }, kev)
+        const row = buildFinding(
+          f,
+          {
+            scanId: sid,
+            targetId: t.id,
+            workspaceId: t.workspaceId,
+            testId: tIds[k]!,
+            testDescription: testRows[testRows.length - nTests + k].description,
+            now: isoAt(start + 500),
+          },
+          kev,
+        )
         row.test_finished = true
         if (rand() < 0.05) row.status = 'fixed'
         counts[row.risk_level]!++
@@ -182,11 +296,36 @@ export async function run(args: string[]): Promise<void> {
         findingRows.push({ id: findingId++, ...encodeFinding(row) } as NewFinding)
       }
       scanRows.push({
-        id: sid, workspace_id: t.workspaceId, target_id: t.id, user_id: t.userId, tool_id: t.toolId, status, status_message: status === 'finished' ? null : `Seeded ${status}`,
-        vpn_profile_uuid: null, vpn_scan: 0, progress: status === 'finished' ? 100 : 40, num_tests: nTests, num_finished_tests: nTests, max_scan_time: 60, scan_original_url: 0,
-        redirect_level: 'same_domain', report_callback: null, tool_params: '{}', output_data: JSON.stringify({ seeded: true, findings: found.length }),
-        count_info: counts[0]!, count_low: counts[1]!, count_medium: counts[2]!, count_high: counts[3]!, count_critical: counts[4]!,
-        created_at: isoAt(start - 2000), start_time: isoAt(start), end_time: isoAt(start + nTests * 1000), lease_owner: null, lease_expires_at: null, stop_requested: 0, attempts: 1,
+        id: sid,
+        workspace_id: t.workspaceId,
+        target_id: t.id,
+        user_id: t.userId,
+        tool_id: t.toolId,
+        status,
+        status_message: status === 'finished' ? null : `Seeded ${status}`,
+        vpn_profile_uuid: null,
+        vpn_scan: 0,
+        progress: status === 'finished' ? 100 : 40,
+        num_tests: nTests,
+        num_finished_tests: nTests,
+        max_scan_time: 60,
+        scan_original_url: 0,
+        redirect_level: 'same_domain',
+        report_callback: null,
+        tool_params: '{}',
+        output_data: JSON.stringify({ seeded: true, findings: found.length }),
+        count_info: counts[0]!,
+        count_low: counts[1]!,
+        count_medium: counts[2]!,
+        count_high: counts[3]!,
+        count_critical: counts[4]!,
+        created_at: isoAt(start - 2000),
+        start_time: isoAt(start),
+        end_time: isoAt(start + nTests * 1000),
+        lease_owner: null,
+        lease_expires_at: null,
+        stop_requested: 0,
+        attempts: 1,
       } as NewScan)
     }
     await db.transaction().execute(async (trx) => {
@@ -203,14 +342,21 @@ export async function run(args: string[]): Promise<void> {
   }
   if (cfg.kind === 'postgres') {
     // Explicit ids leave the identity sequences behind: move them past the seeded rows.
-    for (const t of ['targets', 'scans', 'tests', 'findings']) await sql`SELECT setval(pg_get_serial_sequence(${t}, 'id'), (SELECT COALESCE(MAX(id), 1) FROM ${sql.table(t)}))`.execute(db)
+    for (const t of ['targets', 'scans', 'tests', 'findings'])
+      await sql`SELECT setval(pg_get_serial_sequence(${t}, 'id'), (SELECT COALESCE(MAX(id), 1) FROM ${sql.table(t)}))`.execute(db)
     await sql`ANALYZE`.execute(db)
   } else await sql`ANALYZE`.execute(db)
   const secs = (performance.now() - started) / 1000
   const rows = targetRows.length + scans + tests + made
-  const groups = await db.selectFrom('findings').select((e) => e.fn.count<number>('dedup_key').distinct().as('n')).where('id', '>=', firstFindingId).executeTakeFirstOrThrow()
+  const groups = await db
+    .selectFrom('findings')
+    .select((e) => e.fn.count<number>('dedup_key').distinct().as('n'))
+    .where('id', '>=', firstFindingId)
+    .executeTakeFirstOrThrow()
   await h.close()
-  console.log(`seeded ${url}: ${fmt(targetRows.length)} targets, ${fmt(scans)} scans, ${fmt(tests)} tests, ${fmt(made)} findings (${fmt(Number(groups.n))} distinct dedup keys) in ${fmt(secs, 1)} s`)
+  console.log(
+    `seeded ${url}: ${fmt(targetRows.length)} targets, ${fmt(scans)} scans, ${fmt(tests)} tests, ${fmt(made)} findings (${fmt(Number(groups.n))} distinct dedup keys) in ${fmt(secs, 1)} s`,
+  )
   console.log(`${fmt(rows / secs)} rows/s (${fmt(made / secs)} findings/s)`)
   console.log(`API key of user "${BENCH_USER}" (user ${main.userId}, workspace ${main.workspaceId}): ${main.apiKey}`)
 }

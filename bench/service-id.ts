@@ -32,7 +32,8 @@ export async function identifyBed(o: { nmap?: boolean } = {}): Promise<BedIdenti
     const ports = bed.services.map((s) => s.port).join(',')
     const r = await runTool(portScanner, { target: bed.host, params: { ports, service_detection: true }, egress })
     const rows: Record<number, Named> = {}
-    for (const p of (r.output.ports ?? []) as Array<Named & { port: number }>) rows[p.port] = { service: p.service, product: p.product, version: p.version, cpe: p.cpe, probe: p.probe }
+    for (const p of (r.output.ports ?? []) as Array<Named & { port: number }>)
+      rows[p.port] = { service: p.service, product: p.product, version: p.version, cpe: p.cpe, probe: p.probe }
     const ward = { ms: Math.round(r.elapsedMs), rows, ...(r.error ? { error: r.error.message } : {}) }
     return { services: bed.services, ward, nmap: o.nmap ? await nmapVersions(bed.host, ports) : null }
   } finally {
@@ -70,8 +71,10 @@ export function judge(want: Expected, got: Named | undefined, aliases: readonly 
   if (!got) return { right: want.service === null, why: 'no row' }
   if (want.service === null) return { right: !got.product, why: got.product ? `claims ${got.product}` : '' }
   const names = [want.service, ...aliases].map(norm)
-  if (!names.includes(norm(got.service)) && !(want.service === 'tcpwrapped' && norm(got.service) === 'tcpwrapped')) return { right: false, why: `service ${got.service}` }
-  if (want.product && !norm(got.product).includes(norm(want.product).replace(/(sshd|smtpd|pop3d|imapd|httpd)$/, ''))) return { right: false, why: `product ${got.product}` }
+  if (!names.includes(norm(got.service)) && !(want.service === 'tcpwrapped' && norm(got.service) === 'tcpwrapped'))
+    return { right: false, why: `service ${got.service}` }
+  if (want.product && !norm(got.product).includes(norm(want.product).replace(/(sshd|smtpd|pop3d|imapd|httpd)$/, '')))
+    return { right: false, why: `product ${got.product}` }
   if (want.version && !norm(got.version).startsWith(norm(want.version))) return { right: false, why: `version ${got.version}` }
   return { right: true, why: '' }
 }
@@ -86,8 +89,14 @@ export async function run(): Promise<void> {
   }
   const hasNmap = spawnSync('nmap', ['--version']).status === 0
   const nmapVersion = hasNmap ? /Nmap version (\S+)/.exec(spawnSync('nmap', ['--version'], { encoding: 'utf8' }).stdout)?.[1] : null
-  console.log(`service-id benchmark: ${new Date().toISOString()}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${hasNmap ? `nmap ${nmapVersion}` : 'nmap not installed: Ward only'}`)
-  const r = await withNetns('bench-sid', (ns) => callInNetns<BedIdentification>(ns, 'bench/service-id.ts', 'identifyBed', [{ nmap: hasNmap }], { timeoutMs: 15 * 60_000 }))
+  console.log(
+    `service-id benchmark: ${new Date().toISOString()}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${hasNmap ? `nmap ${nmapVersion}` : 'nmap not installed: Ward only'}`,
+  )
+  const r = await withNetns('bench-sid', (ns) =>
+    callInNetns<BedIdentification>(ns, 'bench/service-id.ts', 'identifyBed', [{ nmap: hasNmap }], { timeoutMs: 15 * 60_000 }),
+  )
   let wardRight = 0
   let nmapRight = 0
   console.log('| port | service (bed) | expected | Ward | Ward probe | right | nmap -sV | right |')
@@ -98,7 +107,9 @@ export async function run(): Promise<void> {
     if (w.right) wardRight++
     if (n?.right) nmapRight++
     const expected = [s.expect.service, s.expect.product, s.expect.version].filter(Boolean).join(' ') || '(silent)'
-    console.log(`| ${s.port} | ${s.name} | ${expected} | ${cell(r.ward.rows[s.port])} | ${r.ward.rows[s.port]?.probe ?? '–'} | ${w.right ? 'yes' : `no (${w.why})`} | ${r.nmap ? cell(r.nmap.rows[s.port]) : '–'} | ${n ? (n.right ? 'yes' : `no (${n.why})`) : '–'} |`)
+    console.log(
+      `| ${s.port} | ${s.name} | ${expected} | ${cell(r.ward.rows[s.port])} | ${r.ward.rows[s.port]?.probe ?? '–'} | ${w.right ? 'yes' : `no (${w.why})`} | ${r.nmap ? cell(r.nmap.rows[s.port]) : '–'} | ${n ? (n.right ? 'yes' : `no (${n.why})`) : '–'} |`,
+    )
   }
   console.log(`Ward: ${wardRight}/${r.services.length} right in ${r.ward.ms} ms${r.ward.error ? ` (error: ${r.ward.error})` : ''}`)
   if (r.nmap) console.log(`nmap -sV: ${nmapRight}/${r.services.length} right in ${r.nmap.ms} ms`)

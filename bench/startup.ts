@@ -32,7 +32,14 @@ async function freePort(): Promise<number> {
 async function once(mode: Mode, idleMs: number): Promise<{ firstAnswerMs: number; rss: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-startup-'))
   const port = await freePort()
-  const env = { ...process.env, WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}`, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', WARD_INITIAL_API_KEY: 'ward_startupbenchkey0000000000000000' }
+  const env = {
+    ...process.env,
+    WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}`,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    WARD_INITIAL_API_KEY: 'ward_startupbenchkey0000000000000000',
+  }
   const t0 = performance.now()
   const child = spawn(process.execPath, [...COMMANDS[mode]], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
   try {
@@ -72,6 +79,8 @@ export async function run(args: string[]) {
   console.log('|---|---|---|---|')
   for (const m of modes) {
     const r = results[m]!
-    console.log(`| ${m} | ${fmt(median(r.map((x) => x.firstAnswerMs)))} | ${fmt(median(r.map((x) => x.rss)) / 2 ** 20)} | ${r.map((x) => `${fmt(x.firstAnswerMs)} / ${fmt(x.rss / 2 ** 20)}`).join(', ')} |`)
+    console.log(
+      `| ${m} | ${fmt(median(r.map((x) => x.firstAnswerMs)))} | ${fmt(median(r.map((x) => x.rss)) / 2 ** 20)} | ${r.map((x) => `${fmt(x.firstAnswerMs)} / ${fmt(x.rss / 2 ** 20)}`).join(', ')} |`,
+    )
   }
 }

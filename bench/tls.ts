@@ -28,7 +28,16 @@ interface View {
   notes: string[]
 }
 
-const CERT_PROBLEMS = ['expired', 'not-yet-valid', 'expiring-soon', 'self-signed', 'untrusted', 'hostname-mismatch', 'weak-key', 'weak-signature']
+const CERT_PROBLEMS = [
+  'expired',
+  'not-yet-valid',
+  'expiring-soon',
+  'self-signed',
+  'untrusted',
+  'hostname-mismatch',
+  'weak-key',
+  'weak-signature',
+]
 
 const has = (cmd: string) => spawnSync('which', [cmd]).status === 0
 
@@ -59,7 +68,7 @@ async function ward(host: string, port: number): Promise<View> {
   const r = await runTool(tlsScanner, { target: host, params: { port } })
   const ms = performance.now() - t0
   if (r.error) throw r.error
-  const protocols = (r.output.protocols as { name: string; accepted: boolean; ciphers: { name: string }[] }[])
+  const protocols = r.output.protocols as { name: string; accepted: boolean; ciphers: { name: string }[] }[]
   const certs = r.output.certificates as { position: number; problems: string[] }[]
   const problems = new Set(certs.flatMap((c) => c.problems))
   return {
@@ -67,7 +76,11 @@ async function ward(host: string, port: number): Promise<View> {
     ms,
     protocols: protocols.filter((p) => p.accepted).map((p) => p.name),
     ciphers: Object.fromEntries(protocols.filter((p) => p.accepted).map((p) => [p.name, p.ciphers.map((c) => c.name).sort()])),
-    weak: [...new Set(r.findings.filter((f) => f.check.id.startsWith('tls.cipher.')).map((f) => f.location!.replace('cipher:', '') as WeakClass))].sort(),
+    weak: [
+      ...new Set(
+        r.findings.filter((f) => f.check.id.startsWith('tls.cipher.')).map((f) => f.location!.replace('cipher:', '') as WeakClass),
+      ),
+    ].sort(),
     certProblems: Object.fromEntries(CERT_PROBLEMS.map((p) => [p, problems.has(p)])),
     notes: [`findings: ${[...new Set(r.findings.map((f) => f.check.id))].sort().join(', ')}`],
   }
@@ -75,7 +88,9 @@ async function ward(host: string, port: number): Promise<View> {
 
 function classesOf(ciphers: Record<string, string[]>): WeakClass[] {
   const out = new Set<WeakClass>()
-  for (const [p, names] of Object.entries(ciphers)) for (const n of names) for (const c of weakClasses(suiteByName(n) ?? ({ enc: '?', au: '?', export: false, tls13: false } as Suite), p)) out.add(c)
+  for (const [p, names] of Object.entries(ciphers))
+    for (const n of names)
+      for (const c of weakClasses(suiteByName(n) ?? ({ enc: '?', au: '?', export: false, tls13: false } as Suite), p)) out.add(c)
   return [...out].sort()
 }
 
@@ -100,19 +115,23 @@ async function sslscan(addr: string, host: string): Promise<View> {
     protocols,
     ciphers,
     weak: classesOf(ciphers),
-    certProblems: noCert ? Object.fromEntries(CERT_PROBLEMS.map((p) => [p, null])) : {
-      expired: notAfter < Date.now(),
-      'not-yet-valid': notBefore > Date.now(),
-      'expiring-soon': notAfter >= Date.now() && notAfter - Date.now() < 30 * 86_400_000,
-      'self-signed': field('Subject') !== '' && field('Subject') === field('Issuer'),
-      untrusted: null,
-      'hostname-mismatch': !alt.split(/,\s*/).some((a) => a === `IP Address:${host}` || a === `DNS:${host}`),
-      'weak-key': keyBits > 0 && keyBits < 2048,
-      'weak-signature': /sha1|md5/i.test(sig),
-    },
+    certProblems: noCert
+      ? Object.fromEntries(CERT_PROBLEMS.map((p) => [p, null]))
+      : {
+          expired: notAfter < Date.now(),
+          'not-yet-valid': notBefore > Date.now(),
+          'expiring-soon': notAfter >= Date.now() && notAfter - Date.now() < 30 * 86_400_000,
+          'self-signed': field('Subject') !== '' && field('Subject') === field('Issuer'),
+          untrusted: null,
+          'hostname-mismatch': !alt.split(/,\s*/).some((a) => a === `IP Address:${host}` || a === `DNS:${host}`),
+          'weak-key': keyBits > 0 && keyBits < 2048,
+          'weak-signature': /sha1|md5/i.test(sig),
+        },
     notes: [
       `weak classes derived from sslscan's suite list with Ward's classifier; sslscan does not verify the chain`,
-      ...(noCert ? ['sslscan could not retrieve the certificate (it lets the server pick an anonymous suite); certificate problems not compared'] : []),
+      ...(noCert
+        ? ['sslscan could not retrieve the certificate (it lets the server pick an anonymous suite); certificate problems not compared']
+        : []),
     ],
   }
 }
@@ -122,17 +141,35 @@ async function testssl(addr: string): Promise<View> {
   try {
     const json = join(dir, 'out.json')
     const t0 = performance.now()
-    await exec('testssl', ['--nodns', 'none', '--quiet', '--color', '0', '--jsonfile', json, addr], { timeout: 900_000, maxBuffer: 32 << 20 }).catch((e) => {
+    await exec('testssl', ['--nodns', 'none', '--quiet', '--color', '0', '--jsonfile', json, addr], {
+      timeout: 900_000,
+      maxBuffer: 32 << 20,
+    }).catch((e) => {
       if (!readFileSync(json, 'utf8').length) throw e // testssl exits non-zero when it found problems
     })
     const ms = performance.now() - t0
     const items = JSON.parse(readFileSync(json, 'utf8')) as { id: string; severity: string; finding: string }[]
     const get = (id: string) => items.find((i) => i.id === id)
     const notes: string[] = []
-    const ids: Record<string, string> = { SSLv2: 'SSLv2', SSLv3: 'SSLv3', TLS1: 'TLSv1.0', TLS1_1: 'TLSv1.1', TLS1_2: 'TLSv1.2', TLS1_3: 'TLSv1.3' }
-    const protocols = Object.entries(ids).filter(([id]) => /^offered/.test(get(id)?.finding ?? '')).map(([, p]) => p)
+    const ids: Record<string, string> = {
+      SSLv2: 'SSLv2',
+      SSLv3: 'SSLv3',
+      TLS1: 'TLSv1.0',
+      TLS1_1: 'TLSv1.1',
+      TLS1_2: 'TLSv1.2',
+      TLS1_3: 'TLSv1.3',
+    }
+    const protocols = Object.entries(ids)
+      .filter(([id]) => /^offered/.test(get(id)?.finding ?? ''))
+      .map(([, p]) => p)
     let ciphers: Record<string, string[]> = {}
-    for (const [id, p] of Object.entries({ cipherorder_SSLv3: 'SSLv3', cipherorder_TLSv1: 'TLSv1.0', cipherorder_TLSv1_1: 'TLSv1.1', cipherorder_TLSv1_2: 'TLSv1.2', cipherorder_TLSv1_3: 'TLSv1.3' })) {
+    for (const [id, p] of Object.entries({
+      cipherorder_SSLv3: 'SSLv3',
+      cipherorder_TLSv1: 'TLSv1.0',
+      cipherorder_TLSv1_1: 'TLSv1.1',
+      cipherorder_TLSv1_2: 'TLSv1.2',
+      cipherorder_TLSv1_3: 'TLSv1.3',
+    })) {
       const f = get(id)?.finding
       if (f) ciphers[p] = f.split(/\s+/).filter(Boolean).sort()
     }
@@ -140,15 +177,24 @@ async function testssl(addr: string): Promise<View> {
       // No server cipher order, so the default run lists no suites per protocol: ask `-E` for them.
       const t1 = performance.now()
       ciphers = await testsslPerProtocol(addr, join(dir, 'e.json'))
-      notes.push(`suites per protocol from a second run, testssl -E: ${((performance.now() - t1) / 1000).toFixed(1)} s (not in the time above)`)
+      notes.push(
+        `suites per protocol from a second run, testssl -E: ${((performance.now() - t1) / 1000).toFixed(1)} s (not in the time above)`,
+      )
     }
     const bad = (id: string) => !!get(id) && !['OK', 'INFO'].includes(get(id)!.severity)
     const chain = get('cert_chain_of_trust')?.finding ?? ''
     const expStatus = get('cert_expirationStatus')?.finding ?? ''
     const notAfter = Date.parse((get('cert_notAfter')?.finding ?? '').replace(' ', 'T') + 'Z')
     const keyBits = Number((get('cert_keySize')?.finding ?? '').match(/(\d+) bits/)?.[1] ?? 0)
-    const verdicts = ['cipherlist_NULL', 'cipherlist_aNULL', 'cipherlist_EXPORT', 'cipherlist_LOW', 'cipherlist_3DES_IDEA', 'RC4', 'BEAST_CBC_TLS1']
-      .map((id) => `${id}=${get(id)?.severity ?? '-'}`)
+    const verdicts = [
+      'cipherlist_NULL',
+      'cipherlist_aNULL',
+      'cipherlist_EXPORT',
+      'cipherlist_LOW',
+      'cipherlist_3DES_IDEA',
+      'RC4',
+      'BEAST_CBC_TLS1',
+    ].map((id) => `${id}=${get(id)?.severity ?? '-'}`)
     // testssl's own weak-suite verdicts, in Ward's classes.
     const offered = (id: string) => /^offered/.test(get(id)?.finding ?? '')
     const own: WeakClass[] = []
@@ -182,7 +228,10 @@ async function testssl(addr: string): Promise<View> {
 }
 
 async function testsslPerProtocol(addr: string, json: string): Promise<Record<string, string[]>> {
-  await exec('testssl', ['--nodns', 'none', '--quiet', '--color', '0', '-E', '--jsonfile', json, addr], { timeout: 600_000, maxBuffer: 32 << 20 }).catch(() => {})
+  await exec('testssl', ['--nodns', 'none', '--quiet', '--color', '0', '-E', '--jsonfile', json, addr], {
+    timeout: 600_000,
+    maxBuffer: 32 << 20,
+  }).catch(() => {})
   const items = JSON.parse(readFileSync(json, 'utf8')) as { id: string; finding: string }[]
   const names: Record<string, string> = { ssl3: 'SSLv3', tls1: 'TLSv1.0', tls1_1: 'TLSv1.1', tls1_2: 'TLSv1.2', tls1_3: 'TLSv1.3' }
   const out: Record<string, string[]> = {}
@@ -203,22 +252,34 @@ function print(views: View[]): void {
   console.log('\n| tool | time | protocols | suites (per protocol) | weak classes | certificate problems |')
   console.log('|---|---|---|---|---|---|')
   for (const v of views) {
-    const probs = Object.entries(v.certProblems).filter(([, x]) => x).map(([k]) => k)
-    console.log(`| ${v.tool} | ${(v.ms / 1000).toFixed(2)} s | ${v.protocols.join(' ')} | ${PROTOCOLS.filter((p) => v.ciphers[p]).map((p) => `${p}:${v.ciphers[p]!.length}`).join(' ')} | ${v.weak.join(' ') || '-'} | ${probs.join(' ') || '-'} |`)
+    const probs = Object.entries(v.certProblems)
+      .filter(([, x]) => x)
+      .map(([k]) => k)
+    console.log(
+      `| ${v.tool} | ${(v.ms / 1000).toFixed(2)} s | ${v.protocols.join(' ')} | ${PROTOCOLS.filter((p) => v.ciphers[p])
+        .map((p) => `${p}:${v.ciphers[p]!.length}`)
+        .join(' ')} | ${v.weak.join(' ') || '-'} | ${probs.join(' ') || '-'} |`,
+    )
   }
   for (const v of views.slice(1)) {
     console.log(`\n## ward vs ${v.tool}`)
     const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
-    console.log(`protocols: ${same(ward.protocols, v.protocols) ? 'agree' : `DIFFER (ward ${ward.protocols.join(' ')}; ${v.tool} ${v.protocols.join(' ')})`}`)
+    console.log(
+      `protocols: ${same(ward.protocols, v.protocols) ? 'agree' : `DIFFER (ward ${ward.protocols.join(' ')}; ${v.tool} ${v.protocols.join(' ')})`}`,
+    )
     for (const p of PROTOCOLS) {
       const a = ward.ciphers[p] ?? []
       const b = v.ciphers[p] ?? []
       if (!a.length && !b.length) continue
       const onlyWard = a.filter((x) => !b.includes(x))
       const onlyPeer = b.filter((x) => !a.includes(x))
-      console.log(`suites ${p}: ${!onlyWard.length && !onlyPeer.length ? `agree (${a.length})` : `DIFFER (only ward: ${onlyWard.join(' ') || '-'}; only ${v.tool}: ${onlyPeer.join(' ') || '-'})`}`)
+      console.log(
+        `suites ${p}: ${!onlyWard.length && !onlyPeer.length ? `agree (${a.length})` : `DIFFER (only ward: ${onlyWard.join(' ') || '-'}; only ${v.tool}: ${onlyPeer.join(' ') || '-'})`}`,
+      )
     }
-    console.log(`weak classes: ${same(ward.weak, v.weak) ? `agree (${ward.weak.join(' ')})` : `DIFFER (ward ${ward.weak.join(' ')}; ${v.tool} ${v.weak.join(' ')})`}`)
+    console.log(
+      `weak classes: ${same(ward.weak, v.weak) ? `agree (${ward.weak.join(' ')})` : `DIFFER (ward ${ward.weak.join(' ')}; ${v.tool} ${v.weak.join(' ')})`}`,
+    )
     const checked = CERT_PROBLEMS.filter((p) => v.certProblems[p] !== null)
     const diff = checked.filter((p) => ward.certProblems[p] !== v.certProblems[p])
     console.log(`certificate problems (${checked.length} compared): ${diff.length ? `DIFFER on ${diff.join(', ')}` : 'agree'}`)

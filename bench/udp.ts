@@ -48,8 +48,15 @@ export async function run(args: string[]): Promise<void> {
     try {
       spawnSync('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up'])
       const self = fileURLToPath(import.meta.url)
-      const { stdout } = await exec('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', self, '--inside'], { maxBuffer: 1 << 24, timeout: 600_000 })
-      for (const line of stdout.trim().split('\n').filter((l) => l.startsWith('{'))) outcomes.push(JSON.parse(line))
+      const { stdout } = await exec('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', self, '--inside'], {
+        maxBuffer: 1 << 24,
+        timeout: 600_000,
+      })
+      for (const line of stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{')))
+        outcomes.push(JSON.parse(line))
     } catch (e) {
       console.log(`namespace run failed: ${(e as Error).message}`)
     } finally {
@@ -70,7 +77,10 @@ export async function run(args: string[]): Promise<void> {
   }
 }
 
-const fmt = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ')
+const fmt = (c: Record<string, number>) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')
 
 async function compare(label: string, host: string, portSpec: string): Promise<Outcome> {
   const ports = [...parsePortPlan(portSpec, UDP_PORTS).ports]
@@ -89,7 +99,9 @@ async function compare(label: string, host: string, portSpec: string): Promise<O
     let nmap: Map<number, string> | null = null
     if (spawnSync('nmap', ['--version']).status === 0) {
       const t1 = performance.now()
-      const { stdout } = await exec('nmap', ['-n', '-sU', '-p', ports.length > 200 ? compress(ports) : ports.join(','), '-oG', '-', host], { maxBuffer: 1 << 24 })
+      const { stdout } = await exec('nmap', ['-n', '-sU', '-p', ports.length > 200 ? compress(ports) : ports.join(','), '-oG', '-', host], {
+        maxBuffer: 1 << 24,
+      })
       nmapMs = performance.now() - t1
       nmap = parseGrepable(stdout, ports)
     }

@@ -61,7 +61,11 @@ async function which(cmd: string): Promise<string | null> {
   }
 }
 
-async function timed(server: { stats(): Promise<{ requests: number }> }, tool: string, body: () => Promise<{ found: string[]; note?: string; cpuMs?: number }>): Promise<Result> {
+async function timed(
+  server: { stats(): Promise<{ requests: number }> },
+  tool: string,
+  body: () => Promise<{ found: string[]; note?: string; cpuMs?: number }>,
+): Promise<Result> {
   const before = (await server.stats()).requests
   const t0 = performance.now()
   const r = await body()
@@ -72,7 +76,11 @@ async function timed(server: { stats(): Promise<{ requests: number }> }, tool: s
 
 /** Runs a command through bash and reads its CPU time from `times` (children's user and system time). */
 async function runCounted(bin: string, args: string[]): Promise<{ stdout: string; cpuMs: number }> {
-  const { stdout } = await run$('bash', ['-c', '"$@" > >(cat); code=$?; wait; echo; echo "@@cpu"; times; exit $code', 'bash', bin, ...args], { maxBuffer: 64 << 20 })
+  const { stdout } = await run$(
+    'bash',
+    ['-c', '"$@" > >(cat); code=$?; wait; echo; echo "@@cpu"; times; exit $code', 'bash', bin, ...args],
+    { maxBuffer: 64 << 20 },
+  )
   const [out, cpu = ''] = stdout.split('\n@@cpu\n')
   const secs = (t: string) => {
     const m = /(\d+)m([\d.]+)s/.exec(t)
@@ -98,8 +106,12 @@ export async function run(args: string[]): Promise<void> {
   const base = `http://${HOST}:${server.port}/`
   const results: Result[] = []
   try {
-    console.log(`url-fuzz: ${words} words, ${concurrency} in parallel, test bed ${base} (${variant}), ${Object.keys(PLANTED).length} planted paths`)
-    console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${new Date().toISOString()}`)
+    console.log(
+      `url-fuzz: ${words} words, ${concurrency} in parallel, test bed ${base} (${variant}), ${Object.keys(PLANTED).length} planted paths`,
+    )
+    console.log(
+      `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${new Date().toISOString()}`,
+    )
 
     const ward = (label: string) =>
       timed(server, label, async () => {
@@ -108,27 +120,56 @@ export async function run(args: string[]): Promise<void> {
         const cpu = process.cpuUsage(cpu0)
         if (r.error) throw r.error
         const urls = (r.output.urls as UrlEntry[]) ?? []
-        return { found: urls.map((u) => u.url.slice(base.length)).sort(), cpuMs: (cpu.user + cpu.system) / 1000, note: `rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB` }
+        return {
+          found: urls.map((u) => u.url.slice(base.length)).sort(),
+          cpuMs: (cpu.user + cpu.system) / 1000,
+          note: `rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+        }
       })
     const ffufBin = await which('ffuf')
     const ffuf = (bin: string) =>
       timed(server, 'ffuf', async () => {
         // On the soft-404 variants ffuf gets its own auto-calibration (-ac), the fair counterpart of Ward's.
         const ac = variant === 'normal' ? [] : ['-ac']
-        const { stdout, cpuMs } = await runCounted(bin, ['-u', `${base}FUZZ`, '-w', LIST, '-mc', codes, '-t', String(concurrency), '-s', ...ac])
-        return { found: stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort(), cpuMs, note: ac.join(' ') }
+        const { stdout, cpuMs } = await runCounted(bin, [
+          '-u',
+          `${base}FUZZ`,
+          '-w',
+          LIST,
+          '-mc',
+          codes,
+          '-t',
+          String(concurrency),
+          '-s',
+          ...ac,
+        ])
+        return {
+          found: stdout
+            .split('\n')
+            .map((l) => l.trim())
+            .filter(Boolean)
+            .sort(),
+          cpuMs,
+          note: ac.join(' '),
+        }
       })
     const gobusterBin = await which('gobuster')
     const gobuster = (bin: string) =>
       timed(server, 'gobuster', async () => {
         let stdout: string
         try {
-          ;({ stdout } = await run$(bin, ['dir', '-u', base, '-w', LIST, '-s', codes, '-b', '', '-t', String(concurrency), '-q', '-n', '--no-error'], {
-            maxBuffer: 64 << 20,
-          }))
+          ;({ stdout } = await run$(
+            bin,
+            ['dir', '-u', base, '-w', LIST, '-s', codes, '-b', '', '-t', String(concurrency), '-q', '-n', '--no-error'],
+            {
+              maxBuffer: 64 << 20,
+            },
+          ))
         } catch (e) {
           // gobuster refuses sites that answer nonexistent paths with a "found" status (wildcard).
-          const msg = String((e as { stderr?: string }).stderr || (e as Error).message).replace(/\s+/g, ' ').slice(0, 90)
+          const msg = String((e as { stderr?: string }).stderr || (e as Error).message)
+            .replace(/\s+/g, ' ')
+            .slice(0, 90)
           return { found: [], note: `failed: ${msg}` }
         }
         const found = stdout
@@ -169,17 +210,27 @@ export async function run(args: string[]): Promise<void> {
   const cpuPerReq = (r: Result) => (r.cpuMs === undefined ? '' : String(Math.round((r.cpuMs * 1000) / r.requests)))
   for (const r of best.values()) {
     console.log(
-      `${r.tool.padEnd(9)} ${String(r.requests).padStart(9)} ${r.seconds.toFixed(2).padStart(9)} ${Math.round(r.requests / r.seconds).toString().padStart(9)} ${cpuPerReq(r).padStart(11)} ` +
+      `${r.tool.padEnd(9)} ${String(r.requests).padStart(9)} ${r.seconds.toFixed(2).padStart(9)} ${Math.round(r.requests / r.seconds)
+        .toString()
+        .padStart(9)} ${cpuPerReq(r).padStart(11)} ` +
         `${String(r.found.length).padStart(7)}  ${(same(r.found, ward.found) ? 'yes' : 'NO').padEnd(12)}  ${(same(r.found, truth) ? 'yes' : 'NO').padEnd(11)}  ${r.note ?? ''}`,
     )
   }
   const rates = (tool: string) => results.filter((r) => r.tool === tool).map((r) => Math.round(r.requests / r.seconds))
-  for (const tool of best.keys()) console.log(`${tool} req/s per run: ${rates(tool).join(', ')}; cpu µs/req per run: ${results.filter((r) => r.tool === tool).map(cpuPerReq).join(', ')}`)
+  for (const tool of best.keys())
+    console.log(
+      `${tool} req/s per run: ${rates(tool).join(', ')}; cpu µs/req per run: ${results
+        .filter((r) => r.tool === tool)
+        .map(cpuPerReq)
+        .join(', ')}`,
+    )
   const f = best.get('ffuf')
   const w = best.get('ward')!
   if (f) {
-    console.log(`ratio ward/ffuf (median runs): request rate ${(rate(w) / rate(f)).toFixed(2)}x` +
-      (w.cpuMs && f.cpuMs ? `, client CPU per request ${((w.cpuMs / w.requests) / (f.cpuMs / f.requests)).toFixed(2)}x` : ''))
+    console.log(
+      `ratio ward/ffuf (median runs): request rate ${(rate(w) / rate(f)).toFixed(2)}x` +
+        (w.cpuMs && f.cpuMs ? `, client CPU per request ${(w.cpuMs / w.requests / (f.cpuMs / f.requests)).toFixed(2)}x` : ''),
+    )
   }
   const reported = new Set<string>()
   for (const r of results) {
@@ -187,7 +238,9 @@ export async function run(args: string[]): Promise<void> {
       reported.add(r.tool)
       const a = new Set(ward.found)
       const b = new Set(r.found)
-      console.log(`${r.tool} (run ${results.indexOf(r)}) vs ward: only ${r.tool}: [${r.found.filter((x) => !a.has(x)).join(', ')}], only ward: [${ward.found.filter((x) => !b.has(x)).join(', ')}]`)
+      console.log(
+        `${r.tool} (run ${results.indexOf(r)}) vs ward: only ${r.tool}: [${r.found.filter((x) => !a.has(x)).join(', ')}], only ward: [${ward.found.filter((x) => !b.has(x)).join(', ')}]`,
+      )
     }
   }
 }

@@ -78,27 +78,75 @@ async function wapiti(url: string): Promise<PeerResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ward-bench-wapiti-'))
   try {
     const out = join(dir, 'report.json')
-    const r = await runProcess('wapiti', ['-u', url, '--scope', 'folder', '-m', WAPITI_MODULES, '--flush-session', '--store-session', join(dir, 'session'), '--no-bugreport', '-f', 'json', '-o', out, '--max-scan-time', '300', '-d', '4', '-v', '0'], 420_000)
-    if (!existsSync(out)) return { name: 'wapiti', status: `no report (exit ${r.code}): ${r.stderr.trim().split('\n').pop()}`, seconds: r.seconds, found: new Set(), other: [] }
+    const r = await runProcess(
+      'wapiti',
+      [
+        '-u',
+        url,
+        '--scope',
+        'folder',
+        '-m',
+        WAPITI_MODULES,
+        '--flush-session',
+        '--store-session',
+        join(dir, 'session'),
+        '--no-bugreport',
+        '-f',
+        'json',
+        '-o',
+        out,
+        '--max-scan-time',
+        '300',
+        '-d',
+        '4',
+        '-v',
+        '0',
+      ],
+      420_000,
+    )
+    if (!existsSync(out))
+      return {
+        name: 'wapiti',
+        status: `no report (exit ${r.code}): ${r.stderr.trim().split('\n').pop()}`,
+        seconds: r.seconds,
+        found: new Set(),
+        other: [],
+      }
     const rep = JSON.parse(readFileSync(out, 'utf8'))
     const entries: string[] = []
     for (const section of ['vulnerabilities', 'anomalies', 'additionals']) {
-      for (const [cat, list] of Object.entries(rep[section] ?? {})) for (const v of list as { info?: string; path?: string }[]) entries.push(`${cat}: ${v.info ?? ''} ${v.path ?? ''}`)
+      for (const [cat, list] of Object.entries(rep[section] ?? {}))
+        for (const v of list as { info?: string; path?: string }[]) entries.push(`${cat}: ${v.info ?? ''} ${v.path ?? ''}`)
     }
     const m = mapPeer(entries)
-    return { name: `${spawnSync('wapiti', ['--version']).stdout?.toString().trim().split('\n').pop() || 'wapiti'}`, label: 'wapiti', status: `exit ${r.code}`, seconds: r.seconds, ...m }
+    return {
+      name: `${spawnSync('wapiti', ['--version']).stdout?.toString().trim().split('\n').pop() || 'wapiti'}`,
+      label: 'wapiti',
+      status: `exit ${r.code}`,
+      seconds: r.seconds,
+      ...m,
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 async function nikto(url: string): Promise<PeerResult> {
-  if (spawnSync('which', ['nikto']).status !== 0) return { name: 'nikto', status: 'not installed (Debian non-free; not available here)', found: new Set(), other: [] }
+  if (spawnSync('which', ['nikto']).status !== 0)
+    return { name: 'nikto', status: 'not installed (Debian non-free; not available here)', found: new Set(), other: [] }
   const dir = mkdtempSync(join(tmpdir(), 'ward-bench-nikto-'))
   try {
     const out = join(dir, 'nikto.txt')
-    const r = await runProcess('nikto', ['-h', url, '-nointeractive', '-nolookup', '-Format', 'txt', '-o', out, '-maxtime', '300s'], 420_000)
-    const lines = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('+ ')) : []
+    const r = await runProcess(
+      'nikto',
+      ['-h', url, '-nointeractive', '-nolookup', '-Format', 'txt', '-o', out, '-maxtime', '300s'],
+      420_000,
+    )
+    const lines = existsSync(out)
+      ? readFileSync(out, 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith('+ '))
+      : []
     return { name: 'nikto', status: `exit ${r.code}`, seconds: r.seconds, ...mapPeer(lines) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -109,11 +157,20 @@ export async function run(_args: string[]): Promise<void> {
   const bed = await startWeakWeb(HOST)
   const url = bed.httpUrl
   try {
-    console.log(`website bench: ${new Date().toISOString()}, ${cpus().length} CPU(s), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, target ${url}`)
+    console.log(
+      `website bench: ${new Date().toISOString()}, ${cpus().length} CPU(s), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, target ${url}`,
+    )
     const ward = async (scan_type: 'light' | 'deep'): Promise<PeerResult> => {
       const before = bed.requests()
       const r = await runTool(websiteScanner, { target: url, params: { scan_type } })
-      return { name: `Ward ${scan_type}`, label: `Ward ${scan_type}`, status: r.error ? `error: ${r.error.message}` : `${r.tests.length} tests, ${bed.requests() - before} requests`, seconds: r.elapsedMs / 1000, found: new Set(vulnIds(r)), other: [] }
+      return {
+        name: `Ward ${scan_type}`,
+        label: `Ward ${scan_type}`,
+        status: r.error ? `error: ${r.error.message}` : `${r.tests.length} tests, ${bed.requests() - before} requests`,
+        seconds: r.elapsedMs / 1000,
+        found: new Set(vulnIds(r)),
+        other: [],
+      }
     }
     const results: PeerResult[] = [await ward('light'), await ward('deep')]
     const before = bed.requests()
@@ -124,12 +181,23 @@ export async function run(_args: string[]): Promise<void> {
     const planted = [...WEAK_TRUTH.lightHttp, ...WEAK_TRUTH.deepActive]
     const col = (s: string, n: number) => s.padEnd(n)
     console.log('\n' + col('tool', 22) + col('time (s)', 10) + col('found', 8) + 'status')
-    for (const r of results) console.log(col(r.name, 22) + col(r.seconds !== undefined ? r.seconds.toFixed(2) : '-', 10) + col(r.seconds !== undefined ? `${planted.filter((p) => r.found.has(p)).length}/${planted.length}` : '-', 8) + r.status)
+    for (const r of results)
+      console.log(
+        col(r.name, 22) +
+          col(r.seconds !== undefined ? r.seconds.toFixed(2) : '-', 10) +
+          col(r.seconds !== undefined ? `${planted.filter((p) => r.found.has(p)).length}/${planted.length}` : '-', 8) +
+          r.status,
+      )
     console.log('\n' + col('planted weakness', 44) + results.map((r) => col(r.label ?? r.name, 13)).join(''))
-    for (const p of planted) console.log(col(p, 44) + results.map((r) => col(r.seconds === undefined ? '-' : r.found.has(p) ? 'yes' : 'no', 13)).join(''))
+    for (const p of planted)
+      console.log(col(p, 44) + results.map((r) => col(r.seconds === undefined ? '-' : r.found.has(p) ? 'yes' : 'no', 13)).join(''))
     const missed = planted.filter((p) => results.slice(2).some((r) => r.found.has(p)) && !results[1]!.found.has(p))
     console.log(`\nplanted weaknesses found by a peer but not by Ward deep: ${missed.length ? missed.join(', ') : 'none'}`)
-    for (const r of results.slice(2)) if (r.other.length) console.log(`${r.name} also reported (not mapped to a planted weakness):\n  ${[...new Set(r.other.map((o) => o.replace(/\s+/g, ' ').slice(0, 110)))].slice(0, 15).join('\n  ')}`)
+    for (const r of results.slice(2))
+      if (r.other.length)
+        console.log(
+          `${r.name} also reported (not mapped to a planted weakness):\n  ${[...new Set(r.other.map((o) => o.replace(/\s+/g, ' ').slice(0, 110)))].slice(0, 15).join('\n  ')}`,
+        )
   } finally {
     await bed.close()
   }

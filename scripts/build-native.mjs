@@ -52,7 +52,8 @@ export function ensureNative({ quiet = false } = {}) {
   }
   if (reason) {
     writeFileSync(FAILED, `${reason}\n`)
-    if (!quiet) process.stderr.write(`ward: port-scan addon not built (${reason}); port scans will use Node's sockets (slower) and no SYN scan\n`)
+    if (!quiet)
+      process.stderr.write(`ward: port-scan addon not built (${reason}); port scans will use Node's sockets (slower) and no SYN scan\n`)
   }
   return reason
 }

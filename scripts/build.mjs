@@ -32,7 +32,8 @@ export function isStale() {
 
 function compile() {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')
-  if (!existsSync(tsc)) throw new Error('dist/ is missing or stale and TypeScript is not installed: run `npm install` (with dev dependencies) to build Ward')
+  if (!existsSync(tsc))
+    throw new Error('dist/ is missing or stale and TypeScript is not installed: run `npm install` (with dev dependencies) to build Ward')
   // The stamp carries the time the compile began: a source saved while tsc runs is newer than it,
   // so the next check rebuilds instead of trusting a dist/ made from the older file.
   const began = new Date()

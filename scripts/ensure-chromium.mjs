@@ -9,7 +9,8 @@ export const CHROMIUM = process.env.WARD_CHROMIUM || '/usr/bin/chromium'
 /** null when chromium is there (or was installed now), else why the browser tests skip. */
 export function ensureChromium({ quiet = false } = {}) {
   if (existsSync(CHROMIUM)) return null
-  if (process.platform !== 'linux' || typeof process.getuid !== 'function' || process.getuid() !== 0) return `${CHROMIUM} is missing and this is not root on Linux: install Debian's chromium (apt-get install chromium) to run the browser tests`
+  if (process.platform !== 'linux' || typeof process.getuid !== 'function' || process.getuid() !== 0)
+    return `${CHROMIUM} is missing and this is not root on Linux: install Debian's chromium (apt-get install chromium) to run the browser tests`
   if (!existsSync('/usr/bin/apt-get')) return `${CHROMIUM} is missing and apt-get is not available to install it`
   if (!quiet) process.stderr.write(`installing Debian's chromium for the browser tests (apt-get install chromium) ...\n`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }

@@ -24,7 +24,13 @@ function runFile(job) {
   return new Promise((resolve) => {
     child.on('error', (e) => chunks.push(Buffer.from(`could not start node: ${e.message}\n`)))
     child.on('close', (code, signal) => {
-      resolve({ ...job, ok: code === 0, exit: code ?? signal, seconds: (performance.now() - started) / 1000, output: Buffer.concat(chunks).toString() })
+      resolve({
+        ...job,
+        ok: code === 0,
+        exit: code ?? signal,
+        seconds: (performance.now() - started) / 1000,
+        output: Buffer.concat(chunks).toString(),
+      })
     })
   })
 }
@@ -41,7 +47,9 @@ export async function runPool(jobs, concurrency) {
   const lane = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
       const r = await runFile(job)
-      process.stdout.write(`\n── ${r.label} · ${r.file} · ${r.seconds.toFixed(1)} s · ${r.ok ? 'passed' : `FAILED (exit ${r.exit})`} ──\n${r.output}`)
+      process.stdout.write(
+        `\n── ${r.label} · ${r.file} · ${r.seconds.toFixed(1)} s · ${r.ok ? 'passed' : `FAILED (exit ${r.exit})`} ──\n${r.output}`,
+      )
       results.push(r)
     }
   }
@@ -53,7 +61,9 @@ export async function runPool(jobs, concurrency) {
 export function reportDurations(results) {
   const byFile = {}
   for (const r of results) byFile[r.file] = Math.max(byFile[r.file] ?? 0, r.seconds)
-  const slowest = Object.entries(byFile).sort((a, b) => b[1] - a[1]).slice(0, 10)
+  const slowest = Object.entries(byFile)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
   console.log(`\n=== slowest files ===\n${slowest.map(([f, s]) => `  ${s.toFixed(1).padStart(6)} s  ${f}`).join('\n')}`)
   if (process.env.WARD_TEST_DURATIONS_UPDATE === '1') {
     const merged = { ...knownDurations(), ...Object.fromEntries(Object.entries(byFile).map(([f, s]) => [f, Math.round(s * 10) / 10])) }

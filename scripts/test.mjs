@@ -14,11 +14,14 @@ import { ensureChromium } from './ensure-chromium.mjs'
 import { reportDurations, runPool } from './test-pool.mjs'
 
 const filters = process.argv.slice(2)
-const walk = (dir) => readdirSync(dir).flatMap((n) => {
-  const p = join(dir, n)
-  return statSync(p).isDirectory() ? walk(p) : p.endsWith('.test.ts') ? [p] : []
-})
-const files = walk('test').filter((f) => !filters.length || filters.some((x) => f.includes(x))).sort()
+const walk = (dir) =>
+  readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n)
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.test.ts') ? [p] : []
+  })
+const files = walk('test')
+  .filter((f) => !filters.length || filters.some((x) => f.includes(x)))
+  .sort()
 if (!files.length) {
   console.error('no test files match', filters)
   process.exit(1)
@@ -83,8 +86,16 @@ if (only !== 'sqlite') {
   if (!dbFiles.length) backendLines.push('postgres: skipped — none of the selected test files touches the database')
   else {
     const why = await pgReachable(pgUrl)
-    if (why) backendLines.push(`postgres: SKIPPED — ${redact(pgUrl)} is not reachable (${why}); set WARD_TEST_DATABASE_URL or start the server`)
-    else jobs.push(...dbFiles.map((file) => ({ label: 'postgres', file, env: { ...baseEnv, WARD_TEST_BACKEND: 'postgres', WARD_TEST_DATABASE_URL: pgUrl } })))
+    if (why)
+      backendLines.push(`postgres: SKIPPED — ${redact(pgUrl)} is not reachable (${why}); set WARD_TEST_DATABASE_URL or start the server`)
+    else
+      jobs.push(
+        ...dbFiles.map((file) => ({
+          label: 'postgres',
+          file,
+          env: { ...baseEnv, WARD_TEST_BACKEND: 'postgres', WARD_TEST_DATABASE_URL: pgUrl },
+        })),
+      )
   }
 }
 
@@ -93,7 +104,9 @@ if (only !== 'sqlite') {
 // running together would then slow one another past their deadlines).
 const concurrency = Number(process.env.WARD_TEST_CONCURRENCY ?? Math.min(6, Math.max(3, 2 * availableParallelism())))
 const counts = (label) => jobs.filter((j) => j.label === label).length
-console.log(`\n=== ${jobs.length} test file run(s), ${concurrency} at a time: SQLite ${counts('sqlite')}, PostgreSQL (${redact(pgUrl)}) ${counts('postgres')} ===`)
+console.log(
+  `\n=== ${jobs.length} test file run(s), ${concurrency} at a time: SQLite ${counts('sqlite')}, PostgreSQL (${redact(pgUrl)}) ${counts('postgres')} ===`,
+)
 const results = await runPool(jobs, concurrency)
 const failed = results.filter((r) => !r.ok)
 const passLines = []
@@ -101,7 +114,9 @@ for (const label of ['sqlite', 'postgres']) {
   const n = counts(label)
   if (!n) continue
   const bad = failed.filter((r) => r.label === label)
-  passLines.push(`${label}: ${bad.length ? `FAILED (${bad.length} of ${n} files: ${bad.map((r) => r.file).join(', ')})` : `passed (${n} ${label === 'postgres' ? 'database ' : ''}files)`}`)
+  passLines.push(
+    `${label}: ${bad.length ? `FAILED (${bad.length} of ${n} files: ${bad.map((r) => r.file).join(', ')})` : `passed (${n} ${label === 'postgres' ? 'database ' : ''}files)`}`,
+  )
 }
 reportDurations(results)
 console.log(`\n=== backends ===\n${[...passLines, ...backendLines].map((l) => `  ${l}`).join('\n')}\n`)

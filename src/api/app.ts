@@ -40,7 +40,15 @@ const requestLog = (req: FastifyRequest) => ({
 })
 
 export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const logger = opts.logger === false ? false : { level: ward.config.logLevel, redact: ['req.headers.authorization'], serializers: { req: requestLog }, ...(typeof opts.logger === 'object' ? opts.logger : {}) }
+  const logger =
+    opts.logger === false
+      ? false
+      : {
+          level: ward.config.logLevel,
+          redact: ['req.headers.authorization'],
+          serializers: { req: requestLog },
+          ...(typeof opts.logger === 'object' ? opts.logger : {}),
+        }
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,
@@ -67,7 +75,11 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Ward API v2', version: '0.1.0', description: 'Targets, scans, findings and reports of the Ward security scanning service.' },
+      info: {
+        title: 'Ward API v2',
+        version: '0.1.0',
+        description: 'Targets, scans, findings and reports of the Ward security scanning service.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

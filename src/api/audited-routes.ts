@@ -22,12 +22,30 @@ export interface AuditedRoute {
 const id = { param: 'id' }
 const A = '/api/v2'
 const TRIAGE = ['status', 'risk_level', 'verified', 'reason'] as const
-const SCHEDULE = ['name', 'cron', 'timezone', 'interval_minutes', 'max_scan_time', 'paused', 'tool_id', 'target_id', 'target_name', 'target_type', 'workspace_id'] as const
+const SCHEDULE = [
+  'name',
+  'cron',
+  'timezone',
+  'interval_minutes',
+  'max_scan_time',
+  'paused',
+  'tool_id',
+  'target_id',
+  'target_name',
+  'target_type',
+  'workspace_id',
+] as const
 const SCAN = ['tool_id', 'target_id', 'target_name', 'workspace_id', 'from_scan_id'] as const
 const MEMBER = ['user_name', 'role'] as const
 
 export const AUDITED: Record<string, AuditedRoute> = {
-  [`POST ${A}/targets`]: { action: 'target.created', objectType: 'target', id: 'created', workspace: 'targets', fields: ['name', 'workspace_id'] },
+  [`POST ${A}/targets`]: {
+    action: 'target.created',
+    objectType: 'target',
+    id: 'created',
+    workspace: 'targets',
+    fields: ['name', 'workspace_id'],
+  },
   [`DELETE ${A}/targets/:id`]: { action: 'target.deleted', objectType: 'target', id, workspace: 'targets' },
   [`POST ${A}/scans`]: { action: 'scan.started', objectType: 'scan', id: 'created', workspace: 'scans', fields: SCAN },
   [`POST ${A}/scans/:id/stop`]: { action: 'scan.stopped', objectType: 'scan', id, workspace: 'scans' },
@@ -39,15 +57,48 @@ export const AUDITED: Record<string, AuditedRoute> = {
   [`POST ${A}/schedules/:id/resume`]: { action: 'schedule.resumed', objectType: 'schedule', id, workspace: 'schedules' },
   [`POST ${A}/schedules/:id/run`]: { action: 'schedule.run', objectType: 'schedule', id, workspace: 'schedules' },
   [`DELETE ${A}/schedules/:id`]: { action: 'schedule.deleted', objectType: 'schedule', id, workspace: 'schedules' },
-  [`POST ${A}/vpn_profiles`]: { action: 'vpn_profile.created', objectType: 'vpn_profile', id: 'created', fields: ['name', 'type', 'host', 'port'] },
+  [`POST ${A}/vpn_profiles`]: {
+    action: 'vpn_profile.created',
+    objectType: 'vpn_profile',
+    id: 'created',
+    fields: ['name', 'type', 'host', 'port'],
+  },
   [`DELETE ${A}/vpn_profiles/:uuid`]: { action: 'vpn_profile.deleted', objectType: 'vpn_profile', id: { param: 'uuid' } },
-  [`PUT ${A}/workspaces/:id/vpn_profile`]: { action: 'workspace.vpn_profile_set', objectType: 'workspace', id, workspace: 'param', fields: ['vpn_profile_uuid'] },
+  [`PUT ${A}/workspaces/:id/vpn_profile`]: {
+    action: 'workspace.vpn_profile_set',
+    objectType: 'workspace',
+    id,
+    workspace: 'param',
+    fields: ['vpn_profile_uuid'],
+  },
   [`POST ${A}/workspaces`]: { action: 'workspace.created', objectType: 'workspace', id: 'created', fields: ['name'] },
   [`POST ${A}/workspaces/:id/members`]: { action: 'member.added', objectType: 'user', id: 'created', workspace: 'param', fields: MEMBER },
-  [`PATCH ${A}/workspaces/:id/members/:user_id`]: { action: 'member.changed', objectType: 'user', id: { param: 'user_id' }, workspace: 'param', fields: MEMBER },
-  [`DELETE ${A}/workspaces/:id/members/:user_id`]: { action: 'member.removed', objectType: 'user', id: { param: 'user_id' }, workspace: 'param' },
-  [`POST ${A}/workspaces/:id/invitations`]: { action: 'invitation.created', objectType: 'invitation', id: 'created', workspace: 'param', fields: ['role'] },
-  [`DELETE ${A}/workspaces/:id/invitations/:invitation_id`]: { action: 'invitation.revoked', objectType: 'invitation', id: { param: 'invitation_id' }, workspace: 'param' },
+  [`PATCH ${A}/workspaces/:id/members/:user_id`]: {
+    action: 'member.changed',
+    objectType: 'user',
+    id: { param: 'user_id' },
+    workspace: 'param',
+    fields: MEMBER,
+  },
+  [`DELETE ${A}/workspaces/:id/members/:user_id`]: {
+    action: 'member.removed',
+    objectType: 'user',
+    id: { param: 'user_id' },
+    workspace: 'param',
+  },
+  [`POST ${A}/workspaces/:id/invitations`]: {
+    action: 'invitation.created',
+    objectType: 'invitation',
+    id: 'created',
+    workspace: 'param',
+    fields: ['role'],
+  },
+  [`DELETE ${A}/workspaces/:id/invitations/:invitation_id`]: {
+    action: 'invitation.revoked',
+    objectType: 'invitation',
+    id: { param: 'invitation_id' },
+    workspace: 'param',
+  },
 
   // The web interface's forms (a done change redirects with 303).
   'POST /sign-in': { action: 'sign_in.succeeded', objectType: 'user', fields: [], failed: [401, 429], failedAction: 'sign_in.failed' },
@@ -55,18 +106,52 @@ export const AUDITED: Record<string, AuditedRoute> = {
   'POST /profile/keys/:id/revoke': { action: 'key.revoked', objectType: 'api_key', id },
   'POST /targets': { action: 'target.created', objectType: 'target', workspace: 'active', fields: ['name'] },
   'POST /targets/:id/delete': { action: 'target.deleted', objectType: 'target', id, workspace: 'targets' },
-  'POST /scans/new': { action: 'scan.started', objectType: 'scan', id: 'location', workspace: 'scans', fields: ['tool_id', 'target_id', 'from_scan_id'] },
+  'POST /scans/new': {
+    action: 'scan.started',
+    objectType: 'scan',
+    id: 'location',
+    workspace: 'scans',
+    fields: ['tool_id', 'target_id', 'from_scan_id'],
+  },
   'POST /scans/:id/stop': { action: 'scan.stopped', objectType: 'scan', id, workspace: 'scans' },
   'POST /scans/:id/delete': { action: 'scan.deleted', objectType: 'scan', id, workspace: 'scans' },
   'POST /findings/:id/triage': { action: 'finding.triaged', objectType: 'finding', id, workspace: 'findings', fields: TRIAGE },
   'POST /workspaces': { action: 'workspace.created', objectType: 'workspace', fields: ['name'] },
   'POST /workspaces/:id/rename': { action: 'workspace.renamed', objectType: 'workspace', id, workspace: 'param', fields: ['name'] },
-  'POST /workspaces/:id/vpn': { action: 'workspace.vpn_profile_set', objectType: 'workspace', id, workspace: 'param', fields: ['vpn_profile_uuid'] },
+  'POST /workspaces/:id/vpn': {
+    action: 'workspace.vpn_profile_set',
+    objectType: 'workspace',
+    id,
+    workspace: 'param',
+    fields: ['vpn_profile_uuid'],
+  },
   'POST /vpn-profiles': { action: 'vpn_profile.created', objectType: 'vpn_profile', fields: ['name', 'type', 'host', 'port'] },
   'POST /vpn-profiles/:uuid/delete': { action: 'vpn_profile.deleted', objectType: 'vpn_profile', id: { param: 'uuid' } },
   'POST /workspaces/:id/members': { action: 'member.added', objectType: 'user', workspace: 'param', fields: MEMBER },
-  'POST /workspaces/:id/members/:userId/role': { action: 'member.changed', objectType: 'user', id: { param: 'userId' }, workspace: 'param', fields: ['role'] },
-  'POST /workspaces/:id/members/:userId/remove': { action: 'member.removed', objectType: 'user', id: { param: 'userId' }, workspace: 'param' },
-  'POST /workspaces/:id/invitations': { action: 'invitation.created', objectType: 'invitation', workspace: 'param', fields: ['role'], done: [200] },
-  'POST /workspaces/:id/invitations/:invitationId/revoke': { action: 'invitation.revoked', objectType: 'invitation', id: { param: 'invitationId' }, workspace: 'param' },
+  'POST /workspaces/:id/members/:userId/role': {
+    action: 'member.changed',
+    objectType: 'user',
+    id: { param: 'userId' },
+    workspace: 'param',
+    fields: ['role'],
+  },
+  'POST /workspaces/:id/members/:userId/remove': {
+    action: 'member.removed',
+    objectType: 'user',
+    id: { param: 'userId' },
+    workspace: 'param',
+  },
+  'POST /workspaces/:id/invitations': {
+    action: 'invitation.created',
+    objectType: 'invitation',
+    workspace: 'param',
+    fields: ['role'],
+    done: [200],
+  },
+  'POST /workspaces/:id/invitations/:invitationId/revoke': {
+    action: 'invitation.revoked',
+    objectType: 'invitation',
+    id: { param: 'invitationId' },
+    workspace: 'param',
+  },
 }

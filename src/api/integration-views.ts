@@ -35,6 +35,13 @@ export function deliveryView(d: IntegrationDeliveryRow & { attempt_list: Integra
     next_try: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
     status_code: d.last_status_code,
     message: d.last_error,
-    attempt_list: d.attempt_list.map((a) => ({ attempt: a.attempt, time: toApiTime(a.started_at)!, status_code: a.status_code, answer: a.answer, error: a.error, duration_ms: a.duration_ms })),
+    attempt_list: d.attempt_list.map((a) => ({
+      attempt: a.attempt,
+      time: toApiTime(a.started_at)!,
+      status_code: a.status_code,
+      answer: a.answer,
+      error: a.error,
+      duration_ms: a.duration_ms,
+    })),
   }
 }

@@ -38,6 +38,7 @@ export function validationMessage(errors: readonly AjvErrorLike[], context: stri
     if (context === 'body') return `Invalid parameters: the request body must be ${describeSchema(e.parentSchema)}${got}`
     return `Invalid parameters: ${where} must be ${describeSchema(e.parentSchema)}`
   }
-  if (e.keyword === 'pattern') return `Invalid parameters: ${where} "${member}" has an invalid format${got}${e.parentSchema?.description ? `: ${e.parentSchema.description}` : ''}`
+  if (e.keyword === 'pattern')
+    return `Invalid parameters: ${where} "${member}" has an invalid format${got}${e.parentSchema?.description ? `: ${e.parentSchema.description}` : ''}`
   return `Invalid parameters: ${where} "${member}" must be ${describeSchema(e.parentSchema)}${got}`
 }

@@ -35,7 +35,8 @@ export function scanView(s: ScanViewRow, now = Date.now(), queue?: QueuePlace) {
     duration,
     num_tests: s.num_tests,
     num_finished_tests: s.num_finished_tests,
-    status_message: s.status === 'waiting' && queue ? [waitingMessage(queue), s.status_message].filter(Boolean).join('; ') : (s.status_message ?? ''),
+    status_message:
+      s.status === 'waiting' && queue ? [waitingMessage(queue), s.status_message].filter(Boolean).join('; ') : (s.status_message ?? ''),
     vpn_profile_uuid: s.vpn_profile_uuid,
     scan_original_url: s.scan_original_url === 1,
     eta_seconds: etaSeconds(s, now),
@@ -57,7 +58,9 @@ export function testView(t: TestRow & { finding_ids: number[] }) {
 }
 
 export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: ScheduleRunRow[] }) {
-  const cb = s.report_callback ? (JSON.parse(s.report_callback) as { url: string; format?: string; secret?: string; only_on_change?: boolean }) : null
+  const cb = s.report_callback
+    ? (JSON.parse(s.report_callback) as { url: string; format?: string; secret?: string; only_on_change?: boolean })
+    : null
   return {
     id: s.id,
     name: s.name,
@@ -76,8 +79,20 @@ export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: Schedu
     next_run_at: s.paused === 1 ? null : toApiTime(s.next_run_at),
     last_run_at: toApiTime(s.last_run_at),
     created_at: toApiTime(s.created_at)!,
-    last_scans: h.scans.map((x) => ({ id: x.id, target_id: x.target_id, status_name: x.status as ScanState, start_time: toApiTime(x.start_time), end_time: toApiTime(x.end_time) })),
-    last_runs: h.runs.map((r) => ({ slot_at: r.slot_at.startsWith('manual:') ? toApiTime(r.fired_at)! : toApiTime(r.slot_at)!, fired_at: toApiTime(r.fired_at)!, outcome: r.outcome as 'queued' | 'skipped', scan_ids: JSON.parse(r.scan_ids) as number[], message: r.message ?? '' })),
+    last_scans: h.scans.map((x) => ({
+      id: x.id,
+      target_id: x.target_id,
+      status_name: x.status as ScanState,
+      start_time: toApiTime(x.start_time),
+      end_time: toApiTime(x.end_time),
+    })),
+    last_runs: h.runs.map((r) => ({
+      slot_at: r.slot_at.startsWith('manual:') ? toApiTime(r.fired_at)! : toApiTime(r.slot_at)!,
+      fired_at: toApiTime(r.fired_at)!,
+      outcome: r.outcome as 'queued' | 'skipped',
+      scan_ids: JSON.parse(r.scan_ids) as number[],
+      message: r.message ?? '',
+    })),
   }
 }
 

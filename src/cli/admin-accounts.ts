@@ -1,6 +1,19 @@
 // `ward admin user|key|workspace ...`: users, their keys and workspaces.
 import { auditSince } from '../store/audit.js'
-import { activeKeysMatching, keyPrefix, createApiKey, createUser, createWorkspace, getKey, listKeys, listUsers, revokeKey, setUserLimits, userByName, userExists } from '../store/accounts.js'
+import {
+  activeKeysMatching,
+  keyPrefix,
+  createApiKey,
+  createUser,
+  createWorkspace,
+  getKey,
+  listKeys,
+  listUsers,
+  revokeKey,
+  setUserLimits,
+  userByName,
+  userExists,
+} from '../store/accounts.js'
 import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
 import { isUniqueViolation } from '../domain/targets.js'
 import { hashPassword } from '../domain/passwords.js'
@@ -11,7 +24,8 @@ import { UsageError, byAdmin, calendarDate, positiveInt, table, type AdminContex
 export const PASSWORD_LINK_MS = 24 * 3600000
 
 /** The web address a set-password link starts with. */
-export const webBase = (cfg: Pick<Config, 'host' | 'port'>) => `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host}:${cfg.port}`
+export const webBase = (cfg: Pick<Config, 'host' | 'port'>) =>
+  `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host}:${cfg.port}`
 
 const requiredName = (v: string | undefined) => {
   const name = v?.trim()
@@ -19,7 +33,10 @@ const requiredName = (v: string | undefined) => {
   return name
 }
 
-export async function userCreate({ h, cfg, out, readPassword }: AdminContext, o: { name?: string; maxTargets?: string; licenseExpires?: string; passwordStdin?: boolean }) {
+export async function userCreate(
+  { h, cfg, out, readPassword }: AdminContext,
+  o: { name?: string; maxTargets?: string; licenseExpires?: string; passwordStdin?: boolean },
+) {
   const name = requiredName(o.name)
   const maxTargets = o.maxTargets !== undefined ? positiveInt(o.maxTargets, 'max-targets') : cfg.maxTargetsDefault
   const lic = o.licenseExpires === undefined ? undefined : calendarDate(o.licenseExpires, 'license-expires')
@@ -31,7 +48,10 @@ export async function userCreate({ h, cfg, out, readPassword }: AdminContext, o:
   out(`user id: ${u.userId}\nworkspace id: ${u.workspaceId}\napi key: ${u.apiKey}${password !== null ? '\nweb sign-in: password set' : ''}`)
 }
 
-export async function userSetPassword({ h, cfg, out, readPassword }: AdminContext, o: { user?: string; link?: boolean; passwordStdin?: boolean }) {
+export async function userSetPassword(
+  { h, cfg, out, readPassword }: AdminContext,
+  o: { user?: string; link?: boolean; passwordStdin?: boolean },
+) {
   const userId = positiveInt(o.user, 'user')
   const link = !!o.link
   if (link === !!o.passwordStdin) throw new UsageError('ward admin user set-password needs exactly one of --password-stdin and --link')
@@ -47,16 +67,25 @@ export async function userSetPassword({ h, cfg, out, readPassword }: AdminContex
 
 export async function userList({ h, out }: AdminContext) {
   const users = await listUsers(h.db)
-  out(table(['id', 'name', 'max_targets', 'license_expires', 'active_keys', 'created_at'], users.map((u) => [u.id, u.name, u.max_targets, u.license_expires, u.active_keys, u.created_at.slice(0, 19) + 'Z'])))
+  out(
+    table(
+      ['id', 'name', 'max_targets', 'license_expires', 'active_keys', 'created_at'],
+      users.map((u) => [u.id, u.name, u.max_targets, u.license_expires, u.active_keys, u.created_at.slice(0, 19) + 'Z']),
+    ),
+  )
 }
 
 export async function userSet({ h, out }: AdminContext, o: { user?: string; maxTargets?: string; licenseExpires?: string }) {
   const userId = positiveInt(o.user, 'user')
   const maxTargets = o.maxTargets !== undefined ? positiveInt(o.maxTargets, 'max-targets') : undefined
-  const lic = o.licenseExpires === undefined ? undefined : o.licenseExpires === 'none' ? null : calendarDate(o.licenseExpires, 'license-expires')
-  if (maxTargets === undefined && lic === undefined) throw new UsageError('ward admin user set needs --max-targets and/or --license-expires')
+  const lic =
+    o.licenseExpires === undefined ? undefined : o.licenseExpires === 'none' ? null : calendarDate(o.licenseExpires, 'license-expires')
+  if (maxTargets === undefined && lic === undefined)
+    throw new UsageError('ward admin user set needs --max-targets and/or --license-expires')
   if (!(await setUserLimits(h.db, userId, { maxTargets, licenseExpires: lic }))) throw new UsageError(`user ${userId} does not exist`)
-  out(`user ${userId}:${maxTargets !== undefined ? ` max targets ${maxTargets}` : ''}${lic !== undefined ? ` licence expires ${lic ?? 'never'}` : ''}`)
+  out(
+    `user ${userId}:${maxTargets !== undefined ? ` max targets ${maxTargets}` : ''}${lic !== undefined ? ` licence expires ${lic ?? 'never'}` : ''}`,
+  )
 }
 
 export async function keyCreate({ h, out }: AdminContext, o: { user?: string }) {
@@ -69,12 +98,25 @@ export async function keyCreate({ h, out }: AdminContext, o: { user?: string }) 
 
 export async function keyList({ h, out }: AdminContext, o: { user?: string }) {
   const keys = await listKeys(h.db, o.user !== undefined ? positiveInt(o.user, 'user') : undefined)
-  out(table(['id', 'user', 'name', 'prefix', 'created_at', 'revoked_at'], keys.map((k) => [k.id, k.user_id, k.user_name, k.key_prefix, k.created_at.slice(0, 19) + 'Z', k.revoked_at ? k.revoked_at.slice(0, 19) + 'Z' : null])))
+  out(
+    table(
+      ['id', 'user', 'name', 'prefix', 'created_at', 'revoked_at'],
+      keys.map((k) => [
+        k.id,
+        k.user_id,
+        k.user_name,
+        k.key_prefix,
+        k.created_at.slice(0, 19) + 'Z',
+        k.revoked_at ? k.revoked_at.slice(0, 19) + 'Z' : null,
+      ]),
+    ),
+  )
 }
 
 /** The one active key named by its id or by a prefix (8+ characters) that no other active key shares. */
 async function keyToRevoke({ h }: AdminContext, id: string | undefined, p: string | undefined) {
-  if ((id === undefined) === (p === undefined)) throw new UsageError('ward admin key revoke needs exactly one of --key-id ID and --key-prefix P')
+  if ((id === undefined) === (p === undefined))
+    throw new UsageError('ward admin key revoke needs exactly one of --key-id ID and --key-prefix P')
   if (id !== undefined) {
     const target = await getKey(h.db, positiveInt(id, 'key-id'))
     if (!target) throw new UsageError(`key ${id} does not exist`)
@@ -84,7 +126,10 @@ async function keyToRevoke({ h }: AdminContext, id: string | undefined, p: strin
   if (p!.length < 8) throw new UsageError('--key-prefix needs at least the first 8 characters of the key')
   const matches = await activeKeysMatching(h.db, p!)
   if (!matches.length) throw new UsageError(`no active key starts with ${p!.slice(0, 12)}`)
-  if (matches.length > 1) throw new UsageError(`${p} matches ${matches.length} active keys: ${matches.map((k) => `id ${k.id} (${k.key_prefix}…, user ${k.user_id} ${k.user_name})`).join(', ')}; give more characters or --key-id`)
+  if (matches.length > 1)
+    throw new UsageError(
+      `${p} matches ${matches.length} active keys: ${matches.map((k) => `id ${k.id} (${k.key_prefix}…, user ${k.user_id} ${k.user_name})`).join(', ')}; give more characters or --key-id`,
+    )
   return matches[0]!
 }
 
@@ -92,7 +137,9 @@ export async function keyRevoke(c: AdminContext, o: { keyId?: string; keyPrefix?
   const target = await keyToRevoke(c, o.keyId, o.keyPrefix)
   await revokeKey(c.h.db, target.id)
   await byAdmin(c.h, 'key.revoked', 'api_key', target.id, { user_id: target.user_id, key_prefix: target.key_prefix })
-  c.out(`revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`)
+  c.out(
+    `revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`,
+  )
 }
 
 export async function workspaceCreate({ h, out }: AdminContext, o: { user?: string; name?: string }) {
@@ -111,6 +158,8 @@ export async function workspaceCreate({ h, out }: AdminContext, o: { user?: stri
 
 export async function auditExport({ h, out }: AdminContext, o: { since?: string }) {
   const since = o.since
-  if (!since || !/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO 8601 time such as 2026-11-01T00:00:00Z')
-  for (const e of await auditSince(h.db, new Date(since).toISOString())) out(JSON.stringify({ ...e, at: e.at.slice(0, 19) + 'Z', details: JSON.parse(e.details) }))
+  if (!since || !/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(Date.parse(since)))
+    throw new UsageError('--since must be an ISO 8601 time such as 2026-11-01T00:00:00Z')
+  for (const e of await auditSince(h.db, new Date(since).toISOString()))
+    out(JSON.stringify({ ...e, at: e.at.slice(0, 19) + 'Z', details: JSON.parse(e.details) }))
 }

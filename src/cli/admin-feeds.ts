@@ -22,7 +22,9 @@ export async function kevImport({ h, out }: AdminContext, file: string) {
   const kev = loadKevSnapshot()
   for (const c of cves) kev.add(c)
   const flagged = await flagKevFindings(h.db, (cves) => isInKev(cves, kev))
-  out(`imported ${total} CVE ids from the KEV feed (${added} new)\nflagged ${flagged} existing finding(s) as in the CISA catalogue\nrunning workers pick the new list up when they restart`)
+  out(
+    `imported ${total} CVE ids from the KEV feed (${added} new)\nflagged ${flagged} existing finding(s) as in the CISA catalogue\nrunning workers pick the new list up when they restart`,
+  )
 }
 
 /** One NVD feed file, stored in batches: how many entries it had and how many were CVEs kept. */
@@ -78,15 +80,40 @@ export async function templatesImport({ h, out }: AdminContext, paths: string[],
     if (e instanceof TreeError || (e as NodeJS.ErrnoException).code) throw new UsageError((e as Error).message)
     throw e
   }
-  await byAdmin(h, 'template.imported', 'template', null, { loaded: report.loaded, updated: report.updated, unchanged: report.unchanged, pruned: report.pruned })
-  if (o.json) out(JSON.stringify({ loaded: report.loaded, updated: report.updated, unchanged: report.unchanged, pruned: report.pruned, skipped: report.skipped }))
+  await byAdmin(h, 'template.imported', 'template', null, {
+    loaded: report.loaded,
+    updated: report.updated,
+    unchanged: report.unchanged,
+    pruned: report.pruned,
+  })
+  if (o.json)
+    out(
+      JSON.stringify({
+        loaded: report.loaded,
+        updated: report.updated,
+        unchanged: report.unchanged,
+        pruned: report.pruned,
+        skipped: report.skipped,
+      }),
+    )
   else out(formatImportReport(report) + '\nrunning workers use them from their next scan')
 }
 
 export async function templatesList({ h, out }: AdminContext, o: { tags?: string; severity?: string }) {
-  const csv = (v: string | undefined) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined)
+  const csv = (v: string | undefined) =>
+    v
+      ? v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : undefined
   const { rows, total } = await listTemplates(h.db, { tags: csv(o.tags), severities: csv(o.severity), limit: 100_000 })
-  out(table(['id', 'severity', 'protocol', 'source', 'name', 'tags'], rows.map((r) => [r.id, r.severity, r.protocol, r.source, r.name.slice(0, 60), r.tags.replace(/^,|,$/g, '')])))
+  out(
+    table(
+      ['id', 'severity', 'protocol', 'source', 'name', 'tags'],
+      rows.map((r) => [r.id, r.severity, r.protocol, r.source, r.name.slice(0, 60), r.tags.replace(/^,|,$/g, '')]),
+    ),
+  )
   out(`${total} template(s)`)
 }
 

@@ -18,7 +18,8 @@ export interface AdminContext {
 /** A real calendar date YYYY-MM-DD (2027-02-30 is refused, not rolled over into March). */
 export function calendarDate(v: string | undefined, flag: string): string {
   const d = v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : null
-  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new UsageError(`--${flag} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(v ?? '')})`)
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v)
+    throw new UsageError(`--${flag} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(v ?? '')})`)
   return v!
 }
 
@@ -31,7 +32,14 @@ export function positiveInt(v: string | undefined, flag: string): number {
 export function table(headers: string[], rows: Array<Array<string | number | null>>): string {
   const cells = [headers, ...rows.map((r) => r.map((c) => (c === null ? '-' : String(c))))]
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)))
-  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }
 
 /** A file that could not be read, or that a feed reader refused, is a usage error naming it; anything else is a bug. */
@@ -41,5 +49,11 @@ export function fileProblem(file: string, e: unknown, feedErrors: ReadonlyArray<
 }
 
 /** An audit entry for a change made at the console: the actor is `system` (whoever runs ward admin). */
-export const byAdmin = (h: DbHandle, action: string, objectType: string, objectId: number | null, details: Record<string, unknown>, workspaceId: number | null = null) =>
-  appendAudit(h.db, { workspaceId, actorUserId: null, actor: 'system', client: null, action, objectType, objectId, details })
+export const byAdmin = (
+  h: DbHandle,
+  action: string,
+  objectType: string,
+  objectId: number | null,
+  details: Record<string, unknown>,
+  workspaceId: number | null = null,
+) => appendAudit(h.db, { workspaceId, actorUserId: null, actor: 'system', client: null, action, objectType, objectId, details })

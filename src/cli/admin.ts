@@ -6,7 +6,17 @@ import type { DbHandle } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { MAX_PASSWORD, passwordProblem } from '../domain/passwords.js'
 import { UsageError, type AdminContext } from './admin-values.js'
-import { auditExport, keyCreate, keyList, keyRevoke, userCreate, userList, userSet, userSetPassword, workspaceCreate } from './admin-accounts.js'
+import {
+  auditExport,
+  keyCreate,
+  keyList,
+  keyRevoke,
+  userCreate,
+  userList,
+  userSet,
+  userSetPassword,
+  workspaceCreate,
+} from './admin-accounts.js'
 import { cveImport, epssImport, kevImport, templatesImport, templatesList, templatesRemove } from './admin-feeds.js'
 import { commanderMessage, isHelp, strictTree, type CommandOutput } from './strict.js'
 
@@ -26,52 +36,114 @@ export async function readPasswordStdin(stdin: AsyncIterable<Buffer | string> = 
   return pw
 }
 
-const LIMITS = { maxTargets: ['--max-targets <k>', 'how many targets the user may have (default WARD_MAX_TARGETS_DEFAULT)'], licenseExpires: ['--license-expires <date>', 'licence end, YYYY-MM-DD'] } as const
+const LIMITS = {
+  maxTargets: ['--max-targets <k>', 'how many targets the user may have (default WARD_MAX_TARGETS_DEFAULT)'],
+  licenseExpires: ['--license-expires <date>', 'licence end, YYYY-MM-DD'],
+} as const
 
 function accountCommands(admin: Command, open: () => Promise<AdminContext>) {
   const user = admin.command('user').description('users: create, list, change limits, set the web sign-in password')
-  user.command('create').description('a user with a workspace and an API key (printed once)')
-    .option('--name <name>', 'the user name (unique, case-insensitive)').option(...LIMITS.maxTargets).option(...LIMITS.licenseExpires)
+  user
+    .command('create')
+    .description('a user with a workspace and an API key (printed once)')
+    .option('--name <name>', 'the user name (unique, case-insensitive)')
+    .option(...LIMITS.maxTargets)
+    .option(...LIMITS.licenseExpires)
     .option('--password-stdin', 'also set the web sign-in password, read as one line from standard input')
     .action(async (o) => userCreate(await open(), o))
-  user.command('set-password').description('the web sign-in password: from standard input, or a one-time link (valid 24 hours)')
-    .option('--user <id>', 'user id').option('--password-stdin', 'read the password as one line from standard input').option('--link', 'print a one-time set-password link instead')
+  user
+    .command('set-password')
+    .description('the web sign-in password: from standard input, or a one-time link (valid 24 hours)')
+    .option('--user <id>', 'user id')
+    .option('--password-stdin', 'read the password as one line from standard input')
+    .option('--link', 'print a one-time set-password link instead')
     .action(async (o) => userSetPassword(await open(), o))
-  user.command('list').description('id, name, target limit, licence, active keys').action(async () => userList(await open()))
-  user.command('set').description('change a user\'s target limit and/or licence end')
-    .option('--user <id>', 'user id').option(...LIMITS.maxTargets).option('--license-expires <date>', 'licence end, YYYY-MM-DD, or "none" for no end')
+  user
+    .command('list')
+    .description('id, name, target limit, licence, active keys')
+    .action(async () => userList(await open()))
+  user
+    .command('set')
+    .description("change a user's target limit and/or licence end")
+    .option('--user <id>', 'user id')
+    .option(...LIMITS.maxTargets)
+    .option('--license-expires <date>', 'licence end, YYYY-MM-DD, or "none" for no end')
     .action(async (o) => userSet(await open(), o))
   const key = admin.command('key').description('API keys: create, list, revoke')
-  key.command('create').description('a new API key for a user (printed once)').option('--user <id>', 'user id').action(async (o) => keyCreate(await open(), o))
-  key.command('list').description('id, prefix, created, revoked (never the key)').option('--user <id>', 'only this user\'s keys').action(async (o) => keyList(await open(), o))
-  key.command('revoke').description('revoke one key, by id or by the key or its first 8+ characters')
-    .option('--key-id <id>', 'key id (see key list)').option('--key-prefix <p>', 'the whole key or its first 8+ characters')
+  key
+    .command('create')
+    .description('a new API key for a user (printed once)')
+    .option('--user <id>', 'user id')
+    .action(async (o) => keyCreate(await open(), o))
+  key
+    .command('list')
+    .description('id, prefix, created, revoked (never the key)')
+    .option('--user <id>', "only this user's keys")
+    .action(async (o) => keyList(await open(), o))
+  key
+    .command('revoke')
+    .description('revoke one key, by id or by the key or its first 8+ characters')
+    .option('--key-id <id>', 'key id (see key list)')
+    .option('--key-prefix <p>', 'the whole key or its first 8+ characters')
     .action(async (o) => keyRevoke(await open(), o))
-  admin.command('workspace').description('workspaces')
-    .command('create').description('a workspace owned by a user').option('--user <id>', 'owner\'s user id').option('--name <name>', 'workspace name (unique per user)')
+  admin
+    .command('workspace')
+    .description('workspaces')
+    .command('create')
+    .description('a workspace owned by a user')
+    .option('--user <id>', "owner's user id")
+    .option('--name <name>', 'workspace name (unique per user)')
     .action(async (o) => workspaceCreate(await open(), o))
-  admin.command('audit').description('the audit log')
-    .command('export').description('the audit log as JSON lines, oldest first, for a SIEM').option('--since <iso-time>', 'entries from this time on')
+  admin
+    .command('audit')
+    .description('the audit log')
+    .command('export')
+    .description('the audit log as JSON lines, oldest first, for a SIEM')
+    .option('--since <iso-time>', 'entries from this time on')
     .action(async (o) => auditExport(await open(), o))
 }
 
 function feedCommands(admin: Command, open: () => Promise<AdminContext>) {
-  admin.command('kev').description('the CISA Known Exploited Vulnerabilities catalogue')
-    .command('import').description('replace the KEV list (known_exploited_vulnerabilities.json)').argument('<file>')
+  admin
+    .command('kev')
+    .description('the CISA Known Exploited Vulnerabilities catalogue')
+    .command('import')
+    .description('replace the KEV list (known_exploited_vulnerabilities.json)')
+    .argument('<file>')
     .action(async (file: string) => kevImport(await open(), file))
-  admin.command('cve').description('NVD CVE records')
-    .command('import').description('NVD CVE API 2.0 JSON feeds, .json or .json.gz').argument('<file...>')
+  admin
+    .command('cve')
+    .description('NVD CVE records')
+    .command('import')
+    .description('NVD CVE API 2.0 JSON feeds, .json or .json.gz')
+    .argument('<file...>')
     .action(async (files: string[]) => cveImport(await open(), files))
-  admin.command('epss').description('FIRST EPSS scores')
-    .command('import').description('replace the scores (epss_scores-YYYY-MM-DD.csv[.gz])').argument('<file>')
+  admin
+    .command('epss')
+    .description('FIRST EPSS scores')
+    .command('import')
+    .description('replace the scores (epss_scores-YYYY-MM-DD.csv[.gz])')
+    .argument('<file>')
     .action(async (file: string) => epssImport(await open(), file))
   const templates = admin.command('templates').description('nuclei templates')
-  templates.command('import').description('directories, .tar.gz or .zip of nuclei YAML templates').argument('<path...>')
-    .option('--json', 'print the report as JSON').option('--prune', 'remove imported templates no longer present')
+  templates
+    .command('import')
+    .description('directories, .tar.gz or .zip of nuclei YAML templates')
+    .argument('<path...>')
+    .option('--json', 'print the report as JSON')
+    .option('--prune', 'remove imported templates no longer present')
     .action(async (paths: string[], o) => templatesImport(await open(), paths, o))
-  templates.command('list').description('the stored templates').option('--tags <a,b>', 'only with one of these tags').option('--severity <s,t>', 'only of these severities')
+  templates
+    .command('list')
+    .description('the stored templates')
+    .option('--tags <a,b>', 'only with one of these tags')
+    .option('--severity <s,t>', 'only of these severities')
     .action(async (o) => templatesList(await open(), o))
-  templates.command('remove').description('remove templates by id').argument('<id...>').action(async (ids: string[]) => templatesRemove(await open(), ids))
+  templates
+    .command('remove')
+    .description('remove templates by id')
+    .argument('<id...>')
+    .action(async (ids: string[]) => templatesRemove(await open(), ids))
 }
 
 /**

@@ -15,7 +15,11 @@ export interface WardActions {
 }
 
 const ROLE_COMMANDS: ReadonlyArray<{ role: Role; description: string; noCallbacks?: string }> = [
-  { role: 'all', description: 'API, scan worker and report-callback sender in one process (the default; npm start)', noCallbacks: 'leave the callback sender out' },
+  {
+    role: 'all',
+    description: 'API, scan worker and report-callback sender in one process (the default; npm start)',
+    noCallbacks: 'leave the callback sender out',
+  },
   { role: 'serve', description: 'the API (and web interface) only' },
   { role: 'worker', description: 'the scan worker and the report-callback sender', noCallbacks: 'the scan worker only' },
   { role: 'callbacks', description: 'the report-callback sender only' },
@@ -30,8 +34,12 @@ export function wardProgram(actions: WardActions, io: CommandOutput): Command {
   }
   ward.addCommand(adminCommand(actions.openAdmin))
   // `ward scan` parses its own options (src/cli/scan/index.ts); listed here for `ward --help`.
-  ward.command('scan').description('CI client: scan through a Ward server, exit by severity (ward scan --help)')
-    .argument('[args...]').helpOption(false).allowUnknownOption()
+  ward
+    .command('scan')
+    .description('CI client: scan through a Ward server, exit by severity (ward scan --help)')
+    .argument('[args...]')
+    .helpOption(false)
+    .allowUnknownOption()
     .action(async (args: string[]) => actions.scan(args))
   strictTree(ward, io)
   ward.commands.find((c) => c.name() === 'scan')!.helpOption(false)

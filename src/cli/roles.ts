@@ -50,11 +50,40 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     process.exit(1)
   })
   const engineMetrics = starting ? [{ metrics: async () => (await starting).metrics() }] : [engineRegistry]
-  const app = !parts.api ? null : await buildApp({ db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile }, role === 'all' ? { metricsRegistries: engineMetrics } : {})
-  const worker: Worker | null = parts.worker && !starting ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks }) : null
-  const stopScans = async (reason: string, graceMs: number) => (starting ? (await starting).stop(reason, graceMs) : worker?.stop(reason, graceMs))
-  const sender: CallbackSender | null = parts.callbacks && !parts.worker ? startCallbackSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:callbacks`, toolName, dispatcher: callbackDispatcher(cfg) }) : null
-  const integrations = parts.callbacks && !parts.worker ? startIntegrationSender({ db: h.db, config: cfg, log, owner: `${newWorkerId()}:integrations`, toolName, transport: integrationTransport(cfg) }) : null
+  const app = !parts.api
+    ? null
+    : await buildApp(
+        { db: h.db, dbKind: h.kind, config: cfg, blocklist: scopesOf(cfg).target, tools, resolveVpnProfile },
+        role === 'all' ? { metricsRegistries: engineMetrics } : {},
+      )
+  const worker: Worker | null =
+    parts.worker && !starting
+      ? await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools, callbacks: parts.callbacks })
+      : null
+  const stopScans = async (reason: string, graceMs: number) =>
+    starting ? (await starting).stop(reason, graceMs) : worker?.stop(reason, graceMs)
+  const sender: CallbackSender | null =
+    parts.callbacks && !parts.worker
+      ? startCallbackSender({
+          db: h.db,
+          config: cfg,
+          log,
+          owner: `${newWorkerId()}:callbacks`,
+          toolName,
+          dispatcher: callbackDispatcher(cfg),
+        })
+      : null
+  const integrations =
+    parts.callbacks && !parts.worker
+      ? startIntegrationSender({
+          db: h.db,
+          config: cfg,
+          log,
+          owner: `${newWorkerId()}:integrations`,
+          toolName,
+          transport: integrationTransport(cfg),
+        })
+      : null
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
   // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
   let metrics: MetricsServer | null = null
@@ -67,7 +96,12 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
       throw e
     }
     process.stdout.write(`Ward worker metrics at ${metrics.url}/metrics\n`)
-  } else if (role !== 'worker' && cfg.metricsPort !== null) log.warn(role === 'callbacks' ? 'WARD_METRICS_PORT is ignored by ward callbacks: it serves no metrics' : `WARD_METRICS_PORT is ignored by ward ${role}: its /metrics is on the API port`)
+  } else if (role !== 'worker' && cfg.metricsPort !== null)
+    log.warn(
+      role === 'callbacks'
+        ? 'WARD_METRICS_PORT is ignored by ward callbacks: it serves no metrics'
+        : `WARD_METRICS_PORT is ignored by ward ${role}: its /metrics is on the API port`,
+    )
   if (role === 'worker' && worker) process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
   if (app) {
     await app.listen({ host: cfg.host, port: cfg.port })
@@ -76,7 +110,9 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     const addr = app.server.address()
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port
     await showFirstKey(h.db, cfg, log, webBase({ host: cfg.host, port }))
-    process.stdout.write(`Ward is listening on ${webBase({ host: cfg.host, port })}/api/v2 (docs at /api/v2/docs)\nWeb interface: ${webBase({ host: cfg.host, port })}/\n`)
+    process.stdout.write(
+      `Ward is listening on ${webBase({ host: cfg.host, port })}/api/v2 (docs at /api/v2/docs)\nWeb interface: ${webBase({ host: cfg.host, port })}/\n`,
+    )
   }
 
   if (!app) await showFirstKey(h.db, cfg, log)
@@ -90,7 +126,13 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     const hard = setTimeout(() => process.exit(1), (parts.worker ? cfg.shutdownGraceMs : 0) + 10000)
     hard.unref()
     try {
-      await Promise.all([app?.close(), metrics?.close(), stopScans(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs), sender?.stop(), integrations?.stop()])
+      await Promise.all([
+        app?.close(),
+        metrics?.close(),
+        stopScans(`Ward shut down (${signal}) while the scan was running`, cfg.shutdownGraceMs),
+        sender?.stop(),
+        integrations?.stop(),
+      ])
       await h.close()
     } finally {
       clearTimeout(hard)
@@ -106,8 +148,14 @@ async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const first = await ensureFirstUser(db, cfg)
   if (first?.generated) process.stdout.write(`\nWard created the first user. API key (shown once, keep it):\n\n    ${first.apiKey}\n\n`)
   else if (first) log.info('created the first user with WARD_INITIAL_API_KEY')
-  else if (!cfg.initialApiKey) process.stdout.write('Ward has users already, so no API key is shown: create one with `npx ward admin key create --user ID` (ids: `npx ward admin user list`)\n')
+  else if (!cfg.initialApiKey)
+    process.stdout.write(
+      'Ward has users already, so no API key is shown: create one with `npx ward admin key create --user ID` (ids: `npx ward admin user list`)\n',
+    )
   // Independent of the key: while no user can sign in to the web interface, a set-password link.
   const link = web ? await firstPasswordLink(db) : null
-  if (link) process.stdout.write(`\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`)
+  if (link)
+    process.stdout.write(
+      `\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`,
+    )
 }

@@ -13,9 +13,16 @@ import { subscribe, type StoreEvent } from '../store/notify.js'
 import { expireLeasesOf } from '../store/scans.js'
 
 /** Messages to the thread. */
-export type ToThread = { type: 'event'; event: StoreEvent } | { type: 'metrics'; n: number } | { type: 'stop'; reason?: string; graceMs?: number }
+export type ToThread =
+  | { type: 'event'; event: StoreEvent }
+  | { type: 'metrics'; n: number }
+  | { type: 'stop'; reason?: string; graceMs?: number }
 /** Messages from the thread. */
-export type FromThread = { type: 'ready'; id: string } | { type: 'beat' } | { type: 'metrics'; n: number; text: string } | { type: 'stopped' }
+export type FromThread =
+  | { type: 'ready'; id: string }
+  | { type: 'beat' }
+  | { type: 'metrics'; n: number; text: string }
+  | { type: 'stopped' }
 
 /** How often the thread says it is alive, and how long a silence means it is stuck. */
 export const BEAT_MS = 1000
@@ -113,7 +120,6 @@ async function spawnThread(o: ScanThreadOptions, stopping: () => boolean): Promi
   await ready
   return h
 }
-
 
 export async function startScanThread(o: ScanThreadOptions): Promise<ScanThread> {
   const stallMs = o.config.workerStallMs

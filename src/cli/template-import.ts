@@ -15,9 +15,14 @@ export interface ImportReport {
   skipped: Array<{ file: string; reason: string }>
 }
 
-const isTemplateFile = (p: string) => /\.ya?ml$/i.test(p) && !/(^|\/)\.[^/]+/.test(p) && !/(^|\/)(\.github|helpers|profiles|workflows)\//.test(p)
+const isTemplateFile = (p: string) =>
+  /\.ya?ml$/i.test(p) && !/(^|\/)\.[^/]+/.test(p) && !/(^|\/)(\.github|helpers|profiles|workflows)\//.test(p)
 
-export async function importTemplates(db: Db, paths: readonly string[], o: { prune?: boolean; source?: 'imported' | 'shipped' } = {}): Promise<ImportReport> {
+export async function importTemplates(
+  db: Db,
+  paths: readonly string[],
+  o: { prune?: boolean; source?: 'imported' | 'shipped' } = {},
+): Promise<ImportReport> {
   const source = o.source ?? 'imported'
   const stored = await templateHashes(db)
   const report: ImportReport = { loaded: 0, updated: 0, unchanged: 0, pruned: 0, skipped: [] }
@@ -66,7 +71,14 @@ export async function importTemplates(db: Db, paths: readonly string[], o: { pru
         description: t.info.description,
         reference: t.info.reference,
         remediation: t.info.remediation,
-        classification: { cve_id: c.cveId, cwe_id: c.cweId, cvss_metrics: c.cvssMetrics, cvss_score: c.cvssScore, epss_score: c.epssScore, cpe: c.cpe },
+        classification: {
+          cve_id: c.cveId,
+          cwe_id: c.cweId,
+          cvss_metrics: c.cvssMetrics,
+          cvss_score: c.cvssScore,
+          epss_score: c.epssScore,
+          cpe: c.cpe,
+        },
         protocol: t.protocol,
         yaml: text,
         files: r.files,
@@ -79,13 +91,19 @@ export async function importTemplates(db: Db, paths: readonly string[], o: { pru
     }
   }
   await upsertTemplates(db, batch)
-  if (o.prune) report.pruned = await removeTemplates(db, [...stored].filter(([id, s]) => s.source === source && !seen.has(id)).map(([id]) => id))
+  if (o.prune)
+    report.pruned = await removeTemplates(
+      db,
+      [...stored].filter(([id, s]) => s.source === source && !seen.has(id)).map(([id]) => id),
+    )
   return report
 }
 
 /** The text an operator reads: counts, then the skipped files grouped by reason (most common first). */
 export function formatImportReport(r: ImportReport): string {
-  const lines = [`loaded ${r.loaded}, updated ${r.updated}, unchanged ${r.unchanged}, skipped ${r.skipped.length}${r.pruned ? `, pruned ${r.pruned}` : ''}`]
+  const lines = [
+    `loaded ${r.loaded}, updated ${r.updated}, unchanged ${r.unchanged}, skipped ${r.skipped.length}${r.pruned ? `, pruned ${r.pruned}` : ''}`,
+  ]
   const groups = new Map<string, string[]>()
   for (const s of r.skipped) groups.set(s.reason, [...(groups.get(s.reason) ?? []), s.file])
   for (const [reason, files] of [...groups].sort((a, b) => b[1].length - a[1].length)) {

@@ -57,7 +57,11 @@ export function readTar(buf: Buffer): Map<string, Buffer> {
   const files = new Map<string, Buffer>()
   let off = 0
   let longName: string | null = null
-  const field = (o: number, n: number) => buf.subarray(o, o + n).toString('utf8').replace(/\0.*$/s, '')
+  const field = (o: number, n: number) =>
+    buf
+      .subarray(o, o + n)
+      .toString('utf8')
+      .replace(/\0.*$/s, '')
   while (off + 512 <= buf.length) {
     const h = buf.subarray(off, off + 512)
     if (h.every((b) => b === 0)) break
@@ -92,9 +96,17 @@ export function openTree(path: string): TemplateTree {
   if (lower.endsWith('.zip')) {
     let total = 0
     const entries = unzipSync(readFileSync(path), {
-      filter: (f) => !f.name.endsWith('/') && f.originalSize <= TREE_LIMITS.fileBytes && (total += f.originalSize) <= TREE_LIMITS.archiveBytes,
+      filter: (f) =>
+        !f.name.endsWith('/') && f.originalSize <= TREE_LIMITS.fileBytes && (total += f.originalSize) <= TREE_LIMITS.archiveBytes,
     })
-    return memTree(path, new Map(Object.entries(entries).map(([k, v]) => [posix.normalize(k), Buffer.from(v)] as const).filter(([k]) => !k.startsWith('..'))))
+    return memTree(
+      path,
+      new Map(
+        Object.entries(entries)
+          .map(([k, v]) => [posix.normalize(k), Buffer.from(v)] as const)
+          .filter(([k]) => !k.startsWith('..')),
+      ),
+    )
   }
   if (lower.endsWith('.yaml') || lower.endsWith('.yml')) {
     const name = path.split(/[\\/]/).pop()!

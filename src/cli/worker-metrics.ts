@@ -22,7 +22,8 @@ export async function startMetricsServer(o: { host: string; port: number; worker
       res.setHeader('allow', 'GET, HEAD')
       return send(res, 405, 'application/json', JSON.stringify({ error: 'method not allowed' }))
     }
-    if (path === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ status: 'ok', role: 'worker', worker: o.workerId ?? null }))
+    if (path === '/healthz')
+      return send(res, 200, 'application/json', JSON.stringify({ status: 'ok', role: 'worker', worker: o.workerId ?? null }))
     registry.metrics().then(
       (text) => send(res, 200, registry.contentType, text),
       (e: Error) => send(res, 500, 'text/plain', `metrics unavailable: ${e.message}\n`),

@@ -13,8 +13,28 @@ import type { IntegrationTransport } from '../reports/integrations/http.js'
 /** The scan worker and, unless told otherwise, the callback sender under the worker's id; stop() ends both. */
 export async function startWorkerRole(o: Omit<WorkerOptions, 'makeFinding'> & { callbacks?: boolean }): Promise<Worker> {
   const worker = await startWorker({ ...o, makeFinding: await findingMaker(o.db) })
-  const sender = o.callbacks === false ? null : startCallbackSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, dispatcher: callbackDispatcher(o.config) })
-  const integrations = o.callbacks === false ? null : startIntegrationSender({ db: o.db, config: o.config, log: o.log, owner: worker.id, toolName, transport: integrationTransport(o.config) })
+  const sender =
+    o.callbacks === false
+      ? null
+      : startCallbackSender({
+          db: o.db,
+          config: o.config,
+          log: o.log,
+          owner: worker.id,
+          toolName,
+          dispatcher: callbackDispatcher(o.config),
+        })
+  const integrations =
+    o.callbacks === false
+      ? null
+      : startIntegrationSender({
+          db: o.db,
+          config: o.config,
+          log: o.log,
+          owner: worker.id,
+          toolName,
+          transport: integrationTransport(o.config),
+        })
   return {
     id: worker.id,
     activeScans: () => worker.activeScans(),
@@ -34,7 +54,8 @@ export function integrationTransport(cfg: Config): IntegrationTransport {
   let dispatcher: ReturnType<ReturnType<typeof callbackDispatcher>> | null = null
   return {
     dispatcher: () => (dispatcher ??= callbackDispatcher(cfg)()),
-    connect: async (host, port) => (await import('../engine/net/direct.js')).connectDirect({ host, port, timeoutMs: cfg.callbackTimeoutMs }, scopesOf(cfg).callback),
+    connect: async (host, port) =>
+      (await import('../engine/net/direct.js')).connectDirect({ host, port, timeoutMs: cfg.callbackTimeoutMs }, scopesOf(cfg).callback),
     close: async () => {
       if (dispatcher) await (await dispatcher).close().catch(() => {})
     },

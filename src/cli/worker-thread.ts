@@ -16,7 +16,14 @@ const send = (m: FromThread) => port.postMessage(m)
 const cfg = loadConfig()
 const log = pino({ level: cfg.logLevel }).child({ thread: 'scans' })
 const h = await openDatabase(cfg.db, { secrets: cfg })
-const worker = await startWorkerRole({ db: h.db, dbKind: h.kind, config: cfg, log, tools: createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool }), callbacks: (workerData as { callbacks: boolean }).callbacks })
+const worker = await startWorkerRole({
+  db: h.db,
+  dbKind: h.kind,
+  config: cfg,
+  log,
+  tools: createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool }),
+  callbacks: (workerData as { callbacks: boolean }).callbacks,
+})
 
 // The watchdog's heartbeat: a thread stuck in synchronous code stops sending it.
 const beat = setInterval(() => send({ type: 'beat' }), BEAT_MS)

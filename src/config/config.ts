@@ -203,7 +203,9 @@ export function loadConfig(env: Env = process.env): Config {
       cookieSecure: (env.WARD_COOKIE_SECURE?.trim() || 'auto') as 'auto' | 'on' | 'off',
     },
   }
-  if (!['auto', 'on', 'off'].includes(cfg.web.cookieSecure)) throw new ConfigError(`WARD_COOKIE_SECURE: must be auto, on or off, got "${env.WARD_COOKIE_SECURE}"`)
-  if (env.WARD_RATE_LIMIT && !['on', 'off'].includes(env.WARD_RATE_LIMIT)) throw new ConfigError(`WARD_RATE_LIMIT: must be on or off, got "${env.WARD_RATE_LIMIT}"`)
+  if (!['auto', 'on', 'off'].includes(cfg.web.cookieSecure))
+    throw new ConfigError(`WARD_COOKIE_SECURE: must be auto, on or off, got "${env.WARD_COOKIE_SECURE}"`)
+  if (env.WARD_RATE_LIMIT && !['on', 'off'].includes(env.WARD_RATE_LIMIT))
+    throw new ConfigError(`WARD_RATE_LIMIT: must be on or off, got "${env.WARD_RATE_LIMIT}"`)
   return cfg
 }

@@ -24,7 +24,11 @@ export function epssScoreDate(line: string): string | null {
 }
 
 /** Reads the file: its score date, then the scores in batches of `batch` (the caller writes each). */
-export async function readEpssFile(file: string, onBatch: (date: string, scores: EpssScore[]) => Promise<void>, batch = 2000): Promise<{ date: string; count: number }> {
+export async function readEpssFile(
+  file: string,
+  onBatch: (date: string, scores: EpssScore[]) => Promise<void>,
+  batch = 2000,
+): Promise<{ date: string; count: number }> {
   const raw = createReadStream(file)
   const input = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw
   const lines = createInterface({ input, crlfDelay: Infinity })
@@ -42,8 +46,10 @@ export async function readEpssFile(file: string, onBatch: (date: string, scores:
       continue
     }
     if (!header) {
-      if (!/^cve,epss,percentile$/i.test(line)) throw new EpssFeedError(`line ${lineNo}: expected the header "cve,epss,percentile", got ${JSON.stringify(line.slice(0, 80))}`)
-      if (!date) throw new EpssFeedError('no "#model_version:...,score_date:YYYY-MM-DD..." line before the header: the scores would have no date')
+      if (!/^cve,epss,percentile$/i.test(line))
+        throw new EpssFeedError(`line ${lineNo}: expected the header "cve,epss,percentile", got ${JSON.stringify(line.slice(0, 80))}`)
+      if (!date)
+        throw new EpssFeedError('no "#model_version:...,score_date:YYYY-MM-DD..." line before the header: the scores would have no date')
       header = true
       continue
     }
@@ -52,7 +58,9 @@ export async function readEpssFile(file: string, onBatch: (date: string, scores:
     const score = Number(e)
     const percentile = Number(p)
     if (!cve || !(e ?? '').trim() || !(score >= 0 && score <= 1) || !(percentile >= 0 && percentile <= 1))
-      throw new EpssFeedError(`line ${lineNo}: expected "CVE-YYYY-NNNN,<epss 0-1>,<percentile 0-1>", got ${JSON.stringify(line.slice(0, 80))}`)
+      throw new EpssFeedError(
+        `line ${lineNo}: expected "CVE-YYYY-NNNN,<epss 0-1>,<percentile 0-1>", got ${JSON.stringify(line.slice(0, 80))}`,
+      )
     pending.push({ cve, score, percentile })
     count++
     if (pending.length >= batch) {

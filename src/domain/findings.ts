@@ -57,7 +57,10 @@ export function buildFinding(f: FindingInput, at: FindingPlace, kev: ReadonlySet
 
 /** The highest EPSS score among these CVEs, from the imported EPSS table; null when none is scored. */
 export async function findingEpss(db: Db, cves: readonly string[]): Promise<FindingEpss> {
-  const rows = await epssOf(db, cves.map((c) => c.toUpperCase()))
+  const rows = await epssOf(
+    db,
+    cves.map((c) => c.toUpperCase()),
+  )
   if (!rows.length) return null
   const top = rows.reduce((a, b) => (b.score > a.score ? b : a))
   return { score: top.score, date: top.score_date }

@@ -11,7 +11,10 @@ const Strict = { additionalProperties: false }
 export const CONFIG_SCHEMAS: Record<IntegrationType, TSchema> = {
   slack: Type.Object({ url: Url('Slack incoming webhook URL (a secret)') }, Strict),
   teams: Type.Object({ url: Url('Teams workflow webhook URL (a secret)') }, Strict),
-  webhook: Type.Object({ url: Url('receiver URL'), secret: Type.Optional(Text(256, 'HMAC key: deliveries are signed as report callbacks are')) }, Strict),
+  webhook: Type.Object(
+    { url: Url('receiver URL'), secret: Type.Optional(Text(256, 'HMAC key: deliveries are signed as report callbacks are')) },
+    Strict,
+  ),
   email: Type.Object(
     {
       smtp_url: Url('smtp://user:password@host:587 (STARTTLS when offered) or smtps://... (TLS from the start); a secret'),
@@ -26,14 +29,26 @@ export const CONFIG_SCHEMAS: Record<IntegrationType, TSchema> = {
       project_key: Text(64),
       issue_type: Type.Optional(Text(64, 'default Bug')),
       auth: Type.Union([Type.Object({ email: Text(320), api_token: Text(1024) }, Strict), Type.Object({ bearer: Text(2048) }, Strict)]),
-      priorities: Type.Optional(Type.Record(Type.String({ pattern: '^[0-4]$' }), Text(64), { description: 'risk_level (0..4) → Jira priority name' })),
+      priorities: Type.Optional(
+        Type.Record(Type.String({ pattern: '^[0-4]$' }), Text(64), { description: 'risk_level (0..4) → Jira priority name' }),
+      ),
       resolve_transition: Type.Optional(Text(128, 'name or id of the transition that closes an issue')),
       reopen_transition: Type.Optional(Text(128, 'name or id of the transition that reopens a closed issue')),
     },
     Strict,
   ),
-  github: Type.Object({ repo: Type.String({ pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$', maxLength: 200 }), token: Text(1024), api_url: Type.Optional(Url('default https://api.github.com')) }, Strict),
-  gitlab: Type.Object({ base_url: Url('https://gitlab.com or your instance'), project: Text(512, 'numeric id or path (group/project)'), token: Text(1024) }, Strict),
+  github: Type.Object(
+    {
+      repo: Type.String({ pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$', maxLength: 200 }),
+      token: Text(1024),
+      api_url: Type.Optional(Url('default https://api.github.com')),
+    },
+    Strict,
+  ),
+  gitlab: Type.Object(
+    { base_url: Url('https://gitlab.com or your instance'), project: Text(512, 'numeric id or path (group/project)'), token: Text(1024) },
+    Strict,
+  ),
   defectdojo: Type.Object(
     {
       base_url: Url('DefectDojo base URL'),
@@ -62,4 +77,3 @@ export function outboundUrls(type: IntegrationType, c: Config): Array<[string, s
       return [['base_url', String(c.base_url)]]
   }
 }
-

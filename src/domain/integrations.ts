@@ -38,7 +38,8 @@ export function outboundProblem(type: IntegrationType, member: string, raw: stri
   }
   const schemes = SCHEMES[type] ?? ['http:', 'https:']
   if (!schemes.includes(u.protocol)) return `config.${member} must use ${schemes.map((s) => s.slice(0, -1)).join(' or ')}`
-  if (type !== 'email' && (u.username || u.password)) return `config.${member} must not contain credentials; give them in their own config members`
+  if (type !== 'email' && (u.username || u.password))
+    return `config.${member} must not contain credentials; give them in their own config members`
   const host = u.hostname.replace(/^\[|\]$/g, '')
   const rule = hostBlockedBy(scope, host)
   if (rule) return `config.${member} is blocked: "${host}" matches the callback block list entry "${rule.text}"`
@@ -59,7 +60,11 @@ export function checkConfig(type: IntegrationType, config: Config, scope: Scope)
     const problem = outboundProblem(type, member, url, scope)
     if (problem) throw badRequest(`Invalid parameters: ${problem}`)
   }
-  if (type === 'defectdojo' && config.engagement_id === undefined && (config.product_name === undefined || config.engagement_name === undefined))
+  if (
+    type === 'defectdojo' &&
+    config.engagement_id === undefined &&
+    (config.product_name === undefined || config.engagement_name === undefined)
+  )
     throw badRequest('Invalid parameters: defectdojo config needs engagement_id, or product_name and engagement_name')
 }
 
@@ -128,5 +133,10 @@ export async function sendTestMessage(db: Db, caller: Caller, id: number, waitMs
     d = await deliveryById(db, deliveryId)
   }
   const waiting = d?.status === 'pending' && d.attempts === 0
-  return { delivery_id: deliveryId, status: d?.status ?? 'failed', status_code: d?.last_status_code ?? null, message: waiting ? 'no sender answered yet: see the delivery log' : (d?.last_error ?? null) }
+  return {
+    delivery_id: deliveryId,
+    status: d?.status ?? 'failed',
+    status_code: d?.last_status_code ?? null,
+    message: waiting ? 'no sender answered yet: see the delivery log' : (d?.last_error ?? null),
+  }
 }

@@ -64,7 +64,8 @@ export function parseKevSnapshot(json: unknown): KevSnapshot {
 export function parseKevFeed(json: unknown): string[] {
   if (!isObject(json)) throw new KevFeedError('KEV feed must be a JSON object (the CISA known_exploited_vulnerabilities.json file)')
   const vulns = json.vulnerabilities
-  if (!Array.isArray(vulns)) throw new KevFeedError('KEV feed has no "vulnerabilities" array; is this the CISA known_exploited_vulnerabilities.json file?')
+  if (!Array.isArray(vulns))
+    throw new KevFeedError('KEV feed has no "vulnerabilities" array; is this the CISA known_exploited_vulnerabilities.json file?')
   if (vulns.length === 0) throw new KevFeedError('KEV feed lists no vulnerabilities')
   const ids = new Set<string>()
   vulns.forEach((v, i) => {

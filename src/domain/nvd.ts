@@ -51,7 +51,14 @@ export function cveFromFeedItem(item: unknown): NvdCve | null {
   const cwe = new Set<string>()
   for (const w of arr(cve.weaknesses).filter(isObject))
     for (const d of arr(w.description).filter(isObject)) if (typeof d.value === 'string' && /^CWE-\d+$/.test(d.value)) cwe.add(d.value)
-  const references = [...new Set(arr(cve.references).filter(isObject).map((r) => optStr(r.url)).filter((u): u is string => !!u && /^https?:\/\//i.test(u)))]
+  const references = [
+    ...new Set(
+      arr(cve.references)
+        .filter(isObject)
+        .map((r) => optStr(r.url))
+        .filter((u): u is string => !!u && /^https?:\/\//i.test(u)),
+    ),
+  ]
   const products: CveProductRange[] = []
   for (const conf of arr(cve.configurations).filter(isObject))
     for (const node of arr(conf.nodes).filter(isObject))
@@ -59,7 +66,9 @@ export function cveFromFeedItem(item: unknown): NvdCve | null {
         if (m.vulnerable !== true || typeof m.criteria !== 'string') continue
         const cpe = parseCpe(m.criteria)
         if (!cpe || cpe.part === 'o' || cpe.part === 'h') continue
-        const bounded = ['versionStartIncluding', 'versionStartExcluding', 'versionEndIncluding', 'versionEndExcluding'].some((k) => optStr(m[k]))
+        const bounded = ['versionStartIncluding', 'versionStartExcluding', 'versionEndIncluding', 'versionEndExcluding'].some((k) =>
+          optStr(m[k]),
+        )
         const version = cpe.version === '*' || cpe.version === '-' ? null : cpe.version
         // '*' without bounds says "every version": it tells nothing about the version seen, so it is left out.
         if (!version && !bounded) continue

@@ -11,7 +11,11 @@ export const MIN_PASSWORD = 10
 export const MAX_PASSWORD = 1024
 
 function derive(password: string, salt: Buffer, o: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEYLEN, { ...o, maxmem: 256 * (o.N ?? N) * (o.r ?? R) }, (e, k) => (e ? reject(e) : resolve(k))))
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEYLEN, { ...o, maxmem: 256 * (o.N ?? N) * (o.r ?? R) }, (e, k) =>
+      e ? reject(e) : resolve(k),
+    ),
+  )
 }
 
 let common: Set<string> | null = null
@@ -39,10 +43,12 @@ export function guessableReason(password: string): string | null {
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '')
   const unleet = lower.replace(/[013457@$!]/g, (c) => LEET[c]!).replace(/[\W_]+$/g, '')
   for (const v of [lower, core, unleet, unleet.replace(/i+$/, '')]) {
-    if (v.length >= 3 && list.has(v)) return `it is ${v === lower ? '' : 'made from '}one of the most common passwords${v === lower ? '' : ' (digits, symbols or look-alike characters added)'}, which attackers try first`
+    if (v.length >= 3 && list.has(v))
+      return `it is ${v === lower ? '' : 'made from '}one of the most common passwords${v === lower ? '' : ' (digits, symbols or look-alike characters added)'}, which attackers try first`
   }
   if (/^(.{1,4})\1+$/.test(lower)) return 'it repeats the same few characters, which attackers try first'
-  if (KEYBOARD_RUNS.some((run) => run.includes(lower) || [...run].reverse().join('').includes(lower))) return 'it is a run of neighbouring keys, which attackers try first'
+  if (KEYBOARD_RUNS.some((run) => run.includes(lower) || [...run].reverse().join('').includes(lower)))
+    return 'it is a run of neighbouring keys, which attackers try first'
   if (/^\d+$/.test(lower)) return 'it is only digits; use words or letters as well'
   return null
 }

@@ -11,7 +11,7 @@ export function waitingMessage(q: QueuePlace): string {
 
 export function ordinal(n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13
-  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th')
   return `${n}${suffix}`
 }
 

@@ -54,7 +54,13 @@ export interface ScanRules {
   targetBlocklist: Scope
   callbackBlocklist: Scope
   /** VPN profile resolution: the uuid to use for this scan, or null. */
-  resolveVpnProfile?: (db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean) => Promise<string | null>
+  resolveVpnProfile?: (
+    db: Db,
+    caller: Caller,
+    workspaceId: number,
+    requested: string | null | undefined,
+    given: boolean,
+  ) => Promise<string | null>
 }
 
 /** What a scan (or a schedule of scans) resolves to once every rule has accepted it. */
@@ -72,12 +78,25 @@ export interface ResolvedScan {
  * VPN profile and the target (created for a new target_name). `targets: 'none'` (a schedule of
  * every target of a type) takes neither target_id nor target_name.
  */
-export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body: CreateScanInput, targets: 'one' | 'none' = 'one'): Promise<ResolvedScan> {
+export async function resolveScan(
+  db: Db,
+  caller: Caller,
+  rules: ScanRules,
+  body: CreateScanInput,
+  targets: 'one' | 'none' = 'one',
+): Promise<ResolvedScan> {
   if (body.tool_id === undefined) throw badRequest('Invalid parameters: body field "tool_id" is required')
   const refused = rules.tools.refusal?.(body.tool_id)
-  if (refused) throw badRequest(`Invalid parameters: tool_id ${body.tool_id} is the ${refused.name}, which Ward does not run: ${refused.reason}`, { tool_id: body.tool_id, tool_name: refused.name })
+  if (refused)
+    throw badRequest(`Invalid parameters: tool_id ${body.tool_id} is the ${refused.name}, which Ward does not run: ${refused.reason}`, {
+      tool_id: body.tool_id,
+      tool_name: refused.name,
+    })
   const tool = rules.tools.get(body.tool_id)
-  if (!tool) throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, { known_tool_ids: rules.tools.ids() })
+  if (!tool)
+    throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, {
+      known_tool_ids: rules.tools.ids(),
+    })
   const hasId = body.target_id !== undefined
   const hasName = body.target_name !== undefined && body.target_name !== null
   if (targets === 'one' && hasId === hasName) throw badRequest('Invalid parameters: give exactly one of target_id and target_name')
@@ -87,7 +106,8 @@ export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body
     const problem = callbackUrlProblem(body.report_callback.url, rules.callbackBlocklist)
     if (problem) throw badRequest(`Invalid parameters: ${problem}`)
   }
-  if (body.workspace_id !== undefined && body.workspace_id !== null && !(await getWorkspace(db, caller.userId, body.workspace_id))) throw notFound('Workspace')
+  if (body.workspace_id !== undefined && body.workspace_id !== null && !(await getWorkspace(db, caller.userId, body.workspace_id)))
+    throw notFound('Workspace')
   if (!licenceValid(caller)) throw forbidden(`Your licence is invalid: it expired on ${caller.licenseExpires}`)
 
   // Every check that can refuse the scan runs before a target is created for target_name.
@@ -102,10 +122,24 @@ export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body
   }
   const workspaceId = existing ? existing.workspace_id : (body.workspace_id ?? caller.activeWorkspaceId)
   await writableWorkspace(db, caller, workspaceId)
-  const vpn = rules.resolveVpnProfile ? await rules.resolveVpnProfile(db, caller, workspaceId, body.vpn_profile_uuid, 'vpn_profile_uuid' in body) : (body.vpn_profile_uuid ?? null)
-  const targetId = targets === 'none' ? null : existing ? existing.id : await findOrCreateTarget(db, caller, rules.targetBlocklist, body.target_name, workspaceId)
+  const vpn = rules.resolveVpnProfile
+    ? await rules.resolveVpnProfile(db, caller, workspaceId, body.vpn_profile_uuid, 'vpn_profile_uuid' in body)
+    : (body.vpn_profile_uuid ?? null)
+  const targetId =
+    targets === 'none'
+      ? null
+      : existing
+        ? existing.id
+        : await findOrCreateTarget(db, caller, rules.targetBlocklist, body.target_name, workspaceId)
   const rc = body.report_callback
-  const cb = rc ? { url: rc.url, format: rc.format ?? 'json', ...(rc.secret ? { secret: rc.secret } : {}), ...(rc.only_on_change ? { only_on_change: true } : {}) } : null
+  const cb = rc
+    ? {
+        url: rc.url,
+        format: rc.format ?? 'json',
+        ...(rc.secret ? { secret: rc.secret } : {}),
+        ...(rc.only_on_change ? { only_on_change: true } : {}),
+      }
+    : null
   // Credentials (SecretParam members) are stored sealed; the worker opens them (engine/run-scan.ts).
   // A schedule's stored params come back here already sealed (an update without new tool_params): kept as they are.
   const toolParams = mapSecretParams(tool.params, params.value, (secret) => ensureSealed(secretsOf(db), secret))
@@ -117,11 +151,18 @@ export async function resolveScan(db: Db, caller: Caller, rules: ScanRules, body
  * (credentials stay sealed), max_scan_time, VPN profile (none stays none), URL options — with the
  * fields `body` gives winning. The report callback is not carried over (it belongs to one scan).
  */
-export async function withEarlierScan<T extends CreateScanInput & { target_type?: string | null }>(db: Db, caller: Caller, body: T): Promise<T> {
+export async function withEarlierScan<T extends CreateScanInput & { target_type?: string | null }>(
+  db: Db,
+  caller: Caller,
+  body: T,
+): Promise<T> {
   if (body.from_scan_id === undefined) return body
   const s = await getScan(db, caller.userId, body.from_scan_id)
   if (!s) throw notFound('Scan')
-  if (body.tool_id !== undefined && body.tool_id !== s.tool_id) throw badRequest(`Invalid parameters: tool_id ${body.tool_id} differs from the tool of scan ${s.id} (${s.tool_id}); leave tool_id out or give ${s.tool_id}`)
+  if (body.tool_id !== undefined && body.tool_id !== s.tool_id)
+    throw badRequest(
+      `Invalid parameters: tool_id ${body.tool_id} differs from the tool of scan ${s.id} (${s.tool_id}); leave tool_id out or give ${s.tool_id}`,
+    )
   const { from_scan_id: _from, ...given } = body
   const namesTarget = given.target_id !== undefined || (given.target_name ?? null) !== null || (given.target_type ?? null) !== null
   const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined))
@@ -137,7 +178,12 @@ export async function withEarlierScan<T extends CreateScanInput & { target_type?
   } as T
 }
 
-export async function createScan(db: Db, caller: Caller, rules: ScanRules, input: CreateScanInput): Promise<{ scanId: number; targetId: number }> {
+export async function createScan(
+  db: Db,
+  caller: Caller,
+  rules: ScanRules,
+  input: CreateScanInput,
+): Promise<{ scanId: number; targetId: number }> {
   const body = await withEarlierScan(db, caller, input)
   const r = await resolveScan(db, caller, rules, body)
   const scanId = await queueScan(db, {

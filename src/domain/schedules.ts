@@ -55,7 +55,13 @@ export function checkTiming(input: ScheduleTimingInput, base?: Timing): Timing {
   return t
 }
 
-export async function createSchedule(db: Db, caller: Caller, rules: ScanRules, input: CreateScheduleInput, now = new Date()): Promise<number> {
+export async function createSchedule(
+  db: Db,
+  caller: Caller,
+  rules: ScanRules,
+  input: CreateScheduleInput,
+  now = new Date(),
+): Promise<number> {
   const body = await withEarlierScan(db, caller, input)
   const byType = body.target_type !== undefined && body.target_type !== null
   const hasTarget = body.target_id !== undefined || (body.target_name !== undefined && body.target_name !== null)
@@ -82,13 +88,25 @@ export async function createSchedule(db: Db, caller: Caller, rules: ScanRules, i
 }
 
 /** Applies a partial update; a new timing moves next_run_at to its first slot after now. */
-export async function changeSchedule(db: Db, caller: Caller, rules: ScanRules, id: number, body: UpdateScheduleInput, now = new Date()): Promise<ScheduleRow> {
+export async function changeSchedule(
+  db: Db,
+  caller: Caller,
+  rules: ScanRules,
+  id: number,
+  body: UpdateScheduleInput,
+  now = new Date(),
+): Promise<ScheduleRow> {
   const s = await getSchedule(db, caller.userId, id, WRITER_ROLES)
   if (!s) throw await refusal(getSchedule(db, caller.userId, id), 'Schedule')
   const set: ScheduleChanges = {}
   if (body.cron !== undefined || body.interval_minutes !== undefined || body.timezone !== undefined) {
     const t = checkTiming(body, s)
-    Object.assign(set, { cron: t.cron, interval_minutes: t.interval_minutes, timezone: t.timezone, next_run_at: nextSlot(t, now).toISOString() })
+    Object.assign(set, {
+      cron: t.cron,
+      interval_minutes: t.interval_minutes,
+      timezone: t.timezone,
+      next_run_at: nextSlot(t, now).toISOString(),
+    })
   }
   if (body.name !== undefined) set.name = body.name
   if (body.max_scan_time !== undefined) set.max_scan_time = body.max_scan_time
@@ -102,7 +120,8 @@ export async function changeSchedule(db: Db, caller: Caller, rules: ScanRules, i
         tool_id: s.tool_id,
         workspace_id: s.workspace_id,
         tool_params: body.tool_params !== undefined ? body.tool_params : JSON.parse(s.tool_params),
-        report_callback: body.report_callback !== undefined ? body.report_callback : s.report_callback ? JSON.parse(s.report_callback) : null,
+        report_callback:
+          body.report_callback !== undefined ? body.report_callback : s.report_callback ? JSON.parse(s.report_callback) : null,
         ...(body.vpn_profile_uuid !== undefined ? { vpn_profile_uuid: body.vpn_profile_uuid } : {}),
       },
       'none',
@@ -119,6 +138,7 @@ export async function changeSchedule(db: Db, caller: Caller, rules: ScanRules, i
 export async function setSchedulePaused(db: Db, caller: Caller, id: number, paused: boolean, now = new Date()): Promise<ScheduleRow> {
   const s = await getSchedule(db, caller.userId, id, WRITER_ROLES)
   if (!s) throw await refusal(getSchedule(db, caller.userId, id), 'Schedule')
-  if ((s.paused === 1) !== paused) await updateSchedule(db, caller.userId, id, paused ? { paused: 1 } : { paused: 0, next_run_at: nextSlot(s, now).toISOString() })
+  if ((s.paused === 1) !== paused)
+    await updateSchedule(db, caller.userId, id, paused ? { paused: 1 } : { paused: 0, next_run_at: nextSlot(s, now).toISOString() })
   return (await getSchedule(db, caller.userId, id)) ?? Promise.reject(notFound('Schedule'))
 }

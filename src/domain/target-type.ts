@@ -60,7 +60,8 @@ export function classifyTarget(raw: unknown): Classified {
     }
     if (url.username || url.password) return { ok: false, message: 'URL targets must not contain credentials' }
     const host = stripBrackets(url.hostname)
-    if (!ipVersion(host) && !asciiHostname(host)) return { ok: false, message: `the URL's host "${host.slice(0, 100)}" is not a valid hostname or IP address` }
+    if (!ipVersion(host) && !asciiHostname(host))
+      return { ok: false, message: `the URL's host "${host.slice(0, 100)}" is not a valid hostname or IP address` }
     return { ok: true, name, nameKey: name, type: 'url', host }
   }
 

@@ -5,7 +5,7 @@ import { writableWorkspace } from './access.js'
 import { countUserTargets, findTargetByKey, insertTargetWithinLimit } from '../store/targets.js'
 import { classifyTarget } from './target-type.js'
 import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
-import { badRequest, conflict, forbidden, } from './errors.js'
+import { badRequest, conflict, forbidden } from './errors.js'
 
 export const MAX_DESCRIPTION = 4096
 
@@ -51,7 +51,11 @@ export async function createTarget(db: Db, caller: Caller, scope: Scope, input: 
   if (await findTargetByKey(db, workspaceId, c.nameKey)) throw conflict(`Target "${c.name.slice(0, 200)}" already exists in this workspace`)
   try {
     // The limit is checked again with the insert: concurrent creates cannot pass it together.
-    const id = await insertTargetWithinLimit(db, { workspaceId, userId: caller.userId, name: c.name, nameKey: c.nameKey, type: c.type, description }, caller.maxTargets)
+    const id = await insertTargetWithinLimit(
+      db,
+      { workspaceId, userId: caller.userId, name: c.name, nameKey: c.nameKey, type: c.type, description },
+      caller.maxTargets,
+    )
     if (id === null) throw tooMany()
     return { id, created: true }
   } catch (e) {
@@ -61,7 +65,13 @@ export async function createTarget(db: Db, caller: Caller, scope: Scope, input: 
 }
 
 /** The existing target of this name in the workspace, or a new one (POST /scans with target_name). */
-export async function findOrCreateTarget(db: Db, caller: Caller, scope: Scope, name: unknown, workspaceId: number | null | undefined): Promise<number> {
+export async function findOrCreateTarget(
+  db: Db,
+  caller: Caller,
+  scope: Scope,
+  name: unknown,
+  workspaceId: number | null | undefined,
+): Promise<number> {
   const c = classifyTarget(name)
   if (!c.ok) throw badRequest(c.message)
   const ws = await resolveWorkspace(db, caller, workspaceId)

@@ -34,7 +34,8 @@ const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[A-Za-z0-9_.-
 /** 400 when the proxy host is outside the VPN host scope (WARD_VPN_HOST_BLOCKLIST, metadata by default). */
 function assertVpnHostInScope(scope: Scope, host: string): void {
   const rule = hostBlockedBy(scope, host)
-  if (rule) throw invalid(`host "${host.slice(0, 200)}" may not be used as a VPN proxy: it matches the VPN host block list entry "${rule.text}"`)
+  if (rule)
+    throw invalid(`host "${host.slice(0, 200)}" may not be used as a VPN proxy: it matches the VPN host block list entry "${rule.text}"`)
 }
 
 /** Validates a new profile and returns the row to store (credentials in their own columns). */
@@ -103,11 +104,18 @@ export function vpnProfileView(p: VpnProfileRow, workspaceIds: number[] = []) {
  * The profile a new scan uses: an explicit uuid (the caller's own, or the workspace's default, which
  * serves every member), explicit null (none), or when the field is absent the workspace's default.
  */
-export async function resolveVpnProfile(db: Db, caller: Caller, workspaceId: number, requested: string | null | undefined, given: boolean): Promise<string | null> {
+export async function resolveVpnProfile(
+  db: Db,
+  caller: Caller,
+  workspaceId: number,
+  requested: string | null | undefined,
+  given: boolean,
+): Promise<string | null> {
   if (given && requested === null) return null
   const ws = await getWorkspace(db, caller.userId, workspaceId)
   if (given && requested !== undefined && requested !== null) {
-    const usable = requested === ws?.vpn_profile_uuid ? await vpnProfileExists(db, requested) : !!(await getVpnProfile(db, caller.userId, requested))
+    const usable =
+      requested === ws?.vpn_profile_uuid ? await vpnProfileExists(db, requested) : !!(await getVpnProfile(db, caller.userId, requested))
     if (!usable) throw notFound('VPN profile')
     return requested
   }

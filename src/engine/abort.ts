@@ -11,4 +11,5 @@ export class ScanAbort extends Error {
   }
 }
 
-export const abortKind = (signal: AbortSignal): AbortKind | null => (signal.aborted && signal.reason instanceof ScanAbort ? signal.reason.kind : null)
+export const abortKind = (signal: AbortSignal): AbortKind | null =>
+  signal.aborted && signal.reason instanceof ScanAbort ? signal.reason.kind : null

@@ -39,7 +39,11 @@ export function startClaimLoop(o: ClaimOptions): ClaimLoop {
     })
   const loop = (async () => {
     while (!closing) {
-      const claimed = await claimWhileFree(o, () => closing, () => wake())
+      const claimed = await claimWhileFree(
+        o,
+        () => closing,
+        () => wake(),
+      )
       if (closing) break
       if (!claimed) await sleep()
     }

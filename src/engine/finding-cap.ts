@@ -51,7 +51,16 @@ export function cappedFindings(db: Db, scanId: number, cap: number, make: MakeFi
   const stateOf = (vulnId: string): Promise<CheckState> => {
     let s = checks.get(vulnId)
     if (!s) {
-      s = storedKeysOfCheck(db, scanId, vulnId, cap).then((keys) => ({ stored: new Set(keys), more: new Set(), moreCount: 0, samples: [], risk: 0, confirmed: false, first: null, dirty: false }))
+      s = storedKeysOfCheck(db, scanId, vulnId, cap).then((keys) => ({
+        stored: new Set(keys),
+        more: new Set(),
+        moreCount: 0,
+        samples: [],
+        risk: 0,
+        confirmed: false,
+        first: null,
+        dirty: false,
+      }))
       checks.set(vulnId, s)
     }
     return s

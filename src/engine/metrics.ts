@@ -29,4 +29,3 @@ export const engineMetrics = {
     toolDuration.observe({ tool_id: String(toolId), state }, ms / 1000)
   },
 }
-

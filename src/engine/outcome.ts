@@ -20,20 +20,24 @@ export interface RunEnd {
   tally?: TestTally
 }
 
-
 export function outcomeOf(e: RunEnd): { state: ScanState; message: string | null } {
   const kept = keptWords(e.findingsKept)
   if (e.how === 'threw' && !e.abort) {
     const err = e.error as Error
     if (err instanceof TargetUnreachableError) return { state: 'connection error', message: err.message }
     if (err instanceof AuthFailedError) return { state: 'auth failed', message: err.message }
-    if (err instanceof ToolStartError || e.testsStarted === 0 || (err as { code?: string })?.code === BLOCKED_CODE) return { state: 'failed to start', message: err?.message ?? String(err) }
+    if (err instanceof ToolStartError || e.testsStarted === 0 || (err as { code?: string })?.code === BLOCKED_CODE)
+      return { state: 'failed to start', message: err?.message ?? String(err) }
     return { state: 'finished', message: `The tool stopped early on an error: ${err?.message ?? err}; ${kept}` }
   }
   if (e.how === 'ignored-abort') {
     if (e.abort === 'stop') return { state: 'stopped', message: 'Stopped; the tool did not finish its clean-up in time' }
-    if (e.abort === 'shutdown' || e.abort === 'lease_lost') return { state: 'aborted', message: `Ward shut down while the scan was running and the tool did not stop in time; ${kept}` }
-    return { state: 'timed out', message: `The tool did not stop within its grace period after the time limit (${e.abort === 'hard_limit' ? e.hardLimitMin : e.maxScanTimeMin} min)` }
+    if (e.abort === 'shutdown' || e.abort === 'lease_lost')
+      return { state: 'aborted', message: `Ward shut down while the scan was running and the tool did not stop in time; ${kept}` }
+    return {
+      state: 'timed out',
+      message: `The tool did not stop within its grace period after the time limit (${e.abort === 'hard_limit' ? e.hardLimitMin : e.maxScanTimeMin} min)`,
+    }
   }
   switch (e.abort) {
     case 'stop':
@@ -60,9 +64,15 @@ const BLOCKED_WORDS = 'blocked: outside the allowed scope'
 function returnedOutcome(t: TestTally | undefined): { state: ScanState; message: string | null } {
   if (!t || t.total === 0) return { state: 'finished', message: null }
   if (t.ran === 0) {
-    const blocked = t.notes.length > 0 && t.notes.filter((n) => n.status === 'error').every((n) => n.message.includes(BLOCKED_WORDS)) && t.notes.some((n) => n.message.includes(BLOCKED_WORDS))
+    const blocked =
+      t.notes.length > 0 &&
+      t.notes.filter((n) => n.status === 'error').every((n) => n.message.includes(BLOCKED_WORDS)) &&
+      t.notes.some((n) => n.message.includes(BLOCKED_WORDS))
     if (blocked) return { state: 'failed to start', message: t.notes.find((n) => n.message.includes(BLOCKED_WORDS))!.message }
-    return { state: 'connection error', message: `No test ran to a result (${t.total === 1 ? 'the only test errored or was skipped' : `all ${t.total} tests errored or were skipped`}): ${notesWords(t)}` }
+    return {
+      state: 'connection error',
+      message: `No test ran to a result (${t.total === 1 ? 'the only test errored or was skipped' : `all ${t.total} tests errored or were skipped`}): ${notesWords(t)}`,
+    }
   }
   if (t.notRun > 0) return { state: 'finished', message: `${t.notRun} of ${t.total} tests could not run: ${notesWords(t)}` }
   return { state: 'finished', message: null }

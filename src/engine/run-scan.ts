@@ -48,10 +48,17 @@ export async function runScan(deps: RunScanDeps, scan: ScanRow, controller: Abor
   const started = Date.now()
   if (scan.attempts > 1) {
     // The ScanContext is not made yet: this line goes straight to the log, before the tool's own.
-    await appendLogs(deps.db, scan.id, [`Attempt ${scan.attempts} of ${deps.config.scanMaxAttempts}: the tool starts again; the tests, findings and log lines of earlier attempts are kept, and a finding reported again updates the one kept`]).catch(() => {})
+    await appendLogs(deps.db, scan.id, [
+      `Attempt ${scan.attempts} of ${deps.config.scanMaxAttempts}: the tool starts again; the tests, findings and log lines of earlier attempts are kept, and a finding reported again updates the one kept`,
+    ]).catch(() => {})
   }
   const run = await runTool(deps, scan, controller.signal)
-  const end: RunEnd = { ...run.end, maxScanTimeMin: scan.max_scan_time, hardLimitMin: deps.config.scanHardLimitMin, testsStarted: run.ctx?.testsStarted() ?? 0 }
+  const end: RunEnd = {
+    ...run.end,
+    maxScanTimeMin: scan.max_scan_time,
+    hardLimitMin: deps.config.scanHardLimitMin,
+    testsStarted: run.ctx?.testsStarted() ?? 0,
+  }
   await recordEnd(deps, scan, run.ctx, end, started)
   await run.closeEgress().catch(() => {})
 }
@@ -76,11 +83,29 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
     const minute = config.minuteMs
     // A scan queued again counts its time limits from its first start (as its duration does).
     const spent = scan.attempts > 1 && scan.start_time ? Math.max(0, Date.now() - Date.parse(scan.start_time)) : 0
-    if (tool.supportsMaxScanTime) timers.push(setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), Math.max(0, scan.max_scan_time * minute - spent)))
-    timers.push(setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)))
-    const deadline = Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute - spent
+    if (tool.supportsMaxScanTime)
+      timers.push(
+        setTimeout(() => deps.abort(scan.id, 'max_scan_time', 'max_scan_time reached'), Math.max(0, scan.max_scan_time * minute - spent)),
+      )
+    timers.push(
+      setTimeout(() => deps.abort(scan.id, 'hard_limit', 'hard limit reached'), Math.max(0, config.scanHardLimitMin * minute - spent)),
+    )
+    const deadline =
+      Date.now() + Math.min(tool.supportsMaxScanTime ? scan.max_scan_time : Infinity, config.scanHardLimitMin) * minute - spent
     const coverage = new CoverageRecorder()
-    run.ctx = createScanContext({ db, scan, target, params: params.value, signal, net: recordingAnswers(egress, coverage), makeFinding: deps.makeFinding, settings: { dnsResolver: config.dnsResolver }, deadline, coverage, findingsPerCheck: config.findingsPerCheck })
+    run.ctx = createScanContext({
+      db,
+      scan,
+      target,
+      params: params.value,
+      signal,
+      net: recordingAnswers(egress, coverage),
+      makeFinding: deps.makeFinding,
+      settings: { dnsResolver: config.dnsResolver },
+      deadline,
+      coverage,
+      findingsPerCheck: config.findingsPerCheck,
+    })
     run.ctx.log(`Ward ${tool.name} (tool ${tool.id}) started on ${target.name}`)
     run.end = await runWithGrace(scanner(run.ctx), signal, config.toolAbortGraceMs)
   } catch (e) {
@@ -92,7 +117,14 @@ async function runTool(deps: RunScanDeps, scan: ScanRow, signal: AbortSignal): P
   return run
 }
 
-const ended = (how: RunEnd['how'], abort: AbortKind | null = null): RunEnd => ({ how, abort, maxScanTimeMin: 0, hardLimitMin: 0, testsStarted: 0, findingsKept: 0 })
+const ended = (how: RunEnd['how'], abort: AbortKind | null = null): RunEnd => ({
+  how,
+  abort,
+  maxScanTimeMin: 0,
+  hardLimitMin: 0,
+  testsStarted: 0,
+  findingsKept: 0,
+})
 
 function finalState(end: RunEnd): { state: ScanState; message: string | null } {
   if (end.error instanceof EgressUnavailableError) return { state: 'VPN connection error', message: end.error.message }
@@ -127,7 +159,14 @@ async function recordEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nu
  * restartable scan cut short by shutdown, back to the queue. A scan whose lease was lost belongs to
  * the reaper (and perhaps another worker) now: only its buffered log lines are written.
  */
-async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | null, end: RunEnd, started: number, said: { logged: boolean }): Promise<string> {
+async function writeEnd(
+  deps: RunScanDeps,
+  scan: ScanRow,
+  ctx: LiveContext | null,
+  end: RunEnd,
+  started: number,
+  said: { logged: boolean },
+): Promise<string> {
   const { db, log } = deps
   const owner = scan.lease_owner ?? undefined
   if (end.abort === 'lease_lost') {
@@ -144,7 +183,11 @@ async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nul
   const handBack = state === 'aborted' && end.abort === 'shutdown' && deps.tools.get(scan.tool_id)?.restartable === true
   if (ctx && !said.logged) {
     const secs = Math.round((Date.now() - started) / 1000)
-    ctx.log(handBack ? `Ward shut down after ${secs} s: the scan goes back to the queue and restarts on the next worker; ${keptWords(kept)}` : `Scan ended: ${state}${message ? ` — ${message}` : ''} after ${secs} s`)
+    ctx.log(
+      handBack
+        ? `Ward shut down after ${secs} s: the scan goes back to the queue and restarts on the next worker; ${keptWords(kept)}`
+        : `Scan ended: ${state}${message ? ` — ${message}` : ''} after ${secs} s`,
+    )
     said.logged = true
   }
   if (ctx) {
@@ -154,7 +197,12 @@ async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nul
   }
   if (handBack) {
     const moved = await db.transaction().execute(async (trx) => {
-      const ok = await handBackScan(trx, scan.id, owner ?? '', `Ward shut down while the scan was running; queued again to restart; ${keptWords(kept)}`)
+      const ok = await handBackScan(
+        trx,
+        scan.id,
+        owner ?? '',
+        `Ward shut down while the scan was running; queued again to restart; ${keptWords(kept)}`,
+      )
       if (ok) await endOpenTestsIn(trx, scan.id, 'error', 'interrupted: Ward shut down; the scan restarts on the next worker')
       return ok
     })
@@ -162,7 +210,14 @@ async function writeEnd(deps: RunScanDeps, scan: ScanRow, ctx: LiveContext | nul
     return 'waiting'
   }
   await endOpenTests(db, scan.id, state === 'finished' || state === 'stopped' ? 'skipped' : 'error', `scan ended: ${state}`)
-  const set = { end_time: nowIso(), status_message: message, lease_owner: null, eta_at: null, coverage, ...(state === 'finished' ? { progress: 100 } : {}) }
+  const set = {
+    end_time: nowIso(),
+    status_message: message,
+    lease_owner: null,
+    eta_at: null,
+    coverage,
+    ...(state === 'finished' ? { progress: 100 } : {}),
+  }
   // The outbox row of a report callback is written in the same transaction as the terminal state.
   const moved = await endScanWithCallback(db, scan.id, (trx) => transitionScan(trx, scan.id, state, set, ['running'], owner))
   if (!moved) log.warn({ scan: scan.id, state }, 'scan was already ended elsewhere')

@@ -103,7 +103,14 @@ function scanBuffer(db: Db, scanId: number, findings: Findings, deadline: number
 }
 
 /** One test row, written at once; its findings go through the per-check cap. */
-async function startTest(db: Db, scan: ScanRow, target: TargetRow, findings: Findings, name: string, description: string): Promise<TestHandle> {
+async function startTest(
+  db: Db,
+  scan: ScanRow,
+  target: TargetRow,
+  findings: Findings,
+  name: string,
+  description: string,
+): Promise<TestHandle> {
   const testId = await insertTest(db, scan.id, name.slice(0, 500), description.slice(0, 4000))
   let found = 0
   let ended = false
@@ -115,7 +122,14 @@ async function startTest(db: Db, scan: ScanRow, target: TargetRow, findings: Fin
   return {
     async finding(f: FindingInput) {
       found++
-      await findings.write(f, { scanId: scan.id, targetId: target.id, workspaceId: scan.workspace_id, testId, testDescription: description, now: nowIso() })
+      await findings.write(f, {
+        scanId: scan.id,
+        targetId: target.id,
+        workspaceId: scan.workspace_id,
+        testId,
+        testDescription: description,
+        now: nowIso(),
+      })
     },
     done: () => end('finished', found ? 'failed' : 'passed', null),
     error: (message: string) => end('error', 'error', message.slice(0, 2000)),

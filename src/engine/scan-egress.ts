@@ -25,22 +25,36 @@ export { EgressUnavailableError }
 /** Time the proxy check may take before the scan ends `VPN connection error`. */
 const CHECK_TIMEOUT_MS = 10000
 
-export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManifest, 'name' | 'needs'>, signal: AbortSignal, scope?: ScanScope): Promise<Egress> {
+export async function egressForScan(
+  db: Db,
+  scan: ScanRow,
+  tool: Pick<ToolManifest, 'name' | 'needs'>,
+  signal: AbortSignal,
+  scope?: ScanScope,
+): Promise<Egress> {
   const scopes = scope?.scopes
   if (scope) {
     // A target created before its range was blocked, or a scan queued before: not scanned.
     const rule = hostBlockedBy(scope.scopes.target, scope.targetHost)
-    if (rule) throw new ToolStartError(`the target ${scope.targetHost} is outside the allowed scope (it matches the ${scope.scopes.target.setting} entry "${rule.text}"); nothing was sent`)
+    if (rule)
+      throw new ToolStartError(
+        `the target ${scope.targetHost} is outside the allowed scope (it matches the ${scope.scopes.target.setting} entry "${rule.text}"); nothing was sent`,
+      )
   }
   if (!scan.vpn_profile_uuid) {
     const egress = createDirectEgress(scopes?.target)
-    if (tool.needs.udp && !egress.carriesUdp) throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
+    if (tool.needs.udp && !egress.carriesUdp)
+      throw new ToolStartError(`${tool.name} needs UDP, which the ${egress.kind} egress cannot carry`)
     return egress
   }
   const profile = await getVpnProfileForEgress(db, scan.vpn_profile_uuid)
-  if (!profile) throw new EgressUnavailableError(`VPN profile ${scan.vpn_profile_uuid} no longer exists (it was deleted after the scan was created)`)
+  if (!profile)
+    throw new EgressUnavailableError(`VPN profile ${scan.vpn_profile_uuid} no longer exists (it was deleted after the scan was created)`)
   const label = vpnProfileLabel(profile)
-  if (scopes && hostBlockedBy(scopes.vpnHost, profile.host)) throw new EgressUnavailableError(`${label} cannot be used: its host is outside the allowed scope (${scopes.vpnHost.setting}); nothing was sent`)
+  if (scopes && hostBlockedBy(scopes.vpnHost, profile.host))
+    throw new EgressUnavailableError(
+      `${label} cannot be used: its host is outside the allowed scope (${scopes.vpnHost.setting}); nothing was sent`,
+    )
   let egress: Egress
   try {
     egress = createEgress(egressProfileOf(profile), scopes)
@@ -50,7 +64,9 @@ export async function egressForScan(db: Db, scan: ScanRow, tool: Pick<ToolManife
   // Refused before the proxy is contacted: no handshake can make a TCP proxy carry UDP.
   if (tool.needs.udp && !egress.carriesUdp) {
     await egress.close().catch(() => {})
-    throw new ToolStartError(`${tool.name} needs UDP, which ${label} cannot carry: ${profile.type === 'socks5' ? 'Ward tunnels only TCP through SOCKS5' : 'an HTTP CONNECT proxy tunnels only TCP'}; scan without a VPN profile (vpn_profile_uuid: null) or use a TCP tool`)
+    throw new ToolStartError(
+      `${tool.name} needs UDP, which ${label} cannot carry: ${profile.type === 'socks5' ? 'Ward tunnels only TCP through SOCKS5' : 'an HTTP CONNECT proxy tunnels only TCP'}; scan without a VPN profile (vpn_profile_uuid: null) or use a TCP tool`,
+    )
   }
   const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS + 1000)
   try {
@@ -73,5 +89,5 @@ export function egressProfileOf(p: VpnProfileRow): EgressProfile {
 }
 
 /** How a profile is named in status messages: `VPN profile "office" (socks5 127.0.7.50:1080)`. Secret-free. */
-export const vpnProfileLabel = (p: VpnProfileRow) => `VPN profile ${JSON.stringify(p.name)} (${p.type} ${p.url ?? hostPort(p.host, p.port)})`
-
+export const vpnProfileLabel = (p: VpnProfileRow) =>
+  `VPN profile ${JSON.stringify(p.name)} (${p.type} ${p.url ?? hostPort(p.host, p.port)})`

@@ -37,7 +37,10 @@ export function startScheduler(o: SchedulerOptions, autostart = true): Scheduler
         const run = await claimDueSchedule(o.db, o.dbKind, o.workerId, now(), o.claim)
         if (!run) break
         fired.push(run)
-        o.log.info({ schedule: run.scheduleId, slot: run.slotAt, outcome: run.outcome, scans: run.scanIds }, run.message ?? 'schedule fired')
+        o.log.info(
+          { schedule: run.scheduleId, slot: run.slotAt, outcome: run.outcome, scans: run.scanIds },
+          run.message ?? 'schedule fired',
+        )
       }
     } catch (e) {
       o.log.error({ err: e }, 'firing schedules failed')

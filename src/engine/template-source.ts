@@ -18,7 +18,13 @@ export function createTemplateSource(db: Db): TemplateSource {
   return {
     forProtocol(protocol) {
       let p = byProtocol.get(protocol)
-      if (!p) byProtocol.set(protocol, (p = templatesToRun(db, protocol).then((rows) => rows.map((r) => ({ id: r.id, path: r.file_path, yaml: r.yaml, files: files(r.files) })))))
+      if (!p)
+        byProtocol.set(
+          protocol,
+          (p = templatesToRun(db, protocol).then((rows) =>
+            rows.map((r) => ({ id: r.id, path: r.file_path, yaml: r.yaml, files: files(r.files) })),
+          )),
+        )
       return p
     },
   }

@@ -6,9 +6,16 @@ import type { KnownCve, VulnerabilityLookup } from '../toolkit/vulns.js'
 import { compareVersions } from '../tools/lib/versions/version.js'
 
 /** The range a row states, in the catalogue's range grammar ('>=2.4.0 <2.4.52'). */
-export function rangeText(r: Pick<CveRangeRow, 'version' | 'start_including' | 'start_excluding' | 'end_including' | 'end_excluding'>): string {
+export function rangeText(
+  r: Pick<CveRangeRow, 'version' | 'start_including' | 'start_excluding' | 'end_including' | 'end_excluding'>,
+): string {
   if (r.version) return `=${r.version}`
-  const parts = [r.start_including && `>=${r.start_including}`, r.start_excluding && `>${r.start_excluding}`, r.end_including && `<=${r.end_including}`, r.end_excluding && `<${r.end_excluding}`]
+  const parts = [
+    r.start_including && `>=${r.start_including}`,
+    r.start_excluding && `>${r.start_excluding}`,
+    r.end_including && `<=${r.end_including}`,
+    r.end_excluding && `<${r.end_excluding}`,
+  ]
   return parts.filter(Boolean).join(' ')
 }
 
@@ -16,7 +23,10 @@ export function rangeText(r: Pick<CveRangeRow, 'version' | 'start_including' | '
  * Whether a seen version is in a row's range. A CPE naming one version matches that release; the
  * portable "p1" packaging suffix (OpenSSH 7.4p1) counts as its release (NVD writes 7.4 with update p1).
  */
-export function inRange(version: string, r: Pick<CveRangeRow, 'version' | 'start_including' | 'start_excluding' | 'end_including' | 'end_excluding'>): boolean {
+export function inRange(
+  version: string,
+  r: Pick<CveRangeRow, 'version' | 'start_including' | 'start_excluding' | 'end_including' | 'end_excluding'>,
+): boolean {
   if (!/^\d/.test(version.trim())) return false
   const v = version.trim()
   if (r.version) return compareVersions(v, r.version) === 0 || compareVersions(v.replace(/p\d+$/i, ''), r.version) === 0

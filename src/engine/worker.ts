@@ -50,13 +50,28 @@ export async function startWorker(o: WorkerOptions): Promise<Worker> {
 
   const active = new ActiveScans()
   const abort = active.abort.bind(active)
-  const loop = startClaimLoop({ ...o, workerId: id, active, run: (scan, controller) => runScan({ db, config, log, makeFinding: o.makeFinding, tools, abort }, scan, controller) })
+  const loop = startClaimLoop({
+    ...o,
+    workerId: id,
+    active,
+    run: (scan, controller) => runScan({ db, config, log, makeFinding: o.makeFinding, tools, abort }, scan, controller),
+  })
   const unsubscribe = subscribe((e) => {
     if (e.type === 'queued') loop.wake()
     else if (e.type === 'stop') abort(e.scanId, 'stop', 'stop requested')
   })
   const leases = startLeaseKeeping({ db, config, log, workerId: id, active, recovery })
-  const scheduler = o.scheduler === false ? null : startScheduler({ db, dbKind: o.dbKind, log, workerId: id, tickMs: config.schedulerMs, ...(typeof o.scheduler === 'object' ? o.scheduler : {}) })
+  const scheduler =
+    o.scheduler === false
+      ? null
+      : startScheduler({
+          db,
+          dbKind: o.dbKind,
+          log,
+          workerId: id,
+          tickMs: config.schedulerMs,
+          ...(typeof o.scheduler === 'object' ? o.scheduler : {}),
+        })
 
   let closing = false
   return {

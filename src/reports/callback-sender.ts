@@ -60,15 +60,23 @@ export function retryDelay(config: Config, attempt: number, retryAfter: string |
 }
 
 /** Whether the scan asked for its callback only when something changed since its previous scan. */
-const onlyOnChange = (scan: Pick<ScanRow, 'report_callback'>) => !!scan.report_callback && (JSON.parse(scan.report_callback) as { only_on_change?: boolean }).only_on_change === true
+const onlyOnChange = (scan: Pick<ScanRow, 'report_callback'>) =>
+  !!scan.report_callback && (JSON.parse(scan.report_callback) as { only_on_change?: boolean }).only_on_change === true
 
-export async function buildCallbackBody(db: Db, d: CallbackDeliveryRow, toolName?: ToolNames): Promise<{ body: Buffer; contentType: string } | null> {
+export async function buildCallbackBody(
+  db: Db,
+  d: CallbackDeliveryRow,
+  toolName?: ToolNames,
+): Promise<{ body: Buffer; contentType: string } | null> {
   const scan = await getScanById(db, d.scan_id)
   if (!scan) return null
   if (d.format === 'pdf') return { body: await scanPdf(db, scan, toolName), contentType: 'application/pdf' }
   // A change-only callback carries the changes in its (signed) body, beside the usual output.
   const changes = onlyOnChange(scan) ? { changes: await scanChanges(db, scan) } : {}
-  return { body: Buffer.from(JSON.stringify({ data: { ...(await scanOutputJson(db, scan)), ...changes } })), contentType: 'application/json' }
+  return {
+    body: Buffer.from(JSON.stringify({ data: { ...(await scanOutputJson(db, scan)), ...changes } })),
+    contentType: 'application/json',
+  }
 }
 
 /** Why a change-only callback is not sent (nothing changed), or null when it is to be sent. */
@@ -134,17 +142,32 @@ async function post(x: AttemptDeps, d: CallbackDeliveryRow, body: Buffer, header
     await res.body.dump().catch(() => {})
     return { statusCode: res.statusCode, retryAfter: Array.isArray(ra) ? (ra[0] ?? null) : (ra ?? null), error: null, blocked: false }
   } catch (e) {
-    const error = timeout.aborted ? `timed out after ${config.callbackTimeoutMs} ms` : x.cancel.aborted ? 'Ward shut down during the attempt' : describe(e)
+    const error = timeout.aborted
+      ? `timed out after ${config.callbackTimeoutMs} ms`
+      : x.cancel.aborted
+        ? 'Ward shut down during the attempt'
+        : describe(e)
     return { statusCode: null, retryAfter: null, error, blocked: (e as { code?: string }).code === 'EBLOCKED' }
   }
 }
 
 /** What an attempt's outcome means for the delivery: delivered, failed for good, or retried at a time. */
-function attemptResult(x: AttemptDeps, d: CallbackDeliveryRow, a: { attempt: number; startedAt: string; durationMs: number } & Sent): AttemptResult {
+function attemptResult(
+  x: AttemptDeps,
+  d: CallbackDeliveryRow,
+  a: { attempt: number; startedAt: string; durationMs: number } & Sent,
+): AttemptResult {
   const { config } = x
   const { statusCode, error } = a
   const outcome = deliveryOutcome(statusCode ?? 'network-error')
-  const r: AttemptResult = { attempt: a.attempt, startedAt: a.startedAt, statusCode, error, durationMs: a.durationMs, next: { status: 'failed' } }
+  const r: AttemptResult = {
+    attempt: a.attempt,
+    startedAt: a.startedAt,
+    statusCode,
+    error,
+    durationMs: a.durationMs,
+    next: { status: 'failed' },
+  }
   if (a.blocked) r.next = { status: 'failed' }
   else if (outcome === 'delivered') r.next = { status: 'delivered' }
   else if (outcome === 'give-up') r.error = error ?? `the receiver answered HTTP ${statusCode}; not retried`
@@ -170,7 +193,14 @@ async function sendDelivery(x: AttemptDeps, d: CallbackDeliveryRow, attempt: num
   // Built once: every retry of this event sends the same bytes (decisions.md).
   const built = await deliveryBody(db, d.id, () => buildCallbackBody(db, d, x.toolName))
   if (!built) {
-    await recordAttempt(db, owner, d.id, { attempt, startedAt, statusCode: null, error: 'the scan was deleted', durationMs: 0, next: { status: 'failed' } })
+    await recordAttempt(db, owner, d.id, {
+      attempt,
+      startedAt,
+      statusCode: null,
+      error: 'the scan was deleted',
+      durationMs: 0,
+      next: { status: 'failed' },
+    })
     return 'done'
   }
   const headers = deliveryHeaders(d, built.contentType, built.body)
@@ -198,7 +228,10 @@ async function attemptDelivery(x: AttemptDeps, d: CallbackDeliveryRow): Promise<
   const r = attemptResult(x, d, { attempt, startedAt, durationMs: Date.now() - t0, ...sent })
   const kept = await recordAttempt(x.db, x.owner, d.id, r)
   if (!kept) x.log.warn({ delivery: d.id }, 'report callback lease was lost before the attempt was recorded')
-  x.log.info({ delivery: d.id, scan: d.scan_id, attempt, status: sent.statusCode, error: r.error, next: r.next.status }, 'report callback attempt')
+  x.log.info(
+    { delivery: d.id, scan: d.scan_id, attempt, status: sent.statusCode, error: r.error, next: r.next.status },
+    'report callback attempt',
+  )
 }
 
 export function startCallbackSender(o: SenderOptions): CallbackSender {
@@ -213,7 +246,8 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   const inflight = new Set<Promise<void>>()
   let wake: () => void = () => {}
   let transportP: ReturnType<Transport> | null = null
-  const transport: Transport = () => (transportP ??= Promise.all([import('undici'), o.dispatcher()]).then(([u, dispatcher]) => ({ request: u.request, dispatcher })))
+  const transport: Transport = () =>
+    (transportP ??= Promise.all([import('undici'), o.dispatcher()]).then(([u, dispatcher]) => ({ request: u.request, dispatcher })))
   const deps: AttemptDeps = { ...o, stopping: stopping.signal, cancel: cancel.signal, transport }
 
   const loop = (async () => {
@@ -252,7 +286,10 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
       await loop
       const drained = Promise.allSettled([...inflight])
       let grace: NodeJS.Timeout | undefined
-      const late = await Promise.race([drained.then(() => false), new Promise<boolean>((r) => (grace = setTimeout(() => r(true), config.callbackTimeoutMs)))])
+      const late = await Promise.race([
+        drained.then(() => false),
+        new Promise<boolean>((r) => (grace = setTimeout(() => r(true), config.callbackTimeoutMs))),
+      ])
       clearTimeout(grace)
       if (late) cancel.abort()
       await drained

@@ -19,7 +19,9 @@ export class PdfBusyError extends Error {
   override name = 'PdfBusyError'
   readonly retryAfterS = RETRY_AFTER_S
   constructor(limits: PdfBuildLimits) {
-    super(`Too many PDF reports are being built (${limits.concurrency} at once, ${limits.queue} waiting): try again in ${RETRY_AFTER_S} seconds`)
+    super(
+      `Too many PDF reports are being built (${limits.concurrency} at once, ${limits.queue} waiting): try again in ${RETRY_AFTER_S} seconds`,
+    )
   }
 }
 
@@ -52,7 +54,8 @@ export class PdfBuildSlots {
       if (released) return
       released = true
       const next = this.waiters.shift()
-      if (next) next() // the slot passes straight to the next waiter
+      if (next)
+        next() // the slot passes straight to the next waiter
       else this.running--
     }
   }
@@ -64,4 +67,3 @@ export class PdfBuildSlots {
 
 /** The process's slots: every PDF built here (API, web pages, report callbacks) takes one. */
 export const pdfBuilds = new PdfBuildSlots()
-

@@ -27,7 +27,12 @@ function startThread(job: PdfJob): Worker {
   const ts = import.meta.url.endsWith('.ts')
   const entry = new URL(ts ? './pdf/thread.ts' : './pdf/thread.js', import.meta.url)
   // Run from the TypeScript sources (tests, benchmarks, through tsx): the thread loads tsx first.
-  if (ts) return new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`, { eval: true, workerData: job, resourceLimits: THREAD_LIMITS })
+  if (ts)
+    return new Worker(`import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`, {
+      eval: true,
+      workerData: job,
+      resourceLimits: THREAD_LIMITS,
+    })
   return new Worker(entry, { workerData: job, resourceLimits: THREAD_LIMITS })
 }
 

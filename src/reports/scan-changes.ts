@@ -49,8 +49,16 @@ export interface ScanChanges {
    */
   findings: { new: FindingRef[]; gone: FindingRef[]; still: FindingRef[]; not_covered: FindingRef[] }
   surface: {
-    ports: { opened: PortFacts[]; closed: PortFacts[]; changed: Array<{ port: number; protocol: string; before: PortFacts; after: PortFacts }> }
-    subdomains: { added: Array<{ hostname: string; ip_address: string | null }>; removed: Array<{ hostname: string; ip_address: string | null }>; address_changed: Array<{ hostname: string; before: string | null; after: string | null }> }
+    ports: {
+      opened: PortFacts[]
+      closed: PortFacts[]
+      changed: Array<{ port: number; protocol: string; before: PortFacts; after: PortFacts }>
+    }
+    subdomains: {
+      added: Array<{ hostname: string; ip_address: string | null }>
+      removed: Array<{ hostname: string; ip_address: string | null }>
+      address_changed: Array<{ hostname: string; before: string | null; after: string | null }>
+    }
     tls: {
       certificate: { before: CertFacts | null; after: CertFacts | null } | null
       protocols_added: string[]
@@ -84,18 +92,30 @@ function ports(out: Record<string, unknown>): Map<string, PortFacts> {
 }
 
 function subdomains(out: Record<string, unknown>): Map<string, string | null> {
-  return new Map(arr(out.subdomains).filter((d) => typeof d?.hostname === 'string').map((d) => [d.hostname as string, str(d.ip_address)]))
+  return new Map(
+    arr(out.subdomains)
+      .filter((d) => typeof d?.hostname === 'string')
+      .map((d) => [d.hostname as string, str(d.ip_address)]),
+  )
 }
 
 function serverCert(out: Record<string, unknown>): CertFacts | null {
   const c = arr(out.certificates).find((x) => x?.position === 0) ?? arr(out.certificates)[0]
   if (!c || typeof c.fingerprint_sha256 !== 'string') return null
-  return { subject: String(c.subject ?? ''), issuer: String(c.issuer ?? ''), valid_to: String(c.valid_to ?? ''), fingerprint_sha256: c.fingerprint_sha256 }
+  return {
+    subject: String(c.subject ?? ''),
+    issuer: String(c.issuer ?? ''),
+    valid_to: String(c.valid_to ?? ''),
+    fingerprint_sha256: c.fingerprint_sha256,
+  }
 }
 
 function tlsSets(out: Record<string, unknown>): { protocols: Set<string>; ciphers: Set<string> } {
   const accepted = arr(out.protocols).filter((p) => typeof p?.name === 'string' && p.accepted)
-  return { protocols: new Set(accepted.map((p) => p.name as string)), ciphers: new Set(accepted.flatMap((p) => arr(p.ciphers).map((c) => `${p.name} ${c?.name}`))) }
+  return {
+    protocols: new Set(accepted.map((p) => p.name as string)),
+    ciphers: new Set(accepted.flatMap((p) => arr(p.ciphers).map((c) => `${p.name} ${c?.name}`))),
+  }
 }
 
 function urls(out: Record<string, unknown>): Set<string> {
@@ -106,7 +126,16 @@ const cappedChecks = (fs: FindingRow[]) => new Set(fs.filter((f) => f.location =
 
 const minus = <T>(a: Iterable<T>, b: { has(x: T): boolean }) => [...a].filter((x) => !b.has(x))
 
-const ref = (f: FindingRow): FindingRef => ({ id: f.id, vuln_id: f.vuln_id, name: f.name, risk_level: f.risk_level, port: f.port, protocol: f.protocol, service: f.service, location: f.url ?? f.location })
+const ref = (f: FindingRow): FindingRef => ({
+  id: f.id,
+  vuln_id: f.vuln_id,
+  name: f.name,
+  risk_level: f.risk_level,
+  port: f.port,
+  protocol: f.protocol,
+  service: f.service,
+  location: f.url ?? f.location,
+})
 
 /**
  * What each scan looked at, to tell "gone" from "not covered" (store/coverage.ts). Absent: both
@@ -121,10 +150,21 @@ export interface DiffLooks {
   seenBefore: ReadonlySet<string>
 }
 
-const spotOf = (f: FindingRow, names: ReadonlyMap<number, string>) => ({ port: f.port, protocol: f.protocol, url: f.url, test_name: f.test_id === null ? null : (names.get(f.test_id) ?? null) })
+const spotOf = (f: FindingRow, names: ReadonlyMap<number, string>) => ({
+  port: f.port,
+  protocol: f.protocol,
+  url: f.url,
+  test_name: f.test_id === null ? null : (names.get(f.test_id) ?? null),
+})
 
 /** The changes of `scan` against `against` (null: nothing to compare with, so everything is new). */
-export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRow | null, againstFindings: FindingRow[], looks?: DiffLooks): ScanChanges {
+export function diffScans(
+  scan: ScanRow,
+  findings: FindingRow[],
+  against: ScanRow | null,
+  againstFindings: FindingRow[],
+  looks?: DiffLooks,
+): ScanChanges {
   const complete = scanIsComplete(scan)
   const looked = (look: ScanLook | null | undefined, f: FindingRow) => !looks || !look || lookedAt(look, spotOf(f, looks.testNames))
   const cov = parseCoverage(scan.coverage)
@@ -167,22 +207,43 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
     complete,
     changed: false,
     findings: {
-      new: uniq(findings.filter((f) => !oldKeys.has(f.dedup_key) && !(against && cappedBefore.has(f.vuln_id)) && (looked(looks?.against, f) || !looks?.seenBefore.has(f.dedup_key)))).map(ref),
-      gone: gone(uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && !cappedNow.has(f.vuln_id) && looked(looks?.scan, f))).map(ref)),
-      still: uniq(findings.filter((f) => oldKeys.has(f.dedup_key) || (!looked(looks?.against, f) && looks?.seenBefore.has(f.dedup_key)))).map(ref),
+      new: uniq(
+        findings.filter(
+          (f) =>
+            !oldKeys.has(f.dedup_key) &&
+            !(against && cappedBefore.has(f.vuln_id)) &&
+            (looked(looks?.against, f) || !looks?.seenBefore.has(f.dedup_key)),
+        ),
+      ).map(ref),
+      gone: gone(
+        uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && !cappedNow.has(f.vuln_id) && looked(looks?.scan, f))).map(ref),
+      ),
+      still: uniq(
+        findings.filter((f) => oldKeys.has(f.dedup_key) || (!looked(looks?.against, f) && looks?.seenBefore.has(f.dedup_key))),
+      ).map(ref),
       // A check this scan capped is undecided for the findings it did not store: not covered either.
-      not_covered: against ? uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && (!(complete && looked(looks?.scan, f)) || cappedNow.has(f.vuln_id)))).map(ref) : [],
+      not_covered: against
+        ? uniq(
+            againstFindings.filter((f) => !keys.has(f.dedup_key) && (!(complete && looked(looks?.scan, f)) || cappedNow.has(f.vuln_id))),
+          ).map(ref)
+        : [],
     },
     surface: {
       ports: {
         opened: minus(pNow.keys(), pBefore).map((k) => pNow.get(k)!),
-        closed: gone(minus(pBefore.keys(), pNow).map((k) => pBefore.get(k)!).filter(probedNow)),
+        closed: gone(
+          minus(pBefore.keys(), pNow)
+            .map((k) => pBefore.get(k)!)
+            .filter(probedNow),
+        ),
         changed: changedPorts.map(([k, p]) => ({ port: p.port, protocol: p.protocol, before: pBefore.get(k)!, after: p })),
       },
       subdomains: {
         added: minus(dNow.keys(), dBefore).map((h) => ({ hostname: h, ip_address: dNow.get(h)! })),
         removed: gone(minus(dBefore.keys(), dNow).map((h) => ({ hostname: h, ip_address: dBefore.get(h)! }))),
-        address_changed: [...dNow].filter(([h, ip]) => dBefore.has(h) && dBefore.get(h) !== ip).map(([h, ip]) => ({ hostname: h, before: dBefore.get(h)!, after: ip })),
+        address_changed: [...dNow]
+          .filter(([h, ip]) => dBefore.has(h) && dBefore.get(h) !== ip)
+          .map(([h, ip]) => ({ hostname: h, before: dBefore.get(h)!, after: ip })),
       },
       tls: {
         certificate: certChanged ? { before: cBefore, after: cNow } : null,
@@ -196,8 +257,20 @@ export function diffScans(scan: ScanRow, findings: FindingRow[], against: ScanRo
   }
   const s = c.surface
   c.changed =
-    c.findings.new.length + c.findings.gone.length + s.ports.opened.length + s.ports.closed.length + s.ports.changed.length + s.subdomains.added.length + s.subdomains.removed.length + s.subdomains.address_changed.length +
-      s.tls.protocols_added.length + s.tls.protocols_removed.length + s.tls.ciphers_added.length + s.tls.ciphers_removed.length + s.urls.found.length + s.urls.gone.length >
+    c.findings.new.length +
+      c.findings.gone.length +
+      s.ports.opened.length +
+      s.ports.closed.length +
+      s.ports.changed.length +
+      s.subdomains.added.length +
+      s.subdomains.removed.length +
+      s.subdomains.address_changed.length +
+      s.tls.protocols_added.length +
+      s.tls.protocols_removed.length +
+      s.tls.ciphers_added.length +
+      s.tls.ciphers_removed.length +
+      s.urls.found.length +
+      s.urls.gone.length >
       0 || s.tls.certificate !== null
   return c
 }

@@ -4,7 +4,10 @@ import type { ScanRow } from '../store/schema.js'
 import { scanFindings } from '../store/results.js'
 import { findingView } from './finding-view.js'
 
-export async function scanOutputJson(db: Db, s: ScanRow): Promise<{ output_type: 'finding_list'; output_data: Record<string, unknown> & { findings: ReturnType<typeof findingView>[] } }> {
+export async function scanOutputJson(
+  db: Db,
+  s: ScanRow,
+): Promise<{ output_type: 'finding_list'; output_data: Record<string, unknown> & { findings: ReturnType<typeof findingView>[] } }> {
   const findings = (await scanFindings(db, s.id)).map(findingView)
   const extra = s.output_data ? (JSON.parse(s.output_data) as Record<string, unknown>) : {}
   return { output_type: 'finding_list', output_data: { ...extra, findings } }

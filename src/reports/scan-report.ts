@@ -25,7 +25,11 @@ const numbered: ToolNames = (id) => `Tool ${id}`
  * for the ones detailed, the overview's columns for the rest) and the counts over all of them, so a
  * scan of any size costs the same to report.
  */
-export async function reportModel(db: Db, s: ScanRow, toolName: ToolNames = numbered): Promise<{ scan: ReportScan; findings: ReportFinding[]; tests: ReportTest[]; totals: ReportTotals }> {
+export async function reportModel(
+  db: Db,
+  s: ScanRow,
+  toolName: ToolNames = numbered,
+): Promise<{ scan: ReportScan; findings: ReportFinding[]; tests: ReportTest[]; totals: ReportTotals }> {
   const target = await getTargetById(db, s.target_id)
   const counts = { critical: s.count_critical, high: s.count_high, medium: s.count_medium, low: s.count_low, info: s.count_info }
   const start = s.start_time ? Date.parse(s.start_time) : null
@@ -44,7 +48,11 @@ export async function reportModel(db: Db, s: ScanRow, toolName: ToolNames = numb
   }
   const heads = (await findingHeads(db, s.id)).sort(reportOrder)
   const totals = reportTotals(heads)
-  const rows = await findingsOfScan(db, s.id, heads.slice(0, LIMIT.overviewRows).map((h) => h.id))
+  const rows = await findingsOfScan(
+    db,
+    s.id,
+    heads.slice(0, LIMIT.overviewRows).map((h) => h.id),
+  )
   const findings: ReportFinding[] = rows.map(decodeFinding).map((f, i) => {
     // Past the detailed ones only the overview's columns are drawn: the long texts stay behind.
     const detailed = i < LIMIT.detailedFindings
@@ -70,7 +78,12 @@ export async function reportModel(db: Db, s: ScanRow, toolName: ToolNames = numb
       url: f.url,
     }
   })
-  const tests: ReportTest[] = (await scanTests(db, s.id)).map((t) => ({ name: t.name, description: t.description, status: t.status, result: t.result }))
+  const tests: ReportTest[] = (await scanTests(db, s.id)).map((t) => ({
+    name: t.name,
+    description: t.description,
+    status: t.status,
+    result: t.result,
+  }))
   return { scan, findings, tests, totals }
 }
 

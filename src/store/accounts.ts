@@ -23,14 +23,27 @@ export async function createUser(db: Db, u: { name: string; maxTargets: number; 
     const now = nowIso()
     const user = await trx
       .insertInto('users')
-      .values({ name: u.name, max_targets: u.maxTargets, license_expires: u.licenseExpires ?? null, active_workspace_id: null, created_at: now })
+      .values({
+        name: u.name,
+        max_targets: u.maxTargets,
+        license_expires: u.licenseExpires ?? null,
+        active_workspace_id: null,
+        created_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
-    const ws = await trx.insertInto('workspaces').values({ user_id: user.id, name: 'Default', vpn_profile_uuid: null, created_at: now }).returning('id').executeTakeFirstOrThrow()
+    const ws = await trx
+      .insertInto('workspaces')
+      .values({ user_id: user.id, name: 'Default', vpn_profile_uuid: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     await addOwner(trx, ws.id, user.id, now)
     await trx.updateTable('users').set({ active_workspace_id: ws.id }).where('id', '=', user.id).execute()
     const key = u.apiKey ?? newApiKey()
-    await trx.insertInto('api_keys').values({ user_id: user.id, key_hash: hashKey(key), key_prefix: keyPrefix(key), created_at: now, revoked_at: null }).execute()
+    await trx
+      .insertInto('api_keys')
+      .values({ user_id: user.id, key_hash: hashKey(key), key_prefix: keyPrefix(key), created_at: now, revoked_at: null })
+      .execute()
     return { userId: user.id, workspaceId: ws.id, apiKey: key }
   })
 }
@@ -39,7 +52,10 @@ export async function createApiKey(db: Db, userId: number): Promise<string | nul
   const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()
   if (!user) return null
   const key = newApiKey()
-  await db.insertInto('api_keys').values({ user_id: userId, key_hash: hashKey(key), key_prefix: keyPrefix(key), created_at: nowIso(), revoked_at: null }).execute()
+  await db
+    .insertInto('api_keys')
+    .values({ user_id: userId, key_hash: hashKey(key), key_prefix: keyPrefix(key), created_at: nowIso(), revoked_at: null })
+    .execute()
   return key
 }
 
@@ -53,7 +69,17 @@ export interface KeyInfo {
 }
 
 const keyInfo = (db: Db) =>
-  db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id').select(['api_keys.id', 'api_keys.user_id', 'users.name as user_name', 'api_keys.key_prefix', 'api_keys.created_at', 'api_keys.revoked_at'])
+  db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id',
+      'api_keys.user_id',
+      'users.name as user_name',
+      'api_keys.key_prefix',
+      'api_keys.created_at',
+      'api_keys.revoked_at',
+    ])
 
 /** Every key (never its secret part), oldest first; one user's with `userId`. */
 export async function listKeys(db: Db, userId?: number): Promise<KeyInfo[]> {
@@ -71,7 +97,12 @@ export async function activeKeysMatching(db: Db, given: string): Promise<KeyInfo
   const byHash = await keyInfo(db).where('api_keys.key_hash', '=', hashKey(given)).where('api_keys.revoked_at', 'is', null).execute()
   if (byHash.length) return byHash
   const start = given.slice(0, 12)
-  const rows = await keyInfo(db).where('api_keys.revoked_at', 'is', null).where('api_keys.key_prefix', '>=', start).orderBy('api_keys.key_prefix').limit(50).execute()
+  const rows = await keyInfo(db)
+    .where('api_keys.revoked_at', 'is', null)
+    .where('api_keys.key_prefix', '>=', start)
+    .orderBy('api_keys.key_prefix')
+    .limit(50)
+    .execute()
   // A range scan then a startsWith: LIKE would treat "_" (frequent in base64url keys) as a wildcard.
   return rows.filter((r) => r.key_prefix.startsWith(start))
 }
@@ -81,7 +112,12 @@ export async function getKey(db: Db, id: number): Promise<KeyInfo | undefined> {
 }
 
 export async function revokeKey(db: Db, id: number): Promise<boolean> {
-  const r = await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  const r = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
 
@@ -98,7 +134,14 @@ export async function listUsers(db: Db): Promise<UserInfo[]> {
   const rows = await db
     .selectFrom('users')
     .leftJoin('api_keys', (j) => j.onRef('api_keys.user_id', '=', 'users.id').on('api_keys.revoked_at', 'is', null))
-    .select(['users.id', 'users.name', 'users.max_targets', 'users.license_expires', 'users.created_at', (e) => e.fn.count('api_keys.id').as('active_keys')])
+    .select([
+      'users.id',
+      'users.name',
+      'users.max_targets',
+      'users.license_expires',
+      'users.created_at',
+      (e) => e.fn.count('api_keys.id').as('active_keys'),
+    ])
     .groupBy(['users.id', 'users.name', 'users.max_targets', 'users.license_expires', 'users.created_at'])
     .orderBy('users.id')
     .execute()
@@ -110,14 +153,29 @@ export async function userByName(db: Db, name: string): Promise<{ id: number; na
   return db.selectFrom('users').select(['id', 'name']).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst()
 }
 
-export async function setUserLimits(db: Db, userId: number, set: { maxTargets?: number; licenseExpires?: string | null }): Promise<boolean> {
-  const values = { ...(set.maxTargets !== undefined ? { max_targets: set.maxTargets } : {}), ...(set.licenseExpires !== undefined ? { license_expires: set.licenseExpires } : {}) }
+export async function setUserLimits(
+  db: Db,
+  userId: number,
+  set: { maxTargets?: number; licenseExpires?: string | null },
+): Promise<boolean> {
+  const values = {
+    ...(set.maxTargets !== undefined ? { max_targets: set.maxTargets } : {}),
+    ...(set.licenseExpires !== undefined ? { license_expires: set.licenseExpires } : {}),
+  }
   if (!Object.keys(values).length) return userExists(db, userId)
   const r = await db.updateTable('users').set(values).where('id', '=', userId).executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
 
-export const countUsers = async (db: Db) => Number((await db.selectFrom('users').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+export const countUsers = async (db: Db) =>
+  Number(
+    (
+      await db
+        .selectFrom('users')
+        .select((e) => e.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 export const callerByKey = (db: Db, key: string) => callerByKeyHash(db, hashKey(key))
 
@@ -136,14 +194,24 @@ export async function callerByKeyHash(db: Db, keyHash: string): Promise<Caller |
   )
   // The lookup is by hash; the constant-time compare keeps the final decision free of timing leaks.
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(keyHash, 'hex'))) return null
-  return { userId: row.user_id, keyHash, activeWorkspaceId: row.active_workspace_id ?? 0, maxTargets: row.max_targets, licenseExpires: row.license_expires }
+  return {
+    userId: row.user_id,
+    keyHash,
+    activeWorkspaceId: row.active_workspace_id ?? 0,
+    maxTargets: row.max_targets,
+    licenseExpires: row.license_expires,
+  }
 }
 
 /** A new workspace, owned by the user who creates it. */
 export async function createWorkspace(db: Db, userId: number, name: string) {
   return db.transaction().execute(async (trx) => {
     const now = nowIso()
-    const row = await trx.insertInto('workspaces').values({ user_id: userId, name, vpn_profile_uuid: null, created_at: now }).returning('id').executeTakeFirstOrThrow()
+    const row = await trx
+      .insertInto('workspaces')
+      .values({ user_id: userId, name, vpn_profile_uuid: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     await addOwner(trx, row.id, userId, now)
     return row.id
   })
@@ -162,7 +230,8 @@ export const listWorkspaces = (db: Db, userId: number) => withRole(db, userId).o
 /** A workspace the user belongs to, with the user's role; undefined for any other. */
 export const getWorkspace = (db: Db, userId: number, id: number) => withRole(db, userId).where('workspaces.id', '=', id).executeTakeFirst()
 
-export const userExists = async (db: Db, userId: number) => !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst())
+export const userExists = async (db: Db, userId: number) =>
+  !!(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst())
 
 export async function setActiveWorkspace(db: Db, userId: number, workspaceId: number) {
   await db.updateTable('users').set({ active_workspace_id: workspaceId }).where('id', '=', userId).execute()
@@ -170,6 +239,11 @@ export async function setActiveWorkspace(db: Db, userId: number, workspaceId: nu
 
 /** Revokes the active keys whose stored 12-character prefix is exactly `prefix`. */
 export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number> {
-  const r = await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('key_prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst()
+  const r = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowIso() })
+    .where('key_prefix', '=', prefix)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows)
 }

@@ -52,13 +52,22 @@ export function listAudit(db: Db, userId: number, f: AuditFilter): Promise<Audit
   let q = db
     .selectFrom('audit_log')
     .selectAll()
-    .where((eb) => eb.or([eb('workspace_id', 'in', memberWorkspaces(db, userId, OWNER_ROLES)), eb.and([eb('workspace_id', 'is', null), eb('actor_user_id', '=', userId)])]))
+    .where((eb) =>
+      eb.or([
+        eb('workspace_id', 'in', memberWorkspaces(db, userId, OWNER_ROLES)),
+        eb.and([eb('workspace_id', 'is', null), eb('actor_user_id', '=', userId)]),
+      ]),
+    )
   if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
   if (f.actor !== undefined) q = q.where('actor', '=', f.actor)
   if (f.action !== undefined) q = q.where('action', '=', f.action)
   if (f.from !== undefined) q = q.where('at', '>=', f.from)
   if (f.to !== undefined) q = q.where('at', '<=', f.to)
-  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute()
 }
 
 /** Every entry since a time, oldest first (the instance-wide export for a SIEM). */

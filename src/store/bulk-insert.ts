@@ -15,7 +15,8 @@ export function maxParameters(db: Kysely<Database> | Transaction<Database>): num
 
 /** Splits rows into chunks of at most floor(limit / columnsPerRow) rows (SQLite's limit by default: safe on both). */
 export function chunkRows<T>(rows: readonly T[], columnsPerRow: number, limit = SQLITE_MAX_VARIABLES): T[][] {
-  if (!Number.isInteger(columnsPerRow) || columnsPerRow < 1) throw new RangeError(`columnsPerRow must be a positive integer, got ${columnsPerRow}`)
+  if (!Number.isInteger(columnsPerRow) || columnsPerRow < 1)
+    throw new RangeError(`columnsPerRow must be a positive integer, got ${columnsPerRow}`)
   const per = Math.floor(limit / columnsPerRow)
   if (per < 1) throw new RangeError(`a row of ${columnsPerRow} columns exceeds the limit of ${limit} parameters`)
   const out: T[][] = []

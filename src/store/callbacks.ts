@@ -65,7 +65,11 @@ export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => P
 export async function claimDueDelivery(db: Db, owner: string, leaseMs: number): Promise<CallbackDeliveryRow | null> {
   const now = nowIso()
   const free = (eb: ExpressionBuilder<Database, 'callback_deliveries'>) =>
-    eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)])])
+    eb.and([
+      eb('status', '=', 'pending'),
+      eb('next_attempt_at', '<=', now),
+      eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
+    ])
   const pick = db.selectFrom('callback_deliveries').select('id').where(free).orderBy('next_attempt_at').orderBy('id').limit(1)
   const row = await db
     .updateTable('callback_deliveries')
@@ -110,7 +114,14 @@ export async function recordAttempt(db: Db, owner: string, deliveryId: number, r
     if (!Number(upd.numUpdatedRows)) return false
     await trx
       .insertInto('callback_attempts')
-      .values({ delivery_id: deliveryId, attempt: r.attempt, started_at: r.startedAt, status_code: r.statusCode, error: r.error, duration_ms: r.durationMs })
+      .values({
+        delivery_id: deliveryId,
+        attempt: r.attempt,
+        started_at: r.startedAt,
+        status_code: r.statusCode,
+        error: r.error,
+        duration_ms: r.durationMs,
+      })
       .execute()
     return true
   })
@@ -134,13 +145,28 @@ export async function skipDelivery(db: Db, owner: string, deliveryId: number, re
 
 /** Releases a lease without recording an attempt (the sender stopped before sending). */
 export async function releaseDelivery(db: Db, owner: string, deliveryId: number): Promise<void> {
-  await db.updateTable('callback_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).where('lease_owner', '=', owner).execute()
+  await db
+    .updateTable('callback_deliveries')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('id', '=', deliveryId)
+    .where('lease_owner', '=', owner)
+    .execute()
 }
 
 export async function scanDeliveries(db: Db, scanId: number): Promise<Array<CallbackDeliveryRow & { attempt_list: CallbackAttemptRow[] }>> {
   const deliveries = await db.selectFrom('callback_deliveries').selectAll().where('scan_id', '=', scanId).orderBy('id', 'desc').execute()
   if (!deliveries.length) return []
-  const attempts = await db.selectFrom('callback_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('attempt').orderBy('id').execute()
+  const attempts = await db
+    .selectFrom('callback_attempts')
+    .selectAll()
+    .where(
+      'delivery_id',
+      'in',
+      deliveries.map((d) => d.id),
+    )
+    .orderBy('attempt')
+    .orderBy('id')
+    .execute()
   return deliveries.map((d) => ({ ...d, attempt_list: attempts.filter((a) => a.delivery_id === d.id) }))
 }
 
@@ -148,12 +174,28 @@ export async function scanDeliveries(db: Db, scanId: number): Promise<Array<Call
  * The delivery's body: the one stored at its first attempt, or `build()`'s, stored now. Two senders
  * racing on one delivery (a lease that expired mid-build) keep the first body written.
  */
-export async function deliveryBody(db: Db, deliveryId: number, build: () => Promise<{ body: Buffer; contentType: string } | null>): Promise<{ body: Buffer; contentType: string } | null> {
-  const stored = await db.selectFrom('callback_bodies').select(['body', 'content_type']).where('delivery_id', '=', deliveryId).executeTakeFirst()
+export async function deliveryBody(
+  db: Db,
+  deliveryId: number,
+  build: () => Promise<{ body: Buffer; contentType: string } | null>,
+): Promise<{ body: Buffer; contentType: string } | null> {
+  const stored = await db
+    .selectFrom('callback_bodies')
+    .select(['body', 'content_type'])
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirst()
   if (stored) return { body: Buffer.from(stored.body), contentType: stored.content_type }
   const built = await build()
   if (!built) return null
-  await db.insertInto('callback_bodies').values({ delivery_id: deliveryId, content_type: built.contentType, body: built.body }).onConflict((oc) => oc.column('delivery_id').doNothing()).execute()
-  const kept = await db.selectFrom('callback_bodies').select(['body', 'content_type']).where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow()
+  await db
+    .insertInto('callback_bodies')
+    .values({ delivery_id: deliveryId, content_type: built.contentType, body: built.body })
+    .onConflict((oc) => oc.column('delivery_id').doNothing())
+    .execute()
+  const kept = await db
+    .selectFrom('callback_bodies')
+    .select(['body', 'content_type'])
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirstOrThrow()
   return { body: Buffer.from(kept.body), contentType: kept.content_type }
 }

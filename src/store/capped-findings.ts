@@ -28,8 +28,16 @@ export async function storedKeysOfCheck(db: Db, scanId: number, vulnId: string, 
  * Duplicate groups this scan cannot call gone: those of the checks it capped. It found more of them
  * than it stored, so a finding it did not store one by one may well be among the ones it counted.
  */
-export async function keysOfCappedChecks(trx: Transaction<Database>, scan: { id: number; target_id: number; workspace_id: number }): Promise<Set<string>> {
-  const capped = await trx.selectFrom('findings').select('vuln_id').where('scan_id', '=', scan.id).where('location', '=', MORE_FINDINGS_LOCATION).execute()
+export async function keysOfCappedChecks(
+  trx: Transaction<Database>,
+  scan: { id: number; target_id: number; workspace_id: number },
+): Promise<Set<string>> {
+  const capped = await trx
+    .selectFrom('findings')
+    .select('vuln_id')
+    .where('scan_id', '=', scan.id)
+    .where('location', '=', MORE_FINDINGS_LOCATION)
+    .execute()
   if (!capped.length) return new Set()
   const rows = await trx
     .selectFrom('findings')
@@ -37,7 +45,11 @@ export async function keysOfCappedChecks(trx: Transaction<Database>, scan: { id:
     .distinct()
     .where('target_id', '=', scan.target_id)
     .where('workspace_id', '=', scan.workspace_id)
-    .where('vuln_id', 'in', capped.map((c) => c.vuln_id))
+    .where(
+      'vuln_id',
+      'in',
+      capped.map((c) => c.vuln_id),
+    )
     .execute()
   return new Set(rows.map((r) => r.dedup_key))
 }

@@ -15,7 +15,15 @@ export interface CveImport {
   references: string[]
   lastModified: string | null
   /** Vulnerable product ranges: the CPE's own version, or null when the bounds give the range. */
-  products: Array<{ vendor: string; product: string; version: string | null; startIncluding: string | null; startExcluding: string | null; endIncluding: string | null; endExcluding: string | null }>
+  products: Array<{
+    vendor: string
+    product: string
+    version: string | null
+    startIncluding: string | null
+    startExcluding: string | null
+    endIncluding: string | null
+    endExcluding: string | null
+  }>
 }
 
 /** Writes one batch of CVEs (replacing those already imported, with their ranges) in one transaction. */
@@ -37,19 +45,43 @@ export async function upsertCves(db: Db, batch: readonly CveImport[]): Promise<v
         last_modified: c.lastModified,
         imported_at: now,
       }
-      await trx.insertInto('cves').values({ cve: c.id, ...row }).onConflict((oc) => oc.column('cve').doUpdateSet(row)).execute()
+      await trx
+        .insertInto('cves')
+        .values({ cve: c.id, ...row })
+        .onConflict((oc) => oc.column('cve').doUpdateSet(row))
+        .execute()
     }
     const ranges = batch.flatMap((c) =>
-      c.products.map((p) => ({ cve: c.id, vendor: p.vendor, product: p.product, version: p.version, start_including: p.startIncluding, start_excluding: p.startExcluding, end_including: p.endIncluding, end_excluding: p.endExcluding })),
+      c.products.map((p) => ({
+        cve: c.id,
+        vendor: p.vendor,
+        product: p.product,
+        version: p.version,
+        start_including: p.startIncluding,
+        start_excluding: p.startExcluding,
+        end_including: p.endIncluding,
+        end_excluding: p.endExcluding,
+      })),
     )
     await insertRows(trx, 'cve_products', ranges)
   })
 }
 
-export const countCves = async (db: Db): Promise<number> => Number((await db.selectFrom('cves').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+export const countCves = async (db: Db): Promise<number> =>
+  Number(
+    (
+      await db
+        .selectFrom('cves')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 /** A vulnerable range of a product with its CVE, as the lookup reads them. */
-export type CveRangeRow = Pick<CveProductsTable, 'cve' | 'version' | 'start_including' | 'start_excluding' | 'end_including' | 'end_excluding'> &
+export type CveRangeRow = Pick<
+  CveProductsTable,
+  'cve' | 'version' | 'start_including' | 'start_excluding' | 'end_including' | 'end_excluding'
+> &
   Pick<CvesTable, 'description' | 'cvss3_score' | 'cvss3_vector' | 'cvss4_score' | 'cvss4_vector' | 'cwe' | 'refs'>
 
 /** Every imported range of vendor:product, with its CVE. */
@@ -57,7 +89,21 @@ export function cveRangesOf(db: Db, vendor: string, product: string): Promise<Cv
   return db
     .selectFrom('cve_products as p')
     .innerJoin('cves as c', 'c.cve', 'p.cve')
-    .select(['p.cve', 'p.version', 'p.start_including', 'p.start_excluding', 'p.end_including', 'p.end_excluding', 'c.description', 'c.cvss3_score', 'c.cvss3_vector', 'c.cvss4_score', 'c.cvss4_vector', 'c.cwe', 'c.refs'])
+    .select([
+      'p.cve',
+      'p.version',
+      'p.start_including',
+      'p.start_excluding',
+      'p.end_including',
+      'p.end_excluding',
+      'c.description',
+      'c.cvss3_score',
+      'c.cvss3_vector',
+      'c.cvss4_score',
+      'c.cvss4_vector',
+      'c.cwe',
+      'c.refs',
+    ])
     .where('p.vendor', '=', vendor)
     .where('p.product', '=', product)
     .orderBy('p.id')
@@ -65,7 +111,12 @@ export function cveRangesOf(db: Db, vendor: string, product: string): Promise<Cv
 }
 
 /** Replaces the EPSS table with the scores `fill` writes through `write` (one transaction: a bad file changes nothing). */
-export async function replaceEpss(db: Db, fill: (write: (date: string, scores: ReadonlyArray<{ cve: string; score: number; percentile: number }>) => Promise<void>) => Promise<void>): Promise<void> {
+export async function replaceEpss(
+  db: Db,
+  fill: (
+    write: (date: string, scores: ReadonlyArray<{ cve: string; score: number; percentile: number }>) => Promise<void>,
+  ) => Promise<void>,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('epss_scores').execute()
     await fill(async (date, scores) => {
@@ -78,7 +129,11 @@ export async function replaceEpss(db: Db, fill: (write: (date: string, scores: R
 /** The EPSS scores of these CVEs (those FIRST scored). */
 export async function epssOf(db: Db, cves: readonly string[]): Promise<Array<{ cve: string; score: number; score_date: string }>> {
   if (!cves.length) return []
-  return db.selectFrom('epss_scores').select(['cve', 'score', 'score_date']).where('cve', 'in', [...cves]).execute()
+  return db
+    .selectFrom('epss_scores')
+    .select(['cve', 'score', 'score_date'])
+    .where('cve', 'in', [...cves])
+    .execute()
 }
 
 /**
@@ -89,13 +144,23 @@ export async function markEpssFindings(db: Db): Promise<number> {
   let marked = 0
   let after = 0
   for (;;) {
-    const rows = await db.selectFrom('findings').select(['id', 'cve', 'epss_score', 'epss_date']).where('cve', '!=', '[]').where('id', '>', after).orderBy('id').limit(2000).execute()
+    const rows = await db
+      .selectFrom('findings')
+      .select(['id', 'cve', 'epss_score', 'epss_date'])
+      .where('cve', '!=', '[]')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(2000)
+      .execute()
     if (!rows.length) return marked
     after = rows[rows.length - 1]!.id
     const cves = rows.map((r) => parseCves(r.cve))
     const scores = new Map((await epssOf(db, [...new Set(cves.flat())])).map((e) => [e.cve, e]))
     for (const [i, r] of rows.entries()) {
-      const best = cves[i]!.map((c) => scores.get(c)).reduce<{ score: number; score_date: string } | undefined>((a, e) => (e && (!a || e.score > a.score) ? e : a), undefined)
+      const best = cves[i]!.map((c) => scores.get(c)).reduce<{ score: number; score_date: string } | undefined>(
+        (a, e) => (e && (!a || e.score > a.score) ? e : a),
+        undefined,
+      )
       if (!best || (r.epss_score === best.score && r.epss_date === best.score_date)) continue
       await db.updateTable('findings').set({ epss_score: best.score, epss_date: best.score_date }).where('id', '=', r.id).execute()
       marked++

@@ -66,7 +66,8 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
         return n
       }
       setReader({
-        arrays: async (text, values) => (await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })).rows,
+        arrays: async (text, values) =>
+          (await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })).rows,
         // Unnamed: object reads include `SELECT *`, and a named statement of `*` fails ("cached plan
         // must not change result type") once another process's migration adds a column.
         objects: async (text, values) => (await pool.query({ text, values: values as unknown[] })).rows,
@@ -184,7 +185,12 @@ export async function selectPrepared<R>(db: Db, key: string, build: (arg: Arg) =
 }
 
 /** Rows as arrays (select-list order) of a read compiled once per database and key. */
-export async function selectPreparedArrays(db: Db, key: string, build: (arg: Arg) => Compilable, args: readonly unknown[]): Promise<unknown[][]> {
+export async function selectPreparedArrays(
+  db: Db,
+  key: string,
+  build: (arg: Arg) => Compilable,
+  args: readonly unknown[],
+): Promise<unknown[][]> {
   const t = readTemplate(db, key, build)
   return (await runRead(db, t.sql, bind(t, args), 'arrays')) as unknown[][]
 }
@@ -244,7 +250,9 @@ export async function migrate(db: Kysely<Database>, kind: DbKind): Promise<void>
     const key = `ward_migrate:${schema}`
     await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn)
     try {
-      await despiteOtherSchemasDropped(schema, () => runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema })))
+      await despiteOtherSchemasDropped(schema, () =>
+        runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema })),
+      )
     } finally {
       await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn)
     }
@@ -269,7 +277,9 @@ async function currentSchema(db: Kysely<Database>): Promise<string> {
 export async function pendingMigrations(db: Kysely<Database>, kind: DbKind): Promise<string[]> {
   const migrationTableSchema = kind === 'postgres' ? await currentSchema(db) : undefined
   const migrator = new Migrator({ db, provider: migrationProvider(kind), migrationTableSchema })
-  return despiteOtherSchemasDropped(migrationTableSchema, async () => (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name))
+  return despiteOtherSchemasDropped(migrationTableSchema, async () =>
+    (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name),
+  )
 }
 
 /**

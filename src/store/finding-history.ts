@@ -20,16 +20,28 @@ export interface FindingChanges {
 const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'] as const
 
 /** A field's stored value as history text ("accepted", "3", "true"). */
-const asText = (field: FindingField, v: string | number | null): string | null => (v === null ? null : field === 'verified' ? String(v === 1 || v === '1') : String(v))
+const asText = (field: FindingField, v: string | number | null): string | null =>
+  v === null ? null : field === 'verified' ? String(v === 1 || v === '1') : String(v)
 
 /**
  * Applies `changes` to the finding and all its duplicates in one transaction and records one
  * history entry per field that changed anywhere in the group (old = the addressed finding's
  * value). Scan result counts follow risk_level changes. Returns the updated finding.
  */
-export async function updateFindingGroup(db: Db, f: FindingRow, changes: FindingChanges, reason: string | null, userId: number): Promise<FindingRow> {
+export async function updateFindingGroup(
+  db: Db,
+  f: FindingRow,
+  changes: FindingChanges,
+  reason: string | null,
+  userId: number,
+): Promise<FindingRow> {
   return db.transaction().execute(async (trx) => {
-    const group = await trx.selectFrom('findings').select(['id', 'scan_id', 'status', 'risk_level', 'verified']).where('workspace_id', '=', f.workspace_id).where('dedup_key', '=', f.dedup_key).execute()
+    const group = await trx
+      .selectFrom('findings')
+      .select(['id', 'scan_id', 'status', 'risk_level', 'verified'])
+      .where('workspace_id', '=', f.workspace_id)
+      .where('dedup_key', '=', f.dedup_key)
+      .execute()
     const set: { status?: string; risk_level?: number; verified?: number } = {}
     if (changes.status !== undefined) set.status = changes.status
     if (changes.risk_level !== undefined) set.risk_level = changes.risk_level
@@ -41,10 +53,23 @@ export async function updateFindingGroup(db: Db, f: FindingRow, changes: Finding
       await trx.updateTable('findings').set(set).where('workspace_id', '=', f.workspace_id).where('dedup_key', '=', f.dedup_key).execute()
       await trx
         .insertInto('finding_history')
-        .values(changed.map((field) => ({ workspace_id: f.workspace_id, dedup_key: f.dedup_key, finding_id: f.id, field, old_value: asText(field, f[field]), new_value: asText(field, set[field]!), reason, user_id: userId, created_at: now })))
+        .values(
+          changed.map((field) => ({
+            workspace_id: f.workspace_id,
+            dedup_key: f.dedup_key,
+            finding_id: f.id,
+            field,
+            old_value: asText(field, f[field]),
+            new_value: asText(field, set[field]!),
+            reason,
+            user_id: userId,
+            created_at: now,
+          })),
+        )
         .execute()
       if (changed.includes('risk_level')) await recountScans(trx, [...new Set(group.map((g) => g.scan_id))])
-      if (changed.includes('status') && set.status === 'false_positive') await enqueueTriage(trx, f.workspace_id, `${f.dedup_key}:${now}`, f.dedup_key, reason)
+      if (changed.includes('status') && set.status === 'false_positive')
+        await enqueueTriage(trx, f.workspace_id, `${f.dedup_key}:${now}`, f.dedup_key, reason)
     }
     return trx.selectFrom('findings').selectAll().select(groupColumns).where('id', '=', f.id).executeTakeFirstOrThrow()
   })
@@ -53,7 +78,12 @@ export async function updateFindingGroup(db: Db, f: FindingRow, changes: Finding
 /** Recomputes the per-risk counts of these scans from their findings. */
 async function recountScans(trx: Tx, scanIds: number[]) {
   for (const scanId of scanIds) {
-    const rows = await trx.selectFrom('findings').select(['risk_level', (e) => e.fn.countAll().as('n')]).where('scan_id', '=', scanId).groupBy('risk_level').execute()
+    const rows = await trx
+      .selectFrom('findings')
+      .select(['risk_level', (e) => e.fn.countAll().as('n')])
+      .where('scan_id', '=', scanId)
+      .groupBy('risk_level')
+      .execute()
     const counts = Object.fromEntries(RISK_COLUMNS.map((c) => [c, 0])) as Record<(typeof RISK_COLUMNS)[number], number>
     for (const r of rows) counts[RISK_COLUMNS[r.risk_level] ?? 'count_info'] += Number(r.n)
     await trx.updateTable('scans').set(counts).where('id', '=', scanId).execute()
@@ -67,18 +97,42 @@ async function recountScans(trx: Tx, scanIds: number[]) {
  * Call `after(newId)` once the finding is inserted, in the same transaction.
  */
 export async function joinGroup(trx: Tx, f: NewFinding): Promise<{ finding: NewFinding; after(newId: number): Promise<void> }> {
-  const latest = await trx.selectFrom('findings').select(['status', 'verified']).where('workspace_id', '=', f.workspace_id).where('dedup_key', '=', f.dedup_key).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  const latest = await trx
+    .selectFrom('findings')
+    .select(['status', 'verified'])
+    .where('workspace_id', '=', f.workspace_id)
+    .where('dedup_key', '=', f.dedup_key)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
   const none = async () => {}
   if (!latest) return { finding: f, after: none }
-  if (latest.status === 'accepted' || latest.status === 'false_positive') return { finding: { ...f, status: latest.status, verified: latest.verified }, after: none }
+  if (latest.status === 'accepted' || latest.status === 'false_positive')
+    return { finding: { ...f, status: latest.status, verified: latest.verified }, after: none }
   if (latest.status !== 'fixed') return { finding: f, after: none }
   return {
     finding: { ...f, status: 'open' },
     async after(newId) {
-      await trx.updateTable('findings').set({ status: 'open' }).where('workspace_id', '=', f.workspace_id).where('dedup_key', '=', f.dedup_key).where('status', '=', 'fixed').execute()
+      await trx
+        .updateTable('findings')
+        .set({ status: 'open' })
+        .where('workspace_id', '=', f.workspace_id)
+        .where('dedup_key', '=', f.dedup_key)
+        .where('status', '=', 'fixed')
+        .execute()
       await trx
         .insertInto('finding_history')
-        .values({ workspace_id: f.workspace_id, dedup_key: f.dedup_key, finding_id: newId, field: 'status', old_value: 'fixed', new_value: 'open', reason: `re-opened: found again by scan ${f.scan_id}`, user_id: null, created_at: f.created_at ?? nowIso() })
+        .values({
+          workspace_id: f.workspace_id,
+          dedup_key: f.dedup_key,
+          finding_id: newId,
+          field: 'status',
+          old_value: 'fixed',
+          new_value: 'open',
+          reason: `re-opened: found again by scan ${f.scan_id}`,
+          user_id: null,
+          created_at: f.created_at ?? nowIso(),
+        })
         .execute()
     },
   }
@@ -86,5 +140,10 @@ export async function joinGroup(trx: Tx, f: NewFinding): Promise<{ finding: NewF
 
 /** The history of a finding's duplicate group, newest first. */
 export const groupHistory = (db: Db, f: Pick<FindingRow, 'workspace_id' | 'dedup_key'>): Promise<FindingHistoryRow[]> =>
-  db.selectFrom('finding_history').selectAll().where('workspace_id', '=', f.workspace_id).where('dedup_key', '=', f.dedup_key).orderBy('id', 'desc').execute()
-
+  db
+    .selectFrom('finding_history')
+    .selectAll()
+    .where('workspace_id', '=', f.workspace_id)
+    .where('dedup_key', '=', f.dedup_key)
+    .orderBy('id', 'desc')
+    .execute()

@@ -19,14 +19,36 @@ export async function touchGroup(trx: Tx, f: NewFinding): Promise<void> {
   const scan = await trx.selectFrom('scans').select('tool_id').where('id', '=', f.scan_id).executeTakeFirstOrThrow()
   await trx
     .insertInto('finding_groups')
-    .values({ workspace_id: f.workspace_id, dedup_key: f.dedup_key, target_id: f.target_id, tool_id: scan.tool_id, first_seen: seen, last_seen: seen, first_scan_id: f.scan_id, last_scan_id: f.scan_id, state: 'open', regression: 0, fixed_at: null, fixed_scan_id: null })
+    .values({
+      workspace_id: f.workspace_id,
+      dedup_key: f.dedup_key,
+      target_id: f.target_id,
+      tool_id: scan.tool_id,
+      first_seen: seen,
+      last_seen: seen,
+      first_scan_id: f.scan_id,
+      last_scan_id: f.scan_id,
+      state: 'open',
+      regression: 0,
+      fixed_at: null,
+      fixed_scan_id: null,
+    })
     .onConflict((oc) => oc.columns(['workspace_id', 'dedup_key']).doNothing())
     .execute()
-  const g = await trx.selectFrom('finding_groups').select(['state', 'last_scan_id']).where('workspace_id', '=', f.workspace_id).where('dedup_key', '=', f.dedup_key).executeTakeFirstOrThrow()
+  const g = await trx
+    .selectFrom('finding_groups')
+    .select(['state', 'last_scan_id'])
+    .where('workspace_id', '=', f.workspace_id)
+    .where('dedup_key', '=', f.dedup_key)
+    .executeTakeFirstOrThrow()
   if (g.last_scan_id > f.scan_id) return
   await trx
     .updateTable('finding_groups')
-    .set({ last_seen: seen, last_scan_id: f.scan_id, ...(g.state === 'fixed' ? { state: 'open', regression: 1, fixed_at: null, fixed_scan_id: null } : {}) })
+    .set({
+      last_seen: seen,
+      last_scan_id: f.scan_id,
+      ...(g.state === 'fixed' ? { state: 'open', regression: 1, fixed_at: null, fixed_scan_id: null } : {}),
+    })
     .where('workspace_id', '=', f.workspace_id)
     .where('dedup_key', '=', f.dedup_key)
     .execute()
@@ -39,7 +61,11 @@ export async function touchGroup(trx: Tx, f: NewFinding): Promise<void> {
  * does a complete one for the checks it capped (store/capped-findings.ts).
  */
 export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
-  const s = await trx.selectFrom('scans').select(['id', 'status', 'status_message', 'coverage', 'target_id', 'tool_id', 'workspace_id']).where('id', '=', scanId).executeTakeFirst()
+  const s = await trx
+    .selectFrom('scans')
+    .select(['id', 'status', 'status_message', 'coverage', 'target_id', 'tool_id', 'workspace_id'])
+    .where('id', '=', scanId)
+    .executeTakeFirst()
   if (!s || !scanIsComplete(s)) return 0
   const undecided = await keysOfCappedChecks(trx, s)
   const missing = await trx
@@ -50,21 +76,63 @@ export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
     .where('g.tool_id', '=', s.tool_id)
     .where('g.state', '=', 'open')
     .where('g.last_scan_id', '<', s.id)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('findings as f').select('f.id').where('f.scan_id', '=', s.id).whereRef('f.dedup_key', '=', 'g.dedup_key'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('findings as f').select('f.id').where('f.scan_id', '=', s.id).whereRef('f.dedup_key', '=', 'g.dedup_key')),
+      ),
+    )
     .execute()
-  const gone = await coveredByScan(trx, s, missing.map((m) => m.dedup_key).filter((k) => !undecided.has(k)))
+  const gone = await coveredByScan(
+    trx,
+    s,
+    missing.map((m) => m.dedup_key).filter((k) => !undecided.has(k)),
+  )
   if (!gone.length) return 0
   const now = nowIso()
   const keys = gone
   for (let i = 0; i < keys.length; i += 500) {
     const part = keys.slice(i, i + 500)
-    await trx.updateTable('finding_groups').set({ state: 'fixed', fixed_at: now, fixed_scan_id: s.id }).where('workspace_id', '=', s.workspace_id).where('dedup_key', 'in', part).execute()
-    const open = await trx.selectFrom('findings').select(['dedup_key', (e) => e.fn.max('id').as('id')]).where('workspace_id', '=', s.workspace_id).where('dedup_key', 'in', part).where('status', '=', 'open').groupBy('dedup_key').execute()
+    await trx
+      .updateTable('finding_groups')
+      .set({ state: 'fixed', fixed_at: now, fixed_scan_id: s.id })
+      .where('workspace_id', '=', s.workspace_id)
+      .where('dedup_key', 'in', part)
+      .execute()
+    const open = await trx
+      .selectFrom('findings')
+      .select(['dedup_key', (e) => e.fn.max('id').as('id')])
+      .where('workspace_id', '=', s.workspace_id)
+      .where('dedup_key', 'in', part)
+      .where('status', '=', 'open')
+      .groupBy('dedup_key')
+      .execute()
     if (!open.length) continue
-    await trx.updateTable('findings').set({ status: 'fixed' }).where('workspace_id', '=', s.workspace_id).where('dedup_key', 'in', open.map((o) => o.dedup_key)).where('status', '=', 'open').execute()
+    await trx
+      .updateTable('findings')
+      .set({ status: 'fixed' })
+      .where('workspace_id', '=', s.workspace_id)
+      .where(
+        'dedup_key',
+        'in',
+        open.map((o) => o.dedup_key),
+      )
+      .where('status', '=', 'open')
+      .execute()
     await trx
       .insertInto('finding_history')
-      .values(open.map((o) => ({ workspace_id: s.workspace_id, dedup_key: o.dedup_key, finding_id: Number(o.id), field: 'status', old_value: 'open', new_value: 'fixed', reason: `fixed: not found by complete scan ${s.id}`, user_id: null, created_at: now })))
+      .values(
+        open.map((o) => ({
+          workspace_id: s.workspace_id,
+          dedup_key: o.dedup_key,
+          finding_id: Number(o.id),
+          field: 'status',
+          old_value: 'open',
+          new_value: 'fixed',
+          reason: `fixed: not found by complete scan ${s.id}`,
+          user_id: null,
+          created_at: now,
+        })),
+      )
       .execute()
   }
   return gone.length
@@ -77,9 +145,20 @@ async function coveredByScan(trx: Tx, s: { id: number; workspace_id: number; cov
   if (!look.coverage) return keys
   const out: string[] = []
   for (let i = 0; i < keys.length; i += 500) {
-    const latest = trx.selectFrom('findings').select((e) => e.fn.max('id').as('id')).where('workspace_id', '=', s.workspace_id).where('dedup_key', 'in', keys.slice(i, i + 500)).groupBy('dedup_key')
-    const spots = await trx.selectFrom('findings as f').leftJoin('tests as t', 't.id', 'f.test_id').select(['f.dedup_key', 'f.port', 'f.protocol', 'f.url', 't.name as test_name']).where('f.id', 'in', latest).execute()
-    for (const f of spots) if (lookedAt(look, { port: f.port, protocol: f.protocol, url: f.url, test_name: f.test_name ?? null })) out.push(f.dedup_key)
+    const latest = trx
+      .selectFrom('findings')
+      .select((e) => e.fn.max('id').as('id'))
+      .where('workspace_id', '=', s.workspace_id)
+      .where('dedup_key', 'in', keys.slice(i, i + 500))
+      .groupBy('dedup_key')
+    const spots = await trx
+      .selectFrom('findings as f')
+      .leftJoin('tests as t', 't.id', 'f.test_id')
+      .select(['f.dedup_key', 'f.port', 'f.protocol', 'f.url', 't.name as test_name'])
+      .where('f.id', 'in', latest)
+      .execute()
+    for (const f of spots)
+      if (lookedAt(look, { port: f.port, protocol: f.protocol, url: f.url, test_name: f.test_name ?? null })) out.push(f.dedup_key)
   }
   return out
 }
@@ -101,17 +180,32 @@ export async function testNamesOf(db: Db, findings: ReadonlyArray<{ test_id: num
   const ids = [...new Set(findings.map((f) => f.test_id).filter((id): id is number => id !== null))]
   const out = new Map<number, string>()
   for (let i = 0; i < ids.length; i += 1000) {
-    for (const t of await db.selectFrom('tests').select(['id', 'name']).where('id', 'in', ids.slice(i, i + 1000)).execute()) out.set(t.id, t.name)
+    for (const t of await db
+      .selectFrom('tests')
+      .select(['id', 'name'])
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .execute())
+      out.set(t.id, t.name)
   }
   return out
 }
 
 /** Dedup keys of these findings whose group was first seen by a scan before `scan`. */
-export async function seenBefore(db: Db, scan: { id: number; workspace_id: number }, findings: ReadonlyArray<{ dedup_key: string }>): Promise<Set<string>> {
+export async function seenBefore(
+  db: Db,
+  scan: { id: number; workspace_id: number },
+  findings: ReadonlyArray<{ dedup_key: string }>,
+): Promise<Set<string>> {
   const keys = [...new Set(findings.map((f) => f.dedup_key))]
   const out = new Set<string>()
   for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db.selectFrom('finding_groups').select('dedup_key').where('workspace_id', '=', scan.workspace_id).where('dedup_key', 'in', keys.slice(i, i + 500)).where('first_scan_id', '<', scan.id).execute()
+    const rows = await db
+      .selectFrom('finding_groups')
+      .select('dedup_key')
+      .where('workspace_id', '=', scan.workspace_id)
+      .where('dedup_key', 'in', keys.slice(i, i + 500))
+      .where('first_scan_id', '<', scan.id)
+      .execute()
     for (const r of rows) out.add(r.dedup_key)
   }
   return out

@@ -4,7 +4,14 @@
 export const INTEGRATION_TYPES = ['slack', 'teams', 'email', 'webhook', 'jira', 'github', 'gitlab', 'defectdojo'] as const
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number]
 
-export const INTEGRATION_EVENTS = ['finding.new', 'finding.regression', 'finding.fixed', 'scan.finished', 'scan.failed', 'schedule.missed'] as const
+export const INTEGRATION_EVENTS = [
+  'finding.new',
+  'finding.regression',
+  'finding.fixed',
+  'scan.finished',
+  'scan.failed',
+  'schedule.missed',
+] as const
 export type IntegrationEvent = (typeof INTEGRATION_EVENTS)[number]
 
 /** Shown in place of every stored secret. */
@@ -30,7 +37,8 @@ export function mapSecrets(type: IntegrationType, c: Config, f: (v: string) => s
   for (const p of SECRET_PATHS[type]) {
     const parts = p.split('.')
     let holder: Record<string, unknown> | undefined = out
-    for (const k of parts.slice(0, -1)) holder = holder?.[k] && typeof holder[k] === 'object' ? (holder[k] as Record<string, unknown>) : undefined
+    for (const k of parts.slice(0, -1))
+      holder = holder?.[k] && typeof holder[k] === 'object' ? (holder[k] as Record<string, unknown>) : undefined
     const last = parts[parts.length - 1]!
     if (holder && typeof holder[last] === 'string') holder[last] = f(holder[last] as string)
   }
@@ -50,7 +58,8 @@ export function mergeConfig(type: IntegrationType, stored: Config, patch: Config
       if (into[k] === SECRET_SHOWN) into[k] = from[k]
       return
     }
-    if (into[k] && typeof into[k] === 'object') keepShown(rest, into[k] as Record<string, unknown>, from[k] as Record<string, unknown> | undefined)
+    if (into[k] && typeof into[k] === 'object')
+      keepShown(rest, into[k] as Record<string, unknown>, from[k] as Record<string, unknown> | undefined)
   }
   for (const p of SECRET_PATHS[type]) keepShown(p.split('.'), merged, stored)
   return merged

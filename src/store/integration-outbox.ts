@@ -22,8 +22,20 @@ const KIND_EVENTS: Record<'scan' | 'schedule' | 'triage', readonly IntegrationEv
 const TICKET_TYPES = ['jira', 'github', 'gitlab']
 const MESSAGE_TYPES = ['slack', 'teams', 'email', 'webhook']
 
-async function enqueue(trx: Tx | Db, workspaceId: number, kind: keyof typeof KIND_EVENTS, eventKey: string, scanId: number | null, ref: unknown): Promise<number> {
-  const integrations = await trx.selectFrom('integrations').select(['id', 'events', 'type']).where('workspace_id', '=', workspaceId).where('enabled', '=', 1).execute()
+async function enqueue(
+  trx: Tx | Db,
+  workspaceId: number,
+  kind: keyof typeof KIND_EVENTS,
+  eventKey: string,
+  scanId: number | null,
+  ref: unknown,
+): Promise<number> {
+  const integrations = await trx
+    .selectFrom('integrations')
+    .select(['id', 'events', 'type'])
+    .where('workspace_id', '=', workspaceId)
+    .where('enabled', '=', 1)
+    .execute()
   const wanted = integrations.filter((i) => {
     const events = JSON.parse(i.events) as string[]
     // Triage of a false positive concerns the ticket systems only; a missed slot, the message channels only.
@@ -67,12 +79,28 @@ export async function enqueueScanEvents(trx: Tx | Db, scanId: number): Promise<n
 }
 
 /** A schedule slot that queued no scan. Call inside the transaction that records the run. */
-export async function enqueueScheduleMissed(trx: Tx, s: { id: number; workspace_id: number; name: string }, slotAt: string, message: string | null): Promise<number> {
-  return enqueue(trx, s.workspace_id, 'schedule', `schedule:${s.id}:${slotAt}`, null, { schedule_id: s.id, name: s.name, slot_at: slotAt, message })
+export async function enqueueScheduleMissed(
+  trx: Tx,
+  s: { id: number; workspace_id: number; name: string },
+  slotAt: string,
+  message: string | null,
+): Promise<number> {
+  return enqueue(trx, s.workspace_id, 'schedule', `schedule:${s.id}:${slotAt}`, null, {
+    schedule_id: s.id,
+    name: s.name,
+    slot_at: slotAt,
+    message,
+  })
 }
 
 /** A finding triaged as a false positive: its tickets say so. Call inside the triage transaction. */
-export async function enqueueTriage(trx: Tx, workspaceId: number, eventKey: string, dedupKey: string, reason: string | null): Promise<number> {
+export async function enqueueTriage(
+  trx: Tx,
+  workspaceId: number,
+  eventKey: string,
+  dedupKey: string,
+  reason: string | null,
+): Promise<number> {
   return enqueue(trx, workspaceId, 'triage', `triage:${eventKey}`, null, { dedup_key: dedupKey, reason })
 }
 
@@ -82,7 +110,24 @@ export async function enqueueTest(db: Db, integrationId: number): Promise<number
   const id = randomUUID()
   const row = await db
     .insertInto('integration_deliveries')
-    .values({ integration_id: integrationId, event_key: `test:${id}`, event_id: id, kind: 'test', scan_id: null, ref: null, status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, lease_expires_at: null, last_status_code: null, last_error: null, payload: null, created_at: now, delivered_at: null })
+    .values({
+      integration_id: integrationId,
+      event_key: `test:${id}`,
+      event_id: id,
+      kind: 'test',
+      scan_id: null,
+      ref: null,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+      last_status_code: null,
+      last_error: null,
+      payload: null,
+      created_at: now,
+      delivered_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
   return row.id
@@ -92,7 +137,11 @@ export async function enqueueTest(db: Db, integrationId: number): Promise<number
 export async function claimIntegrationDelivery(db: Db, owner: string, leaseMs: number): Promise<IntegrationDeliveryRow | null> {
   const now = nowIso()
   const free = (eb: ExpressionBuilder<Database, 'integration_deliveries'>) =>
-    eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now), eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)])])
+    eb.and([
+      eb('status', '=', 'pending'),
+      eb('next_attempt_at', '<=', now),
+      eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
+    ])
   const pick = db.selectFrom('integration_deliveries').select('id').where(free).orderBy('next_attempt_at').orderBy('id').limit(1)
   const row = await db
     .updateTable('integration_deliveries')
@@ -106,7 +155,13 @@ export async function claimIntegrationDelivery(db: Db, owner: string, leaseMs: n
 
 /** Renews the lease while a long delivery (many tickets) is still working. */
 export async function renewIntegrationLease(db: Db, owner: string, id: number, leaseMs: number): Promise<boolean> {
-  const r = await db.updateTable('integration_deliveries').set({ lease_expires_at: isoAfter(leaseMs) }).where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'pending').executeTakeFirst()
+  const r = await db
+    .updateTable('integration_deliveries')
+    .set({ lease_expires_at: isoAfter(leaseMs) })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
@@ -143,7 +198,15 @@ export async function recordIntegrationAttempt(db: Db, owner: string, id: number
     if (!Number(upd.numUpdatedRows)) return false
     await trx
       .insertInto('integration_attempts')
-      .values({ delivery_id: id, attempt: r.attempt, started_at: r.startedAt, status_code: r.statusCode, answer: r.answer, error: r.error, duration_ms: r.durationMs })
+      .values({
+        delivery_id: id,
+        attempt: r.attempt,
+        started_at: r.startedAt,
+        status_code: r.statusCode,
+        answer: r.answer,
+        error: r.error,
+        duration_ms: r.durationMs,
+      })
       .execute()
     return true
   })
@@ -151,7 +214,12 @@ export async function recordIntegrationAttempt(db: Db, owner: string, id: number
 
 /** Releases a lease without recording an attempt (the sender stopped before sending). */
 export async function releaseIntegrationDelivery(db: Db, owner: string, id: number): Promise<void> {
-  await db.updateTable('integration_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', '=', id).where('lease_owner', '=', owner).execute()
+  await db
+    .updateTable('integration_deliveries')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute()
 }
 
 /**
@@ -162,30 +230,71 @@ export async function deliveryPayload<T>(db: Db, id: number, build: () => Promis
   const stored = await db.selectFrom('integration_deliveries').select('payload').where('id', '=', id).executeTakeFirst()
   if (stored?.payload) return JSON.parse(stored.payload) as T
   const built = await build()
-  await db.updateTable('integration_deliveries').set({ payload: JSON.stringify(built) }).where('id', '=', id).where('payload', 'is', null).execute()
+  await db
+    .updateTable('integration_deliveries')
+    .set({ payload: JSON.stringify(built) })
+    .where('id', '=', id)
+    .where('payload', 'is', null)
+    .execute()
   const kept = await db.selectFrom('integration_deliveries').select('payload').where('id', '=', id).executeTakeFirstOrThrow()
   return JSON.parse(kept.payload!) as T
 }
 
-export const deliveryById = (db: Db, id: number) => db.selectFrom('integration_deliveries').selectAll().where('id', '=', id).executeTakeFirst()
+export const deliveryById = (db: Db, id: number) =>
+  db.selectFrom('integration_deliveries').selectAll().where('id', '=', id).executeTakeFirst()
 
 /** The delivery log of one integration (tenancy checked by the caller's read of the integration), newest first. */
-export async function integrationDeliveries(db: Db, integrationId: number, o: { limit: number; page: number }): Promise<Array<IntegrationDeliveryRow & { attempt_list: IntegrationAttemptRow[] }>> {
-  const rows = await db.selectFrom('integration_deliveries').selectAll().where('integration_id', '=', integrationId).orderBy('id', 'desc').limit(o.limit).offset((o.page - 1) * o.limit).execute()
+export async function integrationDeliveries(
+  db: Db,
+  integrationId: number,
+  o: { limit: number; page: number },
+): Promise<Array<IntegrationDeliveryRow & { attempt_list: IntegrationAttemptRow[] }>> {
+  const rows = await db
+    .selectFrom('integration_deliveries')
+    .selectAll()
+    .where('integration_id', '=', integrationId)
+    .orderBy('id', 'desc')
+    .limit(o.limit)
+    .offset((o.page - 1) * o.limit)
+    .execute()
   if (!rows.length) return []
-  const attempts = await db.selectFrom('integration_attempts').selectAll().where('delivery_id', 'in', rows.map((d) => d.id)).orderBy('attempt').orderBy('id').execute()
+  const attempts = await db
+    .selectFrom('integration_attempts')
+    .selectAll()
+    .where(
+      'delivery_id',
+      'in',
+      rows.map((d) => d.id),
+    )
+    .orderBy('attempt')
+    .orderBy('id')
+    .execute()
   return rows.map((d) => ({ ...d, attempt_list: attempts.filter((a) => a.delivery_id === d.id) }))
 }
 
 /** The issue that belongs to a duplicate group in this integration's system, if known. */
 export const ticketOf = (db: Db, integrationId: number, dedupKey: string) =>
-  db.selectFrom('integration_tickets').selectAll().where('integration_id', '=', integrationId).where('dedup_key', '=', dedupKey).executeTakeFirst()
+  db
+    .selectFrom('integration_tickets')
+    .selectAll()
+    .where('integration_id', '=', integrationId)
+    .where('dedup_key', '=', dedupKey)
+    .executeTakeFirst()
 
-export async function saveTicket(db: Db, integrationId: number, dedupKey: string, t: { external_id: string; external_url: string | null; state: string }): Promise<void> {
+export async function saveTicket(
+  db: Db,
+  integrationId: number,
+  dedupKey: string,
+  t: { external_id: string; external_url: string | null; state: string },
+): Promise<void> {
   const now = nowIso()
   await db
     .insertInto('integration_tickets')
     .values({ integration_id: integrationId, dedup_key: dedupKey, ...t, updated_at: now })
-    .onConflict((oc) => oc.columns(['integration_id', 'dedup_key']).doUpdateSet({ external_id: t.external_id, external_url: t.external_url, state: t.state, updated_at: now }))
+    .onConflict((oc) =>
+      oc
+        .columns(['integration_id', 'dedup_key'])
+        .doUpdateSet({ external_id: t.external_id, external_url: t.external_url, state: t.state, updated_at: now }),
+    )
     .execute()
 }

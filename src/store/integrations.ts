@@ -49,17 +49,36 @@ export async function insertIntegration(db: Db, userId: number, i: IntegrationIn
 
 /** An integration of a workspace the user belongs to (with one of `roles` when given). */
 export const getIntegration = (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<IntegrationRow | undefined> =>
-  db.selectFrom('integrations').selectAll().where('id', '=', id).where('workspace_id', 'in', memberWorkspaces(db, userId, roles)).executeTakeFirst()
+  db
+    .selectFrom('integrations')
+    .selectAll()
+    .where('id', '=', id)
+    .where('workspace_id', 'in', memberWorkspaces(db, userId, roles))
+    .executeTakeFirst()
 
-export function listIntegrations(db: Db, userId: number, o: { workspaceId?: number; limit: number; page: number }): Promise<IntegrationRow[]> {
+export function listIntegrations(
+  db: Db,
+  userId: number,
+  o: { workspaceId?: number; limit: number; page: number },
+): Promise<IntegrationRow[]> {
   let q = db.selectFrom('integrations').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (o.workspaceId !== undefined) q = q.where('workspace_id', '=', o.workspaceId)
-  return q.orderBy('id', 'desc').limit(o.limit).offset((o.page - 1) * o.limit).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(o.limit)
+    .offset((o.page - 1) * o.limit)
+    .execute()
 }
 
 export type IntegrationChanges = Partial<Omit<IntegrationInput, 'workspace_id' | 'type'>>
 
-export async function updateIntegration(db: Db, userId: number, id: number, type: IntegrationType, c: IntegrationChanges): Promise<boolean> {
+export async function updateIntegration(
+  db: Db,
+  userId: number,
+  id: number,
+  type: IntegrationType,
+  c: IntegrationChanges,
+): Promise<boolean> {
   const set: Record<string, unknown> = { updated_at: nowIso() }
   if (c.name !== undefined) set.name = c.name
   if (c.config !== undefined) set.config = sealed(db, type, c.config)
@@ -67,7 +86,12 @@ export async function updateIntegration(db: Db, userId: number, id: number, type
   if (c.min_risk !== undefined) set.min_risk = c.min_risk
   if (c.only_changes !== undefined) set.only_changes = c.only_changes ? 1 : 0
   if (c.enabled !== undefined) set.enabled = c.enabled ? 1 : 0
-  const r = await db.updateTable('integrations').set(set).where('id', '=', id).where('workspace_id', 'in', managed(db, userId)).executeTakeFirst()
+  const r = await db
+    .updateTable('integrations')
+    .set(set)
+    .where('id', '=', id)
+    .where('workspace_id', 'in', managed(db, userId))
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 

@@ -9,12 +9,27 @@ import { isoAfter, nowIso } from './time.js'
 export const INVITATION_DAYS = 7
 
 /** A new invitation by an owner of the workspace: its id and the token (shown once); null unless the caller is an owner. */
-export async function createInvitation(db: Db, callerId: number, workspaceId: number, role: Role): Promise<{ id: number; token: string } | null> {
+export async function createInvitation(
+  db: Db,
+  callerId: number,
+  workspaceId: number,
+  role: Role,
+): Promise<{ id: number; token: string } | null> {
   if ((await roleIn(db, callerId, workspaceId)) !== 'owner') return null
   const token = newToken()
   const row = await db
     .insertInto('workspace_invitations')
-    .values({ workspace_id: workspaceId, token_hash: hashKey(token), role, created_by: callerId, created_at: nowIso(), expires_at: isoAfter(INVITATION_DAYS * 86400_000), used_at: null, used_by: null, revoked_at: null })
+    .values({
+      workspace_id: workspaceId,
+      token_hash: hashKey(token),
+      role,
+      created_by: callerId,
+      created_at: nowIso(),
+      expires_at: isoAfter(INVITATION_DAYS * 86400_000),
+      used_at: null,
+      used_by: null,
+      revoked_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
   return { id: row.id, token }
@@ -51,7 +66,12 @@ export const invitationByToken = (db: Db, token: string) =>
   db
     .selectFrom('workspace_invitations')
     .innerJoin('workspaces', 'workspaces.id', 'workspace_invitations.workspace_id')
-    .select(['workspace_invitations.id', 'workspace_invitations.workspace_id', 'workspace_invitations.role', 'workspaces.name as workspace_name'])
+    .select([
+      'workspace_invitations.id',
+      'workspace_invitations.workspace_id',
+      'workspace_invitations.role',
+      'workspaces.name as workspace_name',
+    ])
     .where('token_hash', '=', hashKey(token))
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
@@ -62,7 +82,11 @@ export const invitationByToken = (db: Db, token: string) =>
  * Uses an invitation for a user: one conditional UPDATE marks it used (two people opening the same
  * link cannot both join), then the user joins with its role — or keeps a higher role they already have.
  */
-export async function acceptInvitation(db: Db, token: string, userId: number): Promise<{ id: number; workspaceId: number; role: Role } | null> {
+export async function acceptInvitation(
+  db: Db,
+  token: string,
+  userId: number,
+): Promise<{ id: number; workspaceId: number; role: Role } | null> {
   return db.transaction().execute(async (trx) => {
     const now = nowIso()
     const inv = await trx
@@ -75,7 +99,11 @@ export async function acceptInvitation(db: Db, token: string, userId: number): P
       .returning(['id', 'workspace_id', 'role'])
       .executeTakeFirst()
     if (!inv) return null
-    if (!(await roleIn(trx, userId, inv.workspace_id))) await trx.insertInto('workspace_members').values({ workspace_id: inv.workspace_id, user_id: userId, role: inv.role, added_at: now }).execute()
+    if (!(await roleIn(trx, userId, inv.workspace_id)))
+      await trx
+        .insertInto('workspace_members')
+        .values({ workspace_id: inv.workspace_id, user_id: userId, role: inv.role, added_at: now })
+        .execute()
     await trx.updateTable('users').set({ active_workspace_id: inv.workspace_id }).where('id', '=', userId).execute()
     return { id: inv.id, workspaceId: inv.workspace_id, role: inv.role as Role }
   })

@@ -15,7 +15,11 @@ export async function replaceKevCves(db: Db, cves: readonly string[]): Promise<{
     const before = new Set((await trx.selectFrom('kev_cves').select('cve').execute()).map((r) => r.cve))
     await trx.deleteFrom('kev_cves').execute()
     const now = nowIso()
-    await insertRows(trx, 'kev_cves', cves.map((cve) => ({ cve, imported_at: now })))
+    await insertRows(
+      trx,
+      'kev_cves',
+      cves.map((cve) => ({ cve, imported_at: now })),
+    )
     return { total: cves.length, added: cves.filter((c) => !before.has(c)).length }
   })
 }
@@ -25,7 +29,15 @@ export async function flagKevFindings(db: Db, listed: (cves: string[]) => boolea
   let flagged = 0
   let after = 0
   for (;;) {
-    const rows = await db.selectFrom('findings').select(['id', 'cve']).where('in_cisa_catalog', '=', 0).where('cve', '!=', '[]').where('id', '>', after).orderBy('id').limit(2000).execute()
+    const rows = await db
+      .selectFrom('findings')
+      .select(['id', 'cve'])
+      .where('in_cisa_catalog', '=', 0)
+      .where('cve', '!=', '[]')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(2000)
+      .execute()
     if (!rows.length) return flagged
     after = rows[rows.length - 1]!.id
     const ids = rows.filter((r) => listed(parseCves(r.cve))).map((r) => r.id)

@@ -10,7 +10,13 @@ const MAX_SCANS = 20
 /** Target names (hostnames, IPs, URLs as stored) and found subdomains of `workspaceId`, unordered, unique. */
 export async function knownNamesOf(db: Db, workspaceId: number, limit: number): Promise<string[]> {
   const names = new Set<string>()
-  const targets = await db.selectFrom('targets').select('name').where('workspace_id', '=', workspaceId).orderBy('id', 'desc').limit(limit).execute()
+  const targets = await db
+    .selectFrom('targets')
+    .select('name')
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()
   for (const t of targets) names.add(t.name)
   const scans = await db
     .selectFrom('scans')

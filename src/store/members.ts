@@ -26,7 +26,12 @@ export const writableWorkspaces = (db: Q, userId: number) => memberWorkspaces(db
 
 /** The user's role in a workspace, or null when they do not belong to it. */
 export async function roleIn(db: Q, userId: number, workspaceId: number): Promise<Role | null> {
-  const r = await db.selectFrom('workspace_members').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst()
+  const r = await db
+    .selectFrom('workspace_members')
+    .select('role')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
   return (r?.role as Role | undefined) ?? null
 }
 
@@ -62,9 +67,19 @@ export type MemberChange = 'done' | 'missing' | 'forbidden' | 'no-user' | 'exist
  * Runs a change of membership for an owner of the workspace, in one transaction that first locks the
  * workspace's row: two owners demoting each other at once cannot leave it without one.
  */
-async function asOwner(db: Db, callerId: number, workspaceId: number, change: (trx: Transaction<Database>) => Promise<MemberChange>): Promise<MemberChange> {
+async function asOwner(
+  db: Db,
+  callerId: number,
+  workspaceId: number,
+  change: (trx: Transaction<Database>) => Promise<MemberChange>,
+): Promise<MemberChange> {
   return db.transaction().execute(async (trx) => {
-    const locked = await trx.updateTable('workspaces').set({ name: sql`name` }).where('id', '=', workspaceId).where('id', 'in', memberWorkspaces(trx, callerId)).executeTakeFirst()
+    const locked = await trx
+      .updateTable('workspaces')
+      .set({ name: sql`name` })
+      .where('id', '=', workspaceId)
+      .where('id', 'in', memberWorkspaces(trx, callerId))
+      .executeTakeFirst()
     if (!Number(locked.numUpdatedRows)) return 'missing'
     if ((await roleIn(trx, callerId, workspaceId)) !== 'owner') return 'forbidden'
     return change(trx)
@@ -72,7 +87,16 @@ async function asOwner(db: Db, callerId: number, workspaceId: number, change: (t
 }
 
 const ownersLeft = async (trx: Transaction<Database>, workspaceId: number) =>
-  Number((await trx.selectFrom('workspace_members').select((e) => e.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirstOrThrow()).n)
+  Number(
+    (
+      await trx
+        .selectFrom('workspace_members')
+        .select((e) => e.fn.countAll().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('role', '=', 'owner')
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 export function addMember(db: Db, callerId: number, workspaceId: number, userId: number, role: Role): Promise<MemberChange> {
   return asOwner(db, callerId, workspaceId, async (trx) => {
@@ -85,7 +109,12 @@ export function addMember(db: Db, callerId: number, workspaceId: number, userId:
 
 export function setMemberRole(db: Db, callerId: number, workspaceId: number, userId: number, role: Role): Promise<MemberChange> {
   return asOwner(db, callerId, workspaceId, async (trx) => {
-    const r = await trx.updateTable('workspace_members').set({ role }).where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst()
+    const r = await trx
+      .updateTable('workspace_members')
+      .set({ role })
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
     if (!Number(r.numUpdatedRows)) return 'no-user'
     // The transaction holds the workspace's lock: counting after the change sees every other change.
     if ((await ownersLeft(trx, workspaceId)) === 0) throw LAST_OWNER
@@ -96,11 +125,20 @@ export function setMemberRole(db: Db, callerId: number, workspaceId: number, use
 /** Removes a member; a removed user whose active workspace this was falls back to one they still belong to. */
 export function removeMember(db: Db, callerId: number, workspaceId: number, userId: number): Promise<MemberChange> {
   return asOwner(db, callerId, workspaceId, async (trx) => {
-    const r = await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst()
+    const r = await trx
+      .deleteFrom('workspace_members')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
     if (!Number(r.numDeletedRows)) return 'no-user'
     if ((await ownersLeft(trx, workspaceId)) === 0) throw LAST_OWNER
     const fallback = await memberWorkspaces(trx, userId).orderBy('wm.workspace_id').limit(1).executeTakeFirst()
-    await trx.updateTable('users').set({ active_workspace_id: fallback?.workspace_id ?? null }).where('id', '=', userId).where('active_workspace_id', '=', workspaceId).execute()
+    await trx
+      .updateTable('users')
+      .set({ active_workspace_id: fallback?.workspace_id ?? null })
+      .where('id', '=', userId)
+      .where('active_workspace_id', '=', workspaceId)
+      .execute()
     return 'done'
   }).catch(lastOwner)
 }

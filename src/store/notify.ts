@@ -103,7 +103,9 @@ export function attachPgNotify(url: string, log: (msg: string, err?: unknown) =>
     notify(e) {
       const c = client
       if (!c || schema === null) return
-      c.query('select pg_notify($1, $2)', [PG_CHANNEL, JSON.stringify({ o: ORIGIN, s: schema, e })]).catch((err) => log('NOTIFY failed', err))
+      c.query('select pg_notify($1, $2)', [PG_CHANNEL, JSON.stringify({ o: ORIGIN, s: schema, e })]).catch((err) =>
+        log('NOTIFY failed', err),
+      )
     },
     ready: () => readyP,
     listening: () => client !== null && schema !== null,

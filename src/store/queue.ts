@@ -66,7 +66,8 @@ export async function queuePlaces(db: Db, userMaxRunning: number): Promise<Map<n
     ),
     p as (select id, row_number() over (order by user_round, ws_round, id) as place from e)
     select w.id, w.user_running, p.place from w left join p on p.id = w.id`.execute(db)
-  for (const r of rows.rows) out.set(Number(r.id), { userRunning: Number(r.user_running), place: r.place === null ? null : Number(r.place) })
+  for (const r of rows.rows)
+    out.set(Number(r.id), { userRunning: Number(r.user_running), place: r.place === null ? null : Number(r.place) })
   return out
 }
 

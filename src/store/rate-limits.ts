@@ -23,17 +23,33 @@ export function dbRateLimitStore(db: Db) {
         )
         .returning(['count', 'reset_at'])
         .executeTakeFirstOrThrow()
-        .then((r) => cb(null, { current: Number(r.count), ttl: Math.max(0, Number(r.reset_at) - now) }), (e) => cb(e as Error))
+        .then(
+          (r) => cb(null, { current: Number(r.count), ttl: Math.max(0, Number(r.reset_at) - now) }),
+          (e) => cb(e as Error),
+        )
       // Forget windows that ended long ago, now and then.
-      if (++calls % SWEEP_EVERY === 0) void db.deleteFrom('rate_limits').where('reset_at', '<', now - timeWindow).execute().catch(() => {})
+      if (++calls % SWEEP_EVERY === 0)
+        void db
+          .deleteFrom('rate_limits')
+          .where('reset_at', '<', now - timeWindow)
+          .execute()
+          .catch(() => {})
     }
 
     read(key: string, cb: IncrCb) {
       const now = Date.now()
-      db.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).executeTakeFirst().then(
-        (r) => cb(null, !r || Number(r.reset_at) <= now ? { current: 0, ttl: 0 } : { current: Number(r.count), ttl: Number(r.reset_at) - now }),
-        (e) => cb(e as Error),
-      )
+      db.selectFrom('rate_limits')
+        .select(['count', 'reset_at'])
+        .where('key', '=', key)
+        .executeTakeFirst()
+        .then(
+          (r) =>
+            cb(
+              null,
+              !r || Number(r.reset_at) <= now ? { current: 0, ttl: 0 } : { current: Number(r.count), ttl: Number(r.reset_at) - now },
+            ),
+          (e) => cb(e as Error),
+        )
     }
 
     child() {

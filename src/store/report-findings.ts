@@ -18,15 +18,30 @@ const BATCH = 500
 
 /** The heads of every finding of a scan (arrays, not row objects: there may be many). */
 export async function findingHeads(db: Db, scanId: number): Promise<FindingHead[]> {
-  const rows = await selectArrays(db, db.selectFrom('findings').select(['id', 'risk_level', 'name', 'in_cisa_catalog', 'confirmed']).where('scan_id', '=', scanId))
-  return rows.map((r) => ({ id: Number(r[0]), risk_level: Number(r[1]), name: String(r[2]), in_cisa_catalog: Number(r[3]) === 1, confirmed: Number(r[4]) === 1 }))
+  const rows = await selectArrays(
+    db,
+    db.selectFrom('findings').select(['id', 'risk_level', 'name', 'in_cisa_catalog', 'confirmed']).where('scan_id', '=', scanId),
+  )
+  return rows.map((r) => ({
+    id: Number(r[0]),
+    risk_level: Number(r[1]),
+    name: String(r[2]),
+    in_cisa_catalog: Number(r[3]) === 1,
+    confirmed: Number(r[4]) === 1,
+  }))
 }
 
 /** Whole rows of these findings of the scan, in the order of `ids`; read BATCH at a time, yielding between. */
 export async function findingsOfScan(db: Db, scanId: number, ids: readonly number[]): Promise<FindingRow[]> {
   const byId = new Map<number, FindingRow>()
   for (let i = 0; i < ids.length; i += BATCH) {
-    for (const r of await db.selectFrom('findings').selectAll().where('scan_id', '=', scanId).where('id', 'in', ids.slice(i, i + BATCH)).execute()) byId.set(r.id, r)
+    for (const r of await db
+      .selectFrom('findings')
+      .selectAll()
+      .where('scan_id', '=', scanId)
+      .where('id', 'in', ids.slice(i, i + BATCH))
+      .execute())
+      byId.set(r.id, r)
     await new Promise<void>((r) => setImmediate(r))
   }
   return ids.flatMap((id) => byId.get(id) ?? [])

@@ -13,16 +13,32 @@ const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', '
 
 export async function insertTest(db: Db, scanId: number, name: string, description: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.insertInto('tests').values({ scan_id: scanId, name, description, status: 'running', result: null, message: null, start_time: nowIso(), end_time: null }).returning('id').executeTakeFirstOrThrow()
+    const row = await trx
+      .insertInto('tests')
+      .values({ scan_id: scanId, name, description, status: 'running', result: null, message: null, start_time: nowIso(), end_time: null })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     await trx.updateTable('scans').set({ num_tests: sql`num_tests + 1` }).where('id', '=', scanId).execute()
     return row.id
   })
 }
 
 /** Ends a running test; counts it as finished once (the WHERE guards against double counting). */
-export async function endTest(db: Db, scanId: number, testId: number, status: 'finished' | 'skipped' | 'error', result: 'passed' | 'failed' | 'error' | null, message: string | null) {
+export async function endTest(
+  db: Db,
+  scanId: number,
+  testId: number,
+  status: 'finished' | 'skipped' | 'error',
+  result: 'passed' | 'failed' | 'error' | null,
+  message: string | null,
+) {
   await db.transaction().execute(async (trx) => {
-    const r = await trx.updateTable('tests').set({ status, result, message, end_time: nowIso() }).where('id', '=', testId).where('status', '=', 'running').executeTakeFirst()
+    const r = await trx
+      .updateTable('tests')
+      .set({ status, result, message, end_time: nowIso() })
+      .where('id', '=', testId)
+      .where('status', '=', 'running')
+      .executeTakeFirst()
     if (!Number(r.numUpdatedRows)) return
     await trx.updateTable('scans').set({ num_finished_tests: sql`num_finished_tests + 1` }).where('id', '=', scanId).execute()
     if (status === 'finished') await trx.updateTable('findings').set({ test_finished: 1 }).where('test_id', '=', testId).execute()
@@ -36,9 +52,19 @@ export async function endOpenTests(db: Db, scanId: number, status: 'skipped' | '
 
 /** endOpenTests inside the caller's transaction. */
 export async function endOpenTestsIn(trx: Transaction<Database>, scanId: number, status: 'skipped' | 'error', message: string) {
-  const r = await trx.updateTable('tests').set({ status, result: status === 'error' ? 'error' : null, message, end_time: nowIso() }).where('scan_id', '=', scanId).where('status', '=', 'running').executeTakeFirst()
+  const r = await trx
+    .updateTable('tests')
+    .set({ status, result: status === 'error' ? 'error' : null, message, end_time: nowIso() })
+    .where('scan_id', '=', scanId)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
   const n = Number(r.numUpdatedRows)
-  if (n) await trx.updateTable('scans').set({ num_finished_tests: sql`num_finished_tests + ${n}` }).where('id', '=', scanId).execute()
+  if (n)
+    await trx
+      .updateTable('scans')
+      .set({ num_finished_tests: sql`num_finished_tests + ${n}` })
+      .where('id', '=', scanId)
+      .execute()
 }
 
 /**
@@ -50,16 +76,42 @@ export async function endOpenTestsIn(trx: Transaction<Database>, scanId: number,
 export async function insertFinding(db: Db, record: FindingRecord): Promise<number> {
   const f = encodeFinding(record)
   return db.transaction().execute(async (trx) => {
-    const same = await trx.selectFrom('findings').select(['id', 'risk_level', 'test_id']).where('dedup_key', '=', f.dedup_key).where('scan_id', '=', f.scan_id).orderBy('id').limit(1).executeTakeFirst()
+    const same = await trx
+      .selectFrom('findings')
+      .select(['id', 'risk_level', 'test_id'])
+      .where('dedup_key', '=', f.dedup_key)
+      .where('scan_id', '=', f.scan_id)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst()
     if (same) {
       // Triage (status, verified) and the finding's id and creation time stay; so does test_finished
       // when the test is the same one (it may have ended since).
-      const { id: _id, status: _s, verified: _v, created_at: _c, workspace_id: _w, scan_id: _sc, target_id: _t, dedup_key: _d, test_finished, ...facts } = f as typeof f & { id?: number }
-      await trx.updateTable('findings').set(same.test_id === f.test_id ? facts : { ...facts, test_finished }).where('id', '=', same.id).execute()
+      const {
+        id: _id,
+        status: _s,
+        verified: _v,
+        created_at: _c,
+        workspace_id: _w,
+        scan_id: _sc,
+        target_id: _t,
+        dedup_key: _d,
+        test_finished,
+        ...facts
+      } = f as typeof f & { id?: number }
+      await trx
+        .updateTable('findings')
+        .set(same.test_id === f.test_id ? facts : { ...facts, test_finished })
+        .where('id', '=', same.id)
+        .execute()
       if (same.risk_level !== f.risk_level) {
         const from = RISK_COLUMNS[same.risk_level] ?? 'count_info'
         const to = RISK_COLUMNS[f.risk_level] ?? 'count_info'
-        await trx.updateTable('scans').set({ [from]: sql`${sql.ref(from)} - 1`, [to]: sql`${sql.ref(to)} + 1` }).where('id', '=', f.scan_id).execute()
+        await trx
+          .updateTable('scans')
+          .set({ [from]: sql`${sql.ref(from)} - 1`, [to]: sql`${sql.ref(to)} + 1` })
+          .where('id', '=', f.scan_id)
+          .execute()
       }
       return same.id
     }
@@ -69,14 +121,22 @@ export async function insertFinding(db: Db, record: FindingRecord): Promise<numb
     await group.after(row.id)
     await touchGroup(trx, group.finding)
     const col = RISK_COLUMNS[f.risk_level] ?? 'count_info'
-    await trx.updateTable('scans').set({ [col]: sql`${sql.ref(col)} + 1` }).where('id', '=', f.scan_id).execute()
+    await trx
+      .updateTable('scans')
+      .set({ [col]: sql`${sql.ref(col)} + 1` })
+      .where('id', '=', f.scan_id)
+      .execute()
     return row.id
   })
 }
 
 /** Findings of a scan so far (its risk counters), for status messages that say what was kept. */
 export async function findingsKept(db: Db | Transaction<Database>, scanId: number): Promise<number> {
-  const r = await db.selectFrom('scans').select(['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical']).where('id', '=', scanId).executeTakeFirst()
+  const r = await db
+    .selectFrom('scans')
+    .select(['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'])
+    .where('id', '=', scanId)
+    .executeTakeFirst()
   return r ? r.count_info + r.count_low + r.count_medium + r.count_high + r.count_critical : 0
 }
 
@@ -89,21 +149,41 @@ export function keptWords(n: number): string {
 export async function appendLogs(db: Db, scanId: number, lines: string[]) {
   if (!lines.length) return
   const now = nowIso()
-  await insertRows(db, 'scan_logs', lines.map((line) => ({ scan_id: scanId, line, created_at: now })))
+  await insertRows(
+    db,
+    'scan_logs',
+    lines.map((line) => ({ scan_id: scanId, line, created_at: now })),
+  )
 }
 
 export const scanLogs = async (db: Db, scanId: number) =>
   (await db.selectFrom('scan_logs').select('line').where('scan_id', '=', scanId).orderBy('id').execute()).map((r) => r.line)
 
 export const scanFindings = (db: Db, scanId: number): Promise<FindingRow[]> =>
-  db.selectFrom('findings').selectAll().select(groupColumns).where('scan_id', '=', scanId).orderBy('risk_level', 'desc').orderBy('id').execute()
+  db
+    .selectFrom('findings')
+    .selectAll()
+    .select(groupColumns)
+    .where('scan_id', '=', scanId)
+    .orderBy('risk_level', 'desc')
+    .orderBy('id')
+    .execute()
 
-export async function scanTests(db: Db, scanId: number, only?: 'with-findings' | 'without-findings', findingId?: number): Promise<Array<TestRow & { finding_ids: number[] }>> {
+export async function scanTests(
+  db: Db,
+  scanId: number,
+  only?: 'with-findings' | 'without-findings',
+  findingId?: number,
+): Promise<Array<TestRow & { finding_ids: number[] }>> {
   let q = db.selectFrom('tests').selectAll('tests').where('tests.scan_id', '=', scanId)
-  const hasFinding = (eb: ExpressionBuilder<Database, 'tests'>) => eb.exists(eb.selectFrom('findings').select('findings.id').whereRef('findings.test_id', '=', 'tests.id'))
+  const hasFinding = (eb: ExpressionBuilder<Database, 'tests'>) =>
+    eb.exists(eb.selectFrom('findings').select('findings.id').whereRef('findings.test_id', '=', 'tests.id'))
   if (only === 'with-findings') q = q.where(hasFinding)
   if (only === 'without-findings') q = q.where((eb) => eb.not(hasFinding(eb)))
-  if (findingId !== undefined) q = q.where('tests.id', '=', (eb) => eb.selectFrom('findings').select('findings.test_id').where('findings.id', '=', findingId).where('findings.scan_id', '=', scanId))
+  if (findingId !== undefined)
+    q = q.where('tests.id', '=', (eb) =>
+      eb.selectFrom('findings').select('findings.test_id').where('findings.id', '=', findingId).where('findings.scan_id', '=', scanId),
+    )
   const tests = await q.orderBy('tests.id').execute()
   return attachFindingIds(db, tests)
 }
@@ -114,19 +194,33 @@ export async function attachFindingIds(db: Db, tests: TestRow[]): Promise<Array<
   const byTest = new Map<number, number[]>()
   const ids = tests.map((t) => t.id)
   for (let i = 0; i < ids.length; i += 5000) {
-    const rows = await db.selectFrom('findings').select(['id', 'test_id']).where('test_id', 'in', ids.slice(i, i + 5000)).orderBy('id').execute()
+    const rows = await db
+      .selectFrom('findings')
+      .select(['id', 'test_id'])
+      .where('test_id', 'in', ids.slice(i, i + 5000))
+      .orderBy('id')
+      .execute()
     for (const r of rows) byTest.set(r.test_id!, [...(byTest.get(r.test_id!) ?? []), r.id])
   }
   return tests.map((t) => ({ ...t, finding_ids: byTest.get(t.id) ?? [] }))
 }
 
 export async function setScanOutput(db: Db, scanId: number, output: Record<string, unknown>) {
-  await db.updateTable('scans').set({ output_data: JSON.stringify(output) }).where('id', '=', scanId).execute()
+  await db
+    .updateTable('scans')
+    .set({ output_data: JSON.stringify(output) })
+    .where('id', '=', scanId)
+    .execute()
 }
 
 /** The running scan's progress, and when given its expected end (`etaAt`, null: cannot tell). */
 export async function setScanProgress(db: Db, scanId: number, progress: number, etaAt?: string | null) {
-  await db.updateTable('scans').set(etaAt === undefined ? { progress } : { progress, eta_at: etaAt }).where('id', '=', scanId).where('status', '=', 'running').execute()
+  await db
+    .updateTable('scans')
+    .set(etaAt === undefined ? { progress } : { progress, eta_at: etaAt })
+    .where('id', '=', scanId)
+    .where('status', '=', 'running')
+    .execute()
 }
 
 /** One test with its finding ids (the test behind a finding). */

@@ -1,13 +1,34 @@
 // The scan state machine of decisions.md. Every status change goes through `canTransition`, and the
 // store applies it with the source state in the WHERE clause, so no code path makes an illegal move.
-export const SCAN_STATES = ['running', 'finished', 'failed to start', 'stopped', 'timed out', 'waiting', 'aborted', 'VPN connection error', 'auth failed', 'connection error'] as const
+export const SCAN_STATES = [
+  'running',
+  'finished',
+  'failed to start',
+  'stopped',
+  'timed out',
+  'waiting',
+  'aborted',
+  'VPN connection error',
+  'auth failed',
+  'connection error',
+] as const
 export type ScanState = (typeof SCAN_STATES)[number]
 
 export const TRANSITIONS: Readonly<Record<ScanState, readonly ScanState[]>> = {
   waiting: ['running', 'stopped', 'aborted', 'VPN connection error'],
   // running → waiting extends decisions.md: a restartable scan whose worker died or shut down goes
   // back to the queue instead of ending `aborted` (docs/reliability.md).
-  running: ['finished', 'stopped', 'timed out', 'failed to start', 'aborted', 'connection error', 'auth failed', 'VPN connection error', 'waiting'],
+  running: [
+    'finished',
+    'stopped',
+    'timed out',
+    'failed to start',
+    'aborted',
+    'connection error',
+    'auth failed',
+    'VPN connection error',
+    'waiting',
+  ],
   finished: [],
   'failed to start': [],
   stopped: [],
@@ -43,4 +64,5 @@ export class IllegalTransitionError extends Error {
  * then named in status_message, and the coverage says what was looked at), or — for scans written
  * before coverage was recorded — `finished` with no status_message.
  */
-export const scanIsComplete = (s: { status: string; status_message: string | null; coverage?: string | null }) => s.status === 'finished' && (s.coverage ? true : !s.status_message)
+export const scanIsComplete = (s: { status: string; status_message: string | null; coverage?: string | null }) =>
+  s.status === 'finished' && (s.coverage ? true : !s.status_message)

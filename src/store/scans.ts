@@ -64,7 +64,13 @@ export function queueScan(db: Db | Transaction<Database>, q: QueuedScan): Promis
     max_scan_time: q.maxScanTime,
     scan_original_url: q.scanOriginalUrl ? 1 : 0,
     redirect_level: q.redirectLevel,
-    report_callback: q.reportCallback ? JSON.stringify(q.reportCallback.secret === undefined ? q.reportCallback : { ...q.reportCallback, secret: ensureSealed(secretsOf(db), q.reportCallback.secret) }) : null,
+    report_callback: q.reportCallback
+      ? JSON.stringify(
+          q.reportCallback.secret === undefined
+            ? q.reportCallback
+            : { ...q.reportCallback, secret: ensureSealed(secretsOf(db), q.reportCallback.secret) },
+        )
+      : null,
     tool_params: JSON.stringify(q.toolParams),
     output_data: null,
     count_critical: 0,
@@ -88,37 +94,99 @@ export const toolParamsOf = (s: Pick<ScanRow, 'tool_params'>): unknown => JSON.p
 
 /** The columns a scan resource is made of (api/views.ts scanView): not the tool's output, parameters or coverage. */
 export const SCAN_VIEW_COLUMNS = [
-  'id', 'tool_id', 'target_id', 'workspace_id', 'status', 'vpn_scan', 'progress', 'count_critical', 'count_high', 'count_medium', 'count_low', 'count_info',
-  'start_time', 'end_time', 'num_tests', 'num_finished_tests', 'status_message', 'vpn_profile_uuid', 'scan_original_url', 'eta_at',
+  'id',
+  'tool_id',
+  'target_id',
+  'workspace_id',
+  'status',
+  'vpn_scan',
+  'progress',
+  'count_critical',
+  'count_high',
+  'count_medium',
+  'count_low',
+  'count_info',
+  'start_time',
+  'end_time',
+  'num_tests',
+  'num_finished_tests',
+  'status_message',
+  'vpn_profile_uuid',
+  'scan_original_url',
+  'eta_at',
 ] as const satisfies ReadonlyArray<keyof ScanRow>
 export type ScanViewRow = Pick<ScanRow, (typeof SCAN_VIEW_COLUMNS)[number]>
 
 /** getScan with only SCAN_VIEW_COLUMNS: a scan's output can be large and the resource does not show it. */
 export const getScanView = async (db: Db, userId: number, id: number): Promise<ScanViewRow | undefined> =>
-  (await selectPrepared(db, 'getScanView', (arg) => db.selectFrom('scans').select(SCAN_VIEW_COLUMNS).where('id', '=', arg<number>(0)).where(memberOf('scans.workspace_id', arg<number>(1))), [id, userId]))[0]
+  (
+    await selectPrepared(
+      db,
+      'getScanView',
+      (arg) =>
+        db
+          .selectFrom('scans')
+          .select(SCAN_VIEW_COLUMNS)
+          .where('id', '=', arg<number>(0))
+          .where(memberOf('scans.workspace_id', arg<number>(1))),
+      [id, userId],
+    )
+  )[0]
 
 /** A scan of a workspace the user belongs to (with one of `roles` when given). */
 export const getScan = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<ScanRow | undefined> =>
-  (await selectPrepared(db, `getScan:${roles ?? ''}`, (arg) => db.selectFrom('scans').selectAll().where('id', '=', arg<number>(0)).where(memberOf('scans.workspace_id', arg<number>(1), roles)), [id, userId]))[0]
+  (
+    await selectPrepared(
+      db,
+      `getScan:${roles ?? ''}`,
+      (arg) =>
+        db
+          .selectFrom('scans')
+          .selectAll()
+          .where('id', '=', arg<number>(0))
+          .where(memberOf('scans.workspace_id', arg<number>(1), roles)),
+      [id, userId],
+    )
+  )[0]
 
-export const getScanById = (db: Db | Transaction<Database>, id: number) => db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()
+export const getScanById = (db: Db | Transaction<Database>, id: number) =>
+  db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()
 
 export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<ScanRow[]> {
-  let q = db.selectFrom('scans').selectAll().where('workspace_id', '=', f.workspaceId).where((eb) => eb.exists(memberWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId)))
+  let q = db
+    .selectFrom('scans')
+    .selectAll()
+    .where('workspace_id', '=', f.workspaceId)
+    .where((eb) => eb.exists(memberWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId)))
   if (f.toolId !== undefined) q = q.where('tool_id', '=', f.toolId)
   if (f.targetId !== undefined) q = q.where('target_id', '=', f.targetId)
   if (f.status !== undefined) q = q.where('status', '=', f.status)
   if (f.startFrom !== undefined) q = q.where('start_time', '>=', f.startFrom)
   if (f.startTo !== undefined) q = q.where('start_time', '<=', f.startTo)
-  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute()
 }
 
 /** Moves a scan to `to` if it is in a state that may reach it (and, given `owner`, still holds that lease); returns whether it moved. */
-export async function transitionScan(db: Db | Transaction<Database>, id: number, to: ScanState, set: ScanUpdate = {}, from?: ScanState[], owner?: string): Promise<boolean> {
+export async function transitionScan(
+  db: Db | Transaction<Database>,
+  id: number,
+  to: ScanState,
+  set: ScanUpdate = {},
+  from?: ScanState[],
+  owner?: string,
+): Promise<boolean> {
   const sources = from ?? sourcesOf(to)
   for (const s of sources) if (!canTransition(s, to)) throw new IllegalTransitionError(s, to)
   if (!sources.length) throw new IllegalTransitionError('(any)', to)
-  let q = db.updateTable('scans').set({ ...set, status: to }).where('id', '=', id).where('status', 'in', sources)
+  let q = db
+    .updateTable('scans')
+    .set({ ...set, status: to })
+    .where('id', '=', id)
+    .where('status', 'in', sources)
   if (owner !== undefined) q = q.where('lease_owner', '=', owner)
   const r = await q.executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
@@ -129,7 +197,14 @@ export async function transitionScan(db: Db | Transaction<Database>, id: number,
  * whose WHERE re-checks `status = 'waiting'`, so two workers can never claim the same scan.
  * Claiming clears the waiting scan's status_message.
  */
-export async function claimNextScan(db: Db, kind: 'sqlite' | 'postgres', workerId: string, leaseMs: number, userMaxRunning: number, slots?: ClaimSlots): Promise<ScanRow | null> {
+export async function claimNextScan(
+  db: Db,
+  kind: 'sqlite' | 'postgres',
+  workerId: string,
+  leaseMs: number,
+  userMaxRunning: number,
+  slots?: ClaimSlots,
+): Promise<ScanRow | null> {
   const now = nowIso()
   let pick = db
     .selectFrom('scans as s')
@@ -145,7 +220,14 @@ export async function claimNextScan(db: Db, kind: 'sqlite' | 'postgres', workerI
   if (kind === 'postgres') pick = pick.forUpdate().skipLocked()
   const row = await db
     .updateTable('scans')
-    .set({ status: 'running', status_message: null, lease_owner: workerId, lease_expires_at: isoAfter(leaseMs), start_time: sql`coalesce(start_time, ${now})`, attempts: sql`attempts + 1` })
+    .set({
+      status: 'running',
+      status_message: null,
+      lease_owner: workerId,
+      lease_expires_at: isoAfter(leaseMs),
+      start_time: sql`coalesce(start_time, ${now})`,
+      attempts: sql`attempts + 1`,
+    })
     .where('id', '=', (eb) => eb.selectFrom(pick.as('p')).select('p.id'))
     .where('status', '=', 'waiting')
     .returningAll()
@@ -156,14 +238,31 @@ export async function claimNextScan(db: Db, kind: 'sqlite' | 'postgres', workerI
 /** Renews the leases this worker holds; returns the ids it still holds. */
 export async function renewLeases(db: Db, workerId: string, ids: number[], leaseMs: number): Promise<Set<number>> {
   if (!ids.length) return new Set()
-  await db.updateTable('scans').set({ lease_expires_at: isoAfter(leaseMs) }).where('id', 'in', ids).where('lease_owner', '=', workerId).where('status', '=', 'running').execute()
-  const held = await db.selectFrom('scans').select('id').where('id', 'in', ids).where('lease_owner', '=', workerId).where('status', '=', 'running').execute()
+  await db
+    .updateTable('scans')
+    .set({ lease_expires_at: isoAfter(leaseMs) })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', workerId)
+    .where('status', '=', 'running')
+    .execute()
+  const held = await db
+    .selectFrom('scans')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', workerId)
+    .where('status', '=', 'running')
+    .execute()
   return new Set(held.map((r) => r.id))
 }
 
 /** Lets the leases of a worker known to be dead (a stuck thread that was ended) expire now, for the reaper; returns how many. */
 export async function expireLeasesOf(db: Db, workerId: string): Promise<number> {
-  const r = await db.updateTable('scans').set({ lease_expires_at: isoAfter(-1000) }).where('lease_owner', '=', workerId).where('status', '=', 'running').executeTakeFirst()
+  const r = await db
+    .updateTable('scans')
+    .set({ lease_expires_at: isoAfter(-1000) })
+    .where('lease_owner', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
   return Number(r.numUpdatedRows)
 }
 
@@ -192,9 +291,17 @@ export async function reapExpiredLeases(db: Db): Promise<number[]> {
  * many findings were kept. Tests the dead worker left running end `error`. `self`: the calling
  * worker, whose own scans are left alone.
  */
-export async function recoverExpiredLeases(db: Db, policy: RecoveryPolicy, self?: string): Promise<{ requeued: number[]; ended: number[] }> {
+export async function recoverExpiredLeases(
+  db: Db,
+  policy: RecoveryPolicy,
+  self?: string,
+): Promise<{ requeued: number[]; ended: number[] }> {
   const now = nowIso()
-  let q = db.selectFrom('scans').select(['id', 'tool_id', 'attempts', 'stop_requested']).where('status', '=', 'running').where('lease_expires_at', '<', now)
+  let q = db
+    .selectFrom('scans')
+    .select(['id', 'tool_id', 'attempts', 'stop_requested'])
+    .where('status', '=', 'running')
+    .where('lease_expires_at', '<', now)
   // A worker never reaps its own scans: they are alive (a late heartbeat renews them).
   if (self !== undefined) q = q.where('lease_owner', '!=', self)
   const expired = await q.execute()
@@ -204,8 +311,14 @@ export async function recoverExpiredLeases(db: Db, policy: RecoveryPolicy, self?
     if (again) {
       const ok = await db.transaction().execute(async (trx) => {
         const kept = keptWords(await findingsKept(trx, s.id))
-        const moved = await requeue(trx, s.id, { lease_expires_at: null }, `Its worker stopped unexpectedly (its lease expired) on attempt ${s.attempts} of ${policy.maxAttempts}; queued again to restart; ${kept}`)
-        if (moved) await endOpenTestsIn(trx, s.id, 'error', 'interrupted: the worker running the scan stopped unexpectedly; the scan restarts')
+        const moved = await requeue(
+          trx,
+          s.id,
+          { lease_expires_at: null },
+          `Its worker stopped unexpectedly (its lease expired) on attempt ${s.attempts} of ${policy.maxAttempts}; queued again to restart; ${kept}`,
+        )
+        if (moved)
+          await endOpenTestsIn(trx, s.id, 'error', 'interrupted: the worker running the scan stopped unexpectedly; the scan restarts')
         return moved
       })
       if (ok) out.requeued.push(s.id)
@@ -219,7 +332,13 @@ export async function recoverExpiredLeases(db: Db, policy: RecoveryPolicy, self?
           : policy.restartable(s.tool_id)
             ? `The worker running this scan stopped unexpectedly (its lease expired) on attempt ${s.attempts} of ${policy.maxAttempts}, the last one allowed; ${kept}`
             : `The worker running this scan stopped unexpectedly (its lease expired) and this tool cannot be restarted; ${kept}`
-      const moved = await transitionScan(trx, s.id, s.stop_requested === 1 ? 'stopped' : 'aborted', { end_time: now, lease_owner: null, status_message: why }, ['running'])
+      const moved = await transitionScan(
+        trx,
+        s.id,
+        s.stop_requested === 1 ? 'stopped' : 'aborted',
+        { end_time: now, lease_owner: null, status_message: why },
+        ['running'],
+      )
       if (moved) await endOpenTestsIn(trx, s.id, 'error', 'scan aborted: its worker stopped unexpectedly')
       return moved
     })
@@ -238,7 +357,11 @@ export async function handBackScan(db: Db | Transaction<Database>, id: number, w
 
 async function requeue(db: Db | Transaction<Database>, id: number, set: ScanUpdate, message: string, owner?: string): Promise<boolean> {
   if (!canTransition('running', 'waiting')) throw new IllegalTransitionError('running', 'waiting')
-  let q = db.updateTable('scans').set({ ...set, status: 'waiting', lease_owner: null, status_message: message }).where('id', '=', id).where('status', '=', 'running')
+  let q = db
+    .updateTable('scans')
+    .set({ ...set, status: 'waiting', lease_owner: null, status_message: message })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
   if (owner !== undefined) q = q.where('lease_owner', '=', owner)
   return Number((await q.executeTakeFirst()).numUpdatedRows) === 1
 }
@@ -249,15 +372,30 @@ export async function requestStop(db: Db, userId: number, id: number): Promise<'
   if (!scan) return 'missing'
   if (scan.status === 'waiting') {
     const now = nowIso()
-    if (await endScanWithCallback(db, id, (trx) => transitionScan(trx, id, 'stopped', { end_time: now, status_message: 'Stopped before it started' }, ['waiting']))) return 'stopped'
+    if (
+      await endScanWithCallback(db, id, (trx) =>
+        transitionScan(trx, id, 'stopped', { end_time: now, status_message: 'Stopped before it started' }, ['waiting']),
+      )
+    )
+      return 'stopped'
   }
-  const r = await db.updateTable('scans').set({ stop_requested: 1 }).where('id', '=', id).where('status', 'in', ['running', 'waiting']).executeTakeFirst()
+  const r = await db
+    .updateTable('scans')
+    .set({ stop_requested: 1 })
+    .where('id', '=', id)
+    .where('status', 'in', ['running', 'waiting'])
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) ? 'requested' : 'noop'
 }
 
 export async function deleteScan(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'active'> {
   return db.transaction().execute(async (trx) => {
-    const s = await trx.selectFrom('scans').select(['id', 'status']).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(trx, userId)).executeTakeFirst()
+    const s = await trx
+      .selectFrom('scans')
+      .select(['id', 'status'])
+      .where('id', '=', id)
+      .where('workspace_id', 'in', writableWorkspaces(trx, userId))
+      .executeTakeFirst()
     if (!s) return 'missing'
     if (s.status === 'running' || s.status === 'waiting') return 'active'
     await trx.deleteFrom('findings').where('scan_id', '=', id).execute()
@@ -270,14 +408,38 @@ export async function deleteScan(db: Db, userId: number, id: number): Promise<'d
 }
 
 /** Scans per state across all users (metrics). */
-export const scanCountsByState = (db: Db) => db.selectFrom('scans').select(['status', (e) => e.fn.countAll().as('n')]).groupBy('status').execute()
+export const scanCountsByState = (db: Db) =>
+  db
+    .selectFrom('scans')
+    .select(['status', (e) => e.fn.countAll().as('n')])
+    .groupBy('status')
+    .execute()
 
 /** Waiting scans across all users (metrics). */
-export const queueDepth = async (db: Db) => Number((await db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('status', '=', 'waiting').executeTakeFirstOrThrow()).n)
+export const queueDepth = async (db: Db) =>
+  Number(
+    (
+      await db
+        .selectFrom('scans')
+        .select((e) => e.fn.countAll().as('n'))
+        .where('status', '=', 'waiting')
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 /** The latest complete scan of the same target and tool before `scan`. */
 export const previousCompleteScan = (db: Db, scan: Pick<ScanRow, 'id' | 'target_id' | 'tool_id'>) =>
-  db.selectFrom('scans').selectAll().where('target_id', '=', scan.target_id).where('tool_id', '=', scan.tool_id).where('id', '<', scan.id).where('status', '=', 'finished').where((eb) => eb.or([eb('coverage', 'is not', null), eb('status_message', 'is', null)])).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  db
+    .selectFrom('scans')
+    .selectAll()
+    .where('target_id', '=', scan.target_id)
+    .where('tool_id', '=', scan.tool_id)
+    .where('id', '<', scan.id)
+    .where('status', '=', 'finished')
+    .where((eb) => eb.or([eb('coverage', 'is not', null), eb('status_message', 'is', null)]))
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
 
 /** A scan's findings, most severe first (what changed between two scans compares these). */
 export const scanFindingsByRisk = (db: Db, scanId: number) =>

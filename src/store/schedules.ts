@@ -23,28 +23,50 @@ const sealedCallback = (db: Db, json: string | null): string | null => (json ===
 
 export async function insertSchedule(db: Db, s: NewSchedule): Promise<number> {
   const now = nowIso()
-  const row = await db.insertInto('schedules').values({ ...s, report_callback: sealedCallback(db, s.report_callback), last_run_at: null, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()
+  const row = await db
+    .insertInto('schedules')
+    .values({ ...s, report_callback: sealedCallback(db, s.report_callback), last_run_at: null, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return row.id
 }
 
 /** A schedule of a workspace the user belongs to (with one of `roles` when given). */
 export const getSchedule = (db: Db, userId: number, id: number, roles?: readonly Role[]) =>
-  db.selectFrom('schedules').selectAll().where('id', '=', id).where('workspace_id', 'in', memberWorkspaces(db, userId, roles)).executeTakeFirst()
+  db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('id', '=', id)
+    .where('workspace_id', 'in', memberWorkspaces(db, userId, roles))
+    .executeTakeFirst()
 
 export const listSchedules = (db: Db, userId: number, f: { workspaceId?: number; limit: number; page: number }) => {
   let q = db.selectFrom('schedules').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
-  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute()
 }
 
 export async function updateSchedule(db: Db, userId: number, id: number, set: ScheduleChanges): Promise<boolean> {
   const sealed = set.report_callback === undefined ? {} : { report_callback: sealedCallback(db, set.report_callback) }
-  const r = await db.updateTable('schedules').set({ ...set, ...sealed, updated_at: nowIso() }).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(db, userId)).executeTakeFirst()
+  const r = await db
+    .updateTable('schedules')
+    .set({ ...set, ...sealed, updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('workspace_id', 'in', writableWorkspaces(db, userId))
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
 export async function deleteSchedule(db: Db, userId: number, id: number): Promise<boolean> {
-  const r = await db.deleteFrom('schedules').where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(db, userId)).executeTakeFirst()
+  const r = await db
+    .deleteFrom('schedules')
+    .where('id', '=', id)
+    .where('workspace_id', 'in', writableWorkspaces(db, userId))
+    .executeTakeFirst()
   return Number(r.numDeletedRows) === 1
 }
 
@@ -55,7 +77,17 @@ export async function scheduleHistory(db: Db, ids: number[], n = 5): Promise<Map
   // The n newest per schedule: a window numbers each schedule's rows, newest first.
   const scans = await db
     .selectFrom((eb) =>
-      eb.selectFrom('scans').selectAll().select((e) => e.fn.agg<number>('row_number').over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc')).as('rn')).where('schedule_id', 'in', ids).as('s'),
+      eb
+        .selectFrom('scans')
+        .selectAll()
+        .select((e) =>
+          e.fn
+            .agg<number>('row_number')
+            .over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc'))
+            .as('rn'),
+        )
+        .where('schedule_id', 'in', ids)
+        .as('s'),
     )
     .selectAll()
     .where('rn', '<=', n)
@@ -64,7 +96,17 @@ export async function scheduleHistory(db: Db, ids: number[], n = 5): Promise<Map
   for (const { rn: _, ...s } of scans) out.get(s.schedule_id!)?.scans.push(s)
   const runs = await db
     .selectFrom((eb) =>
-      eb.selectFrom('schedule_runs').selectAll().select((e) => e.fn.agg<number>('row_number').over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc')).as('rn')).where('schedule_id', 'in', ids).as('r'),
+      eb
+        .selectFrom('schedule_runs')
+        .selectAll()
+        .select((e) =>
+          e.fn
+            .agg<number>('row_number')
+            .over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc'))
+            .as('rn'),
+        )
+        .where('schedule_id', 'in', ids)
+        .as('r'),
     )
     .selectAll()
     .where('rn', '<=', n)
@@ -89,10 +131,26 @@ export interface FiredRun {
 async function fire(trx: Tx, s: ScheduleRow, slotAt: string, firedAt: string, workerId: string | null): Promise<FiredRun> {
   let targets: number[]
   if (s.target_id !== null) targets = [s.target_id]
-  else targets = (await trx.selectFrom('targets').select('id').where('workspace_id', '=', s.workspace_id).where('type', '=', s.target_type!).orderBy('id').execute()).map((t) => t.id)
+  else
+    targets = (
+      await trx
+        .selectFrom('targets')
+        .select('id')
+        .where('workspace_id', '=', s.workspace_id)
+        .where('type', '=', s.target_type!)
+        .orderBy('id')
+        .execute()
+    ).map((t) => t.id)
   const busy = new Set(
     targets.length
-      ? (await trx.selectFrom('scans').select('target_id').where('schedule_id', '=', s.id).where('status', 'in', ['waiting', 'running']).execute()).map((r) => r.target_id)
+      ? (
+          await trx
+            .selectFrom('scans')
+            .select('target_id')
+            .where('schedule_id', '=', s.id)
+            .where('status', 'in', ['waiting', 'running'])
+            .execute()
+        ).map((r) => r.target_id)
       : [],
   )
   const scanIds: number[] = []
@@ -124,7 +182,18 @@ async function fire(trx: Tx, s: ScheduleRow, slotAt: string, firedAt: string, wo
       ? `skipped: the previous scan of target${skipped.length > 1 ? 's' : ''} ${skipped.join(', ')} is still waiting or running`
       : null
   const run: FiredRun = { scheduleId: s.id, slotAt, outcome: scanIds.length ? 'queued' : 'skipped', scanIds, message }
-  await trx.insertInto('schedule_runs').values({ schedule_id: s.id, slot_at: slotAt, fired_at: firedAt, outcome: run.outcome, scan_ids: JSON.stringify(scanIds), message, worker_id: workerId }).execute()
+  await trx
+    .insertInto('schedule_runs')
+    .values({
+      schedule_id: s.id,
+      slot_at: slotAt,
+      fired_at: firedAt,
+      outcome: run.outcome,
+      scan_ids: JSON.stringify(scanIds),
+      message,
+      worker_id: workerId,
+    })
+    .execute()
   if (run.outcome === 'skipped') await enqueueScheduleMissed(trx, s, slotAt, message)
   return run
 }
@@ -138,20 +207,45 @@ export interface ClaimOptions {
  * Fires the most overdue schedule that is due at `now`, if any: its slot is its stored next_run_at,
  * its next slot the first after `now` (so slots missed while Ward was down fire once).
  */
-export async function claimDueSchedule(db: Db, kind: 'sqlite' | 'postgres', workerId: string, now: Date, o: ClaimOptions = {}): Promise<FiredRun | null> {
+export async function claimDueSchedule(
+  db: Db,
+  kind: 'sqlite' | 'postgres',
+  workerId: string,
+  now: Date,
+  o: ClaimOptions = {},
+): Promise<FiredRun | null> {
   const at = now.toISOString()
   return db.transaction().execute(async (trx) => {
-    let pick = trx.selectFrom('schedules').selectAll().where('paused', '=', 0).where('next_run_at', '<=', at).orderBy('next_run_at').orderBy('id').limit(1)
+    let pick = trx
+      .selectFrom('schedules')
+      .selectAll()
+      .where('paused', '=', 0)
+      .where('next_run_at', '<=', at)
+      .orderBy('next_run_at')
+      .orderBy('id')
+      .limit(1)
     if (kind === 'postgres') pick = pick.forUpdate().skipLocked()
     const s = await pick.executeTakeFirst()
     if (!s) return null
     const next = nextSlot(s, now, new Date(s.next_run_at)).toISOString()
-    const moved = await trx.updateTable('schedules').set({ next_run_at: next, last_run_at: at }).where('id', '=', s.id).where('next_run_at', '=', s.next_run_at).where('paused', '=', 0).executeTakeFirst()
+    const moved = await trx
+      .updateTable('schedules')
+      .set({ next_run_at: next, last_run_at: at })
+      .where('id', '=', s.id)
+      .where('next_run_at', '=', s.next_run_at)
+      .where('paused', '=', 0)
+      .executeTakeFirst()
     if (Number(moved.numUpdatedRows) !== 1) return null
     await o.held?.(s.id)
     // Slots after this one that are already past were missed (no worker ran): they fire once, as this one.
     const following = nextSlot(s, new Date(s.next_run_at), new Date(s.next_run_at)).toISOString()
-    if (following <= at) await enqueueScheduleMissed(trx, s, following, `no worker ran from ${s.next_run_at} to ${at}: the slots in between fired once, as the slot of ${s.next_run_at}`)
+    if (following <= at)
+      await enqueueScheduleMissed(
+        trx,
+        s,
+        following,
+        `no worker ran from ${s.next_run_at} to ${at}: the slots in between fired once, as the slot of ${s.next_run_at}`,
+      )
     return fire(trx, s, s.next_run_at, at, workerId)
   })
 }
@@ -159,7 +253,12 @@ export async function claimDueSchedule(db: Db, kind: 'sqlite' | 'postgres', work
 /** "Run now": fires the schedule at once, outside its rhythm (next_run_at is left as it is). */
 export async function runScheduleNow(db: Db, userId: number, id: number): Promise<FiredRun | null> {
   return db.transaction().execute(async (trx) => {
-    const s = await trx.selectFrom('schedules').selectAll().where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(trx, userId)).executeTakeFirst()
+    const s = await trx
+      .selectFrom('schedules')
+      .selectAll()
+      .where('id', '=', id)
+      .where('workspace_id', 'in', writableWorkspaces(trx, userId))
+      .executeTakeFirst()
     if (!s) return null
     const at = nowIso()
     await trx.updateTable('schedules').set({ last_run_at: at }).where('id', '=', id).execute()

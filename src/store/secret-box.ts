@@ -31,16 +31,22 @@ export class SecretBox {
   /** The plain text of a sealed value; a value that is not sealed (an older row) as it is. */
   open(stored: string): string {
     if (!stored.startsWith(PREFIX)) return stored
-    if (!stored.startsWith(V1)) throw new SecretOpenError(`a stored secret uses an envelope this Ward does not know (${stored.slice(0, stored.indexOf(':', PREFIX.length) + 1 || 12)}…)`)
+    if (!stored.startsWith(V1))
+      throw new SecretOpenError(
+        `a stored secret uses an envelope this Ward does not know (${stored.slice(0, stored.indexOf(':', PREFIX.length) + 1 || 12)}…)`,
+      )
     const [iv, tag, ct] = stored.slice(V1.length).split(':')
-    if (iv === undefined || tag === undefined || ct === undefined) throw new SecretOpenError('a stored secret is damaged (incomplete envelope)')
+    if (iv === undefined || tag === undefined || ct === undefined)
+      throw new SecretOpenError('a stored secret is damaged (incomplete envelope)')
     try {
       const d = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'))
       d.setAAD(AAD)
       d.setAuthTag(Buffer.from(tag, 'base64url'))
       return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8')
     } catch {
-      throw new SecretOpenError(`a stored secret could not be decrypted with key ${this.keyId}: it was sealed with another key, or the row is damaged`)
+      throw new SecretOpenError(
+        `a stored secret could not be decrypted with key ${this.keyId}: it was sealed with another key, or the row is damaged`,
+      )
     }
   }
 }

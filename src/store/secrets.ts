@@ -6,7 +6,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
-import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely'
+import type {
+  Kysely,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely'
 import { ConfigError, SECRET_KEY_FORMAT, parseSecretKey } from '../config/config.js'
 import type { Database } from './schema.js'
 import { SecretBox, SecretOpenError, ensureSealed, isSealed } from './secret-box.js'
@@ -49,7 +57,11 @@ export async function loadSecrets(db: Kysely<Database>, carrier: SecretsCarrier,
   const where = src.secretKey ? 'WARD_SECRET_KEY' : `the key file ${src.secretKeyFile}`
   if (check) verify(box, check, where)
   else {
-    await db.insertInto('secret_key_check').values({ id: 1, key_id: box.keyId, sealed: box.seal(CHECK_TEXT), created_at: nowIso() }).onConflict((oc) => oc.column('id').doNothing()).execute()
+    await db
+      .insertInto('secret_key_check')
+      .values({ id: 1, key_id: box.keyId, sealed: box.seal(CHECK_TEXT), created_at: nowIso() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute()
     // Another process may have written the row first, with its own key.
     verify(box, await db.selectFrom('secret_key_check').selectAll().where('id', '=', 1).executeTakeFirstOrThrow(), where)
   }
@@ -77,7 +89,8 @@ function keyOf(src: SecretKeySource, databaseHasKey: boolean): Buffer {
   if (src.secretKey) return src.secretKey
   const file = src.secretKeyFile
   if (file === null) {
-    if (databaseHasKey) throw new ConfigError('WARD_SECRET_KEY: this database holds sealed secrets; give its key (WARD_SECRET_KEY or WARD_SECRET_KEY_FILE)')
+    if (databaseHasKey)
+      throw new ConfigError('WARD_SECRET_KEY: this database holds sealed secrets; give its key (WARD_SECRET_KEY or WARD_SECRET_KEY_FILE)')
     return randomBytes(32)
   }
   if (fs.existsSync(file)) return readKeyFile(file)
@@ -93,7 +106,9 @@ function readKeyFile(file: string): Buffer {
   try {
     text = fs.readFileSync(file, 'utf8')
   } catch (e) {
-    throw new ConfigError(`WARD_SECRET_KEY_FILE: cannot read the key file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    throw new ConfigError(
+      `WARD_SECRET_KEY_FILE: cannot read the key file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    )
   }
   const key = parseSecretKey(text)
   if (!key) throw new ConfigError(`WARD_SECRET_KEY_FILE: the key file ${file} must hold ${SECRET_KEY_FORMAT}`)
@@ -116,7 +131,9 @@ function createKeyFile(file: string): Buffer {
     return key
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readKeyFile(file)
-    throw new ConfigError(`WARD_SECRET_KEY_FILE: cannot create the key file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    throw new ConfigError(
+      `WARD_SECRET_KEY_FILE: cannot create the key file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    )
   } finally {
     fs.rmSync(tmp, { force: true })
   }
@@ -130,21 +147,52 @@ const SEALED_LIKE = 'wardenc:v1:%'
  * so processes starting together (or a row changed meanwhile) never seal twice.
  */
 async function sealPlainRows(db: Kysely<Database>, box: SecretBox, all: boolean): Promise<void> {
-  const vpn = await db.selectFrom('vpn_profiles').select(['uuid', 'password']).where('password', 'is not', null).where('password', 'not like', SEALED_LIKE).execute()
-  for (const r of vpn) await db.updateTable('vpn_profiles').set({ password: box.seal(r.password!) }).where('uuid', '=', r.uuid).where('password', '=', r.password).execute()
+  const vpn = await db
+    .selectFrom('vpn_profiles')
+    .select(['uuid', 'password'])
+    .where('password', 'is not', null)
+    .where('password', 'not like', SEALED_LIKE)
+    .execute()
+  for (const r of vpn)
+    await db
+      .updateTable('vpn_profiles')
+      .set({ password: box.seal(r.password!) })
+      .where('uuid', '=', r.uuid)
+      .where('password', '=', r.password)
+      .execute()
 
-  let dq = db.selectFrom('callback_deliveries').select(['id', 'secret']).where('secret', 'is not', null).where('secret', 'not like', SEALED_LIKE)
+  let dq = db
+    .selectFrom('callback_deliveries')
+    .select(['id', 'secret'])
+    .where('secret', 'is not', null)
+    .where('secret', 'not like', SEALED_LIKE)
   if (!all) dq = dq.where('status', '=', 'pending')
   const deliveries = await dq.execute()
-  for (const r of deliveries) await db.updateTable('callback_deliveries').set({ secret: box.seal(r.secret!) }).where('id', '=', r.id).where('secret', '=', r.secret).execute()
+  for (const r of deliveries)
+    await db
+      .updateTable('callback_deliveries')
+      .set({ secret: box.seal(r.secret!) })
+      .where('id', '=', r.id)
+      .where('secret', '=', r.secret)
+      .execute()
 
   // report_callback is JSON text written by JSON.stringify: `"secret":"` starts the member.
-  let sq = db.selectFrom('scans').select(['id', 'report_callback']).where('report_callback', 'like', '%"secret":%').where('report_callback', 'not like', `%"secret":"${SEALED_LIKE}`)
+  let sq = db
+    .selectFrom('scans')
+    .select(['id', 'report_callback'])
+    .where('report_callback', 'like', '%"secret":%')
+    .where('report_callback', 'not like', `%"secret":"${SEALED_LIKE}`)
   if (!all) sq = sq.where('status', 'in', ['waiting', 'running'])
   const scans = await sq.execute()
   for (const r of scans) {
     const sealed = sealCallbackSecret(box, r.report_callback!)
-    if (sealed !== r.report_callback) await db.updateTable('scans').set({ report_callback: sealed }).where('id', '=', r.id).where('report_callback', '=', r.report_callback).execute()
+    if (sealed !== r.report_callback)
+      await db
+        .updateTable('scans')
+        .set({ report_callback: sealed })
+        .where('id', '=', r.id)
+        .where('report_callback', '=', r.report_callback)
+        .execute()
   }
 }
 
@@ -158,5 +206,8 @@ export function sealCallbackSecret(box: SecretBox, json: string): string {
 /** Keeps a secret a scan found (a guessed password), sealed; `label` names what it opens, never the secret. */
 export async function keepScanSecret(db: Kysely<Database>, scanId: number, label: string, plain: string): Promise<void> {
   const shortLabel = label.slice(0, 500)
-  await db.insertInto('scan_secrets').values({ scan_id: scanId, label: shortLabel, sealed: secretsOf(db).seal(plain), created_at: nowIso() }).execute()
+  await db
+    .insertInto('scan_secrets')
+    .values({ scan_id: scanId, label: shortLabel, sealed: secretsOf(db).seal(plain), created_at: nowIso() })
+    .execute()
 }

@@ -17,19 +17,37 @@ export interface SeenService {
 export async function targetServices(db: Db, targetId: number, limit = 500): Promise<SeenService[]> {
   const rows = await db
     .selectFrom('findings')
-    .select(['port', 'protocol', 'service', (e) => e.fn.max('created_at').as('last_seen'), sql<number>`sum(case when status = 'open' then 1 else 0 end)`.as('open_findings')])
+    .select([
+      'port',
+      'protocol',
+      'service',
+      (e) => e.fn.max('created_at').as('last_seen'),
+      sql<number>`sum(case when status = 'open' then 1 else 0 end)`.as('open_findings'),
+    ])
     .where('target_id', '=', targetId)
     .where('port', 'is not', null)
     .groupBy(['port', 'protocol', 'service'])
     .orderBy('port')
     .limit(limit)
     .execute()
-  return rows.map((r) => ({ port: r.port!, protocol: r.protocol, service: r.service, last_seen: String(r.last_seen), open_findings: Number(r.open_findings) }))
+  return rows.map((r) => ({
+    port: r.port!,
+    protocol: r.protocol,
+    service: r.service,
+    last_seen: String(r.last_seen),
+    open_findings: Number(r.open_findings),
+  }))
 }
 
 /** Open findings of the target per risk level (0..4), each duplicate group once. */
 export async function targetOpenByRisk(db: Db, targetId: number): Promise<number[]> {
-  const rows = await db.selectFrom('findings').select(['risk_level', (e) => e.fn.count<number>('dedup_key').distinct().as('n')]).where('target_id', '=', targetId).where('status', '=', 'open').groupBy('risk_level').execute()
+  const rows = await db
+    .selectFrom('findings')
+    .select(['risk_level', (e) => e.fn.count<number>('dedup_key').distinct().as('n')])
+    .where('target_id', '=', targetId)
+    .where('status', '=', 'open')
+    .groupBy('risk_level')
+    .execute()
   const out = [0, 0, 0, 0, 0]
   for (const r of rows) if (r.risk_level >= 0 && r.risk_level <= 4) out[r.risk_level] = Number(r.n)
   return out
@@ -38,19 +56,40 @@ export async function targetOpenByRisk(db: Db, targetId: number): Promise<number
 /** Findings recorded per day and risk level on the target since `sinceIso` (its trend chart). */
 export async function targetFindingsPerDay(db: Db, targetId: number, sinceIso: string) {
   const day = sql<string>`substr(created_at, 1, 10)`
-  const rows = await db.selectFrom('findings').select([day.as('day'), 'risk_level', (e) => e.fn.countAll<number>().as('n')]).where('target_id', '=', targetId).where('created_at', '>=', sinceIso).groupBy([day, 'risk_level']).execute()
+  const rows = await db
+    .selectFrom('findings')
+    .select([day.as('day'), 'risk_level', (e) => e.fn.countAll<number>().as('n')])
+    .where('target_id', '=', targetId)
+    .where('created_at', '>=', sinceIso)
+    .groupBy([day, 'risk_level'])
+    .execute()
   return rows.map((r) => ({ day: r.day, risk_level: r.risk_level, n: Number(r.n) }))
 }
 
 /** Web addresses found on the target (distinct), newest first. */
 export async function targetUrls(db: Db, targetId: number, limit = 50): Promise<string[]> {
-  const rows = await db.selectFrom('findings').select(['url', (e) => e.fn.max('id').as('last')]).where('target_id', '=', targetId).where('url', 'is not', null).groupBy('url').orderBy('last', 'desc').limit(limit).execute()
+  const rows = await db
+    .selectFrom('findings')
+    .select(['url', (e) => e.fn.max('id').as('last')])
+    .where('target_id', '=', targetId)
+    .where('url', 'is not', null)
+    .groupBy('url')
+    .orderBy('last', 'desc')
+    .limit(limit)
+    .execute()
   return rows.map((r) => r.url!)
 }
 
 /** The target's scans, newest first. */
 export const targetScans = (db: Db, userId: number, targetId: number, limit = 200): Promise<ScanRow[]> =>
-  db.selectFrom('scans').selectAll().where('user_id', '=', userId).where('target_id', '=', targetId).orderBy('id', 'desc').limit(limit).execute()
+  db
+    .selectFrom('scans')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('target_id', '=', targetId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()
 
 /** The schedules that scan the target. */
 export const targetSchedules = (db: Db, userId: number, targetId: number): Promise<ScheduleRow[]> =>

@@ -16,12 +16,28 @@ export async function listTargets(db: Db, userId: number, f: TargetFilter): Prom
   let q = db.selectFrom('targets').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
-  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute()
 }
 
 /** A target of a workspace the user belongs to (with one of `roles` when given). */
 export const getTarget = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<TargetRow | undefined> =>
-  (await selectPrepared(db, `getTarget:${roles ?? ''}`, (arg) => db.selectFrom('targets').selectAll().where('id', '=', arg<number>(0)).where(memberOf('targets.workspace_id', arg<number>(1), roles)), [id, userId]))[0]
+  (
+    await selectPrepared(
+      db,
+      `getTarget:${roles ?? ''}`,
+      (arg) =>
+        db
+          .selectFrom('targets')
+          .selectAll()
+          .where('id', '=', arg<number>(0))
+          .where(memberOf('targets.workspace_id', arg<number>(1), roles)),
+      [id, userId],
+    )
+  )[0]
 
 export const findTargetByKey = (db: Db, workspaceId: number, nameKey: string) =>
   db.selectFrom('targets').selectAll().where('workspace_id', '=', workspaceId).where('name_key', '=', nameKey).executeTakeFirst()
@@ -46,7 +62,15 @@ function insertCounted(db: Db, t: NewTarget, maxTargets: number | null): Promise
     if (!Number((await counted.executeTakeFirst()).numUpdatedRows)) return null
     const row = await trx
       .insertInto('targets')
-      .values({ workspace_id: t.workspaceId, user_id: t.userId, name: t.name, name_key: t.nameKey, type: t.type, description: t.description, created_at: nowIso() })
+      .values({
+        workspace_id: t.workspaceId,
+        user_id: t.userId,
+        name: t.name,
+        name_key: t.nameKey,
+        type: t.type,
+        description: t.description,
+        created_at: nowIso(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
     return row.id
@@ -56,9 +80,19 @@ function insertCounted(db: Db, t: NewTarget, maxTargets: number | null): Promise
 /** Deletes the target with its scans, tests, findings and logs in one transaction, unless a scan runs; 'missing' unless the user may change its workspace. */
 export async function deleteTarget(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'running'> {
   return db.transaction().execute(async (trx) => {
-    const t = await trx.selectFrom('targets').select(['id', 'user_id']).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(trx, userId)).executeTakeFirst()
+    const t = await trx
+      .selectFrom('targets')
+      .select(['id', 'user_id'])
+      .where('id', '=', id)
+      .where('workspace_id', 'in', writableWorkspaces(trx, userId))
+      .executeTakeFirst()
     if (!t) return 'missing'
-    const running = await trx.selectFrom('scans').select('id').where('target_id', '=', id).where('status', '=', 'running').executeTakeFirst()
+    const running = await trx
+      .selectFrom('scans')
+      .select('id')
+      .where('target_id', '=', id)
+      .where('status', '=', 'running')
+      .executeTakeFirst()
     if (running) return 'running'
     const scanIds = trx.selectFrom('scans').select('id').where('target_id', '=', id)
     await trx.deleteFrom('findings').where('scan_id', 'in', scanIds).execute()

@@ -52,7 +52,11 @@ export async function upsertTemplates(db: Db, batch: readonly TemplateUpsert[]):
         source: t.source,
         updated_at: now,
       }
-      await trx.insertInto('templates').values({ id: t.id, ...row, created_at: now }).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute()
+      await trx
+        .insertInto('templates')
+        .values({ id: t.id, ...row, created_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row))
+        .execute()
     }
   })
 }
@@ -61,7 +65,15 @@ export async function upsertTemplates(db: Db, batch: readonly TemplateUpsert[]):
 export async function removeTemplates(db: Db, ids: readonly string[]): Promise<number> {
   if (!ids.length) return 0
   let n = 0
-  for (let i = 0; i < ids.length; i += 500) n += Number((await db.deleteFrom('templates').where('id', 'in', ids.slice(i, i + 500)).executeTakeFirst()).numDeletedRows)
+  for (let i = 0; i < ids.length; i += 500)
+    n += Number(
+      (
+        await db
+          .deleteFrom('templates')
+          .where('id', 'in', ids.slice(i, i + 500))
+          .executeTakeFirst()
+      ).numDeletedRows,
+    )
   return n
 }
 
@@ -81,29 +93,67 @@ const likeText = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\
 function filtered(db: Db, f: TemplateQuery) {
   let q = db.selectFrom('templates')
   if (f.tags?.length) q = q.where((eb) => eb.or(f.tags!.map((t) => eb('tags', 'like', `%,${t.toLowerCase().replace(/[\\%_,]/g, '')},%`))))
-  if (f.severities?.length) q = q.where('severity', 'in', f.severities.map((s) => s.toLowerCase()))
+  if (f.severities?.length)
+    q = q.where(
+      'severity',
+      'in',
+      f.severities.map((s) => s.toLowerCase()),
+    )
   if (f.protocol) q = q.where('protocol', '=', f.protocol)
   if (f.q) {
     const pat = likeText(f.q)
-    q = q.where((eb) => eb.or([sql<boolean>`lower(id) like ${pat} escape '\\'`, sql<boolean>`lower(name) like ${pat} escape '\\'`, sql<boolean>`lower(description) like ${pat} escape '\\'`].map((e) => eb.and([e]))))
+    q = q.where((eb) =>
+      eb.or(
+        [
+          sql<boolean>`lower(id) like ${pat} escape '\\'`,
+          sql<boolean>`lower(name) like ${pat} escape '\\'`,
+          sql<boolean>`lower(description) like ${pat} escape '\\'`,
+        ].map((e) => eb.and([e])),
+      ),
+    )
   }
   return q
 }
 
-const SUMMARY = ['id', 'file_path', 'content_hash', 'name', 'author', 'severity', 'tags', 'description', 'reference', 'remediation', 'classification', 'protocol', 'source', 'created_at', 'updated_at'] as const
+const SUMMARY = [
+  'id',
+  'file_path',
+  'content_hash',
+  'name',
+  'author',
+  'severity',
+  'tags',
+  'description',
+  'reference',
+  'remediation',
+  'classification',
+  'protocol',
+  'source',
+  'created_at',
+  'updated_at',
+] as const
 
 /** One page of templates (ordered by id) and the count of all that match. */
 export async function listTemplates(db: Db, f: TemplateQuery): Promise<{ rows: TemplateSummary[]; total: number }> {
   const limit = f.limit ?? 50
   const page = f.page ?? 1
   const [rows, count] = await Promise.all([
-    filtered(db, f).select(SUMMARY).orderBy('id').limit(limit).offset((page - 1) * limit).execute(),
-    filtered(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    filtered(db, f)
+      .select(SUMMARY)
+      .orderBy('id')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    filtered(db, f)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
   ])
   return { rows, total: Number(count.n) }
 }
 
-export const getTemplate = (db: Db, id: string): Promise<TemplateRow | undefined> => db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst()
+export const getTemplate = (db: Db, id: string): Promise<TemplateRow | undefined> =>
+  db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst()
 
 /** What a worker needs to run the templates of one protocol. */
-export const templatesToRun = (db: Db, protocol: string) => db.selectFrom('templates').select(['id', 'file_path', 'yaml', 'files']).where('protocol', '=', protocol).orderBy('id').execute()
+export const templatesToRun = (db: Db, protocol: string) =>
+  db.selectFrom('templates').select(['id', 'file_path', 'yaml', 'files']).where('protocol', '=', protocol).orderBy('id').execute()

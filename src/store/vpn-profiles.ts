@@ -10,7 +10,10 @@ export type NewVpnProfile = Omit<VpnProfileRow, 'created_at'> & { created_at: st
 
 /** Stores a profile given with its password in plain text; the row holds it sealed. */
 export async function insertVpnProfile(db: Db, p: NewVpnProfile): Promise<string> {
-  await db.insertInto('vpn_profiles').values({ ...p, password: p.password === null ? null : secretsOf(db).seal(p.password) }).execute()
+  await db
+    .insertInto('vpn_profiles')
+    .values({ ...p, password: p.password === null ? null : secretsOf(db).seal(p.password) })
+    .execute()
   return p.uuid
 }
 
@@ -22,7 +25,8 @@ export const getVpnProfile = (db: Db, userId: number, uuid: string) =>
   db.selectFrom('vpn_profiles').selectAll().where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
 
 /** Whether a profile exists, whoever made it: a workspace's default serves all its members. */
-export const vpnProfileExists = async (db: Db, uuid: string) => !!(await db.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).executeTakeFirst())
+export const vpnProfileExists = async (db: Db, uuid: string) =>
+  !!(await db.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).executeTakeFirst())
 
 /**
  * A profile with its password opened, for the egress that connects through it (workers only). By uuid
@@ -35,7 +39,13 @@ export async function getVpnProfileForEgress(db: Db, uuid: string): Promise<VpnP
 
 /** Ids of the workspaces the caller belongs to whose default profile this is, per profile uuid. */
 export async function workspacesByProfile(db: Db, userId: number): Promise<Map<string, number[]>> {
-  const rows = await db.selectFrom('workspaces').select(['id', 'vpn_profile_uuid']).where('id', 'in', memberWorkspaces(db, userId)).where('vpn_profile_uuid', 'is not', null).orderBy('id').execute()
+  const rows = await db
+    .selectFrom('workspaces')
+    .select(['id', 'vpn_profile_uuid'])
+    .where('id', 'in', memberWorkspaces(db, userId))
+    .where('vpn_profile_uuid', 'is not', null)
+    .orderBy('id')
+    .execute()
   const out = new Map<string, number[]>()
   for (const r of rows) out.set(r.vpn_profile_uuid!, [...(out.get(r.vpn_profile_uuid!) ?? []), r.id])
   return out
@@ -49,7 +59,12 @@ export async function deleteVpnProfile(db: Db, userId: number, uuid: string): Pr
   return db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
     if (!p) return 'missing'
-    const running = await trx.selectFrom('scans').select('id').where('vpn_profile_uuid', '=', uuid).where('status', '=', 'running').executeTakeFirst()
+    const running = await trx
+      .selectFrom('scans')
+      .select('id')
+      .where('vpn_profile_uuid', '=', uuid)
+      .where('status', '=', 'running')
+      .executeTakeFirst()
     if (running) return 'running'
     await trx.updateTable('workspaces').set({ vpn_profile_uuid: null }).where('vpn_profile_uuid', '=', uuid).execute()
     await trx.deleteFrom('vpn_profiles').where('uuid', '=', uuid).where('user_id', '=', userId).execute()
@@ -59,6 +74,11 @@ export async function deleteVpnProfile(db: Db, userId: number, uuid: string): Pr
 
 /** Sets (or clears) a workspace's default profile. False unless the user may change the workspace. */
 export async function setWorkspaceVpnProfile(db: Db, userId: number, workspaceId: number, uuid: string | null): Promise<boolean> {
-  const r = await db.updateTable('workspaces').set({ vpn_profile_uuid: uuid }).where('id', '=', workspaceId).where('id', 'in', writableWorkspaces(db, userId)).executeTakeFirst()
+  const r = await db
+    .updateTable('workspaces')
+    .set({ vpn_profile_uuid: uuid })
+    .where('id', '=', workspaceId)
+    .where('id', 'in', writableWorkspaces(db, userId))
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }

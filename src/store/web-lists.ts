@@ -8,12 +8,25 @@ import { memberWorkspaces } from './members.js'
 const isMember = (db: Db, userId: number, workspaceId: number) => memberWorkspaces(db, userId).where('wm.workspace_id', '=', workspaceId)
 
 /** Targets of a workspace, optionally of one type and whose name contains `search` (case-insensitive). */
-export async function searchTargets(db: Db, userId: number, f: { workspaceId: number; type?: string; search?: string; limit: number; page: number }): Promise<TargetRow[]> {
-  let q = db.selectFrom('targets').selectAll().where('workspace_id', '=', f.workspaceId).where((eb) => eb.exists(isMember(db, userId, f.workspaceId)))
+export async function searchTargets(
+  db: Db,
+  userId: number,
+  f: { workspaceId: number; type?: string; search?: string; limit: number; page: number },
+): Promise<TargetRow[]> {
+  let q = db
+    .selectFrom('targets')
+    .selectAll()
+    .where('workspace_id', '=', f.workspaceId)
+    .where((eb) => eb.exists(isMember(db, userId, f.workspaceId)))
   if (f.type) q = q.where('type', '=', f.type)
   // "%", "_" and the escape character in a search are plain characters.
-  if (f.search) q = q.where(sql<boolean>`lower(name) like ${'%' + f.search.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
-  return q.orderBy('id', 'desc').limit(f.limit).offset((f.page - 1) * f.limit).execute()
+  if (f.search)
+    q = q.where(sql<boolean>`lower(name) like ${'%' + f.search.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
+  return q
+    .orderBy('id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute()
 }
 
 /** Open findings of a workspace per risk level (0..4), counting each duplicate group once. */
@@ -32,7 +45,12 @@ export async function openFindingsByRisk(db: Db, userId: number, workspaceId: nu
 }
 
 /** Findings recorded per day and risk level since `sinceIso` (for the dashboard chart). */
-export async function findingsPerDay(db: Db, userId: number, workspaceId: number, sinceIso: string): Promise<Array<{ day: string; risk_level: number; n: number }>> {
+export async function findingsPerDay(
+  db: Db,
+  userId: number,
+  workspaceId: number,
+  sinceIso: string,
+): Promise<Array<{ day: string; risk_level: number; n: number }>> {
   const day = sql<string>`substr(f.created_at, 1, 10)`
   const rows = await db
     .selectFrom('findings as f')
@@ -47,11 +65,24 @@ export async function findingsPerDay(db: Db, userId: number, workspaceId: number
 
 /** Scans of a workspace in some states, newest first. */
 export const scansInStates = (db: Db, userId: number, workspaceId: number, states: readonly string[], limit: number): Promise<ScanRow[]> =>
-  db.selectFrom('scans').selectAll().where('workspace_id', '=', workspaceId).where((eb) => eb.exists(isMember(db, userId, workspaceId))).where('status', 'in', [...states]).orderBy('id', 'desc').limit(limit).execute()
+  db
+    .selectFrom('scans')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => eb.exists(isMember(db, userId, workspaceId)))
+    .where('status', 'in', [...states])
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()
 
 /** Target names by id, for lists that show scans or findings (targets of the user's workspaces only). */
 export async function targetNames(db: Db, userId: number, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map()
-  const rows = await db.selectFrom('targets').select(['id', 'name']).where('workspace_id', 'in', memberWorkspaces(db, userId)).where('id', 'in', [...new Set(ids)]).execute()
+  const rows = await db
+    .selectFrom('targets')
+    .select(['id', 'name'])
+    .where('workspace_id', 'in', memberWorkspaces(db, userId))
+    .where('id', 'in', [...new Set(ids)])
+    .execute()
   return new Map(rows.map((r) => [r.id, r.name]))
 }

@@ -20,7 +20,11 @@ export const userForSignIn = (db: Db, name: string) =>
   db.selectFrom('users').select(['id', 'name', 'password_hash']).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst()
 
 export async function setPasswordHash(db: Db, userId: number, hash: string): Promise<boolean> {
-  const r = await db.updateTable('users').set({ password_hash: hash, password_link_hash: null, password_link_expires: null }).where('id', '=', userId).executeTakeFirst()
+  const r = await db
+    .updateTable('users')
+    .set({ password_hash: hash, password_link_hash: null, password_link_expires: null })
+    .where('id', '=', userId)
+    .executeTakeFirst()
   // A new password ends every session of the user.
   await db.deleteFrom('web_sessions').where('user_id', '=', userId).execute()
   return Number(r.numUpdatedRows) > 0
@@ -29,17 +33,29 @@ export async function setPasswordHash(db: Db, userId: number, hash: string): Pro
 /** A one-time link token for setting the password (valid `ms`); replaces any earlier one. */
 export async function createPasswordLink(db: Db, userId: number, ms: number): Promise<string> {
   const token = newToken()
-  await db.updateTable('users').set({ password_link_hash: hashKey(token), password_link_expires: isoAfter(ms) }).where('id', '=', userId).execute()
+  await db
+    .updateTable('users')
+    .set({ password_link_hash: hashKey(token), password_link_expires: isoAfter(ms) })
+    .where('id', '=', userId)
+    .execute()
   return token
 }
 
 export const userByPasswordLink = (db: Db, token: string) =>
-  db.selectFrom('users').select(['id', 'name']).where('password_link_hash', '=', hashKey(token)).where('password_link_expires', '>', nowIso()).executeTakeFirst()
+  db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('password_link_hash', '=', hashKey(token))
+    .where('password_link_expires', '>', nowIso())
+    .executeTakeFirst()
 
 export async function createSession(db: Db, userId: number, ms: number): Promise<{ id: string; csrf: string }> {
   const id = newToken()
   const csrf = newToken()
-  await db.insertInto('web_sessions').values({ id_hash: hashKey(id), user_id: userId, csrf, created_at: nowIso(), expires_at: isoAfter(ms) }).execute()
+  await db
+    .insertInto('web_sessions')
+    .values({ id_hash: hashKey(id), user_id: userId, csrf, created_at: nowIso(), expires_at: isoAfter(ms) })
+    .execute()
   return { id, csrf }
 }
 
@@ -54,7 +70,16 @@ export async function sessionUser(db: Db, id: string): Promise<WebUser | null> {
     .where('web_sessions.expires_at', '>', nowIso())
     .executeTakeFirst()
   if (!row) return null
-  return { userId: row.id, name: row.name, keyHash: '', activeWorkspaceId: row.active_workspace_id ?? 0, maxTargets: row.max_targets, licenseExpires: row.license_expires, csrf: row.csrf, sessionHash: h }
+  return {
+    userId: row.id,
+    name: row.name,
+    keyHash: '',
+    activeWorkspaceId: row.active_workspace_id ?? 0,
+    maxTargets: row.max_targets,
+    licenseExpires: row.license_expires,
+    csrf: row.csrf,
+    sessionHash: h,
+  }
 }
 
 export async function deleteSession(db: Db, id: string) {
@@ -67,17 +92,33 @@ export async function deleteExpiredSessions(db: Db) {
 
 /** A user's API keys (never their secret part), newest first. */
 export const userKeys = (db: Db, userId: number) =>
-  db.selectFrom('api_keys').select(['id', 'key_prefix', 'created_at', 'revoked_at']).where('user_id', '=', userId).orderBy('id', 'desc').execute()
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'key_prefix', 'created_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .execute()
 
 /** Revokes one of the user's own keys; false when it is not theirs or already revoked. */
 export async function revokeOwnKey(db: Db, userId: number, keyId: number): Promise<boolean> {
-  const r = await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', keyId).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst()
+  const r = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
 
 /** Renames a workspace of which the user is an owner; false otherwise. */
 export async function renameWorkspace(db: Db, userId: number, id: number, name: string): Promise<boolean> {
-  const r = await db.updateTable('workspaces').set({ name }).where('id', '=', id).where('id', 'in', memberWorkspaces(db, userId, OWNER_ROLES)).executeTakeFirst()
+  const r = await db
+    .updateTable('workspaces')
+    .set({ name })
+    .where('id', '=', id)
+    .where('id', 'in', memberWorkspaces(db, userId, OWNER_ROLES))
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
 

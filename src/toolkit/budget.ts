@@ -68,13 +68,21 @@ export class ScanBudget {
    * `fn` over `items` with at most `limit` of this call in flight, each inside the scan's budget for
    * `hostOf(item)`; results in input order. Once `signal` aborts no new item starts (results undefined).
    */
-  map<T, R>(items: readonly T[], o: { limit: number; host: string | ((item: T) => string); signal?: AbortSignal }, fn: (item: T, index: number) => Promise<R>): Promise<(R | undefined)[]> {
+  map<T, R>(
+    items: readonly T[],
+    o: { limit: number; host: string | ((item: T) => string); signal?: AbortSignal },
+    fn: (item: T, index: number) => Promise<R>,
+  ): Promise<(R | undefined)[]> {
     const hostOf = typeof o.host === 'string' ? () => o.host as string : o.host
     return mapLimit(items, o.limit, o.signal, (item, i) => this.run(hostOf(item), () => fn(item, i)))
   }
 
   /** Like `map` for steps that need no results. */
-  async each<T>(items: readonly T[], o: { limit: number; host: string | ((item: T) => string); signal?: AbortSignal }, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  async each<T>(
+    items: readonly T[],
+    o: { limit: number; host: string | ((item: T) => string); signal?: AbortSignal },
+    fn: (item: T, index: number) => Promise<void>,
+  ): Promise<void> {
     await this.map(items, o, fn)
   }
 }

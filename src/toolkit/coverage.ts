@@ -29,7 +29,8 @@ export class CoverageRecorder {
 
   toJSON(): ScanCoverage {
     const ports: ScanCoverage['ports'] = {}
-    for (const proto of ['tcp', 'udp'] as const) if (this.probed[proto].size) ports[proto] = { probed: portRanges(this.probed[proto]), open: portRanges(this.open[proto]) }
+    for (const proto of ['tcp', 'udp'] as const)
+      if (this.probed[proto].size) ports[proto] = { probed: portRanges(this.probed[proto]), open: portRanges(this.open[proto]) }
     return { ports, origins: [...this.origins].sort() }
   }
 }

@@ -30,8 +30,10 @@ export function parseProxyUrl(url: string): ProxyEndpoint {
   } catch {
     throw egressError('EINVAL', 'the HTTP CONNECT proxy URL is not a valid URL (expected http://[user:pass@]host:port)')
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw egressError('EINVAL', `the HTTP CONNECT proxy URL must start with http:// or https:// (got ${u.protocol}//)`)
-  if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) throw egressError('EINVAL', 'the HTTP CONNECT proxy URL must not have a path, query or fragment')
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw egressError('EINVAL', `the HTTP CONNECT proxy URL must start with http:// or https:// (got ${u.protocol}//)`)
+  if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash)
+    throw egressError('EINVAL', 'the HTTP CONNECT proxy URL must not have a path, query or fragment')
   const tls = u.protocol === 'https:'
   const host = stripBrackets(u.hostname)
   const port = u.port ? Number(u.port) : tls ? 443 : 80
@@ -43,4 +45,3 @@ export function parseProxyUrl(url: string): ProxyEndpoint {
   }
   return { tls, host, port, authorization, label: `${tls ? 'HTTPS' : 'HTTP'} proxy ${hostPort(host, port)}` }
 }
-

@@ -13,7 +13,8 @@ function explain(e: ValueError): string {
   if (isSecret(s as Walkable)) return e.message.replace(/^Expected/, 'must be') + ' (the value is not shown: it is a secret)'
   const bounded = (s.type === 'integer' || s.type === 'number') && (s.minimum !== undefined || s.maximum !== undefined)
   if (s.enum || s.anyOf || bounded) return `must be ${describeSchema(s)} (got ${shown(e.value)})`
-  if (e.message.startsWith('Expected string to match') && s.description) return `has an invalid format (got ${shown(e.value)}): ${s.description}`
+  if (e.message.startsWith('Expected string to match') && s.description)
+    return `has an invalid format (got ${shown(e.value)}): ${s.description}`
   if (e.message === 'Unexpected property') return 'is not a parameter of this tool'
   return e.message.replace(/^Expected/, 'must be')
 }
@@ -46,7 +47,13 @@ export function resolveToolParams<P>(schema: TSchema, raw: unknown, validate?: (
 /** A tool_params member holding a credential (a password, a token, a cookie): write-only. */
 export const SecretParam = (options: StringOptions = {}) => Type.String({ ...options, writeOnly: true })
 
-type Walkable = Omit<SchemaLike, 'anyOf' | 'items'> & { writeOnly?: boolean; properties?: Record<string, Walkable>; additionalProperties?: unknown; items?: Walkable; anyOf?: Walkable[] }
+type Walkable = Omit<SchemaLike, 'anyOf' | 'items'> & {
+  writeOnly?: boolean
+  properties?: Record<string, Walkable>
+  additionalProperties?: unknown
+  items?: Walkable
+  anyOf?: Walkable[]
+}
 
 const isSecret = (s: Walkable): boolean => s.writeOnly === true || (s.anyOf ?? []).some((b) => b.writeOnly === true)
 
@@ -69,7 +76,9 @@ export function mapSecretParams(schema: TSchema, value: unknown, f: (secret: str
     }
     if (v && typeof v === 'object') {
       const extra = typeof s.additionalProperties === 'object' ? (s.additionalProperties as Walkable) : null
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, s.properties?.[k] ? walk(s.properties[k]!, x) : extra ? walk(extra, x) : x]))
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k, s.properties?.[k] ? walk(s.properties[k]!, x) : extra ? walk(extra, x) : x]),
+      )
     }
     return v
   }

@@ -45,7 +45,9 @@ function explicitPorts(s: string): number[] {
     if (!m) throw new Error(`ports: "${part}" is not a port or a range (expected e.g. 22 or 8000-8100)`)
     const from = Number(m[1])
     const to = m[2] === undefined ? from : Number(m[2])
-    for (const p of [from, to]) if (p < 1 || p > MAX_PORT) throw new Error(`ports: ${p} is out of range (ports are 1..${MAX_PORT}); the widest range is 1-${MAX_PORT}`)
+    for (const p of [from, to])
+      if (p < 1 || p > MAX_PORT)
+        throw new Error(`ports: ${p} is out of range (ports are 1..${MAX_PORT}); the widest range is 1-${MAX_PORT}`)
     if (to < from) throw new Error(`ports: range ${part} ends before it starts`)
     for (let p = from; p <= to; p++) seen.add(p)
   }
@@ -58,7 +60,11 @@ export function parsePortPlan(spec: string, lists: PortLists): PortPlan {
   const plan = (named: NamedPortList | null, ports: readonly number[]): PortPlan => ({ protocol: lists.protocol, spec, named, ports })
   if (s === 'top100') return plan('top100', [...lists.top100])
   if (s === 'top1000') return plan('top1000', [...lists.top1000])
-  if (s === 'all') return plan('all', Array.from({ length: MAX_PORT }, (_, i) => i + 1))
+  if (s === 'all')
+    return plan(
+      'all',
+      Array.from({ length: MAX_PORT }, (_, i) => i + 1),
+    )
   if (!s) throw new Error(`ports is empty: ${EXAMPLE}`)
   const ports = explicitPorts(s)
   if (lists.explicitOrder === 'ascending') ports.sort((a, b) => a - b)
@@ -79,7 +85,10 @@ export function portSpecProblem(spec: string, lists: PortLists): string | undefi
  * A tool run that receives its port plan: the spec is parsed once, when the scan starts; a spec the
  * API would have refused (a scan queued by an older Ward) ends the scan as failed to start.
  */
-export function withPortPlan<P extends { ports: string }>(lists: PortLists, run: (ctx: ScanContext<P>, plan: PortPlan) => Promise<void>): ToolRun<P> {
+export function withPortPlan<P extends { ports: string }>(
+  lists: PortLists,
+  run: (ctx: ScanContext<P>, plan: PortPlan) => Promise<void>,
+): ToolRun<P> {
   return async (ctx) => {
     let plan: PortPlan
     try {

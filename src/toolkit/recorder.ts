@@ -53,7 +53,8 @@ export function createRecorder(ctx: Pick<ScanContext<unknown>, 'test' | 'signal'
   const attach = async (t: TestHandle, hit: Hit, where: HitDefaults | undefined) => {
     const f = placeHit(hit, where)
     findings++
-    if (o.logHits) ctx.log(`FOUND ${f.check.id} ${f.url ?? (f.port ? `${f.port}/${f.protocol ?? 'tcp'}` : '')}${f.location ? ` (${f.location})` : ''}`)
+    if (o.logHits)
+      ctx.log(`FOUND ${f.check.id} ${f.url ?? (f.port ? `${f.port}/${f.protocol ?? 'tcp'}` : '')}${f.location ? ` (${f.location})` : ''}`)
     await t.finding(f)
   }
   return {

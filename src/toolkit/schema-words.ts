@@ -33,7 +33,7 @@ export function describeSchema(s: SchemaLike | undefined): string {
   if (s.enum) return `one of ${s.enum.map((v) => shown(v)).join(', ')}`
   if (s.const !== undefined) return shown(s.const)
   if (s.anyOf) {
-    const consts = s.anyOf.flatMap((b) => (b.const !== undefined ? [b.const] : b.enum ?? []))
+    const consts = s.anyOf.flatMap((b) => (b.const !== undefined ? [b.const] : (b.enum ?? [])))
     const others = s.anyOf.filter((b) => b.const === undefined && !b.enum).map(describeSchema)
     const parts = [...(consts.length ? [`one of ${consts.map((v) => shown(v)).join(', ')}`] : []), ...others]
     return parts.join(' or ')

@@ -58,7 +58,9 @@ const V4_PART = /^(?:0x[0-9a-f]*|0[0-7]*|[1-9][0-9]*)$/i
 export function parseIPv4(s: string): bigint | null {
   const parts = (s.endsWith('.') ? s.slice(0, -1) : s).split('.')
   if (parts.length > 4 || !parts.every((p) => V4_PART.test(p))) return null
-  const nums = parts.map((p) => (/^0x/i.test(p) ? BigInt(p.length === 2 ? 0 : p) : p.length > 1 && p[0] === '0' ? BigInt(`0o${p.slice(1)}`) : BigInt(p)))
+  const nums = parts.map((p) =>
+    /^0x/i.test(p) ? BigInt(p.length === 2 ? 0 : p) : p.length > 1 && p[0] === '0' ? BigInt(`0o${p.slice(1)}`) : BigInt(p),
+  )
   const last = nums.pop()!
   if (nums.some((n) => n > 255n) || last >= 1n << (8n * BigInt(4 - nums.length))) return null
   return nums.reduce((a, n, i) => a | (n << (8n * BigInt(3 - i))), 0n) | last
@@ -127,7 +129,9 @@ export function parseScopeList(text: string): ScopeRule[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
-    .flatMap((entry) => (entry.toLowerCase() === 'metadata' ? METADATA_ENTRIES.map((e) => parseEntry(e, `${e} (metadata)`)) : [parseEntry(entry, entry)]))
+    .flatMap((entry) =>
+      entry.toLowerCase() === 'metadata' ? METADATA_ENTRIES.map((e) => parseEntry(e, `${e} (metadata)`)) : [parseEntry(entry, entry)],
+    )
 }
 
 function parseEntry(entry: string, text: string): ScopeRule {
@@ -143,7 +147,10 @@ function parseEntry(entry: string, text: string): ScopeRule {
     const shift = BigInt(max - bits)
     return { kind: 'cidr', version: ip.version, net: (ip.value >> shift) << shift, bits, text }
   }
-  const suffix = entry.toLowerCase().replace(/^\*?\./, '').replace(/\.$/, '')
+  const suffix = entry
+    .toLowerCase()
+    .replace(/^\*?\./, '')
+    .replace(/\.$/, '')
   if (!/^[a-z0-9_.-]+$/.test(suffix) || bitsText !== undefined) throw new Error(`"${entry}" is neither a CIDR nor a domain suffix`)
   return { kind: 'domain', suffix, text }
 }
@@ -153,8 +160,14 @@ export function parseScope(setting: string, block: string, allow = ''): Scope {
 }
 
 const cidrMatch = (rules: readonly ScopeRule[], a: Address) =>
-  rules.find((r) => r.kind === 'cidr' && r.version === a.version && (a.value >> BigInt((a.version === 4 ? 32 : 128) - r.bits)) << BigInt((a.version === 4 ? 32 : 128) - r.bits) === r.net) ?? null
-const domainMatch = (rules: readonly ScopeRule[], name: string) => rules.find((r) => r.kind === 'domain' && (name === r.suffix || name.endsWith(`.${r.suffix}`))) ?? null
+  rules.find(
+    (r) =>
+      r.kind === 'cidr' &&
+      r.version === a.version &&
+      (a.value >> BigInt((a.version === 4 ? 32 : 128) - r.bits)) << BigInt((a.version === 4 ? 32 : 128) - r.bits) === r.net,
+  ) ?? null
+const domainMatch = (rules: readonly ScopeRule[], name: string) =>
+  rules.find((r) => r.kind === 'domain' && (name === r.suffix || name.endsWith(`.${r.suffix}`))) ?? null
 
 /** The rule that blocks address `a` (in any of its views), or null. */
 export function addressBlockedBy(scope: Scope, a: Address): ScopeRule | null {
@@ -193,14 +206,21 @@ export type ResolvedAddress = { address: string; family: 4 | 6 }
 export type Resolve = (name: string, family: 0 | 4 | 6) => Promise<LookupAddress[]>
 
 const systemResolve: Resolve = (name, family) =>
-  new Promise((resolve, reject) => systemLookup(name, { all: true, family, verbatim: true }, (err, list) => (err ? reject(err) : resolve(list))))
+  new Promise((resolve, reject) =>
+    systemLookup(name, { all: true, family, verbatim: true }, (err, list) => (err ? reject(err) : resolve(list))),
+  )
 
 /**
  * The addresses to connect to for `host`: a literal is checked and returned in canonical form; a
  * name is checked, resolved once, and every address of the answer checked (one blocked address
  * blocks the name: an answer that mixes in a blocked address is how rebinding attacks start).
  */
-export async function resolveInScope(scope: Scope, host: string, family: 0 | 4 | 6 = 0, resolve: Resolve = systemResolve): Promise<ResolvedAddress[]> {
+export async function resolveInScope(
+  scope: Scope,
+  host: string,
+  family: 0 | 4 | 6 = 0,
+  resolve: Resolve = systemResolve,
+): Promise<ResolvedAddress[]> {
   const addr = parseAddress(host)
   if (addr) {
     if (addressBlockedBy(scope, addr)) throw new ScopeError(host, scope.setting)
@@ -239,7 +259,10 @@ export interface Scopes {
 const fromConfig = new WeakMap<object, Scopes>()
 
 /** The three scopes of a configuration (parsed once per config); a bad entry is a ConfigError naming the variable. */
-export type ScopeSettings = Pick<Config, 'targetBlocklist' | 'targetAllowlist' | 'callbackBlocklist' | 'callbackAllowlist' | 'vpnHostBlocklist' | 'vpnHostAllowlist'>
+export type ScopeSettings = Pick<
+  Config,
+  'targetBlocklist' | 'targetAllowlist' | 'callbackBlocklist' | 'callbackAllowlist' | 'vpnHostBlocklist' | 'vpnHostAllowlist'
+>
 
 export function scopesOf(s: ScopeSettings): Scopes {
   const cached = fromConfig.get(s)
@@ -266,4 +289,3 @@ export function scopesOf(s: ScopeSettings): Scopes {
   fromConfig.set(s, scopes)
   return scopes
 }
-

@@ -35,12 +35,14 @@ export const REFUSED_TOOLS: readonly RefusedTool[] = [
   {
     id: 490,
     name: 'Sniper: exploitation',
-    reason: 'it would run exploits against the target; Ward only detects vulnerabilities (by version and safe probes) and never exploits them',
+    reason:
+      'it would run exploits against the target; Ward only detects vulnerabilities (by version and safe probes) and never exploits them',
   },
   {
     id: 520,
     name: 'Cloud Scanner',
-    reason: 'it needs credentials of your cloud accounts (AWS, Azure, GCP) and reads their configuration through the providers\' APIs, which Ward does not hold or call',
+    reason:
+      "it needs credentials of your cloud accounts (AWS, Azure, GCP) and reads their configuration through the providers' APIs, which Ward does not hold or call",
   },
 ]
 
@@ -93,7 +95,10 @@ export const toolName = (id: number): string => ALL_MANIFESTS.find((t) => t.id =
 /** What the API document says of tool_id: the public tools by id, and the ids Ward refuses with why. */
 export const toolIdDescription = (): string =>
   'The tool to run (GET /tools lists them with their tool_params): ' +
-  [...TOOL_MANIFESTS].sort((a, b) => a.id - b.id).map((t) => `${t.id} ${t.name}`).join(', ') +
+  [...TOOL_MANIFESTS]
+    .sort((a, b) => a.id - b.id)
+    .map((t) => `${t.id} ${t.name}`)
+    .join(', ') +
   '. Refused with a 400 that says why: ' +
   REFUSED_TOOLS.map((t) => `${t.id} ${t.name}`).join(', ') +
   '.'

@@ -33,7 +33,13 @@ export function assets(): Map<string, Asset> {
   loaded = new Map()
   for (const [name, path] of Object.entries(SOURCES)) {
     const body = readFileSync(path())
-    loaded.set(name, { body, br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: gzipSync(body, { level: 9 }), type: name.endsWith('.css') ? 'text/css; charset=utf-8' : name.endsWith('.svg') ? 'image/svg+xml' : 'text/javascript; charset=utf-8', hash: createHash('sha256').update(body).digest('hex').slice(0, 12) })
+    loaded.set(name, {
+      body,
+      br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzip: gzipSync(body, { level: 9 }),
+      type: name.endsWith('.css') ? 'text/css; charset=utf-8' : name.endsWith('.svg') ? 'image/svg+xml' : 'text/javascript; charset=utf-8',
+      hash: createHash('sha256').update(body).digest('hex').slice(0, 12),
+    })
   }
   return loaded
 }

@@ -18,7 +18,8 @@ const FIELDS: Record<string, string> = {
 /** A refusal of POST /scans in the words of the new-scan form. */
 export function newScanWords(message: string): string {
   const m = message.replace(/^Invalid parameters: /, '')
-  if (/exactly one of target_id and target_name/i.test(m)) return "Choose a target from the list, or type a new target's name (one of the two)."
+  if (/exactly one of target_id and target_name/i.test(m))
+    return "Choose a target from the list, or type a new target's name (one of the two)."
   return m
     .replace(/\btool_params\.([\w.]+)/g, (_, path: string) => path.split('.').map(fieldLabel).join(' › '))
     .replace(/\b(report_callback\.\w+|max_scan_time|vpn_profile_uuid|tool_id|workspace_id|target_name)\b/g, (k: string) => FIELDS[k] ?? k)

@@ -4,7 +4,18 @@ import { html, type SafeHtml } from './html.js'
 import { assetUrl } from './assets.js'
 import type { Workspaces } from './workspace.js'
 
-export type Section = 'dashboard' | 'targets' | 'scans' | 'schedules' | 'findings' | 'workspaces' | 'vpn' | 'integrations' | 'audit' | 'profile' | null
+export type Section =
+  | 'dashboard'
+  | 'targets'
+  | 'scans'
+  | 'schedules'
+  | 'findings'
+  | 'workspaces'
+  | 'vpn'
+  | 'integrations'
+  | 'audit'
+  | 'profile'
+  | null
 
 const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['dashboard', '/', 'Dashboard'],
@@ -49,16 +60,20 @@ ${o.chart ? html`<link rel="stylesheet" href="${assetUrl('uPlot.min.css')}"><scr
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
   <a class="brand" href="/">Ward</a>
-  ${u
-    ? html`<nav aria-label="Main">${NAV.map(([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
+  ${
+    u
+      ? html`<nav aria-label="Main">${NAV.map(([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
   <div class="right">
-    ${o.workspace !== undefined
-      ? html`<span class="ws">Workspace: <strong data-testid="active-workspace">${o.workspace.activeName}</strong>${o.workspace.active ? html` <span class="badge" data-testid="active-role" title="Your role in this workspace">${o.workspace.active.role}</span>` : ''}</span>`
-      : ''}
+    ${
+      o.workspace !== undefined
+        ? html`<span class="ws">Workspace: <strong data-testid="active-workspace">${o.workspace.activeName}</strong>${o.workspace.active ? html` <span class="badge" data-testid="active-role" title="Your role in this workspace">${o.workspace.active.role}</span>` : ''}</span>`
+        : ''
+    }
     <span class="ws">${u.name}</span>
     <form class="inline" method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${u.csrf}"><button class="link small" type="submit">Sign out</button></form>
   </div>`
-    : ''}
+      : ''
+  }
 </header>
 <main id="main" tabindex="-1">
 ${o.ok ? html`<div class="msg ok" role="status">${o.ok}</div>` : ''}

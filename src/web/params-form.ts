@@ -28,20 +28,28 @@ const shownDefault = (v: unknown) => (v === undefined ? '' : Array.isArray(v) ? 
  * tool_params, "Scan again") fill the fields instead of the defaults; credential objects are never
  * written into a page: the form says they are kept.
  */
-export function paramsFields(toolId: number, schema: JsonSchema, path: string[] = [], values?: Record<string, unknown>, idTag = ''): SafeHtml {
+export function paramsFields(
+  toolId: number,
+  schema: JsonSchema,
+  path: string[] = [],
+  values?: Record<string, unknown>,
+  idTag = '',
+): SafeHtml {
   return html`${Object.entries(schema.properties ?? {}).map(([name, s]) => field(toolId, [...path, name], valued(s, values, name), values && isPlainObject(values[name]) ? (values[name] as Record<string, unknown>) : undefined, values !== undefined && values[name] !== undefined, idTag))}`
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 /** The schema with the earlier value as its default (objects are filled member by member). */
-const valued = (s: JsonSchema, values: Record<string, unknown> | undefined, name: string): JsonSchema => (values && values[name] !== undefined && !isPlainObject(values[name]) ? { ...s, default: values[name] } : s)
+const valued = (s: JsonSchema, values: Record<string, unknown> | undefined, name: string): JsonSchema =>
+  values && values[name] !== undefined && !isPlainObject(values[name]) ? { ...s, default: values[name] } : s
 
 function field(toolId: number, path: string[], s: JsonSchema, values?: Record<string, unknown>, given = false, idTag = ''): SafeHtml {
   const name = `p.${toolId}.${path.join('.')}`
   const id = `p-${toolId}-${path.join('-')}${idTag}`
   const title = label(path[path.length - 1]!)
   const help = s.description ? html`<small>${s.description}</small>` : ''
-  if (s.type === 'object' && s.properties) return html`<fieldset><legend>${title}</legend>${help}${paramsFields(toolId, s, path, values)}</fieldset>`
+  if (s.type === 'object' && s.properties)
+    return html`<fieldset><legend>${title}</legend>${help}${paramsFields(toolId, s, path, values)}</fieldset>`
   if (s.type === 'boolean') {
     const on = s.default === true
     // The hidden field says the box was on the form, so an unticked box means false rather than "not given".
@@ -52,14 +60,19 @@ function field(toolId: number, path: string[], s: JsonSchema, values?: Record<st
   }
   if (s.type === 'integer' || s.type === 'number') {
     // One help line: what it is, then its range.
-    const range = s.minimum !== undefined || s.maximum !== undefined ? `${s.minimum ?? ''} to ${s.maximum ?? ''}${s.default === undefined ? ', empty: the tool decides' : ''}` : ''
+    const range =
+      s.minimum !== undefined || s.maximum !== undefined
+        ? `${s.minimum ?? ''} to ${s.maximum ?? ''}${s.default === undefined ? ', empty: the tool decides' : ''}`
+        : ''
     const line = [s.description, range && (s.description ? `(${range})` : range)].filter(Boolean).join(' ')
     return html`<div class="field"><label for="${id}">${title}</label><input type="number" id="${id}" name="${name}" value="${shownDefault(s.default)}"${s.minimum !== undefined ? html` min="${s.minimum}"` : ''}${s.maximum !== undefined ? html` max="${s.maximum}"` : ''}>${line ? html`<small>${line}</small>` : ''}</div>`
   }
   if (isObjectUnion(s)) return unionFields(toolId, path, s, id, name, title, given)
   if (isObjectList(s)) {
     // A list of objects (user name and password pairs): written as JSON.
-    const members = Object.keys(s.items?.properties ?? {}).map((k) => `"${k}": …`).join(', ')
+    const members = Object.keys(s.items?.properties ?? {})
+      .map((k) => `"${k}": …`)
+      .join(', ')
     return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="2" autocomplete="off" spellcheck="false" placeholder='[{${members}}]'></textarea>${help}<small>JSON: a list of {${members}}</small></div>`
   }
   if (s.type === 'array' || s.anyOf) {
@@ -69,14 +82,20 @@ function field(toolId: number, path: string[], s: JsonSchema, values?: Record<st
     return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="2">${shownDefault(s.default)}</textarea>${help}${hint}</div>`
   }
   // A credential is typed, never shown: no value is ever written back into the page.
-  if (s.writeOnly) return html`<div class="field"><label for="${id}">${title}</label><input type="password" id="${id}" name="${name}" autocomplete="new-password"${s.maxLength ? html` maxlength="${s.maxLength}"` : ''}>${help}</div>`
+  if (s.writeOnly)
+    return html`<div class="field"><label for="${id}">${title}</label><input type="password" id="${id}" name="${name}" autocomplete="new-password"${s.maxLength ? html` maxlength="${s.maxLength}"` : ''}>${help}</div>`
   return html`<div class="field"><label for="${id}">${title}</label><input type="text" id="${id}" name="${name}" value="${shownDefault(s.default)}"${s.maxLength ? html` maxlength="${s.maxLength}"` : ''}>${help}</div>`
 }
 
 const lastOf = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[v.length - 1] ?? '') : (v ?? ''))
 const kindOf = (o: JsonSchema) => String((o.properties?.type as JsonSchema | undefined)?.const ?? '')
 /** Members a form can hold: a free-form record (more fields, any names) has no place on it. */
-const formable = (o: JsonSchema): JsonSchema => ({ ...o, properties: Object.fromEntries(Object.entries(o.properties ?? {}).filter(([k, m]) => k !== 'type' && !(m.type === 'object' && !m.properties))) })
+const formable = (o: JsonSchema): JsonSchema => ({
+  ...o,
+  properties: Object.fromEntries(
+    Object.entries(o.properties ?? {}).filter(([k, m]) => k !== 'type' && !(m.type === 'object' && !m.properties)),
+  ),
+})
 
 /**
  * Kinds of one object (authentication: form login, basic, …): a choice of kind, then that kind's
@@ -84,9 +103,11 @@ const formable = (o: JsonSchema): JsonSchema => ({ ...o, properties: Object.from
  */
 function unionFields(toolId: number, path: string[], s: JsonSchema, id: string, name: string, title: string, given: boolean): SafeHtml {
   const kinds = (s.anyOf ?? []).filter((o) => kindOf(o))
-  const kept = given ? html`<small data-kept="${path.join('.')}">Kept from the earlier scan (its secrets stay sealed): leave "keep" chosen to keep it, or choose a kind to replace it.</small>` : ''
+  const kept = given
+    ? html`<small data-kept="${path.join('.')}">Kept from the earlier scan (its secrets stay sealed): leave "keep" chosen to keep it, or choose a kind to replace it.</small>`
+    : ''
   return html`<fieldset class="union"><legend>${title}</legend>${s.description ? html`<small>${s.description}</small>` : ''}${kept}
-<div class="field"><label for="${id}-type">Kind</label><select id="${id}-type" name="${name}.type"><option value="">${given ? 'keep the earlier scan\'s' : 'none'}</option>${kinds.map((o) => html`<option value="${kindOf(o)}">${kindOf(o)}</option>`)}</select></div>
+<div class="field"><label for="${id}-type">Kind</label><select id="${id}-type" name="${name}.type"><option value="">${given ? "keep the earlier scan's" : 'none'}</option>${kinds.map((o) => html`<option value="${kindOf(o)}">${kindOf(o)}</option>`)}</select></div>
 ${kinds.map((o) => html`<div data-show-if="${id}-type=${kindOf(o)}" hidden>${paramsFields(toolId, formable(o), path, undefined, `-${kindOf(o)}`)}</div>`)}
 </fieldset>`
 }
@@ -132,7 +153,10 @@ function convert(s: JsonSchema, v: string): unknown {
   if (consts(s).includes(v)) return v
   const array = s.type === 'array' ? s : s.anyOf?.find((o) => o.type === 'array')
   if (array) {
-    const items = v.split(/[\n,]/).map((x) => x.trim()).filter(Boolean)
+    const items = v
+      .split(/[\n,]/)
+      .map((x) => x.trim())
+      .filter(Boolean)
     return array.items?.type === 'integer' ? items.map((x) => (/^\d+$/.test(x) ? Number(x) : x)) : items
   }
   return v

@@ -37,7 +37,8 @@ declare module 'fastify' {
 }
 
 /** Powerful browser features Ward's pages never use, switched off for them and anything they might embed. */
-export const PERMISSIONS_POLICY = 'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()'
+export const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()'
 
 async function webScope(app: FastifyInstance, ctx: WebContext) {
   await app.register(cookie)
@@ -85,19 +86,35 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
       // A session cookie that no longer opens a session: it ended (expired, or signed out elsewhere).
       const ended = req.cookies[SESSION_COOKIE] ? 1 : undefined
       // A live fragment polls for its page: the way back is the page (htmx says which), not the fragment.
-      if (req.headers['hx-request']) return reply.status(401).header('hx-redirect', `/sign-in${qs({ next: sameOriginPath(pathOf(String(req.headers['hx-current-url'] ?? ''))), ended })}`).send('')
-      if (req.method === 'GET' || req.method === 'HEAD') return reply.redirect(`/sign-in${qs({ next: sameOriginPath(req.url), ended })}`, 303)
+      if (req.headers['hx-request'])
+        return reply
+          .status(401)
+          .header('hx-redirect', `/sign-in${qs({ next: sameOriginPath(pathOf(String(req.headers['hx-current-url'] ?? ''))), ended })}`)
+          .send('')
+      if (req.method === 'GET' || req.method === 'HEAD')
+        return reply.redirect(`/sign-in${qs({ next: sameOriginPath(req.url), ended })}`, 303)
       return signInAgain(req, reply)
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') checkCsrf(req, req.webUser.csrf)
   })
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    const status = err instanceof WardError ? err.status : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
+    const status =
+      err instanceof WardError ? err.status : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
     if (status >= 500) req.log.error({ err }, 'web page failed')
     const message = status >= 500 ? 'Something went wrong on our side; the error is in the server log.' : err.message
-    if (req.headers['hx-request']) return reply.status(status).type('text/html; charset=utf-8').send(html`<div class="msg error" role="alert">${message}</div>`.value)
-    return reply.status(status).type('text/html; charset=utf-8').send(page(req, status === 404 ? 'Not found' : 'Error', html`<h1>${status === 404 ? 'Not found' : 'That did not work'}</h1><p>${message}</p><p><a href="/">Back to the dashboard</a></p>`).value)
+    if (req.headers['hx-request'])
+      return reply.status(status).type('text/html; charset=utf-8').send(html`<div class="msg error" role="alert">${message}</div>`.value)
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          req,
+          status === 404 ? 'Not found' : 'Error',
+          html`<h1>${status === 404 ? 'Not found' : 'That did not work'}</h1><p>${message}</p><p><a href="/">Back to the dashboard</a></p>`,
+        ).value,
+      )
   })
 
   const files = assets()
@@ -125,14 +142,20 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
 }
 
 /** The CSP of pages answered outside the web scope (the 404 page): the same rules helmet sets. */
-const PLAIN_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+const PLAIN_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 
 /** The 404 page for browsers, with the navigation when the request carries a live session. */
 function notFoundPage(ctx: WebContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const sid = /(?:^|;\s*)ward_session=([^;]{1,100})/.exec(String(req.headers.cookie ?? ''))?.[1]
     req.webUser = sid ? await sessionUser(ctx.db, decodeURIComponent(sid)).catch(() => null) : null
-    reply.header('content-security-policy', PLAIN_CSP).header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('permissions-policy', PERMISSIONS_POLICY).header('cache-control', 'no-store')
+    reply
+      .header('content-security-policy', PLAIN_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .header('permissions-policy', PERMISSIONS_POLICY)
+      .header('cache-control', 'no-store')
     const body = html`<h1>Not found</h1><p>There is no page at <code>${req.url.split('?')[0]!.slice(0, 200)}</code>.</p><p><a href="/">Back to the dashboard</a></p>`
     return sendPage(reply, page(req, 'Not found', body), 404)
   }

@@ -6,9 +6,14 @@ import { WardError } from '../domain/errors.js'
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 /** Whether a request came over TLS (directly, or through a proxy that says so). */
-export const overTls = (req: FastifyRequest) => req.protocol === 'https' || String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() === 'https'
+export const overTls = (req: FastifyRequest) =>
+  req.protocol === 'https' ||
+  String(req.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]!
+    .trim() === 'https'
 
-export const sendPage = (reply: FastifyReply, body: { value: string }, status = 200) => reply.status(status).type('text/html; charset=utf-8').send(body.value)
+export const sendPage = (reply: FastifyReply, body: { value: string }, status = 200) =>
+  reply.status(status).type('text/html; charset=utf-8').send(body.value)
 
 /**
  * CSRF: a state change must carry the expected token (form field or htmx header) and, when the
@@ -27,9 +32,9 @@ export function checkCsrf(req: FastifyRequest, expected: string) {
   }
   const body = req.body as Record<string, unknown> | undefined
   const given = String(req.headers['x-csrf-token'] ?? (typeof body?._csrf === 'string' ? body._csrf : ''))
-  if (!given || !sameToken(given, expected)) throw new WardError(403, 'The form has expired (its security token does not match your session); reload the page and try again')
+  if (!given || !sameToken(given, expected))
+    throw new WardError(403, 'The form has expired (its security token does not match your session); reload the page and try again')
 }
-
 
 /** The form fields of a POST (strings only; a repeated field keeps its last value). */
 export function formOf(req: FastifyRequest): Record<string, string> {
@@ -46,7 +51,7 @@ const OK: Record<string, string> = {
   'key-revoked': 'The API key was revoked: the API refuses it from now on.',
   'workspace-created': 'Workspace created.',
   'workspace-renamed': 'Workspace renamed.',
-  'workspace-active': 'Active workspace changed: the API lists this workspace\'s scans when no workspace_id is given.',
+  'workspace-active': "Active workspace changed: the API lists this workspace's scans when no workspace_id is given.",
   'workspace-vpn': 'Default VPN profile of the workspace saved.',
   'member-added': 'Member added: they see this workspace from their next page on.',
   'member-changed': 'Role changed.',
@@ -61,7 +66,7 @@ const OK: Record<string, string> = {
   'scan-stopped': 'Stop requested.',
   'scan-deleted': 'Scan deleted.',
   'finding-triaged': 'Finding updated (with its duplicates); the change is in its history.',
-  'findings-triaged': 'The chosen findings were updated (with their duplicates); each change is in its finding\'s history.',
+  'findings-triaged': "The chosen findings were updated (with their duplicates); each change is in its finding's history.",
   'schedule-created': 'Schedule created.',
   'none-chosen': 'No finding was chosen: tick the findings to change, or "all findings matching the filter".',
   'schedule-paused': 'Schedule paused: it does not run until you resume it.',

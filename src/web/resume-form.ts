@@ -36,7 +36,9 @@ export function resumeOf(body: Record<string, unknown>): Resume | null {
   const to = typeof body.resume_to === 'string' ? body.resume_to : ''
   if (!to || sameOriginPath(to) !== to || to === '/') return null
   const fields: Record<string, string> = {}
-  for (const [k, v] of Object.entries(body)) if (k.startsWith(PREFIX) && typeof v === 'string' && Object.keys(fields).length < MAX_FIELDS) fields[k.slice(PREFIX.length)] = v.slice(0, MAX_VALUE)
+  for (const [k, v] of Object.entries(body))
+    if (k.startsWith(PREFIX) && typeof v === 'string' && Object.keys(fields).length < MAX_FIELDS)
+      fields[k.slice(PREFIX.length)] = v.slice(0, MAX_VALUE)
   return { to, fields }
 }
 

@@ -33,20 +33,45 @@ test('every audited API action leaves exactly one entry, with no secret in it', 
     for (const s of [...SECRETS, w.key]) assert.ok(!JSON.stringify(e).includes(s), `${action} entry holds a secret`)
     return { r, e }
   }
-  ids.target = (await step('target.created', () => w.req('POST', '/api/v2/targets', { form: { name: 'audit.example' } }))).r.json().data.created_id
-  const scan = await step('scan.started', () => w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: ids.target, tool_params: { steps: 1, step_ms: 1 }, report_callback: { url: 'https://127.0.0.1:9/cb', secret: 'cb-secret-value' } } }))
+  ids.target = (
+    await step('target.created', () => w.req('POST', '/api/v2/targets', { form: { name: 'audit.example' } }))
+  ).r.json().data.created_id
+  const scan = await step('scan.started', () =>
+    w.req('POST', '/api/v2/scans', {
+      body: {
+        tool_id: 9001,
+        target_id: ids.target,
+        tool_params: { steps: 1, step_ms: 1 },
+        report_callback: { url: 'https://127.0.0.1:9/cb', secret: 'cb-secret-value' },
+      },
+    }),
+  )
   ids.scan = scan.r.json().data.created_id
   assert.deepEqual([scan.e.workspace_id, scan.e.object_type, scan.e.object_id], [ws, 'scan', String(ids.scan)])
   await waitForScan(w, ids.scan as number, (s) => s.status_name === 'finished')
   await step('scan.stopped', () => w.req('POST', `/api/v2/scans/${ids.scan}/stop`))
   ids.finding = (await w.req('GET', `/api/v2/findings?task_id=${ids.scan}`)).json().data[0].id
-  const triage = await step('finding.triaged', () => w.req('PATCH', `/api/v2/findings/${ids.finding}`, { body: { status: 'accepted', reason: 'known' } }))
+  const triage = await step('finding.triaged', () =>
+    w.req('PATCH', `/api/v2/findings/${ids.finding}`, { body: { status: 'accepted', reason: 'known' } }),
+  )
   assert.deepEqual(JSON.parse(triage.e.details), { status: 'accepted', reason: 'known' })
-  ids.schedule = (await step('schedule.created', () => w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: ids.target, interval_minutes: 60 } }))).r.json().data.created_id
+  ids.schedule = (
+    await step('schedule.created', () =>
+      w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: ids.target, interval_minutes: 60 } }),
+    )
+  ).r.json().data.created_id
   await step('schedule.changed', () => w.req('PATCH', `/api/v2/schedules/${ids.schedule}`, { body: { name: 'nightly' } }))
   await step('schedule.deleted', () => w.req('DELETE', `/api/v2/schedules/${ids.schedule}`))
-  ids.vpn = (await step('vpn_profile.created', () => w.req('POST', '/api/v2/vpn_profiles', { body: { name: 'office', type: 'socks5', host: '127.0.95.9', port: 1080, username: 'u', password: 'hunter2-proxy-pass' } }))).r.json().data.created_id
-  await step('workspace.vpn_profile_set', () => w.req('PUT', `/api/v2/workspaces/${ws}/vpn_profile`, { body: { vpn_profile_uuid: ids.vpn } }))
+  ids.vpn = (
+    await step('vpn_profile.created', () =>
+      w.req('POST', '/api/v2/vpn_profiles', {
+        body: { name: 'office', type: 'socks5', host: '127.0.95.9', port: 1080, username: 'u', password: 'hunter2-proxy-pass' },
+      }),
+    )
+  ).r.json().data.created_id
+  await step('workspace.vpn_profile_set', () =>
+    w.req('PUT', `/api/v2/workspaces/${ws}/vpn_profile`, { body: { vpn_profile_uuid: ids.vpn } }),
+  )
   await step('vpn_profile.deleted', () => w.req('DELETE', `/api/v2/vpn_profiles/${ids.vpn}`))
   await step('member.added', () => w.req('POST', `/api/v2/workspaces/${ws}/members`, { body: { user_name: 'bob', role: 'viewer' } }))
   await step('member.changed', () => w.req('PATCH', `/api/v2/workspaces/${ws}/members/${bob.userId}`, { body: { role: 'member' } }))
@@ -63,13 +88,20 @@ test('every audited API action leaves exactly one entry, with no secret in it', 
 test('refused requests leave no entry; GET /audit shows owners their workspaces only, with filters', async () => {
   const before = (await entries()).length
   assert.equal((await w.req('DELETE', '/api/v2/targets/999999')).statusCode, 404)
-  assert.equal((await w.req('POST', '/api/v2/targets', { key: bob.key, form: { name: 'bob-in-alice.example', workspace_id: String(w.workspaceId) } })).statusCode, 404)
+  assert.equal(
+    (await w.req('POST', '/api/v2/targets', { key: bob.key, form: { name: 'bob-in-alice.example', workspace_id: String(w.workspaceId) } }))
+      .statusCode,
+    404,
+  )
   assert.equal((await entries()).length, before)
   const mine = (await w.req('GET', '/api/v2/audit')).json().data
   assert.equal(mine.length, before)
   assert.equal(mine[0].action, 'target.deleted', 'newest first')
   assert.match(mine[0].at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
-  assert.deepEqual((await w.req('GET', '/api/v2/audit?action=member.changed')).json().data.map((e: any) => e.details), [{ role: 'member' }])
+  assert.deepEqual(
+    (await w.req('GET', '/api/v2/audit?action=member.changed')).json().data.map((e: any) => e.details),
+    [{ role: 'member' }],
+  )
   assert.deepEqual((await w.req('GET', '/api/v2/audit', { key: bob.key })).json().data, [], "bob owns none of alice's workspaces")
   assert.deepEqual((await w.req('GET', '/api/v2/audit?from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z')).json().data, [])
   assert.equal((await w.req('GET', '/api/v2/audit?from=yesterday')).statusCode, 400)
@@ -84,7 +116,10 @@ test('invitations through the API: owners only, valid 7 days; neither the list n
   const exp = Date.parse(r.json().data.expires_at) - Date.now()
   assert.ok(exp > 6.9 * 86400_000 && exp <= 7 * 86400_000, 'valid 7 days')
   const list = (await w.req('GET', `/api/v2/workspaces/${ws}/invitations`)).json().data
-  assert.deepEqual(list.map((i: any) => [i.id, i.role]), [[r.json().data.created_id, 'member']])
+  assert.deepEqual(
+    list.map((i: any) => [i.id, i.role]),
+    [[r.json().data.created_id, 'member']],
+  )
   assert.ok(!JSON.stringify(list).includes(r.json().data.path.split('/').pop()))
   const stored = await w.h.db.selectFrom('workspace_invitations').select('token_hash').execute()
   assert.ok(stored.every((s) => !r.json().data.path.includes(s.token_hash)))
@@ -98,7 +133,13 @@ test('ward admin: key create/revoke leave entries by system; audit export writes
   const key = /api key: (\S+)/.exec(lines.join('\n'))![1]!
   await runAdmin(['key', 'revoke', '--key-prefix', key], w.h, w.config, out)
   const last = (await entries()).slice(-2)
-  assert.deepEqual(last.map((e) => [e.action, e.actor]), [['key.created', 'system'], ['key.revoked', 'system']])
+  assert.deepEqual(
+    last.map((e) => [e.action, e.actor]),
+    [
+      ['key.created', 'system'],
+      ['key.revoked', 'system'],
+    ],
+  )
   assert.ok(!JSON.stringify(last).includes(key), 'the key is not in the log, only its prefix')
   lines.length = 0
   await runAdmin(['audit', 'export', '--since', '2000-01-01T00:00:00Z'], w.h, w.config, out)

@@ -21,20 +21,29 @@ after(async () => {
   await w?.close()
 })
 
-const auth = (password: string) => ({ type: 'form', login_url: `${bed.url}login`, username: USER, password, failure_marker: 'Invalid credentials' })
+const auth = (password: string) => ({
+  type: 'form',
+  login_url: `${bed.url}login`,
+  username: USER,
+  password,
+  failure_marker: 'Invalid credentials',
+})
 
 async function allText(id: number): Promise<string> {
   const reads = [`/api/v2/scans/${id}`, '/api/v2/scans', `/api/v2/scans/${id}/tests`, `/api/v2/scans/${id}/raw`]
   const out: string[] = []
   for (const url of reads) out.push((await w.req('GET', url)).body)
-  for (const accept of ['application/json', 'application/sarif+json', 'text/csv', 'application/xml', 'text/markdown']) out.push((await w.req('GET', `/api/v2/scans/${id}/output`, { headers: { accept } })).body)
+  for (const accept of ['application/json', 'application/sarif+json', 'text/csv', 'application/xml', 'text/markdown'])
+    out.push((await w.req('GET', `/api/v2/scans/${id}/output`, { headers: { accept } })).body)
   const rows = await w.h.db.selectFrom('scans').select(['tool_params', 'status_message']).where('id', '=', id).executeTakeFirstOrThrow()
   out.push(rows.tool_params, rows.status_message ?? '')
   return out.join('\n')
 }
 
 test('wrong credentials: the scan ends auth failed with the reason; nothing shows or stores the password in clear', async () => {
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 170, target_name: bed.url, tool_params: { scan_type: 'light', authentication: auth(WRONG) } } })
+  const r = await w.req('POST', '/api/v2/scans', {
+    body: { tool_id: 170, target_name: bed.url, tool_params: { scan_type: 'light', authentication: auth(WRONG) } },
+  })
   assert.equal(r.statusCode, 201, r.body)
   const id = r.json().data.created_id
   const s = await waitForScan(w, id, isTerminal, 60000)
@@ -42,14 +51,18 @@ test('wrong credentials: the scan ends auth failed with the reason; nothing show
   assert.match(s.status_message, /form login to http:\/\/127\.0\.36\.21:\d+\/login was rejected: the answer holds the failure marker/)
   const text = await allText(id)
   assert.ok(!text.includes(WRONG), 'the password is in no answer, output, status or stored row')
-  const stored = JSON.parse((await w.h.db.selectFrom('scans').select('tool_params').where('id', '=', id).executeTakeFirstOrThrow()).tool_params)
+  const stored = JSON.parse(
+    (await w.h.db.selectFrom('scans').select('tool_params').where('id', '=', id).executeTakeFirstOrThrow()).tool_params,
+  )
   assert.match(stored.authentication.password, /^wardenc:v1:/, 'stored sealed')
   assert.equal(stored.authentication.username, USER, 'the user name is not a secret')
 })
 
 test('bad authentication params are a 400 naming the member, and change nothing', async () => {
   const before = (await w.req('GET', '/api/v2/scans')).json().data.length
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 170, target_name: bed.url, tool_params: { authentication: { type: 'form', username: USER, password: 'x' } } } })
+  const r = await w.req('POST', '/api/v2/scans', {
+    body: { tool_id: 170, target_name: bed.url, tool_params: { authentication: { type: 'form', username: USER, password: 'x' } } },
+  })
   assert.equal(r.statusCode, 400, r.body)
   assert.match(r.json().message, /tool_params\.authentication/)
   assert.match(r.json().message, /login_url/)
@@ -59,7 +72,14 @@ test('bad authentication params are a 400 naming the member, and change nothing'
 test('a schedule stores the credentials sealed once, hides them, and its scans log in', async () => {
   const t = await w.req('POST', '/api/v2/targets', { body: { name: bed.url } })
   const targetId = t.json().data?.created_id ?? (await w.req('GET', '/api/v2/targets')).json().data.find((x: any) => x.name === bed.url).id
-  const c = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 170, target_id: targetId, interval_minutes: 1440, tool_params: { scan_type: 'light', authentication: auth(PASSWORD) } } })
+  const c = await w.req('POST', '/api/v2/schedules', {
+    body: {
+      tool_id: 170,
+      target_id: targetId,
+      interval_minutes: 1440,
+      tool_params: { scan_type: 'light', authentication: auth(PASSWORD) },
+    },
+  })
   assert.equal(c.statusCode, 201, c.body)
   const sid = c.json().data.created_id
   const shown = (await w.req('GET', `/api/v2/schedules/${sid}`)).json().data
@@ -73,6 +93,9 @@ test('a schedule stores the credentials sealed once, hides them, and its scans l
   const s = await waitForScan(w, scanId, isTerminal, 60000)
   assert.equal(s.status_name, 'finished', s.status_message)
   const tests = (await w.req('GET', `/api/v2/scans/${scanId}/tests`)).json().data
-  assert.ok(tests.some((x: any) => x.name === 'Authentication'), 'the login is a test of the scan')
+  assert.ok(
+    tests.some((x: any) => x.name === 'Authentication'),
+    'the login is a test of the scan',
+  )
   assert.ok(!(await allText(scanId)).includes(PASSWORD))
 })

@@ -9,14 +9,46 @@ before(async () => {
 })
 after(() => w.close())
 
-const NASTY_IDS = ['0', '-1', '-99999999999', '99999999999999999999999', '1e3', '0x10', 'abc', '%00', '1%20OR%201=1', "1';DROP TABLE targets;--", 'null', encodeURIComponent('ü')]
-const NASTY_STRINGS = ['x'.repeat(100 * 1024), 'a\u0000b', '\u0000', "'; DROP TABLE targets; --", '" OR 1=1 --', '<script>alert(1)</script>', '💥'.repeat(10), '   ', '../../etc/passwd', '${jndi:ldap://x}']
+const NASTY_IDS = [
+  '0',
+  '-1',
+  '-99999999999',
+  '99999999999999999999999',
+  '1e3',
+  '0x10',
+  'abc',
+  '%00',
+  '1%20OR%201=1',
+  "1';DROP TABLE targets;--",
+  'null',
+  encodeURIComponent('ü'),
+]
+const NASTY_STRINGS = [
+  'x'.repeat(100 * 1024),
+  'a\u0000b',
+  '\u0000',
+  "'; DROP TABLE targets; --",
+  '" OR 1=1 --',
+  '<script>alert(1)</script>',
+  '💥'.repeat(10),
+  '   ',
+  '../../etc/passwd',
+  '${jndi:ldap://x}',
+]
 
 test('bad ids on every id route → 400, never 500', async () => {
   const routes = [
-    ['GET', '/api/v2/targets/:id'], ['DELETE', '/api/v2/targets/:id'], ['GET', '/api/v2/scans/:id'], ['DELETE', '/api/v2/scans/:id'],
-    ['POST', '/api/v2/scans/:id/stop'], ['GET', '/api/v2/scans/:id/output'], ['GET', '/api/v2/scans/:id/raw'], ['GET', '/api/v2/scans/:id/tests'],
-    ['GET', '/api/v2/findings/:id'], ['GET', '/api/v2/findings/:id/tests'], ['POST', '/api/v2/workspaces/:id/activate'],
+    ['GET', '/api/v2/targets/:id'],
+    ['DELETE', '/api/v2/targets/:id'],
+    ['GET', '/api/v2/scans/:id'],
+    ['DELETE', '/api/v2/scans/:id'],
+    ['POST', '/api/v2/scans/:id/stop'],
+    ['GET', '/api/v2/scans/:id/output'],
+    ['GET', '/api/v2/scans/:id/raw'],
+    ['GET', '/api/v2/scans/:id/tests'],
+    ['GET', '/api/v2/findings/:id'],
+    ['GET', '/api/v2/findings/:id/tests'],
+    ['POST', '/api/v2/workspaces/:id/activate'],
   ]
   const before = await tableCounts(w)
   for (const [method, path] of routes) {
@@ -31,9 +63,21 @@ test('bad ids on every id route → 400, never 500', async () => {
 
 test('bad query parameters on list routes → 400, never 500', async () => {
   const cases: Array<[string, string]> = [
-    ['/api/v2/targets', 'limit=-1'], ['/api/v2/targets', 'limit=abc'], ['/api/v2/targets', 'page=0'], ['/api/v2/targets', 'type=%00'], ['/api/v2/targets', 'workspace_id=-5'],
-    ['/api/v2/scans', 'status=bogus'], ['/api/v2/scans', 'tool_id=abc'], ['/api/v2/scans', 'start_time[from]=yesterday'], ['/api/v2/scans', 'start_time[to]=2026-13-45T99:00:00Z'], ['/api/v2/scans', 'limit=1001'],
-    ['/api/v2/findings', 'group_duplicates=maybe'], ['/api/v2/findings', 'task_id=x'], ['/api/v2/findings', 'risk_level=9'], ['/api/v2/findings', 'status=closed'], ['/api/v2/findings', 'limit=0'],
+    ['/api/v2/targets', 'limit=-1'],
+    ['/api/v2/targets', 'limit=abc'],
+    ['/api/v2/targets', 'page=0'],
+    ['/api/v2/targets', 'type=%00'],
+    ['/api/v2/targets', 'workspace_id=-5'],
+    ['/api/v2/scans', 'status=bogus'],
+    ['/api/v2/scans', 'tool_id=abc'],
+    ['/api/v2/scans', 'start_time[from]=yesterday'],
+    ['/api/v2/scans', 'start_time[to]=2026-13-45T99:00:00Z'],
+    ['/api/v2/scans', 'limit=1001'],
+    ['/api/v2/findings', 'group_duplicates=maybe'],
+    ['/api/v2/findings', 'task_id=x'],
+    ['/api/v2/findings', 'risk_level=9'],
+    ['/api/v2/findings', 'status=closed'],
+    ['/api/v2/findings', 'limit=0'],
   ]
   for (const [path, q] of cases) {
     const r = await w.req('GET', `${path}?${q}`)
@@ -45,10 +89,22 @@ test('bad query parameters on list routes → 400, never 500', async () => {
 test('bad bodies for POST /targets → 4xx and nothing written', async () => {
   const before = await tableCounts(w)
   const bodies: Array<{ body?: unknown; form?: Record<string, string>; headers?: Record<string, string> }> = [
-    { body: {} }, { body: { name: null } }, { body: { name: 123 } }, { body: { name: ['a.example', 'b.example'] } }, { body: { name: { x: 1 } } }, { body: [] }, { body: 'null' },
-    { body: { name: 'ok.example', workspace_id: 'abc' } }, { body: { name: 'ok.example', workspace_id: -1 } }, { body: { name: 'ok.example', description: 7 } },
-    { body: { name: 'ok.example', description: 'a\u0000b' } }, { body: { name: 'ok.example', description: 'x'.repeat(100 * 1024) } },
-    { form: { description: 'no name' } }, { form: { name: '' } }, { body: 'name=x', headers: { 'content-type': 'application/xml' } }, { body: '', headers: { 'content-type': 'application/json' } },
+    { body: {} },
+    { body: { name: null } },
+    { body: { name: 123 } },
+    { body: { name: ['a.example', 'b.example'] } },
+    { body: { name: { x: 1 } } },
+    { body: [] },
+    { body: 'null' },
+    { body: { name: 'ok.example', workspace_id: 'abc' } },
+    { body: { name: 'ok.example', workspace_id: -1 } },
+    { body: { name: 'ok.example', description: 7 } },
+    { body: { name: 'ok.example', description: 'a\u0000b' } },
+    { body: { name: 'ok.example', description: 'x'.repeat(100 * 1024) } },
+    { form: { description: 'no name' } },
+    { form: { name: '' } },
+    { body: 'name=x', headers: { 'content-type': 'application/xml' } },
+    { body: '', headers: { 'content-type': 'application/json' } },
     ...NASTY_STRINGS.map((name) => ({ body: { name } })),
     ...NASTY_STRINGS.map((name) => ({ form: { name } })),
   ]
@@ -64,14 +120,29 @@ test('bad bodies for POST /scans → 4xx and nothing written', async () => {
   const t = (await w.req('POST', '/api/v2/targets', { form: { name: 'scanbad.example' } })).json().data.created_id
   const before = await tableCounts(w)
   const bodies: unknown[] = [
-    {}, { tool_id: 'x', target_id: t }, { tool_id: 12345, target_id: t }, { tool_id: 9001 }, { tool_id: 9001, target_id: t, target_name: 'a.example' },
-    { tool_id: 9001, target_id: t, max_scan_time: 0 }, { tool_id: 9001, target_id: t, max_scan_time: 1441 }, { tool_id: 9001, target_id: t, max_scan_time: 'long' },
-    { tool_id: 9001, target_id: t, redirect_level: 'sometimes' }, { tool_id: 9001, target_id: t, scan_original_url: 'yes please' },
-    { tool_id: 9001, target_id: t, vpn_profile_uuid: 'not-a-uuid' }, { tool_id: 9001, target_id: t, tool_params: { steps: -1 } }, { tool_id: 9001, target_id: t, tool_params: { bogus: 1 } },
-    { tool_id: 9001, target_id: t, tool_params: 'x' }, { tool_id: 9001, target_id: t, report_callback: { url: 'ftp://x' } }, { tool_id: 9001, target_id: t, report_callback: { url: 'http://u:p@127.0.0.1/' } },
-    { tool_id: 9001, target_id: t, report_callback: { url: 'http://127.0.0.1/', format: 'xml' } }, { tool_id: 9001, target_id: t, workspace_id: 999999 },
-    { tool_id: 9001, target_name: 'bad name with spaces' }, { tool_id: 9001, target_name: 'x'.repeat(100 * 1024) }, { tool_id: 9001, target_name: "'; DROP TABLE scans; --" },
-    { tool_id: 9001, target_id: -4 }, { tool_id: 9001, target_id: 99999999999999 },
+    {},
+    { tool_id: 'x', target_id: t },
+    { tool_id: 12345, target_id: t },
+    { tool_id: 9001 },
+    { tool_id: 9001, target_id: t, target_name: 'a.example' },
+    { tool_id: 9001, target_id: t, max_scan_time: 0 },
+    { tool_id: 9001, target_id: t, max_scan_time: 1441 },
+    { tool_id: 9001, target_id: t, max_scan_time: 'long' },
+    { tool_id: 9001, target_id: t, redirect_level: 'sometimes' },
+    { tool_id: 9001, target_id: t, scan_original_url: 'yes please' },
+    { tool_id: 9001, target_id: t, vpn_profile_uuid: 'not-a-uuid' },
+    { tool_id: 9001, target_id: t, tool_params: { steps: -1 } },
+    { tool_id: 9001, target_id: t, tool_params: { bogus: 1 } },
+    { tool_id: 9001, target_id: t, tool_params: 'x' },
+    { tool_id: 9001, target_id: t, report_callback: { url: 'ftp://x' } },
+    { tool_id: 9001, target_id: t, report_callback: { url: 'http://u:p@127.0.0.1/' } },
+    { tool_id: 9001, target_id: t, report_callback: { url: 'http://127.0.0.1/', format: 'xml' } },
+    { tool_id: 9001, target_id: t, workspace_id: 999999 },
+    { tool_id: 9001, target_name: 'bad name with spaces' },
+    { tool_id: 9001, target_name: 'x'.repeat(100 * 1024) },
+    { tool_id: 9001, target_name: "'; DROP TABLE scans; --" },
+    { tool_id: 9001, target_id: -4 },
+    { tool_id: 9001, target_id: 99999999999999 },
   ]
   for (const b of bodies) {
     const r = await w.req('POST', '/api/v2/scans', { body: b })
@@ -117,7 +188,8 @@ test('IPv6 zone ids → 400 in words on POST /targets, /scans and /schedules and
       await w.req('POST', '/api/v2/targets', { form: { name } }),
       await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name } }),
       await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_name: name, interval_minutes: 60 } }),
-    ]) assert.deepEqual(r.json(), { status: 400, message: message(zone) }, `${name}: ${r.body}`)
+    ])
+      assert.deepEqual(r.json(), { status: 400, message: message(zone) }, `${name}: ${r.body}`)
     const page = await s.post('/targets', { name })
     assert.equal(page.statusCode, 400, `${name}: ${page.body.slice(0, 200)}`)
     assert.ok(page.body.includes('IPv6 zone ids'), name)

@@ -25,7 +25,11 @@ after(async () => {
 })
 
 /** Runs a scan to its end (it must finish); its id and findings. */
-async function scanOf(tool_id: number, target_name: string, tool_params: Record<string, unknown>): Promise<{ id: number; findings: any[] }> {
+async function scanOf(
+  tool_id: number,
+  target_name: string,
+  tool_params: Record<string, unknown>,
+): Promise<{ id: number; findings: any[] }> {
   const r = await w.req('POST', '/api/v2/scans', { body: { tool_id, target_name, tool_params } })
   assert.equal(r.statusCode, 201, r.body)
   const id = r.json().data.created_id
@@ -41,7 +45,6 @@ const fuzz = (tool_params: Record<string, unknown>) => scanOf(90, site.url, tool
 async function until(ok: () => boolean, what: string): Promise<void> {
   for (const stop = Date.now() + 5000; !ok(); await new Promise((r) => setTimeout(r, 20))) assert.ok(Date.now() < stop, what)
 }
-
 
 describe('bodies a tool reads stop at their bound', { concurrency: false }, () => {
   test('a fuzzer scan of answers that never end keeps 128 KiB of each and hangs up', async () => {
@@ -64,7 +67,10 @@ describe('bodies a tool reads stop at their bound', { concurrency: false }, () =
       assert.ok(relay, tests.map((t: any) => t.name).join(' | '))
       assert.equal(relay.status, 'error')
       const raw: string[] = (await w.req('GET', `/api/v2/scans/${id}/raw`)).json().data
-      assert.ok(raw.some((l) => /^SMTP open relay .*: the server sent more than 1 MiB without completing its answer/.test(l)), raw.join('\n'))
+      assert.ok(
+        raw.some((l) => /^SMTP open relay .*: the server sent more than 1 MiB without completing its answer/.test(l)),
+        raw.join('\n'),
+      )
       await until(() => smtp.sent.length >= 1, 'the endless answer was hung up on')
       assert.ok(Math.max(...smtp.sent) < 32 << 20, `sent ${smtp.sent.join(', ')}`)
     } finally {
@@ -81,31 +87,57 @@ describe('PDF reports are built a few at a time, off the event loop, streamed', 
   before(async () => {
     // One build at a time, one request waiting: a third is refused.
     pw = await startWard({ env: { WARD_PDF_BUILDS: '1', WARD_PDF_QUEUE: '1' } })
-    const r = await pw.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.83.9', tool_params: { steps: 1, step_ms: 0 } } })
+    const r = await pw.req('POST', '/api/v2/scans', {
+      body: { tool_id: 9001, target_name: '127.0.83.9', tool_params: { steps: 1, step_ms: 0 } },
+    })
     scanId = r.json().data.created_id
     const s = await waitForScan(pw, scanId, isTerminal, 30_000)
     assert.equal(s.status_name, 'finished')
     // A scan that found a lot (what a raised WARD_MAX_FINDINGS_PER_CHECK, or an older Ward, lets in).
-    const row = (await pw.h.db.selectFrom('scans').select(['target_id', 'workspace_id']).where('id', '=', scanId).executeTakeFirstOrThrow())
+    const row = await pw.h.db.selectFrom('scans').select(['target_id', 'workspace_id']).where('id', '=', scanId).executeTakeFirstOrThrow()
     const rows = Array.from({ length: FINDINGS }, (_, i) =>
-      encodeFinding(buildFinding({ check: diagnosticCheck, location: `place-${i}`, detail: `Seen at place ${i}.` }, { scanId, targetId: row.target_id, workspaceId: row.workspace_id, testId: null, testDescription: 'seeded', now: new Date().toISOString() }, new Set())),
+      encodeFinding(
+        buildFinding(
+          { check: diagnosticCheck, location: `place-${i}`, detail: `Seen at place ${i}.` },
+          {
+            scanId,
+            targetId: row.target_id,
+            workspaceId: row.workspace_id,
+            testId: null,
+            testDescription: 'seeded',
+            now: new Date().toISOString(),
+          },
+          new Set(),
+        ),
+      ),
     )
-    for (let i = 0; i < rows.length; i += 100) await pw.h.db.insertInto('findings').values(rows.slice(i, i + 100)).execute()
+    for (let i = 0; i < rows.length; i += 100)
+      await pw.h.db
+        .insertInto('findings')
+        .values(rows.slice(i, i + 100))
+        .execute()
   })
   after(() => pw.close())
 
   const pdf = () => pw.req('GET', `/api/v2/scans/${scanId}/output`, { headers: { accept: 'application/pdf' } })
-  const gauge = async (state: string) => Number(new RegExp(`^ward_pdf_builds\\{state="${state}"\\} (\\d+)$`, 'm').exec((await pw.req('GET', '/metrics', { key: null })).body)?.[1])
+  const gauge = async (state: string) =>
+    Number(
+      new RegExp(`^ward_pdf_builds\\{state="${state}"\\} (\\d+)$`, 'm').exec((await pw.req('GET', '/metrics', { key: null })).body)?.[1],
+    )
 
   test('of three requests at once, one is built, one waits for it, the third is refused with retry-after', async () => {
     const answers = [pdf(), pdf()]
     // The first build holds the one slot; the second request waits in the queue.
-    for (const stop = Date.now() + 20_000; (await gauge('waiting')) !== 1; await new Promise((r) => setTimeout(r, 20))) assert.ok(Date.now() < stop, 'a second request waits')
+    for (const stop = Date.now() + 20_000; (await gauge('waiting')) !== 1; await new Promise((r) => setTimeout(r, 20)))
+      assert.ok(Date.now() < stop, 'a second request waits')
     assert.equal(await gauge('running'), 1)
     const third = await pdf()
     assert.equal(third.statusCode, 503)
     assert.equal(third.headers['retry-after'], '30')
-    assert.deepEqual(third.json(), { status: 503, message: 'Too many PDF reports are being built (1 at once, 1 waiting): try again in 30 seconds' })
+    assert.deepEqual(third.json(), {
+      status: 503,
+      message: 'Too many PDF reports are being built (1 at once, 1 waiting): try again in 30 seconds',
+    })
     for (const a of await Promise.all(answers)) {
       assert.equal(a.statusCode, 200)
       assert.equal(a.headers['content-type'], 'application/pdf')
@@ -117,7 +149,8 @@ describe('PDF reports are built a few at a time, off the event loop, streamed', 
     }
     built = (await answers[0]!).rawPayload
     // The slot goes back when the thread has ended, a moment after its last bytes.
-    for (const stop = Date.now() + 10_000; (await gauge('running')) !== 0; await new Promise((r) => setTimeout(r, 20))) assert.ok(Date.now() < stop, 'the build slot is given back')
+    for (const stop = Date.now() + 10_000; (await gauge('running')) !== 0; await new Promise((r) => setTimeout(r, 20)))
+      assert.ok(Date.now() < stop, 'the build slot is given back')
     assert.equal(await gauge('waiting'), 0)
   })
 

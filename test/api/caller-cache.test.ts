@@ -6,7 +6,13 @@ import { createCallerCache } from '../../src/api/caller-cache.js'
 import { createApiKey, hashKey, revokeKeysByPrefix, keyPrefix, type Caller } from '../../src/store/accounts.js'
 import { startWard } from '../helpers/ward.js'
 
-const caller = (userId: number, keyHash: string): Caller => ({ userId, keyHash, activeWorkspaceId: 1, maxTargets: 10, licenseExpires: null })
+const caller = (userId: number, keyHash: string): Caller => ({
+  userId,
+  keyHash,
+  activeWorkspaceId: 1,
+  maxTargets: 10,
+  licenseExpires: null,
+})
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 test('the cache keeps callers for ttl, is bounded, forgets a user, and is off at 0', () => {
@@ -33,7 +39,11 @@ test('the cache keeps callers for ttl, is bounded, forgets a user, and is off at
 
 test('auth queries once per key within the ttl; a revoked key fails once the ttl has passed', async () => {
   let authQueries = 0
-  const w = await startWard({ worker: false, env: { WARD_AUTH_CACHE_MS: '300' }, onQuery: (sql) => void (/from "api_keys"/.test(sql) && authQueries++) })
+  const w = await startWard({
+    worker: false,
+    env: { WARD_AUTH_CACHE_MS: '300' },
+    onQuery: (sql) => void (/from "api_keys"/.test(sql) && authQueries++),
+  })
   try {
     const key = (await createApiKey(w.h.db, w.userId))!
     for (let i = 0; i < 5; i++) assert.equal((await w.req('GET', '/api/v2/targets', { key })).statusCode, 200)
@@ -73,7 +83,10 @@ test('activating a workspace is seen by the next request despite the cache', asy
     const id = created.json().data.created_id
     assert.equal((await w.req('POST', `/api/v2/workspaces/${id}/activate`)).statusCode, 204)
     const list = (await w.req('GET', '/api/v2/workspaces')).json().data as Array<{ id: number; active: boolean }>
-    assert.deepEqual(list.filter((x) => x.active).map((x) => x.id), [id])
+    assert.deepEqual(
+      list.filter((x) => x.active).map((x) => x.id),
+      [id],
+    )
     // New targets land in the newly active workspace.
     const t = await w.req('POST', '/api/v2/targets', { body: { name: 'cache.example.com' } })
     assert.equal(t.statusCode, 201, t.body)

@@ -45,12 +45,17 @@ interface Answer {
 function send(method: string, url: string, headers: Array<[string, string]>, body?: string): Promise<Answer> {
   const u = new URL(url)
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method, path: u.pathname + u.search, headers: headers.flat(), setHost: false }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (d) => (text += d))
-      res.on('end', () => resolve({ status: res.statusCode!, contentType: res.headers['content-type'], text, json: () => JSON.parse(text) }))
-    })
+    const req = http.request(
+      { host: u.hostname, port: u.port, method, path: u.pathname + u.search, headers: headers.flat(), setHost: false },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (d) => (text += d))
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, contentType: res.headers['content-type'], text, json: () => JSON.parse(text) }),
+        )
+      },
+    )
     req.on('error', reject)
     if (body !== undefined) req.write(body)
     req.end()
@@ -104,7 +109,11 @@ test('the public Python client: key probe, add target, scan by target_name, poll
   assert.equal(probe.json().status, 404)
   assert.match(probe.json().message, /not exist/)
   // A wrong key is told apart: 401.
-  const wrong = await send('GET', `${base.href}scans/0`, [['Host', base.host], ['Authorization', 'Bearer nope'], ['Content-Type', 'application/json']])
+  const wrong = await send('GET', `${base.href}scans/0`, [
+    ['Host', base.host],
+    ['Authorization', 'Bearer nope'],
+    ['Content-Type', 'application/json'],
+  ])
   assert.equal(wrong.status, 401)
 
   // 2. add_target: JSON body on "targets".
@@ -130,7 +139,8 @@ test('the public Python client: key probe, add target, scan by target_name, poll
   const data = out.json().data
   assert.equal(data.output_type, 'finding_list')
   assert.ok(data.output_data.findings.length > 0)
-  for (const f of data.output_data.findings) for (const k of ['name', 'vuln_description', 'risk_level', 'status', 'recommendation', 'vuln_evidence']) assert.ok(k in f, k)
+  for (const f of data.output_data.findings)
+    for (const k of ['name', 'vuln_description', 'risk_level', 'status', 'recommendation', 'vuln_evidence']) assert.ok(k in f, k)
   // The summary and the target name the client reads at the end.
   const summary = (await python('GET', `scans/${scanId}`)).json().data
   for (const k of ['high', 'medium', 'low', 'info']) assert.equal(typeof summary.result_summary[k], 'number')
@@ -143,7 +153,10 @@ test('the public Python client: key probe, add target, scan by target_name, poll
   assertJson(await python('GET', 'scans?'), 200)
   const filtered = await python('GET', `scans?workspace_id=${summary.workspace_id}&target_id=${summary.target_id}`)
   assertJson(filtered, 200)
-  assert.deepEqual(filtered.json().data.map((s: any) => s.id), [scanId])
+  assert.deepEqual(
+    filtered.json().data.map((s: any) => s.id),
+    [scanId],
+  )
   assertJson(await python('GET', `scans/${scanId}/tests`), 200)
 
   // 6. stop_scan / delete_scan: "/scans/{id}/stop" after a base ending in "/", Content-Type with no body.
@@ -177,8 +190,14 @@ test('the Python client stops a running scan and deletes it', async () => {
 test('a curl user following the README: form-encoded targets, list, read, delete', async () => {
   const curl = (method: string, p: string, form?: Record<string, string>) => {
     const body = form ? new URLSearchParams(form).toString() : undefined
-    const headers: Array<[string, string]> = [['Host', base.host], ['User-Agent', 'curl/8.5.0'], ['Accept', '*/*'], ['authorization', `Bearer ${key}`]]
-    if (body !== undefined) headers.push(['Content-Length', String(Buffer.byteLength(body))], ['Content-Type', 'application/x-www-form-urlencoded'])
+    const headers: Array<[string, string]> = [
+      ['Host', base.host],
+      ['User-Agent', 'curl/8.5.0'],
+      ['Accept', '*/*'],
+      ['authorization', `Bearer ${key}`],
+    ]
+    if (body !== undefined)
+      headers.push(['Content-Length', String(Buffer.byteLength(body))], ['Content-Type', 'application/x-www-form-urlencoded'])
     return send(method, `${ward.base}/api/v2${p}`, headers, body)
   }
   const created = await curl('POST', '/targets', { name: 'www.example.com', description: 'Main site' })
@@ -197,7 +216,13 @@ test('a curl user following the README: form-encoded targets, list, read, delete
   assert.ok(list.json().data.every((t: any) => t.type === 'ip_address'))
   const one = await curl('GET', `/targets/${id}`)
   assertJson(one, 200)
-  assert.deepEqual(one.json().data, { id, name: 'www.example.com', type: 'hostname', description: 'Main site', workspace_id: one.json().data.workspace_id })
+  assert.deepEqual(one.json().data, {
+    id,
+    name: 'www.example.com',
+    type: 'hostname',
+    description: 'Main site',
+    workspace_id: one.json().data.workspace_id,
+  })
   const del = await curl('DELETE', `/targets/${id}`)
   assert.equal(del.status, 204)
   assert.equal(del.text, '')

@@ -22,7 +22,11 @@ after(async () => {
 })
 
 /** Runs a scan to its end (it must finish); its id and findings. */
-async function scanOf(tool_id: number, target_name: string, tool_params: Record<string, unknown>): Promise<{ id: number; findings: any[] }> {
+async function scanOf(
+  tool_id: number,
+  target_name: string,
+  tool_params: Record<string, unknown>,
+): Promise<{ id: number; findings: any[] }> {
   const r = await w.req('POST', '/api/v2/scans', { body: { tool_id, target_name, tool_params } })
   assert.equal(r.statusCode, 201, r.body)
   const id = r.json().data.created_id
@@ -40,7 +44,11 @@ describe('findings per check are capped', { concurrency: false }, () => {
   test('WARD_MAX_FINDINGS_PER_CHECK: 200 by default, a whole number from 1', () => {
     assert.equal(loadConfig({}).findingsPerCheck, 200)
     assert.equal(loadConfig({ WARD_MAX_FINDINGS_PER_CHECK: '25' }).findingsPerCheck, 25)
-    for (const bad of ['0', '-1', 'many', '2.5']) assert.throws(() => loadConfig({ WARD_MAX_FINDINGS_PER_CHECK: bad }), (e: Error) => e instanceof ConfigError && /^WARD_MAX_FINDINGS_PER_CHECK: must be/.test(e.message))
+    for (const bad of ['0', '-1', 'many', '2.5'])
+      assert.throws(
+        () => loadConfig({ WARD_MAX_FINDINGS_PER_CHECK: bad }),
+        (e: Error) => e instanceof ConfigError && /^WARD_MAX_FINDINGS_PER_CHECK: must be/.test(e.message),
+      )
   })
 
   let first: { id: number; findings: any[] }
@@ -60,7 +68,10 @@ describe('findings per check are capped', { concurrency: false }, () => {
     assert.equal(listed.size, 200)
     const named = summary.vuln_evidence.data.rows.map((r: string[]) => new URL(r[0]).pathname)
     assert.equal(named.length, 50)
-    assert.ok(named.every((p: string) => /^\/a(2\d\d)\.bak$/.test(p) && !listed.has(p)), named.join(' '))
+    assert.ok(
+      named.every((p: string) => /^\/a(2\d\d)\.bak$/.test(p) && !listed.has(p)),
+      named.join(' '),
+    )
     assert.ok(summary.vuln_description.includes(`${site.url}a200.bak`), summary.vuln_description)
     // A real finding of the check: same catalogue entry, counted in the scan's summary.
     assert.equal(summary.recommendation, backups[0].recommendation)
@@ -78,9 +89,20 @@ describe('findings per check are capped', { concurrency: false }, () => {
     const changes = (await w.req('GET', `/api/v2/scans/${second.id}/changes`)).json().data
     assert.equal(changes.against_scan_id, first.id)
     const still = changes.findings.still.filter((f: any) => f.vuln_id === BACKUP)
-    assert.ok(still.some((f: any) => / and 100 more$/.test(f.name)), 'the summary is the same finding as before, not a new one')
-    assert.deepEqual(changes.findings.gone.filter((f: any) => f.vuln_id === BACKUP), [], 'findings only counted by this scan are not gone')
-    assert.deepEqual(changes.findings.new.filter((f: any) => f.vuln_id === BACKUP), [], 'findings only counted by the first scan are not new')
+    assert.ok(
+      still.some((f: any) => / and 100 more$/.test(f.name)),
+      'the summary is the same finding as before, not a new one',
+    )
+    assert.deepEqual(
+      changes.findings.gone.filter((f: any) => f.vuln_id === BACKUP),
+      [],
+      'findings only counted by this scan are not gone',
+    )
+    assert.deepEqual(
+      changes.findings.new.filter((f: any) => f.vuln_id === BACKUP),
+      [],
+      'findings only counted by the first scan are not new',
+    )
     // The life cycle agrees: a0.bak, listed by the first scan and only counted by the second, is still open.
     const again = (await w.req('GET', `/api/v2/findings?task_id=${first.id}`)).json().data
     const a0 = again.find((f: any) => f.vuln_id === BACKUP && f.vuln_evidence.data.rows[0][1] === `${site.url}a0.bak`)
@@ -89,4 +111,3 @@ describe('findings per check are capped', { concurrency: false }, () => {
     assert.equal(a0.lifecycle, 'open')
   })
 })
-

@@ -15,21 +15,73 @@ let targetId: number
 let other: { key: string }
 
 const scanRow = (targetId: number): NewScan => ({
-  workspace_id: w.workspaceId, target_id: targetId, user_id: w.userId, tool_id: 70, status: 'finished', status_message: null, vpn_profile_uuid: null, vpn_scan: 0,
-  progress: 100, num_tests: 0, num_finished_tests: 0, max_scan_time: 60, scan_original_url: 0, redirect_level: 'same_domain', report_callback: null,
-  tool_params: '{}', output_data: '{}', count_critical: 0, count_high: 0, count_medium: 0, count_low: 0, count_info: 0,
-  created_at: new Date().toISOString(), start_time: new Date().toISOString(), end_time: new Date().toISOString(), lease_owner: null, lease_expires_at: null, stop_requested: 0, attempts: 1,
+  workspace_id: w.workspaceId,
+  target_id: targetId,
+  user_id: w.userId,
+  tool_id: 70,
+  status: 'finished',
+  status_message: null,
+  vpn_profile_uuid: null,
+  vpn_scan: 0,
+  progress: 100,
+  num_tests: 0,
+  num_finished_tests: 0,
+  max_scan_time: 60,
+  scan_original_url: 0,
+  redirect_level: 'same_domain',
+  report_callback: null,
+  tool_params: '{}',
+  output_data: '{}',
+  count_critical: 0,
+  count_high: 0,
+  count_medium: 0,
+  count_low: 0,
+  count_info: 0,
+  created_at: new Date().toISOString(),
+  start_time: new Date().toISOString(),
+  end_time: new Date().toISOString(),
+  lease_owner: null,
+  lease_expires_at: null,
+  stop_requested: 0,
+  attempts: 1,
 })
 
 before(async () => {
   w = await startWard({ worker: false })
   const db = w.h.db
-  targetId = await insertTarget(db, { workspaceId: w.workspaceId, userId: w.userId, name: '10.7.0.1', nameKey: '10.7.0.1', type: 'ip_address', description: '' })
-  const second = await insertTarget(db, { workspaceId: w.workspaceId, userId: w.userId, name: '10.7.0.2', nameKey: '10.7.0.2', type: 'ip_address', description: '' })
+  targetId = await insertTarget(db, {
+    workspaceId: w.workspaceId,
+    userId: w.userId,
+    name: '10.7.0.1',
+    nameKey: '10.7.0.1',
+    type: 'ip_address',
+    description: '',
+  })
+  const second = await insertTarget(db, {
+    workspaceId: w.workspaceId,
+    userId: w.userId,
+    name: '10.7.0.2',
+    nameKey: '10.7.0.2',
+    type: 'ip_address',
+    description: '',
+  })
   // Three scans of the target finding overlapping ports (duplicate groups), one of another target between them.
-  for (const [t, ports] of [[targetId, [1, 2, 3, 4, 5, 6, 7, 8]], [second, [1, 2, 3]], [targetId, [2, 4, 6, 8, 10, 12]], [targetId, [1, 3, 5, 11, 13]]] as const) {
+  for (const [t, ports] of [
+    [targetId, [1, 2, 3, 4, 5, 6, 7, 8]],
+    [second, [1, 2, 3]],
+    [targetId, [2, 4, 6, 8, 10, 12]],
+    [targetId, [1, 3, 5, 11, 13]],
+  ] as const) {
     const scanId = await insertScan(db, scanRow(t))
-    for (const port of ports) await insertFinding(db, buildFinding({ check: openPort, port, protocol: 'tcp', service: 'x' }, { scanId, targetId: t, workspaceId: w.workspaceId, testId: null, testDescription: '', now: new Date().toISOString() }, new Set()))
+    for (const port of ports)
+      await insertFinding(
+        db,
+        buildFinding(
+          { check: openPort, port, protocol: 'tcp', service: 'x' },
+          { scanId, targetId: t, workspaceId: w.workspaceId, testId: null, testDescription: '', now: new Date().toISOString() },
+          new Set(),
+        ),
+      )
   }
   other = await w.user('mallory')
 })
@@ -66,7 +118,7 @@ for (const filter of ['', 'target_id=TARGET&', 'group_duplicates=true&', 'target
   })
 }
 
-test('after_id stays inside the caller\'s findings and is validated', async () => {
+test("after_id stays inside the caller's findings and is validated", async () => {
   const mine = await ids('limit=1000')
   assert.deepEqual(await ids(`after_id=${mine[0]! + 1}`, other.key), [])
   for (const bad of ['0', '-1', 'x', '1.5']) {

@@ -6,7 +6,10 @@ import { startWard, waitForScan, isTerminal, type TestWard } from '../helpers/wa
 
 // The diagnostic tool records a finding at "step-1" and "step-3" with steps: 4 (stable locations).
 async function runScan(w: TestWard, key?: string) {
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.0.1', tool_params: { steps: 4, step_ms: 1 } }, key })
+  const r = await w.req('POST', '/api/v2/scans', {
+    body: { tool_id: 9001, target_name: '127.0.0.1', tool_params: { steps: 4, step_ms: 1 } },
+    key,
+  })
   assert.equal(r.statusCode, 201, r.body)
   const id = r.json().data.created_id as number
   assert.equal((await waitForScan(w, id, isTerminal, 10000, key)).status_name, 'finished')
@@ -35,7 +38,10 @@ describe('finding groups, PATCH and history', () => {
       assert.equal(all.length, 4)
       const grouped = await list(w, `target_id=${a.targetId}&group_duplicates=true`)
       assert.equal(grouped.length, 2, 'each problem once')
-      assert.ok(grouped.every((f) => f.scan_id === b.scanId), 'the latest finding of each group')
+      assert.ok(
+        grouped.every((f) => f.scan_id === b.scanId),
+        'the latest finding of each group',
+      )
 
       // Accept one finding of the first scan: its duplicate in the second scan follows.
       const first = all.filter((f) => f.scan_id === a.scanId).sort((x, y) => x.id - y.id)[0]
@@ -94,7 +100,9 @@ describe('finding groups, PATCH and history', () => {
       assert.equal((await patch(w, f.id, { status: 'fixed', reason: 'patched' })).statusCode, 200)
       assert.equal((await w.req('GET', `/api/v2/findings/${f.id}`)).json().data.status, 'fixed')
       const b = await runScan(w)
-      const again = (await list(w, `task_id=${b.scanId}`)).find((g) => g.vuln_id === f.vuln_id && g.id !== f.id && (g.url ?? null) === (f.url ?? null))
+      const again = (await list(w, `task_id=${b.scanId}`)).find(
+        (g) => g.vuln_id === f.vuln_id && g.id !== f.id && (g.url ?? null) === (f.url ?? null),
+      )
       const group = (await list(w, `target_id=${a.targetId}`)).filter((g) => g.status !== 'open')
       assert.deepEqual(group, [], 'nothing in the group stays fixed')
       assert.equal((await w.req('GET', `/api/v2/findings/${f.id}`)).json().data.status, 'open')
@@ -116,7 +124,15 @@ describe('finding groups, PATCH and history', () => {
     try {
       const a = await runScan(w)
       const f = (await list(w, `task_id=${a.scanId}`))[0]
-      for (const body of [{}, { reason: 'only a reason' }, { status: 'closed' }, { risk_level: 5 }, { verified: 'yes' }, { status: null }, { extra: 1 }]) {
+      for (const body of [
+        {},
+        { reason: 'only a reason' },
+        { status: 'closed' },
+        { risk_level: 5 },
+        { verified: 'yes' },
+        { status: null },
+        { extra: 1 },
+      ]) {
         const r = await patch(w, f.id, body)
         assert.equal(r.statusCode, 400, `${JSON.stringify(body)} → ${r.statusCode} ${r.body}`)
         assert.equal(r.json().status, 400)

@@ -17,8 +17,23 @@ import { pino } from 'pino'
 import { createUser, revokeKeysByPrefix, keyPrefix } from '../../src/store/accounts.js'
 import { startWorkerRole } from '../../src/cli/roles.js'
 import {
-  MAX_ID, caseArb, isIdName, isIdRef, isUuidName, opsFrom, poolOf, rawBytes, spell, wellFormedId, wellFormedText,
-  type BodySpec, type Case, type IdSpec, type Op, type Scalar, type Spelled,
+  MAX_ID,
+  caseArb,
+  isIdName,
+  isIdRef,
+  isUuidName,
+  opsFrom,
+  poolOf,
+  rawBytes,
+  spell,
+  wellFormedId,
+  wellFormedText,
+  type BodySpec,
+  type Case,
+  type IdSpec,
+  type Op,
+  type Scalar,
+  type Spelled,
 } from './fuzz-model.js'
 
 const RUNS = Number(process.env.WARD_FUZZ_RUNS ?? 1500)
@@ -48,10 +63,16 @@ async function seedTenant(key: string, tag: string) {
     targets.push(r.json().data.created_id)
   }
   assert.equal((await req('POST', '/api/v2/workspaces', { body: { name: `second ${tag}` } })).statusCode, 201)
-  for (let i = 1; i <= 3; i++) assert.equal((await req('POST', '/api/v2/vpn_profiles', { body: { name: `proxy ${i} ${tag}`, type: 'socks5', host: '127.0.0.1', port: 1080 } })).statusCode, 201)
+  for (let i = 1; i <= 3; i++)
+    assert.equal(
+      (await req('POST', '/api/v2/vpn_profiles', { body: { name: `proxy ${i} ${tag}`, type: 'socks5', host: '127.0.0.1', port: 1080 } }))
+        .statusCode,
+      201,
+    )
   // The fuzz may have given a workspace a default VPN profile: seed scans run without one (nothing
   // listens at the profile's address).
-  for (const ws of (await req('GET', '/api/v2/workspaces')).json().data) await req('PUT', `/api/v2/workspaces/${ws.id}/vpn_profile`, { body: { vpn_profile_uuid: null } })
+  for (const ws of (await req('GET', '/api/v2/workspaces')).json().data)
+    await req('PUT', `/api/v2/workspaces/${ws.id}/vpn_profile`, { body: { vpn_profile_uuid: null } })
   const scans: number[] = []
   for (let i = 0; i < 6; i++) {
     const r = await req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: targets[i], tool_params: { steps: 3, step_ms: 1 } } })
@@ -67,7 +88,11 @@ async function seedTenant(key: string, tag: string) {
  * one runs again, so no fuzz-made scan ever runs (its target could be any name).
  */
 async function seed() {
-  const active = await w.h.db.selectFrom('scans').select(['id', 'user_id', 'status']).where('status', 'in', ['waiting', 'running']).execute()
+  const active = await w.h.db
+    .selectFrom('scans')
+    .select(['id', 'user_id', 'status'])
+    .where('status', 'in', ['waiting', 'running'])
+    .execute()
   for (const s of active) {
     const key = s.user_id === T.A.userId ? T.A.key : T.B.key
     await w.req('POST', `/api/v2/scans/${s.id}/stop`, { key })
@@ -90,14 +115,28 @@ async function seed() {
 const depleted = (p: Pools) => p.targets!.length < 3 || p.scans!.length < 2 || p.findings!.length < 2
 
 async function refreshPools() {
-  for (const [t, userId] of [['A', T.A.userId], ['B', T.B.userId]] as const) {
-    const ids = async (table: 'targets' | 'scans' | 'workspaces') => (await w.h.db.selectFrom(table).select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id)
+  for (const [t, userId] of [
+    ['A', T.A.userId],
+    ['B', T.B.userId],
+  ] as const) {
+    const ids = async (table: 'targets' | 'scans' | 'workspaces') =>
+      (await w.h.db.selectFrom(table).select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id)
     pools[t] = {
       targets: await ids('targets'),
       scans: await ids('scans'),
       workspaces: await ids('workspaces'),
-      findings: (await w.h.db.selectFrom('findings').innerJoin('workspaces', 'workspaces.id', 'findings.workspace_id').select('findings.id').where('workspaces.user_id', '=', userId).orderBy('findings.id').execute()).map((r) => r.id),
-      vpn_profiles: (await w.h.db.selectFrom('vpn_profiles').select('uuid').where('user_id', '=', userId).orderBy('uuid').execute()).map((r) => r.uuid),
+      findings: (
+        await w.h.db
+          .selectFrom('findings')
+          .innerJoin('workspaces', 'workspaces.id', 'findings.workspace_id')
+          .select('findings.id')
+          .where('workspaces.user_id', '=', userId)
+          .orderBy('findings.id')
+          .execute()
+      ).map((r) => r.id),
+      vpn_profiles: (await w.h.db.selectFrom('vpn_profiles').select('uuid').where('user_id', '=', userId).orderBy('uuid').execute()).map(
+        (r) => r.uuid,
+      ),
       tools: TOOL_IDS,
       schedules: (await w.h.db.selectFrom('schedules').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id),
     }
@@ -107,9 +146,12 @@ async function refreshPools() {
 // ---------------------------------------------------------------- the database, read directly
 
 async function listTables(): Promise<string[]> {
-  const q = w.h.kind === 'postgres'
-    ? sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`
-    : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by 1`
+  const q =
+    w.h.kind === 'postgres'
+      ? sql<{
+          name: string
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`
+      : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by 1`
   return (await q.execute(w.h.db)).rows.map((r) => r.name)
 }
 
@@ -133,10 +175,16 @@ const pgTables = new Map<string, { n: number; h: string }>()
  */
 async function watchWrites() {
   await sql`create sequence fuzz_w_all`.execute(w.h.db)
-  await sql`create function fuzz_touch() returns trigger language plpgsql as $$ begin perform nextval('fuzz_w_all'); perform nextval(quote_ident('fuzz_w_' || TG_TABLE_NAME)); return null; end $$`.execute(w.h.db)
+  await sql`create function fuzz_touch() returns trigger language plpgsql as $$ begin perform nextval('fuzz_w_all'); perform nextval(quote_ident('fuzz_w_' || TG_TABLE_NAME)); return null; end $$`.execute(
+    w.h.db,
+  )
   for (const t of tables) {
     await sql.raw(`create sequence "fuzz_w_${t}"`).execute(w.h.db)
-    await sql.raw(`create trigger fuzz_touch after insert or update or delete or truncate on "${t}" for each statement execute function fuzz_touch()`).execute(w.h.db)
+    await sql
+      .raw(
+        `create trigger fuzz_touch after insert or update or delete or truncate on "${t}" for each statement execute function fuzz_touch()`,
+      )
+      .execute(w.h.db)
   }
 }
 
@@ -151,7 +199,9 @@ async function snapshot(): Promise<{ counts: Record<string, number>; sum: string
     for (const t of tables) {
       const rows = side.prepare(`select * from "${t}"`).raw().all() as unknown[][]
       counts[t] = rows.length
-      const lines = rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : Buffer.isBuffer(v) ? v.toString('hex') : v))).sort()
+      const lines = rows
+        .map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : Buffer.isBuffer(v) ? v.toString('hex') : v)))
+        .sort()
       h.update(`${t}\n${lines.join('\n')}\n`)
     }
     return (sideSnap = { counts, sum: h.digest('hex') })
@@ -160,15 +210,25 @@ async function snapshot(): Promise<{ counts: Record<string, number>; sum: string
   const all = (await sql<{ n: string }>`select last_value::text || is_called::text as n from fuzz_w_all`.execute(w.h.db)).rows[0]!.n
   if (sideSnap && all === pgAll) return sideSnap
   pgAll = all
-  const marks = (await sql.raw<{ t: string; n: string }>(tables.map((t) => `select '${t}' as t, last_value::text || is_called::text as n from "fuzz_w_${t}"`).join(' union all ')).execute(w.h.db)).rows
+  const marks = (
+    await sql
+      .raw<{ t: string; n: string }>(
+        tables.map((t) => `select '${t}' as t, last_value::text || is_called::text as n from "fuzz_w_${t}"`).join(' union all '),
+      )
+      .execute(w.h.db)
+  ).rows
   const stale = sideSnap ? marks.filter((m) => pgMarks.get(m.t) !== m.n).map((m) => m.t) : tables
   for (const m of marks) pgMarks.set(m.t, m.n)
   timing.probes++
   if (sideSnap && !stale.length) return sideSnap
   timing.hashes++
   const th = performance.now()
-  const parts = stale.map((t) => `select '${t}' as t, count(*)::int as n, md5(coalesce(string_agg(md5(x::text), ',' order by md5(x::text)), '')) as h from "${t}" x`)
-  for (const r of (await sql.raw<{ t: string; n: number; h: string }>(parts.join(' union all ')).execute(w.h.db)).rows) pgTables.set(r.t, { n: Number(r.n), h: r.h })
+  const parts = stale.map(
+    (t) =>
+      `select '${t}' as t, count(*)::int as n, md5(coalesce(string_agg(md5(x::text), ',' order by md5(x::text)), '')) as h from "${t}" x`,
+  )
+  for (const r of (await sql.raw<{ t: string; n: number; h: string }>(parts.join(' union all ')).execute(w.h.db)).rows)
+    pgTables.set(r.t, { n: Number(r.n), h: r.h })
   timing.hashMs += performance.now() - th
   for (const t of tables) {
     const e = pgTables.get(t)!
@@ -214,13 +274,20 @@ function resolveId(id: IdSpec, pool: string, tenant: 'A' | 'B'): string {
     return list.length ? String(list[id.pick % list.length]) : uuid ? MISSING_UUID : '1'
   }
   switch (id.who) {
-    case 'self': return from(tenant)
-    case 'other': return from(tenant === 'A' ? 'B' : 'A')
-    case 'missing': return uuid ? MISSING_UUID : String(1999999000 + id.pick)
-    case 'zero': return uuid ? '00000000-0000-0000-0000-000000000000' : '0'
-    case 'max': return uuid ? 'ffffffff-ffff-4fff-bfff-ffffffffffff' : String(MAX_ID)
-    case 'over': return uuid ? MISSING_UUID + '0' : String(MAX_ID + 1)
-    case 'huge': return uuid ? 'g' + MISSING_UUID.slice(1) : '9'.repeat(25)
+    case 'self':
+      return from(tenant)
+    case 'other':
+      return from(tenant === 'A' ? 'B' : 'A')
+    case 'missing':
+      return uuid ? MISSING_UUID : String(1999999000 + id.pick)
+    case 'zero':
+      return uuid ? '00000000-0000-0000-0000-000000000000' : '0'
+    case 'max':
+      return uuid ? 'ffffffff-ffff-4fff-bfff-ffffffffffff' : String(MAX_ID)
+    case 'over':
+      return uuid ? MISSING_UUID + '0' : String(MAX_ID + 1)
+    case 'huge':
+      return uuid ? 'g' + MISSING_UUID.slice(1) : '9'.repeat(25)
   }
 }
 
@@ -243,7 +310,8 @@ function jsonWithIds(v: unknown, tenant: 'A' | 'B', defects: Defect[], key = 'bo
     const n = resolveId(id, v.pool, tenant)
     const isNum = v.pool !== 'vpn_profiles'
     if (!wellFormedId(id)) defects.push({ kind: 'body id', what: `body member "${key}" is ${id.spelling} ${id.who}` })
-    else if (id.who !== 'self' && v.pool !== 'tools') defects.push({ kind: 'body id', what: `body member "${key}" names a row the caller does not own (${id.who})` })
+    else if (id.who !== 'self' && v.pool !== 'tools')
+      defects.push({ kind: 'body id', what: `body member "${key}" names a row the caller does not own (${id.who})` })
     if (id.spelling === 'canonical') return isNum && /^\d+$/.test(n) && n.length < 16 ? Number(n) : n
     if (isNum && id.spelling === 'minus') return -Number(n)
     if (isNum && id.spelling === 'frac') return Number(n) + 0.5
@@ -254,7 +322,12 @@ function jsonWithIds(v: unknown, tenant: 'A' | 'B', defects: Defect[], key = 'bo
   return v
 }
 
-const summarize = (b: Buffer | undefined) => (b === undefined ? 'none' : b.length > 300 ? `${b.length} bytes: ${JSON.stringify(b.subarray(0, 160).toString('utf8'))}…` : JSON.stringify(b.toString('utf8')))
+const summarize = (b: Buffer | undefined) =>
+  b === undefined
+    ? 'none'
+    : b.length > 300
+      ? `${b.length} bytes: ${JSON.stringify(b.subarray(0, 160).toString('utf8'))}…`
+      : JSON.stringify(b.toString('utf8'))
 
 function build(c: Case): Built {
   const op = ops[c.op]!
@@ -277,7 +350,11 @@ function build(c: Case): Built {
       if (s.id.spelling.startsWith('raw') || s.id.spelling === 'long') sane = false
     } else {
       // An empty segment is no id: the path is then another route's (`/findings/` is the list).
-      const ok = v.text === '' || (isIdName(p.name, p.schema) ? /^(0|[1-9]\d*)$/.test(v.text) && Number(v.text) <= MAX_ID : wellFormedText(p.name, p.schema, v.text) !== false)
+      const ok =
+        v.text === '' ||
+        (isIdName(p.name, p.schema)
+          ? /^(0|[1-9]\d*)$/.test(v.text) && Number(v.text) <= MAX_ID
+          : wellFormedText(p.name, p.schema, v.text) !== false)
       if (!ok) defects.push({ kind: 'path id', what: `path ${p.name} "${v.text}"` })
       else if (v.text !== '' && !ownsId(tenant, pool, v.text)) foreignPathId = true
       if (s.raw || v.text === '' || v.text.length > 100) sane = false
@@ -287,11 +364,22 @@ function build(c: Case): Built {
   let method = op.method
   let routeStatus: number | null = null
   switch (c.route) {
-    case 'as-is': break
-    case 'trailing-slash': path += '/'; break
-    case 'double-slash': path = path.replace('/api/v2/', '/api/v2//'); break
-    case 'extra-segment': path += '/fuzz/extra'; routeStatus = 404; break
-    case 'unknown-prefix': path = path.replace('/api/v2/', '/api/v2/zz-'); routeStatus = 404; break
+    case 'as-is':
+      break
+    case 'trailing-slash':
+      path += '/'
+      break
+    case 'double-slash':
+      path = path.replace('/api/v2/', '/api/v2//')
+      break
+    case 'extra-segment':
+      path += '/fuzz/extra'
+      routeStatus = 404
+      break
+    case 'unknown-prefix':
+      path = path.replace('/api/v2/', '/api/v2/zz-')
+      routeStatus = 404
+      break
     case 'wrong-method': {
       const served = new Set(ops.filter((o) => o.path === op.path).map((o) => o.method))
       const m = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((x) => !served.has(x))
@@ -339,7 +427,8 @@ function build(c: Case): Built {
       else if (ok === true && q.form === 'plain') filters[p.name] = text
     }
   }
-  for (const [name, n] of seen) if (n > 1 && documented.has(name)) defects.push({ kind: 'query repeated', what: `query parameter "${name}" given ${n} times` })
+  for (const [name, n] of seen)
+    if (n > 1 && documented.has(name)) defects.push({ kind: 'query repeated', what: `query parameter "${name}" given ${n} times` })
   for (const name of Object.keys(filters)) if ((seen.get(name) ?? 0) > 1) delete filters[name]
   const target = path + (parts.length ? `?${parts.join('&')}` : '')
   if (target.length > 8000) sane = false
@@ -348,15 +437,33 @@ function build(c: Case): Built {
   const headers: Array<[string, string]> = []
   const keyOf = { A: T.A.key, B: T.B.key }
   switch (c.auth) {
-    case 'A': case 'B': headers.push(['authorization', `Bearer ${keyOf[c.auth]}`]); break
-    case 'none': break
-    case 'wrong-key': headers.push(['authorization', 'Bearer ward_notAKeyThatExists0000000000000000']); break
-    case 'revoked': headers.push(['authorization', `Bearer ${T.revokedKey}`]); break
-    case 'basic': headers.push(['authorization', `Basic ${T.A.key}`]); break
-    case 'empty-bearer': headers.push(['authorization', 'Bearer ']); break
-    case 'two-tokens': headers.push(['authorization', `Bearer ${T.A.key} ${T.B.key}`]); break
-    case 'long-key': headers.push(['authorization', `Bearer ${'k'.repeat(8000)}`]); break
-    case 'raw-unicode': headers.push(['authorization', rawBytes(`Bearer ${T.A.key}ü`)]); break
+    case 'A':
+    case 'B':
+      headers.push(['authorization', `Bearer ${keyOf[c.auth]}`])
+      break
+    case 'none':
+      break
+    case 'wrong-key':
+      headers.push(['authorization', 'Bearer ward_notAKeyThatExists0000000000000000'])
+      break
+    case 'revoked':
+      headers.push(['authorization', `Bearer ${T.revokedKey}`])
+      break
+    case 'basic':
+      headers.push(['authorization', `Basic ${T.A.key}`])
+      break
+    case 'empty-bearer':
+      headers.push(['authorization', 'Bearer '])
+      break
+    case 'two-tokens':
+      headers.push(['authorization', `Bearer ${T.A.key} ${T.B.key}`])
+      break
+    case 'long-key':
+      headers.push(['authorization', `Bearer ${'k'.repeat(8000)}`])
+      break
+    case 'raw-unicode':
+      headers.push(['authorization', rawBytes(`Bearer ${T.A.key}ü`)])
+      break
   }
   if (c.auth !== 'A' && c.auth !== 'B') defects.push({ kind: 'auth', what: `key: ${c.auth}` })
   if (c.accept !== null) headers.push(['accept', c.accept])
@@ -370,7 +477,8 @@ function build(c: Case): Built {
   const b: BodySpec = c.body
   const bodiless = !op.body
   switch (b.t) {
-    case 'none': break
+    case 'none':
+      break
     case 'json': {
       const bodyDefects: Defect[] = []
       const v = jsonWithIds(b.value, tenant, bodyDefects)
@@ -383,7 +491,8 @@ function build(c: Case): Built {
     case 'text':
       if (b.ct !== null) headers.push(['content-type', b.ct])
       body = Buffer.from(b.text)
-      if (!b.defect && !(/^application\/(json|x-www-form-urlencoded)(;|$)/.test(b.ct ?? '') && (b.text === '' || !bodiless))) bodyUnsure = true
+      if (!b.defect && !(/^application\/(json|x-www-form-urlencoded)(;|$)/.test(b.ct ?? '') && (b.text === '' || !bodiless)))
+        bodyUnsure = true
       if (bodiless && b.text !== '' && b.label !== 'empty body') bodyUnsure = true
       if (b.defect && !bodiless) {
         defects.push({ kind: b.defect.startsWith('content type') ? 'content type' : 'body', what: b.defect })
@@ -406,12 +515,17 @@ function build(c: Case): Built {
         const s = props[k]
         if (s && (isIdName(k, s) || s.type === 'integer')) {
           // Ids are strict as in paths; other numbers only need to be integers in range ("08" is a fine port).
-          const ok = isIdName(k, s) ? /^[1-9]\d*$/.test(text) && Number(text) <= MAX_ID && ownsId(tenant, poolOf(k), text) : /^-?\d+$/.test(text) ? wellFormedText(k, s, String(Number(text))) : false
+          const ok = isIdName(k, s)
+            ? /^[1-9]\d*$/.test(text) && Number(text) <= MAX_ID && ownsId(tenant, poolOf(k), text)
+            : /^-?\d+$/.test(text)
+              ? wellFormedText(k, s, String(Number(text)))
+              : false
           if (ok === false) defects.push({ kind: 'body', what: `form field ${k}=${JSON.stringify(text)}` })
         }
       }
       for (const [k, n] of names) if (n > 1 && props[k]) defects.push({ kind: 'body', what: `form field "${k}" given ${n} times` })
-      for (const r of op.body?.schema?.required ?? []) if (!names.has(r)) defects.push({ kind: 'body', what: `required form field "${r}" is missing` })
+      for (const r of op.body?.schema?.required ?? [])
+        if (!names.has(r)) defects.push({ kind: 'body', what: `required form field "${r}" is missing` })
       body = Buffer.from(f.join('&'))
       break
     }
@@ -434,8 +548,10 @@ function build(c: Case): Built {
     else if (kinds.has('auth')) exact = { status: 401, why: 'invalid or missing key' }
     else if (bodyUnsure) exact = null
     else if (bodyStatus) exact = { status: bodyStatus, why: bodyStatus === 413 ? 'body over the limit' : 'unsupported content type' }
-    else if (kinds.has('path id') || kinds.has('query value') || kinds.has('query repeated') || kinds.has('query bracket')) exact = { status: 400, why: 'malformed id or query' }
-    else if (foreignPathId && bodiless && !defects.length && queryClean) exact = { status: 404, why: 'well-formed id the caller does not own', messageRe: /does not exist/ }
+    else if (kinds.has('path id') || kinds.has('query value') || kinds.has('query repeated') || kinds.has('query bracket'))
+      exact = { status: 400, why: 'malformed id or query' }
+    else if (foreignPathId && bodiless && !defects.length && queryClean)
+      exact = { status: 404, why: 'well-formed id the caller does not own', messageRe: /does not exist/ }
   }
   return {
     method,
@@ -481,9 +597,20 @@ function check(bt: Built, a: RawAnswer, changed: boolean): Violation[] {
   if (a.status >= 400) {
     if (ct !== 'application/json') add('error content-type is not exactly application/json', `content-type ${JSON.stringify(ct)}`)
     const okBody =
-      parsed && json && typeof json === 'object' && !Array.isArray(json) && json.status === a.status && typeof json.message === 'string' && json.message.trim() !== '' &&
+      parsed &&
+      json &&
+      typeof json === 'object' &&
+      !Array.isArray(json) &&
+      json.status === a.status &&
+      typeof json.message === 'string' &&
+      json.message.trim() !== '' &&
       Object.keys(json).every((k) => ['status', 'message', 'details'].includes(k))
-    if (!okBody) v.push({ category: 'error body is not {status, message, details?}', detail: a.body.toString('utf8').slice(0, 200), sig: `${a.status} ${json?.code ?? json?.message ?? ''}`.slice(0, 60) })
+    if (!okBody)
+      v.push({
+        category: 'error body is not {status, message, details?}',
+        detail: a.body.toString('utf8').slice(0, 200),
+        sig: `${a.status} ${json?.code ?? json?.message ?? ''}`.slice(0, 60),
+      })
   }
   if (a.status < 400 && changed === false) {
     /* nothing */
@@ -494,20 +621,29 @@ function check(bt: Built, a: RawAnswer, changed: boolean): Violation[] {
     add(`malformed request accepted (${kinds.join(', ')})`, bt.defects.map((d) => d.what).join('; '))
     if (changed) add('a malformed request changed rows', bt.defects.map((d) => d.what).join('; '))
   }
-  if (bt.foreignPathId && !bt.defects.length && a.status < 400) add("a well-formed id the caller does not own was answered 2xx (another tenant's or no row)", JSON.stringify(bt.pathIds))
+  if (bt.foreignPathId && !bt.defects.length && a.status < 400)
+    add("a well-formed id the caller does not own was answered 2xx (another tenant's or no row)", JSON.stringify(bt.pathIds))
   if (bt.exact && a.status < 500 && a.status !== bt.exact.status && !(bt.defects.length && a.status < 400))
-    v.push({ category: `expected ${bt.exact.status} (${bt.exact.why}), got another status`, detail: `got ${a.status}: ${a.body.toString('utf8').slice(0, 160)}`, sig: `got ${a.status}` })
+    v.push({
+      category: `expected ${bt.exact.status} (${bt.exact.why}), got another status`,
+      detail: `got ${a.status}: ${a.body.toString('utf8').slice(0, 160)}`,
+      sig: `got ${a.status}`,
+    })
   if (bt.exact?.messageRe && a.status === bt.exact.status && parsed && !bt.exact.messageRe.test(String(json?.message)))
     add(`${bt.exact.status} message lacks ${bt.exact.messageRe}`, String(json?.message))
   // Content type and body ignored on routes without a body (the public client sends application/json on every request).
   if (bt.bodiless && bt.sane && !bt.defects.length && !bt.exact && !bt.queryCount && bt.body && (a.status === 400 || a.status === 415)) {
     const ctype = bt.headers.find(([k]) => k === 'content-type')?.[1] ?? ''
     if (/json|form-urlencoded/.test(ctype) && (bt.body.length === 0 || bt.bodySummary === '"{}"'))
-      add('a route without a body refused an empty or {} body with a JSON/form content type', `${a.status}: ${a.body.toString('utf8').slice(0, 160)}`)
+      add(
+        'a route without a body refused an empty or {} body with a JSON/form content type',
+        `${a.status}: ${a.body.toString('utf8').slice(0, 160)}`,
+      )
   }
   if (a.status >= 200 && a.status < 300 && a.status !== 204) {
     if (ct === 'application/json') {
-      if (!parsed || !json || typeof json !== 'object' || !('data' in json)) add('success body is not {data: ...}', a.body.toString('utf8').slice(0, 160))
+      if (!parsed || !json || typeof json !== 'object' || !('data' in json))
+        add('success body is not {data: ...}', a.body.toString('utf8').slice(0, 160))
     } else if (!ct || ct.startsWith('application/json')) add('success content-type missing or not exactly application/json', String(ct))
   }
   if (a.status === 200 && bt.method === 'GET' && parsed && json && typeof json === 'object') {
@@ -520,7 +656,7 @@ function check(bt: Built, a: RawAnswer, changed: boolean): Violation[] {
       for (const item of data) {
         const id = String(item?.id ?? item?.uuid)
         if (!own.has(id)) {
-          add("a list holds a row the caller does not own", `${coll} ${id}`)
+          add('a list holds a row the caller does not own', `${coll} ${id}`)
           break
         }
       }
@@ -536,10 +672,12 @@ function check(bt: Built, a: RawAnswer, changed: boolean): Violation[] {
       }
     } else if (data && typeof data === 'object' && !Array.isArray(data) && 'id' in data) {
       const idParam = Object.values(bt.pathIds)[0]
-      if (idParam && String(data.id) !== idParam.text) add('a resource answered under another id', `asked ${JSON.stringify(idParam.text)}, got id ${data.id}`)
+      if (idParam && String(data.id) !== idParam.text)
+        add('a resource answered under another id', `asked ${JSON.stringify(idParam.text)}, got id ${data.id}`)
     }
   }
-  if (({} as any).polluted !== undefined || Object.keys(Object.prototype).length) add('Object.prototype polluted', String(({} as any).polluted))
+  if (({} as any).polluted !== undefined || Object.keys(Object.prototype).length)
+    add('Object.prototype polluted', String(({} as any).polluted))
   return v
 }
 
@@ -553,8 +691,12 @@ interface Outcome {
 }
 
 function describeCase(bt: Built, a: RawAnswer | null, error?: string): string {
-  const hdrs = bt.headers.map(([k, v]) => `${k}: ${v.replaceAll(T.A.key, '<key of tenant A>').replaceAll(T.B.key, '<key of tenant B>').slice(0, 120)}`).join(' | ')
-  const ans = a ? `${a.status} content-type=${JSON.stringify(a.headers['content-type'])} ${a.body.toString('utf8').slice(0, 300)}` : `no answer (${error})`
+  const hdrs = bt.headers
+    .map(([k, v]) => `${k}: ${v.replaceAll(T.A.key, '<key of tenant A>').replaceAll(T.B.key, '<key of tenant B>').slice(0, 120)}`)
+    .join(' | ')
+  const ans = a
+    ? `${a.status} content-type=${JSON.stringify(a.headers['content-type'])} ${a.body.toString('utf8').slice(0, 300)}`
+    : `no answer (${error})`
   return `request: ${bt.method} ${JSON.stringify(bt.target.length > 400 ? bt.target.slice(0, 400) + `… (${bt.target.length} chars)` : bt.target)}\n  headers: ${hdrs || '(none)'}\n  body: ${bt.bodySummary}\n  defects: ${bt.defects.map((d) => d.what).join('; ') || 'none'}\n  answer: ${ans}`
 }
 
@@ -607,13 +749,21 @@ class Census {
       try {
         m = String(JSON.parse(o.answer.body.toString('utf8')).message)
       } catch {}
-      m = `${o.answer.status} ${m.replace(/"[^"]*"/g, '"…"').replace(/\(got .*\)/, '(got …)').replace(/\d+/g, 'N').slice(0, 90)}`
+      m = `${o.answer.status} ${m
+        .replace(/"[^"]*"/g, '"…"')
+        .replace(/\(got .*\)/, '(got …)')
+        .replace(/\d+/g, 'N')
+        .slice(0, 90)}`
       this.messages[m] = (this.messages[m] ?? 0) + 1
     }
     for (const v of o.violations) {
       let e = this.violations.get(v.category)
       if (e) e.count++
-      else this.violations.set(v.category, (e = { count: 1, example: `${v.detail}\n  ${describeCase(o.built, o.answer, o.error)}`, kinds: {}, kindExamples: {} }))
+      else
+        this.violations.set(
+          v.category,
+          (e = { count: 1, example: `${v.detail}\n  ${describeCase(o.built, o.answer, o.error)}`, kinds: {}, kindExamples: {} }),
+        )
       if (v.sig) {
         e.kinds[v.sig] = (e.kinds[v.sig] ?? 0) + 1
         e.kindExamples[v.sig] ??= `${v.detail}\n  ${describeCase(o.built, o.answer, o.error)}`
@@ -624,14 +774,43 @@ class Census {
     return [...this.violations.values()].reduce((n, v) => n + v.count, 0)
   }
   text() {
-    const fmt = (o: Record<string, number>) => Object.entries(o).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(', ')
+    const fmt = (o: Record<string, number>) =>
+      Object.entries(o)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ')
     const st = `${fmt(this.statuses)} (generated ones alone: ${fmt(this.generated)})`
-    const vs = [...this.violations.entries()].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => `- ${k}: ${v.count}${Object.keys(v.kinds).length ? ` (${Object.entries(v.kinds).map(([s, n]) => `${s}: ${n}`).join('; ')})` : ''}\n  e.g. ${v.example}`).join('\n')
+    const vs = [...this.violations.entries()]
+      .sort((a, b) => b[1].count - a[1].count)
+      .map(
+        ([k, v]) =>
+          `- ${k}: ${v.count}${
+            Object.keys(v.kinds).length
+              ? ` (${Object.entries(v.kinds)
+                  .map(([s, n]) => `${s}: ${n}`)
+                  .join('; ')})`
+              : ''
+          }\n  e.g. ${v.example}`,
+      )
+      .join('\n')
     return `${this.requests} requests (${TEST_BACKEND}, seed ${SEED}); by status: ${st}\n${vs ? `violations by category:\n${vs}` : 'no violations'}`
   }
 }
 
-const FIXED_SPELLINGS = ['canonical', 'plus', 'minus', 'hex', 'exp', 'lead0', 'dot0', 'space', 'nul', 'fullwidth', 'raw-unicode', 'long'] as const
+const FIXED_SPELLINGS = [
+  'canonical',
+  'plus',
+  'minus',
+  'hex',
+  'exp',
+  'lead0',
+  'dot0',
+  'space',
+  'nul',
+  'fullwidth',
+  'raw-unicode',
+  'long',
+] as const
 
 /** Known-hostile requests run on every test run, whatever the seed: each id spelling on each id route, bracket and repeated filters, big bodies. */
 function fixedCases(): Case[] {
@@ -642,17 +821,40 @@ function fixedCases(): Case[] {
     const validBody = (): BodySpec => (op.body ? { t: 'json', ct: 'application/json', value: {}, defect: null } : { t: 'none' })
     for (const p of pathParams) {
       if (!isIdName(p.name, p.schema) && !isUuidName(p.name, p.schema)) continue
-      for (const spelling of FIXED_SPELLINGS) out.push({ ...base(i), path: { [p.name]: { id: { who: 'self', pick: 0, spelling } } }, body: validBody() })
-      for (const who of ['zero', 'other', 'over'] as const) out.push({ ...base(i), path: { [p.name]: { id: { who, pick: 0, spelling: 'canonical' } } } })
+      for (const spelling of FIXED_SPELLINGS)
+        out.push({ ...base(i), path: { [p.name]: { id: { who: 'self', pick: 0, spelling } } }, body: validBody() })
+      for (const who of ['zero', 'other', 'over'] as const)
+        out.push({ ...base(i), path: { [p.name]: { id: { who, pick: 0, spelling: 'canonical' } } } })
       // The public client: content type JSON and no body on every request.
-      if (!op.body) out.push({ ...base(i), path: { [p.name]: { id: { who: 'zero', pick: 0, spelling: 'canonical' } } }, body: { t: 'text', ct: 'application/json', text: '', defect: null, label: 'empty body' } })
+      if (!op.body)
+        out.push({
+          ...base(i),
+          path: { [p.name]: { id: { who: 'zero', pick: 0, spelling: 'canonical' } } },
+          body: { t: 'text', ct: 'application/json', text: '', defect: null, label: 'empty body' },
+        })
     }
     for (const q of op.params.filter((p) => p.in === 'query')) {
-      const v: Scalar = isIdName(q.name, q.schema) ? { id: { who: 'self', pick: 0, spelling: 'canonical' } } : { text: q.schema?.type === 'integer' ? '-1' : 'x' }
-      for (const form of ['repeat', 'bracket', 'bracket-key', 'encoded-brackets'] as const) out.push({ ...base(i), path: Object.fromEntries(pathParams.map((p) => [p.name, { id: { who: 'self', pick: 0, spelling: 'canonical' } }])), query: [{ name: q.name, v, form }] })
-      out.push({ ...base(i), path: Object.fromEntries(pathParams.map((p) => [p.name, { id: { who: 'self', pick: 0, spelling: 'canonical' } }])), query: [{ name: q.name, v: { text: '-1' }, form: 'plain' }] })
+      const v: Scalar = isIdName(q.name, q.schema)
+        ? { id: { who: 'self', pick: 0, spelling: 'canonical' } }
+        : { text: q.schema?.type === 'integer' ? '-1' : 'x' }
+      for (const form of ['repeat', 'bracket', 'bracket-key', 'encoded-brackets'] as const)
+        out.push({
+          ...base(i),
+          path: Object.fromEntries(pathParams.map((p) => [p.name, { id: { who: 'self', pick: 0, spelling: 'canonical' } }])),
+          query: [{ name: q.name, v, form }],
+        })
+      out.push({
+        ...base(i),
+        path: Object.fromEntries(pathParams.map((p) => [p.name, { id: { who: 'self', pick: 0, spelling: 'canonical' } }])),
+        query: [{ name: q.name, v: { text: '-1' }, form: 'plain' }],
+      })
     }
-    if (op.body) out.push({ ...base(i), path: Object.fromEntries(pathParams.map((p) => [p.name, { id: { who: 'self', pick: 0, spelling: 'canonical' } }])), body: { t: 'huge', ct: 'application/json', mb: 10 } })
+    if (op.body)
+      out.push({
+        ...base(i),
+        path: Object.fromEntries(pathParams.map((p) => [p.name, { id: { who: 'self', pick: 0, spelling: 'canonical' } }])),
+        body: { t: 'huge', ct: 'application/json', mb: 10 },
+      })
   })
   // Put destructive routes last, so the ids the others probe still exist when they run.
   return out.sort((a, b) => Number(ops[a.op]!.method === 'DELETE') - Number(ops[b.op]!.method === 'DELETE'))
@@ -708,7 +910,25 @@ test(`fuzz every route of the OpenAPI document (${RUNS} generated requests, seed
   const summary = `${census.text()}\n(${fixedCount} fixed + ${RUNS} generated requests in ${seconds.toFixed(1)} s over ${ops.length} operations; ${(timing.request / 1000).toFixed(1)} s waiting for answers, ${(timing.db / 1000).toFixed(1)} s reading the database, ${(timing.seed / 1000).toFixed(1)} s seeding in ${seedRound} rounds)`
   t.diagnostic(summary)
   if (process.env.WARD_FUZZ_REPORT)
-    fs.writeFileSync(process.env.WARD_FUZZ_REPORT, JSON.stringify({ backend: TEST_BACKEND, seed: SEED, runs: RUNS, fixed: fixedCount, seconds, timing, generated: census.generated, messages: Object.fromEntries(Object.entries(census.messages).sort((a, b) => b[1] - a[1])), statuses: census.statuses, violations: Object.fromEntries([...census.violations].map(([k, v]) => [k, v])) }, null, 2))
+    fs.writeFileSync(
+      process.env.WARD_FUZZ_REPORT,
+      JSON.stringify(
+        {
+          backend: TEST_BACKEND,
+          seed: SEED,
+          runs: RUNS,
+          fixed: fixedCount,
+          seconds,
+          timing,
+          generated: census.generated,
+          messages: Object.fromEntries(Object.entries(census.messages).sort((a, b) => b[1] - a[1])),
+          statuses: census.statuses,
+          violations: Object.fromEntries([...census.violations].map(([k, v]) => [k, v])),
+        },
+        null,
+        2,
+      ),
+    )
   if (!census.failing) return
   // Replay the first failing generated request and shrink it to a minimal counterexample.
   let minimal = 'the generated requests found nothing; the violations come from the fixed cases above'
@@ -716,11 +936,14 @@ test(`fuzz every route of the OpenAPI document (${RUNS} generated requests, seed
     const d = await fc.check(
       fc.asyncProperty(arb, async (c) => {
         const o = await execute(c)
-        if (o.violations.length) throw new Error(`${o.violations.map((v) => v.category).join('; ')}\n  ${describeCase(o.built, o.answer, o.error)}`)
+        if (o.violations.length)
+          throw new Error(`${o.violations.map((v) => v.category).join('; ')}\n  ${describeCase(o.built, o.answer, o.error)}`)
       }),
       { seed: SEED, path: String(firstFailing), numRuns: RUNS, interruptAfterTimeLimit: 60000 },
     )
-    minimal = d.failed ? `minimal counterexample (seed ${SEED}, path ${d.counterexamplePath}):\n  ${String((d.errorInstance as Error)?.message ?? d.errorInstance)}` : `run ${firstFailing} did not fail again on replay`
+    minimal = d.failed
+      ? `minimal counterexample (seed ${SEED}, path ${d.counterexamplePath}):\n  ${String((d.errorInstance as Error)?.message ?? d.errorInstance)}`
+      : `run ${firstFailing} did not fail again on replay`
   }
   assert.fail(`${summary}\n\n${minimal}`)
 })

@@ -17,8 +17,15 @@ test('/healthz and /readyz answer without auth; readyz is 503 with a pending mig
     assert.equal(r.statusCode, 200, r.body)
     assert.equal(r.json().status, 'ready')
     // Forget the last applied migration: the schema is no longer current.
-    const last = await w.h.db.selectFrom('kysely_migration' as any).select('name' as any).orderBy('name' as any, 'desc').executeTakeFirstOrThrow()
-    await w.h.db.deleteFrom('kysely_migration' as any).where('name' as any, '=', (last as any).name).execute()
+    const last = await w.h.db
+      .selectFrom('kysely_migration' as any)
+      .select('name' as any)
+      .orderBy('name' as any, 'desc')
+      .executeTakeFirstOrThrow()
+    await w.h.db
+      .deleteFrom('kysely_migration' as any)
+      .where('name' as any, '=', (last as any).name)
+      .execute()
     const p = await w.req('GET', '/readyz', { key: null })
     assert.equal(p.statusCode, 503)
     assert.match(p.json().reason, new RegExp(`pending migrations: .*${(last as any).name}`))
@@ -35,8 +42,20 @@ test('/readyz is 503 when the database does not answer', async () => {
   await once(srv, 'listening')
   const port = (srv.address() as net.AddressInfo).port
   const w = await startWard({ worker: false })
-  const h = await openDatabase({ kind: 'postgres', url: `postgres://ward@127.0.0.1:${port}/none`, poolMax: 1 }, { migrate: false, notify: false })
-  const app = await buildApp({ db: h.db, dbKind: 'postgres', config: w.config, blocklist: w.app.ward.blocklist, tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }) }, { logger: false })
+  const h = await openDatabase(
+    { kind: 'postgres', url: `postgres://ward@127.0.0.1:${port}/none`, poolMax: 1 },
+    { migrate: false, notify: false },
+  )
+  const app = await buildApp(
+    {
+      db: h.db,
+      dbKind: 'postgres',
+      config: w.config,
+      blocklist: w.app.ward.blocklist,
+      tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }),
+    },
+    { logger: false },
+  )
   try {
     assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200)
     const r = await app.inject({ method: 'GET', url: '/readyz' })
@@ -55,13 +74,17 @@ test('/metrics: requests by route and status, scans by state, queue depth, claim
   try {
     const t = await w.req('POST', '/api/v2/targets', { form: { name: '127.0.0.1' } })
     assert.equal(t.statusCode, 201)
-    const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: t.json().data.created_id, tool_params: { steps: 1, step_ms: 10 } } })
+    const r = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 9001, target_id: t.json().data.created_id, tool_params: { steps: 1, step_ms: 10 } },
+    })
     assert.equal(r.statusCode, 201, r.body)
     await waitForScan(w, r.json().data.created_id, isTerminal)
     await w.req('GET', '/api/v2/nope')
     // A second scan stays waiting: the worker is stopped first.
     await w.worker!.stop()
-    const r2 = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: t.json().data.created_id, tool_params: { steps: 1 } } })
+    const r2 = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 9001, target_id: t.json().data.created_id, tool_params: { steps: 1 } },
+    })
     assert.equal(r2.statusCode, 201)
 
     const m = await w.req('GET', '/metrics', { key: null })

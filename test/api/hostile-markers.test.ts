@@ -26,7 +26,13 @@ const auth = (marker: Record<string, string>) => ({ type: 'form', login_url: `${
 
 test('a scan with the ReDoS failure_marker ends in bounded time, and the API answers meanwhile', async () => {
   const t0 = Date.now()
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 170, target_name: site.url, tool_params: { scan_type: 'light', authentication: auth({ failure_marker: REDOS_MARKER }) } } })
+  const r = await w.req('POST', '/api/v2/scans', {
+    body: {
+      tool_id: 170,
+      target_name: site.url,
+      tool_params: { scan_type: 'light', authentication: auth({ failure_marker: REDOS_MARKER }) },
+    },
+  })
   assert.equal(r.statusCode, 201, r.body)
   const id = r.json().data.created_id
   // While it runs, the API answers: each list request is timed (the old engine held it for minutes).
@@ -54,12 +60,16 @@ test('markers only a backtracking engine can run are a 400 naming the parameter,
     ['success_marker', '/welcome(?=back)/i', /lookahead/],
     ['success_marker', '/(?<!x)y/', /lookahead and lookbehind/],
   ] as const) {
-    const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 170, target_name: site.url, tool_params: { scan_type: 'light', authentication: auth({ [key]: marker }) } } })
+    const r = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 170, target_name: site.url, tool_params: { scan_type: 'light', authentication: auth({ [key]: marker }) } },
+    })
     assert.equal(r.statusCode, 400, `${marker}: ${r.body}`)
     assert.equal(r.json().status, 400)
     assert.match(r.json().message, new RegExp(`tool_params\\.authentication\\.${key}`))
     assert.match(r.json().message, why)
-    const fuzz = await w.req('POST', '/api/v2/scans', { body: { tool_id: 90, target_name: site.url, tool_params: { authentication: auth({ [key]: marker }) } } })
+    const fuzz = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 90, target_name: site.url, tool_params: { authentication: auth({ [key]: marker }) } },
+    })
     assert.equal(fuzz.statusCode, 400, `URL fuzzer, ${marker}: ${fuzz.body}`)
   }
   assert.equal((await w.req('GET', '/api/v2/scans')).json().data.length, before)

@@ -78,7 +78,8 @@ describe('metadata targets with an allow list', () => {
   test('WARD_TARGET_ALLOWLIST=metadata lifts the default; a narrower CIDR lifts only its range', async () => {
     const all = await startWard({ worker: false, env: { WARD_TARGET_ALLOWLIST: 'metadata' } })
     try {
-      for (const name of ['169.254.169.254', 'metadata.google.internal', 'fd00:ec2::254']) assert.equal((await all.req('POST', '/api/v2/targets', { body: { name } })).statusCode, 201, name)
+      for (const name of ['169.254.169.254', 'metadata.google.internal', 'fd00:ec2::254'])
+        assert.equal((await all.req('POST', '/api/v2/targets', { body: { name } })).statusCode, 201, name)
     } finally {
       await all.close()
     }
@@ -97,7 +98,9 @@ describe('metadata targets with an allow list', () => {
     try {
       const ids: number[] = []
       for (const name of ['169.254.169.254', 'http://0xa9fea9fe/latest/', 'metadata.google.internal']) {
-        const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name, tool_params: { steps: 1, step_ms: 1 } } })
+        const r = await w.req('POST', '/api/v2/scans', {
+          body: { tool_id: 9001, target_name: name, tool_params: { steps: 1, step_ms: 1 } },
+        })
         assert.equal(r.statusCode, 201, `${name}: ${r.body}`)
         ids.push(r.json().data.created_id)
       }
@@ -107,7 +110,10 @@ describe('metadata targets with an allow list', () => {
         for (const id of ids) {
           const s = await waitForScan(w, id, isTerminal, 15000)
           assert.equal(s.status_name, 'failed to start', JSON.stringify(s))
-          assert.match(s.status_message, /is outside the allowed scope \(it matches the WARD_TARGET_BLOCKLIST entry "[^"]+ \(metadata\)"\); nothing was sent/)
+          assert.match(
+            s.status_message,
+            /is outside the allowed scope \(it matches the WARD_TARGET_BLOCKLIST entry "[^"]+ \(metadata\)"\); nothing was sent/,
+          )
         }
       } finally {
         await worker.stop()

@@ -22,10 +22,35 @@ interface Tenant {
 }
 
 const scanRow = (workspaceId: number, targetId: number, userId: number): NewScan => ({
-  workspace_id: workspaceId, target_id: targetId, user_id: userId, tool_id: 70, status: 'finished', status_message: null, vpn_profile_uuid: null, vpn_scan: 0,
-  progress: 100, num_tests: 0, num_finished_tests: 0, max_scan_time: 60, scan_original_url: 0, redirect_level: 'same_domain', report_callback: null,
-  tool_params: '{}', output_data: '{}', count_critical: 0, count_high: 0, count_medium: 0, count_low: 0, count_info: 0,
-  created_at: new Date().toISOString(), start_time: new Date().toISOString(), end_time: new Date().toISOString(), lease_owner: null, lease_expires_at: null, stop_requested: 0, attempts: 1,
+  workspace_id: workspaceId,
+  target_id: targetId,
+  user_id: userId,
+  tool_id: 70,
+  status: 'finished',
+  status_message: null,
+  vpn_profile_uuid: null,
+  vpn_scan: 0,
+  progress: 100,
+  num_tests: 0,
+  num_finished_tests: 0,
+  max_scan_time: 60,
+  scan_original_url: 0,
+  redirect_level: 'same_domain',
+  report_callback: null,
+  tool_params: '{}',
+  output_data: '{}',
+  count_critical: 0,
+  count_high: 0,
+  count_medium: 0,
+  count_low: 0,
+  count_info: 0,
+  created_at: new Date().toISOString(),
+  start_time: new Date().toISOString(),
+  end_time: new Date().toISOString(),
+  lease_owner: null,
+  lease_expires_at: null,
+  stop_requested: 0,
+  attempts: 1,
 })
 
 /** A user with `n` targets, `n` scans, and one scan holding `n` tests with one finding each (plus a duplicate of each in a later scan). */
@@ -33,20 +58,57 @@ async function tenant(name: string, n: number): Promise<Tenant> {
   const u = await w.user(name)
   const db = w.h.db
   const targetIds: number[] = []
-  for (let i = 0; i < n; i++) targetIds.push(await insertTarget(db, { workspaceId: u.workspaceId, userId: u.userId, name: `10.0.${i >> 8}.${i & 255}`, nameKey: `10.0.${i >> 8}.${i & 255}`, type: 'ip_address', description: '' }))
+  for (let i = 0; i < n; i++)
+    targetIds.push(
+      await insertTarget(db, {
+        workspaceId: u.workspaceId,
+        userId: u.userId,
+        name: `10.0.${i >> 8}.${i & 255}`,
+        nameKey: `10.0.${i >> 8}.${i & 255}`,
+        type: 'ip_address',
+        description: '',
+      }),
+    )
   const scanIds: number[] = []
   for (let i = 0; i < n; i++) scanIds.push(await insertScan(db, scanRow(u.workspaceId, targetIds[0]!, u.userId)))
   // Two scans of the same target with the same findings: group_duplicates folds them.
   for (const scanId of new Set([scanIds[0]!, scanIds[n - 1]!])) {
     for (let i = 0; i < n; i++) {
       const testId = await insertTest(db, scanId, `Port ${1000 + i}`, 'Port check')
-      await insertFinding(db, buildFinding({ check: openPort, port: 1000 + i, protocol: 'tcp', service: 'x' }, { scanId, targetId: targetIds[0]!, workspaceId: u.workspaceId, testId, testDescription: 'Port check', now: new Date().toISOString() }, new Set()))
+      await insertFinding(
+        db,
+        buildFinding(
+          { check: openPort, port: 1000 + i, protocol: 'tcp', service: 'x' },
+          {
+            scanId,
+            targetId: targetIds[0]!,
+            workspaceId: u.workspaceId,
+            testId,
+            testDescription: 'Port check',
+            now: new Date().toISOString(),
+          },
+          new Set(),
+        ),
+      )
     }
   }
   for (let i = 0; i < n; i++)
     await insertSchedule(db, {
-      workspace_id: u.workspaceId, user_id: u.userId, name: `s${i}`, target_id: targetIds[i]!, target_type: null, tool_id: 70, tool_params: '{}', max_scan_time: 60,
-      vpn_profile_uuid: null, report_callback: null, cron: '0 3 * * *', timezone: 'UTC', interval_minutes: null, paused: 0, next_run_at: new Date(Date.now() + 3600_000).toISOString(),
+      workspace_id: u.workspaceId,
+      user_id: u.userId,
+      name: `s${i}`,
+      target_id: targetIds[i]!,
+      target_type: null,
+      tool_id: 70,
+      tool_params: '{}',
+      max_scan_time: 60,
+      vpn_profile_uuid: null,
+      report_callback: null,
+      cron: '0 3 * * *',
+      timezone: 'UTC',
+      interval_minutes: null,
+      paused: 0,
+      next_run_at: new Date(Date.now() + 3600_000).toISOString(),
     })
   return { key: u.key, workspaceId: u.workspaceId, targetIds, scanId: scanIds[n - 1]! }
 }
@@ -77,7 +139,11 @@ const routes: Array<[string, (t: Tenant) => string, (n: number) => number]> = [
   ['GET /targets', () => '/api/v2/targets?limit=100', (n) => n],
   ['GET /scans', (t) => `/api/v2/scans?workspace_id=${t.workspaceId}&limit=100`, (n) => n],
   ['GET /findings', (t) => `/api/v2/findings?workspace_id=${t.workspaceId}&limit=100`, (n) => (n === 1 ? 1 : 2 * n)],
-  ['GET /findings?group_duplicates=true', (t) => `/api/v2/findings?workspace_id=${t.workspaceId}&group_duplicates=true&limit=100`, (n) => n],
+  [
+    'GET /findings?group_duplicates=true',
+    (t) => `/api/v2/findings?workspace_id=${t.workspaceId}&group_duplicates=true&limit=100`,
+    (n) => n,
+  ],
   ['GET /findings?target_id', (t) => `/api/v2/findings?target_id=${t.targetIds[0]}&limit=100`, (n) => (n === 1 ? 1 : 2 * n)],
   ['GET /scans/{id}/tests', (t) => `/api/v2/scans/${t.scanId}/tests`, (n) => n],
   ['GET /scans/{id}/output', (t) => `/api/v2/scans/${t.scanId}/output`, (n) => n],

@@ -18,9 +18,24 @@ const REFUSED: Array<{ id: number; name: RegExp; why: RegExp }> = [
 ]
 
 const counts = async () => ({
-  targets: (await w.h.db.selectFrom('targets').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-  scans: (await w.h.db.selectFrom('scans').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-  schedules: (await w.h.db.selectFrom('schedules').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  targets: (
+    await w.h.db
+      .selectFrom('targets')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n,
+  scans: (
+    await w.h.db
+      .selectFrom('scans')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n,
+  schedules: (
+    await w.h.db
+      .selectFrom('schedules')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n,
 })
 
 test('POST /scans with 390, 490 or 520 → 400 naming the tool and why Ward does not run it; nothing is written', async () => {
@@ -40,7 +55,9 @@ test('POST /scans with 390, 490 or 520 → 400 naming the tool and why Ward does
 
 test('POST /schedules with a refused tool id → the same 400', async () => {
   const before = await counts()
-  const res = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 490, target_name: 'refused-schedule.example', interval_minutes: 60 } })
+  const res = await w.req('POST', '/api/v2/schedules', {
+    body: { tool_id: 490, target_name: 'refused-schedule.example', interval_minutes: 60 },
+  })
   assert.equal(res.statusCode, 400, res.body)
   assert.match(res.json().message, /Sniper.*would run exploits/)
   assert.deepEqual(await counts(), before)

@@ -22,7 +22,13 @@ const SECRET = 'Sup3r-Secret-pw!'
 
 describe(`scan again with the scan's own settings (${TEST_BACKEND})`, () => {
   test('POST /scans with from_scan_id: tool, target, tool_params, max_scan_time, URL options; given fields win', async () => {
-    const s1 = await start({ tool_id: 9001, target_name: 'again.example', max_scan_time: 7, scan_original_url: true, tool_params: { steps: 3, step_ms: 1, quiet_steps: [1] } })
+    const s1 = await start({
+      tool_id: 9001,
+      target_name: 'again.example',
+      max_scan_time: 7,
+      scan_original_url: true,
+      tool_params: { steps: 3, step_ms: 1, quiet_steps: [1] },
+    })
     await waitForScan(w, s1, isTerminal)
     const first = await row(s1)
     const s2 = await start({ from_scan_id: s1 })
@@ -42,7 +48,11 @@ describe(`scan again with the scan's own settings (${TEST_BACKEND})`, () => {
     assert.match(other.json().message, /tool_id 70 differs from the tool of scan/)
     assert.equal((await w.req('POST', '/api/v2/scans', { body: { from_scan_id: 999999 } })).statusCode, 404)
     const bob = await w.user('bob-again')
-    assert.equal((await w.req('POST', '/api/v2/scans', { body: { from_scan_id: s1 }, key: bob.key })).statusCode, 404, "another user's scan is not found")
+    assert.equal(
+      (await w.req('POST', '/api/v2/scans', { body: { from_scan_id: s1 }, key: bob.key })).statusCode,
+      404,
+      "another user's scan is not found",
+    )
     assert.equal((await w.req('POST', '/api/v2/scans', { body: { from_scan_id: '1x' } })).statusCode, 400)
     const missing = await w.req('POST', '/api/v2/scans', { body: { target_name: 'again.example' } })
     assert.equal(missing.statusCode, 400)
@@ -61,7 +71,12 @@ describe(`scan again with the scan's own settings (${TEST_BACKEND})`, () => {
   })
 
   test('credentials are carried over sealed, and the web form never shows them', async () => {
-    const s1 = await start({ tool_id: 90, target_name: 'http://127.0.27.50:9/', max_scan_time: 5, tool_params: { wordlist: ['admin'], authentication: { type: 'basic', username: 'alice', password: SECRET } } })
+    const s1 = await start({
+      tool_id: 90,
+      target_name: 'http://127.0.27.50:9/',
+      max_scan_time: 5,
+      tool_params: { wordlist: ['admin'], authentication: { type: 'basic', username: 'alice', password: SECRET } },
+    })
     await waitForScan(w, s1, isTerminal, 30000)
     const sealed = JSON.parse((await row(s1)).tool_params).authentication.password
     assert.match(sealed, /^wardenc:v1:/)
@@ -80,7 +95,13 @@ describe(`scan again with the scan's own settings (${TEST_BACKEND})`, () => {
     assert.match(form.body, new RegExp(`name="from_scan_id" value="${s1}"`))
     assert.match(form.body, /id="max_scan_time" name="max_scan_time" min="1" max="1440" value="5"/)
     assert.match(form.body, /<textarea id="p-90-wordlist" name="p.90.wordlist" rows="2">admin<\/textarea>/)
-    const post = await web.post('/scans/new', { from_scan_id: String(s1), tool_id: '90', target_id: String((await row(s1)).target_id), max_scan_time: '5', 'p.90.wordlist': 'admin' })
+    const post = await web.post('/scans/new', {
+      from_scan_id: String(s1),
+      tool_id: '90',
+      target_id: String((await row(s1)).target_id),
+      max_scan_time: '5',
+      'p.90.wordlist': 'admin',
+    })
     assert.equal(post.statusCode, 303, post.body.slice(0, 500))
     const s3 = Number(/\/scans\/(\d+)/.exec(post.headers.location as string)![1])
     const p3 = JSON.parse((await row(s3)).tool_params)

@@ -7,7 +7,9 @@ test('a diagnostic scan runs to finished with tests, findings, raw log and outpu
   try {
     const t = await w.req('POST', '/api/v2/targets', { form: { name: '127.0.0.1' } })
     assert.equal(t.statusCode, 201)
-    const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: t.json().data.created_id, tool_params: { steps: 3, step_ms: 20 } } })
+    const r = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 9001, target_id: t.json().data.created_id, tool_params: { steps: 3, step_ms: 20 } },
+    })
     assert.equal(r.statusCode, 201, r.body)
     const id = r.json().data.created_id
     const s = await waitForScan(w, id, isTerminal)
@@ -22,7 +24,10 @@ test('a diagnostic scan runs to finished with tests, findings, raw log and outpu
     assert.equal(out.output_data.findings.length, 2)
     assert.equal(out.output_data.steps, 3)
     const raw = (await w.req('GET', `/api/v2/scans/${id}/raw`)).json().data
-    assert.ok(raw.some((l: string) => l.includes('step 2/3')), raw.join('\n'))
+    assert.ok(
+      raw.some((l: string) => l.includes('step 2/3')),
+      raw.join('\n'),
+    )
     const tests = (await w.req('GET', `/api/v2/scans/${id}/tests`)).json().data
     assert.equal(tests.length, 3)
     const withF = (await w.req('GET', `/api/v2/scans/${id}/tests?resource_type=finding`)).json().data
@@ -36,7 +41,11 @@ test('scans naming the same new target at once all start, on one target created 
   const w = await startWard()
   try {
     const name = '127.0.39.77'
-    const rs = await Promise.all(Array.from({ length: 6 }, () => w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name, tool_params: { steps: 1, step_ms: 1 } } })))
+    const rs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name, tool_params: { steps: 1, step_ms: 1 } } }),
+      ),
+    )
     for (const r of rs) assert.equal(r.statusCode, 201, r.body)
     const ids = new Set(rs.map((r) => r.json().data.target_id))
     assert.equal(ids.size, 1, `one target: ${[...ids].join(', ')}`)

@@ -30,7 +30,8 @@ const METADATA_CALLBACKS = [
   'https://[fe80::1]/',
 ]
 
-const post = (w: TestWard, body: Record<string, unknown>) => w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.0.1', ...body } })
+const post = (w: TestWard, body: Record<string, unknown>) =>
+  w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.0.1', ...body } })
 
 describe('with default settings', () => {
   let w: TestWard
@@ -48,7 +49,15 @@ describe('with default settings', () => {
   })
 
   test('a VPN profile whose host is a metadata address is refused in every spelling', async () => {
-    const hosts = ['169.254.169.254', '::ffff:169.254.169.254', '[::ffff:a9fe:a9fe]', '0xa9fea9fe', '2852039166', 'metadata.google.internal', 'fd00:ec2::254']
+    const hosts = [
+      '169.254.169.254',
+      '::ffff:169.254.169.254',
+      '[::ffff:a9fe:a9fe]',
+      '0xa9fea9fe',
+      '2852039166',
+      'metadata.google.internal',
+      'fd00:ec2::254',
+    ]
     for (const host of hosts) {
       const r = await w.req('POST', '/api/v2/vpn_profiles', { body: { name: `p-${host}`, type: 'socks5', host, port: 1080 } })
       assert.equal(r.statusCode, 400, `${host}: ${r.body}`)
@@ -72,7 +81,13 @@ describe('with default settings', () => {
 
 describe('with block lists set', () => {
   let w: TestWard
-  before(async () => (w = await startWard({ worker: false, env: { WARD_TARGET_BLOCKLIST: '127.0.20.0/24,::1,169.254.0.0/16', WARD_CALLBACK_BLOCKLIST: '127.0.0.0/8,::1' } })))
+  before(
+    async () =>
+      (w = await startWard({
+        worker: false,
+        env: { WARD_TARGET_BLOCKLIST: '127.0.20.0/24,::1,169.254.0.0/16', WARD_CALLBACK_BLOCKLIST: '127.0.0.0/8,::1' },
+      })),
+  )
   after(() => w.close())
 
   const TARGETS = [
@@ -99,11 +114,31 @@ describe('with block lists set', () => {
       const s = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name } })
       assert.equal(s.statusCode, 403, `scan of ${name}: ${s.body}`)
     }
-    assert.equal(Number((await w.h.db.selectFrom('targets').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), 0)
+    assert.equal(
+      Number(
+        (
+          await w.h.db
+            .selectFrom('targets')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      0,
+    )
   })
 
   test('a report callback is refused in every spelling of a blocked address', async () => {
-    for (const url of ['http://localhost:8080/', 'http://[::]:8080/', 'http://[0:0:0:0:0:ffff:7f00:1]/', 'http://0x7f.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://127.1/', 'http://0.0.0.0/', 'http://0/']) {
+    for (const url of [
+      'http://localhost:8080/',
+      'http://[::]:8080/',
+      'http://[0:0:0:0:0:ffff:7f00:1]/',
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://127.1/',
+      'http://0.0.0.0/',
+      'http://0/',
+    ]) {
       const r = await post(w, { target_name: '192.0.2.1', report_callback: { url } })
       assert.equal(r.statusCode, 400, `${url}: ${r.body}`)
     }
@@ -140,15 +175,26 @@ describe('rules changed after creation: enforced when the scan starts and on del
     const target = await w.req('POST', '/api/v2/targets', { body: { name: '127.0.20.9' } })
     assert.equal(target.statusCode, 201, target.body)
     const targetId = target.json().data.created_id as number
-    const scanOfTarget = await w.req('POST', '/api/v2/scans', { body: { tool_id: 70, target_id: targetId, tool_params: { ports: `${bed.tcpPort},${bed.httpPort}` } } })
+    const scanOfTarget = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 70, target_id: targetId, tool_params: { ports: `${bed.tcpPort},${bed.httpPort}` } },
+    })
     assert.equal(scanOfTarget.statusCode, 201, scanOfTarget.body)
-    const profile = await w.req('POST', '/api/v2/vpn_profiles', { body: { name: 'office', type: 'socks5', host: proxy.host, port: proxy.port } })
+    const profile = await w.req('POST', '/api/v2/vpn_profiles', {
+      body: { name: 'office', type: 'socks5', host: proxy.host, port: proxy.port },
+    })
     assert.equal(profile.statusCode, 201, profile.body)
-    const scanViaVpn = await w.req('POST', '/api/v2/scans', { body: { tool_id: 70, target_name: '127.0.20.10', vpn_profile_uuid: profile.json().data.created_id, tool_params: { ports: '80' } } })
+    const scanViaVpn = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 70, target_name: '127.0.20.10', vpn_profile_uuid: profile.json().data.created_id, tool_params: { ports: '80' } },
+    })
     assert.equal(scanViaVpn.statusCode, 201, scanViaVpn.body)
     // The same address under other spellings, as existing targets of other scans.
     const spelled: number[] = []
-    for (const name of ['::ffff:127.0.20.9', `http://0x7f.0.20.9:${bed.httpPort}/`, `http://[0:0:0:0:0:ffff:7f00:1409]:${bed.httpPort}/`, `https://2130711561:${bed.httpsPort}/`]) {
+    for (const name of [
+      '::ffff:127.0.20.9',
+      `http://0x7f.0.20.9:${bed.httpPort}/`,
+      `http://[0:0:0:0:0:ffff:7f00:1409]:${bed.httpPort}/`,
+      `https://2130711561:${bed.httpsPort}/`,
+    ]) {
       const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: name, tool_params: { steps: 1, step_ms: 1 } } })
       assert.equal(r.statusCode, 201, `${name}: ${r.body}`)
       spelled.push(r.json().data.created_id)
@@ -158,12 +204,27 @@ describe('rules changed after creation: enforced when the scan starts and on del
 
     // The operator blocks the ranges; the API and the worker restart with the new settings.
     const config = { ...w.config, targetBlocklist: '127.0.20.9/32', vpnHostBlocklist: '127.0.20.30', callbackBlocklist: '127.0.20.16/28' }
-    const app = await buildApp({ db: w.h.db, dbKind: w.h.kind, config, blocklist: scopesOf(config).target, tools: createToolCatalogue({ diagnostic: true }), resolveVpnProfile }, { logger: false })
+    const app = await buildApp(
+      {
+        db: w.h.db,
+        dbKind: w.h.kind,
+        config,
+        blocklist: scopesOf(config).target,
+        tools: createToolCatalogue({ diagnostic: true }),
+        resolveVpnProfile,
+      },
+      { logger: false },
+    )
     try {
       const auth = { authorization: `Bearer ${w.key}` }
       const again = await app.inject({ method: 'POST', url: '/api/v2/scans', headers: auth, payload: { tool_id: 70, target_id: targetId } })
       assert.equal(again.statusCode, 403, again.body)
-      const byName = await app.inject({ method: 'POST', url: '/api/v2/scans', headers: auth, payload: { tool_id: 70, target_name: '127.0.20.9' } })
+      const byName = await app.inject({
+        method: 'POST',
+        url: '/api/v2/scans',
+        headers: auth,
+        payload: { tool_id: 70, target_name: '127.0.20.9' },
+      })
       assert.equal(byName.statusCode, 403, byName.body)
     } finally {
       await app.close()
@@ -172,7 +233,10 @@ describe('rules changed after creation: enforced when the scan starts and on del
     try {
       const s1 = await waitForScan(w, scanOfTarget.json().data.created_id, isTerminal, 15000)
       assert.equal(s1.status_name, 'failed to start')
-      assert.match(s1.status_message, /the target 127\.0\.20\.9 is outside the allowed scope \(it matches the WARD_TARGET_BLOCKLIST entry "127\.0\.20\.9\/32"\); nothing was sent/)
+      assert.match(
+        s1.status_message,
+        /the target 127\.0\.20\.9 is outside the allowed scope \(it matches the WARD_TARGET_BLOCKLIST entry "127\.0\.20\.9\/32"\); nothing was sent/,
+      )
       for (const id of spelled) {
         const s = await waitForScan(w, id, isTerminal, 15000)
         assert.equal(s.status_name, 'failed to start', JSON.stringify(s))
@@ -180,7 +244,10 @@ describe('rules changed after creation: enforced when the scan starts and on del
       }
       const s2 = await waitForScan(w, scanViaVpn.json().data.created_id, isTerminal, 15000)
       assert.equal(s2.status_name, 'VPN connection error')
-      assert.match(s2.status_message, /VPN profile "office" \(socks5 127\.0\.20\.30:\d+\) cannot be used: its host is outside the allowed scope \(WARD_VPN_HOST_BLOCKLIST\); nothing was sent/)
+      assert.match(
+        s2.status_message,
+        /VPN profile "office" \(socks5 127\.0\.20\.30:\d+\) cannot be used: its host is outside the allowed scope \(WARD_VPN_HOST_BLOCKLIST\); nothing was sent/,
+      )
       const id3 = scanWithCallback.json().data.created_id as number
       const s3 = await waitForScan(w, id3, isTerminal, 15000)
       assert.equal(s3.status_name, 'finished')
@@ -192,7 +259,10 @@ describe('rules changed after creation: enforced when the scan starts and on del
       assert.equal(d?.status, 'failed', JSON.stringify(d))
       // One attempt, not retried, and its error says nothing about the port.
       assert.equal(d.attempts.length, 1)
-      assert.equal(d.last_error, 'EBLOCKED: connection to 127.0.20.20 blocked: outside the allowed scope (WARD_CALLBACK_BLOCKLIST); nothing was sent')
+      assert.equal(
+        d.last_error,
+        'EBLOCKED: connection to 127.0.20.20 blocked: outside the allowed scope (WARD_CALLBACK_BLOCKLIST); nothing was sent',
+      )
     } finally {
       await worker.stop()
     }

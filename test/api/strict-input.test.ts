@@ -6,7 +6,10 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { startWard, tableCounts, waitForScan, isTerminal, type TestWard } from '../helpers/ward.js'
 
-const ERROR_KEYS = (b: Record<string, unknown>) => Object.keys(b).filter((k) => k !== 'details').sort()
+const ERROR_KEYS = (b: Record<string, unknown>) =>
+  Object.keys(b)
+    .filter((k) => k !== 'details')
+    .sort()
 
 function assertError(r: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, message?: RegExp) {
   assert.equal(r.statusCode, status)
@@ -35,8 +38,20 @@ describe('strict input', () => {
   test('GET /scans/0 is the 404 a field client probes its key with', async () => {
     const r = await w.req('GET', '/api/v2/scans/0')
     assertError(r, 404, /not exist/)
-    for (const url of ['/api/v2/targets/0', '/api/v2/findings/0', '/api/v2/scans/0/output', '/api/v2/findings/0/tests', '/api/v2/scans/2147483647']) assertError(await w.req('GET', url), 404, /does not exist/)
-    for (const [m, url] of [['DELETE', '/api/v2/targets/0'], ['POST', '/api/v2/scans/0/stop'], ['POST', '/api/v2/workspaces/0/activate'], ['DELETE', '/api/v2/scans/0']] as const)
+    for (const url of [
+      '/api/v2/targets/0',
+      '/api/v2/findings/0',
+      '/api/v2/scans/0/output',
+      '/api/v2/findings/0/tests',
+      '/api/v2/scans/2147483647',
+    ])
+      assertError(await w.req('GET', url), 404, /does not exist/)
+    for (const [m, url] of [
+      ['DELETE', '/api/v2/targets/0'],
+      ['POST', '/api/v2/scans/0/stop'],
+      ['POST', '/api/v2/workspaces/0/activate'],
+      ['DELETE', '/api/v2/scans/0'],
+    ] as const)
       assertError(await w.req(m, url), 404, /does not exist/)
   })
 
@@ -85,7 +100,14 @@ describe('strict input', () => {
   })
 
   test('bracket-style and repeated filters are refused, naming the parameter', async () => {
-    for (const q of ['task_id[]=13', 'task_id[a]=13', 'status[]=open', 'workspace_id[a]=', 'task_id=1&task_id=2', 'risk_level=1&risk_level=2']) {
+    for (const q of [
+      'task_id[]=13',
+      'task_id[a]=13',
+      'status[]=open',
+      'workspace_id[a]=',
+      'task_id=1&task_id=2',
+      'risk_level=1&risk_level=2',
+    ]) {
       const r = await w.req('GET', `/api/v2/findings?${q}`)
       assertError(r, 400, new RegExp(`"${q.split('=')[0]!.replace(/[[\]]/g, '\\$&')}"`))
     }
@@ -96,10 +118,16 @@ describe('strict input', () => {
   })
 
   test('enum errors list the allowed values; messages speak of the input', async () => {
-    assertError(await w.req('GET', '/api/v2/targets?type=server'), 400, /query parameter "type" must be one of "hostname", "ip_address", "url"/)
+    assertError(
+      await w.req('GET', '/api/v2/targets?type=server'),
+      400,
+      /query parameter "type" must be one of "hostname", "ip_address", "url"/,
+    )
     assertError(await w.req('GET', '/api/v2/scans?status=done'), 400, /"finished".*"waiting"/)
     assertError(await w.req('GET', '/api/v2/targets?limit=0'), 400, /"limit" must be a whole number from 1 to 1000 \(got 0\)/)
-    const cb = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: target, report_callback: { url: 'https://a.example/', format: 'xml' } } })
+    const cb = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 9001, target_id: target, report_callback: { url: 'https://a.example/', format: 'xml' } },
+    })
     assertError(cb, 400, /"report_callback.format" must be one of "json", "pdf"/)
     const tp = await w.req('POST', '/api/v2/scans', { body: { tool_id: 170, target_id: target, tool_params: { scan_type: 'full' } } })
     assertError(tp, 400, /tool_params.scan_type must be one of "light", "deep"/)
@@ -124,19 +152,42 @@ describe('strict input', () => {
   test('an empty body with a JSON or form content type is fine where nothing is required', async () => {
     for (const ct of ['application/json', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', 'text/plain']) {
       assert.equal((await w.req('POST', `/api/v2/scans/${scan}/stop`, { headers: { 'content-type': ct } })).statusCode, 204, ct)
-      assert.equal((await w.req('POST', `/api/v2/workspaces/${w.workspaceId}/activate`, { headers: { 'content-type': ct } })).statusCode, 204, ct)
+      assert.equal(
+        (await w.req('POST', `/api/v2/workspaces/${w.workspaceId}/activate`, { headers: { 'content-type': ct } })).statusCode,
+        204,
+        ct,
+      )
       assert.equal((await w.req('GET', `/api/v2/scans/${scan}`, { headers: { 'content-type': ct } })).statusCode, 200, ct)
     }
     // A body on a route that takes none is ignored, even one that is not JSON at all.
-    const r = await w.app.inject({ method: 'POST', url: `/api/v2/scans/${scan}/stop`, headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: '{not json' })
+    const r = await w.app.inject({
+      method: 'POST',
+      url: `/api/v2/scans/${scan}/stop`,
+      headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' },
+      payload: '{not json',
+    })
     assert.equal(r.statusCode, 204)
     // Where members are required, the empty body is reported as their absence.
-    assertError(await w.req('POST', '/api/v2/targets', { headers: { 'content-type': 'application/json' } }), 400, /body field "name" is required/)
-    assertError(await w.req('POST', '/api/v2/scans', { headers: { 'content-type': 'application/json' } }), 400, /body field "tool_id" is required/)
+    assertError(
+      await w.req('POST', '/api/v2/targets', { headers: { 'content-type': 'application/json' } }),
+      400,
+      /body field "name" is required/,
+    )
+    assertError(
+      await w.req('POST', '/api/v2/scans', { headers: { 'content-type': 'application/json' } }),
+      400,
+      /body field "tool_id" is required/,
+    )
   })
 
   test('hostile JSON bodies get a sentence about the body', async () => {
-    const post = (payload: string) => w.app.inject({ method: 'POST', url: '/api/v2/targets', headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload })
+    const post = (payload: string) =>
+      w.app.inject({
+        method: 'POST',
+        url: '/api/v2/targets',
+        headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' },
+        payload,
+      })
     assertError(await post('{"name":"a.example","__proto__":{"x":1}}'), 400, /must not contain a "__proto__" member/)
     assertError(await post('{"name":"a.example","constructor":{"prototype":{}}}'), 400, /"constructor"/)
     assertError(await post('{"name":'), 400, /not valid JSON/)
@@ -144,7 +195,15 @@ describe('strict input', () => {
     assertError(await post('{"name":"a\\u0000.example"}'), 400, /NUL/)
     assertError(await post(`{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`), 400, /nested/)
     assertError(await post(`{"name":"${'a'.repeat(2 * 1024 * 1024)}"}`), 413)
-    assertError(await w.app.inject({ method: 'POST', url: '/api/v2/targets', headers: { authorization: `Bearer ${w.key}`, 'content-type': 'text/xml' }, payload: '<a/>' }), 415)
+    assertError(
+      await w.app.inject({
+        method: 'POST',
+        url: '/api/v2/targets',
+        headers: { authorization: `Bearer ${w.key}`, 'content-type': 'text/xml' },
+        payload: '<a/>',
+      }),
+      415,
+    )
   })
 
   test('the scan resource: status_message is a string, with workspace, VPN profile and scan_original_url', async () => {
@@ -154,7 +213,9 @@ describe('strict input', () => {
     assert.equal(s.vpn_profile_uuid, null)
     assert.equal(s.scan_original_url, false)
     const list = (await w.req('GET', '/api/v2/scans')).json().data
-    assert.ok(list.every((x: any) => typeof x.status_message === 'string' && 'vpn_profile_uuid' in x && typeof x.scan_original_url === 'boolean'))
+    assert.ok(
+      list.every((x: any) => typeof x.status_message === 'string' && 'vpn_profile_uuid' in x && typeof x.scan_original_url === 'boolean'),
+    )
     const q = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: target, scan_original_url: true } })
     const queued = (await w.req('GET', `/api/v2/scans/${q.json().data.created_id}`)).json().data
     assert.equal(queued.scan_original_url, true)
@@ -172,7 +233,10 @@ describe('strict input', () => {
       assert.equal(t.tool_params.type, 'object')
       assert.equal(typeof t.supports_max_scan_time, 'boolean')
     }
-    assert.deepEqual(tools.find((x) => x.id === 170).tool_params.properties.scan_type.anyOf.map((a: any) => a.const), ['light', 'deep'])
+    assert.deepEqual(
+      tools.find((x) => x.id === 170).tool_params.properties.scan_type.anyOf.map((a: any) => a.const),
+      ['light', 'deep'],
+    )
     assert.equal((await w.req('GET', '/api/v2/tools', { key: null })).statusCode, 401)
   })
 

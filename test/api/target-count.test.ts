@@ -12,7 +12,16 @@ before(async () => {
 after(() => w.close())
 
 const create = (name: string, key: string) => w.req('POST', '/api/v2/targets', { body: { name }, key })
-const realCount = async (userId: number) => Number((await w.h.db.selectFrom('targets').select((e) => e.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n)
+const realCount = async (userId: number) =>
+  Number(
+    (
+      await w.h.db
+        .selectFrom('targets')
+        .select((e) => e.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 test('the counter follows creates, duplicates, refusals and deletes; the limit holds', async () => {
   const u = await w.user('counted', { maxTargets: 3 })
@@ -36,4 +45,3 @@ test('the counter follows creates, duplicates, refusals and deletes; the limit h
   // Another user's targets are not counted on this one.
   assert.equal(await countUserTargets(w.h.db, w.userId), await realCount(w.userId))
 })
-

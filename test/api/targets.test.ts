@@ -28,7 +28,9 @@ describe('targets API', () => {
   })
 
   test('accepts JSON bodies with the same fields', async () => {
-    const r = await w.req('POST', '/api/v2/targets', { body: { name: 'json.example.com', description: 'via json', workspace_id: w.workspaceId } })
+    const r = await w.req('POST', '/api/v2/targets', {
+      body: { name: 'json.example.com', description: 'via json', workspace_id: w.workspaceId },
+    })
     assert.equal(r.statusCode, 201, r.body)
   })
 
@@ -113,11 +115,17 @@ describe('targets API', () => {
   test('lists with filters, pagination bounds and newest first', async () => {
     const all = (await w.req('GET', '/api/v2/targets')).json().data
     const ids = all.map((t: any) => t.id)
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => b - a))
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => b - a),
+    )
     const ips = (await w.req('GET', '/api/v2/targets?type=ip_address')).json().data
     assert.ok(ips.length > 0 && ips.every((t: any) => t.type === 'ip_address'))
     const page2 = (await w.req('GET', '/api/v2/targets?limit=2&page=2')).json().data
-    assert.deepEqual(page2.map((t: any) => t.id), ids.slice(2, 4))
+    assert.deepEqual(
+      page2.map((t: any) => t.id),
+      ids.slice(2, 4),
+    )
     const ws = (await w.req('GET', `/api/v2/targets?workspace_id=${w.workspaceId}`)).json().data
     assert.equal(ws.length, all.length)
     for (const q of ['limit=0', 'limit=1001', 'page=0', 'page=-1', 'type=dns', 'workspace_id=abc', 'limit=1.5']) {
@@ -143,9 +151,13 @@ describe('targets API', () => {
 
   test('delete removes the target with its scans, tests and findings; 409 while a scan runs', async () => {
     const t = (await create({ name: 'del.example' })).json().data.created_id
-    const s1 = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: t, tool_params: { steps: 2, step_ms: 1 } } })).json().data.created_id
+    const s1 = (
+      await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: t, tool_params: { steps: 2, step_ms: 1 } } })
+    ).json().data.created_id
     await waitForScan(w, s1, (s) => s.status_name === 'finished')
-    const s2 = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: t, tool_params: { steps: 1000, step_ms: 50 } } })).json().data.created_id
+    const s2 = (
+      await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: t, tool_params: { steps: 1000, step_ms: 50 } } })
+    ).json().data.created_id
     await waitForScan(w, s2, (s) => s.status_name === 'running')
     const before = await tableCounts(w)
     const r = await w.req('DELETE', `/api/v2/targets/${t}`)

@@ -11,11 +11,19 @@ before(async () => {
   w = await startWard()
   own.workspace = w.workspaceId
   own.target = (await w.req('POST', '/api/v2/targets', { form: { name: 'alice.example' } })).json().data.created_id
-  own.scan = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: own.target, tool_params: { steps: 1, step_ms: 1 } } })).json().data.created_id
+  own.scan = (
+    await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: own.target, tool_params: { steps: 1, step_ms: 1 } } })
+  ).json().data.created_id
   await waitForScan(w, own.scan, (s) => s.status_name === 'finished')
   own.finding = (await w.req('GET', `/api/v2/findings?task_id=${own.scan}`)).json().data[0].id
-  own.schedule = (await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: own.target, interval_minutes: 60 } })).json().data.created_id
-  own.integration = (await w.req('POST', '/api/v2/integrations', { body: { type: 'slack', name: 'n', config: { url: 'https://hooks.example/x' }, enabled: false } })).json().data.created_id
+  own.schedule = (
+    await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: own.target, interval_minutes: 60 } })
+  ).json().data.created_id
+  own.integration = (
+    await w.req('POST', '/api/v2/integrations', {
+      body: { type: 'slack', name: 'n', config: { url: 'https://hooks.example/x' }, enabled: false },
+    })
+  ).json().data.created_id
   bob = await w.user('bob')
 })
 after(() => w.close())
@@ -37,7 +45,16 @@ test("another user's ids answer exactly like nonexistent ones, and change nothin
 })
 
 test("lists never show another user's data", async () => {
-  for (const url of ['/api/v2/targets', '/api/v2/scans', '/api/v2/findings', '/api/v2/schedules', '/api/v2/integrations', `/api/v2/findings?task_id=${own.scan}`, `/api/v2/findings?target_id=${own.target}`, `/api/v2/scans?target_id=${own.target}`]) {
+  for (const url of [
+    '/api/v2/targets',
+    '/api/v2/scans',
+    '/api/v2/findings',
+    '/api/v2/schedules',
+    '/api/v2/integrations',
+    `/api/v2/findings?task_id=${own.scan}`,
+    `/api/v2/findings?target_id=${own.target}`,
+    `/api/v2/scans?target_id=${own.target}`,
+  ]) {
     const r = await w.req('GET', url, { key: bob.key })
     assert.equal(r.statusCode, 200, url)
     assert.deepEqual(r.json().data, [], url)
@@ -45,7 +62,10 @@ test("lists never show another user's data", async () => {
   const r = await w.req('GET', `/api/v2/scans?workspace_id=${own.workspace}`, { key: bob.key })
   assert.deepEqual(r.json().data, [])
   const ws = (await w.req('GET', '/api/v2/workspaces', { key: bob.key })).json().data
-  assert.deepEqual(ws.map((x: any) => x.id), [bob.workspaceId])
+  assert.deepEqual(
+    ws.map((x: any) => x.id),
+    [bob.workspaceId],
+  )
   // And the owner still sees everything.
   assert.equal((await w.req('GET', `/api/v2/findings?task_id=${own.scan}`)).json().data.length, 1)
 })

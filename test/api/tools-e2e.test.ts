@@ -11,7 +11,15 @@ import { startVulnServices } from '../testbed/vuln-services.js'
 import { startDnsServer } from '../testbed/dns-server.js'
 
 // This file's own loopback addresses.
-const A = { tcp: '127.0.11.2', web: '127.0.11.3', hard: '127.0.11.4', fuzz: '127.0.11.5', udp: '127.0.11.6', vuln: '127.0.11.7', dns: '127.0.11.8' }
+const A = {
+  tcp: '127.0.11.2',
+  web: '127.0.11.3',
+  hard: '127.0.11.4',
+  fuzz: '127.0.11.5',
+  udp: '127.0.11.6',
+  vuln: '127.0.11.7',
+  dns: '127.0.11.8',
+}
 
 let w: TestWard
 before(async () => {
@@ -35,7 +43,12 @@ async function scan(tool_id: number, target_name: string, tool_params: Record<st
 
 describe('every tool through the API', { concurrency: false }, () => {
   test('70 TCP port scanner: open ports with services, open_port and exposure findings', async () => {
-    const bed = await startTcpServices(A.tcp, [{ service: 'ssh', port: 0 }, { service: 'http', port: 0 }, { service: 'telnet', port: 0 }, { service: 'redis', port: 0, auth: false }])
+    const bed = await startTcpServices(A.tcp, [
+      { service: 'ssh', port: 0 },
+      { service: 'http', port: 0 },
+      { service: 'telnet', port: 0 },
+      { service: 'redis', port: 0, auth: false },
+    ])
     try {
       const ports = bed.ports.map((p) => p.port)
       const { s, output, ids } = await scan(70, A.tcp, { ports: ports.join(',') })
@@ -64,7 +77,10 @@ describe('every tool through the API', { concurrency: false }, () => {
       assert.equal(vuln.owasp.owasp_2021.startsWith('A06:2021'), true)
       const h = await scan(170, hard.httpsUrl, { scan_type: 'light' })
       assert.equal(h.s.status_name, 'finished')
-      assert.deepEqual(h.output.output_data.findings.filter((f: any) => f.risk_level > 0).map((f: any) => f.vuln_id), [])
+      assert.deepEqual(
+        h.output.output_data.findings.filter((f: any) => f.risk_level > 0).map((f: any) => f.vuln_id),
+        [],
+      )
     } finally {
       await weak.close()
       await hard.close()
@@ -121,9 +137,18 @@ describe('every tool through the API', { concurrency: false }, () => {
       assert.equal(s.status_name, 'finished', s.status_message)
       const cves = new Set(output.output_data.findings.flatMap((f: any) => f.cve))
       for (const cve of ['CVE-2011-2523', 'CVE-2021-41773']) assert.ok(cves.has(cve), cve)
-      assert.ok([...ids].some((id) => id.includes('ftp') && id.includes('anonymous')), [...ids].join(','))
-      assert.ok([...ids].some((id) => id.includes('redis')), [...ids].join(','))
-      assert.ok(bed.smtpCommands.every((c) => !/^DATA/i.test(c)), 'the relay check never sends DATA')
+      assert.ok(
+        [...ids].some((id) => id.includes('ftp') && id.includes('anonymous')),
+        [...ids].join(','),
+      )
+      assert.ok(
+        [...ids].some((id) => id.includes('redis')),
+        [...ids].join(','),
+      )
+      assert.ok(
+        bed.smtpCommands.every((c) => !/^DATA/i.test(c)),
+        'the relay check never sends DATA',
+      )
     } finally {
       await bed.close()
     }

@@ -61,7 +61,13 @@ async function scan(body: Record<string, unknown>, key?: string) {
   return r.json().data.created_id as number
 }
 
-const socksBody = (name: string, p: TestProxy, withAuth: boolean) => ({ name, type: 'socks5', host: p.host, port: p.port, ...(withAuth ? auth : {}) })
+const socksBody = (name: string, p: TestProxy, withAuth: boolean) => ({
+  name,
+  type: 'socks5',
+  host: p.host,
+  port: p.port,
+  ...(withAuth ? auth : {}),
+})
 const httpBody = (name: string, p: TestProxy) => ({ name, type: 'http_connect', url: p.url })
 
 describe('VPN profiles CRUD', () => {
@@ -74,7 +80,21 @@ describe('VPN profiles CRUD', () => {
     assert.equal(one.statusCode, 200)
     assertNoSecret(one.body)
     const sv = one.json().data
-    assert.deepEqual({ ...sv, created_at: 'x' }, { uuid: s, name: 'crud-socks', type: 'socks5', host: '127.0.9.2', port: socksAuth.port, url: null, username: USER, has_password: true, workspace_ids: [], created_at: 'x' })
+    assert.deepEqual(
+      { ...sv, created_at: 'x' },
+      {
+        uuid: s,
+        name: 'crud-socks',
+        type: 'socks5',
+        host: '127.0.9.2',
+        port: socksAuth.port,
+        url: null,
+        username: USER,
+        has_password: true,
+        workspace_ids: [],
+        created_at: 'x',
+      },
+    )
     assert.match(sv.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     assert.ok(!('password' in sv))
 
@@ -156,14 +176,31 @@ describe('VPN profiles CRUD', () => {
 test('the API log (trace level) never contains a profile secret', async () => {
   const lines: string[] = []
   const app = await buildApp(
-    { db: w.h.db, dbKind: w.h.kind, config: w.config, blocklist: w.app.ward.blocklist, tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }), resolveVpnProfile },
+    {
+      db: w.h.db,
+      dbKind: w.h.kind,
+      config: w.config,
+      blocklist: w.app.ward.blocklist,
+      tools: createToolCatalogue({ diagnostic: w.config.enableDiagnosticTool }),
+      resolveVpnProfile,
+    },
     { logger: { level: 'trace', stream: { write: (l: string) => void lines.push(l) } } },
   )
   try {
     const headers = { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }
-    const ok = await app.inject({ method: 'POST', url: '/api/v2/vpn_profiles', headers, payload: JSON.stringify(socksBody('logged', socksAuth, true)) })
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/api/v2/vpn_profiles',
+      headers,
+      payload: JSON.stringify(socksBody('logged', socksAuth, true)),
+    })
     assert.equal(ok.statusCode, 201)
-    const bad = await app.inject({ method: 'POST', url: '/api/v2/vpn_profiles', headers, payload: JSON.stringify({ name: 'bad', type: 'http_connect', url: `ftp://${USER}:${encodeURIComponent(PASS)}@127.0.9.3:1` }) })
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/v2/vpn_profiles',
+      headers,
+      payload: JSON.stringify({ name: 'bad', type: 'http_connect', url: `ftp://${USER}:${encodeURIComponent(PASS)}@127.0.9.3:1` }),
+    })
     assert.equal(bad.statusCode, 400)
     await app.inject({ method: 'GET', url: `/api/v2/vpn_profiles/${ok.json().data.created_id}`, headers })
     assert.ok(lines.length >= 3, 'requests were logged')
@@ -206,7 +243,10 @@ describe('scans through a VPN profile', () => {
       assert.ok(targets.peers.http.slice(before2).length > 0)
       assert.ok(!targets.peers.http.slice(before2).includes('127.0.9.91'))
     } finally {
-      assert.equal((await w.req('PUT', `/api/v2/workspaces/${w.workspaceId}/vpn_profile`, { body: { vpn_profile_uuid: null } })).statusCode, 204)
+      assert.equal(
+        (await w.req('PUT', `/api/v2/workspaces/${w.workspaceId}/vpn_profile`, { body: { vpn_profile_uuid: null } })).statusCode,
+        204,
+      )
       await w.req('DELETE', `/api/v2/vpn_profiles/${p}`)
     }
   })
@@ -246,7 +286,12 @@ describe('scans through a VPN profile', () => {
     ] as const) {
       const p = await createProfile(body)
       const before = targets.peers.tcp.length
-      const id = await scan({ tool_id: 70, target_name: '127.0.9.10', vpn_profile_uuid: p, tool_params: { ports: String(targets.tcpPort) } })
+      const id = await scan({
+        tool_id: 70,
+        target_name: '127.0.9.10',
+        vpn_profile_uuid: p,
+        tool_params: { ports: String(targets.tcpPort) },
+      })
       const s = await waitForScan(w, id, isTerminal, 30000)
       assert.equal(s.status_name, 'finished', JSON.stringify(s))
       assert.equal(s.vpn_scan, true)
@@ -264,11 +309,20 @@ describe('scans through a VPN profile', () => {
       [httpBody('ps-engine-http', httpAuth), httpAuth, '127.0.9.94'],
     ] as const) {
       const p = await createProfile(body)
-      const egress = await egressForScan(w.h.db, { user_id: w.userId, vpn_profile_uuid: p } as ScanRow, portScanner, new AbortController().signal)
+      const egress = await egressForScan(
+        w.h.db,
+        { user_id: w.userId, vpn_profile_uuid: p } as ScanRow,
+        portScanner,
+        new AbortController().signal,
+      )
       try {
         assert.equal(egress.kind, body.type)
         const before = targets.peers.tcp.length
-        const r = await runTool(portScanner, { target: '127.0.9.10', params: { ports: `${targets.tcpPort},${targets.closedPort}`, timeout_ms: 2000 }, egress })
+        const r = await runTool(portScanner, {
+          target: '127.0.9.10',
+          params: { ports: `${targets.tcpPort},${targets.closedPort}`, timeout_ms: 2000 },
+          egress,
+        })
         assert.equal(r.error, undefined, String(r.error))
         const summary = r.output.ports_summary as { open: number; closed: number }
         assert.equal(summary.open, 1, JSON.stringify(r.output))
@@ -286,7 +340,11 @@ describe('scans through a VPN profile', () => {
   test('a dead proxy ends the scan "VPN connection error" fast, with a clear message', async (t) => {
     const port = await deadPort('127.0.9.50')
     const p = await createProfile({ name: 'dead', type: 'socks5', host: '127.0.9.50', port })
-    const h = await createProfile({ name: 'dead-http', type: 'http_connect', url: `http://${USER}:${encodeURIComponent(PASS)}@127.0.9.50:${port}` })
+    const h = await createProfile({
+      name: 'dead-http',
+      type: 'http_connect',
+      url: `http://${USER}:${encodeURIComponent(PASS)}@127.0.9.50:${port}`,
+    })
     for (const [uuid, label] of [
       [p, `VPN profile "dead" (socks5 127.0.9.50:${port})`],
       [h, `VPN profile "dead-http" (http_connect http://127.0.9.50:${port})`],
@@ -310,7 +368,11 @@ describe('scans through a VPN profile', () => {
     const wrong = { username: USER, password: 'not-the-password' }
     const s5 = await createProfile({ name: 'wrong-socks', type: 'socks5', host: socksAuth.host, port: socksAuth.port, ...wrong })
     const none = await createProfile({ name: 'missing-socks', type: 'socks5', host: socksAuth.host, port: socksAuth.port })
-    const hc = await createProfile({ name: 'wrong-http', type: 'http_connect', url: `http://${USER}:wrong@${httpAuth.host}:${httpAuth.port}` })
+    const hc = await createProfile({
+      name: 'wrong-http',
+      type: 'http_connect',
+      url: `http://${USER}:wrong@${httpAuth.host}:${httpAuth.port}`,
+    })
     for (const [uuid, re] of [
       [s5, /rejected the credentials/],
       [none, /requires authentication/],
@@ -368,7 +430,9 @@ describe('scans through a VPN profile', () => {
     const ws = (await w.req('GET', '/api/v2/workspaces')).json().data.find((x: any) => x.id === w.workspaceId)
     assert.equal(ws.vpn_profile_uuid, null, 'the workspace was detached')
     // With the default gone, a new scan goes direct.
-    const next = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.9.10', tool_params: { steps: 1, step_ms: 1 } } })).json().data.created_id
+    const next = (
+      await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.9.10', tool_params: { steps: 1, step_ms: 1 } } })
+    ).json().data.created_id
     assert.equal((await waitForScan(w, next, isTerminal)).vpn_scan, false)
   })
 })

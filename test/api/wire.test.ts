@@ -10,7 +10,14 @@ describe('wire details and auth', () => {
   after(() => w.close())
 
   test('every endpoint requires a bearer key; the scheme word is case-insensitive', async () => {
-    for (const [method, url] of [['GET', '/api/v2/targets'], ['POST', '/api/v2/targets'], ['GET', '/api/v2/scans/1'], ['GET', '/api/v2/findings'], ['POST', '/api/v2/scans/1/stop'], ['DELETE', '/api/v2/targets/1']]) {
+    for (const [method, url] of [
+      ['GET', '/api/v2/targets'],
+      ['POST', '/api/v2/targets'],
+      ['GET', '/api/v2/scans/1'],
+      ['GET', '/api/v2/findings'],
+      ['POST', '/api/v2/scans/1/stop'],
+      ['DELETE', '/api/v2/targets/1'],
+    ]) {
       const r = await w.req(method, url, { key: null })
       assert.equal(r.statusCode, 401, `${method} ${url}`)
       assert.equal(r.json().status, 401)
@@ -64,7 +71,9 @@ describe('wire details and auth', () => {
     assert.equal(bad.json().status, 400)
     const plain = await w.req('POST', '/api/v2/targets', { body: 'name=x.example', headers: { 'content-type': 'text/plain' } })
     assert.equal(plain.statusCode, 415)
-    const huge = await w.req('POST', '/api/v2/targets', { body: JSON.stringify({ name: 'x.example', description: 'x'.repeat(2 * 1024 * 1024) }) })
+    const huge = await w.req('POST', '/api/v2/targets', {
+      body: JSON.stringify({ name: 'x.example', description: 'x'.repeat(2 * 1024 * 1024) }),
+    })
     assert.equal(huge.statusCode, 413)
     assert.equal(huge.json().status, 413)
     const empty = await w.req('POST', '/api/v2/targets', { body: '', headers: { 'content-type': 'application/json' } })
@@ -85,11 +94,36 @@ describe('wire details and auth', () => {
     assert.equal(r.statusCode, 200)
     const doc = r.json()
     const documented = new Set<string>()
-    for (const [p, ops] of Object.entries<any>(doc.paths)) for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`)
-    const expected = ['GET /api/v2/targets', 'POST /api/v2/targets', 'GET /api/v2/targets/:id', 'DELETE /api/v2/targets/:id', 'GET /api/v2/workspaces', 'POST /api/v2/workspaces', 'POST /api/v2/workspaces/:id/activate', 'GET /api/v2/scans', 'POST /api/v2/scans', 'GET /api/v2/scans/:id', 'DELETE /api/v2/scans/:id', 'POST /api/v2/scans/:id/stop', 'GET /api/v2/scans/:id/output', 'GET /api/v2/scans/:id/raw', 'GET /api/v2/scans/:id/tests', 'GET /api/v2/findings', 'GET /api/v2/findings/:id', 'GET /api/v2/findings/:id/tests']
+    for (const [p, ops] of Object.entries<any>(doc.paths))
+      for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`)
+    const expected = [
+      'GET /api/v2/targets',
+      'POST /api/v2/targets',
+      'GET /api/v2/targets/:id',
+      'DELETE /api/v2/targets/:id',
+      'GET /api/v2/workspaces',
+      'POST /api/v2/workspaces',
+      'POST /api/v2/workspaces/:id/activate',
+      'GET /api/v2/scans',
+      'POST /api/v2/scans',
+      'GET /api/v2/scans/:id',
+      'DELETE /api/v2/scans/:id',
+      'POST /api/v2/scans/:id/stop',
+      'GET /api/v2/scans/:id/output',
+      'GET /api/v2/scans/:id/raw',
+      'GET /api/v2/scans/:id/tests',
+      'GET /api/v2/findings',
+      'GET /api/v2/findings/:id',
+      'GET /api/v2/findings/:id/tests',
+    ]
     for (const e of expected) assert.ok(documented.has(e), `${e} missing from OpenAPI`)
     // And every documented operation carries an error schema (so errors are documented too).
-    for (const ops of Object.values<any>(doc.paths)) for (const op of Object.values<any>(ops)) assert.ok(Object.keys(op.responses).some((c) => c.startsWith('4')), op.summary)
+    for (const ops of Object.values<any>(doc.paths))
+      for (const op of Object.values<any>(ops))
+        assert.ok(
+          Object.keys(op.responses).some((c) => c.startsWith('4')),
+          op.summary,
+        )
     const docs = await w.req('GET', '/api/v2/docs/', { key: null })
     assert.equal(docs.statusCode, 200)
     assert.match(docs.body, /swagger|Swagger/)

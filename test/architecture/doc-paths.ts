@@ -23,7 +23,10 @@ export function docPaths(doc: string, text: string, layers: readonly string[]): 
     if (/^\s*```/.test(line)) fenced = !fenced
     if (fenced) return // code blocks are shell sessions and listings, not references
     for (const m of line.matchAll(/`([^`\n]+)`/g)) {
-      const word = m[1]!.trim().split(/\s+/)[0]!.replace(/[:#].*$/, '')
+      const word = m[1]!
+        .trim()
+        .split(/\s+/)[0]!
+        .replace(/[:#].*$/, '')
       const path = word.startsWith('src/') ? word.slice(4) : word
       const first = path.split('/')[0]!
       if (path.includes('/') && layers.includes(first)) found.push({ doc, line: i + 1, path })

@@ -11,7 +11,9 @@ import { LAYERS, APART, layersFromDoc } from './import-graph.js'
 
 const ROOT = join(import.meta.dirname, '../..')
 const SRC = join(ROOT, 'src')
-const layerFolders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+const layerFolders = readdirSync(SRC, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
 
 test('every file or folder of src/ that a doc under docs/ names exists', (t) => {
   const docs = markdownFiles(join(ROOT, 'docs'), 'docs')

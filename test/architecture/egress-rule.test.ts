@@ -24,7 +24,8 @@ export interface Violation {
 export function egressViolations(fileName: string, source: string): Violation[] {
   const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true)
   const found: Violation[] = []
-  const report = (node: ts.Node) => found.push({ line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: node.getText(sf).split('\n')[0] })
+  const report = (node: ts.Node) =>
+    found.push({ line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: node.getText(sf).split('\n')[0] })
   const literal = (n: ts.Node | undefined) => (n && ts.isStringLiteralLike(n) ? n.text : undefined)
 
   const visit = (node: ts.Node) => {
@@ -33,7 +34,12 @@ export function egressViolations(fileName: string, source: string): Violation[] 
       if (spec && isForbidden(spec) && !typeOnlyImport(node.importClause)) report(node)
     } else if (ts.isExportDeclaration(node)) {
       const spec = literal(node.moduleSpecifier)
-      const typeOnly = node.isTypeOnly || (node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length > 0 && node.exportClause.elements.every((e) => e.isTypeOnly))
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.length > 0 &&
+          node.exportClause.elements.every((e) => e.isTypeOnly))
       if (spec && isForbidden(spec) && !typeOnly) report(node)
     } else if (ts.isImportEqualsDeclaration(node)) {
       const ref = node.moduleReference
@@ -76,7 +82,9 @@ test('no tool imports a networking module as a value (every connection goes thro
   const root = join(import.meta.dirname, '../..')
   const files = sourceFiles(join(root, 'src/tools'))
   assert.ok(files.length > 0)
-  const problems = files.flatMap((f) => egressViolations(f, readFileSync(f, 'utf8')).map((v) => `${relative(root, f)}:${v.line}: ${v.text}`))
+  const problems = files.flatMap((f) =>
+    egressViolations(f, readFileSync(f, 'utf8')).map((v) => `${relative(root, f)}:${v.line}: ${v.text}`),
+  )
   assert.deepEqual(problems, [], `tools must use ctx.net (src/toolkit/egress.ts) instead:\n${problems.join('\n')}`)
 })
 

@@ -19,7 +19,11 @@ const EXEMPT_FOLDERS = ['store/migrations/']
  * test fails when one of them is no longer over the limit, so the list only ever shrinks.
  */
 const KNOWN_LONG: readonly { file: string; name: string; why: string }[] = [
-  { file: 'tools/lib/ports/scan.ts', name: 'discoverTcpPorts', why: 'the adaptive connect scan: to be split into its window, its per-port worker and its retry rounds' },
+  {
+    file: 'tools/lib/ports/scan.ts',
+    name: 'discoverTcpPorts',
+    why: 'the adaptive connect scan: to be split into its window, its per-port worker and its retry rounds',
+  },
   { file: 'tools/lib/ports/scan.ts', name: '<anonymous>', why: 'as above (the per-port worker inside discoverTcpPorts)' },
   { file: 'tools/lib/templates/http.ts', name: 'runHttpTemplate', why: 'to be split into its request loop and its match step' },
 ]
@@ -29,9 +33,12 @@ const spans = functionSpans(join(import.meta.dirname, '../../src')).filter((f) =
 
 test(`no function in src/ is longer than ${MAX_LINES} lines beyond the known list`, (t) => {
   const long = spans.filter((f) => f.lines > MAX_LINES)
-  t.diagnostic(`${spans.length} functions; ${spans.filter((f) => f.lines >= 80).length} of 80+ lines; ${long.length} over ${MAX_LINES}, ${long.filter((f) => !KNOWN_LONG.some((k) => key(k) === key(f))).length} not in the known list`)
+  t.diagnostic(
+    `${spans.length} functions; ${spans.filter((f) => f.lines >= 80).length} of 80+ lines; ${long.length} over ${MAX_LINES}, ${long.filter((f) => !KNOWN_LONG.some((k) => key(k) === key(f))).length} not in the known list`,
+  )
   // The known list, for whoever empties it: printed so the run log shows what is left.
-  for (const f of long.filter((f) => KNOWN_LONG.some((k) => key(k) === key(f)))) console.log(`known long function: ${key(f)} (line ${f.line}, ${f.lines} lines)`)
+  for (const f of long.filter((f) => KNOWN_LONG.some((k) => key(k) === key(f))))
+    console.log(`known long function: ${key(f)} (line ${f.line}, ${f.lines} lines)`)
   const unknown = long.filter((f) => !KNOWN_LONG.some((k) => key(k) === key(f))).map((f) => `${key(f)} (line ${f.line}): ${f.lines} lines`)
   assert.deepEqual(unknown, [], `functions over ${MAX_LINES} lines; split them:\n${unknown.join('\n')}`)
   const stale = KNOWN_LONG.filter((k) => !long.some((f) => key(k) === key(f))).map(key)
@@ -56,6 +63,14 @@ test('the measure: every kind of function, its name, first to last line, nested 
   ].join('\n')
   assert.deepEqual(
     functionsOf('x.ts', src).map((f) => [f.name, f.line, f.lines]),
-    [['a', 1, 6], ['b', 2, 3], ['constructor', 8, 1], ['m', 9, 1], ['<callback of [1].map>', 9, 1], ['g', 10, 1], ['p', 12, 2]],
+    [
+      ['a', 1, 6],
+      ['b', 2, 3],
+      ['constructor', 8, 1],
+      ['m', 9, 1],
+      ['<callback of [1].map>', 9, 1],
+      ['g', 10, 1],
+      ['p', 12, 2],
+    ],
   )
 })

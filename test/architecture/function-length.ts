@@ -22,7 +22,13 @@ function sourceFiles(dir: string): string[] {
 type FunctionNode = ts.FunctionLikeDeclaration
 
 const isFunction = (n: ts.Node): n is FunctionNode =>
-  ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)
+  ts.isFunctionDeclaration(n) ||
+  ts.isFunctionExpression(n) ||
+  ts.isArrowFunction(n) ||
+  ts.isMethodDeclaration(n) ||
+  ts.isConstructorDeclaration(n) ||
+  ts.isGetAccessorDeclaration(n) ||
+  ts.isSetAccessorDeclaration(n)
 
 /** What a reader would call the function: its own name, else what it is assigned to or passed as. */
 function nameOf(n: FunctionNode, sf: ts.SourceFile): string {

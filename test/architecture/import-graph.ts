@@ -14,18 +14,26 @@ export function layersFromDoc(text: string): { layers: string[][]; apart: [strin
   if (!block) throw new Error('docs/architecture.md has no ```layers block')
   const layers: string[][] = []
   const apart: [string, string][] = []
-  for (const line of block[1]!.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of block[1]!
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const never = /^never:\s*(.*)$/.exec(line)
     if (never) {
       for (const pair of never[1]!.split(',')) {
         const [a, b, ...rest] = pair.trim().split(/\s+/)
-        if (!a || !b || rest.length) throw new Error(`docs/architecture.md layers: "never:" takes pairs of two layers, got "${pair.trim()}"`)
+        if (!a || !b || rest.length)
+          throw new Error(`docs/architecture.md layers: "never:" takes pairs of two layers, got "${pair.trim()}"`)
         apart.push([a, b])
       }
       continue
     }
-    const names = line.split(/\s{2,}/)[0]!.split('/').map((n) => n.trim())
-    if (names.some((n) => !/^[a-z][a-z0-9-]*$/.test(n))) throw new Error(`docs/architecture.md layers: "${line}" does not start with a layer name`)
+    const names = line
+      .split(/\s{2,}/)[0]!
+      .split('/')
+      .map((n) => n.trim())
+    if (names.some((n) => !/^[a-z][a-z0-9-]*$/.test(n)))
+      throw new Error(`docs/architecture.md layers: "${line}" does not start with a layer name`)
     layers.push(names)
   }
   const known = layers.flat()
@@ -85,11 +93,23 @@ export function importsOf(fileName: string, source: string): { spec: string; typ
     if (ts.isImportDeclaration(node)) {
       const spec = literal(node.moduleSpecifier)
       const c = node.importClause
-      const typeOnly = !!c && (c.isTypeOnly || (!c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)))
+      const typeOnly =
+        !!c &&
+        (c.isTypeOnly ||
+          (!c.name &&
+            !!c.namedBindings &&
+            ts.isNamedImports(c.namedBindings) &&
+            c.namedBindings.elements.length > 0 &&
+            c.namedBindings.elements.every((e) => e.isTypeOnly)))
       if (spec) found.push({ spec, typeOnly })
     } else if (ts.isExportDeclaration(node)) {
       const spec = literal(node.moduleSpecifier)
-      const typeOnly = node.isTypeOnly || (!!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length > 0 && node.exportClause.elements.every((e) => e.isTypeOnly))
+      const typeOnly =
+        node.isTypeOnly ||
+        (!!node.exportClause &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.length > 0 &&
+          node.exportClause.elements.every((e) => e.isTypeOnly))
       if (spec) found.push({ spec, typeOnly })
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const spec = literal(node.arguments[0])
@@ -139,24 +159,37 @@ export function cycles(edges: readonly Pick<Edge, 'from' | 'to'>[]): string[][] 
   for (const start of next.keys()) {
     if (index.has(start)) continue
     const work: { node: string; i: number }[] = [{ node: start, i: 0 }]
-    index.set(start, counter); low.set(start, counter++); stack.push(start); onStack.add(start)
+    index.set(start, counter)
+    low.set(start, counter++)
+    stack.push(start)
+    onStack.add(start)
     while (work.length) {
       const top = work[work.length - 1]
       const succ = next.get(top.node)!
       if (top.i < succ.length) {
         const w = succ[top.i++]
         if (!index.has(w)) {
-          index.set(w, counter); low.set(w, counter++); stack.push(w); onStack.add(w)
+          index.set(w, counter)
+          low.set(w, counter++)
+          stack.push(w)
+          onStack.add(w)
           work.push({ node: w, i: 0 })
         } else if (onStack.has(w)) low.set(top.node, Math.min(low.get(top.node)!, index.get(w)!))
         continue
       }
       work.pop()
-      if (work.length) { const parent = work[work.length - 1].node; low.set(parent, Math.min(low.get(parent)!, low.get(top.node)!)) }
+      if (work.length) {
+        const parent = work[work.length - 1].node
+        low.set(parent, Math.min(low.get(parent)!, low.get(top.node)!))
+      }
       if (low.get(top.node) === index.get(top.node)) {
         const group: string[] = []
         let w: string
-        do { w = stack.pop()!; onStack.delete(w); group.push(w) } while (w !== top.node)
+        do {
+          w = stack.pop()!
+          onStack.delete(w)
+          group.push(w)
+        } while (w !== top.node)
         if (group.length > 1) out.push(group.sort())
       }
     }

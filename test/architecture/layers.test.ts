@@ -13,10 +13,8 @@ import { cycles, entriesInto, importGraph, importsOf, layerOf, layerProblem, typ
  * them; the test fails when one of them no longer occurs, so the list only ever shrinks.
  * `from` ending in `/*` covers every file under that folder.
  */
-const KNOWN_UPWARD: readonly { from: string; to: string; why: string }[] = [
-]
-const KNOWN_CYCLES: readonly { files: readonly string[]; why: string }[] = [
-]
+const KNOWN_UPWARD: readonly { from: string; to: string; why: string }[] = []
+const KNOWN_CYCLES: readonly { files: readonly string[]; why: string }[] = []
 
 /**
  * What a process loads: the API must run without the engine, and a worker without the API (they
@@ -25,14 +23,19 @@ const KNOWN_CYCLES: readonly { files: readonly string[]; why: string }[] = [
  */
 const KNOWN_API_LOADS_ENGINE: readonly { from: string; to: string; why: string }[] = []
 
-const matches = (k: { from: string; to: string }, e: Edge) => e.to === k.to && (k.from.endsWith('/*') ? e.from.startsWith(k.from.slice(0, -1)) : e.from === k.from)
+const matches = (k: { from: string; to: string }, e: Edge) =>
+  e.to === k.to && (k.from.endsWith('/*') ? e.from.startsWith(k.from.slice(0, -1)) : e.from === k.from)
 
 const edges = importGraph(join(import.meta.dirname, '../../src'))
 
 test('no import runs up a layer (or between api/web and engine) beyond the known list', (t) => {
   const bad = edges.filter((e) => layerProblem(e))
-  t.diagnostic(`${edges.length} imports; ${bad.length} up a layer (${bad.filter((e) => !e.typeOnly).length} of them value imports), ${bad.filter((e) => !KNOWN_UPWARD.some((k) => matches(k, e))).length} not in the known list`)
-  const unknown = bad.filter((e) => !KNOWN_UPWARD.some((k) => matches(k, e))).map((e) => `src/${e.from} → src/${e.to}${e.typeOnly ? ' (type)' : ''}: ${layerProblem(e)}`)
+  t.diagnostic(
+    `${edges.length} imports; ${bad.length} up a layer (${bad.filter((e) => !e.typeOnly).length} of them value imports), ${bad.filter((e) => !KNOWN_UPWARD.some((k) => matches(k, e))).length} not in the known list`,
+  )
+  const unknown = bad
+    .filter((e) => !KNOWN_UPWARD.some((k) => matches(k, e)))
+    .map((e) => `src/${e.from} → src/${e.to}${e.typeOnly ? ' (type)' : ''}: ${layerProblem(e)}`)
   assert.deepEqual(unknown, [], `imports against the layers of docs/architecture.md:\n${unknown.join('\n')}`)
   const stale = KNOWN_UPWARD.filter((k) => !bad.some((e) => matches(k, e))).map((k) => `${k.from} → ${k.to}`)
   assert.deepEqual(stale, [], `these known violations are gone; remove them from KNOWN_UPWARD:\n${stale.join('\n')}`)
@@ -43,19 +46,33 @@ test('no files import each other in a circle beyond the known list', (t) => {
   const found = cycles(edges.filter((e) => !e.dynamic)).map((c) => c.join(' ↔ '))
   t.diagnostic(`${found.length} cycle(s)`)
   const known = KNOWN_CYCLES.map((c) => [...c.files].sort().join(' ↔ '))
-  assert.deepEqual(found.filter((c) => !known.includes(c)), [], 'import cycles')
-  assert.deepEqual(known.filter((c) => !found.includes(c)), [], 'these known cycles are gone; remove them from KNOWN_CYCLES')
+  assert.deepEqual(
+    found.filter((c) => !known.includes(c)),
+    [],
+    'import cycles',
+  )
+  assert.deepEqual(
+    known.filter((c) => !found.includes(c)),
+    [],
+    'these known cycles are gone; remove them from KNOWN_CYCLES',
+  )
 })
 
 test('loading the API loads no engine code, and loading the engine no API code (value imports, followed through every layer)', (t) => {
   const apiToEngine = entriesInto(edges, (f) => ['api', 'web'].includes(layerOf(f)), 'engine')
-  const engineToApi = entriesInto(edges, (f) => layerOf(f) === 'engine', 'api').concat(entriesInto(edges, (f) => layerOf(f) === 'engine', 'web'))
+  const engineToApi = entriesInto(edges, (f) => layerOf(f) === 'engine', 'api').concat(
+    entriesInto(edges, (f) => layerOf(f) === 'engine', 'web'),
+  )
   t.diagnostic(`api/web → engine: ${apiToEngine.length} entry import(s); engine → api/web: ${engineToApi.length}`)
   const unknown = apiToEngine.filter((e) => !KNOWN_API_LOADS_ENGINE.some((k) => matches(k, e))).map((e) => `src/${e.from} → src/${e.to}`)
   assert.deepEqual(unknown, [], `the API process would load engine code through:\n${unknown.join('\n')}`)
   const stale = KNOWN_API_LOADS_ENGINE.filter((k) => !apiToEngine.some((e) => matches(k, e))).map((k) => `${k.from} → ${k.to}`)
   assert.deepEqual(stale, [], `gone; remove from KNOWN_API_LOADS_ENGINE:\n${stale.join('\n')}`)
-  assert.deepEqual(engineToApi.map((e) => `src/${e.from} → src/${e.to}`), [], 'a worker process would load API code')
+  assert.deepEqual(
+    engineToApi.map((e) => `src/${e.from} → src/${e.to}`),
+    [],
+    'a worker process would load API code',
+  )
 })
 
 test('the layer rule: down or sideways is fine, up and api/web ↔ engine are not', () => {
@@ -108,9 +125,21 @@ test('the graph reader sees every kind of import, and cycles of any length', () 
     { spec: './g.js', typeOnly: true },
   ])
   const e = (from: string, to: string) => ({ from, to })
-  assert.deepEqual(cycles([e('a', 'b'), e('b', 'c'), e('c', 'a'), e('c', 'd'), e('d', 'e'), e('e', 'd'), e('f', 'a')]), [['a', 'b', 'c'], ['d', 'e']])
+  assert.deepEqual(cycles([e('a', 'b'), e('b', 'c'), e('c', 'a'), e('c', 'd'), e('d', 'e'), e('e', 'd'), e('f', 'a')]), [
+    ['a', 'b', 'c'],
+    ['d', 'e'],
+  ])
   assert.deepEqual(cycles([e('a', 'b'), e('b', 'c')]), [])
   const v = (from: string, to: string, typeOnly = false) => ({ from, to, typeOnly })
-  const g = [v('api/a.ts', 'domain/d.ts'), v('domain/d.ts', 'engine/x.ts'), v('engine/x.ts', 'engine/y.ts'), v('api/a.ts', 'domain/t.ts'), v('domain/t.ts', 'engine/z.ts', true)]
-  assert.deepEqual(entriesInto(g, (f) => f.startsWith('api/'), 'engine'), [v('domain/d.ts', 'engine/x.ts')])
+  const g = [
+    v('api/a.ts', 'domain/d.ts'),
+    v('domain/d.ts', 'engine/x.ts'),
+    v('engine/x.ts', 'engine/y.ts'),
+    v('api/a.ts', 'domain/t.ts'),
+    v('domain/t.ts', 'engine/z.ts', true),
+  ]
+  assert.deepEqual(
+    entriesInto(g, (f) => f.startsWith('api/'), 'engine'),
+    [v('domain/d.ts', 'engine/x.ts')],
+  )
 })

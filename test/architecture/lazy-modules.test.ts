@@ -34,7 +34,14 @@ test('idle ward all on SQLite loads neither the PostgreSQL driver nor the scan/c
     const port = 20000 + Math.floor(Math.random() * 20000)
     const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], {
       cwd: ROOT,
-      env: { ...process.env, WARD_DATABASE_URL: `sqlite:${join(dir, 'ward.db')}`, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', WARD_INITIAL_API_KEY: 'ward_lazymodulestestkey00000000000000' },
+      env: {
+        ...process.env,
+        WARD_DATABASE_URL: `sqlite:${join(dir, 'ward.db')}`,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        WARD_INITIAL_API_KEY: 'ward_lazymodulestestkey00000000000000',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     let out = ''

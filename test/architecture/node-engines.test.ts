@@ -35,7 +35,7 @@ function packages(dir: string): { name: string; engine: string }[] {
 
 test('every installed package accepts Node 20 (the version package.json engines and the README promise)', () => {
   const own = JSON.parse(readFileSync('package.json', 'utf8')) as { engines?: { node?: string } }
-  assert.match(own.engines?.node ?? "", /^>=20/)
+  assert.match(own.engines?.node ?? '', /^>=20/)
   const refusing = packages('node_modules').filter((p) => !acceptsMajor(p.engine, 20))
   assert.ok(packages('node_modules').length > 50, 'node_modules was walked')
   assert.deepEqual(refusing, [], 'packages whose engines.node excludes Node 20 (pin them in package.json overrides)')

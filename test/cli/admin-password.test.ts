@@ -13,7 +13,12 @@ const BIN = path.resolve('bin/ward.js')
 let dir: string
 let env: Record<string, string>
 const ward = (input: string | null, ...args: string[]) =>
-  spawnSync(process.execPath, [BIN, 'admin', ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30000, input: input ?? '' })
+  spawnSync(process.execPath, [BIN, 'admin', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+    timeout: 30000,
+    input: input ?? '',
+  })
 const hashOf = (id: number) => {
   const db = new SQLite(path.join(dir, 'ward.db'), { readonly: true })
   try {

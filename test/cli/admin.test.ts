@@ -11,7 +11,12 @@ import SQLite from 'better-sqlite3'
 const BIN = path.resolve('bin/ward.js')
 let dir: string
 let env: Record<string, string>
-const ward = (...args: string[]) => spawnSync(process.execPath, [BIN, 'admin', ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30000 })
+const ward = (...args: string[]) =>
+  spawnSync(process.execPath, [BIN, 'admin', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+    timeout: 30000,
+  })
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-admin-'))
@@ -26,7 +31,9 @@ const created = (r: ReturnType<typeof ward>) => {
 const activeKeys = () => {
   const db = new SQLite(path.join(dir, 'ward.db'), { readonly: true })
   try {
-    return (db.prepare('select key_prefix from api_keys where revoked_at is null').all() as Array<{ key_prefix: string }>).map((r) => r.key_prefix)
+    return (db.prepare('select key_prefix from api_keys where revoked_at is null').all() as Array<{ key_prefix: string }>).map(
+      (r) => r.key_prefix,
+    )
   } finally {
     db.close()
   }
@@ -73,7 +80,12 @@ test('revoke by any unique prefix of 8+ characters, by the whole key or by id; a
   assert.match(amb.stderr, /needs at least the first 8/)
   // Another active key sharing k2's first 10 characters (written directly: key ids are random).
   const db = new SQLite(path.join(dir, 'ward.db'))
-  db.prepare("insert into api_keys (user_id, key_hash, key_prefix, created_at, revoked_at) values (?, ?, ?, ?, null)").run(userId, 'f'.repeat(64), k2.slice(0, 10) + '~~', new Date().toISOString())
+  db.prepare('insert into api_keys (user_id, key_hash, key_prefix, created_at, revoked_at) values (?, ?, ?, ?, null)').run(
+    userId,
+    'f'.repeat(64),
+    k2.slice(0, 10) + '~~',
+    new Date().toISOString(),
+  )
   db.close()
   const common = ward('key', 'revoke', '--key-prefix', k2.slice(0, 10))
   assert.equal(common.status, 2)

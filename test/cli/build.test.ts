@@ -8,7 +8,8 @@ import { join, relative } from 'node:path'
 // @ts-expect-error: a plain JavaScript build script without type declarations
 import { ensureBuilt, isStale, ROOT } from '../../scripts/build.mjs'
 
-const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
 
 test('dist/ holds every source as JavaScript with a source map, and every other file under src/ byte for byte', async () => {
   await ensureBuilt({ quiet: true })
@@ -43,7 +44,12 @@ test('the compiled modules find their data files, and bin/ward.js runs without t
   assert.ok(got.kev > 100, `KEV snapshot: ${got.kev} ids`)
   assert.ok(got.words > 100, `small wordlist: ${got.words} words`)
 
-  const help = spawnSync(process.execPath, [join(ROOT, 'bin/ward.js'), 'help'], { cwd: ROOT, encoding: 'utf8', timeout: 60000, env: { ...process.env, NODE_OPTIONS: '' } })
+  const help = spawnSync(process.execPath, [join(ROOT, 'bin/ward.js'), 'help'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60000,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  })
   assert.equal(help.status, 0, help.stderr)
   assert.match(help.stdout, /usage: ward/i)
   assert.doesNotMatch(readFileSync(join(ROOT, 'bin/ward.js'), 'utf8'), /tsx/)

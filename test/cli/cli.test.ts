@@ -9,7 +9,11 @@ import path from 'node:path'
 const BIN = path.resolve('bin/ward.js')
 
 function ward(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30000 })
+  return spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+    timeout: 30000,
+  })
 }
 
 test('admin commands: user create, key create and revoke, workspace create', async () => {
@@ -28,12 +32,22 @@ test('admin commands: user create, key create and revoke, workspace create', asy
     const ws = ward(['admin', 'workspace', 'create', '--user', String(userId), '--name', 'Client A'], env)
     assert.equal(ws.status, 0, ws.stderr)
     assert.match(ws.stdout, /workspace id: \d+/)
-    assert.equal(ward(['admin', 'workspace', 'create', '--user', String(userId), '--name', 'Client A'], env).status, 2, 'duplicate workspace')
+    assert.equal(
+      ward(['admin', 'workspace', 'create', '--user', String(userId), '--name', 'Client A'], env).status,
+      2,
+      'duplicate workspace',
+    )
     const r = ward(['admin', 'key', 'revoke', '--key-prefix', key2.slice(0, 12)], env)
     assert.equal(r.status, 0, r.stderr)
     assert.match(r.stdout, /revoked 1/)
     // Usage errors: clear message, exit 2, nothing created.
-    for (const args of [['admin', 'user', 'create'], ['admin', 'user', 'create', '--name', 'x', '--max-targets', '-3'], ['admin', 'user', 'create', '--name', 'x', '--license-expires', 'tomorrow'], ['admin', 'key', 'create', '--user', '999'], ['admin', 'frobnicate']]) {
+    for (const args of [
+      ['admin', 'user', 'create'],
+      ['admin', 'user', 'create', '--name', 'x', '--max-targets', '-3'],
+      ['admin', 'user', 'create', '--name', 'x', '--license-expires', 'tomorrow'],
+      ['admin', 'key', 'create', '--user', '999'],
+      ['admin', 'frobnicate'],
+    ]) {
       const e = ward(args, env)
       assert.equal(e.status, 2, args.join(' '))
       assert.ok(e.stderr.trim().length > 0)
@@ -44,7 +58,13 @@ test('admin commands: user create, key create and revoke, workspace create', asy
 })
 
 test('a wrong configuration value stops start-up with one line naming the variable', () => {
-  for (const [name, value] of [['PORT', 'abc'], ['WARD_DATABASE_URL', 'mysql://x'], ['LOG_LEVEL', 'loud'], ['WARD_TARGET_BLOCKLIST', '10.0.0.0/99'], ['WARD_WORKER_CONCURRENCY', '0']]) {
+  for (const [name, value] of [
+    ['PORT', 'abc'],
+    ['WARD_DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['WARD_TARGET_BLOCKLIST', '10.0.0.0/99'],
+    ['WARD_WORKER_CONCURRENCY', '0'],
+  ]) {
     const r = ward(['all'], { [name]: value, WARD_DATABASE_URL: name === 'WARD_DATABASE_URL' ? value : 'sqlite::memory:' })
     assert.equal(r.status, 2, `${name}=${value}`)
     const lines = r.stderr.trim().split('\n')
@@ -56,9 +76,14 @@ test('a wrong configuration value stops start-up with one line naming the variab
 test('start on an empty database prints the first key once and serves the API', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-start-'))
   // With the Node options of `npm start` (package.json): the scan thread must start under them too.
-  const startFlags = (JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'package.json'), 'utf8')).scripts.start as string).split(' ').filter((a) => a.startsWith('--'))
+  const startFlags = (JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'package.json'), 'utf8')).scripts.start as string)
+    .split(' ')
+    .filter((a) => a.startsWith('--'))
   assert.ok(startFlags.length > 0, 'npm start passes Node options')
-  const child = spawn(process.execPath, [...startFlags, BIN, 'all'], { env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}` }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...startFlags, BIN, 'all'], {
+    env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   try {
     let out = ''
     const url = await new Promise<string>((resolve, reject) => {
@@ -74,14 +99,20 @@ test('start on an empty database prints the first key once and serves the API', 
     })
     const key = /(ward_[A-Za-z0-9_-]{20,})/.exec(out)?.[1]
     assert.ok(key, out)
-    const r = await fetch(`${url}/targets`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=www.example.com' })
+    const r = await fetch(`${url}/targets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=www.example.com',
+    })
     assert.equal(r.status, 201)
     assert.equal(r.headers.get('content-type'), 'application/json')
     child.kill('SIGTERM')
     const code = await new Promise((r) => child.on('exit', r))
     assert.equal(code, 0)
     // A second start on the same database creates no new key.
-    const again = ward(['admin', 'key', 'revoke', '--key-prefix', key!.slice(0, 12)], { WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}` })
+    const again = ward(['admin', 'key', 'revoke', '--key-prefix', key!.slice(0, 12)], {
+      WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}`,
+    })
     assert.equal(again.status, 0)
   } finally {
     child.kill('SIGKILL')
@@ -104,7 +135,10 @@ test('the first key is printed only once Ward listens; a start that fails on a b
     busy.close()
     // The next start, on a free port, creates the first user and shows its key; the one after says how to get one.
     for (const expect of [/API key \(shown once/, /no API key is shown: create one with `npx ward admin key create/]) {
-      const child = spawn(process.execPath, [BIN, 'all'], { env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', WARD_DATABASE_URL: db }, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [BIN, 'all'], {
+        env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', WARD_DATABASE_URL: db },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let out = ''
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30000)

@@ -13,15 +13,42 @@ const BIN = path.resolve('bin/ward.js')
 const FIXTURE = path.resolve('test/fixtures/kev-small.json')
 
 const ward = (w: TestWard, args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', WARD_DATABASE_URL: w.config.databaseUrl, WARD_SECRET_KEY_FILE: w.config.secretKeyFile! }, encoding: 'utf8', timeout: 30000 })
+  spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', WARD_DATABASE_URL: w.config.databaseUrl, WARD_SECRET_KEY_FILE: w.config.secretKeyFile! },
+    encoding: 'utf8',
+    timeout: 30000,
+  })
 
 /** A finding as if created before the import (not flagged), carrying `cve`. */
 async function insertFinding(w: TestWard, scanId: number, targetId: number, cve: string[], slug: string): Promise<number> {
   const f: NewFinding = {
-    scan_id: scanId, target_id: targetId, workspace_id: w.workspaceId, test_id: null, dedup_key: `kev-test-${slug}`, vuln_id: `test.kev.${slug}`,
-    name: 'Vulnerable version', test_description: 'version check', test_finished: 1, confirmed: 0, in_cisa_catalog: 0, cve: JSON.stringify(cve),
-    vuln_description: 'd', vuln_evidence: null, risk_description: 'r', risk_level: 3, status: 'open', recommendation: 'upgrade', refs: '[]', verified: 0,
-    owasp: JSON.stringify({ owasp_2017: '', owasp_2021: '', owasp_2025: '' }), cwe: '', port: 443, protocol: 'tcp', service: 'https', url: null, location: null,
+    scan_id: scanId,
+    target_id: targetId,
+    workspace_id: w.workspaceId,
+    test_id: null,
+    dedup_key: `kev-test-${slug}`,
+    vuln_id: `test.kev.${slug}`,
+    name: 'Vulnerable version',
+    test_description: 'version check',
+    test_finished: 1,
+    confirmed: 0,
+    in_cisa_catalog: 0,
+    cve: JSON.stringify(cve),
+    vuln_description: 'd',
+    vuln_evidence: null,
+    risk_description: 'r',
+    risk_level: 3,
+    status: 'open',
+    recommendation: 'upgrade',
+    refs: '[]',
+    verified: 0,
+    owasp: JSON.stringify({ owasp_2017: '', owasp_2021: '', owasp_2025: '' }),
+    cwe: '',
+    port: 443,
+    protocol: 'tcp',
+    service: 'https',
+    url: null,
+    location: null,
     created_at: new Date().toISOString(),
   }
   return (await w.h.db.insertInto('findings').values(f).returning('id').executeTakeFirstOrThrow()).id
@@ -55,7 +82,10 @@ test('kev import stores the feed ids, flags existing findings whose CVEs are lis
     assert.match(r.stdout, /imported 3 CVE ids/)
     assert.match(r.stdout, /flagged 2 existing finding/)
     assert.deepEqual((await importedKevCves(w.h.db)).sort(), ['CVE-2014-0160', 'CVE-2021-41773', 'CVE-2021-44228'])
-    assert.deepEqual([await flagged(w, log4j), await flagged(w, apache), await flagged(w, other), await flagged(w, future), await flagged(w, none)], [true, true, false, false, false])
+    assert.deepEqual(
+      [await flagged(w, log4j), await flagged(w, apache), await flagged(w, other), await flagged(w, future), await flagged(w, none)],
+      [true, true, false, false, false],
+    )
 
     // A CVE that is not in the shipped snapshot: only the import can flag it. The import replaces the list.
     const feed = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'))
@@ -72,7 +102,10 @@ test('kev import stores the feed ids, flags existing findings whose CVEs are lis
     const bad = ward(w, ['admin', 'kev', 'import', custom])
     assert.equal(bad.status, 2)
     assert.match(bad.stderr, /lists no vulnerabilities/)
-    await assert.rejects(admin(w, ['kev', 'import', path.join(w.dir, 'nope.json')]), (e: Error) => e instanceof UsageError && /ENOENT|no such file/.test(e.message))
+    await assert.rejects(
+      admin(w, ['kev', 'import', path.join(w.dir, 'nope.json')]),
+      (e: Error) => e instanceof UsageError && /ENOENT|no such file/.test(e.message),
+    )
     fs.writeFileSync(custom, '{"vulnerabilities": [')
     await assert.rejects(admin(w, ['kev', 'import', custom]), (e: Error) => e instanceof UsageError && /JSON/.test(e.message))
     await assert.rejects(admin(w, ['kev', 'import']), UsageError)

@@ -10,7 +10,8 @@ import path from 'node:path'
 const BIN = path.resolve('bin/ward.js')
 let dir: string
 let env: Record<string, string>
-const ward = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30000 })
+const ward = (...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 30000 })
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-parser-'))
@@ -47,16 +48,26 @@ test('a role command refuses an unknown option instead of starting', () => {
   for (const args of [['all', '--bogus'], ['serve', '--no-callbacks'], ['--port', '8080'], ['frobnicate']]) {
     const r = ward(...args)
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`)
-    assert.match(r.stderr, new RegExp(args[0] === 'frobnicate' ? "unknown command 'frobnicate'" : `unknown option '${args.at(-1) === '8080' ? '--port' : args.at(-1)}'`))
+    assert.match(
+      r.stderr,
+      new RegExp(
+        args[0] === 'frobnicate' ? "unknown command 'frobnicate'" : `unknown option '${args.at(-1) === '8080' ? '--port' : args.at(-1)}'`,
+      ),
+    )
     assert.doesNotMatch(r.stdout, /listening/)
   }
 })
 
 test('--help and help list the commands, exit 0, and need no configuration', () => {
   for (const args of [['--help'], ['help']]) {
-    const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, WARD_DATABASE_URL: 'mysql://not-a-backend' }, encoding: 'utf8', timeout: 30000 })
+    const r = spawnSync(process.execPath, [BIN, ...args], {
+      env: { ...process.env, WARD_DATABASE_URL: 'mysql://not-a-backend' },
+      encoding: 'utf8',
+      timeout: 30000,
+    })
     assert.equal(r.status, 0, r.stderr)
-    for (const c of ['all', 'serve', 'worker', 'callbacks', 'admin', 'scan']) assert.match(r.stdout, new RegExp(`^  ${c}\\b`, 'm'), `${args.join(' ')} lists ${c}`)
+    for (const c of ['all', 'serve', 'worker', 'callbacks', 'admin', 'scan'])
+      assert.match(r.stdout, new RegExp(`^  ${c}\\b`, 'm'), `${args.join(' ')} lists ${c}`)
   }
   const admin = ward('admin', '--help')
   assert.equal(admin.status, 0)

@@ -56,7 +56,9 @@ function spawnCli(args: string[], env: Record<string, string>, cwd = dir) {
   let stderr = ''
   p.stdout.on('data', (d) => (stdout += d))
   p.stderr.on('data', (d) => (stderr += d))
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => p.on('close', (code) => r({ code, stdout, stderr })))
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) =>
+    p.on('close', (code) => r({ code, stdout, stderr })),
+  )
   return { p, done, stderr: () => stderr }
 }
 
@@ -99,7 +101,10 @@ test('the command lines of docs/ci.md against a local Ward and the weak web app:
     assert.ok(!CONTROL.test(r.stderr), `CI output has no control characters: ${JSON.stringify(r.stderr)}`)
     const progress = r.stderr.split('\n').filter((l) => /^\[\d+:\d\d\] scan \d+ /.test(l))
     assert.ok(progress.length >= 1, r.stderr)
-    assert.match(progress.at(-1)!, /^\[\d+:\d\d\] scan \d+ finished 100% tests (\d+)\/\1 findings: \d+ critical, \d+ high, \d+ medium, \d+ low, \d+ info$/)
+    assert.match(
+      progress.at(-1)!,
+      /^\[\d+:\d\d\] scan \d+ finished 100% tests (\d+)\/\1 findings: \d+ critical, \d+ high, \d+ medium, \d+ low, \d+ info$/,
+    )
   }
 
   // Shell step (the issue's "done when"): --fail-on medium against the weak app → exit 1, SARIF valid.
@@ -132,7 +137,10 @@ test('the command lines of docs/ci.md against a local Ward and the weak web app:
   const json = JSON.parse(fs.readFileSync(path.join(gl.cwd, 'ward.json'), 'utf8'))
   const junit = fs.readFileSync(path.join(gl.cwd, 'ward-junit.xml'), 'utf8')
   assert.ok(json.tests.length > 0)
-  assert.equal((junit.match(/<testcase /g) ?? []).length, json.tests.length + (json.findings.some((f: any) => !json.tests.some((t: any) => t.finding_ids.includes(f.id))) ? 1 : 0))
+  assert.equal(
+    (junit.match(/<testcase /g) ?? []).length,
+    json.tests.length + (json.findings.some((f: any) => !json.tests.some((t: any) => t.finding_ids.includes(f.id))) ? 1 : 0),
+  )
   assert.equal(gl.code, json.findings.some((f: any) => f.risk_level >= 3) ? 1 : 0)
 
   // The server's own formats for the shell step's scan: same SARIF results and fingerprints.
@@ -145,14 +153,20 @@ test('the command lines of docs/ci.md against a local Ward and the weak web app:
   const sCsv = await get('text/csv')
   assert.match(String(sCsv.headers['content-type']), /^text\/csv/)
   assert.equal(sCsv.body.trimEnd().split('\r\n').length, results.length + 1)
-  assert.ok(((await get("application/xml")).body.match(/<testcase /g) ?? []).length > 0)
-  assert.match((await get('text/markdown')).body, new RegExp(`^## Ward scan ${id}: Website Scanner on [^\\n]+\\n\\nStatus: finished \\(\\d+ of ${json.tests.length} tests could not run&#58; [^\\n]+\\)\\. Tests: ${json.tests.length}\\. Findings: ${results.length}\\.`))
+  assert.ok(((await get('application/xml')).body.match(/<testcase /g) ?? []).length > 0)
+  assert.match(
+    (await get('text/markdown')).body,
+    new RegExp(
+      `^## Ward scan ${id}: Website Scanner on [^\\n]+\\n\\nStatus: finished \\(\\d+ of ${json.tests.length} tests could not run&#58; [^\\n]+\\)\\. Tests: ${json.tests.length}\\. Findings: ${results.length}\\.`,
+    ),
+  )
   const j = await get('application/json')
   assert.equal(j.headers['content-type'], 'application/json')
   assert.equal(j.json().data.output_data.findings.length, results.length)
   const no = await get('text/html')
   assert.equal(no.statusCode, 406)
-  for (const t of ['application/json', 'application/pdf', 'application/sarif+json', 'text/csv', 'application/xml', 'text/markdown']) assert.ok(no.json().message.includes(t), no.body)
+  for (const t of ['application/json', 'application/pdf', 'application/sarif+json', 'text/csv', 'application/xml', 'text/markdown'])
+    assert.ok(no.json().message.includes(t), no.body)
   const fcsv = await w.req('GET', `/api/v2/findings?task_id=${id}`, { headers: { accept: 'text/csv' } })
   assert.match(String(fcsv.headers['content-type']), /^text\/csv/)
   // The same rows (GET /findings lists newest first, the scan output by severity).
@@ -161,18 +175,28 @@ test('the command lines of docs/ci.md against a local Ward and the weak web app:
   assert.equal((await w.req('GET', `/api/v2/findings?task_id=${id}`)).headers['content-type'], 'application/json')
   const doc2 = (await w.req('GET', '/api/v2/openapi.json')).json()
   const content = doc2.paths['/api/v2/scans/{id}/output'].get.responses['200'].content
-  assert.deepEqual(Object.keys(content).sort(), ['application/json', 'application/pdf', 'application/sarif+json', 'application/xml', 'text/csv', 'text/markdown'])
+  assert.deepEqual(Object.keys(content).sort(), [
+    'application/json',
+    'application/pdf',
+    'application/sarif+json',
+    'application/xml',
+    'text/csv',
+    'text/markdown',
+  ])
   assert.ok(doc2.paths['/api/v2/findings'].get.responses['200'].content['text/csv'])
 })
 
-test('usage errors exit 3: the binary without a server (no database, no WARD_DATABASE_URL), and bad options checked against the server\'s GET /tools', async () => {
+test("usage errors exit 3: the binary without a server (no database, no WARD_DATABASE_URL), and bad options checked against the server's GET /tools", async () => {
   const r = await spawnCli([bed.httpUrl, '--tool', 'website'], clientEnv()).done
   assert.equal(r.code, 3, r.stderr)
   assert.match(r.stderr, /no server: give --server URL or set WARD_URL/)
   const env = clientEnv({ WARD_URL: server, WARD_API_KEY: w.key })
   const cases: Array<[string[], RegExp]> = [
     [[bed.httpUrl, '--tool', 'website', '--param', 'scan_type=fast'], /scan_type: must be one of light, deep/],
-    [[bed.httpUrl, '--tool', 'website', '--param', 'nope=1'], /unknown parameter "nope" \(known: scan_type, rate_limit, authentication, templates\)/],
+    [
+      [bed.httpUrl, '--tool', 'website', '--param', 'nope=1'],
+      /unknown parameter "nope" \(known: scan_type, rate_limit, authentication, templates\)/,
+    ],
     [[bed.httpUrl, '--tool', 'nosuch'], /unknown tool "nosuch"/],
     [[bed.httpUrl, '--tool', '999'], /the server has no tool 999; it offers 20 \(/],
     [[bed.httpUrl, '--tool', 'website', '--fail-on', 'severe'], /Allowed choices are info, low, medium, high, critical/],
@@ -255,28 +279,88 @@ async function startFake(script: { statuses: string[]; createStatus?: number; ra
         const st = script.statuses[Math.min(polls++, script.statuses.length - 1)]!
         const done = !['waiting', 'running'].includes(st)
         return send(200, {
-          data: { id: 1, tool_id: 170, target_id: 9, status_name: st, vpn_scan: false, progress: done ? 100 : 50, result_summary: { text: '', high: 1, medium: 1, low: 1, info: 1 }, start_time: '2026-11-23T09:00:00Z', end_time: done ? '2026-11-23T09:00:30Z' : null, duration: 30, num_tests: 2, num_finished_tests: done ? 2 : 1, status_message: '' },
+          data: {
+            id: 1,
+            tool_id: 170,
+            target_id: 9,
+            status_name: st,
+            vpn_scan: false,
+            progress: done ? 100 : 50,
+            result_summary: { text: '', high: 1, medium: 1, low: 1, info: 1 },
+            start_time: '2026-11-23T09:00:00Z',
+            end_time: done ? '2026-11-23T09:00:30Z' : null,
+            duration: 30,
+            num_tests: 2,
+            num_finished_tests: done ? 2 : 1,
+            status_message: '',
+          },
         })
       }
-      if (req.method === 'GET' && u === '/api/v2/scans/1/output') return send(200, { data: { output_type: 'finding_list', output_data: { findings } } })
-      if (req.method === 'GET' && u === '/api/v2/scans/1/tests') return send(200, { data: [{ id: 5, scan_id: 1, name: 'Checks', description: '', status: 'finished', result: 'failed', finding_ids: [100, 101, 102, 103], start_time: null, end_time: null }] })
+      if (req.method === 'GET' && u === '/api/v2/scans/1/output')
+        return send(200, { data: { output_type: 'finding_list', output_data: { findings } } })
+      if (req.method === 'GET' && u === '/api/v2/scans/1/tests')
+        return send(200, {
+          data: [
+            {
+              id: 5,
+              scan_id: 1,
+              name: 'Checks',
+              description: '',
+              status: 'finished',
+              result: 'failed',
+              finding_ids: [100, 101, 102, 103],
+              start_time: null,
+              end_time: null,
+            },
+          ],
+        })
       if (req.method === 'POST' && u === '/api/v2/scans/1/stop') return send(204)
       send(404, { status: 404, message: 'Not found' })
     })
   })
   await new Promise<void>((r) => srv.listen(0, FAKE_HOST, r))
-  return { base: `http://${FAKE_HOST}:${(srv.address() as AddressInfo).port}`, requests, close: () => new Promise((r) => srv.close(() => r())) }
+  return {
+    base: `http://${FAKE_HOST}:${(srv.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((r) => srv.close(() => r())),
+  }
 }
 
 test('against a server answering like the public service (risk_level 0..3, no GET /tools, a 429 with Retry-After): scan, reports, exit 1', async () => {
   const fake = await startFake({ statuses: ['waiting', 'running', 'finished'], rateLimitOnce: true })
   try {
     const out = path.join(dir, 'public')
-    const x = await runInProcess(['https://shop.example.test/', '--tool', 'website', '--param', 'scan_type=deep', '--param', 'depth=3', '--fail-on', 'high', '--format', 'sarif', '--output', path.join(out, 'p.sarif'), '--format', 'junit', '--output', path.join(out, 'p.xml'), '--format', 'markdown'], clientEnv({ WARD_URL: fake.base + '/', WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '50' }))
+    const x = await runInProcess(
+      [
+        'https://shop.example.test/',
+        '--tool',
+        'website',
+        '--param',
+        'scan_type=deep',
+        '--param',
+        'depth=3',
+        '--fail-on',
+        'high',
+        '--format',
+        'sarif',
+        '--output',
+        path.join(out, 'p.sarif'),
+        '--format',
+        'junit',
+        '--output',
+        path.join(out, 'p.xml'),
+        '--format',
+        'markdown',
+      ],
+      clientEnv({ WARD_URL: fake.base + '/', WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '50' }),
+    )
     assert.equal(x.code, 1, x.stderr)
     const create = fake.requests.find((r) => r.method === 'POST')!
     assert.deepEqual(create.body, { tool_id: 170, target_name: 'https://shop.example.test/', tool_params: { scan_type: 'deep', depth: 3 } })
-    assert.ok(fake.requests.some((r) => r.url === '/api/v2/tools'), 'asked for the tools, got 404, carried on')
+    assert.ok(
+      fake.requests.some((r) => r.url === '/api/v2/tools'),
+      'asked for the tools, got 404, carried on',
+    )
     assert.match(x.stderr, /rate limited \(429\): retrying in 1s/)
     assert.match(x.stderr, /\[0:\d\d\] scan 1 running 50% tests 1\/2 findings: 0 critical, 1 high, 1 medium, 1 low, 1 info/)
     assert.match(x.stderr, /1 finding\(s\) at or above high: failing \(exit 1\)/)
@@ -284,10 +368,16 @@ test('against a server answering like the public service (risk_level 0..3, no GE
     const v = await validateSarif(path.join(out, 'p.sarif'))
     assert.ok(v.ok, v.output)
     const sarif = JSON.parse(fs.readFileSync(path.join(out, 'p.sarif'), 'utf8'))
-    assert.deepEqual(sarif.runs[0].results.map((r: any) => r.level), ['note', 'note', 'warning', 'error'])
+    assert.deepEqual(
+      sarif.runs[0].results.map((r: any) => r.level),
+      ['note', 'note', 'warning', 'error'],
+    )
     assert.equal((fs.readFileSync(path.join(out, 'p.xml'), 'utf8').match(/<failure /g) ?? []).length, 1)
     // --fail-on critical never trips on a 0..3 scale.
-    const y = await runInProcess(['https://shop.example.test/', '--tool', '170', '--fail-on', 'critical'], clientEnv({ WARD_URL: fake.base, WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '50' }))
+    const y = await runInProcess(
+      ['https://shop.example.test/', '--tool', '170', '--fail-on', 'critical'],
+      clientEnv({ WARD_URL: fake.base, WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '50' }),
+    )
     assert.equal(y.code, 0, y.stderr)
   } finally {
     await fake.close()
@@ -298,7 +388,20 @@ test('exit 2: the scan ends "connection error", or the server refuses the scan',
   const env = (base: string) => clientEnv({ WARD_URL: base, WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '50' })
   const fake = await startFake({ statuses: ['running', 'connection error'] })
   try {
-    const x = await runInProcess(['https://down.example.test/', '--tool', 'website', '--fail-on', 'critical', '--format', 'json', '--output', path.join(dir, 'down.json')], env(fake.base))
+    const x = await runInProcess(
+      [
+        'https://down.example.test/',
+        '--tool',
+        'website',
+        '--fail-on',
+        'critical',
+        '--format',
+        'json',
+        '--output',
+        path.join(dir, 'down.json'),
+      ],
+      env(fake.base),
+    )
     assert.equal(x.code, 2, x.stderr)
     assert.match(x.stderr, /the scan did not finish: connection error \(exit 2\)/)
     assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'down.json'), 'utf8')).scan.status_name, 'connection error')
@@ -318,7 +421,10 @@ test('exit 2: the scan ends "connection error", or the server refuses the scan',
 test('Ctrl-C without a terminal stops the remote scan and exits 130; --timeout stops it and exits 2', async () => {
   const fake = await startFake({ statuses: ['running'] })
   try {
-    const c = spawnCli(['https://slow.example.test/', '--tool', 'website'], clientEnv({ WARD_URL: fake.base, WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '100' }))
+    const c = spawnCli(
+      ['https://slow.example.test/', '--tool', 'website'],
+      clientEnv({ WARD_URL: fake.base, WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '100' }),
+    )
     const until = Date.now() + 30_000
     while (!/scan 1 running/.test(c.stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
     c.p.kill('SIGINT')
@@ -327,7 +433,10 @@ test('Ctrl-C without a terminal stops the remote scan and exits 130; --timeout s
     assert.match(r.stderr, /interrupted: scan 1 stopped/)
     assert.ok(fake.requests.some((q) => q.method === 'POST' && q.url === '/api/v2/scans/1/stop'))
 
-    const t = await runInProcess(['https://slow.example.test/', '--tool', 'website', '--timeout', '300ms'], clientEnv({ WARD_URL: fake.base, WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '50' }))
+    const t = await runInProcess(
+      ['https://slow.example.test/', '--tool', 'website', '--timeout', '300ms'],
+      clientEnv({ WARD_URL: fake.base, WARD_API_KEY: 'public-key', WARD_SCAN_POLL_MS: '50' }),
+    )
     assert.equal(t.code, 2, t.stderr)
     assert.match(t.stderr, /timed out after 0:00: stopping scan 1/)
     assert.equal(fake.requests.filter((q) => q.url === '/api/v2/scans/1/stop').length, 2)
@@ -340,7 +449,15 @@ test('progress on a terminal is one line redrawn in place; in CI one plain line 
   const chunks: string[] = []
   const tty = Object.assign(new PassThrough(), { columns: 120 })
   tty.on('data', (d) => chunks.push(String(d)))
-  const state = { scanId: 3, status: 'running', progress: 45, tests: 20, testsDone: 9, elapsedS: 34, counts: { critical: 0, high: 1, medium: 2, low: 0, info: 3 } }
+  const state = {
+    scanId: 3,
+    status: 'running',
+    progress: 45,
+    tests: 20,
+    testsDone: 9,
+    elapsedS: 34,
+    counts: { critical: 0, high: 1, medium: 2, low: 0, info: 3 },
+  }
   const p = createProgress(tty, 'tty')
   p.update(state)
   p.update({ ...state, progress: 50 })
@@ -361,7 +478,14 @@ test('progress on a terminal is one line redrawn in place; in CI one plain line 
   q.update(state)
   q.update({ ...state, elapsedS: 36 }) // only time moved: no new line
   q.update({ ...state, status: 'running\x1b[31m', progress: 50 }) // server text cannot smuggle escapes
-  const waiting = { ...state, status: 'waiting', progress: 0, testsDone: 0, tests: 0, counts: { critical: 0, high: 0, medium: 0, low: 0, info: 0 } }
+  const waiting = {
+    ...state,
+    status: 'waiting',
+    progress: 0,
+    testsDone: 0,
+    tests: 0,
+    counts: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
+  }
   q.update({ ...waiting, message: 'waiting for a worker slot: 2nd in queue' })
   q.update({ ...waiting, message: 'waiting for a worker slot: 2nd in queue', elapsedS: 40 })
   q.update({ ...waiting, message: 'waiting for a worker slot: 1st in queue' })
@@ -387,7 +511,10 @@ test('HTTP client: a dropped connection is retried with backoff for a GET, never
   await new Promise<void>((r) => srv.listen(0, FAKE_HOST, r))
   try {
     const waits: number[] = []
-    const c = new V2Client(`http://${FAKE_HOST}:${(srv.address() as AddressInfo).port}`, 'k', { backoffMs: 10, onRetry: (_why, ms) => waits.push(ms) })
+    const c = new V2Client(`http://${FAKE_HOST}:${(srv.address() as AddressInfo).port}`, 'k', {
+      backoffMs: 10,
+      onRetry: (_why, ms) => waits.push(ms),
+    })
     assert.deepEqual(await c.data('GET', '/scans/1'), { ok: true })
     assert.equal(waits.length, 1)
     await assert.rejects(c.data('POST', '/scans', {}), NetworkError)

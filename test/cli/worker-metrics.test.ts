@@ -32,8 +32,14 @@ test('WARD_METRICS_PORT: unset means no listener; a bad value stops start-up', (
   assert.equal(loadConfig({ ...base, WARD_METRICS_PORT: '' }).metricsPort, null)
   assert.equal(loadConfig({ ...base, WARD_METRICS_PORT: '9464' }).metricsPort, 9464)
   assert.equal(loadConfig({ ...base, WARD_METRICS_PORT: '0' }).metricsPort, 0)
-  assert.throws(() => loadConfig({ ...base, WARD_METRICS_PORT: 'abc' }), (e: Error) => e instanceof ConfigError && /WARD_METRICS_PORT/.test(e.message))
-  assert.throws(() => loadConfig({ ...base, WARD_METRICS_PORT: '70000' }), (e: Error) => e instanceof ConfigError && /WARD_METRICS_PORT/.test(e.message))
+  assert.throws(
+    () => loadConfig({ ...base, WARD_METRICS_PORT: 'abc' }),
+    (e: Error) => e instanceof ConfigError && /WARD_METRICS_PORT/.test(e.message),
+  )
+  assert.throws(
+    () => loadConfig({ ...base, WARD_METRICS_PORT: '70000' }),
+    (e: Error) => e instanceof ConfigError && /WARD_METRICS_PORT/.test(e.message),
+  )
 })
 
 test('the metrics listener serves the process registry and /healthz, nothing else', async () => {
@@ -62,17 +68,27 @@ test('the metrics listener serves the process registry and /healthz, nothing els
   await assert.rejects(fetch(`${s.url}/healthz`), 'closed listener refuses connections')
 })
 
-
-test('a `ward worker` with WARD_METRICS_PORT reports the claim latency and tool duration of the scan it ran', { timeout: 30000 }, async () => {
+test('a `ward worker` with WARD_METRICS_PORT reports the claim latency and tool duration of the scan it ran', {
+  timeout: 30000,
+}, async () => {
   const why = await pgUnreachable()
   if (why) {
-    console.log(`the worker process test needs PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`)
+    console.log(
+      `the worker process test needs PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`,
+    )
     assert.ok(why.length > 0)
     return
   }
   const schema = await createPgSchema()
   const key = randomBytes(20).toString('hex')
-  const env = { HOST, WARD_DATABASE_URL: schema.url, WARD_INITIAL_API_KEY: key, WARD_RATE_LIMIT: 'off', WARD_DB_POOL_MAX: '3', LOG_LEVEL: 'warn' }
+  const env = {
+    HOST,
+    WARD_DATABASE_URL: schema.url,
+    WARD_INITIAL_API_KEY: key,
+    WARD_RATE_LIMIT: 'off',
+    WARD_DB_POOL_MAX: '3',
+    LOG_LEVEL: 'warn',
+  }
   const procs: WardProc[] = []
   const admin = new pg.Client({ connectionString: schema.url })
   await admin.connect()
@@ -92,7 +108,11 @@ test('a `ward worker` with WARD_METRICS_PORT reports the claim latency and tool 
 
     const target = await api(serve!.base!, key, 'POST', '/api/v2/targets', { name: 'metrics.example.test' })
     assert.equal(target.status, 201, target.text)
-    const scan = await api(serve!.base!, key, 'POST', '/api/v2/scans', { tool_id: 9001, target_id: target.json.data.created_id, tool_params: { steps: 2, step_ms: 10 } })
+    const scan = await api(serve!.base!, key, 'POST', '/api/v2/scans', {
+      tool_id: 9001,
+      target_id: target.json.data.created_id,
+      tool_params: { steps: 2, step_ms: 10 },
+    })
     assert.equal(scan.status, 201, scan.text)
     const id = scan.json.data.created_id
     let status = ''

@@ -2,7 +2,13 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { dedupKey, normaliseLocation, type FindingIdentity } from '../../src/domain/finding-identity.js'
 
-const base: FindingIdentity = { targetId: 7, vulnId: 'website.headers.csp-missing', port: 443, protocol: 'tcp', url: 'https://example.com/' }
+const base: FindingIdentity = {
+  targetId: 7,
+  vulnId: 'website.headers.csp-missing',
+  port: 443,
+  protocol: 'tcp',
+  url: 'https://example.com/',
+}
 const key = (over: Partial<FindingIdentity> = {}) => dedupKey({ ...base, ...over })
 
 test('dedupKey is a sha256 hex string and deterministic', () => {

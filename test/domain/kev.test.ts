@@ -2,7 +2,14 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import {
-  KevFeedError, compareCve, isInKev, kevSnapshotFromFeed, loadKevSnapshot, normaliseCve, parseKevFeed, parseKevSnapshot,
+  KevFeedError,
+  compareCve,
+  isInKev,
+  kevSnapshotFromFeed,
+  loadKevSnapshot,
+  normaliseCve,
+  parseKevFeed,
+  parseKevSnapshot,
 } from '../../src/domain/kev.js'
 
 const smallFeed = JSON.parse(readFileSync(new URL('../fixtures/kev-small.json', import.meta.url), 'utf8')) as unknown
@@ -49,7 +56,11 @@ test('parseKevFeed rejects malformed input with a clear error', () => {
     [{ vulnerabilities: ['CVE-2021-44228'] }, /vulnerabilities\[0\]\.cveID/],
   ]
   for (const [input, message] of cases) {
-    assert.throws(() => parseKevFeed(input), (e: unknown) => e instanceof KevFeedError && message.test(e.message), JSON.stringify(input))
+    assert.throws(
+      () => parseKevFeed(input),
+      (e: unknown) => e instanceof KevFeedError && message.test(e.message),
+      JSON.stringify(input),
+    )
   }
 })
 

@@ -36,7 +36,6 @@ interface Rec {
   name?: string
 }
 
-
 /** A port free on HOST now, so the API can be started (and restarted) on a known address. */
 async function freePort(): Promise<number> {
   const s = net.createServer()
@@ -70,10 +69,14 @@ async function call(base: string, key: string, op: Op, method: string, url: stri
   }
 }
 
-test('API process SIGKILLed and restarted under load: no 5xx, only connection errors around the outage, nothing acknowledged is lost', { timeout: 40000 }, async () => {
+test('API process SIGKILLed and restarted under load: no 5xx, only connection errors around the outage, nothing acknowledged is lost', {
+  timeout: 40000,
+}, async () => {
   const why = await pgUnreachable()
   if (why) {
-    console.log(`the API restart test needs PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`)
+    console.log(
+      `the API restart test needs PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`,
+    )
     assert.ok(why.length > 0)
     return
   }
@@ -95,7 +98,11 @@ test('API process SIGKILLed and restarted under load: no 5xx, only connection er
   await admin.connect()
   const q = async (text: string, params: unknown[] = []) => (await admin.query(text, params)).rows
   try {
-    const [w1, w2, first] = await Promise.all([startProc('worker', env), startProc('worker', env), startProc('serve', { ...env, PORT: String(port) })])
+    const [w1, w2, first] = await Promise.all([
+      startProc('worker', env),
+      startProc('worker', env),
+      startProc('serve', { ...env, PORT: String(port) }),
+    ])
     procs.push(w1!, w2!, first!)
     const base = first!.base!
     assert.equal(base, `http://${HOST}:${port}`)
@@ -144,21 +151,44 @@ test('API process SIGKILLed and restarted under load: no 5xx, only connection er
     const answered = recs.filter((r) => r.status !== undefined)
     const failed = recs.filter((r) => r.error !== undefined)
     const summary = `${recs.length} requests, ${answered.length} answered, ${failed.length} failed (${[...new Set(failed.map((f) => f.error))].join(', ')})`
-    assert.deepEqual(answered.filter((r) => r.status! >= 500).map((r) => `${r.op} ${r.status} ${JSON.stringify(r.json)}`), [], `no 5xx; ${summary}`)
     assert.deepEqual(
-      answered.filter((r) => r.status !== (r.op.startsWith('post') ? 201 : 200)).map((r) => `${r.op} ${r.status} ${JSON.stringify(r.json)}`),
+      answered.filter((r) => r.status! >= 500).map((r) => `${r.op} ${r.status} ${JSON.stringify(r.json)}`),
+      [],
+      `no 5xx; ${summary}`,
+    )
+    assert.deepEqual(
+      answered
+        .filter((r) => r.status !== (r.op.startsWith('post') ? 201 : 200))
+        .map((r) => `${r.op} ${r.status} ${JSON.stringify(r.json)}`),
       [],
       `every answer is a success; ${summary}`,
     )
-    assert.deepEqual(failed.filter((r) => !CONNECTION_ERRORS.has(r.error!)).map((r) => `${r.op}: ${r.error}`), [], `failures are connection errors; ${summary}`)
+    assert.deepEqual(
+      failed.filter((r) => !CONNECTION_ERRORS.has(r.error!)).map((r) => `${r.op}: ${r.error}`),
+      [],
+      `failures are connection errors; ${summary}`,
+    )
     // In flight at the kill, or refused while down: nothing fails before the kill or after the restart.
-    assert.deepEqual(failed.filter((r) => r.t1 < killAt || r.t0 > readyAt).map((r) => `${r.op} ${r.error} at +${r.t0 - killAt} ms`), [], summary)
+    assert.deepEqual(
+      failed.filter((r) => r.t1 < killAt || r.t0 > readyAt).map((r) => `${r.op} ${r.error} at +${r.t0 - killAt} ms`),
+      [],
+      summary,
+    )
     assert.ok(failed.length > 0, `the outage was seen by the clients; ${summary}`)
     const okScans = answered.filter((r) => r.op === 'post-scan' && r.status === 201)
     const okTargets = answered.filter((r) => r.op === 'post-target' && r.status === 201)
-    for (const [what, list] of [['targets', okTargets], ['scans', okScans]] as const) {
-      assert.ok(list.some((r) => r.t1 < killAt), `${what} created before the kill; ${summary}`)
-      assert.ok(list.some((r) => r.t0 > readyAt), `${what} created after the restart; ${summary}`)
+    for (const [what, list] of [
+      ['targets', okTargets],
+      ['scans', okScans],
+    ] as const) {
+      assert.ok(
+        list.some((r) => r.t1 < killAt),
+        `${what} created before the kill; ${summary}`,
+      )
+      assert.ok(
+        list.some((r) => r.t0 > readyAt),
+        `${what} created after the restart; ${summary}`,
+      )
     }
 
     // ---- every scan in the database ends (including any whose POST lost its answer)
@@ -180,7 +210,11 @@ test('API process SIGKILLed and restarted under load: no 5xx, only connection er
       for (const t of r.json.data) listed.add(t.id)
       if (r.json.data.length < 1000) break
     }
-    assert.deepEqual(ids.filter((id) => !listed.has(id)), [], 'every acknowledged target is listed by the API')
+    assert.deepEqual(
+      ids.filter((id) => !listed.has(id)),
+      [],
+      'every acknowledged target is listed by the API',
+    )
 
     // ---- acknowledged scans ran once to the end; their findings are all readable
     const scanIds = okScans.map((r) => r.json.data.created_id as number)
@@ -211,11 +245,15 @@ test('API process SIGKILLed and restarted under load: no 5xx, only connection er
     }
     const dbCount = new Map(rows.map((r) => [Number(r.id), Number(r.findings)]))
     assert.deepEqual(
-      scanIds.filter((id) => viaApi.get(id) !== dbCount.get(id)).map((id) => `scan ${id}: API ${viaApi.get(id)}, database ${dbCount.get(id)}`),
+      scanIds
+        .filter((id) => viaApi.get(id) !== dbCount.get(id))
+        .map((id) => `scan ${id}: API ${viaApi.get(id)}, database ${dbCount.get(id)}`),
       [],
       'findings via the API equal those in the database',
     )
-    console.log(`api-restart: ${summary}; ${okTargets.length} targets and ${okScans.length} scans acknowledged; API down ${readyAt - killAt} ms`)
+    console.log(
+      `api-restart: ${summary}; ${okTargets.length} targets and ${okScans.length} scans acknowledged; API down ${readyAt - killAt} ms`,
+    )
   } finally {
     await Promise.all(procs.map((p) => stopProc(p, 'SIGTERM', 5000)))
     await admin.end()

@@ -8,7 +8,10 @@ import { faultRun, postgresBed } from '../helpers/crash-fault.js'
 
 const only = process.env.WARD_TEST_BACKENDS
 
-test('kill -9 mid-scan 20 times on PostgreSQL: 0 scans stuck, 0 findings lost, every scan finished', { timeout: 400000, skip: only === 'sqlite' }, async () => {
+test('kill -9 mid-scan 20 times on PostgreSQL: 0 scans stuck, 0 findings lost, every scan finished', {
+  timeout: 400000,
+  skip: only === 'sqlite',
+}, async () => {
   const why = await pgUnreachable()
   if (why) {
     console.log(`the PostgreSQL fault test needs a server: not reachable (${why})`)

@@ -6,7 +6,10 @@ import { faultRun, sqliteBed } from '../helpers/crash-fault.js'
 
 const only = process.env.WARD_TEST_BACKENDS
 
-test('kill -9 mid-scan 20 times on SQLite: 0 scans stuck, 0 findings lost, every scan finished', { timeout: 400000, skip: only === 'postgres' }, async () => {
+test('kill -9 mid-scan 20 times on SQLite: 0 scans stuck, 0 findings lost, every scan finished', {
+  timeout: 400000,
+  skip: only === 'postgres',
+}, async () => {
   const bed = await sqliteBed()
   try {
     console.log(`fault test sqlite: ${JSON.stringify(await faultRun(bed))}`)

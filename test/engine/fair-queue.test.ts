@@ -20,10 +20,27 @@ async function scan(w: TestWard, key: string, params: Record<string, unknown>) {
 }
 const get = async (w: TestWard, key: string, id: number) => (await w.req('GET', `/api/v2/scans/${id}`, { key })).json().data
 const running = async (w: TestWard, userId: number) =>
-  Number((await w.h.db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('user_id', '=', userId).where('status', '=', 'running').executeTakeFirstOrThrow()).n)
+  Number(
+    (
+      await w.h.db
+        .selectFrom('scans')
+        .select((e) => e.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 const runningTotal = async (w: TestWard) =>
-  Number((await w.h.db.selectFrom('scans').select((e) => e.fn.countAll().as('n')).where('status', '=', 'running').executeTakeFirstOrThrow()).n)
+  Number(
+    (
+      await w.h.db
+        .selectFrom('scans')
+        .select((e) => e.fn.countAll().as('n'))
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 /** Waits until `n` scans run, then a little more: no further scan may be claimed meanwhile. */
 async function settle(w: TestWard, n: number, ms = 20000) {
@@ -33,7 +50,7 @@ async function settle(w: TestWard, n: number, ms = 20000) {
 }
 
 describe('fair queue', () => {
-  test('two heavy users share the slots; a light user\'s scan starts within seconds; waiting scans give their place', async () => {
+  test("two heavy users share the slots; a light user's scan starts within seconds; waiting scans give their place", async () => {
     // The default shape: 16 slots, 10 running scans per user at most, 2 slots kept for light users.
     // The scans are queued before the worker starts (a backlog, as after a restart).
     const w = await startWard({ worker: false, env: { WARD_WORKER_CONCURRENCY: '16', WARD_USER_MAX_RUNNING: '10' } })
@@ -100,7 +117,12 @@ describe('fair queue', () => {
       for (let i = 0; i < 5; i++) ids.push(await scan(w, w.key, LONG))
       assert.equal(await settle(w, 3), 3)
       // The waiting message is refreshed by the queue's next pass after the third scan started (a busy machine shows the earlier "2nd in queue" for a moment).
-      const waiting = await waitForScan(w, ids[3]!, (x) => x.status_message === 'waiting: your 3 running scans are the per-user limit', 5000)
+      const waiting = await waitForScan(
+        w,
+        ids[3]!,
+        (x) => x.status_message === 'waiting: your 3 running scans are the per-user limit',
+        5000,
+      )
       assert.equal(waiting.status_name, 'waiting')
       const bob = await w.user('bob')
       const b = await scan(w, bob.key, { steps: 1, step_ms: 1 })
@@ -128,8 +150,17 @@ describe('fair queue', () => {
       assert.ok(mid.progress > 0 && mid.progress < 100)
       // The pace so far, applied to the rest (the steps take longer than 150 ms on a loaded machine).
       assert.ok(mid.eta_seconds >= 0 && mid.eta_seconds <= 20, `eta ${mid.eta_seconds} s at ${mid.progress} %`)
-      const later = await waitForScan(w, id, (s) => s.status_name !== 'running' || (s.progress >= mid.progress + 30 && s.eta_seconds !== null), 10000)
-      if (later.status_name === 'running') assert.ok(later.eta_seconds < mid.eta_seconds + 1, `eta ${mid.eta_seconds} s at ${mid.progress} %, then ${later.eta_seconds} s at ${later.progress} %`)
+      const later = await waitForScan(
+        w,
+        id,
+        (s) => s.status_name !== 'running' || (s.progress >= mid.progress + 30 && s.eta_seconds !== null),
+        10000,
+      )
+      if (later.status_name === 'running')
+        assert.ok(
+          later.eta_seconds < mid.eta_seconds + 1,
+          `eta ${mid.eta_seconds} s at ${mid.progress} %, then ${later.eta_seconds} s at ${later.progress} %`,
+        )
       const done = await waitForScan(w, id, isTerminal, 10000)
       assert.equal(done.eta_seconds, 0)
       // The scan resource in OpenAPI lists the new field.
@@ -144,7 +175,10 @@ describe('fair queue', () => {
     const w = await startWard({ env: { WARD_WORKER_CONCURRENCY: '4', WARD_USER_MAX_RUNNING: '5' } })
     const extra: Worker[] = []
     try {
-      for (let i = 0; i < 2; i++) extra.push(await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }), callbacks: false }))
+      for (let i = 0; i < 2; i++)
+        extra.push(
+          await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'silent' }), callbacks: false }),
+        )
       const users = [{ key: w.key, userId: w.userId }, await w.user('u2'), await w.user('u3')]
       const ids: number[] = []
       for (let i = 0; i < 16; i++) for (const u of users) ids.push(await scan(w, u.key, { steps: 2, step_ms: 40 }))
@@ -160,8 +194,14 @@ describe('fair queue', () => {
       }
       const rows = await w.h.db.selectFrom('scans').select(['id', 'status', 'attempts']).execute()
       assert.equal(rows.length, ids.length)
-      assert.ok(rows.every((r) => r.status === 'finished'), JSON.stringify(rows.filter((r) => r.status !== 'finished')))
-      assert.ok(rows.every((r) => r.attempts === 1), 'each scan claimed once')
+      assert.ok(
+        rows.every((r) => r.status === 'finished'),
+        JSON.stringify(rows.filter((r) => r.status !== 'finished')),
+      )
+      assert.ok(
+        rows.every((r) => r.attempts === 1),
+        'each scan claimed once',
+      )
       const starts = await w.h.db.selectFrom('scan_logs').select(['scan_id']).where('line', 'like', '%started on%').execute()
       assert.equal(starts.length, ids.length, 'each scan ran once')
       assert.ok(maxRunning <= 12, `at most 3 workers x 4 slots running (saw ${maxRunning})`)

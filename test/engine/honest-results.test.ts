@@ -95,10 +95,17 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     for (const f of onA) assert.equal((await w.req('GET', `/api/v2/findings/${f.id}`)).json().data.status, 'fixed')
     const c3 = await changes(s3)
     assert.equal(c3.against_scan_id, s2)
-    assert.deepEqual(c3.surface.ports.closed.map((p: any) => p.port), [], 'scan 2 had no port A to close')
+    assert.deepEqual(
+      c3.surface.ports.closed.map((p: any) => p.port),
+      [],
+      'scan 2 had no port A to close',
+    )
     const c3a = (await w.req('GET', `/api/v2/scans/${s3}/changes?against=${s1}`)).json().data
     assert.ok(c3a.findings.gone.some((f: any) => f.port === pa))
-    assert.deepEqual(c3a.surface.ports.closed.map((p: any) => p.port), [pa])
+    assert.deepEqual(
+      c3a.surface.ports.closed.map((p: any) => p.port),
+      [pa],
+    )
   })
 
   test('a shorter complete scan leaves what it did not test open; a test that ran and found nothing fixes', async () => {
@@ -109,7 +116,10 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     const s2 = await startScan({ tool_id: 9001, target_id: target, tool_params: { steps: 3, step_ms: 1 } })
     assert.equal((await ended(s2)).status_name, 'finished')
     assert.equal((await w.req('GET', `/api/v2/findings/${step5.id}`)).json().data.status, 'open')
-    assert.deepEqual((await changes(s2)).findings.not_covered.map((f: any) => f.location), ['step-5'])
+    assert.deepEqual(
+      (await changes(s2)).findings.not_covered.map((f: any) => f.location),
+      ['step-5'],
+    )
     // Step 5 errored: it could not run, so it is not fixed either (and the scan says so).
     const s3 = await startScan({ tool_id: 9001, target_id: target, tool_params: { steps: 5, step_ms: 1, error_steps: [5] } })
     const e3 = await ended(s3)
@@ -128,7 +138,11 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     assert.equal(lc.fixed_scan_id, s4)
     const c4 = await changes(s4)
     assert.equal(c4.against_scan_id, s3, 'a finished scan with a test that could not run is a baseline for what it covered')
-    assert.deepEqual(c4.findings.gone.map((f: any) => f.location), [], 'step 5 was not covered by scan 3: not "gone" against it')
+    assert.deepEqual(
+      c4.findings.gone.map((f: any) => f.location),
+      [],
+      'step 5 was not covered by scan 3: not "gone" against it',
+    )
     assert.deepEqual(c4.findings.new, [], 'nothing is new: scan 3 saw step-1 and step-3')
   })
 
@@ -139,7 +153,10 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     const id = await startScan({ tool_id: 9001, target_id: target, tool_params: { steps: 2, step_ms: 1, error_steps: [1, 2] } })
     const s = await ended(id)
     assert.equal(s.status_name, 'connection error')
-    assert.match(s.status_message, /^No test ran to a result \(all 2 tests errored or were skipped\): step 1 \(error: step 1 could not run \(diagnostic\)\); step 2 /)
+    assert.match(
+      s.status_message,
+      /^No test ran to a result \(all 2 tests errored or were skipped\): step 1 \(error: step 1 could not run \(diagnostic\)\); step 2 /,
+    )
     const text = await pdfText(id)
     if (hasPdftotext) {
       assert.ok(!text.includes('The scan recorded no findings. The scan') || text.includes('No test ran to a result'), text.slice(0, 2000))
@@ -152,7 +169,9 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     assert.deepEqual(c.findings.new, [])
   })
 
-  test('TLS: a server that accepts TCP but never answers a ClientHello → connection error, not "no findings"', { timeout: 180000 }, async () => {
+  test('TLS: a server that accepts TCP but never answers a ClientHello → connection error, not "no findings"', {
+    timeout: 180000,
+  }, async () => {
     const silent = await listen('127.0.27.30', 0, (c) => c.setTimeout(120000, () => c.destroy()))
     const id = await startScan({ tool_id: 450, target_name: `127.0.27.30`, tool_params: { port: portOf(silent) } })
     const s = await ended(id, 170000)
@@ -162,7 +181,9 @@ describe(`honest results (${TEST_BACKEND})`, () => {
     assert.equal(pdf.statusCode, 200)
   })
 
-  test('website scan of a server that accepts TCP but never answers HTTP → connection error naming what failed', { timeout: 120000 }, async () => {
+  test('website scan of a server that accepts TCP but never answers HTTP → connection error naming what failed', {
+    timeout: 120000,
+  }, async () => {
     const mute = await listen('127.0.27.31', 0, (c) => c.destroy())
     const id = await startScan({ tool_id: 170, target_name: `http://127.0.27.31:${portOf(mute)}/`, max_scan_time: 2 })
     const s = await ended(id, 110000)

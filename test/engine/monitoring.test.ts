@@ -41,7 +41,9 @@ const locations = (fs: any[]) => fs.map((f) => f.location).sort()
 describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
   test('new, gone (fixed), still, regression, triage carried over, partial scans mark nothing gone', async () => {
     const target = (await w.req('POST', '/api/v2/targets', { form: { name: 'lifecycle.example' } })).json().data.created_id
-    const sched = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: target, interval_minutes: 1440, tool_params: { steps: 5, step_ms: 1 } } })
+    const sched = await w.req('POST', '/api/v2/schedules', {
+      body: { tool_id: 9001, target_id: target, interval_minutes: 1440, tool_params: { steps: 5, step_ms: 1 } },
+    })
     assert.equal(sched.statusCode, 201, sched.body)
     const sid = sched.json().data.created_id
 
@@ -59,7 +61,10 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     }
     // Triage: step-3 accepted by a person.
     const step3 = (await byLoc(s1))['step-3']
-    assert.equal((await w.req('PATCH', `/api/v2/findings/${step3.id}`, { body: { status: 'accepted', reason: 'known, tolerated' } })).statusCode, 200)
+    assert.equal(
+      (await w.req('PATCH', `/api/v2/findings/${step3.id}`, { body: { status: 'accepted', reason: 'known, tolerated' } })).statusCode,
+      200,
+    )
     assert.equal(f1.length, 3)
 
     // Run 2 (partial: stopped before it starts would be empty; a stopped running scan is partial).
@@ -133,12 +138,19 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     const inOutput = (await w.req('GET', `/api/v2/scans/${s4}/output`)).json().data.output_data.findings.find((f: any) => f.id === back.id)
     assert.deepEqual({ ...inOutput }, back, 'the same finding object in the scan output')
     const regressed = (await w.req('GET', `/api/v2/findings?target_id=${target}&regression=true`)).json().data
-    assert.deepEqual(regressed.map((f: any) => f.id).sort((a: number, b: number) => a - b), [step5id, c4.findings.new[0].id], 'the whole group, filterable')
+    assert.deepEqual(
+      regressed.map((f: any) => f.id).sort((a: number, b: number) => a - b),
+      [step5id, c4.findings.new[0].id],
+      'the whole group, filterable',
+    )
     assert.equal((await w.req('GET', `/api/v2/findings?target_id=${target}&regression=true&lifecycle=fixed`)).json().data.length, 0)
 
     // The schedule shows its last scans, newest first.
     const view = (await w.req('GET', `/api/v2/schedules/${sid}`)).json().data
-    assert.deepEqual(view.last_scans.map((s: any) => s.id), [s4, s3, partial, s1])
+    assert.deepEqual(
+      view.last_scans.map((s: any) => s.id),
+      [s4, s3, partial, s1],
+    )
   })
 
   test('a change-only callback is sent when something changed, with the changes in the signed body, and skipped otherwise', async () => {
@@ -156,7 +168,16 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
     try {
       const target = (await w.req('POST', '/api/v2/targets', { form: { name: 'notify.example' } })).json().data.created_id
       const secret = 'monitoring-secret'
-      const sched = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: target, cron: '0 4 * * *', timezone: 'Europe/Paris', tool_params: { steps: 3, step_ms: 1 }, report_callback: { url, secret, only_on_change: true } } })
+      const sched = await w.req('POST', '/api/v2/schedules', {
+        body: {
+          tool_id: 9001,
+          target_id: target,
+          cron: '0 4 * * *',
+          timezone: 'Europe/Paris',
+          tool_params: { steps: 3, step_ms: 1 },
+          report_callback: { url, secret, only_on_change: true },
+        },
+      })
       assert.equal(sched.statusCode, 201, sched.body)
       const sid = sched.json().data.created_id
       const view = (await w.req('GET', `/api/v2/schedules/${sid}`)).json().data
@@ -193,7 +214,10 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
       assert.equal(body.output_type, 'finding_list')
       assert.equal(body.changes.scan_id, s3)
       assert.equal(body.changes.against_scan_id, s2)
-      assert.deepEqual(body.changes.findings.gone.map((f: any) => f.location), ['step-3'])
+      assert.deepEqual(
+        body.changes.findings.gone.map((f: any) => f.location),
+        ['step-3'],
+      )
     } finally {
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
@@ -233,8 +257,14 @@ describe(`changes and finding life cycle (${TEST_BACKEND})`, () => {
       const second = await scan()
       const c = await changes(second)
       assert.equal(c.against_scan_id, first)
-      assert.deepEqual(c.surface.ports.opened.map((p: any) => `${p.protocol}/${p.port}`), [`tcp/${pb}`])
-      assert.deepEqual(c.surface.ports.closed.map((p: any) => `${p.protocol}/${p.port}`), [`tcp/${pa}`])
+      assert.deepEqual(
+        c.surface.ports.opened.map((p: any) => `${p.protocol}/${p.port}`),
+        [`tcp/${pb}`],
+      )
+      assert.deepEqual(
+        c.surface.ports.closed.map((p: any) => `${p.protocol}/${p.port}`),
+        [`tcp/${pa}`],
+      )
       assert.equal(c.changed, true)
     } finally {
       await close(b2)
@@ -286,17 +316,45 @@ describe(`TLS surface between two scans (${TEST_BACKEND})`, () => {
     const host = '127.0.26.50'
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-monitor-tls-'))
     const cert = (name: string, days: number) => {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(days), '-subj', `/CN=${name}`, '-addext', `subjectAltName=IP:${host}`, '-keyout', path.join(dir, `${name}.key`), '-out', path.join(dir, `${name}.pem`)], { stdio: 'ignore' })
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-sha256',
+          '-days',
+          String(days),
+          '-subj',
+          `/CN=${name}`,
+          '-addext',
+          `subjectAltName=IP:${host}`,
+          '-keyout',
+          path.join(dir, `${name}.key`),
+          '-out',
+          path.join(dir, `${name}.pem`),
+        ],
+        { stdio: 'ignore' },
+      )
       return { key: fs.readFileSync(path.join(dir, `${name}.key`)), cert: fs.readFileSync(path.join(dir, `${name}.pem`)) }
     }
     const serve = (c: { key: Buffer; cert: Buffer }, maxVersion: 'TLSv1.2' | 'TLSv1.3', port = 0) =>
       new Promise<https.Server>((resolve, reject) => {
-        const s = https.createServer({ ...c, minVersion: 'TLSv1.2', maxVersion, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384' }, (_req, res) => res.end('ok'))
+        const s = https.createServer(
+          { ...c, minVersion: 'TLSv1.2', maxVersion, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384' },
+          (_req, res) => res.end('ok'),
+        )
         s.on('tlsClientError', () => {})
         s.once('error', reject)
         s.listen(port, host, () => resolve(s))
       })
-    const stop = (s: https.Server) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()) })
+    const stop = (s: https.Server) =>
+      new Promise<void>((r) => {
+        s.closeAllConnections()
+        s.close(() => r())
+      })
     const a = cert('monitor-a', 365)
     const b = cert('monitor-b', 730)
     let server = await serve(a, 'TLSv1.3')
@@ -323,7 +381,10 @@ describe(`TLS surface between two scans (${TEST_BACKEND})`, () => {
       assert.notEqual(c.surface.tls.certificate.before.valid_to, c.surface.tls.certificate.after.valid_to)
       assert.deepEqual(c.surface.tls.protocols_removed, ['TLSv1.3'])
       assert.deepEqual(c.surface.tls.protocols_added, [])
-      assert.ok(c.surface.tls.ciphers_removed.length > 0 && c.surface.tls.ciphers_removed.every((x: string) => x.startsWith('TLSv1.3 ')), JSON.stringify(c.surface.tls))
+      assert.ok(
+        c.surface.tls.ciphers_removed.length > 0 && c.surface.tls.ciphers_removed.every((x: string) => x.startsWith('TLSv1.3 ')),
+        JSON.stringify(c.surface.tls),
+      )
       assert.equal(c.changed, true)
     } finally {
       await stop(server)
@@ -335,37 +396,81 @@ describe(`TLS surface between two scans (${TEST_BACKEND})`, () => {
 describe('diffScans (pure)', () => {
   test('the PDF gains a "Since last scan" page when changes are given', async () => {
     const { renderScanPdf } = await import('../../src/reports/pdf/index.js')
-    const scan = { id: 9, tool_id: 450, tool_name: 'SSL/TLS Scanner', target: { name: 'site.example', type: 'hostname' }, status_name: 'finished', status_message: null, start_time: null, end_time: null, duration: 0, result_summary: { critical: 0, high: 0, medium: 0, low: 0, info: 0, text: '' } }
+    const scan = {
+      id: 9,
+      tool_id: 450,
+      tool_name: 'SSL/TLS Scanner',
+      target: { name: 'site.example', type: 'hostname' },
+      status_name: 'finished',
+      status_message: null,
+      start_time: null,
+      end_time: null,
+      duration: 0,
+      result_summary: { critical: 0, high: 0, medium: 0, low: 0, info: 0, text: '' },
+    }
     const pages = (b: Buffer) => (b.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length
     const now = new Date('2026-11-24T00:00:00Z')
     const plain = await renderScanPdf(scan as any, [], [], { now })
     const before = row(1, { urls: [{ url: 'http://h/a' }] })
-    const withChanges = await renderScanPdf(scan as any, [], [], { now, changes: diffScans(row(2, { urls: [{ url: 'http://h/<script>' }] }), [], before, []) })
+    const withChanges = await renderScanPdf(scan as any, [], [], {
+      now,
+      changes: diffScans(row(2, { urls: [{ url: 'http://h/<script>' }] }), [], before, []),
+    })
     assert.equal(pages(withChanges), pages(plain) + 1)
   })
 
   const row = (id: number, out: Record<string, unknown>, status = 'finished', msg: string | null = null) =>
-    ({ id, target_id: 1, tool_id: 450, status, status_message: msg, output_data: JSON.stringify(out), end_time: '2026-11-24T00:00:00.000Z' }) as unknown as ScanRow
-  const cert = (fp: string, issuer: string, to: string) => ({ position: 0, subject: 'CN=site', issuer, valid_to: to, fingerprint_sha256: fp })
-  const tls = (protos: Array<[string, string[]]>) => protos.map(([name, ciphers]) => ({ name, accepted: true, ciphers: ciphers.map((c) => ({ name: c })) }))
+    ({
+      id,
+      target_id: 1,
+      tool_id: 450,
+      status,
+      status_message: msg,
+      output_data: JSON.stringify(out),
+      end_time: '2026-11-24T00:00:00.000Z',
+    }) as unknown as ScanRow
+  const cert = (fp: string, issuer: string, to: string) => ({
+    position: 0,
+    subject: 'CN=site',
+    issuer,
+    valid_to: to,
+    fingerprint_sha256: fp,
+  })
+  const tls = (protos: Array<[string, string[]]>) =>
+    protos.map(([name, ciphers]) => ({ name, accepted: true, ciphers: ciphers.map((c) => ({ name: c })) }))
 
   test('certificate, protocols and ciphers; subdomains and addresses; URLs; services', () => {
     const before = row(1, {
       certificates: [cert('aa', 'CN=Old CA', '2027-01-01T00:00:00Z')],
-      protocols: tls([['TLSv1.2', ['AES128-SHA', 'ECDHE-RSA-AES128-GCM-SHA256']], ['TLSv1.0', ['AES128-SHA']]]),
-      subdomains: [{ hostname: 'a.example', ip_address: '192.0.2.1' }, { hostname: 'b.example', ip_address: '192.0.2.2' }],
+      protocols: tls([
+        ['TLSv1.2', ['AES128-SHA', 'ECDHE-RSA-AES128-GCM-SHA256']],
+        ['TLSv1.0', ['AES128-SHA']],
+      ]),
+      subdomains: [
+        { hostname: 'a.example', ip_address: '192.0.2.1' },
+        { hostname: 'b.example', ip_address: '192.0.2.2' },
+      ],
       urls: [{ url: 'http://h/admin' }],
       services: [{ port: 22, protocol: 'tcp', service: 'ssh', product: 'OpenSSH', version: '8.9' }],
     })
     const after = row(2, {
       certificates: [cert('bb', 'CN=New CA', '2028-01-01T00:00:00Z')],
-      protocols: tls([['TLSv1.2', ['ECDHE-RSA-AES128-GCM-SHA256']], ['TLSv1.3', ['TLS_AES_128_GCM_SHA256']]]),
-      subdomains: [{ hostname: 'a.example', ip_address: '192.0.2.9' }, { hostname: 'c.example', ip_address: null }],
+      protocols: tls([
+        ['TLSv1.2', ['ECDHE-RSA-AES128-GCM-SHA256']],
+        ['TLSv1.3', ['TLS_AES_128_GCM_SHA256']],
+      ]),
+      subdomains: [
+        { hostname: 'a.example', ip_address: '192.0.2.9' },
+        { hostname: 'c.example', ip_address: null },
+      ],
       pages: [{ url: 'http://h/login', status: 200 }],
       services: [{ port: 22, protocol: 'tcp', service: 'ssh', product: 'OpenSSH', version: '9.6' }],
     })
     const c = diffScans(after, [], before, [])
-    assert.deepEqual(c.surface.tls.certificate, { before: { subject: 'CN=site', issuer: 'CN=Old CA', valid_to: '2027-01-01T00:00:00Z', fingerprint_sha256: 'aa' }, after: { subject: 'CN=site', issuer: 'CN=New CA', valid_to: '2028-01-01T00:00:00Z', fingerprint_sha256: 'bb' } })
+    assert.deepEqual(c.surface.tls.certificate, {
+      before: { subject: 'CN=site', issuer: 'CN=Old CA', valid_to: '2027-01-01T00:00:00Z', fingerprint_sha256: 'aa' },
+      after: { subject: 'CN=site', issuer: 'CN=New CA', valid_to: '2028-01-01T00:00:00Z', fingerprint_sha256: 'bb' },
+    })
     assert.deepEqual(c.surface.tls.protocols_added, ['TLSv1.3'])
     assert.deepEqual(c.surface.tls.protocols_removed, ['TLSv1.0'])
     assert.deepEqual(c.surface.tls.ciphers_added, ['TLSv1.3 TLS_AES_128_GCM_SHA256'])
@@ -390,7 +495,13 @@ describe('diffScans (pure)', () => {
     assert.ok(rows.some(([a, k, d]) => a === 'Certificate' && k === 'changed' && d.includes('CN=Old CA') && d.includes('CN=New CA')))
     assert.ok(rows.some(([a, k, d]) => a === 'Subdomain' && k === 'removed' && d.startsWith('b.example')))
     assert.ok(rows.some(([a, k, d]) => a === 'Service' && k === 'changed' && d.includes('8.9') && d.includes('9.6')))
-    assert.deepEqual(rows.filter(([a]) => a === 'URL'), [['URL', 'found', 'http://h/login'], ['URL', 'gone', 'http://h/admin']])
+    assert.deepEqual(
+      rows.filter(([a]) => a === 'URL'),
+      [
+        ['URL', 'found', 'http://h/login'],
+        ['URL', 'gone', 'http://h/admin'],
+      ],
+    )
     // Identical scans: nothing changed.
     assert.equal(diffScans(row(4, JSON.parse(after.output_data!)), [], after, []).changed, false)
   })

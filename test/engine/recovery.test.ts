@@ -20,7 +20,11 @@ test('expired leases: re-queued while attempts remain, then aborted with an hone
     const [again, last, fixed, stopped] = ids as [number, number, number, number]
     const past = new Date(Date.now() - 60000).toISOString()
     const run = (id: number, attempts: number, extra: Record<string, unknown> = {}) =>
-      w.h.db.updateTable('scans').set({ status: 'running', lease_owner: 'dead-worker', lease_expires_at: past, start_time: past, attempts, count_low: 2, ...extra }).where('id', '=', id).execute()
+      w.h.db
+        .updateTable('scans')
+        .set({ status: 'running', lease_owner: 'dead-worker', lease_expires_at: past, start_time: past, attempts, count_low: 2, ...extra })
+        .where('id', '=', id)
+        .execute()
     await run(again, 1)
     await run(last, 3)
     await run(fixed, 1, { tool_id: 70 })
@@ -30,7 +34,10 @@ test('expired leases: re-queued while attempts remain, then aborted with an hone
     assert.deepEqual(await recoverExpiredLeases(w.h.db, policy, 'dead-worker'), { requeued: [], ended: [] })
     const r = await recoverExpiredLeases(w.h.db, policy, 'live-worker')
     assert.deepEqual(r.requeued, [again])
-    assert.deepEqual(r.ended.sort((a, b) => a - b), [last, fixed, stopped].sort((a, b) => a - b))
+    assert.deepEqual(
+      r.ended.sort((a, b) => a - b),
+      [last, fixed, stopped].sort((a, b) => a - b),
+    )
     const row = async (id: number) => (await getScanById(w.h.db, id))!
     const a = await row(again)
     assert.deepEqual([a.status, a.lease_owner, a.end_time], ['waiting', null, null])
@@ -54,7 +61,9 @@ test('a scan queued again keeps its first start time and counts max_scan_time fr
   const w = await startWard({ worker: false, env: { WARD_MINUTE_MS: '1000' } })
   let worker: Awaited<ReturnType<typeof startWorkerRole>> | null = null
   try {
-    const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.21.4', tool_params: { steps: 1000, step_ms: 50 }, max_scan_time: 30 } })
+    const r = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 9001, target_name: '127.0.21.4', tool_params: { steps: 1000, step_ms: 50 }, max_scan_time: 30 },
+    })
     const id = r.json().data.created_id as number
     // As left by a recovery: waiting again after a first attempt that started 60 s (60 "minutes") ago.
     const first = new Date(Date.now() - 60000).toISOString().slice(0, 19) + 'Z'

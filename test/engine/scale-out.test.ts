@@ -10,11 +10,14 @@ import { startProc, stopProc, api, type WardProc } from '../helpers/processes.js
 const LEASE_MS = 4000
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-
-test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan; 100 concurrent scans run once; backends terminated', { timeout: 58000 }, async (t) => {
+test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan; 100 concurrent scans run once; backends terminated', {
+  timeout: 58000,
+}, async (t) => {
   const why = await pgUnreachable()
   if (why) {
-    console.log(`scale-out tests need PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`)
+    console.log(
+      `scale-out tests need PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`,
+    )
     assert.ok(why.length > 0)
     return
   }
@@ -41,7 +44,12 @@ test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan;
   const q = async (text: string, params: unknown[] = []) => (await admin.query(text, params)).rows
   try {
     // Four processes starting together: migrations run once under the advisory lock.
-    const [w1, w2, a1, a2] = await Promise.all([startProc('worker', env), startProc('worker', env), startProc('serve', env), startProc('serve', env)])
+    const [w1, w2, a1, a2] = await Promise.all([
+      startProc('worker', env),
+      startProc('worker', env),
+      startProc('serve', env),
+      startProc('serve', env),
+    ])
     procs.push(w1!, w2!, a1!, a2!)
     const apis = [a1!.base!, a2!.base!]
     assert.equal(Number((await q('select count(*) as n from kysely_migration'))[0].n) > 0, true)
@@ -50,8 +58,10 @@ test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan;
     const target = await api(apis[0]!, key, 'POST', '/api/v2/targets', { name: '127.0.0.1' })
     assert.equal(target.status, 201, target.text)
     const targetId = target.json.data.created_id
-    const startScan = (base: string, params: object) => api(base, key, 'POST', '/api/v2/scans', { tool_id: 9001, target_id: targetId, tool_params: params })
-    const scanRow = async (id: number) => (await q('select status, status_message, lease_owner, attempts from scans where id = $1', [id]))[0]
+    const startScan = (base: string, params: object) =>
+      api(base, key, 'POST', '/api/v2/scans', { tool_id: 9001, target_id: targetId, tool_params: params })
+    const scanRow = async (id: number) =>
+      (await q('select status, status_message, lease_owner, attempts from scans where id = $1', [id]))[0]
     const waitRow = async (id: number, pred: (r: any) => boolean, ms: number) => {
       const until = Date.now() + ms
       let r: Awaited<ReturnType<typeof scanRow>> | undefined
@@ -72,32 +82,38 @@ test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan;
       assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`)
     })
 
-    await t.test('SIGKILL of the worker running a scan: the other worker queues it again within the lease time and runs it to the end', async () => {
-      const s = await startScan(apis[0]!, { steps: 30, step_ms: 100 })
-      assert.equal(s.status, 201, s.text)
-      const id = s.json.data.created_id
-      const running = await waitRow(id, (r) => r.status === 'running' && r.lease_owner, 5000)
-      const owner = [w1!, w2!].find((w) => String(running.lease_owner).includes(`:${w.pid}:`))
-      const other = [w1!, w2!].find((w) => w !== owner)!
-      assert.ok(owner, `lease owner ${running.lease_owner} is one of our workers`)
-      owner.proc.kill('SIGKILL')
-      await owner.exited
-      const t0 = Date.now()
-      const again = await waitRow(id, (r) => r.attempts === 2, LEASE_MS * 4)
-      assert.ok(Date.now() - t0 <= LEASE_MS * 2 + 1500, `recovered after ${Date.now() - t0} ms (lease ${LEASE_MS} ms)`)
-      assert.match(String(again.lease_owner ?? `:${other.pid}:`), new RegExp(`:${other.pid}:`))
-      const ended = await waitRow(id, (r) => r.status !== 'running' && r.status !== 'waiting', 10000)
-      assert.equal(ended.status, 'finished', ended.status_message)
-      assert.equal(Number((await q('select count(*) as n from findings where scan_id = $1', [id]))[0].n), 15, 'every finding once')
-      // Replace the dead worker for the next tests.
-      const w3 = await startProc('worker', env)
-      procs.push(w3)
-    })
+    await t.test(
+      'SIGKILL of the worker running a scan: the other worker queues it again within the lease time and runs it to the end',
+      async () => {
+        const s = await startScan(apis[0]!, { steps: 30, step_ms: 100 })
+        assert.equal(s.status, 201, s.text)
+        const id = s.json.data.created_id
+        const running = await waitRow(id, (r) => r.status === 'running' && r.lease_owner, 5000)
+        const owner = [w1!, w2!].find((w) => String(running.lease_owner).includes(`:${w.pid}:`))
+        const other = [w1!, w2!].find((w) => w !== owner)!
+        assert.ok(owner, `lease owner ${running.lease_owner} is one of our workers`)
+        owner.proc.kill('SIGKILL')
+        await owner.exited
+        const t0 = Date.now()
+        const again = await waitRow(id, (r) => r.attempts === 2, LEASE_MS * 4)
+        assert.ok(Date.now() - t0 <= LEASE_MS * 2 + 1500, `recovered after ${Date.now() - t0} ms (lease ${LEASE_MS} ms)`)
+        assert.match(String(again.lease_owner ?? `:${other.pid}:`), new RegExp(`:${other.pid}:`))
+        const ended = await waitRow(id, (r) => r.status !== 'running' && r.status !== 'waiting', 10000)
+        assert.equal(ended.status, 'finished', ended.status_message)
+        assert.equal(Number((await q('select count(*) as n from findings where scan_id = $1', [id]))[0].n), 15, 'every finding once')
+        // Replace the dead worker for the next tests.
+        const w3 = await startProc('worker', env)
+        procs.push(w3)
+      },
+    )
 
     await t.test('100 scans started concurrently through two API processes each run exactly once', async () => {
       const before = Number((await q('select coalesce(max(id), 0) as m from scans'))[0].m)
       const posts = await Promise.all(Array.from({ length: 100 }, (_, i) => startScan(apis[i % 2]!, { steps: 1, step_ms: 5 })))
-      assert.deepEqual(posts.map((p) => p.status).filter((s) => s !== 201), [])
+      assert.deepEqual(
+        posts.map((p) => p.status).filter((s) => s !== 201),
+        [],
+      )
       const ids = posts.map((p) => p.json.data.created_id as number)
       assert.equal(new Set(ids).size, 100)
       const until = Date.now() + 25000
@@ -127,7 +143,10 @@ test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan;
       assert.equal(long.status, 201)
       const longId = long.json.data.created_id
       await waitRow(longId, (r) => r.status === 'running', 5000)
-      const killed = await q(`select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()`, [appName])
+      const killed = await q(
+        `select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()`,
+        [appName],
+      )
       assert.ok(killed.length >= 3, `terminated ${killed.length} connections`)
       await sleep(500)
       // Requests may fail while pools notice; then both APIs answer again.
@@ -138,10 +157,22 @@ test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan;
       }
       // The scan that was running keeps its lease (heartbeats reconnect) and finishes.
       const ended = await waitRow(longId, (r) => r.status !== 'running', 10000)
-      const why = () => procs.flatMap((p) => p.output().split('\n').filter((l) => /"level":(40|50)/.test(l)).slice(-8)).join('\n')
+      const why = () =>
+        procs
+          .flatMap((p) =>
+            p
+              .output()
+              .split('\n')
+              .filter((l) => /"level":(40|50)/.test(l))
+              .slice(-8),
+          )
+          .join('\n')
       // No process died of the dropped connections (an unhandled pg 'error' event once killed workers).
       const died = procs.filter((p) => p.proc.exitCode !== null || (p.proc.signalCode !== null && p.proc.signalCode !== 'SIGKILL'))
-      assert.deepEqual(died.map((p) => `${p.role} ${p.pid}: ${p.output().slice(-600)}`), [])
+      assert.deepEqual(
+        died.map((p) => `${p.role} ${p.pid}: ${p.output().slice(-600)}`),
+        [],
+      )
       assert.equal(ended.status, 'finished', `${JSON.stringify(ended)}\nwarnings and errors of the processes:\n${why()}`)
       // New scans are claimed promptly again: LISTEN reconnected (workers poll only every 4 s).
       const s = await startScan(apis[1]!, { steps: 1, step_ms: 10 })

@@ -13,7 +13,16 @@ import { startProc, stopProc, api, type WardProc } from '../helpers/processes.js
 import { startHostileSite, REDOS_MARKER, type HostileSite } from '../testbed/hostile-site.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const TERMINAL = ['finished', 'failed to start', 'stopped', 'timed out', 'aborted', 'VPN connection error', 'auth failed', 'connection error']
+const TERMINAL = [
+  'finished',
+  'failed to start',
+  'stopped',
+  'timed out',
+  'aborted',
+  'VPN connection error',
+  'auth failed',
+  'connection error',
+]
 
 test('ward all: the API answers fast while hostile scans run; a stuck scan thread is replaced', { timeout: 300000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-thread-'))
@@ -47,7 +56,14 @@ test('ward all: the API answers fast while hostile scans run; a stuck scan threa
       const ids = [
         await scan({ tool_id: 170, target_name: pages.url, tool_params: { scan_type: 'light' } }),
         await scan({ tool_id: 170, target_name: pages.url, tool_params: { scan_type: 'deep' } }),
-        await scan({ tool_id: 170, target_name: redos.url, tool_params: { scan_type: 'light', authentication: { type: 'form', login_url: `${redos.url}login`, username: 'u', password: 'p', failure_marker: REDOS_MARKER } } }),
+        await scan({
+          tool_id: 170,
+          target_name: redos.url,
+          tool_params: {
+            scan_type: 'light',
+            authentication: { type: 'form', login_url: `${redos.url}login`, username: 'u', password: 'p', failure_marker: REDOS_MARKER },
+          },
+        }),
         // A tool burning CPU in synchronous code, 300 ms at a time (the scans share one thread: its
         // pauses let the others go on); on the API's loop before, every request waited behind it.
         await scan({ tool_id: 9001, target_id: target.json.data.created_id, tool_params: { steps: 30, step_ms: 100, busy_ms: 300 } }),
@@ -65,14 +81,26 @@ test('ward all: the API answers fast while hostile scans run; a stuck scan threa
       }
       const states = await Promise.all(ids.map(state))
       const running = states.filter((s) => s.status_name === 'running').length
-      assert.ok(running >= 1, `the measurement overlapped running scans: ${JSON.stringify(states.map((s) => [s.status_name, s.status_message]))}`)
+      assert.ok(
+        running >= 1,
+        `the measurement overlapped running scans: ${JSON.stringify(states.map((s) => [s.status_name, s.status_message]))}`,
+      )
       times.sort((a, b) => a - b)
       const p50 = times[Math.floor(times.length / 2)]!
       const p90 = times[Math.floor(times.length * 0.9)]!
       const max = times[times.length - 1]!
       // Bounds loose enough for a shared 2-core machine; the old single loop held requests 40 s here.
-      assert.ok(p50 < 100 && p90 < 300 && max < 3000, `GET /api/v2/scans over ${times.length} requests: p50 ${p50.toFixed(0)} ms, p90 ${p90.toFixed(0)} ms, max ${max.toFixed(0)} ms (slowest: ${times.slice(-5).map((x) => x.toFixed(0)).join(", ")}; load ${os.loadavg()[0]})`)
-      assert.ok(pages.requests() >= 1 && redos.requests() >= 1, `the scans reached the beds (${pages.requests()}, ${redos.requests()}): ${JSON.stringify(states.map((s) => [s.status_name, s.status_message]))}`)
+      assert.ok(
+        p50 < 100 && p90 < 300 && max < 3000,
+        `GET /api/v2/scans over ${times.length} requests: p50 ${p50.toFixed(0)} ms, p90 ${p90.toFixed(0)} ms, max ${max.toFixed(0)} ms (slowest: ${times
+          .slice(-5)
+          .map((x) => x.toFixed(0))
+          .join(', ')}; load ${os.loadavg()[0]})`,
+      )
+      assert.ok(
+        pages.requests() >= 1 && redos.requests() >= 1,
+        `the scans reached the beds (${pages.requests()}, ${redos.requests()}): ${JSON.stringify(states.map((s) => [s.status_name, s.status_message]))}`,
+      )
     })
 
     await t.test("/metrics still shows the engine's histograms, from the scan thread", async () => {
@@ -99,7 +127,8 @@ test('ward all: the API answers fast while hostile scans run; a stuck scan threa
       assert.match(p!.output(), /scan thread is stuck/)
       const next = await scan({ tool_id: 9001, target_name: '127.0.0.1', tool_params: { steps: 2, step_ms: 10 } })
       let n = await state(next)
-      for (const until = Date.now() + 60000; !TERMINAL.includes(n.status_name) && Date.now() < until; n = await state(next)) await sleep(100)
+      for (const until = Date.now() + 60000; !TERMINAL.includes(n.status_name) && Date.now() < until; n = await state(next))
+        await sleep(100)
       assert.equal(n.status_name, 'finished', 'the new thread runs scans')
     })
 

@@ -18,10 +18,14 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SCHEDULES = 20
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-test('scheduler on PostgreSQL: a worker killed holding a claim, then two workers; every due slot fires exactly once', { timeout: 90000 }, async () => {
+test('scheduler on PostgreSQL: a worker killed holding a claim, then two workers; every due slot fires exactly once', {
+  timeout: 90000,
+}, async () => {
   const why = await pgUnreachable()
   if (why) {
-    console.log(`scheduler scale-out test needs PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`)
+    console.log(
+      `scheduler scale-out test needs PostgreSQL at ${TEST_PG_URL.replace(/\/\/[^@/]*@/, '//***@')}: not reachable (${why}); nothing else asserted`,
+    )
     assert.ok(why.length > 0)
     return
   }
@@ -31,21 +35,44 @@ test('scheduler on PostgreSQL: a worker killed holding a claim, then two workers
   const procs: WardProc[] = []
   try {
     const u = await createUser(h.db, { name: 'alice', maxTargets: 100 })
-    const targetId = await insertTarget(h.db, { workspaceId: u.workspaceId, userId: u.userId, name: '127.0.26.40', nameKey: '127.0.26.40', type: 'ip_address', description: '' })
+    const targetId = await insertTarget(h.db, {
+      workspaceId: u.workspaceId,
+      userId: u.userId,
+      name: '127.0.26.40',
+      nameKey: '127.0.26.40',
+      type: 'ip_address',
+      description: '',
+    })
     // Due an hour ago: slots missed "while Ward was down", each to fire once.
     const due = new Date(Date.now() - 3600_000).toISOString()
     const ids: number[] = []
     for (let i = 0; i < SCHEDULES; i++)
       ids.push(
         await insertSchedule(h.db, {
-          workspace_id: u.workspaceId, user_id: u.userId, name: `s${i}`, target_id: targetId, target_type: null, tool_id: 9001,
-          tool_params: JSON.stringify({ steps: 1, step_ms: 1, ignore_abort: false, fail: 'none' }), max_scan_time: 5, vpn_profile_uuid: null,
-          report_callback: null, cron: null, timezone: 'UTC', interval_minutes: 15, paused: 0, next_run_at: due,
+          workspace_id: u.workspaceId,
+          user_id: u.userId,
+          name: `s${i}`,
+          target_id: targetId,
+          target_type: null,
+          tool_id: 9001,
+          tool_params: JSON.stringify({ steps: 1, step_ms: 1, ignore_abort: false, fail: 'none' }),
+          max_scan_time: 5,
+          vpn_profile_uuid: null,
+          report_callback: null,
+          cron: null,
+          timezone: 'UTC',
+          interval_minutes: 15,
+          paused: 0,
+          next_run_at: due,
         }),
       )
 
     // 1. A scheduler that claims one schedule and is killed while holding it.
-    const holder = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/scheduler-holder.ts')], { cwd: ROOT, env: { ...process.env, WARD_DATABASE_URL: schema.url }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const holder = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/scheduler-holder.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, WARD_DATABASE_URL: schema.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     holder.stdout.on('data', (d) => (out += d))
     holder.stderr.on('data', (d) => (out += d))
@@ -62,15 +89,33 @@ test('scheduler on PostgreSQL: a worker killed holding a claim, then two workers
     assert.equal(locked.next_run_at, due, 'the claim is not committed')
     holder.kill('SIGKILL')
     await exited
-    assert.equal((await h.db.selectFrom('schedule_runs').select('id').where('schedule_id', '=', heldId).execute()).length, 0, 'the killed claim left no run')
+    assert.equal(
+      (await h.db.selectFrom('schedule_runs').select('id').where('schedule_id', '=', heldId).execute()).length,
+      0,
+      'the killed claim left no run',
+    )
 
     // 2. Two real workers, scheduler ticking every 50 ms.
-    const env = { WARD_DATABASE_URL: schema.url, WARD_SCHEDULER_MS: '50', WARD_POLL_MS: '200', WARD_USER_MAX_RUNNING: '100', WARD_DB_POOL_MAX: '4', WARD_INITIAL_API_KEY: 'x'.repeat(40) }
+    const env = {
+      WARD_DATABASE_URL: schema.url,
+      WARD_SCHEDULER_MS: '50',
+      WARD_POLL_MS: '200',
+      WARD_USER_MAX_RUNNING: '100',
+      WARD_DB_POOL_MAX: '4',
+      WARD_INITIAL_API_KEY: 'x'.repeat(40),
+    }
     const [w1, w2] = await Promise.all([startProc('worker', env), startProc('worker', env)])
     procs.push(w1!, w2!)
     const done = Date.now() + 30000
     for (;;) {
-      const n = Number((await h.db.selectFrom('schedule_runs').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+      const n = Number(
+        (
+          await h.db
+            .selectFrom('schedule_runs')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
       if (n >= SCHEDULES) break
       assert.ok(Date.now() < done, `only ${n} of ${SCHEDULES} schedules fired`)
       await sleep(100)
@@ -78,15 +123,26 @@ test('scheduler on PostgreSQL: a worker killed holding a claim, then two workers
     await sleep(1000) // time for a second firing, if there were one
     const runs = await h.db.selectFrom('schedule_runs').selectAll().execute()
     assert.equal(runs.length, SCHEDULES, 'one run per schedule: the missed slot fired once')
-    assert.deepEqual([...new Set(runs.map((r) => r.schedule_id))].sort((a, b) => a - b), ids)
+    assert.deepEqual(
+      [...new Set(runs.map((r) => r.schedule_id))].sort((a, b) => a - b),
+      ids,
+    )
     assert.ok(runs.every((r) => r.outcome === 'queued'))
     const scans = await h.db.selectFrom('scans').select(['id', 'schedule_id']).execute()
     assert.equal(scans.length, SCHEDULES, 'one scan per schedule')
     assert.equal(new Set(scans.map((s) => s.schedule_id)).size, SCHEDULES)
-    assert.ok(scans.some((s) => s.schedule_id === heldId), 'the schedule whose claim was killed fired')
+    assert.ok(
+      scans.some((s) => s.schedule_id === heldId),
+      'the schedule whose claim was killed fired',
+    )
     const next = await h.db.selectFrom('schedules').select('next_run_at').execute()
-    assert.ok(next.every((s) => Date.parse(s.next_run_at) > Date.now()), 'every next_run_at moved past now')
-    console.log(`scheduler scale-out: ${SCHEDULES} due schedules, fired by workers ${JSON.stringify(Object.fromEntries([...new Set(runs.map((r) => r.worker_id))].map((wid) => [wid, runs.filter((r) => r.worker_id === wid).length])))}`)
+    assert.ok(
+      next.every((s) => Date.parse(s.next_run_at) > Date.now()),
+      'every next_run_at moved past now',
+    )
+    console.log(
+      `scheduler scale-out: ${SCHEDULES} due schedules, fired by workers ${JSON.stringify(Object.fromEntries([...new Set(runs.map((r) => r.worker_id))].map((wid) => [wid, runs.filter((r) => r.worker_id === wid).length])))}`,
+    )
   } finally {
     await Promise.all(procs.map((p) => stopProc(p)))
     await h.close()

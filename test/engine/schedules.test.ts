@@ -19,12 +19,16 @@ before(async () => {
 after(() => w.close())
 
 async function create(body: Record<string, unknown>, key?: string) {
-  const r = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: targetId, tool_params: { steps: 1, step_ms: 1 }, ...body }, key })
+  const r = await w.req('POST', '/api/v2/schedules', {
+    body: { tool_id: 9001, target_id: targetId, tool_params: { steps: 1, step_ms: 1 }, ...body },
+    key,
+  })
   assert.equal(r.statusCode, 201, r.body)
   return r.json().data.created_id as number
 }
 const read = async (id: number) => (await w.req('GET', `/api/v2/schedules/${id}`)).json().data
-const scheduler = (now: () => Date, db = w.h.db, workerId = 'test-scheduler') => startScheduler({ db, dbKind: w.h.kind, log, workerId, tickMs: 60_000, now }, false)
+const scheduler = (now: () => Date, db = w.h.db, workerId = 'test-scheduler') =>
+  startScheduler({ db, dbKind: w.h.kind, log, workerId, tickMs: 60_000, now }, false)
 const scansOf = (id: number) => w.h.db.selectFrom('scans').select(['id', 'status']).where('schedule_id', '=', id).orderBy('id').execute()
 
 describe(`schedules API (${TEST_BACKEND})`, () => {
@@ -37,7 +41,11 @@ describe(`schedules API (${TEST_BACKEND})`, () => {
     assert.equal(s.interval_minutes, null)
     assert.equal(s.paused, false)
     assert.equal(s.target_id, targetId)
-    assert.deepEqual({ steps: s.tool_params.steps, step_ms: s.tool_params.step_ms }, { steps: 1, step_ms: 1 }, 'tool_params as resolved (defaults filled in)')
+    assert.deepEqual(
+      { steps: s.tool_params.steps, step_ms: s.tool_params.step_ms },
+      { steps: 1, step_ms: 1 },
+      'tool_params as resolved (defaults filled in)',
+    )
     // 02:30 in Berlin is 01:30 UTC in winter, 00:30 UTC in summer.
     assert.match(s.next_run_at, /^\d{4}-\d\d-\d\dT0[01]:30:00Z$/)
     const next = Date.parse(s.next_run_at)
@@ -66,7 +74,10 @@ describe(`schedules API (${TEST_BACKEND})`, () => {
   })
 
   test('a bad cron expression or time zone is a 400 naming it; nothing is created', async () => {
-    const before = await w.h.db.selectFrom('schedules').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()
+    const before = await w.h.db
+      .selectFrom('schedules')
+      .select((e) => e.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow()
     for (const [body, named] of [
       [{ cron: '61 * * * *' }, '61 * * * *'],
       [{ cron: 'every night' }, 'every night'],
@@ -83,14 +94,24 @@ describe(`schedules API (${TEST_BACKEND})`, () => {
     const patch = await w.req('PATCH', `/api/v2/schedules/${await create({ interval_minutes: 60 })}`, { body: { cron: '0 0 31 2 *' } })
     assert.equal(patch.statusCode, 400)
     assert.ok(patch.json().message.includes('0 0 31 2 *'), patch.json().message)
-    const after = await w.h.db.selectFrom('schedules').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()
+    const after = await w.h.db
+      .selectFrom('schedules')
+      .select((e) => e.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow()
     assert.equal(Number(after.n), Number(before.n) + 1)
   })
 
   test("another user's schedule answers like a missing one", async () => {
     const id = await create({ interval_minutes: 60 })
     const bob = await w.user('bob-schedules')
-    for (const [m, path] of [['GET', ''], ['PATCH', ''], ['POST', '/pause'], ['POST', '/resume'], ['POST', '/run'], ['DELETE', '']] as const) {
+    for (const [m, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['POST', '/pause'],
+      ['POST', '/resume'],
+      ['POST', '/run'],
+      ['DELETE', ''],
+    ] as const) {
       const opts = m === 'PATCH' ? { body: { name: 'x' } } : {}
       const foreign = await w.req(m, `/api/v2/schedules/${id}${path}`, { key: bob.key, ...opts })
       const missing = await w.req(m, `/api/v2/schedules/999999${path}`, { key: bob.key, ...opts })
@@ -121,7 +142,10 @@ describe(`scheduler with an injected clock (${TEST_BACKEND})`, () => {
     assert.equal(scans[0]!.status, 'waiting')
     let view = await read(id)
     assert.equal(Date.parse(view.next_run_at), first + 60 * MIN)
-    assert.deepEqual(view.last_scans.map((x: any) => x.id), [scans[0]!.id])
+    assert.deepEqual(
+      view.last_scans.map((x: any) => x.id),
+      [scans[0]!.id],
+    )
 
     // The next slot comes while the first scan still waits: skipped, and the run says so.
     now = new Date(first + 60 * MIN + 1000)
@@ -165,8 +189,11 @@ describe(`scheduler with an injected clock (${TEST_BACKEND})`, () => {
 
   test('every target of a type in the workspace: one scan per target', async () => {
     const ws = (await w.req('POST', '/api/v2/workspaces', { body: { name: 'typed' } })).json().data.created_id
-    for (const n of ['a.typed.example', 'b.typed.example', '127.0.26.9']) assert.equal((await w.req('POST', '/api/v2/targets', { form: { name: n, workspace_id: String(ws) } })).statusCode, 201)
-    const r = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_type: 'hostname', workspace_id: ws, interval_minutes: 60 } })
+    for (const n of ['a.typed.example', 'b.typed.example', '127.0.26.9'])
+      assert.equal((await w.req('POST', '/api/v2/targets', { form: { name: n, workspace_id: String(ws) } })).statusCode, 201)
+    const r = await w.req('POST', '/api/v2/schedules', {
+      body: { tool_id: 9001, target_type: 'hostname', workspace_id: ws, interval_minutes: 60 },
+    })
     assert.equal(r.statusCode, 201, r.body)
     const run = await w.req('POST', `/api/v2/schedules/${r.json().data.created_id}/run`)
     assert.equal(run.json().data.created_ids.length, 2)

@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict'
 import { waitForScan, isTerminal, type TestWard } from './ward.js'
 
-export async function scanThroughApi(w: TestWard, tool_id: number, target_name: string, tool_params: Record<string, unknown> = {}, timeoutMs = 120000) {
+export async function scanThroughApi(
+  w: TestWard,
+  tool_id: number,
+  target_name: string,
+  tool_params: Record<string, unknown> = {},
+  timeoutMs = 120000,
+) {
   const r = await w.req('POST', '/api/v2/scans', { body: { tool_id, target_name, tool_params } })
   assert.equal(r.statusCode, 201, r.body)
   const id = r.json().data.created_id

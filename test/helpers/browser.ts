@@ -8,15 +8,31 @@ import { chromium, type BrowserContext } from 'playwright-core'
 export const CHROMIUM = process.env.WARD_CHROMIUM || '/usr/bin/chromium'
 
 /** Why the browser tests cannot run here, or false. */
-export const browserSkip = (): string | false => (fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: run node scripts/ensure-chromium.mjs (as root) or install Debian's chromium`)
+export const browserSkip = (): string | false =>
+  fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: run node scripts/ensure-chromium.mjs (as root) or install Debian's chromium`
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** A browser with a fresh profile; close() removes the profile. */
 export async function launchBrowser(): Promise<BrowserContext> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-chromium-'))
   // playwright passes the profile to chromium as --user-data-dir.
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, acceptDownloads: true, viewport: { width: 1280, height: 860 } })
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 860 },
+  })
   const close = context.close.bind(context)
   context.close = async (o) => {
     await close(o)

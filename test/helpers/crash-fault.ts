@@ -75,7 +75,17 @@ export async function faultRun(bed: Bed) {
     WARD_DB_POOL_MAX: '4',
     LOG_LEVEL: 'warn',
   }
-  const figures = { kills: 0, killsMidScan: 0, scans: 0, resumed: 0, maxAttempts: 0, findingsKeptAtKills: 0, findingsAtEnd: 0, seconds: 0, startupMs: 0 }
+  const figures = {
+    kills: 0,
+    killsMidScan: 0,
+    scans: 0,
+    resumed: 0,
+    maxAttempts: 0,
+    findingsKeptAtKills: 0,
+    findingsAtEnd: 0,
+    seconds: 0,
+    startupMs: 0,
+  }
   const started = Date.now()
   const seen = new Set<number>()
   const stepsOf = new Map<number, number>()
@@ -95,7 +105,11 @@ export async function faultRun(bed: Bed) {
       if (i === KILLS) {
         // The last start-up: everything left runs to its end.
         const until = Date.now() + 60000
-        while (Date.now() < until && Number((await bed.q(`select count(*) as n from scans where status in ('waiting', 'running')`))[0].n) > 0) await sleep(100)
+        while (
+          Date.now() < until &&
+          Number((await bed.q(`select count(*) as n from scans where status in ('waiting', 'running')`))[0].n) > 0
+        )
+          await sleep(100)
         await stopProc(p)
         break
       }
@@ -117,14 +131,24 @@ export async function faultRun(bed: Bed) {
 
       // Every finding a log claims is stored (findings are written before their log line).
       const claimed = await bed.q<{ scan_id: number; line: string }>(`select scan_id, line from scan_logs where line like 'finding at %'`)
-      const stored = new Set((await bed.q<{ scan_id: number; location: string }>('select scan_id, location from findings')).map((f) => `${f.scan_id} ${f.location}`))
-      for (const c of claimed) assert.ok(stored.has(`${c.scan_id} ${c.line.slice('finding at '.length)}`), `scan ${c.scan_id}: "${c.line}" is in the log but not among its findings (kill ${i + 1})`)
+      const stored = new Set(
+        (await bed.q<{ scan_id: number; location: string }>('select scan_id, location from findings')).map(
+          (f) => `${f.scan_id} ${f.location}`,
+        ),
+      )
+      for (const c of claimed)
+        assert.ok(
+          stored.has(`${c.scan_id} ${c.line.slice('finding at '.length)}`),
+          `scan ${c.scan_id}: "${c.line}" is in the log but not among its findings (kill ${i + 1})`,
+        )
       const ids = (await bed.q<{ id: number }>('select id from findings')).map((f) => f.id)
       figures.findingsKeptAtKills += ids.filter((id) => !seen.has(id)).length
       for (const id of ids) seen.add(id)
       // The next start-up (longer than a lease) recovers the dead process's scans as soon as it runs.
     }
-    const scans = await bed.q<{ id: number; status: string; status_message: string | null; attempts: number }>('select id, status, status_message, attempts from scans order by id')
+    const scans = await bed.q<{ id: number; status: string; status_message: string | null; attempts: number }>(
+      'select id, status, status_message, attempts from scans order by id',
+    )
     const stuck = scans.filter((s) => s.status === 'running' || s.status === 'waiting')
     assert.deepEqual(stuck, [], 'no scan is stuck')
     for (const s of scans) assert.equal(s.status, 'finished', `scan ${s.id}: ${s.status} (${s.status_message})`)
@@ -133,8 +157,15 @@ export async function faultRun(bed: Bed) {
     const lost = [...seen].filter((id) => !now.has(id))
     assert.deepEqual(lost, [], 'no finding kept at a kill is lost')
     for (const s of scans) {
-      const locs = findings.filter((f) => f.scan_id === s.id).map((f) => f.location).sort()
-      assert.deepEqual(locs, Array.from({ length: stepsOf.get(s.id)! / 2 }, (_, k) => `step-${2 * k + 1}`).sort(), `scan ${s.id}: each finding once`)
+      const locs = findings
+        .filter((f) => f.scan_id === s.id)
+        .map((f) => f.location)
+        .sort()
+      assert.deepEqual(
+        locs,
+        Array.from({ length: stepsOf.get(s.id)! / 2 }, (_, k) => `step-${2 * k + 1}`).sort(),
+        `scan ${s.id}: each finding once`,
+      )
     }
     const tests = await bed.q<{ n: number }>(`select count(*) as n from tests where status = 'running'`)
     assert.equal(Number(tests[0]!.n), 0, 'no test is left running')
@@ -149,4 +180,3 @@ export async function faultRun(bed: Bed) {
     await Promise.all(procs.map((p) => stopProc(p, 'SIGKILL', 1000)))
   }
 }
-

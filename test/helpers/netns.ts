@@ -81,9 +81,15 @@ export function runInNetns<T = unknown>(ns: string, script: string, args: string
     child.on('close', (code, signal) => {
       clearTimeout(timer)
       const elapsedMs = performance.now() - started
-      const line = stdout.trim().split('\n').reverse().find((l) => l.startsWith('{') || l.startsWith('['))
+      const line = stdout
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('{') || l.startsWith('['))
       if (code !== 0 || !line) {
-        return reject(new Error(`child in ${ns} ended with ${signal ?? `code ${code}`}${line ? '' : ', no JSON on stdout'}\n${stderr.slice(-2000)}`))
+        return reject(
+          new Error(`child in ${ns} ended with ${signal ?? `code ${code}`}${line ? '' : ', no JSON on stdout'}\n${stderr.slice(-2000)}`),
+        )
       }
       try {
         resolvePromise({ json: JSON.parse(line) as T, stdout, stderr, elapsedMs })
@@ -95,7 +101,13 @@ export function runInNetns<T = unknown>(ns: string, script: string, args: string
 }
 
 /** Calls `fn(...args)` exported by `module` (path relative to the repo root) inside namespace `ns`. */
-export async function callInNetns<T = unknown>(ns: string, module: string, fn: string, args: unknown[] = [], opts: RunOptions = {}): Promise<T> {
+export async function callInNetns<T = unknown>(
+  ns: string,
+  module: string,
+  fn: string,
+  args: unknown[] = [],
+  opts: RunOptions = {},
+): Promise<T> {
   const r = await runInNetns<{ result: T }>(ns, 'test/helpers/netns.ts', ['call', module, fn, JSON.stringify(args)], opts)
   return r.json.result
 }

@@ -27,7 +27,8 @@ function cmap(text: string): Map<number, string> {
   const m = new Map<number, string>()
   // Ligatures map one glyph to several code points: <0066 0069>.
   const uni = (hex: string) => String.fromCodePoint(...(hex.replace(/\s+/g, '').match(/.{4}/g) ?? []).map((h) => parseInt(h, 16)))
-  for (const block of text.split('beginbfchar').slice(1)) for (const x of block.split('endbfchar')[0]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) m.set(parseInt(x[1]!, 16), uni(x[2]!))
+  for (const block of text.split('beginbfchar').slice(1))
+    for (const x of block.split('endbfchar')[0]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) m.set(parseInt(x[1]!, 16), uni(x[2]!))
   for (const block of text.split('beginbfrange').slice(1))
     for (const x of block.split('endbfrange')[0]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F\s]+>)/g)) {
       const lo = parseInt(x[1]!, 16)

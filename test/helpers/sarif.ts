@@ -13,7 +13,12 @@ export async function validateSarif(file: string): Promise<{ ok: boolean; errors
   const dir = mkdtempSync(join(tmpdir(), 'ward-sarif-'))
   try {
     const output = await new Promise<string>((resolve) => {
-      execFile(bin, ['validate', file, '--output', join(dir, 'validation.sarif')], { timeout: 120_000, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1' } }, (_e, stdout, stderr) => resolve(String(stdout) + String(stderr)))
+      execFile(
+        bin,
+        ['validate', file, '--output', join(dir, 'validation.sarif')],
+        { timeout: 120_000, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1' } },
+        (_e, stdout, stderr) => resolve(String(stdout) + String(stderr)),
+      )
     })
     const lines = output.split('\n')
     const errors = lines.filter((l) => /: error /.test(l) || /Catastrophic|Unhandled exception/i.test(l))

@@ -126,10 +126,22 @@ export async function runTool(
   } finally {
     if (!opts.egress) await egress.close()
   }
-  return { tests, findings, logs, output, secrets, progress, progressSteps, error, elapsedMs: performance.now() - started, coverage: coverage.toJSON() }
+  return {
+    tests,
+    findings,
+    logs,
+    output,
+    secrets,
+    progress,
+    progressSteps,
+    error,
+    elapsedMs: performance.now() - started,
+    coverage: coverage.toJSON(),
+  }
 }
 
-const identity = (f: FindingInput) => dedupKey({ targetId: 1, vulnId: f.check.id, port: f.port ?? null, protocol: f.protocol ?? null, url: f.url, location: f.location })
+const identity = (f: FindingInput) =>
+  dedupKey({ targetId: 1, vulnId: f.check.id, port: f.port ?? null, protocol: f.protocol ?? null, url: f.url, location: f.location })
 
 function guessType(name: string): ScanTarget['type'] {
   if (/^https?:\/\//i.test(name)) return 'url'

@@ -31,7 +31,11 @@ export interface TestWard {
   workspaceId: number
   worker: Worker | null
   /** inject with the default key (or `key: null` for none). */
-  req(method: string, url: string, opts?: { body?: unknown; form?: Record<string, string>; headers?: Record<string, string>; key?: string | null }): Promise<LightMyRequestResponse>
+  req(
+    method: string,
+    url: string,
+    opts?: { body?: unknown; form?: Record<string, string>; headers?: Record<string, string>; key?: string | null },
+  ): Promise<LightMyRequestResponse>
   user(name?: string, o?: { maxTargets?: number; licenseExpires?: string }): Promise<{ key: string; userId: number; workspaceId: number }>
   close(): Promise<void>
 }
@@ -104,19 +108,39 @@ async function openWithRetry(config: Config, onQuery: ((sql: string) => void) | 
   }
 }
 
-export async function startWard(opts: { env?: Record<string, string>; worker?: boolean; onQuery?: (sql: string) => void } = {}): Promise<TestWard> {
+export async function startWard(
+  opts: { env?: Record<string, string>; worker?: boolean; onQuery?: (sql: string) => void } = {},
+): Promise<TestWard> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ward-test-'))
   const dbFile = path.join(dir, 'ward.db')
   const pgSchema = TEST_BACKEND === 'postgres' ? await createPgSchema() : null
   const dbUrl = pgSchema ? pgSchema.url : `sqlite:${dbFile}`
   // The secret key file in the test's own directory (for PostgreSQL too; beside the SQLite file anyway).
   const keyFile = opts.env?.WARD_SECRET_KEY ? {} : { WARD_SECRET_KEY_FILE: path.join(dir, 'ward-secret.key') }
-  const config = loadConfig({ WARD_DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', WARD_RATE_LIMIT: 'off', WARD_POLL_MS: '50', WARD_ENABLE_DIAGNOSTIC_TOOL: '1', ...keyFile, ...opts.env })
+  const config = loadConfig({
+    WARD_DATABASE_URL: dbUrl,
+    LOG_LEVEL: 'silent',
+    WARD_RATE_LIMIT: 'off',
+    WARD_POLL_MS: '50',
+    WARD_ENABLE_DIAGNOSTIC_TOOL: '1',
+    ...keyFile,
+    ...opts.env,
+  })
   const h = await openWithRetry(config, opts.onQuery, pgSchema?.schema).catch(async (e) => {
     await pgSchema?.drop()
     throw e
   })
-  const app = await buildApp({ db: h.db, dbKind: h.kind, config, blocklist: scopesOf(config).target, tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }), resolveVpnProfile }, { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] })
+  const app = await buildApp(
+    {
+      db: h.db,
+      dbKind: h.kind,
+      config,
+      blocklist: scopesOf(config).target,
+      tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }),
+      resolveVpnProfile,
+    },
+    { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] },
+  )
   await app.ready()
   const worker = opts.worker === false ? null : await startWorkerRole({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
   const first = await createUser(h.db, { name: 'alice', maxTargets: config.maxTargetsDefault })
@@ -145,7 +169,11 @@ export async function startWard(opts: { env?: Record<string, string>; worker?: b
       return app.inject(inj)
     },
     async user(name = 'bob', o = {}) {
-      const u = await createUser(h.db, { name, maxTargets: o.maxTargets ?? config.maxTargetsDefault, licenseExpires: o.licenseExpires ?? null })
+      const u = await createUser(h.db, {
+        name,
+        maxTargets: o.maxTargets ?? config.maxTargetsDefault,
+        licenseExpires: o.licenseExpires ?? null,
+      })
       return { key: u.apiKey, userId: u.userId, workspaceId: u.workspaceId }
     },
     async close() {
@@ -172,14 +200,41 @@ export async function waitForScan(w: TestWard, id: number, pred: (s: any) => boo
   throw new Error(`scan ${id} did not reach the expected state in ${ms} ms; last: ${JSON.stringify(last)}`)
 }
 
-export const TERMINAL = ['finished', 'failed to start', 'stopped', 'timed out', 'aborted', 'VPN connection error', 'auth failed', 'connection error']
+export const TERMINAL = [
+  'finished',
+  'failed to start',
+  'stopped',
+  'timed out',
+  'aborted',
+  'VPN connection error',
+  'auth failed',
+  'connection error',
+]
 export const isTerminal = (s: any) => TERMINAL.includes(s.status_name)
 
 /** Row counts of every table: equal before and after a rejected request means nothing changed. */
 export async function tableCounts(w: TestWard): Promise<Record<string, number>> {
   const out: Record<string, number> = {}
-  for (const t of ['users', 'api_keys', 'workspaces', 'targets', 'scans', 'tests', 'findings', 'scan_logs', 'schedules', 'schedule_runs'] as const) {
-    out[t] = Number((await w.h.db.selectFrom(t).select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+  for (const t of [
+    'users',
+    'api_keys',
+    'workspaces',
+    'targets',
+    'scans',
+    'tests',
+    'findings',
+    'scan_logs',
+    'schedules',
+    'schedule_runs',
+  ] as const) {
+    out[t] = Number(
+      (
+        await w.h.db
+          .selectFrom(t)
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
   }
   return out
 }

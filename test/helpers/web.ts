@@ -26,7 +26,13 @@ export async function signInForm(w: TestWard) {
   return { token, cookie: cookieOf(r, 'ward_signin') }
 }
 
-export async function postSignIn(w: TestWard, name: string, password: string, headers: Record<string, string> = {}, more: Record<string, string> = {}) {
+export async function postSignIn(
+  w: TestWard,
+  name: string,
+  password: string,
+  headers: Record<string, string> = {},
+  more: Record<string, string> = {},
+) {
   const f = await signInForm(w)
   return w.app.inject({
     method: 'POST',
@@ -51,6 +57,11 @@ export async function signIn(w: TestWard, name = 'alice', password = PASSWORD): 
     csrf,
     get: (url, headers = {}) => w.app.inject({ method: 'GET', url, headers: { cookie, ...headers } }),
     post: (url, form = {}, headers = {}) =>
-      w.app.inject({ method: 'POST', url, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams({ _csrf: csrf, ...form }).toString() }),
+      w.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: new URLSearchParams({ _csrf: csrf, ...form }).toString(),
+      }),
   }
 }

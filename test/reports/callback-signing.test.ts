@@ -2,15 +2,26 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import {
-  BACKOFF_BASE_MS, BACKOFF_CAP_MS, BACKOFF_MIN_MS, RETRY_AFTER_MAX_MS,
-  backoffDelay, callbackTimestamp, deliveryOutcome, isRetryable, parseRetryAfter, signBody, verifySignature,
+  BACKOFF_BASE_MS,
+  BACKOFF_CAP_MS,
+  BACKOFF_MIN_MS,
+  RETRY_AFTER_MAX_MS,
+  backoffDelay,
+  callbackTimestamp,
+  deliveryOutcome,
+  isRetryable,
+  parseRetryAfter,
+  signBody,
+  verifySignature,
 } from '../../src/reports/callback-signing.js'
 
 const body = Buffer.from('{"data":{"output_type":"finding_list","output_data":{"findings":[]}}}')
 const secret = 'shh-ünïcode-secret'
 
 test('signBody is t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>." and the raw body>', () => {
-  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from('1763720100.'), body])).digest('hex')
+  const expected = createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from('1763720100.'), body]))
+    .digest('hex')
   assert.equal(signBody(secret, body, '1763720100'), `t=1763720100,v1=${expected}`)
   // The timestamp is covered: the same body at another time has another MAC.
   assert.notEqual(signBody(secret, body, '1').split('v1=')[1], signBody(secret, body, '2').split('v1=')[1])
@@ -55,9 +66,15 @@ test('backoffDelay grows exponentially with full jitter and is capped', () => {
   assert.equal(backoffDelay(3, null, top), Math.floor(0.999999 * BACKOFF_BASE_MS * 4))
   assert.equal(backoffDelay(40, null, top), Math.floor(0.999999 * BACKOFF_CAP_MS))
   assert.equal(backoffDelay(10_000, null, top), Math.floor(0.999999 * BACKOFF_CAP_MS))
-  assert.equal(backoffDelay(5, null, () => 0.5), Math.floor(0.5 * BACKOFF_BASE_MS * 16))
+  assert.equal(
+    backoffDelay(5, null, () => 0.5),
+    Math.floor(0.5 * BACKOFF_BASE_MS * 16),
+  )
   // Full jitter: a low draw gives a short wait, floored so a failing receiver is not hammered.
-  assert.equal(backoffDelay(8, null, () => 0), BACKOFF_MIN_MS)
+  assert.equal(
+    backoffDelay(8, null, () => 0),
+    BACKOFF_MIN_MS,
+  )
   assert.equal(backoffDelay(0, null, top), backoffDelay(1, null, top))
   assert.throws(() => backoffDelay(Number.NaN), RangeError)
 })
@@ -74,15 +91,37 @@ test('backoffDelay with the real random stays within [MIN, ceiling]', () => {
 
 test('backoffDelay honours retry-after seconds and HTTP-dates', () => {
   const now = Date.UTC(2026, 10, 21, 10, 15, 0)
-  assert.equal(backoffDelay(1, '120', () => 0, now), 120_000)
-  assert.equal(backoffDelay(9, ' 3 ', () => 1, now), 3_000)
-  assert.equal(backoffDelay(1, 'Sat, 21 Nov 2026 10:20:00 GMT', () => 0, now), 300_000)
-  assert.equal(backoffDelay(1, 'Sat, 21 Nov 2026 10:00:00 GMT', () => 0, now), BACKOFF_MIN_MS)
-  assert.equal(backoffDelay(1, '0', () => 0, now), BACKOFF_MIN_MS)
-  assert.equal(backoffDelay(1, String(365 * 24 * 3600), () => 0, now), RETRY_AFTER_MAX_MS)
+  assert.equal(
+    backoffDelay(1, '120', () => 0, now),
+    120_000,
+  )
+  assert.equal(
+    backoffDelay(9, ' 3 ', () => 1, now),
+    3_000,
+  )
+  assert.equal(
+    backoffDelay(1, 'Sat, 21 Nov 2026 10:20:00 GMT', () => 0, now),
+    300_000,
+  )
+  assert.equal(
+    backoffDelay(1, 'Sat, 21 Nov 2026 10:00:00 GMT', () => 0, now),
+    BACKOFF_MIN_MS,
+  )
+  assert.equal(
+    backoffDelay(1, '0', () => 0, now),
+    BACKOFF_MIN_MS,
+  )
+  assert.equal(
+    backoffDelay(1, String(365 * 24 * 3600), () => 0, now),
+    RETRY_AFTER_MAX_MS,
+  )
   // Unparseable headers fall back to the computed backoff.
   for (const bad of ['soon', '-5', '1.5', '', '   '])
-    assert.equal(backoffDelay(2, bad, () => 0.5, now), Math.floor(0.5 * BACKOFF_BASE_MS * 2), bad)
+    assert.equal(
+      backoffDelay(2, bad, () => 0.5, now),
+      Math.floor(0.5 * BACKOFF_BASE_MS * 2),
+      bad,
+    )
 })
 
 test('parseRetryAfter', () => {
@@ -95,7 +134,8 @@ test('parseRetryAfter', () => {
 
 test('isRetryable: network errors, 5xx and 429 retry; 2xx, 410 and other 4xx stop', () => {
   for (const s of ['network-error', 429, 500, 502, 503, 504, 599] as const) assert.equal(isRetryable(s), true, String(s))
-  for (const s of [200, 201, 204, 299, 301, 302, 400, 401, 403, 404, 408, 410, 413, 422, 100]) assert.equal(isRetryable(s), false, String(s))
+  for (const s of [200, 201, 204, 299, 301, 302, 400, 401, 403, 404, 408, 410, 413, 422, 100])
+    assert.equal(isRetryable(s), false, String(s))
 })
 
 test('deliveryOutcome maps an attempt to the outbox step', () => {

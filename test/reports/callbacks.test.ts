@@ -24,7 +24,10 @@ interface Receiver {
 }
 
 /** A loopback receiver; `answer(n, req)` decides the reply to the n-th request (0-based). */
-async function receiver(host: string, answer: (n: number, r: Received, res: http.ServerResponse) => void | Promise<void>): Promise<Receiver> {
+async function receiver(
+  host: string,
+  answer: (n: number, r: Received, res: http.ServerResponse) => void | Promise<void>,
+): Promise<Receiver> {
   const got: Received[] = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -53,8 +56,14 @@ const reply = (res: http.ServerResponse, status: number, headers: Record<string,
   res.end()
 }
 
-async function scanWithCallback(w: TestWard, callback: Record<string, unknown>, params: Record<string, unknown> = { steps: 2, step_ms: 5 }) {
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: '127.0.0.1', tool_params: params, report_callback: callback } })
+async function scanWithCallback(
+  w: TestWard,
+  callback: Record<string, unknown>,
+  params: Record<string, unknown> = { steps: 2, step_ms: 5 },
+) {
+  const r = await w.req('POST', '/api/v2/scans', {
+    body: { tool_id: 9001, target_name: '127.0.0.1', tool_params: params, report_callback: callback },
+  })
   assert.equal(r.statusCode, 201, r.body)
   return r.json().data.created_id as number
 }
@@ -80,7 +89,9 @@ const FAST = { WARD_CALLBACK_BACKOFF_BASE_MS: '20' }
 
 describe('report callbacks', () => {
   test('a receiver failing twice (503, then 429 retry-after 1) gets the signed report on the third attempt', async () => {
-    const rx = await receiver('127.0.8.1', (n, _r, res) => (n === 0 ? reply(res, 503) : n === 1 ? reply(res, 429, { 'retry-after': '1' }) : reply(res, 200)))
+    const rx = await receiver('127.0.8.1', (n, _r, res) =>
+      n === 0 ? reply(res, 503) : n === 1 ? reply(res, 429, { 'retry-after': '1' }) : reply(res, 200),
+    )
     const w = await startWard({ env: FAST })
     try {
       const secret = 'hook-secret-ünïcode'
@@ -88,7 +99,10 @@ describe('report callbacks', () => {
       await waitForScan(w, id, isTerminal)
       const d = await waitDelivery(w, id, (d) => d.status === 'delivered')
       assert.equal(d.attempt_count, 3)
-      assert.deepEqual(d.attempts.map((a: any) => a.status_code), [503, 429, 200])
+      assert.deepEqual(
+        d.attempts.map((a: any) => a.status_code),
+        [503, 429, 200],
+      )
       assert.equal(d.signed, true)
       assert.equal(d.last_status_code, 200)
       assert.equal(JSON.stringify(d).includes(secret), false, 'the secret is never shown')
@@ -286,7 +300,16 @@ describe('report callbacks', () => {
       assert.equal((await deliveries(w, stopped)).length, 1)
 
       const reaped = await scanWithCallback(w, { url: rx.url })
-      await w.h.db.updateTable('scans').set({ status: 'running', lease_owner: 'dead-worker', lease_expires_at: new Date(Date.now() - 1000).toISOString(), start_time: new Date().toISOString() }).where('id', '=', reaped).execute()
+      await w.h.db
+        .updateTable('scans')
+        .set({
+          status: 'running',
+          lease_owner: 'dead-worker',
+          lease_expires_at: new Date(Date.now() - 1000).toISOString(),
+          start_time: new Date().toISOString(),
+        })
+        .where('id', '=', reaped)
+        .execute()
       assert.deepEqual(await reapExpiredLeases(w.h.db), [reaped])
       assert.deepEqual(await reapExpiredLeases(w.h.db), [])
       assert.equal((await deliveries(w, reaped)).length, 1)

@@ -24,7 +24,16 @@ import { findingsPageJson, findingDataJson } from '../../src/reports/finding-jso
 import { encodeFinding } from '../../src/store/finding-rows.js'
 import { listFindings, listFindingArrays, getFindingArray, getFinding } from '../../src/store/findings.js'
 
-const ALL: readonly Check[] = [...subdomainFinderChecks, ...urlFuzzerChecks, ...netvulnChecks, ...portScannerChecks, ...tlsChecks, ...udpScannerChecks, ...websiteScannerChecks, ...versionChecks]
+const ALL: readonly Check[] = [
+  ...subdomainFinderChecks,
+  ...urlFuzzerChecks,
+  ...netvulnChecks,
+  ...portScannerChecks,
+  ...tlsChecks,
+  ...udpScannerChecks,
+  ...websiteScannerChecks,
+  ...versionChecks,
+]
 const NASTY = 'quote " backslash \\ newline \n tab \t nul \u0000 bell \u0007 line-sep \u2028 emoji 😀 lone \ud800 é ü 中文 </script>'
 
 test('finding JSON written from rows equals the schema serializer on findingView, for every kind of finding', async () => {
@@ -49,7 +58,18 @@ test('finding JSON written from rows equals the schema serializer on findingView
           check,
           name: v === 3 ? `${check.name} ${NASTY}` : undefined,
           detail: v === 1 ? NASTY : undefined,
-          evidence: v === 0 ? textEvidence(`GET / ${NASTY}`) : v === 1 ? tableEvidence(['port', 'state'], [[80, 'open'], ['x"y', NASTY]]) : undefined,
+          evidence:
+            v === 0
+              ? textEvidence(`GET / ${NASTY}`)
+              : v === 1
+                ? tableEvidence(
+                    ['port', 'state'],
+                    [
+                      [80, 'open'],
+                      ['x"y', NASTY],
+                    ],
+                  )
+                : undefined,
           port: v === 2 ? null : 443,
           protocol: v === 2 ? null : 'tcp',
           service: v === 0 ? 'https' : null,
@@ -60,7 +80,10 @@ test('finding JSON written from rows equals the schema serializer on findingView
         { scanId: scan.id, targetId, workspaceId: w.workspaceId, testId: null, testDescription: `Checks ${NASTY}`, now },
         kev,
       )
-      await w.h.db.insertInto('findings').values({ ...encodeFinding(row), test_finished: v % 2, verified: v === 3 ? 1 : 0, status: v === 3 ? 'false_positive' : 'open' }).execute()
+      await w.h.db
+        .insertInto('findings')
+        .values({ ...encodeFinding(row), test_finished: v % 2, verified: v === 3 ? 1 : 0, status: v === 3 ? 'false_positive' : 'open' })
+        .execute()
     }
     assert.ok(ALL.length > 50, `${ALL.length} checks`)
     for (let page = 1; page <= Math.ceil(ALL.length / 100); page++) {
@@ -71,12 +94,18 @@ test('finding JSON written from rows equals the schema serializer on findingView
       assert.equal(findingsPageJson(arrays), serializeList({ data: objects.map(findingView) }))
     }
     const one = (await listFindings(w.h.db, w.userId, { limit: 1, page: 1 }))[0]!
-    assert.equal(findingDataJson((await getFindingArray(w.h.db, w.userId, one.id))!), serializeOne({ data: findingView((await getFinding(w.h.db, w.userId, one.id))!) }))
+    assert.equal(
+      findingDataJson((await getFindingArray(w.h.db, w.userId, one.id))!),
+      serializeOne({ data: findingView((await getFinding(w.h.db, w.userId, one.id))!) }),
+    )
     // Through the API: the same text, valid JSON, the exact content type.
     const r = await w.req('GET', `/api/v2/findings?workspace_id=${w.workspaceId}&limit=100`)
     assert.equal(r.statusCode, 200)
     assert.equal(r.headers['content-type'], 'application/json')
-    assert.equal(r.body, serializeList({ data: (await listFindings(w.h.db, w.userId, { workspaceId: w.workspaceId, limit: 100, page: 1 })).map(findingView) }))
+    assert.equal(
+      r.body,
+      serializeList({ data: (await listFindings(w.h.db, w.userId, { workspaceId: w.workspaceId, limit: 100, page: 1 })).map(findingView) }),
+    )
     assert.equal(JSON.parse(r.body).data.length, Math.min(100, ALL.length))
     const single = await w.req('GET', `/api/v2/findings/${one.id}`)
     assert.equal(single.headers['content-type'], 'application/json')

@@ -5,12 +5,33 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { toCsv, toJunit, toMarkdown, toSarif, toJson, csvCell, findingFingerprint, type ScanInfo, type WireFinding, type WireTest } from '../../src/reports/formats/index.js'
+import {
+  toCsv,
+  toJunit,
+  toMarkdown,
+  toSarif,
+  toJson,
+  csvCell,
+  findingFingerprint,
+  type ScanInfo,
+  type WireFinding,
+  type WireTest,
+} from '../../src/reports/formats/index.js'
 import { validateSarif } from '../helpers/sarif.js'
 
 const HOSTILE = 'x | y `code` <script>alert(1)</script> [link](javascript:alert(1)) @team\n| injected | row |'
 
-const scan: ScanInfo = { id: 7, target: 'https://app.example.test/', tool_id: 170, tool_name: 'Website Scanner', status_name: 'finished', start_time: '2026-11-23T09:00:00Z', end_time: '2026-11-23T09:01:00Z', duration: 60, server: 'http://127.0.0.1:8080' }
+const scan: ScanInfo = {
+  id: 7,
+  target: 'https://app.example.test/',
+  tool_id: 170,
+  tool_name: 'Website Scanner',
+  status_name: 'finished',
+  start_time: '2026-11-23T09:00:00Z',
+  end_time: '2026-11-23T09:01:00Z',
+  duration: 60,
+  server: 'http://127.0.0.1:8080',
+}
 
 function finding(id: number, o: Partial<WireFinding> = {}): WireFinding {
   return {
@@ -30,7 +51,11 @@ function finding(id: number, o: Partial<WireFinding> = {}): WireFinding {
     recommendation: 'Send a Content-Security-Policy header.',
     references: ['https://developer.mozilla.org/en-US/docs/Web/HTTP/CSP', 'not a url'],
     verified: false,
-    owasp: { owasp_2017: 'A6:2017-Security Misconfiguration', owasp_2021: 'A05:2021-Security Misconfiguration', owasp_2025: 'A02:2025-Security Misconfiguration' },
+    owasp: {
+      owasp_2017: 'A6:2017-Security Misconfiguration',
+      owasp_2021: 'A05:2021-Security Misconfiguration',
+      owasp_2025: 'A02:2025-Security Misconfiguration',
+    },
     cwe: 'CWE-693',
     port: 443,
     protocol: 'tcp',
@@ -42,12 +67,35 @@ function finding(id: number, o: Partial<WireFinding> = {}): WireFinding {
 
 const findings: WireFinding[] = [
   finding(1),
-  finding(2, { name: HOSTILE, vuln_id: 'website.info.odd', risk_level: 0, recommendation: HOSTILE, references: [HOSTILE], url: 'https://app.example.test/a b?q=1', cwe: '', owasp: null }),
-  finding(3, { name: '=HYPERLINK("http://evil")', vuln_id: 'website.files.env-exposed', risk_level: 4, url: 'https://app.example.test/.env', cve: ['CVE-2021-0001'] }),
+  finding(2, {
+    name: HOSTILE,
+    vuln_id: 'website.info.odd',
+    risk_level: 0,
+    recommendation: HOSTILE,
+    references: [HOSTILE],
+    url: 'https://app.example.test/a b?q=1',
+    cwe: '',
+    owasp: null,
+  }),
+  finding(3, {
+    name: '=HYPERLINK("http://evil")',
+    vuln_id: 'website.files.env-exposed',
+    risk_level: 4,
+    url: 'https://app.example.test/.env',
+    cve: ['CVE-2021-0001'],
+  }),
   finding(4, { name: 'Open port', vuln_id: 'ports.open', risk_level: 1, url: null, port: 22, protocol: 'tcp', cwe: 'CWE-200' }),
 ]
 const tests: WireTest[] = [
-  { id: 10, name: 'Security headers', status: 'finished', result: 'failed', finding_ids: [1, 2], start_time: '2026-11-23T09:00:00Z', end_time: '2026-11-23T09:00:02Z' },
+  {
+    id: 10,
+    name: 'Security headers',
+    status: 'finished',
+    result: 'failed',
+    finding_ids: [1, 2],
+    start_time: '2026-11-23T09:00:00Z',
+    end_time: '2026-11-23T09:00:02Z',
+  },
   { id: 11, name: 'Exposed files <&>', status: 'finished', result: 'failed', finding_ids: [3] },
   { id: 12, name: 'Cookies', status: 'finished', result: 'passed', finding_ids: [] },
   { id: 13, name: 'TLS', status: 'skipped', result: null, finding_ids: [] },

@@ -63,7 +63,10 @@ test('GitHub and GitLab: one issue per group with its label; fix comments, regre
       assert.equal(back.state, 'open', 'the regression reopens it')
     }
     const f = (await w.req('GET', '/api/v2/findings?limit=1')).json().data[0]
-    assert.equal((await w.req('PATCH', `/api/v2/findings/${f.id}`, { body: { status: 'false_positive', reason: 'lab host' } })).statusCode, 200)
+    assert.equal(
+      (await w.req('PATCH', `/api/v2/findings/${f.id}`, { body: { status: 'false_positive', reason: 'lab host' } })).statusCode,
+      200,
+    )
     await settled(w, ids, 5)
     for (const s of [gh, gl]) assert.equal(s.issues.filter((i) => i.comments.some((c) => /false positive: lab host/.test(c))).length, 1)
     const answers = JSON.stringify((await w.req('GET', '/api/v2/integrations')).json()) + JSON.stringify(await settled(w, ids, 5))
@@ -79,16 +82,27 @@ test('DefectDojo: each finished scan is reimported as SARIF into the engagement;
   const dd = await defectDojoServer('127.0.96.7', 'dd-KEY-secret')
   const w = await startWard({ env: { WARD_CALLBACK_BACKOFF_BASE_MS: '20' } })
   try {
-    const r = await w.req('POST', '/api/v2/integrations', { body: { name: 'dojo', type: 'defectdojo', config: { base_url: dd.base, api_key: 'dd-KEY-secret', engagement_id: 7 } } })
+    const r = await w.req('POST', '/api/v2/integrations', {
+      body: { name: 'dojo', type: 'defectdojo', config: { base_url: dd.base, api_key: 'dd-KEY-secret', engagement_id: 7 } },
+    })
     const id = r.json().data.created_id
     await scan(w)
     await scan(w, { steps: 5, step_ms: 1, quiet_steps: [3] })
     await settled(w, [id], 2)
     assert.equal(dd.imports.length, 2)
-    assert.deepEqual(dd.imports.map((i) => i.results), [3, 2])
+    assert.deepEqual(
+      dd.imports.map((i) => i.results),
+      [3, 2],
+    )
     assert.equal(dd.imports[0]!.fields.engagement, '7')
     assert.equal(dd.imports[0]!.fields.close_old_findings, 'true')
-    const bad = await w.req('POST', '/api/v2/integrations', { body: { name: 'dojo2', type: 'defectdojo', config: { base_url: dd.base, api_key: 'wrong', product_name: 'Shop', engagement_name: 'Ward', auto_create: true } } })
+    const bad = await w.req('POST', '/api/v2/integrations', {
+      body: {
+        name: 'dojo2',
+        type: 'defectdojo',
+        config: { base_url: dd.base, api_key: 'wrong', product_name: 'Shop', engagement_name: 'Ward', auto_create: true },
+      },
+    })
     const t = await w.req('POST', `/api/v2/integrations/${bad.json().data.created_id}/test`)
     assert.equal(t.json().data.status, 'refused', t.body)
     assert.equal(t.json().data.status_code, 401)

@@ -60,15 +60,23 @@ describe('integrations resource', () => {
         assert.ok(r.body.includes('(secret: stored encrypted)'), r.body)
       }
       // PATCH sending the placeholder back keeps the secret; the event list changes.
-      const p = await w.req('PATCH', `/api/v2/integrations/${id}`, { body: { config: { url: '(secret: stored encrypted)' }, events: ['finding.new'] } })
+      const p = await w.req('PATCH', `/api/v2/integrations/${id}`, {
+        body: { config: { url: '(secret: stored encrypted)' }, events: ['finding.new'] },
+      })
       assert.equal(p.statusCode, 200, p.body)
       assert.deepEqual(p.json().data.events, ['finding.new'])
-      const jira = await create(w, { type: 'jira', config: { base_url: 'https://jira.example', project_key: 'SEC', auth: { email: 'a@b.c', api_token: 'tok-SECRET-1' } } })
+      const jira = await create(w, {
+        type: 'jira',
+        config: { base_url: 'https://jira.example', project_key: 'SEC', auth: { email: 'a@b.c', api_token: 'tok-SECRET-1' } },
+      })
       const j = await w.req('GET', `/api/v2/integrations/${jira}`)
       assert.equal(j.json().data.config.auth.api_token, '(secret: stored encrypted)')
       assert.equal(j.json().data.config.auth.email, 'a@b.c')
 
-      const before = await w.h.db.selectFrom('integrations').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()
+      const before = await w.h.db
+        .selectFrom('integrations')
+        .select((e) => e.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
       for (const [body, word] of [
         [{ type: 'slack', config: { url: 'http://169.254.169.254/latest/meta-data' } }, 'blocked'],
         [{ type: 'webhook', config: { url: 'http://[::ffff:169.254.169.254]/x' } }, 'blocked'],
@@ -82,17 +90,28 @@ describe('integrations resource', () => {
         assert.equal(r.statusCode, 400, r.body)
         assert.match(r.json().message, new RegExp(word.replace('.', '\\.')))
       }
-      const after = await w.h.db.selectFrom('integrations').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()
+      const after = await w.h.db
+        .selectFrom('integrations')
+        .select((e) => e.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
       assert.equal(Number(after.n), Number(before.n))
 
       const bob = await w.user('bob')
-      for (const [m, path] of [['GET', `/api/v2/integrations/${id}`], ['DELETE', `/api/v2/integrations/${id}`], ['GET', `/api/v2/integrations/${id}/deliveries`], ['POST', `/api/v2/integrations/${id}/test`]] as const) {
+      for (const [m, path] of [
+        ['GET', `/api/v2/integrations/${id}`],
+        ['DELETE', `/api/v2/integrations/${id}`],
+        ['GET', `/api/v2/integrations/${id}/deliveries`],
+        ['POST', `/api/v2/integrations/${id}/test`],
+      ] as const) {
         const r = await w.req(m, path, { key: bob.key })
         assert.equal(r.statusCode, 404, `${m} ${path}: ${r.body}`)
         assert.match(r.json().message, /does not exist/)
       }
       assert.equal((await w.req('GET', '/api/v2/integrations', { key: bob.key })).json().data.length, 0)
-      const other = await w.req('POST', '/api/v2/integrations', { key: bob.key, body: { name: 'x', workspace_id: w.workspaceId, type: 'slack', config: { url: 'https://x.example' } } })
+      const other = await w.req('POST', '/api/v2/integrations', {
+        key: bob.key,
+        body: { name: 'x', workspace_id: w.workspaceId, type: 'slack', config: { url: 'https://x.example' } },
+      })
       assert.equal(other.statusCode, 404)
       assert.equal((await w.req('DELETE', `/api/v2/integrations/${id}`)).statusCode, 204)
       assert.equal((await w.req('GET', `/api/v2/integrations/${id}`)).statusCode, 404)
@@ -173,7 +192,10 @@ describe('messages', () => {
     const smtp = await smtpServer('127.0.96.3', 'ward', 'mail-PASS-secret')
     const w = await startWard({ env: FAST })
     try {
-      const id = await create(w, { type: 'email', config: { smtp_url: `smtp://ward:mail-PASS-secret@127.0.96.3:${smtp.port}`, from: 'ward@example.test', to: ['sec@example.test'] } })
+      const id = await create(w, {
+        type: 'email',
+        config: { smtp_url: `smtp://ward:mail-PASS-secret@127.0.96.3:${smtp.port}`, from: 'ward@example.test', to: ['sec@example.test'] },
+      })
       await scan(w)
       const d = await settled(w, id, 1)
       assert.equal(d[0].status, 'delivered', JSON.stringify(d))
@@ -194,7 +216,12 @@ describe('messages', () => {
 
 describe('tickets', () => {
   test('Jira: one issue per finding group across 3 rescans, a restart and 2 workers; a fix comments and resolves, a regression reopens; no secret in answers or logs', async () => {
-    const jira = await jiraServer('127.0.96.4', { project: 'SEC', email: 'bot@example.test', token: 'jira-TOKEN-secret', delayCreateMs: 30 })
+    const jira = await jiraServer('127.0.96.4', {
+      project: 'SEC',
+      email: 'bot@example.test',
+      token: 'jira-TOKEN-secret',
+      delayCreateMs: 30,
+    })
     const w = await startWard({ env: FAST })
     const lines: string[] = []
     const sink = new Writable({
@@ -205,7 +232,17 @@ describe('tickets', () => {
     })
     const second = await startWorkerRole({ db: w.h.db, dbKind: w.h.kind, config: w.config, log: pino({ level: 'debug' }, sink) })
     try {
-      const id = await create(w, { type: 'jira', config: { base_url: jira.base, project_key: 'SEC', auth: { email: 'bot@example.test', api_token: 'jira-TOKEN-secret' }, resolve_transition: 'Done', reopen_transition: 'Reopen', priorities: { '1': 'Low' } } })
+      const id = await create(w, {
+        type: 'jira',
+        config: {
+          base_url: jira.base,
+          project_key: 'SEC',
+          auth: { email: 'bot@example.test', api_token: 'jira-TOKEN-secret' },
+          resolve_transition: 'Done',
+          reopen_transition: 'Reopen',
+          priorities: { '1': 'Low' },
+        },
+      })
       const t = await w.req('POST', `/api/v2/integrations/${id}/test`)
       assert.equal(t.json().data.status, 'delivered', t.body)
       for (let i = 0; i < 3; i++) await scan(w)
@@ -252,10 +289,16 @@ describe('events and escaping', () => {
     const hook = await webhookReceiver('127.0.96.9', 'plain')
     const w = await startWard({ env: FAST })
     try {
-      const id = await create(w, { type: 'webhook', config: { url: hook.url, secret: 'hook-SECRET' }, events: ['scan.failed', 'schedule.missed'] })
+      const id = await create(w, {
+        type: 'webhook',
+        config: { url: hook.url, secret: 'hook-SECRET' },
+        events: ['scan.failed', 'schedule.missed'],
+      })
       await scan(w, { fail: 'unreachable' })
       const target = (await w.req('GET', '/api/v2/targets')).json().data[0].id
-      const s = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: target, interval_minutes: 1440, paused: true, tool_params: { steps: 200, step_ms: 50 } } })
+      const s = await w.req('POST', '/api/v2/schedules', {
+        body: { tool_id: 9001, target_id: target, interval_minutes: 1440, paused: true, tool_params: { steps: 200, step_ms: 50 } },
+      })
       const sid = s.json().data.created_id
       const first = await w.req('POST', `/api/v2/schedules/${sid}/run`)
       assert.equal(first.statusCode, 201, first.body)
@@ -282,11 +325,43 @@ describe('events and escaping', () => {
   test('scanner text is escaped for Slack mrkdwn, Adaptive Cards and HTML mail', async () => {
     const { slackMessage, teamsMessage, emailMessage } = await import('../../src/reports/integrations/messages.js')
     const evil = '<https://evil.example|click> & <!channel> {{DATE(2020-01-01T00:00:00Z)}} <script>x</script>'
-    const item = { id: 1, dedup_key: 'k', label: 'ward-000000000000', vuln_id: 'v', name: evil, risk_level: 3, location: evil, description: '', recommendation: '', link: 'https://ward.example.test/findings/1' }
-    const ev = { kind: 'scan' as const, events: ['finding.new'], scan: { id: 1, target: evil, tool: 'T', status: 'finished', status_message: evil, end_time: null, link: null, counts: { critical: 0, high: 1, medium: 0, low: 0, info: 0 }, summary: '1 high' }, against_scan_id: null, new: [item], regression: [], fixed: [] }
+    const item = {
+      id: 1,
+      dedup_key: 'k',
+      label: 'ward-000000000000',
+      vuln_id: 'v',
+      name: evil,
+      risk_level: 3,
+      location: evil,
+      description: '',
+      recommendation: '',
+      link: 'https://ward.example.test/findings/1',
+    }
+    const ev = {
+      kind: 'scan' as const,
+      events: ['finding.new'],
+      scan: {
+        id: 1,
+        target: evil,
+        tool: 'T',
+        status: 'finished',
+        status_message: evil,
+        end_time: null,
+        link: null,
+        counts: { critical: 0, high: 1, medium: 0, low: 0, info: 0 },
+        summary: '1 high',
+      },
+      against_scan_id: null,
+      new: [item],
+      regression: [],
+      fixed: [],
+    }
     // plain_text (the header) is never parsed by Slack; every mrkdwn text must be escaped.
     const blocks = slackMessage(ev).blocks as Array<{ text: { type: string; text: string } }>
-    const slack = blocks.filter((b) => b.text.type === 'mrkdwn').map((b) => b.text.text).join('\n')
+    const slack = blocks
+      .filter((b) => b.text.type === 'mrkdwn')
+      .map((b) => b.text.text)
+      .join('\n')
     assert.ok(!slack.includes('<https://evil.example') && !slack.includes('<!channel>'), slack)
     assert.match(slack, /&lt;!channel&gt;/)
     const card = JSON.stringify(teamsMessage(ev))
@@ -305,7 +380,9 @@ test('slots missed while no worker ran are one schedule.missed event, enqueued w
   try {
     const id = await create(w, { type: 'webhook', config: { url: 'http://127.0.96.10:9/none' }, events: ['schedule.missed'] })
     const t = await w.req('POST', '/api/v2/targets', { body: { name: '127.0.0.1' } })
-    const s = await w.req('POST', '/api/v2/schedules', { body: { tool_id: 9001, target_id: t.json().data.created_id, interval_minutes: 60, tool_params: { steps: 1, step_ms: 1 } } })
+    const s = await w.req('POST', '/api/v2/schedules', {
+      body: { tool_id: 9001, target_id: t.json().data.created_id, interval_minutes: 60, tool_params: { steps: 1, step_ms: 1 } },
+    })
     assert.equal(s.statusCode, 201, s.body)
     const row = await w.h.db.selectFrom('schedules').select('next_run_at').executeTakeFirstOrThrow()
     const fired = await claimDueSchedule(w.h.db, w.h.kind, 'w1', new Date(Date.parse(row.next_run_at) + 3.5 * 3600_000))

@@ -13,7 +13,9 @@ import type { ReportFinding, ReportScan, ReportTest, RiskLevel } from '../../src
 const keepDir = process.env.WARD_KEEP_PDF
 const dir = keepDir ?? mkdtempSync(join(tmpdir(), 'ward-pdf-'))
 if (keepDir) mkdirSync(keepDir, { recursive: true })
-after(() => { if (!keepDir) rmSync(dir, { recursive: true, force: true }) })
+after(() => {
+  if (!keepDir) rmSync(dir, { recursive: true, force: true })
+})
 
 const hasPdftotext = spawnSync('pdftotext', ['-v']).error === undefined
 if (!hasPdftotext) console.log('pdftotext (poppler-utils) is not installed: checking PDF structure only, not its text')
@@ -36,7 +38,11 @@ function scan(n: number): ReportScan {
   }
 }
 
-const OWASP = { owasp_2017: 'A6:2017-Security Misconfiguration', owasp_2021: 'A05:2021-Security Misconfiguration', owasp_2025: 'A02:2025-Security Misconfiguration' }
+const OWASP = {
+  owasp_2017: 'A6:2017-Security Misconfiguration',
+  owasp_2021: 'A05:2021-Security Misconfiguration',
+  owasp_2025: 'A02:2025-Security Misconfiguration',
+}
 
 function finding(i: number): ReportFinding {
   const risk = ((i * 7) % 5) as RiskLevel
@@ -54,7 +60,10 @@ function finding(i: number): ReportFinding {
           },
         }
       : i % 3 === 1
-        ? { type: 'text', data: { text: `HTTP/1.1 200 OK\nServer: Apache/2.4.49 (Unix)\nX-Note: ${NON_ASCII}\n\n<html>${'x'.repeat(300)}</html>` } }
+        ? {
+            type: 'text',
+            data: { text: `HTTP/1.1 200 OK\nServer: Apache/2.4.49 (Unix)\nX-Note: ${NON_ASCII}\n\n<html>${'x'.repeat(300)}</html>` },
+          }
         : null
   return {
     id: 1000 + i,
@@ -62,10 +71,14 @@ function finding(i: number): ReportFinding {
     vuln_id: `website.test.check-${i}`,
     risk_level: risk,
     status: i % 11 === 0 ? 'accepted' : 'open',
-    vuln_description: `The response for finding ${i} lacks a protection. ${NON_ASCII}. ` + 'More words to fill a paragraph. '.repeat(i % 4 === 0 ? 12 : 2),
+    vuln_description:
+      `The response for finding ${i} lacks a protection. ${NON_ASCII}. ` + 'More words to fill a paragraph. '.repeat(i % 4 === 0 ? 12 : 2),
     risk_description: 'An attacker could take advantage of it to read data they should not.',
     recommendation: 'Set the header on every response and verify with a second scan.',
-    references: ['https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Content-Security-Policy', 'https://cwe.mitre.org/data/definitions/693.html'],
+    references: [
+      'https://developer.mozilla.org/en-US/docs/Web/HTTP/Headers/Content-Security-Policy',
+      'https://cwe.mitre.org/data/definitions/693.html',
+    ],
     cve: i % 5 === 0 ? ['CVE-2021-41773', 'CVE-2021-42013'] : [],
     cwe: 'CWE-693',
     owasp: OWASP,
@@ -92,7 +105,15 @@ const tests = (n: number): ReportTest[] =>
 /** pdftotext may break a long string across lines; compare with whitespace collapsed. */
 const flat = (s: string) => s.replace(/\s+/g, ' ')
 
-interface Rendered { file: string; buf: Buffer; pages: number; text: string | null; layout: string; has: (s: string) => boolean; ms: number }
+interface Rendered {
+  file: string
+  buf: Buffer
+  pages: number
+  text: string | null
+  layout: string
+  has: (s: string) => boolean
+  ms: number
+}
 
 async function render(name: string, f: ReportFinding[], t: ReportTest[], s = scan(f.length)): Promise<Rendered> {
   const t0 = performance.now()
@@ -103,7 +124,8 @@ async function render(name: string, f: ReportFinding[], t: ReportTest[], s = sca
   assert.equal(buf.subarray(0, 5).toString('latin1'), '%PDF-')
   assert.match(buf.subarray(-16).toString('latin1'), /%%EOF\s*$/)
   const pages = (buf.toString('latin1').match(/\/Type \/Page\b(?!s)/g) ?? []).length
-  const extract = (...args: string[]) => flat(execFileSync('pdftotext', [...args, '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 << 20 }).toString('utf8'))
+  const extract = (...args: string[]) =>
+    flat(execFileSync('pdftotext', [...args, '-enc', 'UTF-8', file, '-'], { maxBuffer: 64 << 20 }).toString('utf8'))
   // Reading order (paragraphs whole) and layout order (table rows whole): a string may be in either.
   const text = hasPdftotext ? extract() : null
   const layout = hasPdftotext ? extract('-layout') : ''
@@ -111,14 +133,25 @@ async function render(name: string, f: ReportFinding[], t: ReportTest[], s = sca
   return { file, buf, pages, text, layout, has, ms }
 }
 
-
 test('a scan with no findings renders cover, summary and tests', async () => {
   const r = await render('report-0', [], tests(3))
   assert.equal(r.pages, 3, 'cover, summary, tests')
   if (!r.text) return
   const text = r.text
-  for (const s of ['SECURITY SCAN REPORT', 'https://shop.example.com', 'Website Scanner · scan #4242', 'finished', '2026-11-21 10:15:00 UTC',
-    '4 min 32 s', 'Findings by risk', 'The scan recorded no findings.', 'Tests performed', 'Test 2: security headers', 'Page 3 of 3', NON_ASCII])
+  for (const s of [
+    'SECURITY SCAN REPORT',
+    'https://shop.example.com',
+    'Website Scanner · scan #4242',
+    'finished',
+    '2026-11-21 10:15:00 UTC',
+    '4 min 32 s',
+    'Findings by risk',
+    'The scan recorded no findings.',
+    'Tests performed',
+    'Test 2: security headers',
+    'Page 3 of 3',
+    NON_ASCII,
+  ])
     assert.ok(r.has(s), `missing: ${s}`)
   assert.ok(!text.includes('Findings overview'))
 })
@@ -129,15 +162,39 @@ test('a scan with one finding shows every field of it', async () => {
   assert.ok(r.pages >= 4, `pages: ${r.pages}`)
   if (!r.text) return
   for (const s of [
-    `1. ${f.name}`, 'INFO', 'ACCEPTED', 'CONFIRMED', 'CISA KEV: KNOWN EXPLOITED',
-    'https://shop.example.com/path/0?q=1 · 443/tcp · https', 'website.test.check-0', 'CVE-2021-41773, CVE-2021-42013', 'CWE-693',
-    'A02:2025-Security Misconfiguration', 'A05:2021-Security Misconfiguration', 'A6:2017-Security Misconfiguration',
-    'DESCRIPTION', 'IMPACT', 'EVIDENCE', 'RECOMMENDATION', 'REFERENCES', 'An attacker could take advantage',
-    'Set the header on every response', 'https://cwe.mitre.org/data/definitions/693.html',
+    `1. ${f.name}`,
+    'INFO',
+    'ACCEPTED',
+    'CONFIRMED',
+    'CISA KEV: KNOWN EXPLOITED',
+    'https://shop.example.com/path/0?q=1 · 443/tcp · https',
+    'website.test.check-0',
+    'CVE-2021-41773, CVE-2021-42013',
+    'CWE-693',
+    'A02:2025-Security Misconfiguration',
+    'A05:2021-Security Misconfiguration',
+    'A6:2017-Security Misconfiguration',
+    'DESCRIPTION',
+    'IMPACT',
+    'EVIDENCE',
+    'RECOMMENDATION',
+    'REFERENCES',
+    'An attacker could take advantage',
+    'Set the header on every response',
+    'https://cwe.mitre.org/data/definitions/693.html',
     // The evidence table: header row and cells, the 90th row on a later page.
-    'Header Value Note', 'x-row-0', 'x-row-89', `value 3 ${NON_ASCII}`, 'narrow column of the table.',
-    'Reached max_scan_time', 'Findings overview', '1 finding: 1 info.', NON_ASCII, `Page ${r.pages} of ${r.pages}`,
-  ]) assert.ok(r.has(s), `missing: ${s}`)
+    'Header Value Note',
+    'x-row-0',
+    'x-row-89',
+    `value 3 ${NON_ASCII}`,
+    'narrow column of the table.',
+    'Reached max_scan_time',
+    'Findings overview',
+    '1 finding: 1 info.',
+    NON_ASCII,
+    `Page ${r.pages} of ${r.pages}`,
+  ])
+    assert.ok(r.has(s), `missing: ${s}`)
   // The 90-row table spans pages and repeats its header on each.
   assert.ok((r.layout.match(/Header Value Note/g) ?? []).length >= 2, 'table header repeated after a page break')
 })
@@ -156,8 +213,14 @@ test('500 findings render quickly, in risk order, with text and table evidence',
   assert.ok(detailStart > 0, 'the findings section starts with finding 1')
   const detail = text.slice(detailStart)
   const firstOf = (level: RiskLevel) => detail.indexOf(`. Finding number ${all.findIndex((f) => f.risk_level === level)} `)
-  const lastOf = (level: RiskLevel) => detail.indexOf(`. Finding number ${all.length - 1 - [...all].reverse().findIndex((f) => f.risk_level === level)} `)
-  for (const [hi, lo] of [[4, 3], [3, 2], [2, 1], [1, 0]] as const) {
+  const lastOf = (level: RiskLevel) =>
+    detail.indexOf(`. Finding number ${all.length - 1 - [...all].reverse().findIndex((f) => f.risk_level === level)} `)
+  for (const [hi, lo] of [
+    [4, 3],
+    [3, 2],
+    [2, 1],
+    [1, 0],
+  ] as const) {
     assert.ok(firstOf(hi) >= 0 && lastOf(hi) >= 0 && firstOf(lo) >= 0, `levels ${hi}/${lo} present`)
     assert.ok(lastOf(hi) < firstOf(lo), `every level-${hi} finding precedes the level-${lo} ones`)
   }
@@ -176,7 +239,10 @@ test('hostile and oversized strings stay bounded and do not break rendering', as
   f.vuln_description = 'word '.repeat(200_000)
   f.vuln_evidence = { type: 'text', data: { text: `${'line\n'.repeat(50_000)}${'z'.repeat(100_000)}` } }
   f.references = Array.from({ length: 500 }, (_, i) => `https://example.com/ref/${i}`)
-  const big: ReportFinding['vuln_evidence'] = { type: 'table', data: { headers: ['only'], rows: Array.from({ length: 10_000 }, (_, i) => [String(i), 'extra', 'cells']) } }
+  const big: ReportFinding['vuln_evidence'] = {
+    type: 'table',
+    data: { headers: ['only'], rows: Array.from({ length: 10_000 }, (_, i) => [String(i), 'extra', 'cells']) },
+  }
   const g = { ...finding(3), vuln_evidence: big }
   const r = await render('report-hostile', [f, g], tests(1))
   assert.ok(r.pages < 40, `pages: ${r.pages}`)

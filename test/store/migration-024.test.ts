@@ -15,11 +15,20 @@ import { dedupKey } from '../../src/domain/finding-identity.js'
 
 const NOW = '2026-01-01T00:00:00.000Z'
 
-async function insertFinding(db: Kysely<unknown>, id: number, vulnId: string, port: number, status = 'open', service: string | null = null) {
+async function insertFinding(
+  db: Kysely<unknown>,
+  id: number,
+  vulnId: string,
+  port: number,
+  status = 'open',
+  service: string | null = null,
+) {
   const key = dedupKey({ targetId: 7, vulnId, port, protocol: 'tcp' })
   await sql`INSERT INTO findings (id, scan_id, target_id, workspace_id, test_id, dedup_key, vuln_id, name, test_description, test_finished, confirmed,
     in_cisa_catalog, cve, vuln_description, risk_description, risk_level, status, recommendation, refs, verified, owasp, cwe, port, protocol, service, created_at)
-    VALUES (${id}, 1, 7, 3, NULL, ${key}, ${vulnId}, 'n', 'd', 1, 1, 0, '[]', 'd', 'r', 2, ${status}, 'r', '[]', 0, '{}', 'CWE-284', ${port}, 'tcp', ${service}, ${NOW})`.execute(db)
+    VALUES (${id}, 1, 7, 3, NULL, ${key}, ${vulnId}, 'n', 'd', 1, 1, 0, '[]', 'd', 'r', 2, ${status}, 'r', '[]', 0, '{}', 'CWE-284', ${port}, 'tcp', ${service}, ${NOW})`.execute(
+    db,
+  )
   return key
 }
 
@@ -42,20 +51,42 @@ test('024 renames the ids, rekeys findings, moves history, merges groups, keeps 
     await insertGroup(db, ftpOld, 350, '2025-01-01', '2025-06-01', 'fixed')
     await insertGroup(db, ftpShared, 70, '2025-03-01', '2025-05-01', 'open')
     await insertGroup(db, redisOld, 350, '2025-02-01', '2025-02-01', 'open')
-    await sql`INSERT INTO finding_history (workspace_id, dedup_key, finding_id, field, old_value, new_value, created_at) VALUES (3, ${ftpOld}, 1, 'status', 'open', 'accepted', ${NOW})`.execute(db)
+    await sql`INSERT INTO finding_history (workspace_id, dedup_key, finding_id, field, old_value, new_value, created_at) VALUES (3, ${ftpOld}, 1, 'status', 'open', 'accepted', ${NOW})`.execute(
+      db,
+    )
 
     await m024OneFactOneId('sqlite').up(db)
 
-    const findings = (await sql<{ id: number; vuln_id: string; dedup_key: string; status: string }>`SELECT id, vuln_id, dedup_key, status FROM findings ORDER BY id`.execute(db)).rows
+    const findings = (
+      await sql<{
+        id: number
+        vuln_id: string
+        dedup_key: string
+        status: string
+      }>`SELECT id, vuln_id, dedup_key, status FROM findings ORDER BY id`.execute(db)
+    ).rows
     const redisNew = dedupKey({ targetId: 7, vulnId: 'tcp.exposure.redis-unauthenticated', port: 6379, protocol: 'tcp' })
     assert.deepEqual(findings, [
       { id: 1, vuln_id: 'tcp.exposure.ftp-anonymous', dedup_key: ftpShared, status: 'accepted' },
       { id: 2, vuln_id: 'tcp.exposure.redis-unauthenticated', dedup_key: redisNew, status: 'open' },
       { id: 3, vuln_id: 'tcp.exposure.ftp-anonymous', dedup_key: ftpShared, status: 'open' },
-      { id: 4, vuln_id: 'tcp.exposure.redis-unauthenticated', dedup_key: dedupKey({ targetId: 7, vulnId: 'tcp.exposure.redis-unauthenticated', port: 6380, protocol: 'tcp' }), status: 'open' },
+      {
+        id: 4,
+        vuln_id: 'tcp.exposure.redis-unauthenticated',
+        dedup_key: dedupKey({ targetId: 7, vulnId: 'tcp.exposure.redis-unauthenticated', port: 6380, protocol: 'tcp' }),
+        status: 'open',
+      },
       { id: 5, vuln_id: 'password.no-authentication', dedup_key: mysqlNoAuth, status: 'open' },
     ])
-    const groups = (await sql<{ dedup_key: string; tool_id: number; first_seen: string; last_seen: string; state: string }>`SELECT dedup_key, tool_id, first_seen, last_seen, state FROM finding_groups ORDER BY first_seen`.execute(db)).rows
+    const groups = (
+      await sql<{
+        dedup_key: string
+        tool_id: number
+        first_seen: string
+        last_seen: string
+        state: string
+      }>`SELECT dedup_key, tool_id, first_seen, last_seen, state FROM finding_groups ORDER BY first_seen`.execute(db)
+    ).rows
     assert.deepEqual(groups, [
       { dedup_key: ftpShared, tool_id: 70, first_seen: '2025-01-01', last_seen: '2025-06-01', state: 'fixed' },
       { dedup_key: redisNew, tool_id: 350, first_seen: '2025-02-01', last_seen: '2025-02-01', state: 'open' },

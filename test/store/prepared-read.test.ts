@@ -12,7 +12,15 @@ before(async () => {
 })
 after(() => w.close())
 
-const newTarget = (name: string) => insertTarget(w.h.db, { workspaceId: w.workspaceId, userId: w.userId, name, nameKey: name, type: 'hostname', description: `about ${name}` })
+const newTarget = (name: string) =>
+  insertTarget(w.h.db, {
+    workspaceId: w.workspaceId,
+    userId: w.userId,
+    name,
+    nameKey: name,
+    type: 'hostname',
+    description: `about ${name}`,
+  })
 
 test(`the same compiled read answers each call with its own arguments (${TEST_BACKEND})`, async () => {
   const db = w.h.db
@@ -20,12 +28,28 @@ test(`the same compiled read answers each call with its own arguments (${TEST_BA
   const b = await newTarget('prepared-b.example')
   // A constant of the query (the type) sits between two arguments: it must stay in its place.
   const byIdAndName = (id: number, name: string) =>
-    selectPrepared(db, 'test:byIdAndName', (arg) => db.selectFrom('targets').select(['id', 'name']).where('id', '=', arg<number>(0)).where('type', '=', 'hostname').where('name', '=', arg<string>(1)), [id, name])
+    selectPrepared(
+      db,
+      'test:byIdAndName',
+      (arg) =>
+        db
+          .selectFrom('targets')
+          .select(['id', 'name'])
+          .where('id', '=', arg<number>(0))
+          .where('type', '=', 'hostname')
+          .where('name', '=', arg<string>(1)),
+      [id, name],
+    )
   assert.deepEqual(await byIdAndName(a, 'prepared-a.example'), [{ id: a, name: 'prepared-a.example' }])
   assert.deepEqual(await byIdAndName(b, 'prepared-b.example'), [{ id: b, name: 'prepared-b.example' }])
   assert.deepEqual(await byIdAndName(a, 'prepared-b.example'), [])
   // An argument used twice, rows as arrays in select-list order.
-  const twice = await selectPreparedArrays(db, 'test:twice', (arg) => db.selectFrom('targets').select(['name', 'id']).where('id', '>=', arg<number>(0)).where('id', '<=', arg<number>(0)), [b])
+  const twice = await selectPreparedArrays(
+    db,
+    'test:twice',
+    (arg) => db.selectFrom('targets').select(['name', 'id']).where('id', '>=', arg<number>(0)).where('id', '<=', arg<number>(0)),
+    [b],
+  )
   assert.deepEqual(twice, [['prepared-b.example', b]])
   // Tenancy stays in the query: another user's id finds nothing.
   assert.equal((await getTarget(db, w.userId, a))?.name, 'prepared-a.example')
@@ -40,7 +64,21 @@ test(`a read during another caller's open transaction does not see its rows (${T
   let insertedSignal!: () => void
   const insertedYet = new Promise<void>((r) => (insertedSignal = r))
   const trx = db.transaction().execute(async (t) => {
-    inserted = (await t.insertInto('targets').values({ workspace_id: w.workspaceId, user_id: w.userId, name: 'uncommitted.example', name_key: 'uncommitted.example', type: 'hostname', description: '', created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow()).id
+    inserted = (
+      await t
+        .insertInto('targets')
+        .values({
+          workspace_id: w.workspaceId,
+          user_id: w.userId,
+          name: 'uncommitted.example',
+          name_key: 'uncommitted.example',
+          type: 'hostname',
+          description: '',
+          created_at: new Date().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id
     insertedSignal()
     await held
   })

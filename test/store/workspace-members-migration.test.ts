@@ -23,7 +23,13 @@ test('the backfill makes each workspace creator its owner, and the API answers a
       { workspace_id: extra, user_id: bob.userId, role: 'owner' },
     ])
     const ws = (await w.req('GET', '/api/v2/workspaces', { key: bob.key })).json().data
-    assert.deepEqual(ws.map((x: { id: number; role: string }) => [x.id, x.role]), [[extra, 'owner'], [bob.workspaceId, 'owner']])
+    assert.deepEqual(
+      ws.map((x: { id: number; role: string }) => [x.id, x.role]),
+      [
+        [extra, 'owner'],
+        [bob.workspaceId, 'owner'],
+      ],
+    )
   } finally {
     await w.close()
   }

@@ -4,7 +4,16 @@
 // healthy.example (the healthy twin), wild.example (wildcard, ?all, p=none).
 import dgram from 'node:dgram'
 import net from 'node:net'
-import { CLASS, decodeMessage, encodeMessage, normalizeName, RCODE, TYPE, type DnsMessage, type DnsRecord } from '../../src/tools/lib/dns/message.js'
+import {
+  CLASS,
+  decodeMessage,
+  encodeMessage,
+  normalizeName,
+  RCODE,
+  TYPE,
+  type DnsMessage,
+  type DnsRecord,
+} from '../../src/tools/lib/dns/message.js'
 
 export interface Zone {
   origin: string
@@ -21,7 +30,13 @@ export const DNS_HOST = '127.0.5.53'
 /** A name server address with nothing listening: its AXFR attempt fails with connection refused. */
 export const DEAD_NS_HOST = '127.0.5.54'
 
-const rr = (name: string, type: keyof typeof TYPE, data: string, ttl = 300): DnsRecord => ({ name: normalizeName(name), type: TYPE[type], class: CLASS.IN, ttl, data })
+const rr = (name: string, type: keyof typeof TYPE, data: string, ttl = 300): DnsRecord => ({
+  name: normalizeName(name),
+  type: TYPE[type],
+  class: CLASS.IN,
+  ttl,
+  data,
+})
 
 function zone(origin: string, axfr: boolean, lines: Array<[string, keyof typeof TYPE, string]>): Zone {
   const fq = (n: string) => (n === '@' ? origin : `${n}.${origin}`)
@@ -115,8 +130,16 @@ export const ZONES: Zone[] = [
 /** What the subdomain finder must report per zone (brute force with the light list). */
 export const TRUTH = {
   'ward-test.example': {
-    checks: ['subdomain.dns.axfr-allowed', 'subdomain.dns.dangling-cname', 'subdomain.dns.dmarc-missing', 'subdomain.dns.spf-weak', 'subdomain.dns.subdomain-found'],
-    subdomains: ['api', 'dev', 'internal-build-7', 'legacy', 'mail', 'ns1', 'ns2', 'shop', 'vpn', 'www'].map((l) => `${l}.ward-test.example`),
+    checks: [
+      'subdomain.dns.axfr-allowed',
+      'subdomain.dns.dangling-cname',
+      'subdomain.dns.dmarc-missing',
+      'subdomain.dns.spf-weak',
+      'subdomain.dns.subdomain-found',
+    ],
+    subdomains: ['api', 'dev', 'internal-build-7', 'legacy', 'mail', 'ns1', 'ns2', 'shop', 'vpn', 'www'].map(
+      (l) => `${l}.ward-test.example`,
+    ),
     dangling: { 'shop.ward-test.example': 'high', 'legacy.ward-test.example': 'medium' },
   },
   'healthy.example': {
@@ -212,7 +235,12 @@ const u16 = (n: number) => {
   return b
 }
 
-function reply(q: DnsMessage, f: { rcode?: number; tc?: boolean; aa?: boolean }, answers: DnsRecord[] = [], authorities: DnsRecord[] = []): Buffer {
+function reply(
+  q: DnsMessage,
+  f: { rcode?: number; tc?: boolean; aa?: boolean },
+  answers: DnsRecord[] = [],
+  authorities: DnsRecord[] = [],
+): Buffer {
   return encodeMessage({
     id: q.id,
     flags: { qr: true, opcode: 0, aa: f.aa ?? false, tc: f.tc ?? false, rd: q.flags.rd, ra: true, rcode: f.rcode ?? RCODE.NOERROR },

@@ -21,23 +21,74 @@ export interface Planted {
   kind: string | null
 }
 
-const html = (title: string, text: string) => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`
+const html = (title: string, text: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`
 
 /** The truth: every planted path (relative to /) and what the fuzzer must call it. */
 export const PLANTED: Readonly<Record<string, Planted>> = {
   '.git/HEAD': { status: 200, type: 'text/plain', body: 'ref: refs/heads/main\n', kind: 'fuzzer.exposure.vcs' },
-  '.git/config': { status: 200, type: 'text/plain', body: '[core]\n\trepositoryformatversion = 0\n\tbare = false\n', kind: 'fuzzer.exposure.vcs' },
+  '.git/config': {
+    status: 200,
+    type: 'text/plain',
+    body: '[core]\n\trepositoryformatversion = 0\n\tbare = false\n',
+    kind: 'fuzzer.exposure.vcs',
+  },
   'backup.zip': { status: 200, type: 'application/zip', body: 'PK\u0003\u0004 fake archive', kind: 'fuzzer.exposure.backup' },
-  'db.sql': { status: 200, type: 'application/sql', body: 'CREATE TABLE users (id int, email text, password_hash text);\n', kind: 'fuzzer.exposure.backup' },
-  'index.php.bak': { status: 200, type: 'application/octet-stream', body: '<?php include "lib/boot.php"; run(); ?>\n', kind: 'fuzzer.exposure.backup' },
+  'db.sql': {
+    status: 200,
+    type: 'application/sql',
+    body: 'CREATE TABLE users (id int, email text, password_hash text);\n',
+    kind: 'fuzzer.exposure.backup',
+  },
+  'index.php.bak': {
+    status: 200,
+    type: 'application/octet-stream',
+    body: '<?php include "lib/boot.php"; run(); ?>\n',
+    kind: 'fuzzer.exposure.backup',
+  },
   '.env': { status: 200, type: 'text/plain', body: 'APP_KEY=base64:planted\nDB_PASSWORD=planted-secret\n', kind: 'fuzzer.exposure.config' },
-  'config.php.bak': { status: 200, type: 'text/plain', body: '<?php $db_user = "app"; $db_pass = "planted"; ?>\n', kind: 'fuzzer.exposure.config' },
-  'web.config': { status: 200, type: 'application/xml', body: '<configuration><appSettings/></configuration>\n', kind: 'fuzzer.exposure.config' },
-  'wp-admin': { status: 200, type: 'text/html', body: html('Log In', 'Username or email address, password, remember me.'), kind: 'fuzzer.exposure.admin-panel' },
-  phpmyadmin: { status: 200, type: 'text/html', body: html('phpMyAdmin', 'Welcome to phpMyAdmin. Language, server choice, log in.'), kind: 'fuzzer.exposure.admin-panel' },
-  'server-status': { status: 200, type: 'text/html', body: html('Apache Status', 'Server Version: Apache/2.4.58, current time, restart time, uptime.'), kind: 'fuzzer.exposure.debug' },
-  'phpinfo.php': { status: 200, type: 'text/html', body: html('phpinfo()', 'PHP Version 8.2.1 System Linux build date configure command.'), kind: 'fuzzer.exposure.debug' },
-  'actuator/env': { status: 200, type: 'application/json', body: '{"activeProfiles":["prod"],"propertySources":[]}', kind: 'fuzzer.exposure.debug' },
+  'config.php.bak': {
+    status: 200,
+    type: 'text/plain',
+    body: '<?php $db_user = "app"; $db_pass = "planted"; ?>\n',
+    kind: 'fuzzer.exposure.config',
+  },
+  'web.config': {
+    status: 200,
+    type: 'application/xml',
+    body: '<configuration><appSettings/></configuration>\n',
+    kind: 'fuzzer.exposure.config',
+  },
+  'wp-admin': {
+    status: 200,
+    type: 'text/html',
+    body: html('Log In', 'Username or email address, password, remember me.'),
+    kind: 'fuzzer.exposure.admin-panel',
+  },
+  phpmyadmin: {
+    status: 200,
+    type: 'text/html',
+    body: html('phpMyAdmin', 'Welcome to phpMyAdmin. Language, server choice, log in.'),
+    kind: 'fuzzer.exposure.admin-panel',
+  },
+  'server-status': {
+    status: 200,
+    type: 'text/html',
+    body: html('Apache Status', 'Server Version: Apache/2.4.58, current time, restart time, uptime.'),
+    kind: 'fuzzer.exposure.debug',
+  },
+  'phpinfo.php': {
+    status: 200,
+    type: 'text/html',
+    body: html('phpinfo()', 'PHP Version 8.2.1 System Linux build date configure command.'),
+    kind: 'fuzzer.exposure.debug',
+  },
+  'actuator/env': {
+    status: 200,
+    type: 'application/json',
+    body: '{"activeProfiles":["prod"],"propertySources":[]}',
+    kind: 'fuzzer.exposure.debug',
+  },
   login: { status: 200, type: 'text/html', body: html('Sign in', 'Enter your account name and password to continue.'), kind: null },
   'index.php': { status: 200, type: 'text/html', body: html('Welcome', 'Our shop sells hand-made furniture and lamps.'), kind: null },
   images: { status: 301, type: 'text/html', body: '', headers: { location: '/images/' }, kind: null },
@@ -172,7 +223,11 @@ if (process.argv[1] && /fuzz-site\.ts$/.test(process.argv[1])) {
     const i = process.argv.indexOf(`--${name}`)
     return i > 0 ? process.argv[i + 1] : undefined
   }
-  const site = await startFuzzSite({ host: arg('host') ?? '127.0.3.1', variant: (arg('variant') as FuzzSiteVariant) ?? 'normal', record: false })
+  const site = await startFuzzSite({
+    host: arg('host') ?? '127.0.3.1',
+    variant: (arg('variant') as FuzzSiteVariant) ?? 'normal',
+    record: false,
+  })
   process.stdout.write(JSON.stringify({ port: site.port }) + '\n')
   process.on('message', (m) => {
     if (m === 'stats') process.send?.({ requests: site.stats.requests, maxInFlight: site.stats.maxInFlight })

@@ -28,7 +28,10 @@ export interface HostileSite {
 /** `kind`: which hostile page every path answers (`redos`: the marker's page, with a login form). */
 export async function startHostileSite(host: string, kind: keyof typeof HOSTILE_PAGES | 'redos'): Promise<HostileSite> {
   let n = 0
-  const body = kind === 'redos' ? `<html><body><form action="/login" method="post"><input name="username"><input type="password" name="password"></form>${REDOS_PAGE}</body></html>` : HOSTILE_PAGES[kind]!
+  const body =
+    kind === 'redos'
+      ? `<html><body><form action="/login" method="post"><input name="username"><input type="password" name="password"></form>${REDOS_PAGE}</body></html>`
+      : HOSTILE_PAGES[kind]!
   const server = http.createServer((req, res) => {
     n++
     req.resume()

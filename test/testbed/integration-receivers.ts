@@ -45,7 +45,14 @@ export async function webhookReceiver(host: string, kind: 'slack' | 'teams' | 'p
     let ok = false
     try {
       const j = JSON.parse(body)
-      ok = kind === 'plain' ? true : kind === 'slack' ? Array.isArray(j.blocks) && typeof j.text === 'string' : j.type === 'message' && j.attachments?.[0]?.contentType === 'application/vnd.microsoft.card.adaptive' && j.attachments[0].content?.type === 'AdaptiveCard'
+      ok =
+        kind === 'plain'
+          ? true
+          : kind === 'slack'
+            ? Array.isArray(j.blocks) && typeof j.text === 'string'
+            : j.type === 'message' &&
+              j.attachments?.[0]?.contentType === 'application/vnd.microsoft.card.adaptive' &&
+              j.attachments[0].content?.type === 'AdaptiveCard'
     } catch {
       ok = false
     }
@@ -60,7 +67,14 @@ export async function webhookReceiver(host: string, kind: 'slack' | 'teams' | 'p
 export interface JiraIssue {
   id: string
   key: string
-  fields: { summary: string; description: string; labels: string[]; issuetype: { name: string }; status: { name: string; statusCategory: { key: string } }; priority?: { name: string } }
+  fields: {
+    summary: string
+    description: string
+    labels: string[]
+    issuetype: { name: string }
+    status: { name: string; statusCategory: { key: string } }
+    priority?: { name: string }
+  }
   comments: string[]
   properties: Record<string, unknown>
 }
@@ -78,7 +92,11 @@ export async function jiraServer(host: string, o: { project: string; email: stri
     const u = new URL(req.url ?? '/', 'http://x')
     const body = await readBody(req)
     requests.push({ method: req.method ?? '', path: u.pathname })
-    if (req.headers.authorization !== auth) return json(res, 401, { errorMessages: ['You are not authenticated. Authentication required to perform this operation.'], errors: {} })
+    if (req.headers.authorization !== auth)
+      return json(res, 401, {
+        errorMessages: ['You are not authenticated. Authentication required to perform this operation.'],
+        errors: {},
+      })
     const p = u.pathname.replace(/^\/rest\/api\/2/, '')
     const byKey = (k: string) => issues.find((i) => i.key === decodeURIComponent(k))
     if (req.method === 'GET' && p === '/search') {
@@ -87,7 +105,19 @@ export async function jiraServer(host: string, o: { project: string; email: stri
       const project = /project = "([^"]+)"/.exec(jql)?.[1]
       const found = issues.filter((i) => (!label || i.fields.labels.includes(label)) && (!project || i.key.startsWith(`${project}-`)))
       const max = Number(u.searchParams.get('maxResults') ?? 50)
-      return json(res, 200, { expand: 'schema,names', startAt: 0, maxResults: max, total: found.length, issues: found.slice(0, max).map((i) => ({ expand: '', id: i.id, self: `${base}/rest/api/2/issue/${i.id}`, key: i.key, fields: { status: i.fields.status, labels: i.fields.labels } })) })
+      return json(res, 200, {
+        expand: 'schema,names',
+        startAt: 0,
+        maxResults: max,
+        total: found.length,
+        issues: found.slice(0, max).map((i) => ({
+          expand: '',
+          id: i.id,
+          self: `${base}/rest/api/2/issue/${i.id}`,
+          key: i.key,
+          fields: { status: i.fields.status, labels: i.fields.labels },
+        })),
+      })
     }
     if (req.method === 'POST' && p === '/issue') {
       const f = JSON.parse(body).fields
@@ -95,21 +125,42 @@ export async function jiraServer(host: string, o: { project: string; email: stri
       if (o.delayCreateMs) await new Promise((r) => setTimeout(r, o.delayCreateMs))
       const id = String(10000 + issues.length)
       const key = `${o.project}-${issues.length + 1}`
-      issues.push({ id, key, fields: { summary: f.summary, description: f.description, labels: f.labels ?? [], issuetype: f.issuetype, priority: f.priority, status: { name: 'To Do', statusCategory: { key: 'new' } } }, comments: [], properties: {} })
+      issues.push({
+        id,
+        key,
+        fields: {
+          summary: f.summary,
+          description: f.description,
+          labels: f.labels ?? [],
+          issuetype: f.issuetype,
+          priority: f.priority,
+          status: { name: 'To Do', statusCategory: { key: 'new' } },
+        },
+        comments: [],
+        properties: {},
+      })
       return json(res, 201, { id, key, self: `${base}/rest/api/2/issue/${id}` })
     }
     const m = /^\/issue\/([^/]+)\/(comment|transitions|properties\/([^/]+))$/.exec(p)
     const issue = m ? byKey(m[1]!) : undefined
-    if (!m || !issue) return json(res, 404, { errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} })
+    if (!m || !issue)
+      return json(res, 404, { errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} })
     if (m[2] === 'comment' && req.method === 'POST') {
       issue.comments.push(JSON.parse(body).body)
       return json(res, 201, { id: String(issue.comments.length), body: JSON.parse(body).body })
     }
     if (m[2] === 'transitions' && req.method === 'GET')
-      return json(res, 200, { expand: 'transitions', transitions: [{ id: '31', name: 'Done', to: { name: 'Done', statusCategory: { key: 'done' } } }, { id: '11', name: 'Reopen', to: { name: 'To Do', statusCategory: { key: 'new' } } }] })
+      return json(res, 200, {
+        expand: 'transitions',
+        transitions: [
+          { id: '31', name: 'Done', to: { name: 'Done', statusCategory: { key: 'done' } } },
+          { id: '11', name: 'Reopen', to: { name: 'To Do', statusCategory: { key: 'new' } } },
+        ],
+      })
     if (m[2] === 'transitions' && req.method === 'POST') {
       const id = JSON.parse(body).transition?.id
-      issue.fields.status = id === '31' ? { name: 'Done', statusCategory: { key: 'done' } } : { name: 'To Do', statusCategory: { key: 'new' } }
+      issue.fields.status =
+        id === '31' ? { name: 'Done', statusCategory: { key: 'done' } } : { name: 'To Do', statusCategory: { key: 'new' } }
       return json(res, 204)
     }
     if (m[3] && req.method === 'PUT') {
@@ -144,7 +195,12 @@ export async function smtpServer(host: string, user: string, pass: string) {
       const chunks: Buffer[] = []
       stream.on('data', (c: Buffer) => chunks.push(c))
       stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), user: String(session.user), raw: Buffer.concat(chunks).toString('utf8') })
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          user: String(session.user),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        })
         cb()
       })
     },
@@ -175,24 +231,59 @@ export async function gitIssuesServer(host: string, kind: 'github' | 'gitlab', o
   const server = http.createServer(async (req, res) => {
     const u = new URL(req.url ?? '/', 'http://x')
     const body = await readBody(req)
-    const send = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(v))
+    const send = (status: number, v: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(v))
     const authed = kind === 'github' ? req.headers.authorization === `Bearer ${o.token}` : req.headers['private-token'] === o.token
-    if (!authed) return send(401, kind === 'github' ? { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } : { message: '401 Unauthorized' })
+    if (!authed)
+      return send(
+        401,
+        kind === 'github'
+          ? { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' }
+          : { message: '401 Unauthorized' },
+      )
     const prefix = kind === 'github' ? `/repos/${o.project}` : `/api/v4/projects/${encodeURIComponent(o.project)}`
     const raw = u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) : null
     if (raw === null) return send(404, { message: 'Not Found' })
     const view = (i: GitIssue) =>
       kind === 'github'
-        ? { id: 1000 + i.number, number: i.number, title: i.title, body: i.body, state: i.state, labels: i.labels.map((name) => ({ name })), html_url: `https://github.example/${o.project}/issues/${i.number}` }
-        : { id: 1000 + i.number, iid: i.number, title: i.title, description: i.body, state: i.state === 'open' ? 'opened' : 'closed', labels: i.labels, web_url: `https://gitlab.example/${o.project}/-/issues/${i.number}` }
+        ? {
+            id: 1000 + i.number,
+            number: i.number,
+            title: i.title,
+            body: i.body,
+            state: i.state,
+            labels: i.labels.map((name) => ({ name })),
+            html_url: `https://github.example/${o.project}/issues/${i.number}`,
+          }
+        : {
+            id: 1000 + i.number,
+            iid: i.number,
+            title: i.title,
+            description: i.body,
+            state: i.state === 'open' ? 'opened' : 'closed',
+            labels: i.labels,
+            web_url: `https://gitlab.example/${o.project}/-/issues/${i.number}`,
+          }
     if (raw === '/issues' && req.method === 'GET') {
       const label = u.searchParams.get('labels')
       return send(200, issues.filter((i) => !label || i.labels.includes(label)).map(view))
     }
     if (raw === '/issues' && req.method === 'POST') {
       const b = JSON.parse(body)
-      const labels = kind === 'github' ? (b.labels as string[]) : String(b.labels ?? '').split(',').filter(Boolean)
-      const i: GitIssue = { number: issues.length + 1, title: b.title, body: kind === 'github' ? b.body : b.description, labels, state: 'open', comments: [] }
+      const labels =
+        kind === 'github'
+          ? (b.labels as string[])
+          : String(b.labels ?? '')
+              .split(',')
+              .filter(Boolean)
+      const i: GitIssue = {
+        number: issues.length + 1,
+        title: b.title,
+        body: kind === 'github' ? b.body : b.description,
+        labels,
+        state: 'open',
+        comments: [],
+      }
       issues.push(i)
       return send(201, view(i))
     }
@@ -227,7 +318,8 @@ export async function defectDojoServer(host: string, key: string) {
     const body = await readBody(req)
     const send = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v))
     if (req.headers.authorization !== `Token ${key}`) return send(401, { detail: 'Invalid token.' })
-    if (req.method === 'GET' && u.pathname === '/api/v2/engagements/') return send(200, { count: 1, next: null, previous: null, results: [{ id: 7, name: 'Ward' }] })
+    if (req.method === 'GET' && u.pathname === '/api/v2/engagements/')
+      return send(200, { count: 1, next: null, previous: null, results: [{ id: 7, name: 'Ward' }] })
     if (req.method === 'POST' && u.pathname === '/api/v2/reimport-scan/') {
       const boundary = /boundary=(.+)$/.exec(String(req.headers['content-type']))?.[1]
       if (!boundary) return send(400, { file: ['No file was submitted.'] })
@@ -243,7 +335,14 @@ export async function defectDojoServer(host: string, key: string) {
       if (fields.scan_type !== 'SARIF') return send(400, { scan_type: ['not a valid choice'] })
       const results = (JSON.parse(file).runs?.[0]?.results ?? []).length as number
       imports.push({ fields, results })
-      return send(201, { scan_type: 'SARIF', test: imports.length, test_id: imports.length, engagement_id: 7, product_id: 1, statistics: { after: { total: results } } })
+      return send(201, {
+        scan_type: 'SARIF',
+        test: imports.length,
+        test_id: imports.length,
+        engagement_id: 7,
+        product_id: 1,
+        statistics: { after: { total: results } },
+      })
     }
     return send(404, { detail: 'Not found.' })
   })

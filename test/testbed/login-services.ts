@@ -9,11 +9,17 @@ import { createHash, createHmac, generateKeyPairSync, pbkdf2Sync, randomBytes, t
 import ssh2 from 'ssh2'
 import { lines } from './tcp-services.js'
 
-export type Accounts = Record<'ftp' | 'ssh' | 'telnet' | 'mysql' | 'postgresql' | 'redis' | 'tomcat' | 'grafana' | 'jenkins' | 'phpmyadmin' | 'digest', Array<[string, string]>>
+export type Accounts = Record<
+  'ftp' | 'ssh' | 'telnet' | 'mysql' | 'postgresql' | 'redis' | 'tomcat' | 'grafana' | 'jenkins' | 'phpmyadmin' | 'digest',
+  Array<[string, string]>
+>
 
 /** Defaults the auditor must find (user, password), and an extra FTP account a test hands over in tool_params. */
 export const WEAK_ACCOUNTS: Accounts = {
-  ftp: [['ftpuser', 'ftppass'], ['ward-ops', 'Zq9-Unique-Pass-4417']],
+  ftp: [
+    ['ftpuser', 'ftppass'],
+    ['ward-ops', 'Zq9-Unique-Pass-4417'],
+  ],
   ssh: [['pi', 'raspberry']],
   telnet: [['root', 'xc3511']],
   mysql: [['root', 'r00t']],
@@ -26,7 +32,19 @@ export const WEAK_ACCOUNTS: Accounts = {
   digest: [['manager', 'manager']],
 }
 
-export const PORTS = { ftp: 21, ssh: 22, telnet: 23, tomcat: 80, grafana: 3000, mysql: 3306, postgresql: 5432, redis: 6379, jenkins: 8080, phpmyadmin: 8888, digest: 9090 } as const
+export const PORTS = {
+  ftp: 21,
+  ssh: 22,
+  telnet: 23,
+  tomcat: 80,
+  grafana: 3000,
+  mysql: 3306,
+  postgresql: 5432,
+  redis: 6379,
+  jenkins: 8080,
+  phpmyadmin: 8888,
+  digest: 9090,
+} as const
 
 export function hardenedAccounts(): Accounts {
   const strong = () => randomBytes(18).toString('base64url')
@@ -76,7 +94,7 @@ const telnet = (acc: Array<[string, string]>) =>
     s.on('data', (d: Buffer) => {
       // Drop the client's option answers (IAC x y), keep the text.
       const text: number[] = []
-      for (let i = 0; i < d.length; i++) (d[i] === 255 ? (i += 2) : text.push(d[i]!))
+      for (let i = 0; i < d.length; i++) d[i] === 255 ? (i += 2) : text.push(d[i]!)
       buf += Buffer.from(text).toString('latin1')
       let i: number
       while ((i = buf.indexOf('\n')) >= 0) {
@@ -136,9 +154,20 @@ const mysql = (acc: Array<[string, string]>) =>
     s.on('error', () => {})
     const scramble = Buffer.from(randomBytes(20).map((b) => (b % 94) + 33))
     const hs = Buffer.concat([
-      Buffer.from([10]), Buffer.from('8.0.35\0'), Buffer.from([7, 0, 0, 0]), scramble.subarray(0, 8), Buffer.from([0]),
-      Buffer.from([0xff, 0xf7]), Buffer.from([33]), Buffer.from([2, 0]), Buffer.from([0xff, 0x81]), Buffer.from([21]), Buffer.alloc(10),
-      scramble.subarray(8), Buffer.from([0]), Buffer.from('mysql_native_password\0'),
+      Buffer.from([10]),
+      Buffer.from('8.0.35\0'),
+      Buffer.from([7, 0, 0, 0]),
+      scramble.subarray(0, 8),
+      Buffer.from([0]),
+      Buffer.from([0xff, 0xf7]),
+      Buffer.from([33]),
+      Buffer.from([2, 0]),
+      Buffer.from([0xff, 0x81]),
+      Buffer.from([21]),
+      Buffer.alloc(10),
+      scramble.subarray(8),
+      Buffer.from([0]),
+      Buffer.from('mysql_native_password\0'),
     ])
     s.write(mysqlPacket(0, hs))
     let buf = Buffer.alloc(0)
@@ -156,7 +185,10 @@ const mysql = (acc: Array<[string, string]>) =>
         const x = sha1(Buffer.concat([scramble, h2]))
         return auth.length === 20 && sha1(Buffer.from(auth.map((b, i) => b ^ x[i]!))).equals(h2)
       })
-      const err = Buffer.concat([Buffer.from([0xff, 0x15, 0x04]), Buffer.from(`#28000Access denied for user '${user}'@'localhost' (using password: YES)`)])
+      const err = Buffer.concat([
+        Buffer.from([0xff, 0x15, 0x04]),
+        Buffer.from(`#28000Access denied for user '${user}'@'localhost' (using password: YES)`),
+      ])
       s.end(mysqlPacket(2, good ? Buffer.from([0, 0, 0, 2, 0, 0, 0]) : err))
     })
   })
@@ -223,7 +255,13 @@ const postgres = (acc: Array<[string, string]>) =>
             if (good) {
               const serverKey = createHmac('sha256', salted).update('Server Key').digest()
               const v = createHmac('sha256', serverKey).update(authMessage).digest('base64')
-              s.write(Buffer.concat([pgMsg('R', Buffer.concat([int32(12), Buffer.from(`v=${v}`)])), pgMsg('R', int32(0)), pgMsg('Z', Buffer.from('I'))]))
+              s.write(
+                Buffer.concat([
+                  pgMsg('R', Buffer.concat([int32(12), Buffer.from(`v=${v}`)])),
+                  pgMsg('R', int32(0)),
+                  pgMsg('Z', Buffer.from('I')),
+                ]),
+              )
               return void s.end()
             }
           }
@@ -234,7 +272,11 @@ const postgres = (acc: Array<[string, string]>) =>
   })
 
 // ---- SSH ----
-const HOST_KEY = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'pkcs1', format: 'pem' } }).privateKey
+const HOST_KEY = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  publicKeyEncoding: { type: 'pkcs1', format: 'pem' },
+}).privateKey
 function sshServer(acc: Array<[string, string]>) {
   const server = new ssh2.Server({ hostKeys: [HOST_KEY], ident: 'OpenSSH_8.9p1 Ubuntu-3ubuntu0.6' }, (client) => {
     client.on('error', () => {})
@@ -268,11 +310,18 @@ const basicUser = (req: http.IncomingMessage): [string, string] | null => {
 
 const tomcat = (acc: Array<[string, string]>) =>
   http.createServer((req, res) => {
-    if (req.url === '/') return send(res, 200, '<html><head><title>Apache Tomcat/9.0.50</title></head><body><h1>Apache Tomcat/9.0.50</h1><a href="/manager/html">Manager App</a></body></html>')
+    if (req.url === '/')
+      return send(
+        res,
+        200,
+        '<html><head><title>Apache Tomcat/9.0.50</title></head><body><h1>Apache Tomcat/9.0.50</h1><a href="/manager/html">Manager App</a></body></html>',
+      )
     if (req.url?.startsWith('/manager/html')) {
       const c = basicUser(req)
       if (c && ok(acc, c[0], c[1])) return send(res, 200, '<html><title>/manager</title><body>Tomcat Web Application Manager</body></html>')
-      return send(res, 401, '<html><body>401 Unauthorized</body></html>', { 'www-authenticate': 'Basic realm="Tomcat Manager Application"' })
+      return send(res, 401, '<html><body>401 Unauthorized</body></html>', {
+        'www-authenticate': 'Basic realm="Tomcat Manager Application"',
+      })
     }
     send(res, 404, 'not found')
   })
@@ -281,11 +330,20 @@ const grafana = (acc: Array<[string, string]>) =>
   http.createServer(async (req, res) => {
     if (req.method === 'POST' && req.url === '/login') {
       const b = JSON.parse((await readBody(req)) || '{}') as { user?: string; password?: string }
-      if (ok(acc, b.user ?? '', b.password ?? '')) return send(res, 200, '{"message":"Logged in","redirectUrl":"/"}', { 'content-type': 'application/json', 'set-cookie': 'grafana_session=abc; Path=/; HttpOnly' })
+      if (ok(acc, b.user ?? '', b.password ?? ''))
+        return send(res, 200, '{"message":"Logged in","redirectUrl":"/"}', {
+          'content-type': 'application/json',
+          'set-cookie': 'grafana_session=abc; Path=/; HttpOnly',
+        })
       return send(res, 401, '{"message":"Invalid username or password"}', { 'content-type': 'application/json' })
     }
     if (req.url === '/') return send(res, 302, '', { location: '/login' })
-    if (req.url === '/login') return send(res, 200, '<!DOCTYPE html><html><head><title>Grafana</title></head><body><script>window.grafanaBootData = {"settings":{"buildInfo":{"version":"10.2.3"}}};</script></body></html>')
+    if (req.url === '/login')
+      return send(
+        res,
+        200,
+        '<!DOCTYPE html><html><head><title>Grafana</title></head><body><script>window.grafanaBootData = {"settings":{"buildInfo":{"version":"10.2.3"}}};</script></body></html>',
+      )
     send(res, 404, 'not found')
   })
 
@@ -297,21 +355,36 @@ const jenkins = (acc: Array<[string, string]>) =>
       return send(res, 302, '', { ...h, location: ok(acc, f.get('j_username') ?? '', f.get('j_password') ?? '') ? '/' : '/loginError' })
     }
     if (req.url === '/login' || req.url === '/')
-      return send(res, req.url === '/' ? 403 : 200, '<html><head><title>Sign in [Jenkins]</title></head><body><form method="post" action="j_spring_security_check"><input name="j_username"><input name="j_password" type="password"><input name="from" type="hidden" value="/"></form></body></html>', h)
+      return send(
+        res,
+        req.url === '/' ? 403 : 200,
+        '<html><head><title>Sign in [Jenkins]</title></head><body><form method="post" action="j_spring_security_check"><input name="j_username"><input name="j_password" type="password"><input name="from" type="hidden" value="/"></form></body></html>',
+        h,
+      )
     send(res, 404, 'not found', h)
   })
 
 const phpmyadmin = (acc: Array<[string, string]>) => {
   const token = randomBytes(8).toString('hex')
   const sessions = new Set<string>()
-  const form = '<html><head><title>phpMyAdmin</title></head><body><form method="post" action="index.php"><input type="hidden" name="set_session" value="s1"><input type="hidden" name="token" value="' + token + '"><input name="pma_username" id="input_username"><input type="password" name="pma_password"><input type="hidden" name="server" value="1"></form></body></html>'
+  const form =
+    '<html><head><title>phpMyAdmin</title></head><body><form method="post" action="index.php"><input type="hidden" name="set_session" value="s1"><input type="hidden" name="token" value="' +
+    token +
+    '"><input name="pma_username" id="input_username"><input type="password" name="pma_password"><input type="hidden" name="server" value="1"></form></body></html>'
   return http.createServer(async (req, res) => {
     if (req.method === 'POST') {
       const f = new URLSearchParams(await readBody(req))
       const sid = /phpMyAdmin=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
       if (sid && sessions.has(sid) && f.get('token') === token && ok(acc, f.get('pma_username') ?? '', f.get('pma_password') ?? ''))
-        return send(res, 302, '', { location: 'index.php?route=/', 'set-cookie': ['pmaAuth-1=' + randomBytes(8).toString('hex') + '; path=/; HttpOnly'] })
-      return send(res, 200, form.replace('<form', '<div class="alert">mysqli::real_connect(): (HY000/1045): Access denied for user</div><form'))
+        return send(res, 302, '', {
+          location: 'index.php?route=/',
+          'set-cookie': ['pmaAuth-1=' + randomBytes(8).toString('hex') + '; path=/; HttpOnly'],
+        })
+      return send(
+        res,
+        200,
+        form.replace('<form', '<div class="alert">mysqli::real_connect(): (HY000/1045): Access denied for user</div><form'),
+      )
     }
     const sid = randomBytes(8).toString('hex')
     sessions.add(sid)
@@ -333,16 +406,26 @@ const digest = (acc: Array<[string, string]>) => {
         if (expected === f.response) return send(res, 200, '<html><title>Live view</title></html>')
       }
     }
-    send(res, 401, 'Unauthorized', { 'www-authenticate': `Digest realm="${realm}", qop="auth", nonce="${randomBytes(12).toString('hex')}", algorithm=MD5` })
+    send(res, 401, 'Unauthorized', {
+      'www-authenticate': `Digest realm="${realm}", qop="auth", nonce="${randomBytes(12).toString('hex')}", algorithm=MD5`,
+    })
   })
 }
 
 /** Every login service on its standard port of `host`. */
 export async function startLoginBed(host: string, acc: Accounts = WEAK_ACCOUNTS): Promise<LoginBed> {
   const servers: Array<[net.Server, number]> = [
-    [ftp(acc.ftp), PORTS.ftp], [sshServer(acc.ssh), PORTS.ssh], [telnet(acc.telnet), PORTS.telnet], [mysql(acc.mysql), PORTS.mysql],
-    [postgres(acc.postgresql), PORTS.postgresql], [redis(acc.redis), PORTS.redis], [tomcat(acc.tomcat), PORTS.tomcat], [grafana(acc.grafana), PORTS.grafana],
-    [jenkins(acc.jenkins), PORTS.jenkins], [phpmyadmin(acc.phpmyadmin), PORTS.phpmyadmin], [digest(acc.digest), PORTS.digest],
+    [ftp(acc.ftp), PORTS.ftp],
+    [sshServer(acc.ssh), PORTS.ssh],
+    [telnet(acc.telnet), PORTS.telnet],
+    [mysql(acc.mysql), PORTS.mysql],
+    [postgres(acc.postgresql), PORTS.postgresql],
+    [redis(acc.redis), PORTS.redis],
+    [tomcat(acc.tomcat), PORTS.tomcat],
+    [grafana(acc.grafana), PORTS.grafana],
+    [jenkins(acc.jenkins), PORTS.jenkins],
+    [phpmyadmin(acc.phpmyadmin), PORTS.phpmyadmin],
+    [digest(acc.digest), PORTS.digest],
   ]
   for (const [s, port] of servers) await listen(s, host, port)
   return { host, close: () => closeAll(servers.map(([s]) => s)) }
@@ -375,11 +458,19 @@ export async function startLockoutBed(host: string, threshold = 5): Promise<Lock
     const challenge = { 'www-authenticate': 'Basic realm="Router Administration"' }
     if (!c) return send(res, 401, 'Authorization required', challenge)
     const n = failures.get(c[0]) ?? 0
-    if (n >= threshold) return send(res, 401, '<html><body>Account locked: too many failed login attempts. Try again later.</body></html>', challenge)
+    if (n >= threshold)
+      return send(res, 401, '<html><body>Account locked: too many failed login attempts. Try again later.</body></html>', challenge)
     if (c[0] === 'admin' && c[1] === 'Not-A-Default-Pw-9931') return send(res, 200, 'Welcome')
     failures.set(c[0], n + 1)
     send(res, 401, 'Authorization required', challenge)
   })
   await listen(server, host, 80)
-  return { host, url: `http://${host}/`, failures, locked: () => [...failures].filter(([, n]) => n >= threshold).map(([u]) => u), afterLock, close: () => closeAll([server]) }
+  return {
+    host,
+    url: `http://${host}/`,
+    failures,
+    locked: () => [...failures].filter(([, n]) => n >= threshold).map(([u]) => u),
+    afterLock,
+    close: () => closeAll([server]),
+  }
 }

@@ -166,7 +166,11 @@ function baseProxy(o: ProxyOptions, defaults: { host: string; outbound: string }
   }
   const sockets = new Set<net.Socket>()
   /** Resolves, checks and dials a destination, recording everything. */
-  async function open(destination: string, host: string, port: number): Promise<{ upstream?: net.Socket; outcome: ProxyRequest['outcome']; code?: string }> {
+  async function open(
+    destination: string,
+    host: string,
+    port: number,
+  ): Promise<{ upstream?: net.Socket; outcome: ProxyRequest['outcome']; code?: string }> {
     const address = resolveLoopback(host, o.names ?? {})
     if (!address || port < 1 || port > 65535) {
       state.requests.push({ destination, outcome: 'denied' })
@@ -264,7 +268,8 @@ export async function startHttpConnectProxy(o: ProxyOptions = {}): Promise<TestP
   }
   // A TLS proxy's clients are TLSSockets: count and track the raw TCP connection separately.
   const server = o.tls ? tls.createServer({ key: o.tls.key, cert: o.tls.cert }, onClient) : net.createServer(onClient)
-  const respond = (client: net.Socket, status: string, extra = '') => client.end(`HTTP/1.1 ${status}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`)
+  const respond = (client: net.Socket, status: string, extra = '') =>
+    client.end(`HTTP/1.1 ${status}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`)
   async function handle(client: net.Socket) {
     let head = Buffer.alloc(0)
     const end = await new Promise<number>((resolve, reject) => {
@@ -338,7 +343,29 @@ export function selfSignedCert(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ward-proxies-'))
   try {
     const san = 'subjectAltName=DNS:localhost,DNS:target.ward.test,IP:127.0.7.2,IP:127.0.7.3,IP:127.0.7.10,IP:127.0.0.1'
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', san, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        san,
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    )
     cachedCert = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') }
     return cachedCert
   } finally {

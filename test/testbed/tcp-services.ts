@@ -10,7 +10,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export type TestService =
-  | 'ssh' | 'http' | 'https' | 'ftp' | 'smtp' | 'pop3' | 'imap' | 'redis' | 'mysql' | 'postgresql' | 'mongodb' | 'rdp' | 'telnet' | 'vnc'
+  | 'ssh'
+  | 'http'
+  | 'https'
+  | 'ftp'
+  | 'smtp'
+  | 'pop3'
+  | 'imap'
+  | 'redis'
+  | 'mysql'
+  | 'postgresql'
+  | 'mongodb'
+  | 'rdp'
+  | 'telnet'
+  | 'vnc'
 
 export interface ServiceSpec {
   service: TestService
@@ -30,8 +43,20 @@ export interface OpenedService {
 }
 
 export const STANDARD_PORTS: Readonly<Record<TestService, number>> = {
-  ftp: 21, ssh: 22, telnet: 23, smtp: 25, http: 80, pop3: 110, imap: 143, https: 443, mysql: 3306,
-  rdp: 3389, postgresql: 5432, vnc: 5900, redis: 6379, mongodb: 27017,
+  ftp: 21,
+  ssh: 22,
+  telnet: 23,
+  smtp: 25,
+  http: 80,
+  pop3: 110,
+  imap: 143,
+  https: 443,
+  mysql: 3306,
+  rdp: 3389,
+  postgresql: 5432,
+  vnc: 5900,
+  redis: 6379,
+  mongodb: 27017,
 }
 
 export const ALL_SERVICES = Object.keys(STANDARD_PORTS) as TestService[]
@@ -96,7 +121,8 @@ const HANDLERS: Record<TestService, { handler: Handler; product?: string; versio
         if (/^USER$/i.test(cmd)) {
           user = arg
           s.write('331 Please specify the password.\r\n')
-        } else if (/^PASS$/i.test(cmd)) s.write(spec.anonymous && /^(anonymous|ftp)$/i.test(user) ? '230 Login successful.\r\n' : '530 Login incorrect.\r\n')
+        } else if (/^PASS$/i.test(cmd))
+          s.write(spec.anonymous && /^(anonymous|ftp)$/i.test(user) ? '230 Login successful.\r\n' : '530 Login incorrect.\r\n')
         else if (/^QUIT$/i.test(cmd)) s.end('221 Goodbye.\r\n')
         else s.write('530 Please login with USER and PASS.\r\n')
       })
@@ -107,7 +133,8 @@ const HANDLERS: Record<TestService, { handler: Handler; product?: string; versio
     handler: (s) => {
       s.write('220 mail.ward.test ESMTP Postfix (Ubuntu)\r\n')
       lines(s, (l) => {
-        if (/^(EHLO|HELO)\b/i.test(l)) s.write('250-mail.ward.test\r\n250-PIPELINING\r\n250-SIZE 10240000\r\n250-STARTTLS\r\n250 8BITMIME\r\n')
+        if (/^(EHLO|HELO)\b/i.test(l))
+          s.write('250-mail.ward.test\r\n250-PIPELINING\r\n250-SIZE 10240000\r\n250-STARTTLS\r\n250 8BITMIME\r\n')
         else if (/^QUIT/i.test(l)) s.end('221 2.0.0 Bye\r\n')
         else s.write('502 5.5.2 Error: command not recognized\r\n')
       })
@@ -136,14 +163,19 @@ const HANDLERS: Record<TestService, { handler: Handler; product?: string; versio
         buf += d.toString('latin1')
         // One RESP array ("*1\r\n$4\r\nINFO\r\n") or one inline command ("INFO\r\n").
         const m = /^\*(\d+)\r\n((?:\$\d+\r\n[^\r\n]*\r\n)*)/.exec(buf)
-        const parts = m ? [...m[2].matchAll(/\$\d+\r\n([^\r\n]*)\r\n/g)].map((x) => x[1]) : buf.includes('\n') ? buf.trim().split(/\s+/) : null
+        const parts = m
+          ? [...m[2].matchAll(/\$\d+\r\n([^\r\n]*)\r\n/g)].map((x) => x[1])
+          : buf.includes('\n')
+            ? buf.trim().split(/\s+/)
+            : null
         if (!parts || (m && parts.length < Number(m[1]))) return
         buf = ''
         const cmd = (parts[0] ?? '').toUpperCase()
         if (spec.auth && cmd !== 'AUTH') return void s.write('-NOAUTH Authentication required.\r\n')
         if (cmd === 'PING') return void s.write('+PONG\r\n')
         if (cmd === 'INFO') {
-          const info = '# Server\r\nredis_version:6.0.16\r\nredis_git_sha1:00000000\r\nredis_mode:standalone\r\nos:Linux 5.15.0-91-generic x86_64\r\ntcp_port:6379\r\n'
+          const info =
+            '# Server\r\nredis_version:6.0.16\r\nredis_git_sha1:00000000\r\nredis_mode:standalone\r\nos:Linux 5.15.0-91-generic x86_64\r\ntcp_port:6379\r\n'
           return void s.write(`$${info.length}\r\n${info}\r\n`)
         }
         s.write(`-ERR unknown command '${cmd}'\r\n`)
@@ -161,7 +193,13 @@ const HANDLERS: Record<TestService, { handler: Handler; product?: string; versio
       s.once('data', (d) => {
         if (d.length === 8 && d.readUInt32BE(4) === 80877103) return void s.write('N') // SSLRequest: no TLS
         if (spec.auth === false) {
-          s.write(Buffer.concat([pgMsg('R', u32(0)), pgMsg('S', Buffer.from('server_version\x0014.10\0', 'latin1')), pgMsg('Z', Buffer.from('I'))]))
+          s.write(
+            Buffer.concat([
+              pgMsg('R', u32(0)),
+              pgMsg('S', Buffer.from('server_version\x0014.10\0', 'latin1')),
+              pgMsg('Z', Buffer.from('I')),
+            ]),
+          )
         } else s.write(pgMsg('R', Buffer.concat([u32(5), Buffer.from([1, 2, 3, 4])]))) // AuthenticationMD5Password + salt
       })
     },
@@ -245,8 +283,26 @@ export function testCert(): { key: string; cert: string } {
   if (cert) return cert
   const dir = mkdtempSync(join(tmpdir(), 'ward-tcp-bed-'))
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=ward-testbed.local',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-sha256',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=ward-testbed.local',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    )
     cert = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') }
     return cert
   } finally {
@@ -264,7 +320,13 @@ export const wire = {
 }
 
 function mongoReply(requestId: number, maxWireVersion: number): Buffer {
-  const doc = bson([['ismaster', true], ['maxBsonObjectSize', 16777216], ['maxWireVersion', maxWireVersion], ['minWireVersion', 0], ['ok', 1.0]])
+  const doc = bson([
+    ['ismaster', true],
+    ['maxBsonObjectSize', 16777216],
+    ['maxWireVersion', maxWireVersion],
+    ['minWireVersion', 0],
+    ['ok', 1.0],
+  ])
   const body = Buffer.concat([i32(0), Buffer.alloc(8), i32(0), i32(1), doc]) // flags, cursorID, startingFrom, numberReturned
   return Buffer.concat([i32(16 + body.length), i32(1), i32(requestId), i32(1), body])
 }

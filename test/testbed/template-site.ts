@@ -23,10 +23,18 @@ export const FAVICON = Buffer.from('ward-favicon-bytes')
 type Answer = [number, Record<string, string | string[]>, string | Buffer]
 type Route = (req: http.IncomingMessage, body: string, url: URL) => Answer
 
-const text = (body: string, status = 200, headers: Record<string, string | string[]> = {}): Answer => [status, { 'content-type': 'text/plain', ...headers }, body]
+const text = (body: string, status = 200, headers: Record<string, string | string[]> = {}): Answer => [
+  status,
+  { 'content-type': 'text/plain', ...headers },
+  body,
+]
 const html = (body: string): Answer => [200, { 'content-type': 'text/html' }, body]
 const json = (v: unknown): Answer => [200, { 'content-type': 'application/json' }, JSON.stringify(v)]
-const cookieOf = (req: http.IncomingMessage, name: string) => (req.headers.cookie ?? '').split(/;\s*/).find((c) => c.startsWith(name + '='))?.slice(name.length + 1)
+const cookieOf = (req: http.IncomingMessage, name: string) =>
+  (req.headers.cookie ?? '')
+    .split(/;\s*/)
+    .find((c) => c.startsWith(name + '='))
+    ?.slice(name.length + 1)
 
 export const ROUTES: Record<string, Route> = {
   // word / regex / status / size / binary: a positive page and a clean twin.
@@ -52,7 +60,10 @@ export const ROUTES: Record<string, Route> = {
   // extractors
   '/pos/json': () => json({ app: { name: 'acme', version: '4.2.17' }, users: [{ id: 7 }, { id: 9 }] }),
   '/neg/json': () => json({ app: { name: 'acme' }, users: [] }),
-  '/pos/xpath': () => html('<html><head><title>Acme Login</title><meta name="generator" content="AcmeCMS 4.2"></head><body><div class="x">hi</div></body></html>'),
+  '/pos/xpath': () =>
+    html(
+      '<html><head><title>Acme Login</title><meta name="generator" content="AcmeCMS 4.2"></head><body><div class="x">hi</div></body></html>',
+    ),
   '/neg/xpath': () => html('<html><body><p>Shop</p><meta name="robots" content="all"></body></html>'),
   '/pos/kval': () => text('ok', 200, { 'x-api-version': 'v9', 'set-cookie': 'session_id=abc123; Path=/' }),
   '/neg/kval': () => text('ok'),
@@ -71,7 +82,10 @@ export const ROUTES: Record<string, Route> = {
   },
   '/echo': (_req, _b, u) => text(`you sent ${u.searchParams.get('q') ?? ''}`),
   // raw requests: a POST with a header the route checks.
-  '/raw': (req, body) => (req.method === 'POST' && req.headers['x-ward'] === 'raw' && body === 'a=1' ? text(`raw ok host=${req.headers.host}`) : text('raw no', 400)),
+  '/raw': (req, body) =>
+    req.method === 'POST' && req.headers['x-ward'] === 'raw' && body === 'a=1'
+      ? text(`raw ok host=${req.headers.host}`)
+      : text('raw no', 400),
   // redirects
   '/pos/redirect': () => [302, { location: '/landing' }, ''],
   '/neg/redirect': () => [302, { location: '/elsewhere' }, ''],

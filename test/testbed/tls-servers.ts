@@ -12,9 +12,34 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 export type TlsServerName =
-  | 'modern' | 'legacy' | 'expired' | 'notyet' | 'expiring' | 'selfsigned' | 'wronghost' | 'weakkey' | 'sha1' | 'nohsts' | 'untrusted'
-  | 'sslv3' | 'sslv2' | 'compression' | 'reneg' | 'heartbleed' | 'heartbeat-patched' | 'picky' | 'anonfirst'
-  | 'clean' | 'cbc' | 'staticrsa' | 'weakdh' | 'shortserial' | 'norevocation' | 'nostapling' | 'noct' | 'clientreneg'
+  | 'modern'
+  | 'legacy'
+  | 'expired'
+  | 'notyet'
+  | 'expiring'
+  | 'selfsigned'
+  | 'wronghost'
+  | 'weakkey'
+  | 'sha1'
+  | 'nohsts'
+  | 'untrusted'
+  | 'sslv3'
+  | 'sslv2'
+  | 'compression'
+  | 'reneg'
+  | 'heartbleed'
+  | 'heartbeat-patched'
+  | 'picky'
+  | 'anonfirst'
+  | 'clean'
+  | 'cbc'
+  | 'staticrsa'
+  | 'weakdh'
+  | 'shortserial'
+  | 'norevocation'
+  | 'nostapling'
+  | 'noct'
+  | 'clientreneg'
 
 export interface TlsServerTruth {
   /** Protocol versions the server accepts. */
@@ -44,20 +69,55 @@ const MODERN_CIPHERS = 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:
 const MODERN_SUITES_12 = ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-RSA-CHACHA20-POLY1305']
 const TLS13_SUITES = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256']
 // Anonymous suites first: with the server's order (the anonfirst twin), a client that lets the server pick gets no certificate.
-const LEGACY_CIPHERS = ['ADH-AES128-SHA', 'AECDH-AES256-SHA', 'ECDHE-RSA-AES128-GCM-SHA256', 'NULL-SHA256', 'AES128-SHA', 'ECDHE-RSA-AES256-SHA', 'NULL-SHA']
+const LEGACY_CIPHERS = [
+  'ADH-AES128-SHA',
+  'AECDH-AES256-SHA',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'NULL-SHA256',
+  'AES128-SHA',
+  'ECDHE-RSA-AES256-SHA',
+  'NULL-SHA',
+]
 const TLS12_ONLY = new Set(['ECDHE-RSA-AES128-GCM-SHA256', 'NULL-SHA256'])
 
 const ADDR: Record<TlsServerName, string> = {
-  modern: '127.0.4.1', legacy: '127.0.4.2', expired: '127.0.4.3', notyet: '127.0.4.4', expiring: '127.0.4.5', selfsigned: '127.0.4.6',
-  wronghost: '127.0.4.7', weakkey: '127.0.4.8', sha1: '127.0.4.9', nohsts: '127.0.4.10', untrusted: '127.0.4.11', picky: '127.0.4.12', anonfirst: '127.0.4.13',
-  sslv3: '127.0.4.20', sslv2: '127.0.4.21', compression: '127.0.4.22', reneg: '127.0.4.23', heartbleed: '127.0.4.24', 'heartbeat-patched': '127.0.4.25',
-  clean: '127.0.27.1', cbc: '127.0.27.2', staticrsa: '127.0.27.3', weakdh: '127.0.27.4', shortserial: '127.0.27.5', norevocation: '127.0.27.6',
-  nostapling: '127.0.27.7', noct: '127.0.27.8', clientreneg: '127.0.27.9',
+  modern: '127.0.4.1',
+  legacy: '127.0.4.2',
+  expired: '127.0.4.3',
+  notyet: '127.0.4.4',
+  expiring: '127.0.4.5',
+  selfsigned: '127.0.4.6',
+  wronghost: '127.0.4.7',
+  weakkey: '127.0.4.8',
+  sha1: '127.0.4.9',
+  nohsts: '127.0.4.10',
+  untrusted: '127.0.4.11',
+  picky: '127.0.4.12',
+  anonfirst: '127.0.4.13',
+  sslv3: '127.0.4.20',
+  sslv2: '127.0.4.21',
+  compression: '127.0.4.22',
+  reneg: '127.0.4.23',
+  heartbleed: '127.0.4.24',
+  'heartbeat-patched': '127.0.4.25',
+  clean: '127.0.27.1',
+  cbc: '127.0.27.2',
+  staticrsa: '127.0.27.3',
+  weakdh: '127.0.27.4',
+  shortserial: '127.0.27.5',
+  norevocation: '127.0.27.6',
+  nostapling: '127.0.27.7',
+  noct: '127.0.27.8',
+  clientreneg: '127.0.27.9',
 }
 
 // ---- certificates (openssl CLI) ----
 
-const stamp = (t: number) => new Date(t).toISOString().replace(/[-:T]/g, '').replace(/\.\d{3}Z$/, 'Z')
+const stamp = (t: number) =>
+  new Date(t)
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')
 
 class Pki {
   constructor(readonly dir: string) {}
@@ -73,21 +133,81 @@ class Pki {
     writeFileSync(join(d, 'serial'), longSerial())
     // Leaves look like a public CA's: a CRL distribution point and (fake, presence-only) embedded SCTs;
     // the other sections drop one of them or add an OCSP responder.
-    const base = ['basicConstraints = CA:FALSE', 'subjectAltName = $ENV::SAN', 'keyUsage = digitalSignature, keyEncipherment', 'extendedKeyUsage = serverAuth']
+    const base = [
+      'basicConstraints = CA:FALSE',
+      'subjectAltName = $ENV::SAN',
+      'keyUsage = digitalSignature, keyEncipherment',
+      'extendedKeyUsage = serverAuth',
+    ]
     const crl = 'crlDistributionPoints = URI:http://crl.ward.test/ca.crl'
     const sct = '1.3.6.1.4.1.11129.2.4.2 = ASN1:FORMAT:HEX,OCTETSTRING:0000'
     const ocsp = 'authorityInfoAccess = OCSP;URI:http://ocsp.ward.test/'
-    writeFileSync(join(d, 'ca.cnf'), [
-      '[ ca ]', 'default_ca = testca', '[ testca ]', `dir = ${d}`, `database = ${d}/index.txt`, `new_certs_dir = ${d}`,
-      `serial = ${d}/serial`, `certificate = ${d}/ca.pem`, `private_key = ${d}/ca.key`, 'default_md = sha256', 'policy = any',
-      'unique_subject = no', 'email_in_dn = no', '[ any ]', 'commonName = supplied',
-      '[ leaf ]', ...base, crl, sct, '[ leaf_ocsp ]', ...base, crl, ocsp, sct, '[ leaf_norev ]', ...base, sct, '[ leaf_noct ]', ...base, crl, '',
-    ].join('\n'))
-    this.run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${d}/ca.key`, '-out', `${d}/ca.pem`, '-subj', `/CN=${name}`, '-days', '3650', '-sha256'])
+    writeFileSync(
+      join(d, 'ca.cnf'),
+      [
+        '[ ca ]',
+        'default_ca = testca',
+        '[ testca ]',
+        `dir = ${d}`,
+        `database = ${d}/index.txt`,
+        `new_certs_dir = ${d}`,
+        `serial = ${d}/serial`,
+        `certificate = ${d}/ca.pem`,
+        `private_key = ${d}/ca.key`,
+        'default_md = sha256',
+        'policy = any',
+        'unique_subject = no',
+        'email_in_dn = no',
+        '[ any ]',
+        'commonName = supplied',
+        '[ leaf ]',
+        ...base,
+        crl,
+        sct,
+        '[ leaf_ocsp ]',
+        ...base,
+        crl,
+        ocsp,
+        sct,
+        '[ leaf_norev ]',
+        ...base,
+        sct,
+        '[ leaf_noct ]',
+        ...base,
+        crl,
+        '',
+      ].join('\n'),
+    )
+    this.run([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${d}/ca.key`,
+      '-out',
+      `${d}/ca.pem`,
+      '-subj',
+      `/CN=${name}`,
+      '-days',
+      '3650',
+      '-sha256',
+    ])
   }
 
   /** A leaf signed by `ca`; returns [key, cert] PEM. */
-  leaf(o: { name: string; ca: string; san: string; bits?: number; md?: string; start?: number; end?: number; exts?: 'ocsp' | 'norev' | 'noct'; serial?: string }): [string, string] {
+  leaf(o: {
+    name: string
+    ca: string
+    san: string
+    bits?: number
+    md?: string
+    start?: number
+    end?: number
+    exts?: 'ocsp' | 'norev' | 'noct'
+    serial?: string
+  }): [string, string] {
     const d = join(this.dir, o.ca)
     if (o.serial) writeFileSync(join(d, 'serial'), o.serial + '\n')
     const key = join(this.dir, `${o.name}.key`)
@@ -95,10 +215,28 @@ class Pki {
     const crt = join(this.dir, `${o.name}.pem`)
     this.run(['req', '-new', '-newkey', `rsa:${o.bits ?? 2048}`, '-nodes', '-keyout', key, '-out', csr, '-subj', `/CN=${o.name}.ward.test`])
     const now = Date.now()
-    this.run([
-      'ca', '-batch', '-config', `${d}/ca.cnf`, '-extensions', o.exts ? `leaf_${o.exts}` : 'leaf', '-md', o.md ?? 'sha256', '-notext',
-      '-startdate', stamp(o.start ?? now - DAY), '-enddate', stamp(o.end ?? now + 365 * DAY), '-in', csr, '-out', crt,
-    ], { SAN: o.san })
+    this.run(
+      [
+        'ca',
+        '-batch',
+        '-config',
+        `${d}/ca.cnf`,
+        '-extensions',
+        o.exts ? `leaf_${o.exts}` : 'leaf',
+        '-md',
+        o.md ?? 'sha256',
+        '-notext',
+        '-startdate',
+        stamp(o.start ?? now - DAY),
+        '-enddate',
+        stamp(o.end ?? now + 365 * DAY),
+        '-in',
+        csr,
+        '-out',
+        crt,
+      ],
+      { SAN: o.san },
+    )
     if (o.serial) writeFileSync(join(d, 'serial'), longSerial())
     return [readFileSync(key, 'utf8'), readFileSync(crt, 'utf8')]
   }
@@ -113,7 +251,24 @@ class Pki {
   selfSigned(name: string, san: string): [string, string] {
     const key = join(this.dir, `${name}.key`)
     const crt = join(this.dir, `${name}.pem`)
-    this.run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', crt, '-subj', `/CN=${name}.ward.test`, '-days', '365', '-sha256', '-addext', `subjectAltName=${san}`])
+    this.run([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      crt,
+      '-subj',
+      `/CN=${name}.ward.test`,
+      '-days',
+      '365',
+      '-sha256',
+      '-addext',
+      `subjectAltName=${san}`,
+    ])
     return [readFileSync(key, 'utf8'), readFileSync(crt, 'utf8')]
   }
 }
@@ -125,7 +280,13 @@ const longSerial = () => '7f' + randomBytes(7).toString('hex') + '\n'
 // ---- real servers ----
 
 function httpsServer(o: {
-  key: string; cert: string; min?: 'TLSv1' | 'TLSv1.2'; max?: 'TLSv1.2' | 'TLSv1.3'; ciphers: string; hsts: boolean; serverOrder?: boolean
+  key: string
+  cert: string
+  min?: 'TLSv1' | 'TLSv1.2'
+  max?: 'TLSv1.2' | 'TLSv1.3'
+  ciphers: string
+  hsts: boolean
+  serverOrder?: boolean
   /** Staple a (dummy) OCSP response when the client asks. */
   staple?: boolean
   dhparam?: string
@@ -134,15 +295,27 @@ function httpsServer(o: {
 }): https.Server {
   const server = https.createServer(
     {
-      key: o.key, cert: o.cert, minVersion: o.min ?? 'TLSv1.2', maxVersion: o.max ?? 'TLSv1.3', ciphers: o.ciphers, honorCipherOrder: o.serverOrder ?? false, dhparam: o.dhparam ?? 'auto',
+      key: o.key,
+      cert: o.cert,
+      minVersion: o.min ?? 'TLSv1.2',
+      maxVersion: o.max ?? 'TLSv1.3',
+      ciphers: o.ciphers,
+      honorCipherOrder: o.serverOrder ?? false,
+      dhparam: o.dhparam ?? 'auto',
       secureOptions: o.renegotiation ? 0 : constants.SSL_OP_NO_RENEGOTIATION,
     } as https.ServerOptions,
     (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain', ...(o.hsts ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}) })
+      res.writeHead(200, {
+        'content-type': 'text/plain',
+        ...(o.hsts ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+      })
       res.end('ward tls test bed\n')
     },
   )
-  if (o.staple) server.on('OCSPRequest', (_cert: Buffer, _issuer: Buffer, cb: (err: Error | null, resp: Buffer) => void) => cb(null, Buffer.from('ward test bed OCSP response')))
+  if (o.staple)
+    server.on('OCSPRequest', (_cert: Buffer, _issuer: Buffer, cb: (err: Error | null, resp: Buffer) => void) =>
+      cb(null, Buffer.from('ward test bed OCSP response')),
+    )
   return server
 }
 
@@ -235,11 +408,15 @@ function answerHello(s: net.Socket, cfg: FakeConfig, body: Buffer): void {
   const suite = cfg.suites.find((c) => ch.suites.includes(c))
   if (suite === undefined) return void s.end(alert(cfg.version, 40))
   const exts: Buffer[] = []
-  if (cfg.renegotiationInfo !== false && (ch.suites.includes(0x00ff) || ch.extensions.has(0xff01))) exts.push(Buffer.concat([u16(0xff01), u16(1), Buffer.from([0])]))
+  if (cfg.renegotiationInfo !== false && (ch.suites.includes(0x00ff) || ch.extensions.has(0xff01)))
+    exts.push(Buffer.concat([u16(0xff01), u16(1), Buffer.from([0])]))
   if ((cfg.heartbeat ?? 'none') !== 'none' && ch.extensions.has(0x000f)) exts.push(Buffer.concat([u16(0x000f), u16(1), Buffer.from([1])]))
   const compression = cfg.compression && ch.compression.includes(1) ? 1 : 0
   const extBlock = exts.length ? Buffer.concat([u16(Buffer.concat(exts).length), ...exts]) : Buffer.alloc(0)
-  const sh = hsMsg(2, Buffer.concat([u16(cfg.version), randomBytes(32), Buffer.from([0]), u16(suite), Buffer.from([compression]), extBlock]))
+  const sh = hsMsg(
+    2,
+    Buffer.concat([u16(cfg.version), randomBytes(32), Buffer.from([0]), u16(suite), Buffer.from([compression]), extBlock]),
+  )
   const certs = hsMsg(11, Buffer.concat([u24(cfg.cert.length + 3), u24(cfg.cert.length), cfg.cert]))
   const done = hsMsg(14, Buffer.alloc(0))
   s.write(rec(22, cfg.version, Buffer.concat([sh, certs, done])))
@@ -270,7 +447,16 @@ function fakeSsl2Server(cert: Buffer, specs: number[]): net.Server {
       const chosen = specs.filter((c) => offered.has(c))
       const cs = Buffer.concat(chosen.map((c) => Buffer.from([(c >> 16) & 0xff, (c >> 8) & 0xff, c & 0xff])))
       const connId = randomBytes(16)
-      const body = Buffer.concat([Buffer.from([4, 0, 1]), u16(0x0002), u16(cert.length), u16(cs.length), u16(connId.length), cert, cs, connId])
+      const body = Buffer.concat([
+        Buffer.from([4, 0, 1]),
+        u16(0x0002),
+        u16(cert.length),
+        u16(cs.length),
+        u16(connId.length),
+        cert,
+        cs,
+        connId,
+      ])
       s.write(Buffer.concat([u16(0x8000 | body.length), body]))
     })
   })
@@ -336,13 +522,27 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
   const legacy = (name: TlsServerName, serverOrder: boolean) => {
     const [key, cert] = leaf(name)
     servers.set(name, {
-      server: httpsServer({ key, cert, min: 'TLSv1', max: 'TLSv1.2', ciphers: LEGACY_CIPHERS.join(':') + ':@SECLEVEL=0', hsts: false, serverOrder }),
+      server: httpsServer({
+        key,
+        cert,
+        min: 'TLSv1',
+        max: 'TLSv1.2',
+        ciphers: LEGACY_CIPHERS.join(':') + ':@SECLEVEL=0',
+        hsts: false,
+        serverOrder,
+      }),
       truth: {
         protocols: ['TLSv1.0', 'TLSv1.1', 'TLSv1.2'],
         ciphers: { 'TLSv1.0': legacyTls1, 'TLSv1.1': legacyTls1, 'TLSv1.2': LEGACY_CIPHERS },
         findings: [
-          'tls.protocol.tls10', 'tls.protocol.tls11', 'tls.cipher.null', 'tls.cipher.anonymous', 'tls.cipher.cbc-tls10', 'tls.cipher.cbc',
-          'tls.cipher.no-forward-secrecy', 'tls.hsts.missing',
+          'tls.protocol.tls10',
+          'tls.protocol.tls11',
+          'tls.cipher.null',
+          'tls.cipher.anonymous',
+          'tls.cipher.cbc-tls10',
+          'tls.cipher.cbc',
+          'tls.cipher.no-forward-secrecy',
+          'tls.hsts.missing',
         ],
       },
     })
@@ -357,7 +557,14 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
     truth: {
       protocols: ['SSLv3'],
       ciphers: { SSLv3: ['RC4-SHA', 'DES-CBC3-SHA', 'EXP-RC4-MD5', 'AES128-SHA'] },
-      findings: ['tls.protocol.sslv3', 'tls.cipher.rc4', 'tls.cipher.des', 'tls.cipher.export', 'tls.cipher.cbc-tls10', 'tls.cipher.no-forward-secrecy'],
+      findings: [
+        'tls.protocol.sslv3',
+        'tls.cipher.rc4',
+        'tls.cipher.des',
+        'tls.cipher.export',
+        'tls.cipher.cbc-tls10',
+        'tls.cipher.no-forward-secrecy',
+      ],
     },
   })
   servers.set('sslv2', {
@@ -374,7 +581,11 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
       // AES128-GCM-SHA256, ECDHE-RSA-AES128-GCM-SHA256
       server: fakeTlsServer({ version: 0x0303, suites: [0x009c, 0xc02f], cert: fakeCert(name), ...o }),
       // AES128-GCM-SHA256 is static RSA: every fake also lacks forward secrecy on that suite.
-      truth: { protocols: ['TLSv1.2'], ciphers: { 'TLSv1.2': ['AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256'] }, findings: [...findings, 'tls.cipher.no-forward-secrecy'] },
+      truth: {
+        protocols: ['TLSv1.2'],
+        ciphers: { 'TLSv1.2': ['AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256'] },
+        findings: [...findings, 'tls.cipher.no-forward-secrecy'],
+      },
     })
   tls12Fake('compression', { compression: true }, ['tls.compression'])
   tls12Fake('reneg', { renegotiationInfo: false }, ['tls.renegotiation.insecure'])
@@ -393,7 +604,9 @@ export async function startTlsTestBed(o: { only?: TlsServerName[] } = {}): Promi
   })
   tls12('cbc', leaf('cbc'), ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-SHA256'], ['tls.cipher.cbc'])
   tls12('staticrsa', leaf('staticrsa'), ['ECDHE-RSA-AES128-GCM-SHA256', 'AES128-GCM-SHA256'], ['tls.cipher.no-forward-secrecy'])
-  tls12('weakdh', leaf('weakdh'), ['ECDHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES128-GCM-SHA256'], ['tls.cipher.weak-dh'], { dhparam: pki.dhparam(1024) })
+  tls12('weakdh', leaf('weakdh'), ['ECDHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES128-GCM-SHA256'], ['tls.cipher.weak-dh'], {
+    dhparam: pki.dhparam(1024),
+  })
   real('shortserial', leaf('shortserial', { serial: '1001' }), ['tls.cert.short-serial'])
   real('norevocation', leaf('norevocation', { exts: 'norev' }), ['tls.cert.no-revocation-info'])
   real('nostapling', leaf('nostapling', { exts: 'ocsp' }), ['tls.cert.ocsp-stapling-missing'])

@@ -71,7 +71,8 @@ export async function startUdpServices(host: string, profile: Profile): Promise<
       if (msg.length <= 8) return
       const command = msg.toString('latin1', 8)
       const header = Buffer.concat([msg.subarray(0, 2), Buffer.from([0, 0, 0, 1, 0, 0])])
-      if (command.startsWith('stats')) reply(s, r, Buffer.concat([header, Buffer.from('STAT pid 4242\r\nSTAT uptime 100\r\nSTAT version 1.4.25\r\nEND\r\n')]))
+      if (command.startsWith('stats'))
+        reply(s, r, Buffer.concat([header, Buffer.from('STAT pid 4242\r\nSTAT uptime 100\r\nSTAT version 1.4.25\r\nEND\r\n')]))
       else if (command.startsWith('version')) reply(s, r, Buffer.concat([header, Buffer.from('VERSION 1.4.25\r\n')]))
       else reply(s, r, Buffer.concat([header, Buffer.from('ERROR\r\n')]))
     })
@@ -87,24 +88,36 @@ export async function startUdpServices(host: string, profile: Profile): Promise<
   }
   await bind(SILENT_PORT, () => {})
 
-  const truth = ([
-    // BIND 9.11.4 (version.bind): past end of life, and inside CVE-2020-8617's range.
-    { port: 53, state: 'open', service: 'domain', checks: vulnerable ? ['udp.dns.open-resolver', 'udp.dns.version-disclosure', 'cve.bind-tsig-assertion', 'eol.bind'] : [] },
-    { port: 123, state: 'open', service: 'ntp', checks: vulnerable ? ['udp.ntp.mode6', 'udp.ntp.monlist'] : [] },
-    // Hardened: "public" gets silence, only the SNMPv3 discovery gets a Report.
-    { port: 161, state: 'open', service: 'snmp', checks: vulnerable ? ['udp.snmp.public-community'] : [] },
-    ...(vulnerable
-      ? ([
-          { port: 69, state: 'open', service: 'tftp', checks: ['udp.tftp.exposed'] },
-          { port: 137, state: 'open', service: 'netbios-ns', checks: ['udp.netbios.exposed'] },
-          { port: 1900, state: 'open', service: 'ssdp', checks: ['udp.ssdp.exposed'] },
-          // memcached 1.4.25 (stats): past end of life, in the ranges of CVE-2018-1000115 and of the binary append overflow.
-          { port: 11211, state: 'open', service: 'memcache', checks: ['udp.memcached.exposed', 'cve.memcached-binary-append-overflow', 'cve.memcached-udp-amplification', 'eol.memcached'] },
-        ] as PortTruth[])
-      : ([69, 137, 1900, 11211].map((port) => ({ port, state: 'closed', checks: [] })) as PortTruth[])),
-    { port: SILENT_PORT, state: 'open|filtered', checks: [] },
-    ...CLOSED_PORTS.map((port): PortTruth => ({ port, state: 'closed', checks: [] })),
-  ] satisfies PortTruth[]).sort((a, b) => a.port - b.port)
+  const truth = (
+    [
+      // BIND 9.11.4 (version.bind): past end of life, and inside CVE-2020-8617's range.
+      {
+        port: 53,
+        state: 'open',
+        service: 'domain',
+        checks: vulnerable ? ['udp.dns.open-resolver', 'udp.dns.version-disclosure', 'cve.bind-tsig-assertion', 'eol.bind'] : [],
+      },
+      { port: 123, state: 'open', service: 'ntp', checks: vulnerable ? ['udp.ntp.mode6', 'udp.ntp.monlist'] : [] },
+      // Hardened: "public" gets silence, only the SNMPv3 discovery gets a Report.
+      { port: 161, state: 'open', service: 'snmp', checks: vulnerable ? ['udp.snmp.public-community'] : [] },
+      ...(vulnerable
+        ? ([
+            { port: 69, state: 'open', service: 'tftp', checks: ['udp.tftp.exposed'] },
+            { port: 137, state: 'open', service: 'netbios-ns', checks: ['udp.netbios.exposed'] },
+            { port: 1900, state: 'open', service: 'ssdp', checks: ['udp.ssdp.exposed'] },
+            // memcached 1.4.25 (stats): past end of life, in the ranges of CVE-2018-1000115 and of the binary append overflow.
+            {
+              port: 11211,
+              state: 'open',
+              service: 'memcache',
+              checks: ['udp.memcached.exposed', 'cve.memcached-binary-append-overflow', 'cve.memcached-udp-amplification', 'eol.memcached'],
+            },
+          ] as PortTruth[])
+        : ([69, 137, 1900, 11211].map((port) => ({ port, state: 'closed', checks: [] })) as PortTruth[])),
+      { port: SILENT_PORT, state: 'open|filtered', checks: [] },
+      ...CLOSED_PORTS.map((port): PortTruth => ({ port, state: 'closed', checks: [] })),
+    ] satisfies PortTruth[]
+  ).sort((a, b) => a.port - b.port)
 
   return {
     host,
@@ -124,10 +137,20 @@ function dnsAnswer(msg: Buffer, vulnerable: boolean): Buffer {
   const flags = { qr: true, opcode: 0, aa: false, tc: false, rd: q.flags.rd, ra: vulnerable, rcode: 0 }
   if (!vulnerable) return encodeMessage({ ...base, flags: { ...flags, rcode: 5 } }) // REFUSED
   if (question.name === 'version.bind' && question.class === CLASS.CH) {
-    return encodeMessage({ ...base, flags: { ...flags, aa: true }, answers: [{ name: 'version.bind', type: TYPE.TXT, class: CLASS.CH, ttl: 0, data: '9.11.4-P2-ward-testbed' }] })
+    return encodeMessage({
+      ...base,
+      flags: { ...flags, aa: true },
+      answers: [{ name: 'version.bind', type: TYPE.TXT, class: CLASS.CH, ttl: 0, data: '9.11.4-P2-ward-testbed' }],
+    })
   }
   if (question.name === '' && question.type === TYPE.NS && q.flags.rd) {
-    const answers = ['a', 'b', 'c', 'd', 'e', 'f'].map((l) => ({ name: '', type: TYPE.NS, class: CLASS.IN, ttl: 518400, data: `${l}.root-servers.net` }))
+    const answers = ['a', 'b', 'c', 'd', 'e', 'f'].map((l) => ({
+      name: '',
+      type: TYPE.NS,
+      class: CLASS.IN,
+      ttl: 518400,
+      data: `${l}.root-servers.net`,
+    }))
     return encodeMessage({ ...base, flags, answers })
   }
   return encodeMessage({ ...base, flags: { ...flags, rcode: 5 } })
@@ -143,7 +166,9 @@ function ntpServerReply(): Buffer {
 }
 
 function ntpReadvarReply(req: Buffer): Buffer {
-  const data = Buffer.from('version="ntpd 4.2.6p5@1.2349-o Fri Jul 22 17:30:51 UTC 2016 (1)", processor="x86_64", system="Linux/5.15.0", leap=0, stratum=2, precision=-23')
+  const data = Buffer.from(
+    'version="ntpd 4.2.6p5@1.2349-o Fri Jul 22 17:30:51 UTC 2016 (1)", processor="x86_64", system="Linux/5.15.0", leap=0, stratum=2, precision=-23',
+  )
   const h = Buffer.alloc(12)
   h[0] = 0x16
   h[1] = 0x82 // response bit + READVAR
@@ -162,33 +187,81 @@ function ntpMonlistReply(): Buffer {
 const tlv = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag, body.length]), body])
 function snmpResponse(version: number, community: string): Buffer {
   const descr = Buffer.from('Linux ward-testbed 5.15.0 #1 SMP x86_64 (SNMP test bed)')
-  return tlv(0x30, Buffer.concat([
-    tlv(0x02, Buffer.from([version])),
-    tlv(0x04, Buffer.from(community)),
-    tlv(0xa2, Buffer.concat([
-      tlv(0x02, Buffer.from([0x57])), tlv(0x02, Buffer.from([0])), tlv(0x02, Buffer.from([0])),
-      tlv(0x30, tlv(0x30, Buffer.concat([tlv(0x06, Buffer.from([0x2b, 6, 1, 2, 1, 1, 1, 0])), tlv(0x04, descr)]))),
-    ])),
-  ]))
+  return tlv(
+    0x30,
+    Buffer.concat([
+      tlv(0x02, Buffer.from([version])),
+      tlv(0x04, Buffer.from(community)),
+      tlv(
+        0xa2,
+        Buffer.concat([
+          tlv(0x02, Buffer.from([0x57])),
+          tlv(0x02, Buffer.from([0])),
+          tlv(0x02, Buffer.from([0])),
+          tlv(0x30, tlv(0x30, Buffer.concat([tlv(0x06, Buffer.from([0x2b, 6, 1, 2, 1, 1, 1, 0])), tlv(0x04, descr)]))),
+        ]),
+      ),
+    ]),
+  )
 }
 
 // An SNMPv3 Report (usmStatsUnknownEngineIDs) as agents send to engine discovery; contents are not parsed.
-const SNMP_V3_REPORT = tlv(0x30, Buffer.concat([
-  tlv(0x02, Buffer.from([3])),
-  tlv(0x30, Buffer.concat([tlv(0x02, Buffer.from([0x57, 0x44])), tlv(0x02, Buffer.from([0x00, 0xff, 0xe3])), tlv(0x04, Buffer.from([0])), tlv(0x02, Buffer.from([3]))])),
-  tlv(0x04, tlv(0x30, Buffer.concat([tlv(0x04, Buffer.from('80001f8880ward', 'latin1')), tlv(0x02, Buffer.from([1])), tlv(0x02, Buffer.from([1])), tlv(0x04, Buffer.alloc(0)), tlv(0x04, Buffer.alloc(0)), tlv(0x04, Buffer.alloc(0))]))),
-  tlv(0x30, Buffer.concat([tlv(0x04, Buffer.from('80001f8880ward', 'latin1')), tlv(0x04, Buffer.alloc(0)), tlv(0xa8, Buffer.concat([
-    tlv(0x02, Buffer.from([0x57])), tlv(0x02, Buffer.from([0])), tlv(0x02, Buffer.from([0])),
-    tlv(0x30, tlv(0x30, Buffer.concat([tlv(0x06, Buffer.from([0x2b, 6, 1, 6, 3, 15, 1, 1, 4, 0])), tlv(0x41, Buffer.from([1]))]))),
-  ]))])),
-]))
+const SNMP_V3_REPORT = tlv(
+  0x30,
+  Buffer.concat([
+    tlv(0x02, Buffer.from([3])),
+    tlv(
+      0x30,
+      Buffer.concat([
+        tlv(0x02, Buffer.from([0x57, 0x44])),
+        tlv(0x02, Buffer.from([0x00, 0xff, 0xe3])),
+        tlv(0x04, Buffer.from([0])),
+        tlv(0x02, Buffer.from([3])),
+      ]),
+    ),
+    tlv(
+      0x04,
+      tlv(
+        0x30,
+        Buffer.concat([
+          tlv(0x04, Buffer.from('80001f8880ward', 'latin1')),
+          tlv(0x02, Buffer.from([1])),
+          tlv(0x02, Buffer.from([1])),
+          tlv(0x04, Buffer.alloc(0)),
+          tlv(0x04, Buffer.alloc(0)),
+          tlv(0x04, Buffer.alloc(0)),
+        ]),
+      ),
+    ),
+    tlv(
+      0x30,
+      Buffer.concat([
+        tlv(0x04, Buffer.from('80001f8880ward', 'latin1')),
+        tlv(0x04, Buffer.alloc(0)),
+        tlv(
+          0xa8,
+          Buffer.concat([
+            tlv(0x02, Buffer.from([0x57])),
+            tlv(0x02, Buffer.from([0])),
+            tlv(0x02, Buffer.from([0])),
+            tlv(0x30, tlv(0x30, Buffer.concat([tlv(0x06, Buffer.from([0x2b, 6, 1, 6, 3, 15, 1, 1, 4, 0])), tlv(0x41, Buffer.from([1]))]))),
+          ]),
+        ),
+      ]),
+    ),
+  ]),
+)
 
 const SSDP_REPLY =
   'HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nEXT:\r\nLOCATION: http://127.0.5.1:49152/rootDesc.xml\r\n' +
   'SERVER: Linux/5.15 UPnP/1.0 ward-testbed-igd/1.0\r\nST: upnp:rootdevice\r\nUSN: uuid:ward-test::upnp:rootdevice\r\n\r\n'
 
 function nbstatReply(req: Buffer): Buffer {
-  const names = [['WARD-TESTBED', 0x00, 0x0400], ['WARD-TESTBED', 0x20, 0x0400], ['WORKGROUP', 0x00, 0x8400]] as const
+  const names = [
+    ['WARD-TESTBED', 0x00, 0x0400],
+    ['WARD-TESTBED', 0x20, 0x0400],
+    ['WORKGROUP', 0x00, 0x8400],
+  ] as const
   const body = Buffer.concat([
     Buffer.from([names.length]),
     ...names.map(([n, suffix, flags]) => {

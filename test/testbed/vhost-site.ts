@@ -24,21 +24,39 @@ interface Site {
   headers?: Record<string, string>
 }
 
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>`
-const site = (title: string, body: string, status = 200, headers?: Record<string, string>): Site => ({ status, title, body: page(title, body), headers })
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>`
+const site = (title: string, body: string, status = 200, headers?: Record<string, string>): Site => ({
+  status,
+  title,
+  body: page(title, body),
+  headers,
+})
 
 /** The sites of each bed by Host name, and where the scanner can learn each name. */
 export const VHOST_TRUTH = {
   catchall: {
     'www.vhost-bed.example': { site: site('Vhost Bed main site', 'Our products and services.'), via: 'wordlist' },
-    'dev.vhost-bed.example': { site: site('Dev build 4711', 'Debug toolbar enabled. Test data only.'), via: 'wordlist', internal: 'medium' },
-    'admin.vhost-bed.example': { site: site('Admin login', 'Authentication required.', 401, { 'www-authenticate': 'Basic realm="admin"' }), via: 'wordlist', internal: 'low' },
+    'dev.vhost-bed.example': {
+      site: site('Dev build 4711', 'Debug toolbar enabled. Test data only.'),
+      via: 'wordlist',
+      internal: 'medium',
+    },
+    'admin.vhost-bed.example': {
+      site: site('Admin login', 'Authentication required.', 401, { 'www-authenticate': 'Basic realm="admin"' }),
+      via: 'wordlist',
+      internal: 'low',
+    },
     'partners-portal.vhost-bed.example': { site: site('Partner portal', 'Sign in with your partner account.'), via: 'certificate' },
     'edge7.vhost-bed.example': { site: site('Edge node 7', 'Cache status page.'), via: 'reverse-dns' },
     'crm-legacy.vhost-bed.example': { site: site('Legacy CRM', 'Customer records, old system.'), via: 'workspace' },
     'secret-app.vhost-bed.example': { site: site('Secret app', 'Unlisted application.'), via: 'tool_params' },
     'billing.vhost-bed.example': { site: site('Billing', 'Invoices and payments.'), via: 'subdomain-finder' },
-    'staging.vhost-bed.example': { site: { status: 302, title: '', body: '', headers: { location: 'https://staging.vhost-bed.example/login' } }, via: 'wordlist', internal: 'medium' },
+    'staging.vhost-bed.example': {
+      site: { status: 302, title: '', body: '', headers: { location: 'https://staging.vhost-bed.example/login' } },
+      via: 'wordlist',
+      internal: 'medium',
+    },
   },
   strict: {
     'www.plain-bed.example': { site: site('Plain bed', 'Welcome.'), via: 'wordlist' },
@@ -52,13 +70,25 @@ export const VHOST_TRUTH = {
 
 /** PTR records of the bed's addresses (for the DNS test server). */
 export function vhostDnsZones(): Zone[] {
-  const ptr = (n: string, target: string) => ({ name: `${n}.71.0.127.in-addr.arpa`, type: TYPE.PTR, class: CLASS.IN, ttl: 300, data: target })
+  const ptr = (n: string, target: string) => ({
+    name: `${n}.71.0.127.in-addr.arpa`,
+    type: TYPE.PTR,
+    class: CLASS.IN,
+    ttl: 300,
+    data: target,
+  })
   return [
     {
       origin: '71.0.127.in-addr.arpa',
       axfr: false,
       records: [
-        { name: '71.0.127.in-addr.arpa', type: TYPE.SOA, class: CLASS.IN, ttl: 300, data: 'ns1.vhost-bed.example hostmaster.vhost-bed.example 2026112501 3600 600 604800 300' },
+        {
+          name: '71.0.127.in-addr.arpa',
+          type: TYPE.SOA,
+          class: CLASS.IN,
+          ttl: 300,
+          data: 'ns1.vhost-bed.example hostmaster.vhost-bed.example 2026112501 3600 600 604800 300',
+        },
         ptr('2', 'edge7.vhost-bed.example'),
         ptr('3', 'plain-bed.example'),
         ptr('4', 'hard-bed.example'),
@@ -69,7 +99,13 @@ export function vhostDnsZones(): Zone[] {
       origin: 'vhost-bed.example',
       axfr: false,
       records: [
-        { name: 'vhost-bed.example', type: TYPE.SOA, class: CLASS.IN, ttl: 300, data: 'ns1.vhost-bed.example hostmaster.vhost-bed.example 2026112501 3600 600 604800 300' },
+        {
+          name: 'vhost-bed.example',
+          type: TYPE.SOA,
+          class: CLASS.IN,
+          ttl: 300,
+          data: 'ns1.vhost-bed.example hostmaster.vhost-bed.example 2026112501 3600 600 604800 300',
+        },
         { name: 'vhost-bed.example', type: TYPE.A, class: CLASS.IN, ttl: 300, data: VHOST_ADDR.catchall },
         { name: 'billing.vhost-bed.example', type: TYPE.A, class: CLASS.IN, ttl: 300, data: VHOST_ADDR.catchall },
       ],
@@ -82,11 +118,15 @@ function fallback(kind: VhostBedKind, host: string): Site {
   // Unknown names under the bed's domain: a wildcard server block (a different page from the default).
   if (kind === 'catchall' && host.endsWith('.vhost-bed.example')) return site('Vhost Bed shop', `Browse the shop at ${host}.`)
   // The default server: echoes the name and changes on every request (a token), as many default pages do.
-  return site('Welcome', `Welcome to ${host}! This server has no site configured for this name. Request token ${randomBytes(6).toString('hex')} at ${Date.now()}.`)
+  return site(
+    'Welcome',
+    `Welcome to ${host}! This server has no site configured for this name. Request token ${randomBytes(6).toString('hex')} at ${Date.now()}.`,
+  )
 }
 
 /** One certificate for the HTTPS listeners: CN vhost-bed.example, SANs the wildcard and a name served nowhere else. */
-const bedCertificate = () => selfSignedCert({ cn: 'vhost-bed.example', san: 'DNS:vhost-bed.example,DNS:*.vhost-bed.example,DNS:partners-portal.vhost-bed.example' })
+const bedCertificate = () =>
+  selfSignedCert({ cn: 'vhost-bed.example', san: 'DNS:vhost-bed.example,DNS:*.vhost-bed.example,DNS:partners-portal.vhost-bed.example' })
 
 export interface VhostBed {
   host: string
@@ -117,7 +157,10 @@ export async function startVhostBed(kind: VhostBedKind): Promise<VhostBed> {
   await new Promise<void>((r) => plain.listen(0, host, r))
   let httpsPort = 0
   if (kind !== 'strict') {
-    const secure = https.createServer({ ...bedCertificate(), SNICallback: (servername, cb) => (sniSeen.push(servername), cb(null)) }, handler)
+    const secure = https.createServer(
+      { ...bedCertificate(), SNICallback: (servername, cb) => (sniSeen.push(servername), cb(null)) },
+      handler,
+    )
     servers.push(secure)
     await new Promise<void>((r) => secure.listen(0, host, r))
     httpsPort = (secure.address() as AddressInfo).port

@@ -74,7 +74,13 @@ async function startBed(host: string, flavour: Flavour, o: Options): Promise<Ser
   try {
     await listen('ftp', lineServer(vuln ? '220 (vsFTPd 2.3.4)' : '220 (vsFTPd 3.0.5)', ftpReply(vuln)))
     await listen('ssh', sshServer(vuln))
-    await listen('smtp', lineServer(vuln ? '220 mail.vuln.test ESMTP Exim 4.89 Sat, 21 Nov 2026 02:00:00 +0000' : '220 mail.healthy.test ESMTP Postfix', smtpReply(vuln, smtpCommands)))
+    await listen(
+      'smtp',
+      lineServer(
+        vuln ? '220 mail.vuln.test ESMTP Exim 4.89 Sat, 21 Nov 2026 02:00:00 +0000' : '220 mail.healthy.test ESMTP Postfix',
+        smtpReply(vuln, smtpCommands),
+      ),
+    )
     await listen('http', http.createServer(webHandler(vuln)))
     await listen('redis', redisServer(vuln))
     await listen('memcached', lineServer(null, memcachedReply(vuln)))
@@ -142,7 +148,9 @@ function smtpReply(vuln: boolean, log: string[]): LineReply {
     const cmd = line.slice(0, 4).toUpperCase()
     switch (cmd) {
       case 'EHLO':
-        return vuln ? '250-mail.vuln.test Hello\r\n250-SIZE 52428800\r\n250 HELP\r\n' : '250-mail.healthy.test\r\n250-PIPELINING\r\n250-STARTTLS\r\n250 8BITMIME\r\n'
+        return vuln
+          ? '250-mail.vuln.test Hello\r\n250-SIZE 52428800\r\n250 HELP\r\n'
+          : '250-mail.healthy.test\r\n250-PIPELINING\r\n250-STARTTLS\r\n250 8BITMIME\r\n'
       case 'HELO':
         return '250 hello\r\n'
       case 'MAIL':
@@ -167,7 +175,11 @@ function smtpReply(vuln: boolean, log: string[]): LineReply {
 function memcachedReply(vuln: boolean): LineReply {
   return (line) => {
     if (!vuln) return 'CLIENT_ERROR unauthenticated\r\n'
-    if (line === 'stats') return ['pid 4242', 'uptime 3600', 'version 1.4.15', 'curr_connections 3', 'total_items 12'].map((l) => `STAT ${l}\r\n`).join('') + 'END\r\n'
+    if (line === 'stats')
+      return (
+        ['pid 4242', 'uptime 3600', 'version 1.4.15', 'curr_connections 3', 'total_items 12'].map((l) => `STAT ${l}\r\n`).join('') +
+        'END\r\n'
+      )
     if (line === 'version') return 'VERSION 1.4.15\r\n'
     return 'ERROR\r\n'
   }
@@ -221,16 +233,38 @@ function parseResp(buf: string): { args: string[]; used: number } | null {
 // ---- SSH: identification, then a KEXINIT ----
 
 const VULN_KEX = {
-  kex: ['curve25519-sha256@libssh.org', 'ecdh-sha2-nistp256', 'diffie-hellman-group-exchange-sha256', 'diffie-hellman-group14-sha1', 'diffie-hellman-group-exchange-sha1', 'diffie-hellman-group1-sha1'],
+  kex: [
+    'curve25519-sha256@libssh.org',
+    'ecdh-sha2-nistp256',
+    'diffie-hellman-group-exchange-sha256',
+    'diffie-hellman-group14-sha1',
+    'diffie-hellman-group-exchange-sha1',
+    'diffie-hellman-group1-sha1',
+  ],
   hostKey: ['ssh-rsa', 'ecdsa-sha2-nistp256', 'ssh-ed25519'],
   ciphers: ['aes128-ctr', 'aes256-ctr', 'aes128-cbc', '3des-cbc', 'arcfour256', 'arcfour'],
   macs: ['hmac-sha2-256', 'hmac-sha1', 'hmac-md5', 'hmac-sha1-96', 'hmac-md5-96'],
 }
 const HEALTHY_KEX = {
-  kex: ['sntrup761x25519-sha512@openssh.com', 'curve25519-sha256', 'curve25519-sha256@libssh.org', 'ecdh-sha2-nistp256', 'diffie-hellman-group16-sha512', 'diffie-hellman-group14-sha256'],
+  kex: [
+    'sntrup761x25519-sha512@openssh.com',
+    'curve25519-sha256',
+    'curve25519-sha256@libssh.org',
+    'ecdh-sha2-nistp256',
+    'diffie-hellman-group16-sha512',
+    'diffie-hellman-group14-sha256',
+  ],
   hostKey: ['rsa-sha2-512', 'rsa-sha2-256', 'ecdsa-sha2-nistp256', 'ssh-ed25519'],
   ciphers: ['chacha20-poly1305@openssh.com', 'aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr', 'aes256-ctr'],
-  macs: ['umac-128-etm@openssh.com', 'hmac-sha2-256-etm@openssh.com', 'hmac-sha2-512-etm@openssh.com', 'hmac-sha1-etm@openssh.com', 'umac-128@openssh.com', 'hmac-sha2-256', 'hmac-sha1'],
+  macs: [
+    'umac-128-etm@openssh.com',
+    'hmac-sha2-256-etm@openssh.com',
+    'hmac-sha2-512-etm@openssh.com',
+    'hmac-sha1-etm@openssh.com',
+    'umac-128@openssh.com',
+    'hmac-sha2-256',
+    'hmac-sha1',
+  ],
 }
 export const SSH_ALGORITHMS = { vulnerable: VULN_KEX, healthy: HEALTHY_KEX } as const
 
@@ -244,7 +278,9 @@ function kexInitPacket(a: typeof VULN_KEX): Buffer {
   const payload = Buffer.concat([
     Buffer.from([20]),
     randomBytes(16),
-    ...[a.kex, a.hostKey, a.ciphers, a.ciphers, a.macs, a.macs, ['none', 'zlib@openssh.com'], ['none', 'zlib@openssh.com'], [], []].map(list),
+    ...[a.kex, a.hostKey, a.ciphers, a.ciphers, a.macs, a.macs, ['none', 'zlib@openssh.com'], ['none', 'zlib@openssh.com'], [], []].map(
+      list,
+    ),
     Buffer.from([0, 0, 0, 0, 0]),
   ])
   let pad = 8 - ((5 + payload.length) % 8)
@@ -280,7 +316,12 @@ function elasticHandler(vuln: boolean): http.RequestListener {
   return (_req, res) => {
     if (!vuln) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="security" charset="UTF-8"', 'content-type': 'application/json' })
-      return res.end(JSON.stringify({ error: { type: 'security_exception', reason: 'missing authentication credentials for REST request [/]' }, status: 401 }))
+      return res.end(
+        JSON.stringify({
+          error: { type: 'security_exception', reason: 'missing authentication credentials for REST request [/]' },
+          status: 401,
+        }),
+      )
     }
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' })
     res.end(
@@ -301,9 +342,18 @@ function mongoServer(vuln: boolean): net.Server {
   const answer = (cmd: BsonDoc): BsonDoc => {
     const name = Object.keys(cmd)[0]?.toLowerCase()
     // maxWireVersion 13 is MongoDB 5.0 (past its end of life), 21 is 7.0.
-    if (name === 'ismaster' || name === 'hello') return { ismaster: true, maxBsonObjectSize: 16777216, maxWireVersion: vuln ? 13 : 21, minWireVersion: 0, ok: 1 }
+    if (name === 'ismaster' || name === 'hello')
+      return { ismaster: true, maxBsonObjectSize: 16777216, maxWireVersion: vuln ? 13 : 21, minWireVersion: 0, ok: 1 }
     if (!vuln) return { ok: 0, errmsg: `command ${Object.keys(cmd)[0]} requires authentication`, code: 13, codeName: 'Unauthorized' }
-    if (name === 'listdatabases') return { databases: [{ name: 'admin', sizeOnDisk: 40960, empty: false }, { name: 'customers', sizeOnDisk: 73728, empty: false }], totalSize: 114688, ok: 1 }
+    if (name === 'listdatabases')
+      return {
+        databases: [
+          { name: 'admin', sizeOnDisk: 40960, empty: false },
+          { name: 'customers', sizeOnDisk: 73728, empty: false },
+        ],
+        totalSize: 114688,
+        ok: 1,
+      }
     if (name === 'buildinfo') return { version: '4.4.29', ok: 1 }
     return { ok: 0, errmsg: 'no such command', code: 59 }
   }
@@ -346,7 +396,25 @@ function header(length: number, responseTo: number, op: number): Buffer {
 function selfSignedCert(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'ward-netvuln-'))
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '365', '-subj', '/CN=vuln.test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '365',
+        '-subj',
+        '/CN=vuln.test',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    )
     return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
   } finally {
     rmSync(dir, { recursive: true, force: true })

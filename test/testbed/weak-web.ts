@@ -150,7 +150,26 @@ export function selfSignedCert(o: { cn?: string; san?: string } = {}): { key: Bu
   const dir = mkdtempSync(join(tmpdir(), 'ward-weak-web-'))
   try {
     const san = o.san ? ['-addext', `subjectAltName=${o.san}`] : []
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${o.cn ?? 'localhost'}`, '-days', '2', ...san, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        `/CN=${o.cn ?? 'localhost'}`,
+        '-days',
+        '2',
+        ...san,
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    )
     const made = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
     certCache.set(id, made)
     return made
@@ -203,7 +222,11 @@ async function startBed(host: string, handler: Handler, o: BedOptions): Promise<
       }
     })
   }
-  const servers = [http.createServer(wrap('http')), https.createServer({ key, cert }, wrap('https')), https.createServer({ key, cert }, wrap('httpsAlt'))]
+  const servers = [
+    http.createServer(wrap('http')),
+    https.createServer({ key, cert }, wrap('https')),
+    https.createServer({ key, cert }, wrap('httpsAlt')),
+  ]
   const wanted = [o.httpPort ?? 0, o.httpsPort ?? 0, o.httpsAltPort ?? 0]
   await Promise.all(servers.map((s, i) => new Promise<void>((res, rej) => s.once('error', rej).listen(wanted[i], host, () => res()))))
   const port = (i: number) => (servers[i]!.address() as AddressInfo).port
@@ -231,17 +254,28 @@ async function startBed(host: string, handler: Handler, o: BedOptions): Promise<
   }
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+const esc = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
-const PASSWD = 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\nwww-data:x:33:33:www-data:/var/www:/usr/sbin/nologin\n'
-const DS_STORE = Buffer.concat([Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31]), Buffer.from('\0\0\x10\0\0\0\x08\0secret-backup.tar.gz\0', 'latin1')])
+const PASSWD =
+  'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\nwww-data:x:33:33:www-data:/var/www:/usr/sbin/nologin\n'
+const DS_STORE = Buffer.concat([
+  Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31]),
+  Buffer.from('\0\0\x10\0\0\0\x08\0secret-backup.tar.gz\0', 'latin1'),
+])
 const ZIP = Buffer.concat([Buffer.from('PK\x03\x04\x14\0\0\0\x08\0', 'latin1'), Buffer.alloc(40, 7)])
 const SQLITE_DB = Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)])
-const VIM_SWAP = Buffer.concat([Buffer.from('b0VIM 8.2\0\0\0\0\x10\0\0', 'latin1'), Buffer.alloc(64), Buffer.from('root\0weak\0/var/www/html/index.php\0', 'latin1')])
+const VIM_SWAP = Buffer.concat([
+  Buffer.from('b0VIM 8.2\0\0\0\0\x10\0\0', 'latin1'),
+  Buffer.alloc(64),
+  Buffer.from('root\0weak\0/var/www/html/index.php\0', 'latin1'),
+])
 const TAR_GZ = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(60, 3)])
-const PHPINFO = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "DTD/xhtml1-transitional.dtd"><html><head><title>PHP 8.1.2 - phpinfo()</title></head><body><div class="center"><table><tr class="h"><td><h1 class="p">PHP Version 8.1.2</h1></td></tr></table></div></body></html>'
+const PHPINFO =
+  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "DTD/xhtml1-transitional.dtd"><html><head><title>PHP 8.1.2 - phpinfo()</title></head><body><div class="center"><table><tr class="h"><td><h1 class="p">PHP Version 8.1.2</h1></td></tr></table></div></body></html>'
 /** Sign-in form of the home pages (weak: served over plain HTTP too; hardened: HTTPS only). */
-const LOGIN_FORM = '<form action="/login" method="post"><input name="user"><input type="password" name="password"><button>Sign in</button></form>'
+const LOGIN_FORM =
+  '<form action="/login" method="post"><input name="user"><input type="password" name="password"><button>Sign in</button></form>'
 const PRODUCTS: Record<string, string> = { '1': 'Blue teapot', '2': 'Red kettle' }
 
 function page(title: string, body: string, extraHead = '') {
@@ -292,7 +326,11 @@ const weak: Handler = (req, res, variant) => {
   }
   if (req.method === 'TRACE') {
     res.writeHead(200, { 'content-type': 'message/http' })
-    return res.end(`TRACE ${req.url} HTTP/1.1\r\n${Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`)
+    return res.end(
+      `TRACE ${req.url} HTTP/1.1\r\n${Object.entries(req.headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\r\n')}\r\n\r\n`,
+    )
   }
   if (req.method === 'OPTIONS') {
     res.writeHead(200, { allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS, TRACE', 'content-length': '0' })
@@ -304,7 +342,11 @@ const weak: Handler = (req, res, variant) => {
       return html(200, 'Weak shop', HOME_BODY + LOGIN_FORM)
     case '/about':
       // Linked downloads only a crawl finds: a database export and a site archive.
-      return html(200, 'About', '<p>We sell teapots.</p><a href="/">Home</a> <a href="/files/export.sql">Data export</a> <a href="/files/site-2024.tar.gz">Old site</a>')
+      return html(
+        200,
+        'About',
+        '<p>We sell teapots.</p><a href="/">Home</a> <a href="/files/export.sql">Data export</a> <a href="/files/site-2024.tar.gz">Old site</a>',
+      )
     case '/files/export.sql':
       return text(200, '-- PostgreSQL database dump\nCREATE TABLE customers (id integer, email text);\n', 'application/sql')
     case '/files/site-2024.tar.gz':
@@ -325,7 +367,12 @@ const weak: Handler = (req, res, variant) => {
     case '/product': {
       // SQL built by concatenation: quotes break it, AND conditions change the result.
       const id = q('id')
-      if (/['"]/.test(id) && !/^\d+' AND '(\w)'='(\w)$/.test(id)) return html(500, 'Error', `<p>You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${esc(id)}' at line 1</p>`)
+      if (/['"]/.test(id) && !/^\d+' AND '(\w)'='(\w)$/.test(id))
+        return html(
+          500,
+          'Error',
+          `<p>You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '${esc(id)}' at line 1</p>`,
+        )
       const m = /^(\d+)(?:\s+AND\s+(\d+)=(\d+)|' AND '(\w)'='(\w))?$/i.exec(id)
       const ok = m && (m[2] === undefined ? (m[4] === undefined ? true : m[4] === m[5]) : m[2] === m[3])
       const name = ok ? PRODUCTS[m![1]!] : undefined
@@ -351,12 +398,19 @@ const weak: Handler = (req, res, variant) => {
       const host = new URLSearchParams(body).get('host') ?? q('host')
       const m = /(?:;|\||&&|\$\(|`)\s*sleep (\d+)/.exec(host)
       const secs = m ? Math.min(5, Number(m[1])) : 0
-      setTimeout(() => html(200, 'Ping', `<pre>PING ${esc(host.split(/[;|&$`]/)[0]!)}: 1 packets transmitted, 1 received</pre>`), secs * 1000)
+      setTimeout(
+        () => html(200, 'Ping', `<pre>PING ${esc(host.split(/[;|&$`]/)[0]!)}: 1 packets transmitted, 1 received</pre>`),
+        secs * 1000,
+      )
       return
     }
     case '/images/':
     case '/images':
-      return html(200, 'Index of /images', '<pre><a href="../">../</a>\n<a href="logo.png">logo.png</a>\n<a href="old-site-backup.zip">old-site-backup.zip</a></pre>')
+      return html(
+        200,
+        'Index of /images',
+        '<pre><a href="../">../</a>\n<a href="logo.png">logo.png</a>\n<a href="old-site-backup.zip">old-site-backup.zip</a></pre>',
+      )
     case '/static/css/site.css':
       return text(200, 'body{font-family:sans-serif}', 'text/css')
     case '/robots.txt':
@@ -374,7 +428,11 @@ const weak: Handler = (req, res, variant) => {
     case '/database.sql':
       return text(200, '-- MySQL dump 10.13\nCREATE TABLE users (id int, email varchar(255));\n')
     case '/server-status':
-      return html(200, 'Apache Status', '<h1>Apache Server Status for 127.0.0.1</h1><dl><dt>Server uptime: 3 days</dt><dt>Total Accesses: 1042</dt></dl>')
+      return html(
+        200,
+        'Apache Status',
+        '<h1>Apache Server Status for 127.0.0.1</h1><dl><dt>Server uptime: 3 days</dt><dt>Total Accesses: 1042</dt></dl>',
+      )
     default:
       return html(404, 'Not Found', '<p>The requested URL was not found on this server.</p>')
   }

@@ -72,7 +72,15 @@ test('recorder: hits become findings placed where the test looked; strings skip;
   const { ctx, tests, logs } = fakeCtx()
   let done = 0
   const rec = createRecorder(ctx, { logHits: true, logErrors: true, errorMessage: (n, e) => `${n}: ${e.message}`, onDone: () => done++ })
-  await rec.test('a', 'd', () => [{ check, detail: 'one' }, { check, port: 8443 }], { where: { port: 443, protocol: 'tcp', service: 'https' } })
+  await rec.test(
+    'a',
+    'd',
+    () => [
+      { check, detail: 'one' },
+      { check, port: 8443 },
+    ],
+    { where: { port: 443, protocol: 'tcp', service: 'https' } },
+  )
   await rec.test('b', 'd', () => 'no web server')
   await rec.test('c', 'd', async () => {
     throw new Error('reset')
@@ -81,8 +89,23 @@ test('recorder: hits become findings placed where the test looked; strings skip;
     throw new NotApplicable('speaks SSH')
   })
   await rec.test('e', 'd', async (t) => void (await t.finding({ check })), { where: { port: 21 } })
-  assert.deepEqual(tests.map((t) => [t.name, t.status, t.message]), [['a', 'done', undefined], ['b', 'skipped', 'no web server'], ['c', 'error', 'c: reset'], ['d', 'skipped', 'not applicable: speaks SSH'], ['e', 'done', undefined]])
-  assert.deepEqual(tests[0]!.findings.map((f) => [f.port, f.service, f.detail]), [[443, 'https', 'one'], [8443, 'https', undefined]])
+  assert.deepEqual(
+    tests.map((t) => [t.name, t.status, t.message]),
+    [
+      ['a', 'done', undefined],
+      ['b', 'skipped', 'no web server'],
+      ['c', 'error', 'c: reset'],
+      ['d', 'skipped', 'not applicable: speaks SSH'],
+      ['e', 'done', undefined],
+    ],
+  )
+  assert.deepEqual(
+    tests[0]!.findings.map((f) => [f.port, f.service, f.detail]),
+    [
+      [443, 'https', 'one'],
+      [8443, 'https', undefined],
+    ],
+  )
   assert.equal(tests[4]!.findings[0]!.port, 21)
   assert.equal(rec.findings, 3)
   assert.equal(rec.done, 5)

@@ -3,7 +3,17 @@
 // checked after resolution (`localhost` is the one name these tests may resolve).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { addressViews, formatAddress, hostBlockedBy, parseAddress, parseScope, resolveInScope, scopedLookup, scopesOf, ScopeError } from '../../src/toolkit/scope.js'
+import {
+  addressViews,
+  formatAddress,
+  hostBlockedBy,
+  parseAddress,
+  parseScope,
+  resolveInScope,
+  scopedLookup,
+  scopesOf,
+  ScopeError,
+} from '../../src/toolkit/scope.js'
 import { loadConfig, ConfigError } from '../../src/config/config.js'
 
 test('every IPv4 spelling inet_aton accepts normalises to the same address', () => {
@@ -46,7 +56,10 @@ test('IPv6 spellings normalise, and the IPv4 address inside one is checked too',
     ['::', '::'],
   ]
   for (const [spelling, canonical] of table) assert.equal(formatAddress(parseAddress(spelling)!), canonical, spelling)
-  const embedded = (s: string) => addressViews(parseAddress(s)!).filter((v) => v.version === 4).map(formatAddress)
+  const embedded = (s: string) =>
+    addressViews(parseAddress(s)!)
+      .filter((v) => v.version === 4)
+      .map(formatAddress)
   assert.deepEqual(embedded('::ffff:169.254.169.254'), ['169.254.169.254'])
   assert.deepEqual(embedded('::ffff:0:7f00:1'), ['127.0.0.1']) // SIIT
   assert.deepEqual(embedded('64:ff9b::a9fe:a9fe'), ['169.254.169.254']) // NAT64
@@ -84,7 +97,8 @@ const BYPASSES: { host: string; blocklist: string }[] = [
 ]
 
 test('each bypass spelling of the issue is blocked by the plain entry', () => {
-  for (const { host, blocklist } of BYPASSES) assert.ok(hostBlockedBy(parseScope('X', blocklist), host), `${host} must be blocked by ${blocklist}`)
+  for (const { host, blocklist } of BYPASSES)
+    assert.ok(hostBlockedBy(parseScope('X', blocklist), host), `${host} must be blocked by ${blocklist}`)
   // ...and by default only the metadata ones: loopback scanning stays allowed.
   const target = scopesOf(loadConfig({})).target
   for (const { host, blocklist } of BYPASSES) {
@@ -95,9 +109,18 @@ test('each bypass spelling of the issue is blocked by the plain entry', () => {
 
 test('defaults: metadata and link-local are blocked for targets, callbacks and VPN hosts, not loopback; allow lists lift them', () => {
   const s = scopesOf(loadConfig({}))
-  for (const host of ['169.254.169.254', '[::ffff:169.254.169.254]', 'fd00:ec2::254', 'metadata.google.internal', 'metadata', '100.100.100.200', 'fe80::1'])
+  for (const host of [
+    '169.254.169.254',
+    '[::ffff:169.254.169.254]',
+    'fd00:ec2::254',
+    'metadata.google.internal',
+    'metadata',
+    '100.100.100.200',
+    'fe80::1',
+  ])
     for (const scope of [s.target, s.callback, s.vpnHost]) assert.ok(hostBlockedBy(scope, host), `${scope.setting}: ${host}`)
-  for (const host of ['127.0.0.1', 'localhost', '::1', '10.0.0.1', 'example.com']) for (const scope of [s.target, s.callback]) assert.equal(hostBlockedBy(scope, host), null, host)
+  for (const host of ['127.0.0.1', 'localhost', '::1', '10.0.0.1', 'example.com'])
+    for (const scope of [s.target, s.callback]) assert.equal(hostBlockedBy(scope, host), null, host)
   const targets = scopesOf(loadConfig({ WARD_TARGET_ALLOWLIST: 'metadata', WARD_TARGET_BLOCKLIST: '10.0.0.0/8' })).target
   assert.equal(hostBlockedBy(targets, '169.254.169.254'), null)
   assert.ok(hostBlockedBy(targets, '10.1.2.3'))
@@ -110,17 +133,28 @@ test('defaults: metadata and link-local are blocked for targets, callbacks and V
   assert.ok(hostBlockedBy(more.callback, 'localhost'))
   assert.ok(hostBlockedBy(more.callback, 'hooks.corp.example'))
   assert.ok(hostBlockedBy(more.callback, '169.254.169.254'), 'the operator adds to the defaults, not instead of them')
-  assert.throws(() => scopesOf(loadConfig({ WARD_VPN_HOST_ALLOWLIST: '10.0.0.0/99' })), (e: Error) => e instanceof ConfigError && /^WARD_VPN_HOST_ALLOWLIST: "10.0.0.0\/99" has an invalid prefix length/.test(e.message))
+  assert.throws(
+    () => scopesOf(loadConfig({ WARD_VPN_HOST_ALLOWLIST: '10.0.0.0/99' })),
+    (e: Error) => e instanceof ConfigError && /^WARD_VPN_HOST_ALLOWLIST: "10.0.0.0\/99" has an invalid prefix length/.test(e.message),
+  )
   assert.throws(() => scopesOf(loadConfig({ WARD_TARGET_BLOCKLIST: 'not a host' })), /^ConfigError: WARD_TARGET_BLOCKLIST: /)
 })
 
 test('names are checked after resolution and answer only with the checked addresses', async () => {
   const loopback = parseScope('WARD_TARGET_BLOCKLIST', '127.0.0.0/8,::1')
   // Real resolution of localhost (the only name tests may resolve): blocked by its addresses.
-  await assert.rejects(resolveInScope(parseScope('X', '127.0.0.1/32,::1/128'), 'localhost', 0, (n, f) => import('node:dns/promises').then((d) => d.lookup(n, { all: true, family: f }))), ScopeError)
+  await assert.rejects(
+    resolveInScope(parseScope('X', '127.0.0.1/32,::1/128'), 'localhost', 0, (n, f) =>
+      import('node:dns/promises').then((d) => d.lookup(n, { all: true, family: f })),
+    ),
+    ScopeError,
+  )
   // An answer that mixes an allowed and a blocked address blocks the name (rebinding).
   const answer = (addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
-  await assert.rejects(resolveInScope(loopback, 'rebind.test', 0, answer(['192.0.2.1', '127.0.0.1'])), /connection to rebind\.test blocked: outside the allowed scope \(WARD_TARGET_BLOCKLIST\); nothing was sent/)
+  await assert.rejects(
+    resolveInScope(loopback, 'rebind.test', 0, answer(['192.0.2.1', '127.0.0.1'])),
+    /connection to rebind\.test blocked: outside the allowed scope \(WARD_TARGET_BLOCKLIST\); nothing was sent/,
+  )
   await assert.rejects(resolveInScope(loopback, 'mapped.test', 0, answer(['::ffff:127.0.0.1'])), ScopeError)
   assert.deepEqual(await resolveInScope(loopback, 'ok.test', 0, answer(['192.0.2.1', '2001:db8::1'])), [
     { address: '192.0.2.1', family: 4 },

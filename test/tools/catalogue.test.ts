@@ -35,7 +35,9 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
 const camel = (folder: string) => folder.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
 
 const filesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []))
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  )
 
 test('every manifest is complete and tool ids are unique', () => {
   const ids = new Set<number>()
@@ -53,12 +55,18 @@ test('every manifest is complete and tool ids are unique', () => {
     assert.equal(typeof m.load, 'function', `${m.id}: load`)
     assert.ok(LAYOUT[m.id], `${m.id}: has a folder in LAYOUT`)
   }
-  assert.deepEqual(createToolCatalogue({ diagnostic: false }).ids(), TOOL_MANIFESTS.map((m) => m.id).sort((a, b) => a - b))
-  assert.deepEqual(createToolCatalogue({ diagnostic: true }).ids(), ALL_MANIFESTS.map((m) => m.id).sort((a, b) => a - b))
+  assert.deepEqual(
+    createToolCatalogue({ diagnostic: false }).ids(),
+    TOOL_MANIFESTS.map((m) => m.id).sort((a, b) => a - b),
+  )
+  assert.deepEqual(
+    createToolCatalogue({ diagnostic: true }).ids(),
+    ALL_MANIFESTS.map((m) => m.id).sort((a, b) => a - b),
+  )
   assert.equal(createToolCatalogue({ diagnostic: false }).get(9001), undefined)
 })
 
-test('every check is filled in, its vuln_id unique across tools and under its tool\'s prefix', () => {
+test("every check is filled in, its vuln_id unique across tools and under its tool's prefix", () => {
   // Two tools may report one shared check (tools/lib/tls/checks.ts), never two checks with one vuln_id.
   const owner = new Map<string, { tool: number; check: object }>()
   for (const m of ALL_MANIFESTS) {
@@ -70,7 +78,10 @@ test('every check is filled in, its vuln_id unique across tools and under its to
       const seen = owner.get(c.id)
       assert.ok(!seen || seen.check === c, `vuln_id ${c.id} names different checks in tool ${m.id} and tool ${seen?.tool}`)
       owner.set(c.id, { tool: m.id, check: c })
-      assert.ok(prefixes.some((p) => c.id.startsWith(p)), `${c.id} (tool ${m.id}) starts with one of ${prefixes.join(', ')}`)
+      assert.ok(
+        prefixes.some((p) => c.id.startsWith(p)),
+        `${c.id} (tool ${m.id}) starts with one of ${prefixes.join(', ')}`,
+      )
       for (const field of ['name', 'description', 'impact', 'recommendation'] as const) assert.ok(c[field]?.trim(), `${c.id}: ${field}`)
       assert.ok(c.risk in RISK_LEVEL, `${c.id}: risk`)
       assert.ok(Array.isArray(c.cwe), `${c.id}: cwe`)
@@ -86,7 +97,11 @@ test('each tool folder has checks.ts exporting <folder>Checks, the list its mani
     const mod = (await import(`../../src/tools/${folder}/checks.js`)) as Record<string, unknown>
     const list = mod[`${camel(folder)}Checks`] as readonly { id: string }[] | undefined
     assert.ok(list, `src/tools/${folder}/checks.ts exports ${camel(folder)}Checks`)
-    for (const c of list) assert.ok(m.checks.some((x) => x.id === c.id), `${c.id} is in tool ${m.id}'s manifest`)
+    for (const c of list)
+      assert.ok(
+        m.checks.some((x) => x.id === c.id),
+        `${c.id} is in tool ${m.id}'s manifest`,
+      )
   }
 })
 
@@ -105,7 +120,11 @@ test('every check is reachable from code that records a finding', () => {
   const libCode = files.filter((f) => f.startsWith(join(TOOLS, 'lib')) && !isCatalogue(f)).map((f) => readFileSync(f, 'utf8'))
   for (const m of ALL_MANIFESTS) {
     const dir = join(TOOLS, LAYOUT[m.id]!.folder)
-    const code = files.filter((f) => f.startsWith(dir + '/') && !isCatalogue(f)).map((f) => readFileSync(f, 'utf8')).concat(libCode).join('\n')
+    const code = files
+      .filter((f) => f.startsWith(dir + '/') && !isCatalogue(f))
+      .map((f) => readFileSync(f, 'utf8'))
+      .concat(libCode)
+      .join('\n')
     const used = (name: string) => new RegExp(`\\b${name}\\b`).test(code)
     for (const c of m.checks) {
       const name = names.get(c.id)
@@ -122,7 +141,8 @@ test('the registry loads no scanner: its static imports reach only manifests, pa
     seen.add(file)
     const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
     for (const st of sf.statements) {
-      if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue
+      if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier))
+        continue
       const spec = st.moduleSpecifier.text
       if (!spec.startsWith('.')) continue
       visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
@@ -131,7 +151,8 @@ test('the registry loads no scanner: its static imports reach only manifests, pa
   visit(join(TOOLS, 'registry.ts'))
   // reports/evidence.ts: the evidence wire shape the tool kit re-exports (types and two constructors);
   // store/coverage.ts: the pure shape of what a scan covered, which the tool kit's recorder writes.
-  const allowed = /^(src\/reports\/evidence\.ts|src\/store\/coverage\.ts|src\/tools\/registry\.ts|src\/tools\/[a-z-]+\/(manifest|params|checks|ports|top-ports|cve-catalogue|match|version|data\/[a-z-]+)\.ts|src\/tools\/lib\/.*|src\/toolkit\/.*)$/
+  const allowed =
+    /^(src\/reports\/evidence\.ts|src\/store\/coverage\.ts|src\/tools\/registry\.ts|src\/tools\/[a-z-]+\/(manifest|params|checks|ports|top-ports|cve-catalogue|match|version|data\/[a-z-]+)\.ts|src\/tools\/lib\/.*|src\/toolkit\/.*)$/
   const reached = [...seen].map((f) => relative(ROOT, f))
   for (const f of reached) assert.match(f, allowed, `the registry imports ${f}`)
   assert.ok(!reached.some((f) => f.endsWith('/index.ts')), 'no tool index (scanner) is imported')

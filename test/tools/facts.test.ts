@@ -11,8 +11,33 @@ import { TOOL_MANIFESTS } from '../../src/tools/registry.js'
 import { diagnosticManifest } from '../../src/tools/diagnostic/manifest.js'
 
 const SERVICES = [
-  'ftp', 'tftp', 'ssh', 'telnet', 'smtp', 'redis', 'memcached', 'mongodb', 'elasticsearch', 'postgresql', 'mysql', 'mssql', 'rdp', 'vnc', 'smb',
-  'docker', 'dns', 'ntp', 'snmp', 'ssdp', 'netbios', 'ldap', 'wordpress', 'drupal', 'jenkins', 'tomcat', 'grafana',
+  'ftp',
+  'tftp',
+  'ssh',
+  'telnet',
+  'smtp',
+  'redis',
+  'memcached',
+  'mongodb',
+  'elasticsearch',
+  'postgresql',
+  'mysql',
+  'mssql',
+  'rdp',
+  'vnc',
+  'smb',
+  'docker',
+  'dns',
+  'ntp',
+  'snmp',
+  'ssdp',
+  'netbios',
+  'ldap',
+  'wordpress',
+  'drupal',
+  'jenkins',
+  'tomcat',
+  'grafana',
 ]
 
 /** Who lists a check: vuln_id → the check objects and the tools listing them. */
@@ -65,9 +90,20 @@ test('no two vuln_ids state the same fact (same kind, same service, same transpo
 test('the fact check catches the pairs it was written for (anonymous FTP, Redis without authentication under two ids)', () => {
   const ftp = { id: 'tcp.exposure.ftp-anonymous', name: 'FTP anonymous login allowed', cwe: ['CWE-284'] } as unknown as Check
   const ftp2 = { id: 'netvuln.ftp.anonymous-login', name: 'Anonymous FTP login allowed', cwe: ['CWE-284'] } as unknown as Check
-  const redis = { id: 'tcp.exposure.redis-unauthenticated', name: 'Redis accessible without authentication', cwe: ['CWE-306'] } as unknown as Check
-  const redis2 = { id: 'netvuln.redis.no-auth', name: 'Redis accepts commands without authentication', cwe: ['CWE-306'] } as unknown as Check
+  const redis = {
+    id: 'tcp.exposure.redis-unauthenticated',
+    name: 'Redis accessible without authentication',
+    cwe: ['CWE-306'],
+  } as unknown as Check
+  const redis2 = {
+    id: 'netvuln.redis.no-auth',
+    name: 'Redis accepts commands without authentication',
+    cwe: ['CWE-306'],
+  } as unknown as Check
   const udp = { id: 'udp.memcached.exposed', name: 'memcached answers over UDP', cwe: ['CWE-406'] } as unknown as Check
   const tcp = { id: 'netvuln.memcached.no-auth', name: 'memcached answers without authentication', cwe: ['CWE-306'] } as unknown as Check
-  assert.deepEqual(sameFacts([ftp, ftp2, redis, redis2, udp, tcp]), [[ftp2.id, ftp.id], [redis2.id, redis.id]])
+  assert.deepEqual(sameFacts([ftp, ftp2, redis, redis2, udp, tcp]), [
+    [ftp2.id, ftp.id],
+    [redis2.id, redis.id],
+  ])
 })

@@ -13,9 +13,25 @@ import { runTool } from '../helpers/tool-harness.js'
 const HOST = '127.0.24.2'
 
 test('hostile banners are told apart from ordinary ones', () => {
-  for (const b of ['root@metasploitable:/# ', 'sh-4.2# ', '# ', 'uid=0(root) gid=0(root) groups=0(root)', 'sh: GET: not found', 'bash: line 1: HELP: command not found', '220 Welcome to Metasploitable2 FTP'])
+  for (const b of [
+    'root@metasploitable:/# ',
+    'sh-4.2# ',
+    '# ',
+    'uid=0(root) gid=0(root) groups=0(root)',
+    'sh: GET: not found',
+    'bash: line 1: HELP: command not found',
+    '220 Welcome to Metasploitable2 FTP',
+  ])
     assert.ok(hostileBanner(b), b)
-  for (const b of ['SSH-2.0-OpenSSH_9.9', '220 (vsFTPd 3.0.5)', '# Server\r\nredis_version:7.2.4', 'HTTP/1.1 200 OK | Server: nginx', '220 mail.example.com ESMTP Postfix', 'user@host:~$ ', null])
+  for (const b of [
+    'SSH-2.0-OpenSSH_9.9',
+    '220 (vsFTPd 3.0.5)',
+    '# Server\r\nredis_version:7.2.4',
+    'HTTP/1.1 200 OK | Server: nginx',
+    '220 mail.example.com ESMTP Postfix',
+    'user@host:~$ ',
+    null,
+  ])
     assert.equal(hostileBanner(b), null, String(b))
 })
 

@@ -56,7 +56,9 @@ after(async () => {
 })
 
 /** The distinct fractions reported strictly between `from` and `to`. */
-const stepsWithin = (r: HarnessResult, from: number, to: number) => [...new Set(r.progressSteps.map((s) => s.fraction).filter((f) => f > from && f < to))]
+const stepsWithin = (r: HarnessResult, from: number, to: number) => [
+  ...new Set(r.progressSteps.map((s) => s.fraction).filter((f) => f > from && f < to)),
+]
 const rising = (r: HarnessResult) => r.progressSteps.every((s, i, a) => i === 0 || s.fraction >= a[i - 1]!.fraction - 1e-9)
 
 describe('progress inside long phases', () => {
@@ -68,7 +70,10 @@ describe('progress inside long phases', () => {
     p.part('b', 2) // at most 95 % of an item before it ends
     p.done('a')
     p.finish()
-    assert.deepEqual(seen.map((x) => Math.round(x * 1000) / 1000), [0.3, 0.49, 0.59, 0.6])
+    assert.deepEqual(
+      seen.map((x) => Math.round(x * 1000) / 1000),
+      [0.3, 0.49, 0.59, 0.6],
+    )
     assert.equal(seen.at(-1), 0.6)
     assert.ok(seen.every((x, i) => i === 0 || x > seen[i - 1]!))
     assert.equal(PROGRESS_SCALE % 100, 0)

@@ -49,7 +49,10 @@ test('every tool folder has exactly the tool shape', () => {
   const failures: string[] = []
   for (const name of folders) {
     const problems = shapeProblems(name)
-    if (PENDING.has(name)) console.log(`pending (not yet in the shape): ${name}${problems.length ? `: ${problems.join('; ')}` : ' — already in the shape, remove it from PENDING'}`)
+    if (PENDING.has(name))
+      console.log(
+        `pending (not yet in the shape): ${name}${problems.length ? `: ${problems.join('; ')}` : ' — already in the shape, remove it from PENDING'}`,
+      )
     else if (problems.length) failures.push(`${name}: ${problems.join('; ')}`)
   }
   assert.deepEqual(failures, [])
@@ -62,7 +65,9 @@ test('the shape check fails on a folder that lacks the shape (the test can fail)
 })
 
 test('every detect/ module of a tool in the shape is imported by a test', () => {
-  const tests = tsFiles(join(ROOT, 'test')).map((f) => readFileSync(f, 'utf8')).join('\n')
+  const tests = tsFiles(join(ROOT, 'test'))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n')
   const untested: string[] = []
   for (const name of toolFolders()) {
     if (PENDING.has(name) || !statSync(join(TOOLS, name, 'detect'), { throwIfNoEntry: false })?.isDirectory()) continue

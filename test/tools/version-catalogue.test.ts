@@ -15,12 +15,25 @@ import { detectVulnerableVersions } from '../../src/tools/website-scanner/detect
 import { productKey, type ProductKey } from '../../src/tools/lib/services/products.js'
 
 const cvesOf = (product: ProductKey, version: string, families?: string[]) =>
-  matchFamilies(product, version).filter((m) => !families || families.includes(m.family.id)).flatMap((m) => m.cves.map((c) => c.id)).sort()
+  matchFamilies(product, version)
+    .filter((m) => !families || families.includes(m.family.id))
+    .flatMap((m) => m.cves.map((c) => c.id))
+    .sort()
 
 /** CVSS v3.1 base score of a vector (the specification's formulas), to check the catalogue's pairs. */
 function cvss31(vector: string): number {
-  const m = Object.fromEntries(vector.replace(/^CVSS:3\.[01]\//, '').split('/').map((p) => p.split(':') as [string, string]))
-  const w = { AV: { N: 0.85, A: 0.62, L: 0.55, P: 0.2 }, AC: { L: 0.77, H: 0.44 }, UI: { N: 0.85, R: 0.62 }, CIA: { H: 0.56, L: 0.22, N: 0 } } as const
+  const m = Object.fromEntries(
+    vector
+      .replace(/^CVSS:3\.[01]\//, '')
+      .split('/')
+      .map((p) => p.split(':') as [string, string]),
+  )
+  const w = {
+    AV: { N: 0.85, A: 0.62, L: 0.55, P: 0.2 },
+    AC: { L: 0.77, H: 0.44 },
+    UI: { N: 0.85, R: 0.62 },
+    CIA: { H: 0.56, L: 0.22, N: 0 },
+  } as const
   const changed = m.S === 'C'
   const pr = ({ N: 0.85, L: changed ? 0.68 : 0.62, H: changed ? 0.5 : 0.27 } as Record<string, number>)[m.PR!]!
   const cia = (k: string) => w.CIA[m[k] as 'H' | 'L' | 'N']
@@ -63,7 +76,17 @@ test('one family per CVE: no CVE id appears in two families (one vuln_id per CVE
 })
 
 test('a bad catalogue is refused with the place of the problem', () => {
-  const good = { id: 'x', product: 'nginx', cwe: 'CWE-1', title: 't', description: 'd', impact: 'i', fixed: 'f', references: [], cves: [{ id: 'CVE-2020-0001', versions: '<1', cvss: 5, vector: null }] }
+  const good = {
+    id: 'x',
+    product: 'nginx',
+    cwe: 'CWE-1',
+    title: 't',
+    description: 'd',
+    impact: 'i',
+    fixed: 'f',
+    references: [],
+    cves: [{ id: 'CVE-2020-0001', versions: '<1', cvss: 5, vector: null }],
+  }
   assert.equal(parseCatalogue({ families: [good] }).families.length, 1)
   assert.throws(() => parseCatalogue({ families: [{ ...good, product: 'nope' }] }), /families\[0\]\.product/)
   assert.throws(() => parseCatalogue({ families: [{ ...good, cves: [{ ...good.cves[0], versions: '~1' }] }] }), /bad comparator/)
@@ -72,13 +95,25 @@ test('a bad catalogue is refused with the place of the problem', () => {
 
 test('the network and the website scanner match Apache 2.4.49 through the one catalogue, to the same check', async () => {
   const families = matchFamilies('apache-httpd', '2.4.49')
-  assert.deepEqual(families.map((m) => m.family.id), ['apache-httpd-path-traversal', 'apache-httpd-mod-lua-multipart'])
+  assert.deepEqual(
+    families.map((m) => m.family.id),
+    ['apache-httpd-path-traversal', 'apache-httpd-mod-lua-multipart'],
+  )
   const check = checkForFamily(families[0]!.family)
   assert.equal(check.id, 'cve.apache-httpd-path-traversal')
   assert.ok(netvulnManifest.checks.includes(check), 'tool 350 carries the shared check')
   assert.ok(websiteScannerManifest.checks.includes(check), 'tool 170 carries the shared check')
-  const hits = await detectVulnerableVersions({ url: 'http://127.0.24.1/', status: 200, headers: { server: 'Apache/2.4.49 (Unix)' }, setCookies: [], body: '' })
-  assert.deepEqual(hits.map((h) => h.check), [check, checkForFamily(families[1]!.family)])
+  const hits = await detectVulnerableVersions({
+    url: 'http://127.0.24.1/',
+    status: 200,
+    headers: { server: 'Apache/2.4.49 (Unix)' },
+    setCookies: [],
+    body: '',
+  })
+  assert.deepEqual(
+    hits.map((h) => h.check),
+    [check, checkForFamily(families[1]!.family)],
+  )
   assert.deepEqual(hits[0]!.cve, ['CVE-2021-41773', 'CVE-2021-42013'])
   assert.equal(hits[0]!.risk, 'critical')
 })
@@ -122,7 +157,11 @@ test('Apache httpd: 2.4.49 has both path traversals, 2.4.50 the second, 2.4.48 a
 test('nginx resolver: 0.6.18-1.20.0 affected, 1.20.1 and 1.21.0 fixed', () => {
   assert.deepEqual(cvesOf('nginx', '1.20.0'), ['CVE-2021-23017'])
   assert.deepEqual(cvesOf('nginx', '1.18.0'), ['CVE-2021-23017'])
-  assert.deepEqual(cvesOf('nginx', '0.6.17', ['nginx-resolver-off-by-one']), [], 'the range filter overflow (CVE-2017-7529) is its own family')
+  assert.deepEqual(
+    cvesOf('nginx', '0.6.17', ['nginx-resolver-off-by-one']),
+    [],
+    'the range filter overflow (CVE-2017-7529) is its own family',
+  )
   assert.deepEqual(cvesOf('nginx', '1.20.1'), [])
   assert.deepEqual(cvesOf('nginx', '1.21.0'), [])
   assert.deepEqual(cvesOf('nginx', '1.26.2'), [])
@@ -140,7 +179,8 @@ test('FTP servers: vsftpd 2.3.4 backdoor and ProFTPD 1.3.5 mod_copy, exact versi
 
 test('Exim: 4.87-4.91 RCE, SNI overflow before 4.92.2', () => {
   // The 2019 families only: later Exim CVEs (21Nails, AUTH EXTERNAL) are covered by catalogue-rows.test.ts.
-  const cvesOf2 = (product: ProductKey, version: string) => cvesOf(product, version, ['exim-return-of-the-wizard', 'exim-tls-sni-backslash', 'exim-string-vformat-overflow'])
+  const cvesOf2 = (product: ProductKey, version: string) =>
+    cvesOf(product, version, ['exim-return-of-the-wizard', 'exim-tls-sni-backslash', 'exim-string-vformat-overflow'])
   assert.deepEqual(cvesOf2('exim', '4.89'), ['CVE-2019-10149', 'CVE-2019-15846'])
   assert.deepEqual(cvesOf2('exim', '4.86'), ['CVE-2019-15846'])
   assert.deepEqual(cvesOf2('exim', '4.92'), ['CVE-2019-15846', 'CVE-2019-16928'])
@@ -152,7 +192,8 @@ test('Exim: 4.87-4.91 RCE, SNI overflow before 4.92.2', () => {
 
 test('Redis Lua use-after-free: per-branch fixed releases', () => {
   const lua = ['redis-lua-use-after-free']
-  for (const v of ['5.0.7', '6.2.19', '7.0.15', '7.2.10', '7.4.5', '8.0.3', '8.2.1']) assert.deepEqual(cvesOf('redis', v, lua), ['CVE-2025-49844'], v)
+  for (const v of ['5.0.7', '6.2.19', '7.0.15', '7.2.10', '7.4.5', '8.0.3', '8.2.1'])
+    assert.deepEqual(cvesOf('redis', v, lua), ['CVE-2025-49844'], v)
   for (const v of ['2.4.10', '6.2.20', '7.2.11', '7.4.6', '8.0.4', '8.2.2', '8.4.0']) assert.deepEqual(cvesOf('redis', v, lua), [], v)
 })
 
@@ -230,13 +271,40 @@ test('end of life: the branch of a version once its date has passed, month-only 
 
 test('service detection spellings map to the catalogue products (nmap-style and Ward names)', () => {
   const cases: Record<string, string> = {
-    OpenSSH: 'openssh', 'Dropbear sshd': 'dropbear', vsftpd: 'vsftpd', ProFTPD: 'proftpd', 'Exim smtpd': 'exim', 'Postfix smtpd': 'postfix',
-    'Dovecot pop3d': 'dovecot', 'Dovecot imapd': 'dovecot', 'ISC BIND': 'bind', 'Apache httpd': 'apache-httpd', nginx: 'nginx',
-    'Microsoft IIS httpd': 'microsoft-iis', 'Jetty': 'jetty', 'Eclipse Jetty': 'jetty', 'Apache Tomcat': 'tomcat', 'Werkzeug httpd': 'werkzeug',
-    'Elasticsearch REST API': 'elasticsearch', MySQL: 'mysql', MariaDB: 'mariadb', 'PostgreSQL DB': 'postgresql', 'Redis key-value store': 'redis',
-    Memcached: 'memcached', MongoDB: 'mongodb', 'Samba smbd': 'samba', OpenSSL: 'openssl', PHP: 'php', WordPress: 'wordpress', Drupal: 'drupal', 'Joomla!': 'joomla',
+    OpenSSH: 'openssh',
+    'Dropbear sshd': 'dropbear',
+    vsftpd: 'vsftpd',
+    ProFTPD: 'proftpd',
+    'Exim smtpd': 'exim',
+    'Postfix smtpd': 'postfix',
+    'Dovecot pop3d': 'dovecot',
+    'Dovecot imapd': 'dovecot',
+    'ISC BIND': 'bind',
+    'Apache httpd': 'apache-httpd',
+    nginx: 'nginx',
+    'Microsoft IIS httpd': 'microsoft-iis',
+    Jetty: 'jetty',
+    'Eclipse Jetty': 'jetty',
+    'Apache Tomcat': 'tomcat',
+    'Werkzeug httpd': 'werkzeug',
+    'Elasticsearch REST API': 'elasticsearch',
+    MySQL: 'mysql',
+    MariaDB: 'mariadb',
+    'PostgreSQL DB': 'postgresql',
+    'Redis key-value store': 'redis',
+    Memcached: 'memcached',
+    MongoDB: 'mongodb',
+    'Samba smbd': 'samba',
+    OpenSSL: 'openssl',
+    PHP: 'php',
+    WordPress: 'wordpress',
+    Drupal: 'drupal',
+    'Joomla!': 'joomla',
   }
   for (const [name, key] of Object.entries(cases)) assert.equal(productKey(name), key, name)
   assert.equal(productKey('Werkzeug/0.14.1 Python/3.6'), null, 'a whole banner is not a name')
-  assert.deepEqual(productsInBanner('Werkzeug/2.2.2 Python/3.11.2').map((p) => [p.product, p.version]), [['werkzeug', '2.2.2']])
+  assert.deepEqual(
+    productsInBanner('Werkzeug/2.2.2 Python/3.11.2').map((p) => [p.product, p.version]),
+    [['werkzeug', '2.2.2']],
+  )
 })

@@ -31,7 +31,14 @@ const TABLE: { level: RedirectLevel; from: string; to: string; follow: boolean }
 /** `from` answers 302 to `to`; every other URL answers 200. */
 function redirectingEgress(from: string, to: string): Egress {
   const response = (url: string, status: number, headers: Record<string, string>): HttpResponse => ({
-    url, status, headers, setCookies: [], body: Buffer.from('<html>ok</html>'), truncated: false, elapsedMs: 1, text: () => '<html>ok</html>',
+    url,
+    status,
+    headers,
+    setCookies: [],
+    body: Buffer.from('<html>ok</html>'),
+    truncated: false,
+    elapsedMs: 1,
+    text: () => '<html>ok</html>',
   })
   return {
     kind: 'direct',
@@ -62,7 +69,12 @@ for (const row of TABLE) {
   })
 
   test(`URL fuzzer ${name}`, async () => {
-    const run = resolveBase(redirectingEgress(row.from, row.to), { id: 1, name: row.from, type: 'url' }, { redirectLevel: row.level, scanOriginalUrl: false }, new AbortController().signal)
+    const run = resolveBase(
+      redirectingEgress(row.from, row.to),
+      { id: 1, name: row.from, type: 'url' },
+      { redirectLevel: row.level, scanOriginalUrl: false },
+      new AbortController().signal,
+    )
     if (row.follow) assert.equal((await run).base.href, row.to)
     else await assert.rejects(run, RedirectRefusedError)
   })

@@ -57,7 +57,10 @@ test('a wrong password or an unknown user is refused with the same message and n
   assert.equal(bad.statusCode, 401)
   assert.equal(unknown.statusCode, 401)
   for (const r of [bad, unknown]) assert.match(r.body, /Wrong user name or password/)
-  assert.equal(bad.cookies.find((c) => c.name === 'ward_session'), undefined)
+  assert.equal(
+    bad.cookies.find((c) => c.name === 'ward_session'),
+    undefined,
+  )
 })
 
 test('sign-in attempts are rate limited per user name', async () => {
@@ -85,15 +88,30 @@ test('the sign-in form itself is CSRF-protected (its token must match its cookie
 
 test('every state change needs the session CSRF token (form field or htmx header) and a same-site origin', async () => {
   const s = await signIn(w)
-  const noToken = await w.app.inject({ method: 'POST', url: '/workspaces', headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=Sneaky' })
+  const noToken = await w.app.inject({
+    method: 'POST',
+    url: '/workspaces',
+    headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'name=Sneaky',
+  })
   assert.equal(noToken.statusCode, 403)
-  const wrong = await w.app.inject({ method: 'POST', url: '/workspaces', headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: `name=Sneaky&_csrf=${'x'.repeat(s.csrf.length)}` })
+  const wrong = await w.app.inject({
+    method: 'POST',
+    url: '/workspaces',
+    headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `name=Sneaky&_csrf=${'x'.repeat(s.csrf.length)}`,
+  })
   assert.equal(wrong.statusCode, 403)
   const cross = await s.post('/workspaces', { name: 'Sneaky' }, { origin: 'http://evil.example', host: 'localhost:80' })
   assert.equal(cross.statusCode, 403)
   const names = (await w.h.db.selectFrom('workspaces').select('name').execute()).map((r) => r.name)
   assert.ok(!names.includes('Sneaky'), 'nothing was created')
-  const header = await w.app.inject({ method: 'POST', url: '/workspaces', headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=Via+header' })
+  const header = await w.app.inject({
+    method: 'POST',
+    url: '/workspaces',
+    headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'name=Via+header',
+  })
   assert.equal(header.statusCode, 303)
 })
 
@@ -121,7 +139,11 @@ test('assets come from Ward itself with long cache headers', async () => {
   const s = await signIn(w)
   const home = (await s.get('/')).body
   const srcs = [...home.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'))
-  assert.ok(srcs.some((x) => x.includes('htmx.min.js')) && srcs.some((x) => x.includes('uPlot.iife.min.js')) && srcs.some((x) => x.includes('ward.css')))
+  assert.ok(
+    srcs.some((x) => x.includes('htmx.min.js')) &&
+      srcs.some((x) => x.includes('uPlot.iife.min.js')) &&
+      srcs.some((x) => x.includes('ward.css')),
+  )
   for (const src of srcs) {
     const r = await w.app.inject({ method: 'GET', url: src })
     assert.equal(r.statusCode, 200, src)
@@ -160,10 +182,20 @@ test('a set-password link works once, sets a password and signs in', async () =>
   // The form's own token and cookie (double submit, test/web/set-password.test.ts).
   const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!
   const headers = { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(form, 'ward_set_password') }
-  const short = await w.app.inject({ method: 'POST', url: `/set-password/${token}`, headers, payload: `password=short&password2=short&_csrf=${csrf}` })
+  const short = await w.app.inject({
+    method: 'POST',
+    url: `/set-password/${token}`,
+    headers,
+    payload: `password=short&password2=short&_csrf=${csrf}`,
+  })
   assert.equal(short.statusCode, 400)
   const pw = 'dora has a long password'
-  const r = await w.app.inject({ method: 'POST', url: `/set-password/${token}`, headers, payload: new URLSearchParams({ password: pw, password2: pw, _csrf: csrf }).toString() })
+  const r = await w.app.inject({
+    method: 'POST',
+    url: `/set-password/${token}`,
+    headers,
+    payload: new URLSearchParams({ password: pw, password2: pw, _csrf: csrf }).toString(),
+  })
   assert.equal(r.statusCode, 303)
   assert.ok(cookieOf(r, 'ward_session'))
   assert.equal((await w.app.inject({ method: 'GET', url: `/set-password/${token}` })).statusCode, 404, 'used up')

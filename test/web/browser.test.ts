@@ -153,13 +153,18 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
     await shot(page, 'scan')
     // The API lists the scan for the active workspace, without workspace_id.
     const listed = (await (await fetch(`${base}/api/v2/scans`, { headers: { authorization: `Bearer ${apiKey}` } })).json()).data
-    assert.deepEqual(listed.map((s: any) => s.id), [scanId])
+    assert.deepEqual(
+      listed.map((s: any) => s.id),
+      [scanId],
+    )
   })
 
   test('scanner-supplied text (an SSH banner, an HTTP Server header) is shown as text, never run', async () => {
     const raw = await page.locator('[data-testid=raw-output]').innerText()
     assert.ok(raw.includes('<script>window.__pwned=1</script>'), raw)
-    await page.click('a:has-text("Open TCP port")', { timeout: 5000 }).catch(async () => page.click('section:has-text("Findings") tbody a >> nth=0'))
+    await page
+      .click('a:has-text("Open TCP port")', { timeout: 5000 })
+      .catch(async () => page.click('section:has-text("Findings") tbody a >> nth=0'))
     await page.waitForURL(/\/findings\/\d+/)
     findingId = Number(/\/findings\/(\d+)/.exec(page.url())![1])
     const evidence = await page.locator('[data-testid=evidence]').innerText()
@@ -227,7 +232,10 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
 
   test('no page broke the CSP or threw a script error', () => {
     // The duplicate target above is answered 409 on purpose; anything else is a fault.
-    assert.deepEqual(consoleErrors.filter((e) => !/status of 409/.test(e)), [])
+    assert.deepEqual(
+      consoleErrors.filter((e) => !/status of 409/.test(e)),
+      [],
+    )
   })
 
   test('sign out', async () => {
@@ -274,9 +282,20 @@ describe('the web interface in chromium', { skip, concurrency: false }, () => {
         await p.keyboard.press('Tab')
         reached.push(await p.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? ''))
       }
-      for (const want of ['Skip to content', 'Targets', 'Scans', 'Findings', 'Workspaces', 'Profile & API keys', 'Sign out', 'Start a scan']) assert.ok(reached.includes(want), `${want} not reached: ${reached.join(' | ')}`)
+      for (const want of [
+        'Skip to content',
+        'Targets',
+        'Scans',
+        'Findings',
+        'Workspaces',
+        'Profile & API keys',
+        'Sign out',
+        'Start a scan',
+      ])
+        assert.ok(reached.includes(want), `${want} not reached: ${reached.join(' | ')}`)
       // Enter on a focused link opens it.
-      while ((await p.evaluate(() => (document.activeElement as HTMLElement).innerText.trim())) !== 'Start a scan') await p.keyboard.press('Shift+Tab')
+      while ((await p.evaluate(() => (document.activeElement as HTMLElement).innerText.trim())) !== 'Start a scan')
+        await p.keyboard.press('Shift+Tab')
       await p.keyboard.press('Enter')
       await p.waitForURL(`${base}/scans/new`)
       await p.focus('#tool_id')

@@ -12,8 +12,19 @@ test('the integrations page lists, creates, escapes, hides secrets and sends a t
   try {
     await setPassword(w, w.userId)
     const alice = await signIn(w)
-    const form = { name: '<script>alert(1)</script>', type: 'slack', config: JSON.stringify({ url: slack.url }), events: 'finding.new', min_risk: '1' }
-    const noToken = await w.app.inject({ method: 'POST', url: '/integrations', headers: { cookie: alice.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(form).toString() })
+    const form = {
+      name: '<script>alert(1)</script>',
+      type: 'slack',
+      config: JSON.stringify({ url: slack.url }),
+      events: 'finding.new',
+      min_risk: '1',
+    }
+    const noToken = await w.app.inject({
+      method: 'POST',
+      url: '/integrations',
+      headers: { cookie: alice.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+    })
     assert.equal(noToken.statusCode, 403)
     const made = await alice.post('/integrations', form)
     assert.equal(made.statusCode, 200, made.body.slice(0, 500))

@@ -13,7 +13,15 @@ let bobId: number
 
 const linkOf = (body: string) => /data-testid="invite-link">[^<]*?(\/invite\/[A-Za-z0-9_-]+)</.exec(body)?.[1]
 const actions = async () => (await w.h.db.selectFrom('audit_log').select('action').orderBy('id').execute()).map((r) => r.action)
-const roleOf = async (userId: number) => (await w.h.db.selectFrom('workspace_members').select('role').where('workspace_id', '=', w.workspaceId).where('user_id', '=', userId).executeTakeFirst())?.role
+const roleOf = async (userId: number) =>
+  (
+    await w.h.db
+      .selectFrom('workspace_members')
+      .select('role')
+      .where('workspace_id', '=', w.workspaceId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+  )?.role
 
 before(async () => {
   w = await startWard({ env: { WARD_SIGNIN_LIMIT: '50' } })
@@ -46,7 +54,12 @@ test('a new person creates an account through a link, with a password, and is si
   const page = await w.app.inject({ method: 'GET', url: link })
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!
   const post = (form: Record<string, string>) =>
-    w.app.inject({ method: 'POST', url: `${link}/account`, headers: { cookie: cookieOf(page, 'ward_invite'), 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: csrf, ...form }).toString() })
+    w.app.inject({
+      method: 'POST',
+      url: `${link}/account`,
+      headers: { cookie: cookieOf(page, 'ward_invite'), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrf, ...form }).toString(),
+    })
   assert.equal((await post({ name: 'carol', password: PASSWORD, password2: 'different!!' })).statusCode, 400)
   assert.equal((await post({ name: 'BOB', password: PASSWORD, password2: PASSWORD })).statusCode, 409)
   const r = await post({ name: 'carol', password: PASSWORD, password2: PASSWORD })
@@ -76,12 +89,31 @@ test('sign-ins, keys and page actions leave one entry each; none holds a passwor
   const all = JSON.stringify(await w.h.db.selectFrom('audit_log').selectAll().execute())
   for (const secret of [PASSWORD, 'wrong password', 'ward_session']) assert.ok(!all.includes(secret), secret)
   const used = await w.h.db.selectFrom('audit_log').selectAll().where('action', '=', 'invitation.used').execute()
-  assert.deepEqual(used.map((e) => [e.actor, e.workspace_id]), [['bob', w.workspaceId], ['carol', w.workspaceId]])
+  assert.deepEqual(
+    used.map((e) => [e.actor, e.workspace_id]),
+    [
+      ['bob', w.workspaceId],
+      ['carol', w.workspaceId],
+    ],
+  )
 })
 
 test('the Audit page lists the entries of the owned workspaces, escaped; a viewer of them sees none', async () => {
   await alice.post('/targets', { name: 'audit-page.example' })
-  await w.h.db.insertInto('audit_log').values({ at: new Date().toISOString(), workspace_id: w.workspaceId, actor_user_id: null, actor: '<script>x()</script>', client: null, action: 'target.created', object_type: 'target', object_id: null, details: '{}' }).execute()
+  await w.h.db
+    .insertInto('audit_log')
+    .values({
+      at: new Date().toISOString(),
+      workspace_id: w.workspaceId,
+      actor_user_id: null,
+      actor: '<script>x()</script>',
+      client: null,
+      action: 'target.created',
+      object_type: 'target',
+      object_id: null,
+      details: '{}',
+    })
+    .execute()
   const p = await alice.get('/audit?action=target.created')
   assert.equal(p.statusCode, 200)
   assert.match(p.body, /audit-page\.example/)

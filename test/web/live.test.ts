@@ -52,7 +52,11 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     await w.app.listen({ host: WEB, port: 0 })
     base = `http://${WEB}:${(w.app.server.address() as net.AddressInfo).port}`
     // Only the long path exists: the URL fuzzer reports it (a finding with a very long URL).
-    bed = http.createServer((req, res) => (req.url?.includes(LONG_WORD) ? res.writeHead(200, { 'content-type': 'text/plain' }).end('quarterly reports, internal') : res.writeHead(404).end('no')))
+    bed = http.createServer((req, res) =>
+      req.url?.includes(LONG_WORD)
+        ? res.writeHead(200, { 'content-type': 'text/plain' }).end('quarterly reports, internal')
+        : res.writeHead(404).end('no'),
+    )
     await new Promise<void>((r) => bed.listen(0, BED, r))
     bedPort = (bed.address() as net.AddressInfo).port
     ctx = await launchBrowser()
@@ -74,7 +78,7 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     await w?.close()
   })
 
-  test('the new-scan form shows the chosen tool\'s description only', async () => {
+  test("the new-scan form shows the chosen tool's description only", async () => {
     await page.goto(`${base}/scans/new`)
     const visible = () => page.locator('[data-tool-help]:visible').count()
     assert.equal(await visible(), 1)
@@ -83,7 +87,7 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     assert.equal(await page.locator('[data-tool-help]:visible').getAttribute('data-tool-help'), '90')
   })
 
-  test('a running scan\'s page shows its tests, findings and raw output as they come, and stops polling at the end', async () => {
+  test("a running scan's page shows its tests, findings and raw output as they come, and stops polling at the end", async () => {
     await page.goto(`${base}/scans/new`)
     await page.selectOption('#tool_id', '9001')
     await page.fill('#target_name', 'live.example')
@@ -98,7 +102,9 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
         const running = !!document.querySelector('#scan-live [data-status=running]')
         const findings = Number(/Findings \((\d+)\)/.exec(document.querySelector('#fs')?.textContent ?? '')?.[1] ?? 0)
         const tests = Number(/Tests \((\d+)\)/.exec(document.querySelector('#ts')?.textContent ?? '')?.[1] ?? 0)
-        return running && findings >= 1 && findings < 3 ? { tests, raw: document.querySelector('[data-testid=raw-output]')?.textContent ?? '' } : null
+        return running && findings >= 1 && findings < 3
+          ? { tests, raw: document.querySelector('[data-testid=raw-output]')?.textContent ?? '' }
+          : null
       },
       null,
       { timeout: 30000, polling: 100 },
@@ -155,7 +161,7 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     assert.match(await page.locator('[data-testid=services]').innerText(), new RegExp(String(bedPort)))
     assert.match(await page.locator('[data-testid=target-findings]').innerText(), /\d/)
     assert.match(await page.locator('#hist').locator('..').innerText(), /TCP Port Scanner/)
-    assert.ok(await page.locator('[data-testid=scan-with] a').count() >= 5)
+    assert.ok((await page.locator('[data-testid=scan-with] a').count()) >= 5)
     await shot(page, 'target')
     await page.click('[data-testid=scan-with] a:has-text("TCP Port Scanner")')
     await page.waitForURL(/\/scans\/new\?/)
@@ -174,11 +180,26 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
 
   test('on a 390 px phone no page is wider than the screen (long URLs wrap)', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
-    const finding = (await w.req('GET', '/api/v2/findings?limit=100')).json().data.find((f: any) => String(f.url ?? '').startsWith(`http://${BED}`))
+    const finding = (await w.req('GET', '/api/v2/findings?limit=100'))
+      .json()
+      .data.find((f: any) => String(f.url ?? '').startsWith(`http://${BED}`))
     assert.ok(finding, JSON.stringify((await w.req('GET', '/api/v2/findings?limit=100')).json().data.map((f: any) => f.url)))
     const target = (await w.req('GET', '/api/v2/targets')).json().data[0].id
     const wide: string[] = []
-    for (const url of ['/', '/scans', '/findings', `/findings/${finding.id}`, `/scans/${portScan}`, `/targets/${target}`, '/targets', '/scans/new', '/profile', '/workspaces', '/vpn-profiles', '/no/such/page']) {
+    for (const url of [
+      '/',
+      '/scans',
+      '/findings',
+      `/findings/${finding.id}`,
+      `/scans/${portScan}`,
+      `/targets/${target}`,
+      '/targets',
+      '/scans/new',
+      '/profile',
+      '/workspaces',
+      '/vpn-profiles',
+      '/no/such/page',
+    ]) {
       await page.goto(`${base}${url}`)
       const px = await overflow(page)
       if (px > 0) {
@@ -193,7 +214,7 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
     await page.setViewportSize({ width: 1440, height: 900 })
   })
 
-  test('forms adapt: a VPN profile shows its type\'s fields, authentication is a choice of kind with its fields', async () => {
+  test("forms adapt: a VPN profile shows its type's fields, authentication is a choice of kind with its fields", async () => {
     await page.goto(`${base}/vpn-profiles`)
     assert.ok(await page.isVisible('#vpn-host'))
     assert.ok(!(await page.isVisible('#vpn-url')))
@@ -229,6 +250,9 @@ describe('live pages in chromium', { skip, concurrency: false }, () => {
 
   test('no page broke the CSP or threw a script error', () => {
     // /no/such/page answers 404 on purpose.
-    assert.deepEqual(consoleErrors.filter((e) => !/status of 404/.test(e)), [])
+    assert.deepEqual(
+      consoleErrors.filter((e) => !/status of 404/.test(e)),
+      [],
+    )
   })
 })

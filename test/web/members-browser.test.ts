@@ -74,7 +74,10 @@ describe('members of a shared workspace in chromium', { skip, concurrency: false
   })
 
   test('made a member, the colleague gets the form; removed, the workspace is gone for them', async () => {
-    await alice.selectOption(`#role-${(await w.h.db.selectFrom('users').select('id').where('name', '=', 'bob').executeTakeFirstOrThrow()).id}`, 'member')
+    await alice.selectOption(
+      `#role-${(await w.h.db.selectFrom('users').select('id').where('name', '=', 'bob').executeTakeFirstOrThrow()).id}`,
+      'member',
+    )
     await alice.click('tr[data-member="bob"] >> button:has-text("Change role")')
     await alice.waitForURL(/ok=member-changed/)
     await bob.reload()
@@ -91,6 +94,10 @@ describe('members of a shared workspace in chromium', { skip, concurrency: false
     await bob.click('nav >> text=Targets')
     assert.equal(await bob.locator('text=bob-added.example').count(), 0, 'the shared target is no longer listed')
     // The one 404 is the page opened on purpose above; anything else is a script error or a CSP violation.
-    assert.deepEqual(errors.filter((e) => !/status of 404/.test(e)), [], 'no script error or CSP violation on any page')
+    assert.deepEqual(
+      errors.filter((e) => !/status of 404/.test(e)),
+      [],
+      'no script error or CSP violation on any page',
+    )
   })
 })

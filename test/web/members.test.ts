@@ -35,7 +35,9 @@ before(async () => {
   await setPassword(w, d.userId)
   ;[alice, carol, dave] = [await signIn(w, 'alice'), await signIn(w, 'carol'), await signIn(w, 'dave')]
   const target = (await w.req('POST', '/api/v2/targets', { form: { name: 'shared.example' } })).json().data.created_id
-  const scan = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: target, tool_params: { steps: 1, step_ms: 1 } } })).json().data.created_id
+  const scan = (
+    await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: target, tool_params: { steps: 1, step_ms: 1 } } })
+  ).json().data.created_id
   await waitForScan(w, scan, (s) => s.status_name === 'finished')
   ids = { target, scan, finding: (await w.req('GET', `/api/v2/findings?task_id=${scan}`)).json().data[0].id }
 })
@@ -51,8 +53,16 @@ test('an owner adds a member by user name on the Members page, changes the role 
   assert.equal(added.headers.location, `/workspaces/${w.workspaceId}/members?ok=member-added`)
   const changed = await alice.post(`/workspaces/${w.workspaceId}/members/${carolId}/role`, { role: 'viewer' })
   assert.equal(changed.statusCode, 303)
-  const roles = await w.h.db.selectFrom('workspace_members').select(['user_id', 'role']).where('workspace_id', '=', w.workspaceId).orderBy('user_id').execute()
-  assert.deepEqual(roles, [{ user_id: w.userId, role: 'owner' }, { user_id: carolId, role: 'viewer' }])
+  const roles = await w.h.db
+    .selectFrom('workspace_members')
+    .select(['user_id', 'role'])
+    .where('workspace_id', '=', w.workspaceId)
+    .orderBy('user_id')
+    .execute()
+  assert.deepEqual(roles, [
+    { user_id: w.userId, role: 'owner' },
+    { user_id: carolId, role: 'viewer' },
+  ])
   const last = await alice.post(`/workspaces/${w.workspaceId}/members/${w.userId}/remove`)
   assert.equal(last.statusCode, 409)
   assert.match(last.body, /always keeps an owner/)
@@ -74,7 +84,16 @@ test('a viewer sees the role beside the workspace and no control they may not us
   for (const [name, p] of Object.entries(pages)) {
     assert.equal(p.statusCode, 200, name)
     assert.match(p.body, /data-testid="active-role"[^>]*>viewer</, `${name}: the role beside the workspace`)
-    for (const control of ['method="post" action="/targets"', '/delete"', '/stop"', '/triage"', 'href="/scans/new', 'Add member', '/role"', '/remove"'])
+    for (const control of [
+      'method="post" action="/targets"',
+      '/delete"',
+      '/stop"',
+      '/triage"',
+      'href="/scans/new',
+      'Add member',
+      '/role"',
+      '/remove"',
+    ])
       assert.ok(!p.body.includes(control), `${name} shows ${control} to a viewer`)
   }
   assert.match(pages.scan.body, /Download PDF report/, 'downloads stay')
@@ -102,7 +121,8 @@ test("a viewer's hand-made forms are refused with 403 and change nothing; a non-
     const r = await carol.post(url, form)
     assert.equal(r.statusCode, 403, `${url} → ${r.statusCode}`)
   }
-  for (const url of [`/workspaces/${w.workspaceId}/members`, `/scans/${ids.scan}`, `/findings/${ids.finding}`]) assert.equal((await dave.get(url)).statusCode, 404, url)
+  for (const url of [`/workspaces/${w.workspaceId}/members`, `/scans/${ids.scan}`, `/findings/${ids.finding}`])
+    assert.equal((await dave.get(url)).statusCode, 404, url)
   for (const [url, form] of forms.slice(1)) assert.equal((await dave.post(url, form)).statusCode, 404, url)
   assert.equal(await state(), before)
 })

@@ -42,7 +42,9 @@ describe('schedules, comparison and bulk triage in chromium', { skip, concurrenc
     await w.app.listen({ host: WEB, port: 0 })
     base = `http://${WEB}:${(w.app.server.address() as net.AddressInfo).port}`
     // 101 diagnostic steps: a finding at every other step, 51 in all.
-    const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: 'monitored.example', tool_params: { steps: 101, step_ms: 1 } } })
+    const r = await w.req('POST', '/api/v2/scans', {
+      body: { tool_id: 9001, target_name: 'monitored.example', tool_params: { steps: 101, step_ms: 1 } },
+    })
     first = r.json().data.created_id ?? r.json().data.id
     await waitForScan(w, first, isTerminal, 60000)
     findingCount = (await w.req('GET', `/api/v2/findings?task_id=${first}&limit=500`)).json().data.length
@@ -65,7 +67,7 @@ describe('schedules, comparison and bulk triage in chromium', { skip, concurrenc
   })
 
   let second = 0
-  test('a schedule from a finished scan\'s settings: created, run now, paused and resumed', async () => {
+  test("a schedule from a finished scan's settings: created, run now, paused and resumed", async () => {
     assert.ok(findingCount >= 50, `${findingCount} findings`)
     await page.goto(`${base}/scans/${first}`)
     await page.click('text=Schedule these settings')
@@ -78,7 +80,10 @@ describe('schedules, comparison and bulk triage in chromium', { skip, concurrenc
     await page.click('button:has-text("Create schedule")')
     await page.waitForSelector('text=Schedule created.')
     const row = page.locator('[data-testid=schedules] tbody tr').first()
-    assert.match(await row.innerText(), /Nightly <diagnostic>[\s\S]*Diagnostic of monitored\.example[\s\S]*cron 0 3 \* \* \* \(Europe\/Berlin\)/)
+    assert.match(
+      await row.innerText(),
+      /Nightly <diagnostic>[\s\S]*Diagnostic of monitored\.example[\s\S]*cron 0 3 \* \* \* \(Europe\/Berlin\)/,
+    )
     assert.equal(await row.locator('[data-testid=next-run] time').count(), 1)
     await row.locator('button:has-text("Run now")').click()
     await page.waitForSelector('text=Scan queued by the schedule.')

@@ -46,7 +46,10 @@ test('creating an API key redirects; the key is shown once, and reloading create
   assert.ok(cookie && !cookie.value.includes('ward_'), 'the key travels sealed')
   const shown = await alice.get('/profile', { cookie: `${alice.cookie}; ward_new_key=${cookie.value}` })
   assert.match(shown.body, /data-secret="ward_[\w-]{32}"/)
-  assert.ok(shown.cookies.some((c) => c.name === 'ward_new_key' && c.value === ''), 'the cookie is cleared once read')
+  assert.ok(
+    shown.cookies.some((c) => c.name === 'ward_new_key' && c.value === ''),
+    'the cookie is cleared once read',
+  )
   const reload = await alice.get('/profile')
   assert.doesNotMatch(reload.body, /data-secret=/)
   assert.equal((await w.h.db.selectFrom('api_keys').select('id').execute()).length, before + 1)
@@ -81,7 +84,7 @@ test('assets are sent compressed (brotli or gzip as accepted), pages carry a Per
   assert.match(gunzipSync(dash.rawPayload).toString(), /<h1>Dashboard/)
 })
 
-test('new-scan mistakes are said in the form\'s words and what was typed stays', async () => {
+test("new-scan mistakes are said in the form's words and what was typed stays", async () => {
   const both = await alice.post('/scans/new', { tool_id: '70', target_id: '', target_name: '', 'p.70.ports': '22,80', max_scan_time: '7' })
   assert.equal(both.statusCode, 400)
   const msg = /class="msg error" role="alert">([^<]+)</.exec(both.body)![1]!
@@ -89,7 +92,13 @@ test('new-scan mistakes are said in the form\'s words and what was typed stays',
   assert.match(msg, /Choose a target/)
   const t = await alice.post('/targets', { name: 'words.example' })
   assert.equal(t.statusCode, 303)
-  const bad = await alice.post('/scans/new', { tool_id: '70', target_name: 'words.example', 'p.70.ports': '22,eighty', 'p.70.timeout_ms': '1500', max_scan_time: '7' })
+  const bad = await alice.post('/scans/new', {
+    tool_id: '70',
+    target_name: 'words.example',
+    'p.70.ports': '22,eighty',
+    'p.70.timeout_ms': '1500',
+    max_scan_time: '7',
+  })
   assert.equal(bad.statusCode, 400)
   const m = /class="msg error" role="alert">([^<]+)</.exec(bad.body)![1]!
   assert.doesNotMatch(m, /tool_params/)
@@ -109,7 +118,9 @@ test('the time left reads as words, never "about 0 s left"', () => {
 })
 
 test('a session that ended: live pages go to sign-in with a word and the way back; a triage sent then keeps its comment', async () => {
-  const scan = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: 'ended.example', tool_params: { steps: 1, step_ms: 1 } } })).json().data
+  const scan = (
+    await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: 'ended.example', tool_params: { steps: 1, step_ms: 1 } } })
+  ).json().data
   const scanId = scan.created_id ?? scan.id
   await waitForScan(w, scanId, isTerminal, 30000)
   const findingId = (await w.req('GET', `/api/v2/findings?task_id=${scanId}`)).json().data[0].id
@@ -124,10 +135,19 @@ test('a session that ended: live pages go to sign-in with a word and the way bac
   assert.match(signInPage.body, new RegExp(`name="next" value="/scans/${scanId}"`))
   // A triage form sent with the ended session: the sign-in page keeps the typed comment.
   const comment = 'checked with the <b>owner</b>, expected'
-  const sent = await other.post(`/findings/${findingId}/triage`, { status: 'accepted', risk_level: '1', reason: comment }, { referer: `http://localhost/findings/${findingId}` })
+  const sent = await other.post(
+    `/findings/${findingId}/triage`,
+    { status: 'accepted', risk_level: '1', reason: comment },
+    { referer: `http://localhost/findings/${findingId}` },
+  )
   assert.equal(sent.statusCode, 401)
   assert.match(sent.body, /data-testid="session-ended"/)
-  const kept = Object.fromEntries([...sent.body.matchAll(/<input type="hidden" name="(resume[^"]*)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>')]))
+  const kept = Object.fromEntries(
+    [...sent.body.matchAll(/<input type="hidden" name="(resume[^"]*)" value="([^"]*)">/g)].map((m) => [
+      m[1]!,
+      m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+    ]),
+  )
   assert.equal(kept['resume.reason'], comment)
   assert.equal(kept.resume_to, `/findings/${findingId}/triage`)
   assert.match(sent.body, new RegExp(`name="next" value="/findings/${findingId}"`))
@@ -137,13 +157,24 @@ test('a session that ended: live pages go to sign-in with a word and the way bac
     method: 'POST',
     url: '/sign-in',
     headers: { cookie: f.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ _csrf: f.token, name: 'alice', password: 'violet tractor sandwich', next: `/findings/${findingId}`, ...kept }).toString(),
+    payload: new URLSearchParams({
+      _csrf: f.token,
+      name: 'alice',
+      password: 'violet tractor sandwich',
+      next: `/findings/${findingId}`,
+      ...kept,
+    }).toString(),
   })
   assert.equal(back.statusCode, 200)
   assert.ok(back.body.includes('checked with the &lt;b&gt;owner&lt;/b&gt;, expected'), 'the comment is shown as text')
   const csrf = /<form method="post" action="[^"]+" class="actions"><input type="hidden" name="_csrf" value="([^"]+)">/.exec(back.body)![1]!
   const cookie = cookieOf(back, 'ward_session')
-  const resent = await w.app.inject({ method: 'POST', url: kept.resume_to!, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: csrf, status: 'accepted', risk_level: '1', reason: comment }).toString() })
+  const resent = await w.app.inject({
+    method: 'POST',
+    url: kept.resume_to!,
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ _csrf: csrf, status: 'accepted', risk_level: '1', reason: comment }).toString(),
+  })
   assert.equal(resent.statusCode, 303)
   const f2 = (await w.req('GET', `/api/v2/findings/${findingId}`)).json().data
   assert.equal(f2.status, 'accepted')
@@ -151,7 +182,11 @@ test('a session that ended: live pages go to sign-in with a word and the way bac
 
 test('findings show first and last seen, and a finding back after being fixed is a regression the list can filter', async () => {
   const run = async (quiet: number[]) => {
-    const r = (await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_name: 'lifecycle.example', tool_params: { steps: 3, step_ms: 1, quiet_steps: quiet } } })).json().data
+    const r = (
+      await w.req('POST', '/api/v2/scans', {
+        body: { tool_id: 9001, target_name: 'lifecycle.example', tool_params: { steps: 3, step_ms: 1, quiet_steps: quiet } },
+      })
+    ).json().data
     const id = r.created_id ?? r.id
     await waitForScan(w, id, isTerminal, 30000)
     return id
@@ -178,11 +213,19 @@ test('the new pages answer on this database: a target, schedules, a comparison, 
   const t = await alice.get(`/targets/${target.id}`)
   assert.equal(t.statusCode, 200)
   assert.match(t.body, /Scan history per tool[\s\S]*Diagnostic/)
-  const scans = (await w.req('GET', `/api/v2/scans?target_id=${target.id}`)).json().data.map((s: any) => s.id).sort((a: number, b: number) => a - b)
+  const scans = (await w.req('GET', `/api/v2/scans?target_id=${target.id}`))
+    .json()
+    .data.map((s: any) => s.id)
+    .sort((a: number, b: number) => a - b)
   const changes = await alice.get(`/scans/${scans[2]}/changes`)
   assert.equal(changes.statusCode, 200)
   assert.match(changes.body, new RegExp(`data-testid="against">Against scan <a href="/scans/${scans[1]}">`))
-  const made = await alice.post('/schedules', { from_scan_id: String(scans[0]), name: 'hourly', timing: 'interval', interval_minutes: '60' })
+  const made = await alice.post('/schedules', {
+    from_scan_id: String(scans[0]),
+    name: 'hourly',
+    timing: 'interval',
+    interval_minutes: '60',
+  })
   assert.equal(made.statusCode, 303, made.body.slice(0, 300))
   assert.match((await alice.get('/schedules')).body, /hourly[\s\S]*every 60 min/)
   const badCron = await alice.post('/schedules', { from_scan_id: String(scans[0]), timing: 'cron', cron: 'not a cron', timezone: 'UTC' })
@@ -193,7 +236,8 @@ test('the new pages answer on this database: a target, schedules, a comparison, 
   const bob = await w.user('carol')
   await setPassword(w, bob.userId)
   const other = await signIn(w, 'carol')
-  for (const url of [`/targets/${target.id}`, `/scans/${scans[2]}/changes`, `/scans/${scans[0]}/live`]) assert.equal((await other.get(url)).statusCode, 404, url)
+  for (const url of [`/targets/${target.id}`, `/scans/${scans[2]}/changes`, `/scans/${scans[0]}/live`])
+    assert.equal((await other.get(url)).statusCode, 404, url)
   assert.doesNotMatch((await other.get('/schedules')).body, /hourly/)
   assert.doesNotMatch((await other.get(`/findings/export.csv?workspace_id=all&target_id=${target.id}`)).body, /lifecycle/)
 })

@@ -23,7 +23,14 @@ before(async () => {
   const t = await alice.post('/targets', { name: 'diag.example', description: 'made on the page' })
   assert.equal(t.statusCode, 303)
   targetId = (await w.req('GET', '/api/v2/targets')).json().data[0].id
-  const s = await alice.post('/scans/new', { tool_id: '9001', target_id: String(targetId), 'p.9001.steps': '4', 'p.9001.step_ms': '10', 'p.9001.ignore_abort': 'false', max_scan_time: '5' })
+  const s = await alice.post('/scans/new', {
+    tool_id: '9001',
+    target_id: String(targetId),
+    'p.9001.steps': '4',
+    'p.9001.step_ms': '10',
+    'p.9001.ignore_abort': 'false',
+    max_scan_time: '5',
+  })
   assert.equal(s.statusCode, 303, s.body)
   scanId = Number(/\/scans\/(\d+)/.exec(String(s.headers.location))![1])
   await waitForScan(w, scanId, isTerminal, 30000)
@@ -31,13 +38,14 @@ before(async () => {
 })
 after(() => w.close())
 
-test('a scan started from the form runs with the form\'s tool_params and shows its results', async () => {
+test("a scan started from the form runs with the form's tool_params and shows its results", async () => {
   const s = (await w.req('GET', `/api/v2/scans/${scanId}`)).json().data
   assert.equal(s.status_name, 'finished')
   assert.equal(s.num_tests, 4)
   const page = await alice.get(`/scans/${scanId}`)
   assert.equal(page.statusCode, 200)
-  for (const text of ['data-status="finished"', '100 %', '4 of 4 tests finished', 'Download PDF report', `/findings/${findingId}`]) assert.ok(page.body.includes(text), text)
+  for (const text of ['data-status="finished"', '100 %', '4 of 4 tests finished', 'Download PDF report', `/findings/${findingId}`])
+    assert.ok(page.body.includes(text), text)
   const frag = await alice.get(`/scans/${scanId}/progress?live=1`, { 'hx-request': 'true' })
   assert.equal(frag.headers['hx-refresh'], 'true', 'a page watching the scan reloads once it ended')
   assert.doesNotMatch(frag.body, /hx-trigger/)
@@ -48,7 +56,7 @@ test('a scan started from the form runs with the form\'s tool_params and shows i
   assert.equal(json.data.output_data.findings.length, 2)
 })
 
-test('the API\'s refusals appear as sentences: blacklisted, duplicate, bad name, bad tool parameter', async () => {
+test("the API's refusals appear as sentences: blacklisted, duplicate, bad name, bad tool parameter", async () => {
   const cases: Array<[Record<string, string>, number, RegExp]> = [
     [{ name: 'blocked.example' }, 403, /blacklisted/],
     [{ name: 'diag.example' }, 409, /already exists in this workspace/],
@@ -59,14 +67,20 @@ test('the API\'s refusals appear as sentences: blacklisted, duplicate, bad name,
     assert.equal(r.statusCode, status, form.name)
     assert.match(/class="msg error" role="alert">([^<]+)</.exec(r.body)![1]!, msg)
   }
-  const bad = await alice.post('/scans/new', { tool_id: '70', target_id: String(targetId), 'p.70.ports': 'lots', 'p.70.service_detection': 'true' })
+  const bad = await alice.post('/scans/new', {
+    tool_id: '70',
+    target_id: String(targetId),
+    'p.70.ports': 'lots',
+    'p.70.service_detection': 'true',
+  })
   assert.equal(bad.statusCode, 400)
   assert.match(bad.body, /class="msg error" role="alert">[^<]*ports/)
 })
 
 test('targets can be searched (LIKE wildcards are plain characters) and filtered by type', async () => {
   assert.match((await alice.get('/targets?q=DIAG')).body, /diag\.example/)
-  for (const q of ['%', '_', 'diag_example', 'nothing']) assert.doesNotMatch((await alice.get(`/targets?q=${encodeURIComponent(q)}`)).body, /diag\.example/, q)
+  for (const q of ['%', '_', 'diag_example', 'nothing'])
+    assert.doesNotMatch((await alice.get(`/targets?q=${encodeURIComponent(q)}`)).body, /diag\.example/, q)
   assert.doesNotMatch((await alice.get('/targets?type=url')).body, /diag\.example/)
   assert.match((await alice.get('/targets?type=hostname')).body, /diag\.example/)
   const odd = await alice.post('/scans/new', { tool_id: 'x', workspace_id: 'x', target_name: 'odd.example' })
@@ -85,7 +99,13 @@ test('the target limit is explained', async () => {
 })
 
 test('deleting a target with a running scan is refused with the 409 explained; stop then delete works', async () => {
-  const s = await alice.post('/scans/new', { tool_id: '9001', target_id: String(targetId), 'p.9001.steps': '1000', 'p.9001.step_ms': '50', 'p.9001.ignore_abort': 'false' })
+  const s = await alice.post('/scans/new', {
+    tool_id: '9001',
+    target_id: String(targetId),
+    'p.9001.steps': '1000',
+    'p.9001.step_ms': '50',
+    'p.9001.ignore_abort': 'false',
+  })
   const id = Number(/\/scans\/(\d+)/.exec(String(s.headers.location))![1])
   await waitForScan(w, id, (x) => x.status_name === 'running', 20000)
   const live = await alice.get(`/scans/${id}/progress`)
@@ -121,7 +141,19 @@ test('workspaces: create, rename (duplicates refused), default VPN profile; VPN 
   const bad = await alice.post('/vpn-profiles', { name: 'p', type: 'socks5', host: 'proxy.example' })
   assert.equal(bad.statusCode, 400)
   assert.match(bad.body, /needs host and port/)
-  assert.equal((await alice.post('/vpn-profiles', { name: 'Office', type: 'socks5', host: '127.0.25.9', port: '1080', username: 'u', password: 'secret-pw' })).statusCode, 303)
+  assert.equal(
+    (
+      await alice.post('/vpn-profiles', {
+        name: 'Office',
+        type: 'socks5',
+        host: '127.0.25.9',
+        port: '1080',
+        username: 'u',
+        password: 'secret-pw',
+      })
+    ).statusCode,
+    303,
+  )
   const p = (await w.req('GET', '/api/v2/vpn_profiles')).json().data[0]
   assert.equal((await alice.post(`/workspaces/${ws.id}/vpn`, { vpn_profile_uuid: p.uuid })).statusCode, 303)
   const after = (await w.req('GET', '/api/v2/workspaces')).json().data.find((x: any) => x.id === ws.id)
@@ -132,11 +164,34 @@ test('workspaces: create, rename (duplicates refused), default VPN profile; VPN 
 })
 
 test('a second user sees nothing of the first through any page or fragment', async () => {
-  const mine = [`/scans/${scanId}`, `/scans/${scanId}/progress`, `/scans/${scanId}/report.pdf`, `/scans/${scanId}/output.json`, `/findings/${findingId}`]
+  const mine = [
+    `/scans/${scanId}`,
+    `/scans/${scanId}/progress`,
+    `/scans/${scanId}/report.pdf`,
+    `/scans/${scanId}/output.json`,
+    `/findings/${findingId}`,
+  ]
   for (const url of mine) assert.equal((await bob.get(url)).statusCode, 404, url)
-  const writes = [`/scans/${scanId}/stop`, `/scans/${scanId}/delete`, `/targets/${targetId}/delete`, `/findings/${findingId}/triage`, `/workspaces/${w.workspaceId}/activate`, `/workspaces/${w.workspaceId}/rename`]
+  const writes = [
+    `/scans/${scanId}/stop`,
+    `/scans/${scanId}/delete`,
+    `/targets/${targetId}/delete`,
+    `/findings/${findingId}/triage`,
+    `/workspaces/${w.workspaceId}/activate`,
+    `/workspaces/${w.workspaceId}/rename`,
+  ]
   for (const url of writes) assert.equal((await bob.post(url, { name: 'x', status: 'fixed' })).statusCode, 404, url)
-  for (const url of ['/', '/targets', '/scans', '/findings?workspace_id=all', `/findings?workspace_id=${w.workspaceId}`, `/scans?target_id=${targetId}`, '/workspaces', '/vpn-profiles', '/profile']) {
+  for (const url of [
+    '/',
+    '/targets',
+    '/scans',
+    '/findings?workspace_id=all',
+    `/findings?workspace_id=${w.workspaceId}`,
+    `/scans?target_id=${targetId}`,
+    '/workspaces',
+    '/vpn-profiles',
+    '/profile',
+  ]) {
     const body = (await bob.get(url)).body
     assert.ok(!body.includes('diag.example') && !body.includes('Crimson') && !body.includes('Office'), `${url} shows alice's data`)
   }
@@ -145,7 +200,17 @@ test('a second user sees nothing of the first through any page or fragment', asy
 
 test('first pages answer in under 200 ms on SQLite', async (t) => {
   const times: Record<string, number> = {}
-  for (const url of ['/sign-in', '/', '/targets', '/scans', `/scans/${scanId}`, '/findings', `/findings/${findingId}`, '/profile', '/scans/new']) {
+  for (const url of [
+    '/sign-in',
+    '/',
+    '/targets',
+    '/scans',
+    `/scans/${scanId}`,
+    '/findings',
+    `/findings/${findingId}`,
+    '/profile',
+    '/scans/new',
+  ]) {
     const runs: number[] = []
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now()

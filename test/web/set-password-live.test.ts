@@ -25,7 +25,11 @@ before(async () => {
   env = { WARD_DATABASE_URL: `sqlite:${path.join(dir, 'ward.db')}`, HOST, LOG_LEVEL: 'info' }
   ward = await startProc('all', env, 120000) // a loaded test machine can take a while to start it
   // A link made by the admin command (its own process): this token was never in the server's output.
-  const admin = spawnSync(process.execPath, [path.resolve('bin/ward.js'), 'admin', 'user', 'set-password', '--user', '1', '--link'], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60000 })
+  const admin = spawnSync(process.execPath, [path.resolve('bin/ward.js'), 'admin', 'user', 'set-password', '--user', '1', '--link'], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 60000,
+  })
   assert.equal(admin.status, 0, admin.stderr)
   token = /\/set-password\/([\w-]{20,})/.exec(admin.stdout)![1]!
 })

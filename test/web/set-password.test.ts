@@ -15,9 +15,17 @@ before(async () => (w = await startWard({ worker: false })))
 after(() => w.close())
 
 const PW = 'a long enough password'
-const form = (r: LightMyRequestResponse) => ({ token: /name="_csrf" value="([^"]+)"/.exec(r.body)?.[1] ?? '', cookie: cookieOf(r, 'ward_set_password') })
+const form = (r: LightMyRequestResponse) => ({
+  token: /name="_csrf" value="([^"]+)"/.exec(r.body)?.[1] ?? '',
+  cookie: cookieOf(r, 'ward_set_password'),
+})
 const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  w.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'ward.test', ...headers }, payload: new URLSearchParams(fields).toString() })
+  w.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'ward.test', ...headers },
+    payload: new URLSearchParams(fields).toString(),
+  })
 
 async function unchanged(userId: number, url: string) {
   const u = await w.h.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow()
@@ -82,7 +90,14 @@ test('a refused password keeps the form usable with a fresh token', async () => 
 })
 
 test('the request log never shows a set-password path as it is, in any spelling the router takes', () => {
-  for (const url of ['/set-password/abc', '//set-password/abc', '/set-password/abc?x=1', '/SET-PASSWORD/abc', '/set%2Dpassword/abc', '/set-password'])
+  for (const url of [
+    '/set-password/abc',
+    '//set-password/abc',
+    '/set-password/abc?x=1',
+    '/SET-PASSWORD/abc',
+    '/set%2Dpassword/abc',
+    '/set-password',
+  ])
     assert.equal(redactSecretPath(url), '/set-password/[redacted]', url)
   for (const url of ['/sign-in?next=%2Ftargets', '/profile', '/set-passwords-help']) assert.equal(redactSecretPath(url), url)
 })

@@ -63,7 +63,8 @@ const sameOrigin = (loc: string) => {
 test('the sign-in POST sends every hostile `next` to / and never answers 500', async () => {
   // Four at a time: each sign-in is a scrypt verification.
   const answers: LightMyRequestResponse[] = []
-  for (let i = 0; i < HOSTILE.length; i += 4) answers.push(...(await Promise.all(HOSTILE.slice(i, i + 4).map((next) => postSignIn(w, 'alice', PASSWORD, {}, { next })))))
+  for (let i = 0; i < HOSTILE.length; i += 4)
+    answers.push(...(await Promise.all(HOSTILE.slice(i, i + 4).map((next) => postSignIn(w, 'alice', PASSWORD, {}, { next })))))
   for (const [i, next] of HOSTILE.entries()) {
     const r = answers[i]!
     assert.equal(r.statusCode, 303, `${JSON.stringify(next)}: ${r.statusCode} ${r.body.slice(0, 200)}`)

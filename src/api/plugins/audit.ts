@@ -50,10 +50,17 @@ async function actorOf(db: Db, req: FastifyRequest): Promise<{ id: number | null
   const web = (req as { webUser?: WebUser | null }).webUser
   if (web) return { id: web.userId, name: web.name }
   if (req.caller) {
-    const k = await db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id').select(['users.name', 'api_keys.key_prefix']).where('api_keys.key_hash', '=', req.caller.keyHash).executeTakeFirst()
+    const k = await db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select(['users.name', 'api_keys.key_prefix'])
+      .where('api_keys.key_hash', '=', req.caller.keyHash)
+      .executeTakeFirst()
     return { id: req.caller.userId, name: k ? `${k.name} (key ${k.key_prefix})` : `user ${req.caller.userId}` }
   }
-  const typed = String((req.body as Record<string, unknown> | undefined)?.name ?? '').trim().slice(0, 200)
+  const typed = String((req.body as Record<string, unknown> | undefined)?.name ?? '')
+    .trim()
+    .slice(0, 200)
   return { id: (await userByName(db, typed))?.id ?? null, name: typed }
 }
 
@@ -61,21 +68,41 @@ async function auditPlugin(app: FastifyInstance) {
   const { db } = app.ward
   app.addHook('preHandler', async (req) => {
     const a = AUDITED[routeKey(req)]
-    if (a?.workspace && a.workspace !== 'param' && a.workspace !== 'active' && typeof a.id === 'object') req.auditWorkspace = await workspaceOfObject(db, a.workspace, paramOf(req, a.id.param))
+    if (a?.workspace && a.workspace !== 'param' && a.workspace !== 'active' && typeof a.id === 'object')
+      req.auditWorkspace = await workspaceOfObject(db, a.workspace, paramOf(req, a.id.param))
   })
   app.addHook('onSend', async (req, reply, payload) => {
     const a = AUDITED[routeKey(req)]
     if (!a) return payload
     const api = req.url.startsWith('/api/')
-    const done = a.done ? a.done.includes(reply.statusCode) : api ? reply.statusCode >= 200 && reply.statusCode < 300 : reply.statusCode === 303
+    const done = a.done
+      ? a.done.includes(reply.statusCode)
+      : api
+        ? reply.statusCode >= 200 && reply.statusCode < 300
+        : reply.statusCode === 303
     const failed = !done && !!a.failed?.includes(reply.statusCode)
     if (!done && !failed) return payload
     const objectId = objectIdOf(a, req, reply, payload)
     const web = (req as { webUser?: WebUser | null }).webUser
     const workspaceId =
-      a.workspace === 'param' ? Number(paramOf(req, 'id')) : a.workspace === 'active' ? (web?.activeWorkspaceId ?? null) : a.workspace ? (req.auditWorkspace ?? (await workspaceOfObject(db, a.workspace, objectId ?? undefined))) : null
+      a.workspace === 'param'
+        ? Number(paramOf(req, 'id'))
+        : a.workspace === 'active'
+          ? (web?.activeWorkspaceId ?? null)
+          : a.workspace
+            ? (req.auditWorkspace ?? (await workspaceOfObject(db, a.workspace, objectId ?? undefined)))
+            : null
     const actor = await actorOf(db, req)
-    await appendAudit(db, { workspaceId, actorUserId: actor.id, actor: actor.name, client: req.ip, action: failed ? a.failedAction! : a.action, objectType: a.objectType, objectId, details: fieldsOf(a, req) })
+    await appendAudit(db, {
+      workspaceId,
+      actorUserId: actor.id,
+      actor: actor.name,
+      client: req.ip,
+      action: failed ? a.failedAction! : a.action,
+      objectType: a.objectType,
+      objectId,
+      details: fieldsOf(a, req),
+    })
     return payload
   })
 }

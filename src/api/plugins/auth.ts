@@ -8,7 +8,9 @@ const BEARER = /^\s*bearer\s+(\S+)\s*$/i
 async function authPlugin(app: FastifyInstance) {
   const refuse = (reply: FastifyReply, m: RegExpExecArray | null) => {
     reply.header('www-authenticate', 'Bearer')
-    return reply.status(401).send({ status: 401, message: m ? 'The API key is invalid or revoked' : 'Missing API key: send "authorization: Bearer <API_KEY>"' })
+    return reply
+      .status(401)
+      .send({ status: 401, message: m ? 'The API key is invalid or revoked' : 'Missing API key: send "authorization: Bearer <API_KEY>"' })
   }
   // A callback hook: a cached caller (most requests) is decided without a promise or a query.
   app.addHook('onRequest', (req, reply, done) => {

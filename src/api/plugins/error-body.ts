@@ -10,10 +10,17 @@ import { validationMessage } from '../validation-message.js'
 
 /** 415: what this API reads instead. */
 export const unsupportedMediaType = (contentType: string | undefined) =>
-  new WardError(415, `Unsupported content type ${JSON.stringify(contentType ?? '')}: send application/json or application/x-www-form-urlencoded`)
+  new WardError(
+    415,
+    `Unsupported content type ${JSON.stringify(contentType ?? '')}: send application/json or application/x-www-form-urlencoded`,
+  )
 
 /** The body of every error answer. */
-export const errorBody = (status: number, message: string, details?: unknown) => ({ status, message, ...(details !== undefined ? { details } : {}) })
+export const errorBody = (status: number, message: string, details?: unknown) => ({
+  status,
+  message,
+  ...(details !== undefined ? { details } : {}),
+})
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,11 +32,20 @@ declare module 'fastify' {
 /** Fastify `clientErrorHandler`: errors of Node's HTTP parser, answered on the raw socket. */
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy()
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_TOO_LONG' ? 414 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const status =
+    err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_TOO_LONG' ? 414 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
   const message =
-    status === 431 ? 'Request header fields are too large (at most 16 KiB of request line and headers)' : status === 414 ? 'The request URL is too long' : status === 408 ? 'The request took too long to arrive' : 'The request is not valid HTTP'
+    status === 431
+      ? 'Request header fields are too large (at most 16 KiB of request line and headers)'
+      : status === 414
+        ? 'The request URL is too long'
+        : status === 408
+          ? 'The request took too long to arrive'
+          : 'The request is not valid HTTP'
   const body = JSON.stringify(errorBody(status, message))
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
 }
 
 /** Fastify `frameworkErrors`: requests the router refuses before any route or hook runs. */
@@ -53,7 +69,14 @@ function routeIndex(app: FastifyInstance) {
   const routes: Array<{ method: string; re: RegExp }> = []
   app.addHook('onRoute', (r) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method]
-    const re = new RegExp('^' + r.url.replace(/\/+$/, '').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$')
+    const re = new RegExp(
+      '^' +
+        r.url
+          .replace(/\/+$/, '')
+          .replace(/:[^/]+/g, '[^/]+')
+          .replace(/\*/g, '.*') +
+        '/?$',
+    )
     for (const m of methods) routes.push({ method: m, re })
   })
   return (path: string) => [...new Set(routes.filter((r) => r.re.test(path) && r.method !== 'HEAD').map((r) => r.method))]
@@ -74,7 +97,8 @@ function errorBodyPlugin(app: FastifyInstance, _opts: unknown, done: () => void)
         return reply.status(400).send(errorBody(400, 'The content-length header does not match the body'))
     }
     const status = err.statusCode ?? 500
-    if (status >= 400 && status < 500) return reply.status(status).send(errorBody(status, err.message || 'Bad request', err.details || undefined))
+    if (status >= 400 && status < 500)
+      return reply.status(status).send(errorBody(status, err.message || 'Bad request', err.details || undefined))
     req.log.error({ err }, 'internal error')
     return reply.status(500).send(errorBody(500, 'Internal server error'))
   })
@@ -85,7 +109,8 @@ function errorBodyPlugin(app: FastifyInstance, _opts: unknown, done: () => void)
     const path = (req.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/')
     // A browser asking for a page that does not exist gets the web interface's page; programs and
     // everything under /api/ keep the error body.
-    if (app.notFoundPage && !path.startsWith('/api/') && req.method === 'GET' && /\btext\/html\b/.test(String(req.headers.accept ?? ''))) return app.notFoundPage(req, reply)
+    if (app.notFoundPage && !path.startsWith('/api/') && req.method === 'GET' && /\btext\/html\b/.test(String(req.headers.accept ?? '')))
+      return app.notFoundPage(req, reply)
     const allowed = allowedMethods(path)
     if (allowed.length) {
       reply.header('allow', allowed.join(', '))
@@ -98,7 +123,8 @@ function errorBodyPlugin(app: FastifyInstance, _opts: unknown, done: () => void)
   // A callback hook, not an async one: it runs on every answer, and a promise per answer costs more than the check.
   app.addHook('onSend', (_req, reply, payload, done) => {
     const ct = reply.getHeader('content-type')
-    if (typeof ct === 'string' && ct !== 'application/json' && ct.startsWith('application/json')) reply.header('content-type', 'application/json')
+    if (typeof ct === 'string' && ct !== 'application/json' && ct.startsWith('application/json'))
+      reply.header('content-type', 'application/json')
     done(null, payload)
   })
   done()

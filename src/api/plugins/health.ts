@@ -30,7 +30,9 @@ async function healthPlugin(app: FastifyInstance) {
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout
-  return Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms)))]).finally(() => clearTimeout(t))
+  return Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms)))]).finally(
+    () => clearTimeout(t),
+  )
 }
 
 export default fp(healthPlugin, { name: 'ward-health', fastify: '5.x' })

@@ -30,10 +30,12 @@ function makeAjv(coerceTypes: boolean | 'array') {
 type ObjectSchema = { properties?: Record<string, SchemaLike> } | undefined
 
 /** The schema of a member the route names: own keys only, so `__proto__` or `constructor` name nothing. */
-const memberSchema = (props: Record<string, SchemaLike>, name: string): SchemaLike | undefined => (Object.hasOwn(props, name) ? props[name] : undefined)
+const memberSchema = (props: Record<string, SchemaLike>, name: string): SchemaLike | undefined =>
+  Object.hasOwn(props, name) ? props[name] : undefined
 
 const takesBody = (req: FastifyRequest) => Boolean(req.routeOptions.schema?.body)
-const typesOf = (s: SchemaLike | undefined): string[] => (s ? [...(Array.isArray(s.type) ? s.type : s.type ? [s.type] : []), ...(s.anyOf ?? []).flatMap(typesOf)] : [])
+const typesOf = (s: SchemaLike | undefined): string[] =>
+  s ? [...(Array.isArray(s.type) ? s.type : s.type ? [s.type] : []), ...(s.anyOf ?? []).flatMap(typesOf)] : []
 
 /** Walks a parsed JSON body without recursion: depth, NUL characters and prototype-polluting keys. */
 function checkJsonValue(root: unknown) {
@@ -61,7 +63,10 @@ function parseJsonBody(req: FastifyRequest, text: string): unknown {
   try {
     value = JSON.parse(text)
   } catch (e) {
-    const why = e instanceof RangeError ? 'it is nested too deeply' : (e as Error).message.replace(/^Unexpected/, 'unexpected').replace(/\s+in JSON at position.*$/, '')
+    const why =
+      e instanceof RangeError
+        ? 'it is nested too deeply'
+        : (e as Error).message.replace(/^Unexpected/, 'unexpected').replace(/\s+in JSON at position.*$/, '')
     throw badRequest(`Invalid parameters: the body is not valid JSON (${why})`)
   }
   checkJsonValue(value)
@@ -71,12 +76,15 @@ function parseJsonBody(req: FastifyRequest, text: string): unknown {
 /** One query or path value: the canonical spelling of its schema's type, given once. */
 function checkTextValue(where: 'path' | 'query', name: string, value: unknown, schema: SchemaLike) {
   const types = typesOf(schema)
-  if (Array.isArray(value) && !types.includes('array')) throw badRequest(`Invalid parameters: ${where} parameter "${name}" is given ${value.length} times; give it once`)
+  if (Array.isArray(value) && !types.includes('array'))
+    throw badRequest(`Invalid parameters: ${where} parameter "${name}" is given ${value.length} times; give it once`)
   for (const v of Array.isArray(value) ? value : [value]) {
     if (typeof v !== 'string') continue
     if (v.includes('\u0000')) throw badRequest(`Invalid parameters: ${where} parameter "${name}" must not contain NUL characters`)
     if (types.includes('integer') && !types.includes('string') && !DECIMAL.test(v))
-      throw badRequest(`Invalid parameters: ${where} parameter "${name}" must be a whole number in plain decimal digits, such as 12 (got ${shown(v)})`)
+      throw badRequest(
+        `Invalid parameters: ${where} parameter "${name}" must be a whole number in plain decimal digits, such as 12 (got ${shown(v)})`,
+      )
   }
 }
 
@@ -117,7 +125,8 @@ function convertForm(req: FastifyRequest) {
   const body = req.body as Record<string, unknown>
   for (const [k, v] of Object.entries(body)) {
     const schema = memberSchema(props, k)
-    if (Array.isArray(v) && schema && !typesOf(schema).includes('array')) throw badRequest(`Invalid parameters: body field "${k}" is given ${v.length} times; give it once`)
+    if (Array.isArray(v) && schema && !typesOf(schema).includes('array'))
+      throw badRequest(`Invalid parameters: body field "${k}" is given ${v.length} times; give it once`)
     if (typeof v !== 'string') continue
     if (v.includes('\u0000')) throw badRequest(`Invalid parameters: body field "${k}" must not contain NUL characters`)
     const types = typesOf(schema)

@@ -36,7 +36,12 @@ const AuditQuery = Type.Object(
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/audit', {
-    schema: { tags: ['audit'], summary: 'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first', querystring: AuditQuery, response: { 200: Data(Type.Array(AuditEntry)), ...errors(400, 401, 429) } },
+    schema: {
+      tags: ['audit'],
+      summary: 'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first',
+      querystring: AuditQuery,
+      response: { 200: Data(Type.Array(AuditEntry)), ...errors(400, 401, 429) },
+    },
     handler: async (req) => {
       const q = req.query
       const rows = await listAudit(db, callerOf(req).userId, {
@@ -48,7 +53,20 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit: q.limit,
         page: q.page,
       })
-      return { data: rows.map((r) => ({ id: r.id, at: toApiTime(r.at)!, workspace_id: r.workspace_id, actor: r.actor, actor_user_id: r.actor_user_id, client: r.client, action: r.action, object_type: r.object_type, object_id: r.object_id, details: JSON.parse(r.details) as Record<string, unknown> })) }
+      return {
+        data: rows.map((r) => ({
+          id: r.id,
+          at: toApiTime(r.at)!,
+          workspace_id: r.workspace_id,
+          actor: r.actor,
+          actor_user_id: r.actor_user_id,
+          client: r.client,
+          action: r.action,
+          object_type: r.object_type,
+          object_id: r.object_id,
+          details: JSON.parse(r.details) as Record<string, unknown>,
+        })),
+      }
     },
   })
 }

@@ -24,7 +24,9 @@ const Delivery = Type.Object({
   url: Type.String(),
   format: Type.Union([Type.Literal('json'), Type.Literal('pdf')]),
   signed: Type.Boolean({ description: 'a secret is set: attempts carry x-ward-signature and x-ward-timestamp' }),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('skipped')], { description: 'skipped: only_on_change was asked and nothing changed (last_error says since which scan)' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('skipped')], {
+    description: 'skipped: only_on_change was asked and nothing changed (last_error says since which scan)',
+  }),
   attempt_count: Type.Integer(),
   next_attempt_at: Nullable(Type.String({ description: 'when the next attempt is due (pending deliveries only)' })),
   last_status_code: Nullable(Type.Integer()),
@@ -38,7 +40,12 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/scans/:id/callbacks', {
-    schema: { tags: ['scans'], summary: 'Report-callback deliveries of a scan and their attempts', params: IdParams, response: { 200: Data(Type.Array(Delivery)), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['scans'],
+      summary: 'Report-callback deliveries of a scan and their attempts',
+      params: IdParams,
+      response: { 200: Data(Type.Array(Delivery)), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
@@ -58,7 +65,13 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
           last_error: d.last_error,
           created_at: toApiTime(d.created_at)!,
           delivered_at: toApiTime(d.delivered_at),
-          attempts: d.attempt_list.map((a) => ({ attempt: a.attempt, started_at: toApiTime(a.started_at)!, status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
+          attempts: d.attempt_list.map((a) => ({
+            attempt: a.attempt,
+            started_at: toApiTime(a.started_at)!,
+            status_code: a.status_code,
+            error: a.error,
+            duration_ms: a.duration_ms,
+          })),
         })),
       }
     },

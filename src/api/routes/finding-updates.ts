@@ -25,7 +25,9 @@ const PatchBody = Type.Object(
 const HistoryValue = Nullable(Type.Union([Type.String(), Type.Integer(), Type.Boolean()]))
 const HistoryEntry = Type.Object({
   id: Type.Integer(),
-  finding_id: Nullable(Type.Integer({ description: 'the finding the change was made through (or the one whose arrival re-opened the group)' })),
+  finding_id: Nullable(
+    Type.Integer({ description: 'the finding the change was made through (or the one whose arrival re-opened the group)' }),
+  ),
   field: Type.Union([Type.Literal('status'), Type.Literal('risk_level'), Type.Literal('verified')]),
   old_value: HistoryValue,
   new_value: HistoryValue,
@@ -51,17 +53,29 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const c = callerOf(req)
       const b = req.body
-      if (b.status === undefined && b.risk_level === undefined && b.verified === undefined) throw badRequest('Invalid parameters: give at least one of status, risk_level, verified')
+      if (b.status === undefined && b.risk_level === undefined && b.verified === undefined)
+        throw badRequest('Invalid parameters: give at least one of status, risk_level, verified')
       const f = await getFinding(db, c.userId, req.params.id, WRITER_ROLES)
       if (!f) throw await refusal(getFinding(db, c.userId, req.params.id), 'Finding')
       const reason = b.reason?.trim() || null
-      const updated = await updateFindingGroup(db, f, { status: b.status, risk_level: b.risk_level, verified: b.verified }, reason, c.userId)
+      const updated = await updateFindingGroup(
+        db,
+        f,
+        { status: b.status, risk_level: b.risk_level, verified: b.verified },
+        reason,
+        c.userId,
+      )
       return { data: findingView(updated) }
     },
   })
 
   app.get('/findings/:id/history', {
-    schema: { tags: ['findings'], summary: "Changes to the finding's duplicate group, newest first", params: IdParams, response: { 200: Data(Type.Array(HistoryEntry)), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['findings'],
+      summary: "Changes to the finding's duplicate group, newest first",
+      params: IdParams,
+      response: { 200: Data(Type.Array(HistoryEntry)), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const f = await getFinding(db, callerOf(req).userId, req.params.id)
       if (!f) throw notFound('Finding')

@@ -22,7 +22,8 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['findings'],
       summary: 'List findings (JSON, or CSV with Accept: text/csv)',
-      description: 'Accept: text/csv → the same page of findings as CSV, one row per finding; spreadsheet formula characters at the start of a cell are neutralised.',
+      description:
+        'Accept: text/csv → the same page of findings as CSV, one row per finding; spreadsheet formula characters at the start of a cell are neutralised.',
       querystring: FindingsQuery,
       produces: ['application/json', 'text/csv'],
       response: { 200: Data(Type.Array(Finding)), ...errors(400, 401, 429) },
@@ -51,12 +52,20 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const names = new Map<number, string>()
       for (const id of new Set(findings.map((f) => f.target_id!))) names.set(id, (await getTargetById(db, id))?.name ?? String(id))
       const csv = findingsCsv(findings, (f) => ({ id: f.scan_id!, target: names.get(f.target_id!)!, tool_id: 0, status_name: '' }))
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'inline; filename="ward-findings.csv"').send(csv as never)
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'inline; filename="ward-findings.csv"')
+        .send(csv as never)
     },
   })
 
   app.get('/findings/:id', {
-    schema: { tags: ['findings'], summary: 'Read a finding', params: IdParams, response: { 200: Data(Finding), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['findings'],
+      summary: 'Read a finding',
+      params: IdParams,
+      response: { 200: Data(Finding), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req, reply) => {
       const f = await getFindingArray(db, callerOf(req).userId, req.params.id)
       if (!f) throw notFound('Finding')
@@ -65,7 +74,12 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/findings/:id/tests', {
-    schema: { tags: ['findings'], summary: 'The tests behind a finding', params: IdParams, response: { 200: Data(Type.Array(TestRecord)), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['findings'],
+      summary: 'The tests behind a finding',
+      params: IdParams,
+      response: { 200: Data(Type.Array(TestRecord)), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const f = await getFinding(db, callerOf(req).userId, req.params.id)
       if (!f) throw notFound('Finding')
@@ -75,14 +89,31 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/findings/:id/lifecycle', {
-    schema: { tags: ['findings'], summary: 'First and last seen, open or fixed, and whether it came back (regression): the life cycle of the finding across scans', params: IdParams, response: { 200: Data(FindingLifecycle), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['findings'],
+      summary: 'First and last seen, open or fixed, and whether it came back (regression): the life cycle of the finding across scans',
+      params: IdParams,
+      response: { 200: Data(FindingLifecycle), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const f = await getFinding(db, callerOf(req).userId, req.params.id)
       if (!f) throw notFound('Finding')
       const g = await groupOf(db, f.workspace_id, f.dedup_key)
       // Findings stored before the life cycle existed: seen once, by their own scan.
       const seen = toApiTime(f.created_at)!
-      if (!g) return { data: { first_seen: seen, last_seen: seen, first_scan_id: f.scan_id, last_scan_id: f.scan_id, state: f.status === 'fixed' ? ('fixed' as const) : ('open' as const), regression: false, fixed_at: null, fixed_scan_id: null } }
+      if (!g)
+        return {
+          data: {
+            first_seen: seen,
+            last_seen: seen,
+            first_scan_id: f.scan_id,
+            last_scan_id: f.scan_id,
+            state: f.status === 'fixed' ? ('fixed' as const) : ('open' as const),
+            regression: false,
+            fixed_at: null,
+            fixed_scan_id: null,
+          },
+        }
       return {
         data: {
           first_seen: toApiTime(g.first_seen)!,

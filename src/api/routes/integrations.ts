@@ -4,7 +4,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
-import { CreateIntegrationBody, DeliveriesQuery, Delivery, Integration, IntegrationsQuery, TestResult, UpdateIntegrationBody } from '../schemas/integrations.js'
+import {
+  CreateIntegrationBody,
+  DeliveriesQuery,
+  Delivery,
+  Integration,
+  IntegrationsQuery,
+  TestResult,
+  UpdateIntegrationBody,
+} from '../schemas/integrations.js'
 import { deliveryView, integrationView } from '../integration-views.js'
 import { changeIntegration, createIntegration, sendTestMessage } from '../../domain/integrations.js'
 import { notFound } from '../../domain/errors.js'
@@ -29,21 +37,46 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateIntegrationBody,
       response: { 201: Created, ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
-    handler: async (req, reply) => reply.status(201).send({ data: { created_id: await createIntegration(db, callerOf(req), scope, req.body) } }),
+    handler: async (req, reply) =>
+      reply.status(201).send({ data: { created_id: await createIntegration(db, callerOf(req), scope, req.body) } }),
   })
 
   app.get('/integrations', {
-    schema: { tags: ['integrations'], summary: "List the caller's integrations (all workspaces unless workspace_id)", querystring: IntegrationsQuery, response: { 200: Data(Type.Array(Integration)), ...errors(400, 401, 429) } },
-    handler: async (req) => ({ data: (await listIntegrations(db, callerOf(req).userId, { workspaceId: req.query.workspace_id, limit: req.query.limit, page: req.query.page })).map(integrationView) }),
+    schema: {
+      tags: ['integrations'],
+      summary: "List the caller's integrations (all workspaces unless workspace_id)",
+      querystring: IntegrationsQuery,
+      response: { 200: Data(Type.Array(Integration)), ...errors(400, 401, 429) },
+    },
+    handler: async (req) => ({
+      data: (
+        await listIntegrations(db, callerOf(req).userId, {
+          workspaceId: req.query.workspace_id,
+          limit: req.query.limit,
+          page: req.query.page,
+        })
+      ).map(integrationView),
+    }),
   })
 
   app.get('/integrations/:id', {
-    schema: { tags: ['integrations'], summary: 'Read an integration (its secrets are never returned)', params: IdParams, response: { 200: Data(Integration), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['integrations'],
+      summary: 'Read an integration (its secrets are never returned)',
+      params: IdParams,
+      response: { 200: Data(Integration), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => ({ data: integrationView(await one(callerOf(req).userId, req.params.id)) }),
   })
 
   app.patch('/integrations/:id', {
-    schema: { tags: ['integrations'], summary: 'Change an integration (config members given replace the stored ones)', params: IdParams, body: UpdateIntegrationBody, response: { 200: Data(Integration), ...errors(400, 401, 403, 404, 413, 415, 429) } },
+    schema: {
+      tags: ['integrations'],
+      summary: 'Change an integration (config members given replace the stored ones)',
+      params: IdParams,
+      body: UpdateIntegrationBody,
+      response: { 200: Data(Integration), ...errors(400, 401, 403, 404, 413, 415, 429) },
+    },
     handler: async (req) => {
       const c = callerOf(req)
       await changeIntegration(db, c, scope, req.params.id, req.body)
@@ -52,10 +85,16 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/integrations/:id', {
-    schema: { tags: ['integrations'], summary: 'Delete an integration and its delivery log', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['integrations'],
+      summary: 'Delete an integration and its delivery log',
+      params: IdParams,
+      response: { 204: NoContent, ...errors(400, 401, 404, 429) },
+    },
     handler: async (req, reply) => {
       const { userId } = callerOf(req)
-      if (!(await deleteIntegration(db, userId, req.params.id))) throw await refusal(getIntegration(db, userId, req.params.id), 'Integration')
+      if (!(await deleteIntegration(db, userId, req.params.id)))
+        throw await refusal(getIntegration(db, userId, req.params.id), 'Integration')
       return reply.status(204).send(null)
     },
   })
@@ -63,7 +102,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/integrations/:id/test', {
     schema: {
       tags: ['integrations'],
-      summary: "Send a test message through the outbox and answer with the receiver's status (waits for a sender up to the callback timeout)",
+      summary:
+        "Send a test message through the outbox and answer with the receiver's status (waits for a sender up to the callback timeout)",
       params: IdParams,
       response: { 200: Data(TestResult), ...errors(400, 401, 403, 404, 429) },
     },

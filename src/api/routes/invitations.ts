@@ -12,15 +12,28 @@ import { notFound } from '../../domain/errors.js'
 import { notOwner } from '../../domain/access.js'
 
 const Invitation = Type.Object({ id: Type.Integer(), role: Role, created_at: Type.String(), expires_at: Type.String() })
-const InvitationCreated = Data(Type.Object({ created_id: Type.Integer(), path: Type.String({ description: 'the one-time link, relative to the web interface: /invite/<token>' }), expires_at: Type.String() }))
+const InvitationCreated = Data(
+  Type.Object({
+    created_id: Type.Integer(),
+    path: Type.String({ description: 'the one-time link, relative to the web interface: /invite/<token>' }),
+    expires_at: Type.String(),
+  }),
+)
 
 export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   /** 404 for a non-member, 403 for a member who is not an owner. */
-  const refuse = async (userId: number, workspaceId: number) => ((await getWorkspace(db, userId, workspaceId)) ? notOwner() : notFound('Workspace'))
+  const refuse = async (userId: number, workspaceId: number) =>
+    (await getWorkspace(db, userId, workspaceId)) ? notOwner() : notFound('Workspace')
 
   app.post('/workspaces/:id/invitations', {
-    schema: { tags: ['workspaces'], summary: 'Create a one-time invitation link with a role, valid 7 days (owners only)', params: IdParams, body: Type.Object({ role: Role }, { additionalProperties: false }), response: { 201: InvitationCreated, ...errors(400, 401, 403, 404, 415, 429) } },
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Create a one-time invitation link with a role, valid 7 days (owners only)',
+      params: IdParams,
+      body: Type.Object({ role: Role }, { additionalProperties: false }),
+      response: { 201: InvitationCreated, ...errors(400, 401, 403, 404, 415, 429) },
+    },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const inv = await createInvitation(db, userId, req.params.id, req.body.role)
@@ -31,18 +44,35 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/workspaces/:id/invitations', {
-    schema: { tags: ['workspaces'], summary: 'Open invitations of the workspace (owners only; never their links)', params: IdParams, response: { 200: Data(Type.Array(Invitation)), ...errors(400, 401, 403, 404, 429) } },
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Open invitations of the workspace (owners only; never their links)',
+      params: IdParams,
+      response: { 200: Data(Type.Array(Invitation)), ...errors(400, 401, 403, 404, 429) },
+    },
     handler: async (req) => {
       const userId = callerOf(req).userId
       const ws = await getWorkspace(db, userId, req.params.id)
       if (ws?.role !== 'owner') throw await refuse(userId, req.params.id)
       const rows = await openInvitations(db, userId, req.params.id)
-      return { data: rows.map((r) => ({ id: r.id, role: r.role as 'owner' | 'member' | 'viewer', created_at: toApiTime(r.created_at)!, expires_at: toApiTime(r.expires_at)! })) }
+      return {
+        data: rows.map((r) => ({
+          id: r.id,
+          role: r.role as 'owner' | 'member' | 'viewer',
+          created_at: toApiTime(r.created_at)!,
+          expires_at: toApiTime(r.expires_at)!,
+        })),
+      }
     },
   })
 
   app.delete('/workspaces/:id/invitations/:invitation_id', {
-    schema: { tags: ['workspaces'], summary: 'Revoke an open invitation (owners only)', params: Type.Object({ id: PathId, invitation_id: PathId }), response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) } },
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Revoke an open invitation (owners only)',
+      params: Type.Object({ id: PathId, invitation_id: PathId }),
+      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
+    },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       if (!(await revokeInvitation(db, userId, req.params.id, req.params.invitation_id))) {

@@ -19,7 +19,12 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/workspaces/:id/members', {
-    schema: { tags: ['workspaces'], summary: "The workspace's members with their roles", params: IdParams, response: { 200: Data(Type.Array(Member)), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['workspaces'],
+      summary: "The workspace's members with their roles",
+      params: IdParams,
+      response: { 200: Data(Type.Array(Member)), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const rows = await listMembers(db, callerOf(req).userId, req.params.id)
       if (!rows) throw notFound('Workspace')

@@ -27,7 +27,8 @@ import type { ScanRow } from '../../store/schema.js'
 export function isoParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined
   const t = Date.parse(v)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t)) throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t))
+    throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)
   return new Date(t).toISOString()
 }
 
@@ -39,15 +40,33 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const queueOf = (rows: readonly ScanViewRow[]) => places(rows.filter((s) => s.status === 'waiting').map((s) => s.id))
 
   app.post('/scans', {
-    schema: { tags: ['scans'], summary: 'Start a scan', body: CreateScanBody, response: { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })), ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
+    schema: {
+      tags: ['scans'],
+      summary: 'Start a scan',
+      body: CreateScanBody,
+      response: {
+        201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })),
+        ...errors(400, 401, 403, 404, 409, 413, 415, 429),
+      },
+    },
     handler: async (req, reply) => {
-      const r = await createScan(db, callerOf(req), { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile }, req.body)
+      const r = await createScan(
+        db,
+        callerOf(req),
+        { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile },
+        req.body,
+      )
       return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
     },
   })
 
   app.get('/scans', {
-    schema: { tags: ['scans'], summary: 'List scans (the active workspace unless workspace_id)', querystring: ScansQuery, response: { 200: Data(Type.Array(Scan)), ...errors(400, 401, 429) } },
+    schema: {
+      tags: ['scans'],
+      summary: 'List scans (the active workspace unless workspace_id)',
+      querystring: ScansQuery,
+      response: { 200: Data(Type.Array(Scan)), ...errors(400, 401, 429) },
+    },
     handler: async (req) => {
       const c = callerOf(req)
       const q = req.query
@@ -77,7 +96,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/scans/:id', {
-    schema: { tags: ['scans'], summary: 'Delete a finished scan with its tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) } },
+    schema: {
+      tags: ['scans'],
+      summary: 'Delete a finished scan with its tests and findings',
+      params: IdParams,
+      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
+    },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const r = await deleteScan(db, userId, req.params.id)
@@ -88,7 +112,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/scans/:id/stop', {
-    schema: { tags: ['scans'], summary: 'Stop a scan (no-op on an ended scan)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) } },
+    schema: {
+      tags: ['scans'],
+      summary: 'Stop a scan (no-op on an ended scan)',
+      params: IdParams,
+      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
+    },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const r = await requestStop(db, userId, req.params.id)
@@ -131,36 +160,57 @@ function scanResultRoutes(app: ScanApp) {
   app.get('/scans/:id/output', {
     schema: {
       tags: ['scans'],
-      summary: 'Scan output: JSON finding list (default), the PDF report, SARIF 2.1.0, CSV, JUnit XML or a Markdown summary, chosen by Accept',
+      summary:
+        'Scan output: JSON finding list (default), the PDF report, SARIF 2.1.0, CSV, JUnit XML or a Markdown summary, chosen by Accept',
       description:
         'Accept: application/json (or none, */*) → the finding list; application/pdf → the PDF report; application/sarif+json → SARIF 2.1.0; ' +
         'text/csv → one row per finding; application/xml → JUnit XML (one test case per test, no failure threshold); text/markdown → a summary. Anything else → 406.',
       params: IdParams,
       produces: OUTPUT_TYPES.map(([t]) => t),
-      response: { 200: Data(Type.Object({ output_type: Type.String(), output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }) })), ...errors(400, 401, 404, 406, 429, 503) },
+      response: {
+        200: Data(
+          Type.Object({
+            output_type: Type.String(),
+            output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }),
+          }),
+        ),
+        ...errors(400, 401, 404, 406, 429, 503),
+      },
     },
     handler: async (req, reply) => {
       const c = callerOf(req)
       const s = await getScan(db, c.userId, req.params.id)
       if (!s) throw notFound('Scan')
       const kind = negotiateOutput(req.headers.accept)
-      if (!kind) throw new WardError(406, `Not acceptable: ask for one of ${OUTPUT_TYPES.map(([t]) => t).join(', ')}`, { acceptable: OUTPUT_TYPES.map(([t]) => t) })
+      if (!kind)
+        throw new WardError(406, `Not acceptable: ask for one of ${OUTPUT_TYPES.map(([t]) => t).join(', ')}`, {
+          acceptable: OUTPUT_TYPES.map(([t]) => t),
+        })
       if (kind === 'pdf') {
         const pdf = await pdfOrBusy(reply, () => scanPdfStream(db, s, toolName))
-        return reply.status(200).header('content-type', 'application/pdf').header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`).send(pdf as never) // the route's schema types the JSON answer; the PDF is streamed
+        return reply
+          .status(200)
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', `inline; filename="ward-scan-${s.id}.pdf"`)
+          .send(pdf as never) // the route's schema types the JSON answer; the PDF is streamed
       }
       const output = await scanOutputJson(db, s)
       if (kind === 'json') return { data: output }
       const body = await exportText(app, s, kind, output.output_data.findings)
       const ext = { sarif: 'sarif', csv: 'csv', junit: 'xml', markdown: 'md' }[kind]
-      return reply.status(200).header('content-type', CONTENT_TYPES[kind]).header('content-disposition', `inline; filename="ward-scan-${s.id}.${ext}"`).send(body as never)
+      return reply
+        .status(200)
+        .header('content-type', CONTENT_TYPES[kind])
+        .header('content-disposition', `inline; filename="ward-scan-${s.id}.${ext}"`)
+        .send(body as never)
     },
   })
 
   app.get('/scans/:id/changes', {
     schema: {
       tags: ['scans'],
-      summary: 'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): findings new, gone and still there, and the attack surface',
+      summary:
+        'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): findings new, gone and still there, and the attack surface',
       params: IdParams,
       querystring: ChangesQuery,
       response: { 200: Data(ScanChanges), ...errors(400, 401, 404, 429) },
@@ -181,7 +231,12 @@ function scanResultRoutes(app: ScanApp) {
   })
 
   app.get('/scans/:id/raw', {
-    schema: { tags: ['scans'], summary: "The tool's raw log lines, in order", params: IdParams, response: { 200: Data(Type.Array(Type.String())), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['scans'],
+      summary: "The tool's raw log lines, in order",
+      params: IdParams,
+      response: { 200: Data(Type.Array(Type.String())), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
@@ -190,14 +245,23 @@ function scanResultRoutes(app: ScanApp) {
   })
 
   app.get('/scans/:id/tests', {
-    schema: { tags: ['scans'], summary: 'Tests the scan performed', params: IdParams, querystring: TestsQuery, response: { 200: Data(Type.Array(TestRecord)), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['scans'],
+      summary: 'Tests the scan performed',
+      params: IdParams,
+      querystring: TestsQuery,
+      response: { 200: Data(Type.Array(TestRecord)), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
       const { resource_type, resource_id } = req.query
-      if (resource_id !== undefined && !resource_type) throw badRequest('Invalid parameters: resource_type is required when resource_id is set')
+      if (resource_id !== undefined && !resource_type)
+        throw badRequest('Invalid parameters: resource_type is required when resource_id is set')
       if (resource_type === 'scan' && resource_id !== undefined && resource_id !== s.id)
-        throw badRequest(`Invalid parameters: resource_id ${resource_id} is not this scan (${s.id}); with resource_type=scan it must be the scan id`)
+        throw badRequest(
+          `Invalid parameters: resource_id ${resource_id} is not this scan (${s.id}); with resource_type=scan it must be the scan id`,
+        )
       const only = resource_type === 'finding' ? 'with-findings' : resource_type === 'scan' ? 'without-findings' : undefined
       const tests = await scanTests(db, s.id, only, resource_type === 'finding' ? resource_id : undefined)
       return { data: tests.map(testView) }

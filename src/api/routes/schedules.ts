@@ -16,14 +16,22 @@ import type { Db } from '../../store/db.js'
 import type { ScheduleRow } from '../../store/schema.js'
 
 async function views(db: Db, rows: ScheduleRow[]) {
-  const history = await scheduleHistory(db, rows.map((r) => r.id))
+  const history = await scheduleHistory(
+    db,
+    rows.map((r) => r.id),
+  )
   return rows.map((r) => scheduleView(r, history.get(r.id)!))
 }
 
 export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   const callbackBlocklist = scopesOf(app.ward.config).callback
-  const rules = () => ({ tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile })
+  const rules = () => ({
+    tools: app.ward.tools,
+    targetBlocklist: app.ward.blocklist,
+    callbackBlocklist,
+    resolveVpnProfile: app.ward.resolveVpnProfile,
+  })
   const one = async (userId: number, id: number) => {
     const s = await getSchedule(db, userId, id)
     if (!s) throw notFound('Schedule')
@@ -33,7 +41,8 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/schedules', {
     schema: {
       tags: ['schedules'],
-      summary: 'Create a schedule: a target (target_id, target_name, or every target of target_type in the workspace), a tool, and cron (+ timezone) or interval_minutes',
+      summary:
+        'Create a schedule: a target (target_id, target_name, or every target of target_type in the workspace), a tool, and cron (+ timezone) or interval_minutes',
       body: CreateScheduleBody,
       response: { 201: Created, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
     },
@@ -44,20 +53,40 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/schedules', {
-    schema: { tags: ['schedules'], summary: "List the caller's schedules (all workspaces unless workspace_id)", querystring: SchedulesQuery, response: { 200: Data(Type.Array(Schedule)), ...errors(400, 401, 429) } },
+    schema: {
+      tags: ['schedules'],
+      summary: "List the caller's schedules (all workspaces unless workspace_id)",
+      querystring: SchedulesQuery,
+      response: { 200: Data(Type.Array(Schedule)), ...errors(400, 401, 429) },
+    },
     handler: async (req) => {
-      const rows = await listSchedules(db, callerOf(req).userId, { workspaceId: req.query.workspace_id, limit: req.query.limit, page: req.query.page })
+      const rows = await listSchedules(db, callerOf(req).userId, {
+        workspaceId: req.query.workspace_id,
+        limit: req.query.limit,
+        page: req.query.page,
+      })
       return { data: await views(db, rows) }
     },
   })
 
   app.get('/schedules/:id', {
-    schema: { tags: ['schedules'], summary: 'Read a schedule with next_run_at, its last scans and runs', params: IdParams, response: { 200: Data(Schedule), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['schedules'],
+      summary: 'Read a schedule with next_run_at, its last scans and runs',
+      params: IdParams,
+      response: { 200: Data(Schedule), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => one(callerOf(req).userId, req.params.id),
   })
 
   app.patch('/schedules/:id', {
-    schema: { tags: ['schedules'], summary: 'Change a schedule (a new cron, timezone or interval moves next_run_at)', params: IdParams, body: UpdateScheduleBody, response: { 200: Data(Schedule), ...errors(400, 401, 403, 404, 413, 415, 429) } },
+    schema: {
+      tags: ['schedules'],
+      summary: 'Change a schedule (a new cron, timezone or interval moves next_run_at)',
+      params: IdParams,
+      body: UpdateScheduleBody,
+      response: { 200: Data(Schedule), ...errors(400, 401, 403, 404, 413, 415, 429) },
+    },
     handler: async (req) => {
       const c = callerOf(req)
       await changeSchedule(db, c, rules(), req.params.id, req.body)
@@ -65,7 +94,10 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
-  for (const [verb, paused] of [['pause', true], ['resume', false]] as const)
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const)
     app.post(`/schedules/:id/${verb}`, {
       schema: {
         tags: ['schedules'],
@@ -97,7 +129,12 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/schedules/:id', {
-    schema: { tags: ['schedules'], summary: 'Delete a schedule (its scans are kept)', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) } },
+    schema: {
+      tags: ['schedules'],
+      summary: 'Delete a schedule (its scans are kept)',
+      params: IdParams,
+      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
+    },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       if (!(await deleteSchedule(db, userId, req.params.id))) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')

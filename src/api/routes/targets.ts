@@ -9,13 +9,24 @@ import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
 import { conflict, notFound } from '../../domain/errors.js'
 import type { TargetRow } from '../../store/schema.js'
 
-export const targetView = (t: TargetRow) => ({ id: t.id, name: t.name, type: t.type as 'hostname' | 'ip_address' | 'url', description: t.description, workspace_id: t.workspace_id })
+export const targetView = (t: TargetRow) => ({
+  id: t.id,
+  name: t.name,
+  type: t.type as 'hostname' | 'ip_address' | 'url',
+  description: t.description,
+  workspace_id: t.workspace_id,
+})
 
 export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/targets', {
-    schema: { tags: ['targets'], summary: 'List targets (all of the caller\'s workspaces unless workspace_id)', querystring: TargetsQuery, response: { 200: Data(Type.Array(Target)), ...errors(400, 401, 429) } },
+    schema: {
+      tags: ['targets'],
+      summary: "List targets (all of the caller's workspaces unless workspace_id)",
+      querystring: TargetsQuery,
+      response: { 200: Data(Type.Array(Target)), ...errors(400, 401, 429) },
+    },
     handler: async (req) => {
       const q = req.query
       const rows = await listTargets(db, callerOf(req).userId, { workspaceId: q.workspace_id, type: q.type, limit: q.limit, page: q.page })
@@ -33,13 +44,22 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const b = req.body
-      const r = await createTarget(db, callerOf(req), app.ward.blocklist, { name: b.name, description: b.description, workspaceId: b.workspace_id })
+      const r = await createTarget(db, callerOf(req), app.ward.blocklist, {
+        name: b.name,
+        description: b.description,
+        workspaceId: b.workspace_id,
+      })
       return reply.status(201).send({ data: { created_id: r.id } })
     },
   })
 
   app.get('/targets/:id', {
-    schema: { tags: ['targets'], summary: 'Read a target', params: IdParams, response: { 200: Data(Target), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['targets'],
+      summary: 'Read a target',
+      params: IdParams,
+      response: { 200: Data(Target), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const t = await getTarget(db, callerOf(req).userId, req.params.id)
       if (!t) throw notFound('Target')
@@ -48,7 +68,12 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/targets/:id', {
-    schema: { tags: ['targets'], summary: 'Delete a target with its scans, tests and findings', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) } },
+    schema: {
+      tags: ['targets'],
+      summary: 'Delete a target with its scans, tests and findings',
+      params: IdParams,
+      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
+    },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const r = await deleteTarget(db, userId, req.params.id)

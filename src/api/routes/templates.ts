@@ -15,7 +15,13 @@ const list = (s: string): string[] => {
     return []
   }
 }
-const csv = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined)
+const csv = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined
 
 function view(r: Row) {
   let c: Record<string, unknown> = {}
@@ -35,7 +41,14 @@ function view(r: Row) {
     description: r.description,
     reference: list(r.reference),
     remediation: r.remediation,
-    classification: { cve_id: strs(c.cve_id), cwe_id: strs(c.cwe_id), cvss_metrics: typeof c.cvss_metrics === 'string' ? c.cvss_metrics : null, cvss_score: numOrNull(c.cvss_score), epss_score: numOrNull(c.epss_score), cpe: typeof c.cpe === 'string' ? c.cpe : null },
+    classification: {
+      cve_id: strs(c.cve_id),
+      cwe_id: strs(c.cwe_id),
+      cvss_metrics: typeof c.cvss_metrics === 'string' ? c.cvss_metrics : null,
+      cvss_score: numOrNull(c.cvss_score),
+      epss_score: numOrNull(c.epss_score),
+      cpe: typeof c.cpe === 'string' ? c.cpe : null,
+    },
     protocol: r.protocol,
     source: r.source,
     file_path: r.file_path,
@@ -47,15 +60,31 @@ function view(r: Row) {
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/templates', {
-    schema: { tags: ['templates'], summary: 'List the check templates (nuclei YAML format) scans can run, filtered by tags, severity and text', querystring: TemplatesQuery, response: { 200: Data(Type.Array(TemplateSummary)), ...errors(400, 401, 429) } },
+    schema: {
+      tags: ['templates'],
+      summary: 'List the check templates (nuclei YAML format) scans can run, filtered by tags, severity and text',
+      querystring: TemplatesQuery,
+      response: { 200: Data(Type.Array(TemplateSummary)), ...errors(400, 401, 429) },
+    },
     handler: async (req) => {
       const q = req.query
-      const { rows } = await listTemplates(db, { tags: csv(q.tags), severities: csv(q.severity), q: q.q?.trim() || undefined, page: q.page, limit: q.limit })
+      const { rows } = await listTemplates(db, {
+        tags: csv(q.tags),
+        severities: csv(q.severity),
+        q: q.q?.trim() || undefined,
+        page: q.page,
+        limit: q.limit,
+      })
       return { data: rows.map(view) }
     },
   })
   app.get('/templates/:id', {
-    schema: { tags: ['templates'], summary: 'Read one template with its YAML text', params: TemplateIdParams, response: { 200: Data(TemplateDetail), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['templates'],
+      summary: 'Read one template with its YAML text',
+      params: TemplateIdParams,
+      response: { 200: Data(TemplateDetail), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const r = await getTemplate(db, req.params.id)
       if (!r) throw notFound('Template')

@@ -17,9 +17,19 @@ export const toolRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // plus symbol keys, and a JSON round trip leaves the schema.
   const tools = [...app.ward.tools.all()]
     .sort((a, b) => a.id - b.id)
-    .map((t) => ({ id: t.id, name: t.name, description: t.description, tool_params: JSON.parse(JSON.stringify(t.params)) as unknown, supports_max_scan_time: t.supportsMaxScanTime }))
+    .map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      tool_params: JSON.parse(JSON.stringify(t.params)) as unknown,
+      supports_max_scan_time: t.supportsMaxScanTime,
+    }))
   app.get('/tools', {
-    schema: { tags: ['tools'], summary: 'The scanning tools this server runs, with the schema of their tool_params', response: { 200: Data(Type.Array(ToolInfo)), ...errors(401, 429) } },
+    schema: {
+      tags: ['tools'],
+      summary: 'The scanning tools this server runs, with the schema of their tool_params',
+      response: { 200: Data(Type.Array(ToolInfo)), ...errors(401, 429) },
+    },
     handler: async () => ({ data: tools }),
   })
 }

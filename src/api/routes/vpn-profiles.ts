@@ -4,8 +4,22 @@ import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { writableWorkspace } from '../../domain/access.js'
 import { Data, NoContent, errors } from '../schemas/common.js'
-import { CreateVpnProfileBody, SetWorkspaceVpnProfileBody, UuidParams, VpnProfile, VpnProfileCreated, WorkspaceIdParams } from '../schemas/vpn-profiles.js'
-import { deleteVpnProfile, getVpnProfile, insertVpnProfile, listVpnProfiles, setWorkspaceVpnProfile, workspacesByProfile } from '../../store/vpn-profiles.js'
+import {
+  CreateVpnProfileBody,
+  SetWorkspaceVpnProfileBody,
+  UuidParams,
+  VpnProfile,
+  VpnProfileCreated,
+  WorkspaceIdParams,
+} from '../schemas/vpn-profiles.js'
+import {
+  deleteVpnProfile,
+  getVpnProfile,
+  insertVpnProfile,
+  listVpnProfiles,
+  setWorkspaceVpnProfile,
+  workspacesByProfile,
+} from '../../store/vpn-profiles.js'
 import { newVpnProfile, vpnProfileView } from '../../domain/vpn.js'
 import { conflict, notFound } from '../../domain/errors.js'
 import { scopesOf } from '../../toolkit/scope.js'
@@ -15,7 +29,11 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/vpn_profiles', {
-    schema: { tags: ['vpn_profiles'], summary: "List the caller's VPN profiles (secrets are never returned)", response: { 200: Data(Type.Array(VpnProfile)), ...errors(401, 429) } },
+    schema: {
+      tags: ['vpn_profiles'],
+      summary: "List the caller's VPN profiles (secrets are never returned)",
+      response: { 200: Data(Type.Array(VpnProfile)), ...errors(401, 429) },
+    },
     handler: async (req) => {
       const userId = callerOf(req).userId
       const [rows, used] = await Promise.all([listVpnProfiles(db, userId), workspacesByProfile(db, userId)])
@@ -44,7 +62,12 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/vpn_profiles/:uuid', {
-    schema: { tags: ['vpn_profiles'], summary: 'Read a VPN profile (without its secrets)', params: UuidParams, response: { 200: Data(VpnProfile), ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['vpn_profiles'],
+      summary: 'Read a VPN profile (without its secrets)',
+      params: UuidParams,
+      response: { 200: Data(VpnProfile), ...errors(400, 401, 404, 429) },
+    },
     handler: async (req) => {
       const userId = callerOf(req).userId
       const p = await getVpnProfile(db, userId, req.params.uuid)
@@ -63,7 +86,8 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req, reply) => {
       const r = await deleteVpnProfile(db, callerOf(req).userId, req.params.uuid)
       if (r === 'missing') throw notFound('VPN profile')
-      if (r === 'running') throw conflict('VPN profile is used by a running scan: stop the scan or wait for it to end before deleting the profile')
+      if (r === 'running')
+        throw conflict('VPN profile is used by a running scan: stop the scan or wait for it to end before deleting the profile')
       return reply.status(204).send(null)
     },
   })

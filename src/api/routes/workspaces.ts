@@ -7,17 +7,35 @@ import { badRequest, conflict, notFound } from '../../domain/errors.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 import { Role } from '../schemas/members.js'
 
-const Workspace = Type.Object({ id: Type.Integer(), name: Type.String(), active: Type.Boolean(), vpn_profile_uuid: Type.Union([Type.String(), Type.Null()]), role: Role })
+const Workspace = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  active: Type.Boolean(),
+  vpn_profile_uuid: Type.Union([Type.String(), Type.Null()]),
+  role: Role,
+})
 
 export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/workspaces', {
-    schema: { tags: ['workspaces'], summary: 'List every workspace the caller belongs to, with the caller\'s role in it', response: { 200: Data(Type.Array(Workspace)), ...errors(401, 429) } },
+    schema: {
+      tags: ['workspaces'],
+      summary: "List every workspace the caller belongs to, with the caller's role in it",
+      response: { 200: Data(Type.Array(Workspace)), ...errors(401, 429) },
+    },
     handler: async (req) => {
       const c = callerOf(req)
       const rows = await listWorkspaces(db, c.userId)
-      return { data: rows.map((w) => ({ id: w.id, name: w.name, active: w.id === c.activeWorkspaceId, vpn_profile_uuid: w.vpn_profile_uuid, role: w.role })) }
+      return {
+        data: rows.map((w) => ({
+          id: w.id,
+          name: w.name,
+          active: w.id === c.activeWorkspaceId,
+          vpn_profile_uuid: w.vpn_profile_uuid,
+          role: w.role,
+        })),
+      }
     },
   })
 
@@ -42,7 +60,12 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/workspaces/:id/activate', {
-    schema: { tags: ['workspaces'], summary: "Set the caller's active workspace", params: IdParams, response: { 204: NoContent, ...errors(400, 401, 404, 429) } },
+    schema: {
+      tags: ['workspaces'],
+      summary: "Set the caller's active workspace",
+      params: IdParams,
+      response: { 204: NoContent, ...errors(400, 401, 404, 429) },
+    },
     handler: async (req, reply) => {
       const c = callerOf(req)
       if (!(await getWorkspace(db, c.userId, req.params.id))) throw notFound('Workspace')

@@ -4,7 +4,10 @@ import { Id, MAX_ID, Nullable, Pagination } from './common.js'
 export const Evidence = Nullable(
   Type.Union([
     Type.Object({ type: Type.Literal('text'), data: Type.Object({ text: Type.String() }) }),
-    Type.Object({ type: Type.Literal('table'), data: Type.Object({ headers: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.String())) }) }),
+    Type.Object({
+      type: Type.Literal('table'),
+      data: Type.Object({ headers: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.String())) }),
+    }),
   ]),
 )
 
@@ -36,12 +39,21 @@ export const Finding = Type.Object({
   scan_id: Type.Integer(),
   target_id: Type.Integer(),
   created_at: Type.String(),
-  cvss_score: Nullable(Type.Number({ description: 'CVSS base score (v3.1, else v4.0) of the CVEs of a version finding; null for other findings' })),
+  cvss_score: Nullable(
+    Type.Number({ description: 'CVSS base score (v3.1, else v4.0) of the CVEs of a version finding; null for other findings' }),
+  ),
   cvss_vector: Nullable(Type.String({ description: "that score's vector, e.g. CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" })),
-  epss: Nullable(Type.Object({ score: Type.Number({ description: 'FIRST EPSS probability 0-1 (the highest of the CVEs)' }), date: Type.String({ description: 'score date YYYY-MM-DD' }) })),
+  epss: Nullable(
+    Type.Object({
+      score: Type.Number({ description: 'FIRST EPSS probability 0-1 (the highest of the CVEs)' }),
+      date: Type.String({ description: 'score date YYYY-MM-DD' }),
+    }),
+  ),
   first_seen: Type.String({ description: 'when a scan of this target and tool first found this finding (its duplicate group)' }),
   last_seen: Type.String({ description: 'when a scan of this target and tool last found it' }),
-  lifecycle: Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: 'fixed: a later complete scan of the same target and tool did not find it' }),
+  lifecycle: Type.Union([Type.Literal('open'), Type.Literal('fixed')], {
+    description: 'fixed: a later complete scan of the same target and tool did not find it',
+  }),
   regression: Type.Boolean({ description: 'found again after it had been fixed' }),
 })
 
@@ -53,9 +65,20 @@ export const FindingsQuery = Type.Object({
   risk_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
   status: Type.Optional(FindingStatus),
   vuln_id: Type.Optional(Type.String({ maxLength: 200 })),
-  lifecycle: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: "the finding's duplicate group: fixed by a later complete scan of the same target and tool, or open" })),
+  lifecycle: Type.Optional(
+    Type.Union([Type.Literal('open'), Type.Literal('fixed')], {
+      description: "the finding's duplicate group: fixed by a later complete scan of the same target and tool, or open",
+    }),
+  ),
   regression: Type.Optional(Type.Boolean({ description: 'the duplicate group came back after it had been fixed' })),
-  after_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'keyset paging: only findings with a smaller id (the list is newest first); pass the last id of the previous page. Deep pages cost what the first does, unlike page (page/limit still apply on top)' })),
+  after_id: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_ID,
+      description:
+        'keyset paging: only findings with a smaller id (the list is newest first); pass the last id of the previous page. Deep pages cost what the first does, unlike page (page/limit still apply on top)',
+    }),
+  ),
   ...Pagination,
 })
 
@@ -64,7 +87,9 @@ export const FindingLifecycle = Type.Object({
   last_seen: Type.String(),
   first_scan_id: Type.Integer(),
   last_scan_id: Type.Integer(),
-  state: Type.Union([Type.Literal('open'), Type.Literal('fixed')], { description: 'fixed: a later complete scan of the same target and tool did not find it' }),
+  state: Type.Union([Type.Literal('open'), Type.Literal('fixed')], {
+    description: 'fixed: a later complete scan of the same target and tool did not find it',
+  }),
   regression: Type.Boolean({ description: 'found again after it had been fixed' }),
   fixed_at: Nullable(Type.String()),
   fixed_scan_id: Nullable(Type.Integer()),

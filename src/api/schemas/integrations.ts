@@ -34,7 +34,14 @@ export const CreateIntegrationBody = Type.Object(
 )
 
 export const UpdateIntegrationBody = Type.Object(
-  { name: Type.Optional(Name), config: Type.Optional(ConfigSchema), events: Type.Optional(Events), min_risk: Type.Optional(MinRisk), only_changes: Type.Optional(OnlyChanges), enabled: Type.Optional(Type.Boolean()) },
+  {
+    name: Type.Optional(Name),
+    config: Type.Optional(ConfigSchema),
+    events: Type.Optional(Events),
+    min_risk: Type.Optional(MinRisk),
+    only_changes: Type.Optional(OnlyChanges),
+    enabled: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 )
 
@@ -69,7 +76,10 @@ export const Delivery = Type.Object({
   event_id: Type.String(),
   event: Type.String({ description: "'scan' (its finding and scan events), 'schedule.missed', 'triage' (false positive) or 'test'" }),
   scan_id: Nullable(Type.Integer()),
-  status: Type.String({ description: 'pending, delivered, skipped (nothing to send), failed (gave up), refused (the receiver answered 401, 403 or 404: not retried)' }),
+  status: Type.String({
+    description:
+      'pending, delivered, skipped (nothing to send), failed (gave up), refused (the receiver answered 401, 403 or 404: not retried)',
+  }),
   attempts: Type.Integer(),
   created_at: Type.String(),
   delivered_at: Nullable(Type.String()),

@@ -5,7 +5,11 @@ import { FromScanId, ReportCallback, ScanState } from './scans.js'
 import { toolIdDescription } from '../../tools/registry.js'
 
 const TargetType = Type.Union([Type.Literal('hostname'), Type.Literal('ip_address'), Type.Literal('url')])
-const Cron = Type.String({ minLength: 1, maxLength: 200, description: 'cron expression, five fields (minute hour day-of-month month day-of-week) or @daily, @hourly, ...' })
+const Cron = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'cron expression, five fields (minute hour day-of-month month day-of-week) or @daily, @hourly, ...',
+})
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name of the cron expression (default UTC)' })
 const IntervalMinutes = Type.Integer({ minimum: 1, maximum: 525600, description: 'fire every this many minutes (instead of cron)' })
 const Name = Type.String({ maxLength: 200 })
@@ -50,7 +54,10 @@ export const Schedule = Type.Object({
   max_scan_time: Type.Integer(),
   vpn_profile_uuid: Nullable(Type.String()),
   report_callback: Nullable(
-    Type.Object({ url: Type.String(), format: Type.String(), has_secret: Type.Boolean(), only_on_change: Type.Boolean() }, { description: 'the secret is write-only' }),
+    Type.Object(
+      { url: Type.String(), format: Type.String(), has_secret: Type.Boolean(), only_on_change: Type.Boolean() },
+      { description: 'the secret is write-only' },
+    ),
   ),
   cron: Nullable(Type.String()),
   timezone: Type.String(),
@@ -59,9 +66,24 @@ export const Schedule = Type.Object({
   next_run_at: Nullable(Type.String({ description: 'ISO 8601 UTC; null while paused' })),
   last_run_at: Nullable(Type.String()),
   created_at: Type.String(),
-  last_scans: Type.Array(Type.Object({ id: Type.Integer(), target_id: Type.Integer(), status_name: ScanState, start_time: Nullable(Type.String()), end_time: Nullable(Type.String()) }), { description: 'newest first, at most 5' }),
+  last_scans: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      target_id: Type.Integer(),
+      status_name: ScanState,
+      start_time: Nullable(Type.String()),
+      end_time: Nullable(Type.String()),
+    }),
+    { description: 'newest first, at most 5' },
+  ),
   last_runs: Type.Array(
-    Type.Object({ slot_at: Type.String(), fired_at: Type.String(), outcome: Type.Union([Type.Literal('queued'), Type.Literal('skipped')]), scan_ids: Type.Array(Type.Integer()), message: Type.String() }),
+    Type.Object({
+      slot_at: Type.String(),
+      fired_at: Type.String(),
+      outcome: Type.Union([Type.Literal('queued'), Type.Literal('skipped')]),
+      scan_ids: Type.Array(Type.Integer()),
+      message: Type.String(),
+    }),
     { description: 'newest first, at most 5; a skipped run says why' },
   ),
 })

@@ -7,7 +7,13 @@ const SEVERITY = '(?:info|low|medium|high|critical|unknown)'
 export const TemplatesQuery = Type.Object(
   {
     tags: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated tags; a template with any of them is listed' })),
-    severity: Type.Optional(Type.String({ maxLength: 200, pattern: `^${SEVERITY}(?:,${SEVERITY})*$`, description: 'comma-separated severities (info, low, medium, high, critical, unknown)' })),
+    severity: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        pattern: `^${SEVERITY}(?:,${SEVERITY})*$`,
+        description: 'comma-separated severities (info, low, medium, high, critical, unknown)',
+      }),
+    ),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'text searched in id, name and description (case-insensitive)' })),
     page: Pagination.page,
     limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'maximum number of items returned (1..1000)' }),
@@ -39,6 +45,9 @@ export const TemplateSummary = Type.Object({
   updated_at: Type.String(),
 })
 
-export const TemplateDetail = Type.Composite([TemplateSummary, Type.Object({ yaml: Type.String({ description: 'the template text as imported' }) })])
+export const TemplateDetail = Type.Composite([
+  TemplateSummary,
+  Type.Object({ yaml: Type.String({ description: 'the template text as imported' }) }),
+])
 
 export const TemplateIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' }) })

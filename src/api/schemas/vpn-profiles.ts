@@ -27,7 +27,9 @@ export const CreateVpnProfileBody = Type.Object(
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'socks5: proxy port' })),
     username: Type.Optional(Type.String({ maxLength: 255, description: 'socks5: optional username' })),
     password: Type.Optional(Type.String({ maxLength: 255, description: 'socks5: optional password (write-only)' })),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'http_connect: http://[user:pass@]host:port (credentials write-only)' })),
+    url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'http_connect: http://[user:pass@]host:port (credentials write-only)' }),
+    ),
   },
   { additionalProperties: false },
 )

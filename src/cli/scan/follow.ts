@@ -58,7 +58,13 @@ function stateOf(scanId: number, s: ScanAnswer, started: number): ProgressState 
     tests: Number(s?.num_tests) || 0,
     testsDone: Number(s?.num_finished_tests) || 0,
     elapsedS: (Date.now() - started) / 1000,
-    counts: { critical: Number(rs.critical) || 0, high: Number(rs.high) || 0, medium: Number(rs.medium) || 0, low: Number(rs.low) || 0, info: Number(rs.info) || 0 },
+    counts: {
+      critical: Number(rs.critical) || 0,
+      high: Number(rs.high) || 0,
+      medium: Number(rs.medium) || 0,
+      low: Number(rs.low) || 0,
+      info: Number(rs.info) || 0,
+    },
     message: typeof s?.status_message === 'string' ? s.status_message : undefined,
     etaS: typeof s?.eta_seconds === 'number' ? s.eta_seconds : null,
   }
@@ -112,7 +118,11 @@ export async function stopOnInterrupt(id: number, io: ScanIo, client: V2Client, 
   }
   if (stop) {
     const r = await client.request('POST', `/scans/${id}/stop`).catch(() => null)
-    err(r && r.status === 204 ? `interrupted: scan ${id} stopped` : `interrupted: could not stop scan ${id}${r ? ` (${serverMessage(r)})` : ''}`)
+    err(
+      r && r.status === 204
+        ? `interrupted: scan ${id} stopped`
+        : `interrupted: could not stop scan ${id}${r ? ` (${serverMessage(r)})` : ''}`,
+    )
   } else err(`interrupted: scan ${id} keeps running on the server`)
   return EXIT.INTERRUPTED
 }

@@ -50,7 +50,11 @@ async function chooseTool(client: V2Client, o: ScanOptions, err: (s: string) => 
     return EXIT.USAGE
   }
   try {
-    const toolParams = !Object.keys(o.rawParams).length ? undefined : tool?.tool_params ? validateParams(tool.tool_params, o.rawParams) : guessTypes(o.rawParams)
+    const toolParams = !Object.keys(o.rawParams).length
+      ? undefined
+      : tool?.tool_params
+        ? validateParams(tool.tool_params, o.rawParams)
+        : guessTypes(o.rawParams)
     return { toolId, toolName: tool?.name ?? TOOL_LABELS[toolId] ?? `tool ${toolId}`, toolParams }
   } catch (e) {
     if (e instanceof ParamError) {
@@ -104,7 +108,12 @@ async function scanAndJudge(r: Run): Promise<number> {
   const followed = await follow(scanId, { client, progress, interrupts, pollMs, timeoutMs: o.timeoutMs })
   progress.done()
   if (!followed) return stopOnInterrupt(scanId, io, client, o.yes, err)
-  const results = await fetchResults(client, scanId, followed.s, { target: o.target, toolId: tool.toolId, toolName: tool.toolName, server: shownUrl(o.server) })
+  const results = await fetchResults(client, scanId, followed.s, {
+    target: o.target,
+    toolId: tool.toolId,
+    toolName: tool.toolName,
+    server: shownUrl(o.server),
+  })
   return writeReports(results, o, io, progress, err) ?? verdict(results, o, followed.timedOut, io, err)
 }
 

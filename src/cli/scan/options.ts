@@ -47,14 +47,18 @@ function buildCommand(io: ScanIo): Command {
     .option('--server <url>', 'server base URL (env WARD_URL), e.g. https://ward.example.com')
     .option('--key <key>', 'API key (env WARD_API_KEY; prefer the variable: command lines are visible to other users)')
     .option('--tool <name|id>', `tool: ${Object.keys(TOOL_ALIASES).join(', ')}, or a tool id`)
-    .option('--param <key=value>', 'tool parameter, repeatable (checked against the server\'s GET /tools schema when it has one)', collect)
+    .option('--param <key=value>', "tool parameter, repeatable (checked against the server's GET /tools schema when it has one)", collect)
     .option('--workspace <id>', 'workspace id')
     .option('--max-scan-time <minutes>', 'the scan\'s own time limit, 1..1440 minutes (it then ends "finished" with the results so far)')
     .option('--wait', 'follow the scan until it ends (default)')
     .option('--no-wait', 'start the scan, print its id and exit 0')
     .option('--timeout <duration>', 'give up waiting after this long (90, 90s, 15m, 2h): stops the remote scan, exit 2')
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices([...SEVERITIES]))
-    .option('--format <format>', `report format, repeatable: ${FORMATS.join(', ')}; the n-th --output is the n-th format's file (stdout without one)`, collect)
+    .option(
+      '--format <format>',
+      `report format, repeatable: ${FORMATS.join(', ')}; the n-th --output is the n-th format's file (stdout without one)`,
+      collect,
+    )
     .option('--output <file>', 'file for the matching --format, repeatable', collect)
     .option('--quiet', 'no progress output (errors and the exit code only)')
     .option('--yes', 'on Ctrl-C stop the remote scan without asking')
@@ -84,7 +88,8 @@ export function parseDuration(s: string): number {
 
 const positiveInt = (name: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER) => {
   if (v === undefined) return undefined
-  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > max) throw new UsageError(`${name} "${v}": expected a whole number from 1 to ${max}`)
+  if (!/^\d+$/.test(v.trim()) || Number(v) < 1 || Number(v) > max)
+    throw new UsageError(`${name} "${v}": expected a whole number from 1 to ${max}`)
   return Number(v)
 }
 
@@ -107,8 +112,10 @@ function reportsOf(opts: { format?: string[]; output?: string[] }): { formats: F
   const bad = formats.find((f) => !(FORMATS as readonly string[]).includes(f))
   if (bad !== undefined) throw new UsageError(`--format "${plain(bad)}": use ${FORMATS.join(', ')}`)
   const outputs = opts.output ?? []
-  if (outputs.length > formats.length) throw new UsageError('more --output than --format: each --output is the file of the --format at the same position')
-  if (formats.length - outputs.length > 1) throw new UsageError('only one --format may go to stdout: give an --output for each of the others')
+  if (outputs.length > formats.length)
+    throw new UsageError('more --output than --format: each --output is the file of the --format at the same position')
+  if (formats.length - outputs.length > 1)
+    throw new UsageError('only one --format may go to stdout: give an --output for each of the others')
   return { formats, outputs }
 }
 
@@ -126,9 +133,25 @@ function checkOptions(target: string, opts: any, env: ScanIo['env']): ScanOption
   const maxScanTime = positiveInt('--max-scan-time', opts.maxScanTime, 1440)
   const timeoutMs = opts.timeout !== undefined ? parseDuration(opts.timeout) : null
   const { formats, outputs } = reportsOf(opts)
-  if (opts.wait === false && (formats.length || failOn)) throw new UsageError('--no-wait cannot be combined with --format or --fail-on (there are no results yet)')
+  if (opts.wait === false && (formats.length || failOn))
+    throw new UsageError('--no-wait cannot be combined with --format or --fail-on (there are no results yet)')
   const rawParams = parseParams(opts.param ?? [])
-  return { target, server, key, toolArg, workspace, maxScanTime, timeoutMs, formats, outputs, failOn, rawParams, wait: opts.wait !== false, quiet: !!opts.quiet, yes: !!opts.yes }
+  return {
+    target,
+    server,
+    key,
+    toolArg,
+    workspace,
+    maxScanTime,
+    timeoutMs,
+    formats,
+    outputs,
+    failOn,
+    rawParams,
+    wait: opts.wait !== false,
+    quiet: !!opts.quiet,
+    yes: !!opts.yes,
+  }
 }
 
 /** The checked options, or the exit code when there is nothing to run (help shown, or a usage error). */
@@ -137,7 +160,8 @@ export function readOptions(argv: string[], io: ScanIo, err: (s: string) => void
   try {
     cmd.parse(argv, { from: 'user' })
   } catch (e) {
-    if (e instanceof CommanderError) return e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version' ? EXIT.OK : EXIT.USAGE
+    if (e instanceof CommanderError)
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version' ? EXIT.OK : EXIT.USAGE
     throw e
   }
   try {

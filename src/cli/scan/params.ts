@@ -42,7 +42,8 @@ export function guessTypes(params: Record<string, unknown>): Record<string, unkn
 export function validateParams(schema: unknown, params: Record<string, unknown>): Record<string, unknown> {
   const data = structuredClone(params)
   // Array-typed properties get a JSON array or a comma-separated list.
-  const props: Record<string, { type?: unknown } | undefined> = (schema as { properties?: Record<string, { type?: unknown }> } | null)?.properties ?? {}
+  const props: Record<string, { type?: unknown } | undefined> =
+    (schema as { properties?: Record<string, { type?: unknown }> } | null)?.properties ?? {}
   for (const [k, v] of Object.entries(data)) {
     const t = props[k]?.type
     if (t === 'array' && typeof v === 'string') data[k] = v.trim().startsWith('[') ? safeJson(v) : v.split(',').map((x) => x.trim())
@@ -59,14 +60,18 @@ export function validateParams(schema: unknown, params: Record<string, unknown>)
   if (!validate(data)) {
     const errs = validate.errors ?? []
     const anyOfPaths = new Set(errs.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath))
-    const msgs = errs.filter((e) => !(e.keyword === 'const' && anyOfPaths.has(e.instancePath))).map((e) => {
-      const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : ''
-      if (e.keyword === 'additionalProperties') return `unknown parameter "${(e.params as { additionalProperty?: string }).additionalProperty}" (known: ${Object.keys(props).join(', ') || 'none'})`
-      if (e.keyword === 'enum') return `${where}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
-      const alts = e.keyword === 'anyOf' && Array.isArray(e.schema) ? (e.schema as Array<{ const?: unknown } | null>).map((a) => a?.const) : []
-      if (alts.length && alts.every((a) => a !== undefined)) return `${where}: must be one of ${alts.join(', ')}`
-      return `${where || 'tool_params'} ${e.message}`
-    })
+    const msgs = errs
+      .filter((e) => !(e.keyword === 'const' && anyOfPaths.has(e.instancePath)))
+      .map((e) => {
+        const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : ''
+        if (e.keyword === 'additionalProperties')
+          return `unknown parameter "${(e.params as { additionalProperty?: string }).additionalProperty}" (known: ${Object.keys(props).join(', ') || 'none'})`
+        if (e.keyword === 'enum') return `${where}: must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+        const alts =
+          e.keyword === 'anyOf' && Array.isArray(e.schema) ? (e.schema as Array<{ const?: unknown } | null>).map((a) => a?.const) : []
+        if (alts.length && alts.every((a) => a !== undefined)) return `${where}: must be one of ${alts.join(', ')}`
+        return `${where || 'tool_params'} ${e.message}`
+      })
     throw new ParamError(`invalid --param: ${[...new Set(msgs)].join('; ')}`)
   }
   return data

@@ -19,7 +19,11 @@ export interface ProgressState {
 
 /** What is said after the counters: why a scan waits, or about how long a running one has left. */
 const aside = (s: ProgressState) =>
-  s.status === 'waiting' && s.message ? ` (${plain(s.message)})` : s.status === 'running' && typeof s.etaS === 'number' ? ` ~${clock(s.etaS)} left` : ''
+  s.status === 'waiting' && s.message
+    ? ` (${plain(s.message)})`
+    : s.status === 'running' && typeof s.etaS === 'number'
+      ? ` ~${clock(s.etaS)} left`
+      : ''
 
 export const clock = (s: number) => {
   const t = Math.max(0, Math.floor(s))
@@ -29,7 +33,8 @@ export const clock = (s: number) => {
   return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
 }
 
-export const countsText = (c: ProgressState['counts']) => `${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low, ${c.info} info`
+export const countsText = (c: ProgressState['counts']) =>
+  `${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low, ${c.info} info`
 
 export interface Progress {
   update(s: ProgressState): void
@@ -50,7 +55,9 @@ export function createProgress(out: NodeJS.WritableStream & { columns?: number }
         const key = `${s.status}|${s.progress}|${s.testsDone}/${s.tests}|${countsText(s.counts)}|${s.status === 'waiting' ? s.message : ''}`
         if (key === last) return
         last = key
-        out.write(`[${clock(s.elapsedS)}] scan ${s.scanId} ${plain(s.status)} ${s.progress}% tests ${s.testsDone}/${s.tests} findings: ${countsText(s.counts)}${aside(s)}\n`)
+        out.write(
+          `[${clock(s.elapsedS)}] scan ${s.scanId} ${plain(s.status)} ${s.progress}% tests ${s.testsDone}/${s.tests} findings: ${countsText(s.counts)}${aside(s)}\n`,
+        )
       },
       note(line) {
         out.write(plain(line) + '\n')

@@ -14,7 +14,12 @@ export interface ScanResults {
   tests: WireTest[]
 }
 
-export async function fetchResults(client: V2Client, scanId: number, s: ScanAnswer, about: { target: string; toolId: number; toolName: string; server: string }): Promise<ScanResults> {
+export async function fetchResults(
+  client: V2Client,
+  scanId: number,
+  s: ScanAnswer,
+  about: { target: string; toolId: number; toolName: string; server: string },
+): Promise<ScanResults> {
   const out = await client.data<{ output_data?: { findings?: WireFinding[] } }>('GET', `/scans/${scanId}/output`)
   const findings: WireFinding[] = Array.isArray(out?.output_data?.findings) ? out!.output_data!.findings! : []
   const tr = await client.request('GET', `/scans/${scanId}/tests`)

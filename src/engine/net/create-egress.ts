@@ -12,7 +12,10 @@ export function createEgress(profile: EgressProfile | null, scopes?: ProxyScopes
   if (profile === null) return createDirectEgress(scopes?.target)
   switch (profile.type) {
     case 'socks5':
-      return createSocks5Egress({ host: profile.host, port: profile.port, username: profile.username ?? undefined, password: profile.password ?? undefined }, scopes)
+      return createSocks5Egress(
+        { host: profile.host, port: profile.port, username: profile.username ?? undefined, password: profile.password ?? undefined },
+        scopes,
+      )
     case 'http_connect':
       return createHttpConnectEgress({ url: profile.url, ca: profile.ca ?? undefined }, scopes)
     default:

@@ -42,7 +42,10 @@ export function connectDirect(o: ConnectOptions, scope?: Scope): Promise<net.Soc
       return reject(e as Error)
     }
     const socket = net.connect({ ...target, port: o.port })
-    const timer = setTimeout(() => fail(Object.assign(new Error(`connect to ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })), o.timeoutMs ?? 5000)
+    const timer = setTimeout(
+      () => fail(Object.assign(new Error(`connect to ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })),
+      o.timeoutMs ?? 5000,
+    )
     const onAbort = () => fail(abortError(o.signal!))
     o.signal?.addEventListener('abort', onAbort, { once: true })
     function cleanup() {
@@ -77,7 +80,10 @@ export function tlsOver(socket: net.Socket, o: TlsConnectOptions): Promise<tls.T
     const host = stripBrackets(o.host)
     const servername = o.servername ?? (net.isIP(host) ? undefined : host)
     const t = tls.connect({ socket, servername, rejectUnauthorized: false, ...(o.tls ?? { secureContext: sharedContext() }) })
-    const timer = setTimeout(() => fail(Object.assign(new Error(`TLS handshake with ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })), o.timeoutMs ?? 5000)
+    const timer = setTimeout(
+      () => fail(Object.assign(new Error(`TLS handshake with ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })),
+      o.timeoutMs ?? 5000,
+    )
     const onAbort = () => fail(abortError(o.signal!))
     o.signal?.addEventListener('abort', onAbort, { once: true })
     function cleanup() {
@@ -113,7 +119,8 @@ export const stripBrackets = (host: string) => (host.startsWith('[') && host.end
 function scopedUdp(type: 'udp4' | 'udp6', scope: Scope): dgram.Socket {
   let binding = false
   const guarded = scopedLookup(scope)
-  const lookup = ((host: string, options: never, cb: never) => (binding ? systemLookup : guarded)(host, options, cb)) as unknown as dgram.SocketOptions['lookup']
+  const lookup = ((host: string, options: never, cb: never) =>
+    (binding ? systemLookup : guarded)(host, options, cb)) as unknown as dgram.SocketOptions['lookup']
   const socket = dgram.createSocket({ type, lookup })
   const bind = socket.bind
   // dgram calls lookup synchronously inside bind (also for the implicit bind of send/connect).
@@ -129,7 +136,12 @@ function scopedUdp(type: 'udp4' | 'udp6', scope: Scope): dgram.Socket {
 }
 
 /** Builds an Egress from a TCP dialer; proxies only swap the dialer. `scope` guards UDP destinations. */
-export function egressFromDialer(kind: Egress['kind'], dial: (o: ConnectOptions) => Promise<net.Socket>, check: Egress['check'], scope?: Scope): Egress {
+export function egressFromDialer(
+  kind: Egress['kind'],
+  dial: (o: ConnectOptions) => Promise<net.Socket>,
+  check: Egress['check'],
+  scope?: Scope,
+): Egress {
   const tlsConnect = async (o: TlsConnectOptions) => tlsOver(await dial(o), o)
   const http = createHttpClient(dial, tlsConnect)
   const carriesUdp = kind === 'direct'
@@ -150,7 +162,12 @@ export function egressFromDialer(kind: Egress['kind'], dial: (o: ConnectOptions)
 
 /** The direct egress; with `scope`, every connection is checked against it (the engine always passes the target scope). */
 export const createDirectEgress = (scope?: Scope): Egress => ({
-  ...egressFromDialer('direct', (o) => connectDirect(o, scope), async () => {}, scope),
+  ...egressFromDialer(
+    'direct',
+    (o) => connectDirect(o, scope),
+    async () => {},
+    scope,
+  ),
   portScan: directPortScanner(scope),
 })
 
@@ -175,7 +192,9 @@ async function addressOf(host: string, scope?: Scope): Promise<string> {
     ? (await resolveInScope(scope, bare, 0)).map((a) => a.address)
     : net.isIP(bare)
       ? [bare]
-      : await new Promise<string[]>((resolve, reject) => systemLookup(bare, { all: true }, (err, list) => (err ? reject(err) : resolve(list.map((x) => x.address)))))
+      : await new Promise<string[]>((resolve, reject) =>
+          systemLookup(bare, { all: true }, (err, list) => (err ? reject(err) : resolve(list.map((x) => x.address)))),
+        )
   const pick = found.find((a) => net.isIPv4(a)) ?? found[0]
   if (!pick || pick.includes('%')) throw unusable()
   return pick

@@ -41,7 +41,13 @@ export function createHttpConnectEgress(p: HttpConnectProfile, scopes?: ProxySco
       if (answer.status === 407) throw authError(proxy)
       throw egressError(codeForStatus(answer.status), `${proxy.label} refused CONNECT ${authority}: ${answer.statusLine}`)
     })
-  return proxyEgress('http_connect', dial, (signal) => checkHttpConnect(p, signal, undefined, scopes?.vpnHost), 'the HTTP CONNECT profile cannot carry UDP: an HTTP CONNECT proxy tunnels only TCP', scopes?.target)
+  return proxyEgress(
+    'http_connect',
+    dial,
+    (signal) => checkHttpConnect(p, signal, undefined, scopes?.vpnHost),
+    'the HTTP CONNECT profile cannot carry UDP: an HTTP CONNECT proxy tunnels only TCP',
+    scopes?.target,
+  )
 }
 
 function dialerFor(proxy: ProxyEndpoint, ca: string | Buffer | undefined, vpnHost: Scope | undefined) {
@@ -130,13 +136,19 @@ export const CHECK_AUTHORITY = 'ward-egress-check.invalid:443'
  */
 export async function checkHttpConnect(p: HttpConnectProfile, signal?: AbortSignal, timeoutMs = 10000, vpnHost?: Scope): Promise<void> {
   const proxy = parseProxyUrl(p.url)
-  const socket = await tunnel({ host: proxy.host, port: proxy.port, timeoutMs, signal }, proxy.label, dialerFor(proxy, p.ca, vpnHost), async (s) => {
-    const answer = await connectRequest(s, CHECK_AUTHORITY, proxy)
-    if (answer.status === 407) {
-      s.destroy()
-      throw authError(proxy)
-    }
-    return s
-  }, `the CONNECT check with the ${proxy.label}`)
+  const socket = await tunnel(
+    { host: proxy.host, port: proxy.port, timeoutMs, signal },
+    proxy.label,
+    dialerFor(proxy, p.ca, vpnHost),
+    async (s) => {
+      const answer = await connectRequest(s, CHECK_AUTHORITY, proxy)
+      if (answer.status === 407) {
+        s.destroy()
+        throw authError(proxy)
+      }
+      return s
+    },
+    `the CONNECT check with the ${proxy.label}`,
+  )
   socket.destroy()
 }

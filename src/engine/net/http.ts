@@ -21,8 +21,14 @@ export function createHttpClient(
     connect: (opts: buildConnector.Options, cb: buildConnector.Callback) => {
       const host: string = opts.hostname
       const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80)
-      const p = opts.protocol === 'https:' ? tlsConnect({ host, port, servername: opts.servername || undefined, timeoutMs: 10000 }) : dial({ host, port, timeoutMs: 10000 })
-      p.then((s) => cb(null, s), (e) => cb(e, null))
+      const p =
+        opts.protocol === 'https:'
+          ? tlsConnect({ host, port, servername: opts.servername || undefined, timeoutMs: 10000 })
+          : dial({ host, port, timeoutMs: 10000 })
+      p.then(
+        (s) => cb(null, s),
+        (e) => cb(e, null),
+      )
     },
   })
 
@@ -35,10 +41,14 @@ export function createHttpClient(
     if (!set) {
       const mine = new Set<InFlight>()
       watched.set(signal, (set = mine))
-      signal.addEventListener('abort', () => {
-        for (const x of mine) x.fail(signal.reason instanceof Error ? signal.reason : abortReason(signal.reason))
-        mine.clear()
-      }, { once: true })
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const x of mine) x.fail(signal.reason instanceof Error ? signal.reason : abortReason(signal.reason))
+          mine.clear()
+        },
+        { once: true },
+      )
     }
     set.add(f)
   }
@@ -56,7 +66,13 @@ export function createHttpClient(
       if (req.signal) watch(req.signal, f)
       try {
         agent.dispatch(
-          { origin: u.origin, path: u.pathname + u.search, method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: { 'user-agent': 'Ward-Scanner/0.1', ...req.headers }, body: req.body ?? null },
+          {
+            origin: u.origin,
+            path: u.pathname + u.search,
+            method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+            headers: { 'user-agent': 'Ward-Scanner/0.1', ...req.headers },
+            body: req.body ?? null,
+          },
           f,
         )
       } catch (e) {
@@ -108,7 +124,10 @@ class InFlight implements Dispatcher.DispatchHandlers {
   ) {
     const timeoutMs = req.timeoutMs ?? 10000
     this.max = req.maxBodyBytes ?? DEFAULT_MAX_BODY
-    this.timer = setTimeout(() => this.fail(Object.assign(new Error(`HTTP request to ${url} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })), timeoutMs)
+    this.timer = setTimeout(
+      () => this.fail(Object.assign(new Error(`HTTP request to ${url} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    )
   }
 
   private settle(): boolean {
@@ -131,8 +150,14 @@ class InFlight implements Dispatcher.DispatchHandlers {
     const body = Buffer.concat(this.chunks, this.size)
     this.chunks = []
     this.resolve({
-      url: this.url, status: this.status, headers: this.headers, setCookies: this.setCookies, body, truncated,
-      elapsedMs: performance.now() - this.started, text: () => body.toString('utf8'),
+      url: this.url,
+      status: this.status,
+      headers: this.headers,
+      setCookies: this.setCookies,
+      body,
+      truncated,
+      elapsedMs: performance.now() - this.started,
+      text: () => body.toString('utf8'),
     })
   }
 

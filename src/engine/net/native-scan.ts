@@ -11,7 +11,17 @@ import type { NativeScanMethod, RawPortState, NativeScanOptions, NativeScanResul
 
 interface Addon {
   available(): string | null
-  scan(o: { method: NativeScanMethod; address: string; ports: Uint16Array; states: Uint8Array; control: Int32Array; timeoutMs: number; window: number; retries: number; rate: number }): Promise<{ sent: number; received: number; sourcePort: number }>
+  scan(o: {
+    method: NativeScanMethod
+    address: string
+    ports: Uint16Array
+    states: Uint8Array
+    control: Int32Array
+    timeoutMs: number
+    window: number
+    retries: number
+    rate: number
+  }): Promise<{ sent: number; received: number; sourcePort: number }>
 }
 
 // src/engine/net and dist/engine/net are both three levels below the repository root.
@@ -71,8 +81,14 @@ export async function nativeScanAddress(address: string, o: NativeScanOptions): 
   // appear (so a scan stopped midway keeps them) and the progress.
   const reported = new Uint8Array(65536)
   const poll = () => {
-    if (o.onOpen) for (const p of list) if (states[p] === 1 && !reported[p]) o.onOpen((reported[p] = 1, p))
-    o.onProgress?.(Math.min(jobs.reduce((n, j) => n + Atomics.load(j.control, 1), 0), total), total)
+    if (o.onOpen) for (const p of list) if (states[p] === 1 && !reported[p]) o.onOpen(((reported[p] = 1), p))
+    o.onProgress?.(
+      Math.min(
+        jobs.reduce((n, j) => n + Atomics.load(j.control, 1), 0),
+        total,
+      ),
+      total,
+    )
   }
   const timer = setInterval(poll, POLL_MS)
   const stop = () => jobs.forEach((j) => Atomics.store(j.control, 0, 1))
@@ -80,7 +96,19 @@ export async function nativeScanAddress(address: string, o: NativeScanOptions): 
   if (o.signal.aborted) stop()
   try {
     const window = Math.max(1, Math.ceil(o.window / shards))
-    const runs = jobs.map((j) => addon.scan({ method: o.method, address, ports: j.ports, states, control: j.control, timeoutMs: o.timeoutMs, window, retries: o.retries ?? 1, rate: o.rate ? o.rate / shards : 0 }))
+    const runs = jobs.map((j) =>
+      addon.scan({
+        method: o.method,
+        address,
+        ports: j.ports,
+        states,
+        control: j.control,
+        timeoutMs: o.timeoutMs,
+        window,
+        retries: o.retries ?? 1,
+        rate: o.rate ? o.rate / shards : 0,
+      }),
+    )
     // One failed thread stops the others before the error is passed on.
     runs.forEach((r) => r.catch(stop))
     const results = await Promise.all(runs)

@@ -14,7 +14,11 @@ export function createScopedDispatcher(scope: Scope, timeoutMs = 10000): Dispatc
       connectDirect({ host, port, timeoutMs }, scope).then(
         (socket) => {
           if (opts.protocol !== 'https:') return cb(null, socket)
-          const t = tls.connect({ socket, servername: opts.servername || (parseAddress(host) ? undefined : host), ALPNProtocols: ['http/1.1'] })
+          const t = tls.connect({
+            socket,
+            servername: opts.servername || (parseAddress(host) ? undefined : host),
+            ALPNProtocols: ['http/1.1'],
+          })
           const onError = (e: Error) => {
             socket.destroy()
             cb(e, null)

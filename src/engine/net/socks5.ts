@@ -111,7 +111,13 @@ export function httpWithDeadline(http: Egress['http']): Egress['http'] {
  * deadlines that hold while the tunnel is being set up, `close()` aborting tunnels still being set
  * up, and `udp()` refusing with `udpRefusal`.
  */
-export function proxyEgress(kind: 'socks5' | 'http_connect', dialTunnel: (o: ConnectOptions) => Promise<net.Socket>, check: Egress['check'], udpRefusal: string, targetScope?: Scope): Egress {
+export function proxyEgress(
+  kind: 'socks5' | 'http_connect',
+  dialTunnel: (o: ConnectOptions) => Promise<net.Socket>,
+  check: Egress['check'],
+  udpRefusal: string,
+  targetScope?: Scope,
+): Egress {
   const closing = new AbortController()
   const dial = async (o: ConnectOptions) => {
     if (closing.signal.aborted) throw abortError(closing.signal)
@@ -163,13 +169,15 @@ export function createSocks5Egress(p: Socks5Profile, scopes?: ProxyScopes): Egre
   const proxyHost = stripBrackets(p.host)
   const label = `SOCKS5 proxy ${hostPort(proxyHost, p.port)}`
   const hasCredentials = Boolean(p.username || p.password)
-  const dialProxy = (timeoutMs: number, signal: AbortSignal) => connectDirect({ host: proxyHost, port: p.port, timeoutMs, signal }, scopes?.vpnHost)
+  const dialProxy = (timeoutMs: number, signal: AbortSignal) =>
+    connectDirect({ host: proxyHost, port: p.port, timeoutMs, signal }, scopes?.vpnHost)
 
   const dial = (o: ConnectOptions) =>
     tunnel(o, label, dialProxy, async (socket) => {
       const host = stripBrackets(o.host)
       // `socks` writes the name length as host.length: only ASCII names (undici hands us punycode) are safe.
-      if (!ipVersion(host) && (!/^[\x21-\x7e]{1,255}$/.test(host))) throw egressError('EINVAL', `cannot send host name ${JSON.stringify(host)} to a SOCKS5 proxy`)
+      if (!ipVersion(host) && !/^[\x21-\x7e]{1,255}$/.test(host))
+        throw egressError('EINVAL', `cannot send host name ${JSON.stringify(host)} to a SOCKS5 proxy`)
       try {
         const { socket: tunnelled } = await SocksClient.createConnection({
           command: 'connect',
@@ -185,7 +193,13 @@ export function createSocks5Egress(p: Socks5Profile, scopes?: ProxyScopes): Egre
       }
     })
 
-  return proxyEgress('socks5', dial, (signal) => checkSocks5(p, signal, undefined, scopes?.vpnHost), 'the SOCKS5 profile cannot carry UDP: Ward tunnels only TCP through SOCKS5 (UDP ASSOCIATE is not supported)', scopes?.target)
+  return proxyEgress(
+    'socks5',
+    dial,
+    (signal) => checkSocks5(p, signal, undefined, scopes?.vpnHost),
+    'the SOCKS5 profile cannot carry UDP: Ward tunnels only TCP through SOCKS5 (UDP ASSOCIATE is not supported)',
+    scopes?.target,
+  )
 }
 
 /**
@@ -237,7 +251,8 @@ export async function checkSocks5(p: Socks5Profile, signal?: AbortSignal, timeou
   const hasCredentials = Boolean(p.username || p.password)
   const user = Buffer.from(p.username ?? '')
   const pass = Buffer.from(p.password ?? '')
-  if (user.length > 255 || pass.length > 255) throw egressError('EPROXYAUTH', `the SOCKS5 username and password must each be at most 255 bytes`)
+  if (user.length > 255 || pass.length > 255)
+    throw egressError('EPROXYAUTH', `the SOCKS5 username and password must each be at most 255 bytes`)
   const socket = await tunnel(
     { host: proxyHost, port: p.port, timeoutMs, signal },
     label,

@@ -10,7 +10,29 @@ export function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s
 }
 
-const COLUMNS = ['scan_id', 'target', 'finding_id', 'severity', 'risk_level', 'vuln_id', 'name', 'status', 'confirmed', 'host', 'port', 'protocol', 'service', 'url', 'cve', 'cwe', 'owasp_2021', 'in_cisa_catalog', 'recommendation', 'references', 'fingerprint'] as const
+const COLUMNS = [
+  'scan_id',
+  'target',
+  'finding_id',
+  'severity',
+  'risk_level',
+  'vuln_id',
+  'name',
+  'status',
+  'confirmed',
+  'host',
+  'port',
+  'protocol',
+  'service',
+  'url',
+  'cve',
+  'cwe',
+  'owasp_2021',
+  'in_cisa_catalog',
+  'recommendation',
+  'references',
+  'fingerprint',
+] as const
 
 /** Rows of findings; `scanOf` gives each finding's scan (one scan for a scan export, many for GET /findings). */
 export function findingsCsv(findings: readonly WireFinding[], scanOf: (f: WireFinding) => ScanInfo): string {

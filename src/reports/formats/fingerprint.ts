@@ -11,7 +11,14 @@ import { normaliseLocation } from '../finding-location.js'
 const RECIPE = 'ward-export-fingerprint-v1'
 
 export function findingFingerprint(target: string, f: WireFinding): string {
-  const facts = [RECIPE, normaliseTarget(target), f.vuln_id, f.port ?? null, f.protocol ? f.protocol.trim().toLowerCase() : null, f.url ? normaliseLocation(f.url) : null]
+  const facts = [
+    RECIPE,
+    normaliseTarget(target),
+    f.vuln_id,
+    f.port ?? null,
+    f.protocol ? f.protocol.trim().toLowerCase() : null,
+    f.url ? normaliseLocation(f.url) : null,
+  ]
   return createHash('sha256').update(JSON.stringify(facts)).digest('hex')
 }
 
@@ -20,4 +27,3 @@ function normaliseTarget(t: string): string {
   const s = t.trim()
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? normaliseLocation(s) : s.toLowerCase()
 }
-

@@ -26,7 +26,9 @@ export const toJunit: FormatWriter = (scan, findings, tests, threshold) => {
   const line = (f: WireFinding) => `[${severityOf(f.risk_level)}] ${f.name} (${f.vuln_id}) at ${findingLocation(scan, f).text}`
   const failureXml = (f: WireFinding) => {
     const loc = findingLocation(scan, f)
-    const body = [line(f), f.vuln_description ?? '', f.recommendation ? `Recommendation: ${f.recommendation}` : '', ...(f.references ?? [])].filter(Boolean).join('\n')
+    const body = [line(f), f.vuln_description ?? '', f.recommendation ? `Recommendation: ${f.recommendation}` : '', ...(f.references ?? [])]
+      .filter(Boolean)
+      .join('\n')
     return `      <failure type="${xmlEscape(severityOf(f.risk_level))}" message="${xmlEscape(`${f.name} at ${loc.text}`)}">${xmlEscape(body)}</failure>\n`
   }
   const classname = `ward.${(scan.tool_name ?? String(scan.tool_id)).toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
@@ -48,7 +50,9 @@ export const toJunit: FormatWriter = (scan, findings, tests, threshold) => {
       inner += `      <skipped/>\n`
     }
     if (other.length) inner += `      <system-out>${xmlEscape(other.map(line).join('\n'))}</system-out>\n`
-    cases.push(`    <testcase classname="${xmlEscape(classname)}" name="${xmlEscape(name)}" time="${time}"${inner ? `>\n${inner}    </testcase>` : '/>'}\n`)
+    cases.push(
+      `    <testcase classname="${xmlEscape(classname)}" name="${xmlEscape(name)}" time="${time}"${inner ? `>\n${inner}    </testcase>` : '/>'}\n`,
+    )
   }
   for (const t of tests) {
     const own = (t.finding_ids ?? []).map((id) => byId.get(id)).filter((f): f is WireFinding => !!f)

@@ -23,11 +23,18 @@ export const toMarkdown: FormatWriter = (scan, findings, tests, threshold) => {
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<string, number>
   for (const f of findings) counts[severityOf(f.risk_level)]!++
   const hit = findings.filter((f) => atOrAbove(f, threshold)).length
-  const verdict = threshold === null ? '' : hit ? `**Failed:** ${hit} finding(s) at or above ${threshold}.` : `**Passed:** no finding at or above ${threshold}.`
+  const verdict =
+    threshold === null
+      ? ''
+      : hit
+        ? `**Failed:** ${hit} finding(s) at or above ${threshold}.`
+        : `**Passed:** no finding at or above ${threshold}.`
   const out: string[] = []
   out.push(`## Ward scan ${scan.id}: ${mdText(scan.tool_name ?? `tool ${scan.tool_id}`)} on ${mdText(scan.target)}`)
   out.push('')
-  out.push(`Status: ${mdText(scan.status_name)}${scan.status_message ? ` (${mdText(scan.status_message)})` : ''}. Tests: ${tests.length}. Findings: ${findings.length}.${verdict ? ` ${verdict}` : ''}`)
+  out.push(
+    `Status: ${mdText(scan.status_name)}${scan.status_message ? ` (${mdText(scan.status_message)})` : ''}. Tests: ${tests.length}. Findings: ${findings.length}.${verdict ? ` ${verdict}` : ''}`,
+  )
   out.push('')
   out.push('| Critical | High | Medium | Low | Info |')
   out.push('|---:|---:|---:|---:|---:|')

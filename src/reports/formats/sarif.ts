@@ -8,7 +8,13 @@ import { findingLocation, severityOf, type FormatWriter, type Severity, type Wir
 
 /** GitHub's scale: >= 9 critical, 7..8.9 high, 4..6.9 medium, 0.1..3.9 low. */
 const SECURITY_SEVERITY: Record<Severity, string> = { critical: '9.5', high: '8.0', medium: '5.5', low: '3.0', info: '0.0' }
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' }
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'note',
+  info: 'note',
+}
 
 /** SARIF messages read as sentences (the validator asks for the final period). */
 const sentence = (s: string) => {
@@ -40,11 +46,15 @@ function tagsOf(f: WireFinding): string[] {
 function helpOf(f: WireFinding): { text: string; markdown: string } {
   const rec = (f.recommendation ?? '').trim()
   const refs = (f.references ?? []).filter((r) => typeof r === 'string' && r.trim() !== '')
-  const text = [rec ? `Recommendation: ${rec}` : 'No recommendation given.', refs.length ? `References: ${refs.join(' ')}` : ''].filter(Boolean).join('\n')
+  const text = [rec ? `Recommendation: ${rec}` : 'No recommendation given.', refs.length ? `References: ${refs.join(' ')}` : '']
+    .filter(Boolean)
+    .join('\n')
   const mdEscape = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>&]/g, (c) => `\\${c}`)
   const markdown = [
     rec ? `**Recommendation:** ${mdEscape(rec)}` : 'No recommendation given.',
-    refs.length ? `**References:**\n${refs.map((r) => (isHttpUrl(r) ? `- <${r.replace(/[<>]/g, '')}>` : `- ${mdEscape(r)}`)).join('\n')}` : '',
+    refs.length
+      ? `**References:**\n${refs.map((r) => (isHttpUrl(r) ? `- <${r.replace(/[<>]/g, '')}>` : `- ${mdEscape(r)}`)).join('\n')}`
+      : '',
   ]
     .filter(Boolean)
     .join('\n\n')
@@ -63,7 +73,13 @@ function ruleOf(f: WireFinding) {
     help: helpOf(f),
     ...(refs.length ? { helpUri: refs[0] } : {}),
     defaultConfiguration: { level: LEVEL[sev] },
-    properties: { tags: tagsOf(f), 'security-severity': SECURITY_SEVERITY[sev], precision: f.confirmed ? 'high' : 'medium', ...(f.cwe ? { cwe: f.cwe } : {}), owasp: f.owasp ?? {} },
+    properties: {
+      tags: tagsOf(f),
+      'security-severity': SECURITY_SEVERITY[sev],
+      precision: f.confirmed ? 'high' : 'medium',
+      ...(f.cwe ? { cwe: f.cwe } : {}),
+      owasp: f.owasp ?? {},
+    },
   }
 }
 
@@ -81,7 +97,10 @@ export const toSarif: FormatWriter = (scan, findings, _tests, _threshold) => {
     const loc = findingLocation(scan, f)
     const portProto = loc.port !== null ? `${loc.port}${loc.protocol ? `/${loc.protocol}` : ''}` : null
     const fq = [loc.host, portProto, loc.url].filter(Boolean).join('/')
-    const uri = loc.url && /^[a-z][a-z0-9+.-]*:\/\//i.test(loc.url) ? loc.url : `${loc.protocol ?? 'tcp'}://${loc.host.includes(':') && !loc.host.startsWith('[') ? `[${loc.host}]` : loc.host}${loc.port !== null ? `:${loc.port}` : ''}/`
+    const uri =
+      loc.url && /^[a-z][a-z0-9+.-]*:\/\//i.test(loc.url)
+        ? loc.url
+        : `${loc.protocol ?? 'tcp'}://${loc.host.includes(':') && !loc.host.startsWith('[') ? `[${loc.host}]` : loc.host}${loc.port !== null ? `:${loc.port}` : ''}/`
     return {
       ruleId: f.vuln_id,
       ruleIndex: idx,
@@ -125,13 +144,29 @@ export const toSarif: FormatWriter = (scan, findings, _tests, _threshold) => {
         },
         // "<category>/<run id>": the category (tool + target) stays the same across runs, so code
         // scanning compares each run with the previous one of the same scan and closes fixed alerts.
-        automationDetails: { id: `ward/${scan.tool_id}/${scan.target.trim().toLowerCase().replace(/[^a-z0-9.-]+/g, '_')}/${scan.id}` },
+        automationDetails: {
+          id: `ward/${scan.tool_id}/${scan.target
+            .trim()
+            .toLowerCase()
+            .replace(/[^a-z0-9.-]+/g, '_')}/${scan.id}`,
+        },
         invocations: [
           {
             executionSuccessful: finished,
             ...(scan.start_time ? { startTimeUtc: scan.start_time } : {}),
             ...(scan.end_time ? { endTimeUtc: scan.end_time } : {}),
-            ...(finished ? {} : { toolExecutionNotifications: [{ level: 'error', message: { text: sentence(`Scan ended "${scan.status_name}"${scan.status_message ? `: ${scan.status_message}` : ''}`) } }] }),
+            ...(finished
+              ? {}
+              : {
+                  toolExecutionNotifications: [
+                    {
+                      level: 'error',
+                      message: {
+                        text: sentence(`Scan ended "${scan.status_name}"${scan.status_message ? `: ${scan.status_message}` : ''}`),
+                      },
+                    },
+                  ],
+                }),
           },
         ],
         results,

@@ -68,9 +68,15 @@ export interface ScanInfo {
 }
 
 /** Every format writer has this shape: a pure function of the scan, its findings and tests and the threshold. */
-export type FormatWriter = (scan: ScanInfo, findings: readonly WireFinding[], tests: readonly WireTest[], threshold: Severity | null) => string
+export type FormatWriter = (
+  scan: ScanInfo,
+  findings: readonly WireFinding[],
+  tests: readonly WireTest[],
+  threshold: Severity | null,
+) => string
 
-export const atOrAbove = (f: WireFinding, threshold: Severity | null) => threshold !== null && levelOf(severityOf(f.risk_level)) >= levelOf(threshold)
+export const atOrAbove = (f: WireFinding, threshold: Severity | null) =>
+  threshold !== null && levelOf(severityOf(f.risk_level)) >= levelOf(threshold)
 
 /** Host of a target name (URL, host:port, bare host or IP literal), lower-cased. */
 export function targetHost(target: string): string {
@@ -88,7 +94,10 @@ export function targetHost(target: string): string {
 }
 
 /** Where a finding is: host, port/protocol and URL, as far as the finding says. */
-export function findingLocation(scan: ScanInfo, f: WireFinding): { host: string; port: number | null; protocol: string | null; url: string | null; text: string } {
+export function findingLocation(
+  scan: ScanInfo,
+  f: WireFinding,
+): { host: string; port: number | null; protocol: string | null; url: string | null; text: string } {
   const url = f.url ?? null
   let host = targetHost(scan.target)
   if (url) {
@@ -100,6 +109,7 @@ export function findingLocation(scan: ScanInfo, f: WireFinding): { host: string;
   }
   const port = f.port ?? null
   const protocol = f.protocol ?? null
-  const hostPort = port !== null ? `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}${protocol ? `/${protocol}` : ''}` : host
+  const hostPort =
+    port !== null ? `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}${protocol ? `/${protocol}` : ''}` : host
   return { host, port, protocol, url, text: url ?? hostPort }
 }

@@ -8,12 +8,17 @@ import { sendMail } from './email.js'
 
 const asMessage = (p: Payload): Message | null => (p.kind === 'triage' ? null : p.kind === 'test' ? { ...p, kind: 'notice' } : p)
 
-const postJson = (render: (m: Message) => unknown, what: string): Channel => async (ctx, p) => {
-  const m = asMessage(p)
-  if (!m) return { verdict: 'delivered', statusCode: null, answer: null, error: 'nothing to send: triage notes go to ticket systems' }
-  const a = await httpRequest(ctx.transport, ctx.timeoutMs, 'POST', String(ctx.integ.plain.url), { headers: { 'content-type': 'application/json' }, body: JSON.stringify(render(m)) })
-  return outcomeOf(a, what)
-}
+const postJson =
+  (render: (m: Message) => unknown, what: string): Channel =>
+  async (ctx, p) => {
+    const m = asMessage(p)
+    if (!m) return { verdict: 'delivered', statusCode: null, answer: null, error: 'nothing to send: triage notes go to ticket systems' }
+    const a = await httpRequest(ctx.transport, ctx.timeoutMs, 'POST', String(ctx.integ.plain.url), {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(render(m)),
+    })
+    return outcomeOf(a, what)
+  }
 
 /** The signed callback format: the same headers and HMAC as report callbacks; the event in the body. */
 const webhook: Channel = async (ctx, p) => {

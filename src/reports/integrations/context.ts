@@ -20,7 +20,9 @@ export interface ChannelContext {
 }
 
 /** What a delivery carries: a message, a ticket-only triage note, or a test. */
-export type Payload = Message | { kind: 'triage'; dedup_key: string; reason: string | null } | { kind: 'test'; title: string; text: string; link: string | null }
+export type Payload =
+  | Message
+  | { kind: 'triage'; dedup_key: string; reason: string | null }
+  | { kind: 'test'; title: string; text: string; link: string | null }
 
 export type Channel = (ctx: ChannelContext, p: Payload) => Promise<Outcome>
-

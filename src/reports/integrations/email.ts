@@ -35,7 +35,14 @@ export async function sendMail(ctx: ChannelContext, mail: { subject: string; tex
   } as Parameters<typeof nodemailer.createTransport>[0])
   const to = ctx.integ.plain.to as string[]
   try {
-    const info = await transporter.sendMail({ from: String(ctx.integ.plain.from), to, subject: mail.subject, text: mail.text, html: mail.html, headers: { 'X-Ward-Event-Id': ctx.delivery.event_id } })
+    const info = await transporter.sendMail({
+      from: String(ctx.integ.plain.from),
+      to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      headers: { 'X-Ward-Event-Id': ctx.delivery.event_id },
+    })
     const code = Number(/^\d{3}/.exec(String(info.response ?? ''))?.[0] ?? 250)
     return { verdict: 'delivered', statusCode: code, answer: String(info.response ?? '').slice(0, 500), error: null }
   } catch (e) {
@@ -44,7 +51,12 @@ export async function sendMail(ctx: ChannelContext, mail: { subject: string; tex
     // 535/530: credentials refused — as a 401 is for HTTP receivers. Other 5xx are permanent; 4xx and
     // network trouble are worth another try.
     const verdict = code === null ? 'retry' : code === 535 || code === 530 ? 'refused' : code >= 500 ? 'failed' : 'retry'
-    return { verdict, statusCode: code, answer: err.response?.slice(0, 500) ?? null, error: `SMTP: ${err.message ?? String(e)}${verdict === 'refused' ? '; not retried (check the SMTP user and password)' : ''}` }
+    return {
+      verdict,
+      statusCode: code,
+      answer: err.response?.slice(0, 500) ?? null,
+      error: `SMTP: ${err.message ?? String(e)}${verdict === 'refused' ? '; not retried (check the SMTP user and password)' : ''}`,
+    }
   } finally {
     transporter.close()
   }

@@ -9,14 +9,22 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH'
 function caller(ctx: ChannelContext, base: string, headers: Record<string, string>, name: string) {
   return async (method: Method, path: string, body?: unknown) =>
     expectOk(
-      await httpRequest(ctx.transport, ctx.timeoutMs, method, `${base}${path}`, { headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      await httpRequest(ctx.transport, ctx.timeoutMs, method, `${base}${path}`, {
+        headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
       `${name} ${method} ${path.split('?')[0]}`,
     ).json
 }
 
 export function githubSystem(ctx: ChannelContext): TicketSystem {
   const c = ctx.integ.plain as { repo: string; token: string; api_url?: string }
-  const call = caller(ctx, `${(c.api_url ?? 'https://api.github.com').replace(/\/+$/, '')}/repos/${c.repo}`, { authorization: `Bearer ${c.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' }, 'GitHub')
+  const call = caller(
+    ctx,
+    `${(c.api_url ?? 'https://api.github.com').replace(/\/+$/, '')}/repos/${c.repo}`,
+    { authorization: `Bearer ${c.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
+    'GitHub',
+  )
   type Issue = { number: number; html_url: string; state: string; pull_request?: unknown }
   const ticket = (i: Issue) => ({ id: String(i.number), url: i.html_url, closed: i.state === 'closed' })
   return {
@@ -25,7 +33,8 @@ export function githubSystem(ctx: ChannelContext): TicketSystem {
       const i = list.find((x) => !x.pull_request)
       return i ? ticket(i) : null
     },
-    create: async (f, scanId) => ticket((await call('POST', '/issues', { title: ticketTitle(f), body: ticketBody(f, scanId), labels: ['ward', f.label] })) as Issue),
+    create: async (f, scanId) =>
+      ticket((await call('POST', '/issues', { title: ticketTitle(f), body: ticketBody(f, scanId), labels: ['ward', f.label] })) as Issue),
     async comment(id, text) {
       await call('POST', `/issues/${id}/comments`, { body: text })
     },
@@ -36,7 +45,12 @@ export function githubSystem(ctx: ChannelContext): TicketSystem {
 
 export function gitlabSystem(ctx: ChannelContext): TicketSystem {
   const c = ctx.integ.plain as { base_url: string; project: string; token: string }
-  const call = caller(ctx, `${c.base_url.replace(/\/+$/, '')}/api/v4/projects/${encodeURIComponent(c.project)}`, { 'private-token': c.token, accept: 'application/json' }, 'GitLab')
+  const call = caller(
+    ctx,
+    `${c.base_url.replace(/\/+$/, '')}/api/v4/projects/${encodeURIComponent(c.project)}`,
+    { 'private-token': c.token, accept: 'application/json' },
+    'GitLab',
+  )
   type Issue = { iid: number; web_url: string; state: string }
   const ticket = (i: Issue) => ({ id: String(i.iid), url: i.web_url, closed: i.state === 'closed' })
   return {
@@ -44,7 +58,10 @@ export function gitlabSystem(ctx: ChannelContext): TicketSystem {
       const list = (await call('GET', `/issues?labels=${encodeURIComponent(label)}&scope=all&per_page=5`)) as Issue[]
       return list[0] ? ticket(list[0]) : null
     },
-    create: async (f, scanId) => ticket((await call('POST', '/issues', { title: ticketTitle(f), description: ticketBody(f, scanId), labels: `ward,${f.label}` })) as Issue),
+    create: async (f, scanId) =>
+      ticket(
+        (await call('POST', '/issues', { title: ticketTitle(f), description: ticketBody(f, scanId), labels: `ward,${f.label}` })) as Issue,
+      ),
     async comment(id, text) {
       await call('POST', `/issues/${id}/notes`, { body: text })
     },

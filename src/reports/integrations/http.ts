@@ -25,9 +25,7 @@ export interface Outcome {
 
 /** A receiver's answer that ends the delivery's work (thrown by multi-request channels). */
 export class ReceiverError extends Error {
-  constructor(
-    readonly outcome: Outcome,
-  ) {
+  constructor(readonly outcome: Outcome) {
     super(outcome.error ?? `HTTP ${outcome.statusCode}`)
   }
 }
@@ -48,9 +46,23 @@ export interface HttpAnswer {
 
 const ANSWER_MAX = 64 * 1024
 
-export async function httpRequest(t: IntegrationTransport, timeoutMs: number, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, o: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<HttpAnswer> {
+export async function httpRequest(
+  t: IntegrationTransport,
+  timeoutMs: number,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+  url: string,
+  o: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<HttpAnswer> {
   const { request } = await import('undici')
-  const res = await request(url, { dispatcher: await t.dispatcher(), method, headers: { 'user-agent': 'Ward-Integrations/1', ...o.headers }, body: o.body, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+  const res = await request(url, {
+    dispatcher: await t.dispatcher(),
+    method,
+    headers: { 'user-agent': 'Ward-Integrations/1', ...o.headers },
+    body: o.body,
+    signal: AbortSignal.timeout(timeoutMs),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  })
   const chunks: Buffer[] = []
   let size = 0
   for await (const c of res.body) {
@@ -73,8 +85,19 @@ export const answerText = (s: string) => (s.length > 500 ? `${s.slice(0, 500)}â€
 
 export const outcomeOf = (a: HttpAnswer, what: string): Outcome => {
   const verdict = verdictOf(a.status)
-  const why = verdict === 'refused' ? `${what}: the receiver answered HTTP ${a.status}; not retried (check the address and credentials)` : verdict === 'delivered' ? null : `${what}: the receiver answered HTTP ${a.status}`
-  return { verdict, statusCode: a.status, answer: answerText(a.text), error: why, retryAfter: parseRetryAfter(a.retryAfter) !== null ? a.retryAfter : null }
+  const why =
+    verdict === 'refused'
+      ? `${what}: the receiver answered HTTP ${a.status}; not retried (check the address and credentials)`
+      : verdict === 'delivered'
+        ? null
+        : `${what}: the receiver answered HTTP ${a.status}`
+  return {
+    verdict,
+    statusCode: a.status,
+    answer: answerText(a.text),
+    error: why,
+    retryAfter: parseRetryAfter(a.retryAfter) !== null ? a.retryAfter : null,
+  }
 }
 
 /** Throws unless the answer is 2xx: the delivery ends (or is retried) with that outcome. */

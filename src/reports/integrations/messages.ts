@@ -26,7 +26,13 @@ export function titleOf(m: Message): string {
 }
 
 function sections(m: ScanEvent): Array<[string, FindingItem[]]> {
-  return ([['New findings', m.new], ['Back again (regressions)', m.regression], ['Fixed', m.fixed]] as Array<[string, FindingItem[]]>).filter(([, l]) => l.length)
+  return (
+    [
+      ['New findings', m.new],
+      ['Back again (regressions)', m.regression],
+      ['Fixed', m.fixed],
+    ] as Array<[string, FindingItem[]]>
+  ).filter(([, l]) => l.length)
 }
 
 const line = (f: FindingItem) => `${riskName(f.risk_level)}: ${f.name}${f.location ? ` at ${f.location}` : ''}`
@@ -47,7 +53,9 @@ export function slackMessage(m: Message): Record<string, unknown> {
   if (m.scan.link) head.push(slackLink(m.scan.link, 'Open the scan in Ward'))
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: head.join('\n').slice(0, 3000) } })
   for (const [label, list] of sections(m)) {
-    const rows = list.slice(0, LIST_MAX).map((f) => `• *${riskName(f.risk_level)}* ${slackLink(f.link, f.name)}${f.location ? ` — ${slackEscape(f.location)}` : ''}`)
+    const rows = list
+      .slice(0, LIST_MAX)
+      .map((f) => `• *${riskName(f.risk_level)}* ${slackLink(f.link, f.name)}${f.location ? ` — ${slackEscape(f.location)}` : ''}`)
     if (list.length > LIST_MAX) rows.push(`_and ${list.length - LIST_MAX} more_`)
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*${label} (${list.length})*\n${rows.join('\n')}`.slice(0, 3000) } })
   }
@@ -71,26 +79,43 @@ export function teamsMessage(m: Message): Record<string, unknown> {
     for (const [label, list] of sections(m)) {
       body.push({ type: 'RichTextBlock', inlines: [run(`${label} (${list.length})`, { weight: 'Bolder' })] })
       for (const f of list.slice(0, LIST_MAX)) {
-        const inlines: unknown[] = [run(`${riskName(f.risk_level)}: `, { weight: 'Bolder' }), run(f.name, f.link ? { selectAction: { type: 'Action.OpenUrl', url: f.link } } : {})]
+        const inlines: unknown[] = [
+          run(`${riskName(f.risk_level)}: `, { weight: 'Bolder' }),
+          run(f.name, f.link ? { selectAction: { type: 'Action.OpenUrl', url: f.link } } : {}),
+        ]
         if (f.location) inlines.push(run(` — ${f.location}`))
         body.push({ type: 'RichTextBlock', inlines })
       }
-      if (list.length > LIST_MAX) body.push({ type: 'RichTextBlock', inlines: [run(`and ${list.length - LIST_MAX} more`, { italic: true })] })
+      if (list.length > LIST_MAX)
+        body.push({ type: 'RichTextBlock', inlines: [run(`and ${list.length - LIST_MAX} more`, { italic: true })] })
     }
     link = m.scan.link
   }
-  const card = { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body, ...(link ? { actions: [{ type: 'Action.OpenUrl', title: 'Open in Ward', url: link }] } : {}) }
+  const card = {
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    type: 'AdaptiveCard',
+    version: '1.4',
+    body,
+    ...(link ? { actions: [{ type: 'Action.OpenUrl', title: 'Open in Ward', url: link }] } : {}),
+  }
   return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] }
 }
 
 // ---- E-mail digest ----
-export const htmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+export const htmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
 export function emailMessage(m: Message): { subject: string; text: string; html: string } {
-  const subject = titleOf(m).replace(/[\r\n]+/g, ' ').slice(0, 250)
+  const subject = titleOf(m)
+    .replace(/[\r\n]+/g, ' ')
+    .slice(0, 250)
   if (m.kind === 'notice') {
     const link = m.link ? `\n\n${m.link}` : ''
-    return { subject, text: `${m.text}${link}\n`, html: `<p>${htmlEscape(m.text)}</p>${m.link ? `<p><a href="${htmlEscape(m.link)}">Open in Ward</a></p>` : ''}` }
+    return {
+      subject,
+      text: `${m.text}${link}\n`,
+      html: `<p>${htmlEscape(m.text)}</p>${m.link ? `<p><a href="${htmlEscape(m.link)}">Open in Ward</a></p>` : ''}`,
+    }
   }
   const text: string[] = [subject, '', `Findings: ${m.scan.summary}`]
   const html: string[] = [`<h2>${htmlEscape(subject)}</h2>`, `<p>Findings: ${htmlEscape(m.scan.summary)}</p>`]
@@ -100,7 +125,10 @@ export function emailMessage(m: Message): { subject: string; text: string; html:
   }
   for (const [label, list] of sections(m)) {
     text.push('', `${label} (${list.length}):`, ...list.map((f) => `- ${line(f)}${f.link ? `\n  ${f.link}` : ''}`))
-    const items = list.map((f) => `<li><strong>${htmlEscape(riskName(f.risk_level))}</strong> ${f.link ? `<a href="${htmlEscape(f.link)}">${htmlEscape(f.name)}</a>` : htmlEscape(f.name)}${f.location ? ` — ${htmlEscape(f.location)}` : ''}</li>`)
+    const items = list.map(
+      (f) =>
+        `<li><strong>${htmlEscape(riskName(f.risk_level))}</strong> ${f.link ? `<a href="${htmlEscape(f.link)}">${htmlEscape(f.name)}</a>` : htmlEscape(f.name)}${f.location ? ` — ${htmlEscape(f.location)}` : ''}</li>`,
+    )
     html.push(`<h3>${htmlEscape(label)} (${list.length})</h3><ul>${items.join('')}</ul>`)
   }
   if (m.scan.link) {

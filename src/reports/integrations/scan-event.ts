@@ -30,7 +30,17 @@ export interface FindingItem {
 export interface ScanEvent {
   kind: 'scan'
   events: string[]
-  scan: { id: number; target: string; tool: string; status: string; status_message: string | null; end_time: string | null; link: string | null; counts: Counts; summary: string }
+  scan: {
+    id: number
+    target: string
+    tool: string
+    status: string
+    status_message: string | null
+    end_time: string | null
+    link: string | null
+    counts: Counts
+    summary: string
+  }
   against_scan_id: number | null
   new: FindingItem[]
   regression: FindingItem[]
@@ -61,7 +71,14 @@ function item(f: FindingRow, publicUrl: string | null): FindingItem {
 
 async function rowsOf(db: Db, ids: number[]): Promise<FindingRow[]> {
   const out: FindingRow[] = []
-  for (let i = 0; i < ids.length; i += 500) out.push(...(await db.selectFrom('findings').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute()))
+  for (let i = 0; i < ids.length; i += 500)
+    out.push(
+      ...(await db
+        .selectFrom('findings')
+        .selectAll()
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute()),
+    )
   return out.sort((a, b) => b.risk_level - a.risk_level || a.id - b.id)
 }
 
@@ -69,7 +86,13 @@ async function rowsOf(db: Db, ids: number[]): Promise<FindingRow[]> {
 async function seenEarlier(db: Db, scan: ScanRow, keys: string[]): Promise<Set<string>> {
   const out = new Set<string>()
   for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db.selectFrom('finding_groups').select('dedup_key').where('workspace_id', '=', scan.workspace_id).where('dedup_key', 'in', keys.slice(i, i + 500)).where('first_scan_id', '<', scan.id).execute()
+    const rows = await db
+      .selectFrom('finding_groups')
+      .select('dedup_key')
+      .where('workspace_id', '=', scan.workspace_id)
+      .where('dedup_key', 'in', keys.slice(i, i + 500))
+      .where('first_scan_id', '<', scan.id)
+      .execute()
     for (const r of rows) out.add(r.dedup_key)
   }
   return out
@@ -86,14 +109,30 @@ export async function scanEvent(db: Db, scanId: number, integ: IntegrationRow, o
   if (!scan) return { skip: 'the scan was deleted' }
   const wanted = new Set(JSON.parse(integ.events) as string[])
   const changes = await scanChanges(db, scan)
-  if (integ.only_changes === 1 && !changes.changed && changes.against_scan_id !== null) return { skip: `not sent: only_changes, and nothing changed since scan ${changes.against_scan_id}` }
+  if (integ.only_changes === 1 && !changes.changed && changes.against_scan_id !== null)
+    return { skip: `not sent: only_changes, and nothing changed since scan ${changes.against_scan_id}` }
   const risky = (f: FindingRow) => f.risk_level >= integ.min_risk
-  const appeared = (await rowsOf(db, changes.findings.new.map((f) => f.id))).filter(risky)
-  const back = await seenEarlier(db, scan, appeared.map((f) => f.dedup_key))
+  const appeared = (
+    await rowsOf(
+      db,
+      changes.findings.new.map((f) => f.id),
+    )
+  ).filter(risky)
+  const back = await seenEarlier(
+    db,
+    scan,
+    appeared.map((f) => f.dedup_key),
+  )
   const pick = (event: string, rows: FindingRow[]) => (wanted.has(event) ? rows.map((f) => item(f, o.publicUrl)) : [])
   const failed = FAILED_STATES.includes(scan.status)
   const target = await db.selectFrom('targets').select('name').where('id', '=', scan.target_id).executeTakeFirst()
-  const counts = { critical: scan.count_critical, high: scan.count_high, medium: scan.count_medium, low: scan.count_low, info: scan.count_info }
+  const counts = {
+    critical: scan.count_critical,
+    high: scan.count_high,
+    medium: scan.count_medium,
+    low: scan.count_low,
+    info: scan.count_info,
+  }
   const ev: ScanEvent = {
     kind: 'scan',
     events: [],
@@ -109,13 +148,32 @@ export async function scanEvent(db: Db, scanId: number, integ: IntegrationRow, o
       summary: summaryText(counts),
     },
     against_scan_id: changes.against_scan_id,
-    new: pick('finding.new', appeared.filter((f) => !back.has(f.dedup_key))),
-    regression: pick('finding.regression', appeared.filter((f) => back.has(f.dedup_key))),
-    fixed: pick('finding.fixed', (await rowsOf(db, changes.findings.gone.map((f) => f.id))).filter(risky)),
+    new: pick(
+      'finding.new',
+      appeared.filter((f) => !back.has(f.dedup_key)),
+    ),
+    regression: pick(
+      'finding.regression',
+      appeared.filter((f) => back.has(f.dedup_key)),
+    ),
+    fixed: pick(
+      'finding.fixed',
+      (
+        await rowsOf(
+          db,
+          changes.findings.gone.map((f) => f.id),
+        )
+      ).filter(risky),
+    ),
   }
   if (failed && wanted.has('scan.failed')) ev.events.push('scan.failed')
   if (!failed && scan.status === 'finished' && wanted.has('scan.finished')) ev.events.push('scan.finished')
-  for (const [e, list] of [['finding.new', ev.new], ['finding.regression', ev.regression], ['finding.fixed', ev.fixed]] as const) if (list.length) ev.events.push(e)
+  for (const [e, list] of [
+    ['finding.new', ev.new],
+    ['finding.regression', ev.regression],
+    ['finding.fixed', ev.fixed],
+  ] as const)
+    if (list.length) ev.events.push(e)
   if (!ev.events.length) return { skip: 'nothing to send: no event of this scan is one the integration wants' }
   return ev
 }

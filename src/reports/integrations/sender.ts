@@ -9,7 +9,14 @@ import type { Config as WardConfig } from '../../config/config.js'
 import type { IntegrationDeliveryRow } from '../../store/schema.js'
 import type { IntegrationType } from '../../store/integration-kinds.js'
 import { integrationById, openIntegration } from '../../store/integrations.js'
-import { claimIntegrationDelivery, deliveryPayload, recordIntegrationAttempt, releaseIntegrationDelivery, renewIntegrationLease, type IntegrationAttempt } from '../../store/integration-outbox.js'
+import {
+  claimIntegrationDelivery,
+  deliveryPayload,
+  recordIntegrationAttempt,
+  releaseIntegrationDelivery,
+  renewIntegrationLease,
+  type IntegrationAttempt,
+} from '../../store/integration-outbox.js'
 import { nowIso } from '../../store/time.js'
 import { describe, retryDelay } from '../callback-sender.js'
 import type { ToolNames } from '../scan-report.js'
@@ -32,28 +39,53 @@ export interface IntegrationSenderOptions {
   concurrency?: number
 }
 
-const CHANNELS: Record<IntegrationType, Channel> = { ...MESSAGE_CHANNELS, jira: ticketChannel(jiraSystem), github: ticketChannel(githubSystem), gitlab: ticketChannel(gitlabSystem), defectdojo: defectDojo }
+const CHANNELS: Record<IntegrationType, Channel> = {
+  ...MESSAGE_CHANNELS,
+  jira: ticketChannel(jiraSystem),
+  github: ticketChannel(githubSystem),
+  gitlab: ticketChannel(gitlabSystem),
+  defectdojo: defectDojo,
+}
 
 /** Ticket work can take many requests: the lease covers several timeouts and is renewed as it goes. */
 const leaseMsFor = (c: WardConfig) => c.callbackTimeoutMs * 3 + 60_000
 
-async function buildPayload(o: IntegrationSenderOptions, d: IntegrationDeliveryRow, integ: NonNullable<Awaited<ReturnType<typeof integrationById>>>): Promise<Payload | Skip> {
+async function buildPayload(
+  o: IntegrationSenderOptions,
+  d: IntegrationDeliveryRow,
+  integ: NonNullable<Awaited<ReturnType<typeof integrationById>>>,
+): Promise<Payload | Skip> {
   const publicUrl = o.config.publicUrl
   switch (d.kind) {
     case 'scan':
       return scanEvent(o.db, d.scan_id!, integ, { publicUrl, toolName: o.toolName })
     case 'schedule': {
       const r = JSON.parse(d.ref ?? '{}') as { schedule_id: number; name: string; slot_at: string; message: string | null }
-      return { kind: 'notice', title: `Ward: schedule "${r.name || r.schedule_id}" missed its slot`, text: `The slot of ${r.slot_at} queued no scan: ${r.message ?? 'no reason recorded'}.`, link: publicUrl ? `${publicUrl}/scans` : null }
+      return {
+        kind: 'notice',
+        title: `Ward: schedule "${r.name || r.schedule_id}" missed its slot`,
+        text: `The slot of ${r.slot_at} queued no scan: ${r.message ?? 'no reason recorded'}.`,
+        link: publicUrl ? `${publicUrl}/scans` : null,
+      }
     }
     case 'triage':
       return { kind: 'triage', ...(JSON.parse(d.ref ?? '{}') as { dedup_key: string; reason: string | null }) }
     default:
-      return { kind: 'test', title: `Ward: test message for "${integ.name}"`, text: 'This is a test from Ward. When you can read it, the integration works.', link: publicUrl }
+      return {
+        kind: 'test',
+        title: `Ward: test message for "${integ.name}"`,
+        text: 'This is a test from Ward. When you can read it, the integration works.',
+        link: publicUrl,
+      }
   }
 }
 
-function nextStep(o: IntegrationSenderOptions, d: IntegrationDeliveryRow, out: Outcome, n: number): IntegrationAttempt['next'] & { error?: string } {
+function nextStep(
+  o: IntegrationSenderOptions,
+  d: IntegrationDeliveryRow,
+  out: Outcome,
+  n: number,
+): IntegrationAttempt['next'] & { error?: string } {
   if (out.verdict === 'delivered' || out.verdict === 'refused' || out.verdict === 'failed') return { status: out.verdict }
   const at = Date.now() + retryDelay(o.config, n, out.retryAfter ?? null)
   if (at <= Date.parse(d.created_at) + o.config.callbackRetryWindowMs) return { status: 'pending', at: new Date(at).toISOString() }
@@ -66,14 +98,31 @@ async function attempt(o: IntegrationSenderOptions, d: IntegrationDeliveryRow, s
   const startedAt = nowIso()
   const t0 = Date.now()
   const record = (out: Outcome, next: IntegrationAttempt['next']) =>
-    recordIntegrationAttempt(db, owner, d.id, { attempt: n, startedAt, statusCode: out.statusCode, answer: out.answer, error: out.error, durationMs: Date.now() - t0, next })
+    recordIntegrationAttempt(db, owner, d.id, {
+      attempt: n,
+      startedAt,
+      statusCode: out.statusCode,
+      answer: out.answer,
+      error: out.error,
+      durationMs: Date.now() - t0,
+      next,
+    })
   const row = await integrationById(db, d.integration_id)
-  if (!row) return void (await record({ verdict: 'failed', statusCode: null, answer: null, error: 'the integration was deleted' }, { status: 'failed' }))
-  if (row.enabled !== 1 && d.kind !== 'test') return void (await record({ verdict: 'failed', statusCode: null, answer: null, error: 'not sent: the integration is disabled' }, { status: 'skipped' }))
+  if (!row)
+    return void (await record(
+      { verdict: 'failed', statusCode: null, answer: null, error: 'the integration was deleted' },
+      { status: 'failed' },
+    ))
+  if (row.enabled !== 1 && d.kind !== 'test')
+    return void (await record(
+      { verdict: 'failed', statusCode: null, answer: null, error: 'not sent: the integration is disabled' },
+      { status: 'skipped' },
+    ))
   let out: Outcome
   try {
     const payload = await deliveryPayload(db, d.id, () => buildPayload(o, d, row))
-    if ('skip' in payload) return void (await record({ verdict: 'delivered', statusCode: null, answer: null, error: payload.skip }, { status: 'skipped' }))
+    if ('skip' in payload)
+      return void (await record({ verdict: 'delivered', statusCode: null, answer: null, error: payload.skip }, { status: 'skipped' }))
     if (stopping.aborted) return void (await releaseIntegrationDelivery(db, owner, d.id))
     const ctx: ChannelContext = {
       db,
@@ -93,7 +142,10 @@ async function attempt(o: IntegrationSenderOptions, d: IntegrationDeliveryRow, s
   if ('error' in next && next.error) out.error = `${out.error ?? ''}${next.error}`
   const kept = await record(out, next.status === 'pending' ? { status: 'pending', at: next.at } : { status: next.status })
   if (!kept) log.warn({ delivery: d.id }, 'integration delivery lease was lost before the attempt was recorded')
-  log.info({ delivery: d.id, integration: d.integration_id, attempt: n, status: out.statusCode, next: next.status }, 'integration delivery attempt')
+  log.info(
+    { delivery: d.id, integration: d.integration_id, attempt: n, status: out.statusCode, next: next.status },
+    'integration delivery attempt',
+  )
 }
 
 export interface IntegrationSender {
@@ -143,4 +195,3 @@ export function startIntegrationSender(o: IntegrationSenderOptions): Integration
     },
   }
 }
-

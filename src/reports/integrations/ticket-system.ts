@@ -36,4 +36,3 @@ export const ticketBody = (f: FindingItem, scanId: number) =>
   ]
     .filter((l, i, a) => l !== '' || (i > 0 && a[i - 1] !== ''))
     .join('\n')
-

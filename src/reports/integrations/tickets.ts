@@ -15,12 +15,23 @@ import { ReceiverError, type Outcome } from './http.js'
 const CLAIM_STALE_MS = 5 * 60_000
 
 /** The group's issue: known, found by its label, or created — by one worker only. */
-async function ticketFor(ctx: ChannelContext, sys: TicketSystem, f: FindingItem, scanId: number): Promise<{ ticket: Ticket; state: string; created: boolean }> {
+async function ticketFor(
+  ctx: ChannelContext,
+  sys: TicketSystem,
+  f: FindingItem,
+  scanId: number,
+): Promise<{ ticket: Ticket; state: string; created: boolean }> {
   const integId = ctx.integ.id
   const known = await ticketOf(ctx.db, integId, f.dedup_key)
-  if (known && known.state !== 'creating') return { ticket: { id: known.external_id, url: known.external_url, closed: false }, state: known.state, created: false }
+  if (known && known.state !== 'creating')
+    return { ticket: { id: known.external_id, url: known.external_url, closed: false }, state: known.state, created: false }
   if (!(await claimCreation(ctx.db, integId, f.dedup_key, known?.updated_at ?? null)))
-    throw new ReceiverError({ verdict: 'retry', statusCode: null, answer: null, error: `another worker is creating the issue of ${f.label}; retried later` })
+    throw new ReceiverError({
+      verdict: 'retry',
+      statusCode: null,
+      answer: null,
+      error: `another worker is creating the issue of ${f.label}; retried later`,
+    })
   let found: Ticket | null
   let ticket: Ticket
   try {
@@ -28,7 +39,12 @@ async function ticketFor(ctx: ChannelContext, sys: TicketSystem, f: FindingItem,
     ticket = found ?? (await sys.create(f, scanId))
   } catch (e) {
     // Hand the claim back: the retry (ours or another worker's) searches again before creating.
-    await ctx.db.deleteFrom('integration_tickets').where('integration_id', '=', integId).where('dedup_key', '=', f.dedup_key).where('state', '=', 'creating').execute()
+    await ctx.db
+      .deleteFrom('integration_tickets')
+      .where('integration_id', '=', integId)
+      .where('dedup_key', '=', f.dedup_key)
+      .where('state', '=', 'creating')
+      .execute()
     throw e
   }
   await saveTicket(ctx.db, integId, f.dedup_key, { external_id: ticket.id, external_url: ticket.url, state: 'open' })
@@ -47,7 +63,14 @@ async function claimCreation(db: Db, integId: number, key: string, staleSince: s
     return Number(r.numInsertedOrUpdatedRows ?? 0) === 1
   }
   if (Date.parse(staleSince) > Date.now() - CLAIM_STALE_MS) return false
-  const r = await db.updateTable('integration_tickets').set({ updated_at: now }).where('integration_id', '=', integId).where('dedup_key', '=', key).where('state', '=', 'creating').where('updated_at', '=', staleSince).executeTakeFirst()
+  const r = await db
+    .updateTable('integration_tickets')
+    .set({ updated_at: now })
+    .where('integration_id', '=', integId)
+    .where('dedup_key', '=', key)
+    .where('state', '=', 'creating')
+    .where('updated_at', '=', staleSince)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 

@@ -6,11 +6,23 @@ import { drawTable } from './table.js'
 import { cell, formatTime, plural } from './text.js'
 import { COLOR, LIMIT } from './theme.js'
 
-const KIND_COLOR: Record<string, string> = { new: '#c0392b', opened: '#c0392b', added: '#c0392b', found: '#c0392b', fixed: '#1f7a4d', closed: '#1f7a4d', removed: '#1f7a4d', gone: '#1f7a4d', changed: '#b9770e', 'not covered': '#6b7280' }
+const KIND_COLOR: Record<string, string> = {
+  new: '#c0392b',
+  opened: '#c0392b',
+  added: '#c0392b',
+  found: '#c0392b',
+  fixed: '#1f7a4d',
+  closed: '#1f7a4d',
+  removed: '#1f7a4d',
+  gone: '#1f7a4d',
+  changed: '#b9770e',
+  'not covered': '#6b7280',
+}
 
 const where = (f: { port: number | null; protocol: string | null; location: string | null }) =>
   [f.port !== null ? `${f.port}/${f.protocol ?? 'tcp'}` : null, f.location].filter(Boolean).join(' ')
-const svc = (p: { service: string | null; product: string | null; version: string | null }) => [p.service, p.product, p.version].filter(Boolean).join(' ') || '—'
+const svc = (p: { service: string | null; product: string | null; version: string | null }) =>
+  [p.service, p.product, p.version].filter(Boolean).join(' ') || '—'
 
 /** [area, change, detail] rows, in a fixed order: findings, ports, subdomains, TLS, URLs. */
 export function changeRows(c: ScanChanges): Array<[string, string, string]> {
@@ -29,7 +41,8 @@ export function changeRows(c: ScanChanges): Array<[string, string, string]> {
   for (const x of d.address_changed) rows.push(['Subdomain', 'changed', `${x.hostname}: ${x.before ?? '—'} → ${x.after ?? '—'}`])
   const t = c.surface.tls
   if (t.certificate) {
-    const side = (x: typeof t.certificate.before) => (x ? `${x.issuer}, expires ${x.valid_to}, SHA-256 ${x.fingerprint_sha256.slice(0, 23)}…` : 'none')
+    const side = (x: typeof t.certificate.before) =>
+      x ? `${x.issuer}, expires ${x.valid_to}, SHA-256 ${x.fingerprint_sha256.slice(0, 23)}…` : 'none'
     rows.push(['Certificate', 'changed', `${side(t.certificate.before)} → ${side(t.certificate.after)}`])
   }
   for (const x of t.protocols_added) rows.push(['TLS protocol', 'added', x])
@@ -49,8 +62,12 @@ export async function drawChanges(doc: Doc, c: ScanChanges): Promise<void> {
     return
   }
   const rows = changeRows(c)
-  paragraph(doc, `Compared with scan #${c.against_scan_id} (ended ${formatTime(c.against_end_time)}): ${rows.length ? plural(rows.length, 'change') : 'nothing changed'}; ${plural(c.findings.still.length, 'finding')} still present.`)
-  if (!c.complete) paragraph(doc, 'This scan did not run to its end, so nothing is reported as fixed, closed or removed.', { color: COLOR.muted })
+  paragraph(
+    doc,
+    `Compared with scan #${c.against_scan_id} (ended ${formatTime(c.against_end_time)}): ${rows.length ? plural(rows.length, 'change') : 'nothing changed'}; ${plural(c.findings.still.length, 'finding')} still present.`,
+  )
+  if (!c.complete)
+    paragraph(doc, 'This scan did not run to its end, so nothing is reported as fixed, closed or removed.', { color: COLOR.muted })
   if (!rows.length) return
   doc.y += 8
   const shown = rows.slice(0, LIMIT.testRows)
@@ -64,5 +81,6 @@ export async function drawChanges(doc: Doc, c: ScanChanges): Promise<void> {
     shown.map(([a, k, d]) => [cell(a, 40), cell(k, 20), cell(d, 1000)]),
     { cellStyle: (r, col) => (col === 1 ? { color: KIND_COLOR[shown[r]![1]] ?? COLOR.text, font: 'bold' } : undefined) },
   )
-  if (rows.length > shown.length) paragraph(doc, `${rows.length - shown.length} more changes in the API (GET /scans/{id}/changes).`, { color: COLOR.muted })
+  if (rows.length > shown.length)
+    paragraph(doc, `${rows.length - shown.length} more changes in the API (GET /scans/{id}/changes).`, { color: COLOR.muted })
 }

@@ -32,8 +32,7 @@ const level = (f: { risk_level: number }): RiskLevel => (f.risk_level >= 0 && f.
 /** The report's order: critical first; within a level by name, then id. */
 type Ordered = { risk_level: number; name: string; id: number }
 
-export const reportOrder = (a: Ordered, b: Ordered): number =>
-  level(b) - level(a) || a.name.localeCompare(b.name) || a.id - b.id
+export const reportOrder = (a: Ordered, b: Ordered): number => level(b) - level(a) || a.name.localeCompare(b.name) || a.id - b.id
 
 /** Counts over these findings (all of a scan's, or the light columns of all of them). */
 export function reportTotals(findings: ReadonlyArray<{ risk_level: number; in_cisa_catalog: boolean; confirmed: boolean }>): ReportTotals {
@@ -48,7 +47,13 @@ export function reportTotals(findings: ReadonlyArray<{ risk_level: number; in_ci
   return { total: findings.length, counts, kevCount, confirmedCount }
 }
 
-export function buildContent(scan: ReportScan, findings: ReportFinding[], tests: ReportTest[], now = new Date(), totals?: ReportTotals): ReportContent {
+export function buildContent(
+  scan: ReportScan,
+  findings: ReportFinding[],
+  tests: ReportTest[],
+  now = new Date(),
+  totals?: ReportTotals,
+): ReportContent {
   const sorted = [...findings].sort(reportOrder)
   const t = totals ?? reportTotals(sorted)
   return {

@@ -3,7 +3,19 @@ import type { ReportFinding } from '../report-model.js'
 import type { TableEvidence, TextEvidence } from '../evidence.js'
 import { FONT } from './fonts.js'
 import {
-  BADGE_HEIGHT, BOTTOM, LEFT, TOP, badge, breathe, ensureSpace, fieldLabel, keyValues, paragraph, rule, sectionTitle, type Doc,
+  BADGE_HEIGHT,
+  BOTTOM,
+  LEFT,
+  TOP,
+  badge,
+  breathe,
+  ensureSpace,
+  fieldLabel,
+  keyValues,
+  paragraph,
+  rule,
+  sectionTitle,
+  type Doc,
 } from './layout.js'
 import type { ReportContent } from './content.js'
 import { findingAnchor } from './summary.js'
@@ -22,7 +34,11 @@ export async function drawFindings(doc: Doc, c: ReportContent): Promise<void> {
   }
   if (c.total > detailed.length) {
     const listed = Math.min(c.total, LIMIT.overviewRows) - detailed.length
-    paragraph(doc, `The report details the first ${detailed.length} findings; the overview lists ${listed} more, and the JSON output holds them all.`, { color: COLOR.muted })
+    paragraph(
+      doc,
+      `The report details the first ${detailed.length} findings; the overview lists ${listed} more, and the JSON output holds them all.`,
+      { color: COLOR.muted },
+    )
   }
 }
 
@@ -34,8 +50,15 @@ async function drawFinding(doc: Doc, f: ReportFinding, index: number, outline: P
   outline.addItem(`${index + 1}. ${oneLine(f.name, 120)}`)
 
   // Title with a risk-coloured bar at its left.
-  doc.font(FONT.bold).fontSize(SIZE.h3).fillColor(COLOR.text)
-    .text(`${index + 1}. ${oneLine(f.name, 400)}`, LEFT + 10, top, { width: CONTENT_WIDTH - 10, lineGap: 1, destination: findingAnchor(index) })
+  doc
+    .font(FONT.bold)
+    .fontSize(SIZE.h3)
+    .fillColor(COLOR.text)
+    .text(`${index + 1}. ${oneLine(f.name, 400)}`, LEFT + 10, top, {
+      width: CONTENT_WIDTH - 10,
+      lineGap: 1,
+      destination: findingAnchor(index),
+    })
   let x = LEFT + 10
   const by = doc.y + 4
   x += badge(doc, x, by, risk.label.toUpperCase(), risk.color) + 5
@@ -94,26 +117,37 @@ function references(doc: Doc, refs: string[]): void {
   for (const ref of shown) {
     ensureSpace(doc, 12)
     const isUrl = /^https?:\/\//i.test(ref)
-    doc.font(FONT.regular).fontSize(SIZE.small + 0.5).fillColor(isUrl ? COLOR.link : COLOR.text)
+    doc
+      .font(FONT.regular)
+      .fontSize(SIZE.small + 0.5)
+      .fillColor(isUrl ? COLOR.link : COLOR.text)
       .text(ref, LEFT + 8, doc.y, { width: CONTENT_WIDTH - 8, lineGap: 1, ...(isUrl ? { link: ref } : {}) })
     doc.y += 1.5
   }
-  if (list.length > shown.length) paragraph(doc, `and ${list.length - shown.length} more (see the JSON output).`, { color: COLOR.muted, size: SIZE.small })
+  if (list.length > shown.length)
+    paragraph(doc, `and ${list.length - shown.length} more (see the JSON output).`, { color: COLOR.muted, size: SIZE.small })
   doc.x = LEFT
   doc.y += 6
 }
 
 async function evidenceTable(doc: Doc, ev: TableEvidence): Promise<void> {
   const headers = ev.data.headers.slice(0, LIMIT.tableEvidenceColumns)
-  const ncols = Math.max(headers.length, ...ev.data.rows.slice(0, LIMIT.tableEvidenceRows).map((r) => Math.min(r.length, LIMIT.tableEvidenceColumns)), 1)
+  const ncols = Math.max(
+    headers.length,
+    ...ev.data.rows.slice(0, LIMIT.tableEvidenceRows).map((r) => Math.min(r.length, LIMIT.tableEvidenceColumns)),
+    1,
+  )
   const columns = Array.from({ length: ncols }, (_, i) => ({ header: cell(headers[i] ?? '', 120), weight: 1 }))
   // Columns share the width by how much text they hold (within 1:4), so a long column gets room.
   const rows = ev.data.rows.slice(0, LIMIT.tableEvidenceRows).map((r) => columns.map((_, i) => cell(r[i] ?? '', LIMIT.cellChars)))
   const avg = columns.map((col, i) => Math.max(col.header.length, ...rows.slice(0, 50).map((r) => Math.min(r[i]!.length, 120)), 4))
   const minAvg = Math.min(...avg)
-  columns.forEach((col, i) => { col.weight = Math.min(avg[i]!, minAvg * 4) })
+  columns.forEach((col, i) => {
+    col.weight = Math.min(avg[i]!, minAvg * 4)
+  })
   await drawTable(doc, columns, rows, { size: SIZE.small })
-  if (ev.data.rows.length > rows.length) paragraph(doc, `${ev.data.rows.length - rows.length} more rows in the JSON output.`, { color: COLOR.muted, size: SIZE.small })
+  if (ev.data.rows.length > rows.length)
+    paragraph(doc, `${ev.data.rows.length - rows.length} more rows in the JSON output.`, { color: COLOR.muted, size: SIZE.small })
 }
 
 /** Monospaced block on a grey ground, split at line boundaries where pages end. */
@@ -136,11 +170,17 @@ function evidenceText(doc: Doc, ev: TextEvidence): void {
     let h = 0
     let j = i
     while (j < lines.length && h + heights[j]! <= room) h += heights[j++]!
-    if (j === i) { h = room; j = i + 1 } // one line taller than the room: clip it
+    if (j === i) {
+      h = room
+      j = i + 1
+    } // one line taller than the room: clip it
     const y = doc.y
     doc.rect(LEFT, y, CONTENT_WIDTH, h + 2 * pad).fill(COLOR.evidenceBg)
     doc.rect(LEFT, y, 2, h + 2 * pad).fill(COLOR.faint)
-    doc.font(FONT.mono).fontSize(SIZE.mono).fillColor(COLOR.text)
+    doc
+      .font(FONT.mono)
+      .fontSize(SIZE.mono)
+      .fillColor(COLOR.text)
       .text(lines.slice(i, j).join('\n'), LEFT + pad, y + pad, { ...opts, height: h + 2, ellipsis: true })
     doc.x = LEFT
     doc.y = y + h + 2 * pad

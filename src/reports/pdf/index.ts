@@ -26,7 +26,13 @@ export interface RenderOptions {
 }
 
 /** Renders the report, handing each piece of the PDF to `write` as soon as pdfkit has it. */
-export async function writeScanPdf(write: (chunk: Buffer) => void, scan: ReportScan, findings: ReportFinding[], tests: ReportTest[], opts: RenderOptions = {}): Promise<void> {
+export async function writeScanPdf(
+  write: (chunk: Buffer) => void,
+  scan: ReportScan,
+  findings: ReportFinding[],
+  tests: ReportTest[],
+  opts: RenderOptions = {},
+): Promise<void> {
   const content = buildContent(scan, findings, tests, opts.now, opts.totals)
   const doc = new PDFDocument({
     size: PAGE.size,
@@ -68,7 +74,12 @@ export async function writeScanPdf(write: (chunk: Buffer) => void, scan: ReportS
 }
 
 /** The whole report in one Buffer (tests, and callers that need the bytes at once). */
-export async function renderScanPdf(scan: ReportScan, findings: ReportFinding[], tests: ReportTest[], opts: RenderOptions = {}): Promise<Buffer> {
+export async function renderScanPdf(
+  scan: ReportScan,
+  findings: ReportFinding[],
+  tests: ReportTest[],
+  opts: RenderOptions = {},
+): Promise<Buffer> {
   const chunks: Buffer[] = []
   await writeScanPdf((c) => chunks.push(c), scan, findings, tests, opts)
   return Buffer.concat(chunks)

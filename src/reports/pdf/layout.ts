@@ -44,25 +44,38 @@ export function subTitle(doc: Doc, text: string, keep = 60): void {
 /** Small upper-case label above a finding's field ("DESCRIPTION"); never left alone at a page end. */
 export function fieldLabel(doc: Doc, text: string, x = LEFT, width = CONTENT_WIDTH): void {
   ensureSpace(doc, 42)
-  doc.font(FONT.bold).fontSize(SIZE.label).fillColor(COLOR.muted)
-    .text(text.toUpperCase(), x, doc.y, { width })
+  doc.font(FONT.bold).fontSize(SIZE.label).fillColor(COLOR.muted).text(text.toUpperCase(), x, doc.y, { width })
   doc.y += 2
 }
 
 export function paragraph(doc: Doc, text: string, opts: { x?: number; width?: number; color?: string; size?: number } = {}): void {
-  doc.font(FONT.regular).fontSize(opts.size ?? SIZE.body).fillColor(opts.color ?? COLOR.text)
+  doc
+    .font(FONT.regular)
+    .fontSize(opts.size ?? SIZE.body)
+    .fillColor(opts.color ?? COLOR.text)
     .text(text, opts.x ?? LEFT, doc.y, { width: opts.width ?? CONTENT_WIDTH, lineGap: LINE_GAP })
   doc.x = LEFT
 }
 
 /** A filled pill with white bold text; returns its width. */
-export function badge(doc: Doc, x: number, y: number, text: string, color: string, opts: { outline?: boolean; size?: number } = {}): number {
+export function badge(
+  doc: Doc,
+  x: number,
+  y: number,
+  text: string,
+  color: string,
+  opts: { outline?: boolean; size?: number } = {},
+): number {
   const size = opts.size ?? 7.5
   doc.font(FONT.bold).fontSize(size)
   const w = doc.widthOfString(text, {}) + 12
   const h = size + 7
   if (opts.outline) {
-    doc.roundedRect(x + 0.4, y + 0.4, w - 0.8, h - 0.8, h / 2).lineWidth(0.8).strokeColor(color).stroke()
+    doc
+      .roundedRect(x + 0.4, y + 0.4, w - 0.8, h - 0.8, h / 2)
+      .lineWidth(0.8)
+      .strokeColor(color)
+      .stroke()
   } else {
     doc.roundedRect(x, y, w, h, h / 2).fill(color)
   }
@@ -76,7 +89,11 @@ export function rule(doc: Doc, y: number, color: string = COLOR.rule, width = 0.
 }
 
 /** Label/value rows (label column muted, value column wrapping), split across pages by row. */
-export function keyValues(doc: Doc, rows: Array<[string, string]>, opts: { labelWidth?: number; size?: number; x?: number; width?: number } = {}): void {
+export function keyValues(
+  doc: Doc,
+  rows: Array<[string, string]>,
+  opts: { labelWidth?: number; size?: number; x?: number; width?: number } = {},
+): void {
   const x = opts.x ?? LEFT
   const width = opts.width ?? CONTENT_WIDTH
   const lw = opts.labelWidth ?? 90
@@ -86,8 +103,16 @@ export function keyValues(doc: Doc, rows: Array<[string, string]>, opts: { label
     const h = Math.max(doc.heightOfString(value || '—', { width: width - lw, lineGap: LINE_GAP }), size + 2)
     ensureSpace(doc, Math.min(h, BOTTOM - TOP) + 3)
     const y = doc.y
-    doc.font(FONT.bold).fontSize(size - 0.5).fillColor(COLOR.muted).text(label, x, y + 0.5, { width: lw - 8, lineBreak: false, ellipsis: true })
-    doc.font(FONT.regular).fontSize(size).fillColor(COLOR.text).text(value || '—', x + lw, y, { width: width - lw, lineGap: LINE_GAP })
+    doc
+      .font(FONT.bold)
+      .fontSize(size - 0.5)
+      .fillColor(COLOR.muted)
+      .text(label, x, y + 0.5, { width: lw - 8, lineBreak: false, ellipsis: true })
+    doc
+      .font(FONT.regular)
+      .fontSize(size)
+      .fillColor(COLOR.text)
+      .text(value || '—', x + lw, y, { width: width - lw, lineGap: LINE_GAP })
     doc.y += 3
   }
   doc.x = LEFT

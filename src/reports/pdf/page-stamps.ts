@@ -38,7 +38,12 @@ export function stampPages(doc: Doc, c: ReportContent): { finish(): void } {
   const font = d._font
   // Room for the count after "of": a space and four digits; more pages still show (the box is wider).
   const totalWidth = doc.widthOfString(' 0000')
-  const total = d.ref({ Type: 'XObject', Subtype: 'Form', BBox: [0, -SIZE, 80, SIZE * 1.5], Resources: { Font: { [font.id]: font.ref() } } })
+  const total = d.ref({
+    Type: 'XObject',
+    Subtype: 'Form',
+    BBox: [0, -SIZE, 80, SIZE * 1.5],
+    Resources: { Font: { [font.id]: font.ref() } },
+  })
   d._font = saved.font
   d._fontSize = saved.size
   const title = `Ward · ${oneLine(c.scan.tool_name, 60)} · scan #${c.scan.id}`
@@ -58,7 +63,12 @@ export function stampPages(doc: Doc, c: ReportContent): { finish(): void } {
     doc.text(target, LEFT + CONTENT_WIDTH / 2 + 6, 30, { ...line, align: 'right' })
     doc.moveTo(LEFT, 44).lineTo(RIGHT, 44).lineWidth(0.5).strokeColor(COLOR.rule).stroke()
     const fy = PAGE.height - 40
-    doc.moveTo(LEFT, fy - 8).lineTo(RIGHT, fy - 8).lineWidth(0.5).strokeColor(COLOR.rule).stroke()
+    doc
+      .moveTo(LEFT, fy - 8)
+      .lineTo(RIGHT, fy - 8)
+      .lineWidth(0.5)
+      .strokeColor(COLOR.rule)
+      .stroke()
     doc.fillColor(COLOR.muted)
     doc.text('Confidential security report', LEFT, fy, { width: CONTENT_WIDTH / 2, lineBreak: false })
     doc.text(`Page ${pages} of`, LEFT + CONTENT_WIDTH / 2, fy, { width: CONTENT_WIDTH / 2 - totalWidth, align: 'right', lineBreak: false })

@@ -15,10 +15,14 @@ export async function drawSummary(doc: Doc, c: ReportContent): Promise<void> {
     `${oneLine(scan.tool_name, 200)} scanned ${oneLine(scan.target.name, 300)}; the scan ended with status “${oneLine(scan.status_name, 60)}”. ${c.summaryLine}`,
   ]
   if (c.findings.length > 0) {
-    lines.push(`${plural(c.confirmedCount, 'finding was', 'findings were')} confirmed by an active check; the others were inferred (for example from a version banner).`)
+    lines.push(
+      `${plural(c.confirmedCount, 'finding was', 'findings were')} confirmed by an active check; the others were inferred (for example from a version banner).`,
+    )
   }
   if (c.kevCount > 0) {
-    lines.push(`${plural(c.kevCount, 'finding concerns', 'findings concern')} a vulnerability listed in CISA's Known Exploited Vulnerabilities catalogue: attackers are known to exploit ${c.kevCount === 1 ? 'it' : 'them'}, so fix ${c.kevCount === 1 ? 'it' : 'them'} first.`)
+    lines.push(
+      `${plural(c.kevCount, 'finding concerns', 'findings concern')} a vulnerability listed in CISA's Known Exploited Vulnerabilities catalogue: attackers are known to exploit ${c.kevCount === 1 ? 'it' : 'them'}, so fix ${c.kevCount === 1 ? 'it' : 'them'} first.`,
+    )
   }
   for (const l of lines) {
     paragraph(doc, l)
@@ -41,7 +45,13 @@ export async function drawSummary(doc: Doc, c: ReportContent): Promise<void> {
       { header: 'Location', weight: 33 },
       { header: 'Status', weight: 10 },
     ],
-    shown.map((f, i) => [String(i + 1), riskStyle(f.risk_level).label, cell(f.name, 300) + (f.in_cisa_catalog ? '  [KEV]' : ''), findingLocation(f), oneLine(f.status, 30).replace(/_/g, ' ')]),
+    shown.map((f, i) => [
+      String(i + 1),
+      riskStyle(f.risk_level).label,
+      cell(f.name, 300) + (f.in_cisa_catalog ? '  [KEV]' : ''),
+      findingLocation(f),
+      oneLine(f.status, 30).replace(/_/g, ' '),
+    ]),
     {
       cellStyle: (r, col) => {
         if (col === 1) return { color: riskStyle(shown[r]!.risk_level).color, font: 'bold' }
@@ -72,7 +82,12 @@ function drawBarChart(doc: Doc, c: ReportContent): void {
   doc.font(FONT.regular).fontSize(7).fillColor(COLOR.muted)
   for (let v = 0; v <= top; v += step) {
     const x = chartX + (v / top) * chartW
-    doc.moveTo(x, y0).lineTo(x, y0 + rowH * 5).lineWidth(0.4).strokeColor(v === 0 ? COLOR.faint : COLOR.rule).stroke()
+    doc
+      .moveTo(x, y0)
+      .lineTo(x, y0 + rowH * 5)
+      .lineWidth(0.4)
+      .strokeColor(v === 0 ? COLOR.faint : COLOR.rule)
+      .stroke()
     doc.fillColor(COLOR.muted).text(String(v), x - 20, y0 + rowH * 5 + 4, { width: 40, align: 'center', lineBreak: false })
   }
 
@@ -80,10 +95,18 @@ function drawBarChart(doc: Doc, c: ReportContent): void {
     const y = y0 + i * rowH + (rowH - barH) / 2
     const n = c.counts[l]
     const style = RISK[l]
-    doc.font(FONT.bold).fontSize(9).fillColor(COLOR.text).text(style.label, LEFT, y + 3.5, { width: labelW - 10, align: 'right', lineBreak: false })
+    doc
+      .font(FONT.bold)
+      .fontSize(9)
+      .fillColor(COLOR.text)
+      .text(style.label, LEFT, y + 3.5, { width: labelW - 10, align: 'right', lineBreak: false })
     const w = n > 0 ? Math.max((n / top) * chartW, 2) : 0
     if (w > 0) doc.rect(chartX, y, w, barH).fill(style.color)
-    doc.font(FONT.bold).fontSize(9).fillColor(n > 0 ? style.color : COLOR.faint).text(String(n), chartX + w + 5, y + 3.5, { width: countW + chartW - w, lineBreak: false })
+    doc
+      .font(FONT.bold)
+      .fontSize(9)
+      .fillColor(n > 0 ? style.color : COLOR.faint)
+      .text(String(n), chartX + w + 5, y + 3.5, { width: countW + chartW - w, lineBreak: false })
   })
   doc.y = y0 + rowH * 5 + 18
   doc.x = LEFT
@@ -94,6 +117,6 @@ export function niceScale(max: number): { step: number; top: number } {
   if (max <= 4) return { step: 1, top: Math.max(max, 1) }
   const raw = max / 4
   const mag = 10 ** Math.floor(Math.log10(raw))
-  const step = ([1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag)
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag
   return { step, top: Math.ceil(max / step) * step }
 }

@@ -12,7 +12,11 @@ export interface Column {
   align?: 'left' | 'right' | 'center'
 }
 
-export interface CellStyle { color?: string; font?: keyof typeof FONT; goTo?: string }
+export interface CellStyle {
+  color?: string
+  font?: keyof typeof FONT
+  goTo?: string
+}
 
 export interface TableOptions {
   x?: number
@@ -48,7 +52,10 @@ export async function drawTable(doc: Doc, columns: Column[], rows: string[][], o
   const drawHeader = () => {
     doc.rect(x0, y, width, headerHeight).fill(COLOR.tableHeader)
     columns.forEach((c, i) => {
-      doc.font(FONT.bold).fontSize(size).fillColor(COLOR.brand)
+      doc
+        .font(FONT.bold)
+        .fontSize(size)
+        .fillColor(COLOR.brand)
         .text(c.header, xs[i]! + pad, y + pad, { width: textWidth(i), lineGap: LINE_GAP, align: c.align ?? 'left' })
     })
     y += headerHeight
@@ -80,7 +87,10 @@ export async function drawTable(doc: Doc, columns: Column[], rows: string[][], o
     if (opts.zebra !== false && r % 2 === 1) doc.rect(x0, y, width, h).fill(COLOR.zebra)
     columns.forEach((c, i) => {
       const style = opts.cellStyle?.(r, i)
-      doc.font(FONT[style?.font ?? c.font ?? 'regular']).fontSize(size).fillColor(style?.color ?? COLOR.text)
+      doc
+        .font(FONT[style?.font ?? c.font ?? 'regular'])
+        .fontSize(size)
+        .fillColor(style?.color ?? COLOR.text)
         .text(row[i] ?? '', xs[i]! + pad, y + pad, {
           width: textWidth(i),
           height: h - pad, // measured height plus slack, so rounding never drops a last line
@@ -91,7 +101,12 @@ export async function drawTable(doc: Doc, columns: Column[], rows: string[][], o
         })
     })
     y += h
-    doc.moveTo(x0, y).lineTo(x0 + width, y).lineWidth(0.4).strokeColor(COLOR.rule).stroke()
+    doc
+      .moveTo(x0, y)
+      .lineTo(x0 + width, y)
+      .lineWidth(0.4)
+      .strokeColor(COLOR.rule)
+      .stroke()
   }
 
   doc.x = LEFT

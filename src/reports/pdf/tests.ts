@@ -17,7 +17,10 @@ export async function drawTests(doc: Doc, c: ReportContent): Promise<void> {
   }
   const by = (r: string) => tests.filter((t) => t.result === r).length
   const skipped = tests.filter((t) => t.status === 'skipped').length
-  paragraph(doc, `${plural(tests.length, 'test')}: ${by('passed')} passed, ${by('failed')} failed, ${by('error')} ended in error, ${skipped} skipped.`)
+  paragraph(
+    doc,
+    `${plural(tests.length, 'test')}: ${by('passed')} passed, ${by('failed')} failed, ${by('error')} ended in error, ${skipped} skipped.`,
+  )
   doc.y += 8
   const shown = tests.slice(0, LIMIT.testRows)
   await drawTable(
@@ -31,5 +34,6 @@ export async function drawTests(doc: Doc, c: ReportContent): Promise<void> {
     shown.map((t) => [cell(t.name, 300), cell(t.description, 1000), cell(t.status, 30), cell(t.result ?? '—', 30)]),
     { cellStyle: (r, col) => (col === 3 ? { color: RESULT_COLOR[shown[r]!.result ?? ''] ?? COLOR.muted, font: 'bold' } : undefined) },
   )
-  if (tests.length > shown.length) paragraph(doc, `${tests.length - shown.length} more tests in the API (GET /scans/{id}/tests).`, { color: COLOR.muted })
+  if (tests.length > shown.length)
+    paragraph(doc, `${tests.length - shown.length} more tests in the API (GET /scans/{id}/tests).`, { color: COLOR.muted })
 }

@@ -3,7 +3,8 @@ import type { ReportFinding } from '../report-model.js'
 
 // C0/C1 controls other than \n and \t, lone surrogates, and bidi overrides (which could make a
 // finding's text display reversed).
-const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const UNSAFE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 /** Printable text: controls dropped, CRLF → LF, tabs expanded, at most `max` characters. */
 export function clean(s: string | null | undefined, max = Infinity): string {

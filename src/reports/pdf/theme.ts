@@ -19,7 +19,10 @@ export const COLOR = {
   link: '#1d5fa8',
 }
 
-export interface RiskStyle { label: string; color: string }
+export interface RiskStyle {
+  label: string
+  color: string
+}
 
 /** decisions.md: 0 info, 1 low, 2 medium, 3 high, 4 critical. */
 export const RISK: Readonly<Record<RiskLevel, RiskStyle>> = {

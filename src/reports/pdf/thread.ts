@@ -22,7 +22,10 @@ await writeScanPdf(
     size += chunk.length
     if (size >= POST_BYTES) post()
   },
-  job.scan, job.findings, job.tests, { changes: job.changes, totals: job.totals, now: job.now },
+  job.scan,
+  job.findings,
+  job.tests,
+  { changes: job.changes, totals: job.totals, now: job.now },
 )
 post()
 parentPort!.postMessage('end')

@@ -133,6 +133,7 @@ export const m001Initial = (kind: DbKind) => ({
     void sql
   },
   async down(db: Kysely<unknown>) {
-    for (const t of ['scan_logs', 'findings', 'tests', 'scans', 'targets', 'workspaces', 'api_keys', 'users']) await db.schema.dropTable(t).execute()
+    for (const t of ['scan_logs', 'findings', 'tests', 'scans', 'targets', 'workspaces', 'api_keys', 'users'])
+      await db.schema.dropTable(t).execute()
   },
 })

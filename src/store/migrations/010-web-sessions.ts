@@ -20,6 +20,7 @@ export const m010WebSessions = (_kind: DbKind) => ({
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('web_sessions').execute()
-    for (const c of ['password_link_expires', 'password_link_hash', 'password_hash']) await db.schema.alterTable('users').dropColumn(c).execute()
+    for (const c of ['password_link_expires', 'password_link_hash', 'password_hash'])
+      await db.schema.alterTable('users').dropColumn(c).execute()
   },
 })

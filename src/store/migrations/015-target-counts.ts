@@ -6,7 +6,10 @@ import type { DbKind } from './columns.js'
 
 export const m015TargetCounts = (_kind: DbKind) => ({
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('users').addColumn('target_count', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+    await db.schema
+      .alterTable('users')
+      .addColumn('target_count', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute()
     await sql`UPDATE users SET target_count = (SELECT COUNT(*) FROM targets WHERE targets.user_id = users.id)`.execute(db)
   },
   async down(db: Kysely<unknown>) {

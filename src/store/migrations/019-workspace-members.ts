@@ -16,7 +16,9 @@ export const m019WorkspaceMembers = (_kind: DbKind) => ({
       .execute()
     // Tenancy probes go from the caller to their workspaces: (user_id, workspace_id) answers them from the index alone.
     await db.schema.createIndex('workspace_members_user').on('workspace_members').columns(['user_id', 'workspace_id', 'role']).execute()
-    await sql`insert into workspace_members (workspace_id, user_id, role, added_at) select id, user_id, 'owner', created_at from workspaces`.execute(db)
+    await sql`insert into workspace_members (workspace_id, user_id, role, added_at) select id, user_id, 'owner', created_at from workspaces`.execute(
+      db,
+    )
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('workspace_members').execute()

@@ -69,6 +69,7 @@ export const m021Integrations = (kind: DbKind) => ({
       .execute()
   },
   async down(db: Kysely<unknown>) {
-    for (const t of ['integration_tickets', 'integration_attempts', 'integration_deliveries', 'integrations']) await db.schema.dropTable(t).execute()
+    for (const t of ['integration_tickets', 'integration_attempts', 'integration_deliveries', 'integrations'])
+      await db.schema.dropTable(t).execute()
   },
 })

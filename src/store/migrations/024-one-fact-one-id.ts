@@ -24,7 +24,15 @@ export const RENAMED_VULN_IDS: ReadonlyArray<{ from: string; service?: string; t
  */
 function keyOf(r: FindingRow, vulnId: string): string {
   const loc = (s: string | null) => (s == null || s.trim() === '' ? null : s.trim())
-  const facts = ['ward-finding-v1', r.target_id, vulnId, r.port ?? null, r.protocol ? r.protocol.trim().toLowerCase() : null, loc(r.url), loc(r.location)]
+  const facts = [
+    'ward-finding-v1',
+    r.target_id,
+    vulnId,
+    r.port ?? null,
+    r.protocol ? r.protocol.trim().toLowerCase() : null,
+    loc(r.url),
+    loc(r.location),
+  ]
   return createHash('sha256').update(JSON.stringify(facts)).digest('hex')
 }
 
@@ -54,7 +62,11 @@ interface GroupRow {
 
 // Kysely<unknown> has no tables; the rows are read and written through raw SQL.
 async function moveGroup(db: Kysely<unknown>, workspaceId: number, from: string, to: string): Promise<void> {
-  const rows = (await sql<GroupRow & { dedup_key: string }>`SELECT * FROM finding_groups WHERE workspace_id = ${workspaceId} AND dedup_key IN (${from}, ${to})`.execute(db)).rows
+  const rows = (
+    await sql<
+      GroupRow & { dedup_key: string }
+    >`SELECT * FROM finding_groups WHERE workspace_id = ${workspaceId} AND dedup_key IN (${from}, ${to})`.execute(db)
+  ).rows
   const old = rows.find((g) => g.dedup_key === from)
   const kept = rows.find((g) => g.dedup_key === to)
   if (old && !kept) await sql`UPDATE finding_groups SET dedup_key = ${to} WHERE id = ${old.id}`.execute(db)

@@ -6,7 +6,8 @@ import { diagnosticChecks } from './checks.js'
 export const diagnosticManifest: ToolManifest<typeof diagnosticParams> = {
   id: 9001,
   name: 'Diagnostic',
-  description: "Records tests and findings over time without touching the network, so the engine's lifecycle can be tested and demonstrated.",
+  description:
+    "Records tests and findings over time without touching the network, so the engine's lifecycle can be tested and demonstrated.",
   params: diagnosticParams,
   checks: diagnosticChecks,
   supportsMaxScanTime: true,

@@ -12,7 +12,10 @@ export const diagnosticParams = Type.Object(
     error_steps: Type.Array(Type.Integer({ minimum: 1, maximum: 10000 }), { default: [], maxItems: 100 }),
     // Each step also holds its thread in synchronous code this long: a tool stuck in a loop.
     busy_ms: Type.Integer({ minimum: 0, maximum: 3600000, default: 0 }),
-    fail: Type.Union(['none', 'unreachable', 'start', 'auth', 'crash'].map((s) => Type.Literal(s)), { default: 'none' }),
+    fail: Type.Union(
+      ['none', 'unreachable', 'start', 'auth', 'crash'].map((s) => Type.Literal(s)),
+      { default: 'none' },
+    ),
   },
   { additionalProperties: false },
 )

@@ -33,7 +33,7 @@ export const drupalUserEnumeration = {
 export const drupalUpdateExposed = {
   id: 'drupal.update-php-exposed',
   name: 'Drupal update.php open to anyone',
-  description: 'update.php runs for anonymous visitors ($update_free_access / $settings[\'update_free_access\'] is on).',
+  description: "update.php runs for anonymous visitors ($update_free_access / $settings['update_free_access'] is on).",
   impact: 'Anyone can start database updates, which can break the site or run pending update code at a time of their choosing.',
   risk: 'high',
   cwe: ['CWE-306'],
@@ -56,4 +56,9 @@ export const drupalInstallExposed = {
   tags: ['drupal', 'exposure'],
 } as const satisfies Check
 
-export const drupalScannerChecks: readonly Check[] = [drupalVersionDisclosed, drupalUserEnumeration, drupalUpdateExposed, drupalInstallExposed]
+export const drupalScannerChecks: readonly Check[] = [
+  drupalVersionDisclosed,
+  drupalUserEnumeration,
+  drupalUpdateExposed,
+  drupalInstallExposed,
+]

@@ -7,7 +7,8 @@ import { versionChecks } from '../lib/versions/checks.js'
 export const drupalScannerManifest: ToolManifest<typeof drupalParams> = {
   id: 280,
   name: 'Drupal Scanner',
-  description: 'Finds the Drupal version, modules, themes and users of a site, checks the version against known vulnerabilities (Drupalgeddon 2 and 3 among them, by version only) and looks for update.php and install.php left open.',
+  description:
+    'Finds the Drupal version, modules, themes and users of a site, checks the version against known vulnerabilities (Drupalgeddon 2 and 3 among them, by version only) and looks for update.php and install.php left open.',
   params: drupalParams,
   // Core version problems report the shared version checks (cve.drupal-*, eol.drupal).
   checks: [...drupalScannerChecks, ...versionChecks],

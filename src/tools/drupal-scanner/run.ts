@@ -24,7 +24,9 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
   const files = await fetchCoreFiles(fetch, base)
   const out: DrupalOutput = { version: null, major, modules: [], themes: [], users: [] }
   if (!D.looksLikeDrupal([home, files.changelog, files.coreChangelog], major)) {
-    ctx.log(`${base.href} does not look like Drupal (no generator, Drupal.settings, sites/ or core/ paths, changelog): nothing more is tried`)
+    ctx.log(
+      `${base.href} does not look like Drupal (no generator, Drupal.settings, sites/ or core/ paths, changelog): nothing more is tried`,
+    )
     const t = await ctx.test('Drupal detection', 'Looks for the signs of a Drupal site on the home page and its changelogs.')
     // Detection ran to a result (not Drupal): the scan is finished, not a connection error.
     await t.done()
@@ -33,7 +35,10 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
   }
 
   // ---- core version
-  const vt = await ctx.test('Drupal core version', 'Reads the core version from CHANGELOG.txt, core/CHANGELOG.txt, ?v= of core assets and the generator, and checks it against the version catalogue and imported CVEs (by version only: nothing is exploited).')
+  const vt = await ctx.test(
+    'Drupal core version',
+    'Reads the core version from CHANGELOG.txt, core/CHANGELOG.txt, ?v= of core assets and the generator, and checks it against the version catalogue and imported CVEs (by version only: nothing is exploited).',
+  )
   const votes = [
     { version: D.changelogVersion(files.changelog), source: 'CHANGELOG.txt' },
     { version: D.changelogVersion(files.coreChangelog), source: 'core/CHANGELOG.txt' },
@@ -45,15 +50,33 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
   if (out.version) {
     const seen = [...new Set(votes.filter((v) => v.version === out.version).map((v) => v.source))].join(', ')
     const place = { ...where, url: base.href, location: 'component:drupal' }
-    await vt.finding({ check: C.drupalVersionDisclosed, ...place, detail: `Drupal ${out.version} is announced by ${seen}.`, evidence: tableEvidence(['Source', 'Version'], votes.map((v) => [v.source, v.version])) })
+    await vt.finding({
+      check: C.drupalVersionDisclosed,
+      ...place,
+      detail: `Drupal ${out.version} is announced by ${seen}.`,
+      evidence: tableEvidence(
+        ['Source', 'Version'],
+        votes.map((v) => [v.source, v.version]),
+      ),
+    })
     for (const { finding, rows } of await productVersionFindings('drupal', out.version, seen, ctx.vulns)) {
-      await vt.finding({ ...finding, ...place, evidence: tableEvidence(['Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [out.version, seen, r.cve, r.affected, r.cvss])) })
+      await vt.finding({
+        ...finding,
+        ...place,
+        evidence: tableEvidence(
+          ['Version', 'Source', 'CVE', 'Affected versions', 'CVSS'],
+          rows.map((r) => [out.version, seen, r.cve, r.affected, r.cvss]),
+        ),
+      })
     }
   }
   await vt.done()
 
   // ---- modules and themes (listed: contributed modules have no shipped vulnerability ranges)
-  const mt = await ctx.test('Drupal modules and themes', 'Lists modules and themes named by the page and found by their .info file (tool_params.enumerate).')
+  const mt = await ctx.test(
+    'Drupal modules and themes',
+    'Lists modules and themes named by the page and found by their .info file (tool_params.enumerate).',
+  )
   const passive = D.componentsInPage(facts)
   const slugs = [...new Set([...passive.modules, ...modulesToProbe(p.enumerate)])]
   const infos = await fetchModuleInfos(fetch, base, slugs, p.concurrency, ctx.signal)
@@ -64,21 +87,46 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
   }
   out.modules = [...found].map(([slug, version]) => ({ slug, version })).sort((a, b) => a.slug.localeCompare(b.slug))
   out.themes = passive.themes.map((slug) => ({ slug, version: null }))
-  ctx.log(`modules: ${out.modules.map((m) => `${m.slug}${m.version ? ` ${m.version}` : ''}`).join(', ') || 'none'}; themes: ${out.themes.map((t) => t.slug).join(', ') || 'none'}`)
+  ctx.log(
+    `modules: ${out.modules.map((m) => `${m.slug}${m.version ? ` ${m.version}` : ''}`).join(', ') || 'none'}; themes: ${out.themes.map((t) => t.slug).join(', ') || 'none'}`,
+  )
   await mt.done()
 
   // ---- users
   const ut = await ctx.test('Drupal user enumeration', 'Requests /user/N and reports user names shown to anonymous visitors.')
-  const users = (await fetchUserPages(fetch, base, p.max_user_ids)).map((u) => D.userFromPage(u.id, u.answer)).filter((u): u is { id: number; name: string } => !!u)
+  const users = (await fetchUserPages(fetch, base, p.max_user_ids))
+    .map((u) => D.userFromPage(u.id, u.answer))
+    .filter((u): u is { id: number; name: string } => !!u)
   out.users = users
   if (users.length)
-    await ut.finding({ check: C.drupalUserEnumeration, ...where, url: new URL('user/1', base).href, detail: `${users.length} user name(s) are shown to anonymous visitors: ${users.map((u) => u.name).join(', ')}.`, evidence: tableEvidence(['Id', 'Name'], users.map((u) => [u.id, u.name])) })
+    await ut.finding({
+      check: C.drupalUserEnumeration,
+      ...where,
+      url: new URL('user/1', base).href,
+      detail: `${users.length} user name(s) are shown to anonymous visitors: ${users.map((u) => u.name).join(', ')}.`,
+      evidence: tableEvidence(
+        ['Id', 'Name'],
+        users.map((u) => [u.id, u.name]),
+      ),
+    })
   await ut.done()
 
   // ---- update.php and install.php
-  const et = await ctx.test('Drupal update.php and install.php', 'Requests update.php and install.php and reports them when they would run for anyone.')
-  if (files.update && D.updateOpen(files.update)) await et.finding({ check: C.drupalUpdateExposed, ...where, url: files.update.url, detail: `${files.update.url} shows the database update form to anonymous visitors.`, evidence: textEvidence(files.update.body.slice(0, 400)) })
-  for (const a of [files.install, files.coreInstall]) if (a && D.installOpen(a)) await et.finding({ check: C.drupalInstallExposed, ...where, url: a.url, detail: `${a.url} offers to install Drupal.` })
+  const et = await ctx.test(
+    'Drupal update.php and install.php',
+    'Requests update.php and install.php and reports them when they would run for anyone.',
+  )
+  if (files.update && D.updateOpen(files.update))
+    await et.finding({
+      check: C.drupalUpdateExposed,
+      ...where,
+      url: files.update.url,
+      detail: `${files.update.url} shows the database update form to anonymous visitors.`,
+      evidence: textEvidence(files.update.body.slice(0, 400)),
+    })
+  for (const a of [files.install, files.coreInstall])
+    if (a && D.installOpen(a))
+      await et.finding({ check: C.drupalInstallExposed, ...where, url: a.url, detail: `${a.url} offers to install Drupal.` })
   await et.done()
 
   ctx.output('drupal', out)

@@ -23,8 +23,7 @@ export const memcachedNoAuth = {
   id: 'netvuln.memcached.no-auth',
   name: 'memcached answers without authentication',
   description: 'The memcached server answers the "stats" command over TCP to a client that never authenticated.',
-  impact:
-    'Anyone who reaches the port can read and overwrite cached data (sessions, rendered pages, tokens) and flush the cache.',
+  impact: 'Anyone who reaches the port can read and overwrite cached data (sessions, rendered pages, tokens) and flush the cache.',
   risk: 'medium',
   cwe: ['CWE-306'],
   owasp: OWASP.authFailures,

@@ -11,7 +11,8 @@ import { TCP_PORTS } from '../lib/ports/top-ports.js'
 export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
   id: 350,
   name: 'Network Vulnerability Scanner',
-  description: 'Discovers TCP services, matches their versions against known CVEs, runs active service checks (anonymous FTP, unauthenticated Redis/MongoDB/memcached/Elasticsearch, SMTP relay) and the SSL/TLS analysis on TLS ports.',
+  description:
+    'Discovers TCP services, matches their versions against known CVEs, runs active service checks (anonymous FTP, unauthenticated Redis/MongoDB/memcached/Elasticsearch, SMTP relay) and the SSL/TLS analysis on TLS ports.',
   params: netvulnParams,
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   // Version matches report the shared version checks, the TLS analysis on TLS ports the shared TLS checks.

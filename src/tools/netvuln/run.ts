@@ -21,8 +21,18 @@ import { netvulnManifest } from './manifest.js'
 import type { NetvulnParams } from './params.js'
 import { kindOf, serviceName, type Kind } from './detect/kind.js'
 import {
-  backdoorHits, elasticsearchExpected, elasticsearchHits, ftpConclusion, memcachedConclusion, mongoConclusion, redisConclusion, smtpConclusion,
-  sshConclusion, webRootProducts, type Conclusion, type PortInfo,
+  backdoorHits,
+  elasticsearchExpected,
+  elasticsearchHits,
+  ftpConclusion,
+  memcachedConclusion,
+  mongoConclusion,
+  redisConclusion,
+  smtpConclusion,
+  sshConclusion,
+  webRootProducts,
+  type Conclusion,
+  type PortInfo,
 } from './detect/services.js'
 import { probeFtpAnonymous } from './probes/ftp.js'
 import { probeSmtpRelay, RELAY_FROM, RELAY_TO } from './probes/smtp.js'
@@ -62,18 +72,43 @@ interface ServiceStep<R> {
 const step = <R>(s: ServiceStep<R>) => s as ServiceStep<unknown>
 
 const ACTIVE_STEPS: Partial<Record<Kind, ServiceStep<unknown>>> = {
-  ftp: step({ test: 'Anonymous FTP login', description: 'Logs in as "anonymous" (USER anonymous / PASS e-mail) and checks for reply 230.', probe: probeFtpAnonymous, conclude: ftpConclusion }),
+  ftp: step({
+    test: 'Anonymous FTP login',
+    description: 'Logs in as "anonymous" (USER anonymous / PASS e-mail) and checks for reply 230.',
+    probe: probeFtpAnonymous,
+    conclude: ftpConclusion,
+  }),
   smtp: step({
     test: 'SMTP open relay',
     description: `Sends MAIL FROM:<${RELAY_FROM}> and RCPT TO:<${RELAY_TO}> without authentication and checks whether the recipient is accepted; never sends DATA.`,
     probe: probeSmtpRelay,
     conclude: smtpConclusion,
   }),
-  redis: step({ test: 'Unauthenticated Redis', description: 'Sends PING and INFO server without AUTH and checks whether Redis answers them.', probe: probeRedis, conclude: redisConclusion }),
-  memcached: step({ test: 'Unauthenticated memcached', description: 'Sends the text-protocol "stats" command without authentication.', probe: probeMemcached, conclude: memcachedConclusion }),
-  mongodb: step({ test: 'Unauthenticated MongoDB', description: 'Sends the isMaster handshake, then listDatabases without authenticating.', probe: probeMongo, conclude: mongoConclusion }),
+  redis: step({
+    test: 'Unauthenticated Redis',
+    description: 'Sends PING and INFO server without AUTH and checks whether Redis answers them.',
+    probe: probeRedis,
+    conclude: redisConclusion,
+  }),
+  memcached: step({
+    test: 'Unauthenticated memcached',
+    description: 'Sends the text-protocol "stats" command without authentication.',
+    probe: probeMemcached,
+    conclude: memcachedConclusion,
+  }),
+  mongodb: step({
+    test: 'Unauthenticated MongoDB',
+    description: 'Sends the isMaster handshake, then listDatabases without authenticating.',
+    probe: probeMongo,
+    conclude: mongoConclusion,
+  }),
 }
-const SSH_STEP = step({ test: 'SSH algorithms', description: "Reads the server's SSH_MSG_KEXINIT and looks for weak key exchange, cipher and MAC algorithms.", probe: probeSsh, conclude: sshConclusion })
+const SSH_STEP = step({
+  test: 'SSH algorithms',
+  description: "Reads the server's SSH_MSG_KEXINIT and looks for weak key exchange, cipher and MAC algorithms.",
+  probe: probeSsh,
+  conclude: sshConclusion,
+})
 
 const label = (p: PortInfo) => `${p.port}/tcp${p.service ? ` (${p.service})` : ''}`
 
@@ -88,19 +123,30 @@ async function scan(ctx: Ctx, plan: PortPlan): Promise<void> {
   const applied = await serviceJobs(ctx, rec, host, infos)
   if (ctx.signal.aborted) return outputServices(ctx, infos)
   await recordNotRun(ctx, applied, infos)
-  await rec.test('Backdoors and hostile services', 'Looks for plainly hostile answers among the banners: unauthenticated root shells, shells that run what a client sends, Metasploitable.', () => backdoorHits(infos))
-  await rec.test('Known vulnerabilities by version', 'Matches the product versions named by banners and probes against the version catalogue (CVEs, end of life) and imported NVD CVEs.', async () => {
-    const hits = []
-    for (const p of infos) hits.push(...(await portVersionFindings(p.port, p.service, p.products, ctx.vulns)))
-    return hits
-  })
+  await rec.test(
+    'Backdoors and hostile services',
+    'Looks for plainly hostile answers among the banners: unauthenticated root shells, shells that run what a client sends, Metasploitable.',
+    () => backdoorHits(infos),
+  )
+  await rec.test(
+    'Known vulnerabilities by version',
+    'Matches the product versions named by banners and probes against the version catalogue (CVEs, end of life) and imported NVD CVEs.',
+    async () => {
+      const hits = []
+      for (const p of infos) hits.push(...(await portVersionFindings(p.port, p.service, p.products, ctx.vulns)))
+      return hits
+    },
+  )
   outputServices(ctx, infos)
   ctx.progress(SCALE, SCALE)
 }
 
 /** Port discovery: the open ports, or null when the scan was stopped during it. */
 async function discover(ctx: Ctx, host: string, ports: readonly number[]): Promise<number[] | null> {
-  const discovery = await ctx.test('TCP port discovery', `TCP scan (SYN where permitted, else connect) of ${ports.length} ports on ${host}.`)
+  const discovery = await ctx.test(
+    'TCP port discovery',
+    `TCP scan (SYN where permitted, else connect) of ${ports.length} ports on ${host}.`,
+  )
   ctx.log(`discovering ${ports.length} TCP ports on ${host}`)
   let states: Awaited<ReturnType<typeof discoverTcpPorts>>
   try {
@@ -134,14 +180,19 @@ async function detect(ctx: Ctx, rec: Recorder, host: string, open: readonly numb
   await rec.test('Service and version detection', `Identifies the service and version behind ${open.length} open TCP ports.`, async () => {
     const phase = phaseProgress((d, t) => ctx.progress(d, t), DISCOVERY_SHARE / SCALE, DETECTION_END, open.length)
     await scanBudget(ctx).each(open, { limit: AT_ONCE, host, signal: ctx.signal }, async (port) => {
-      const d = await detectService(ctx.net, host, port, { signal: ctx.signal, onProbe: (tried, planned) => phase.part(port, tried / (planned + 1)) })
+      const d = await detectService(ctx.net, host, port, {
+        signal: ctx.signal,
+        onProbe: (tried, planned) => phase.part(port, tried / (planned + 1)),
+      })
       phase.done(port)
       const kind = kindOf(port, d)
       const info: PortInfo = { port, detected: d, kind, service: serviceName(d, kind), tls: d.tls, products: productsOfService(d) }
       infos.push(info)
       // Flushed within a second, not at the end.
       outputServices(ctx, infos)
-      ctx.log(`${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`)
+      ctx.log(
+        `${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`,
+      )
     })
   })
   return infos.sort((a, b) => a.port - b.port)
@@ -160,7 +211,8 @@ async function serviceJobs(ctx: Ctx, rec: Recorder, host: string, infos: readonl
   for (const p of infos) {
     const active = p.kind ? ACTIVE_STEPS[p.kind] : undefined
     if (p.kind === 'ssh' && !p.tls) run('ssh', SSH_STEP, p)
-    if (p.kind === 'http' || p.kind === 'elasticsearch') jobs.push(async () => void ((await webRoot(ctx, rec, host, p)) && applied.add('elasticsearch')))
+    if (p.kind === 'http' || p.kind === 'elasticsearch')
+      jobs.push(async () => void ((await webRoot(ctx, rec, host, p)) && applied.add('elasticsearch')))
     if (ctx.params.checks.active && !p.tls && active && p.kind) run(p.kind, active, p)
   }
   // A TLS analysis is long (many handshakes): it moves the bar as it goes.
@@ -177,7 +229,13 @@ async function serviceJobs(ctx: Ctx, rec: Recorder, host: string, infos: readonl
   return applied
 }
 
-const probeTarget = (ctx: Ctx, host: string, p: PortInfo): ProbeTarget => ({ net: ctx.net, host, port: p.port, signal: ctx.signal, timeoutMs: EXCHANGE_TIMEOUT_MS })
+const probeTarget = (ctx: Ctx, host: string, p: PortInfo): ProbeTarget => ({
+  net: ctx.net,
+  host,
+  port: p.port,
+  signal: ctx.signal,
+  timeoutMs: EXCHANGE_TIMEOUT_MS,
+})
 
 async function serviceStep(ctx: Ctx, rec: Recorder, host: string, p: PortInfo, s: ServiceStep<unknown>): Promise<void> {
   await rec.test(`${s.test} on ${label(p)}`, s.description, async () => {
@@ -201,18 +259,31 @@ async function webRoot(ctx: Ctx, rec: Recorder, host: string, p: PortInfo): Prom
     ctx.log(`${p.port}/tcp GET / failed: ${failure.message}`)
   }
   if (!ctx.params.checks.active || !elasticsearchExpected(p, root)) return false
-  await rec.test(`Unauthenticated Elasticsearch on ${label(p)}`, 'Requests GET / without credentials and checks for the cluster information.', () => {
-    if (!root) throw failure ?? new Error('no HTTP answer')
-    return elasticsearchHits(root, p)
-  })
+  await rec.test(
+    `Unauthenticated Elasticsearch on ${label(p)}`,
+    'Requests GET / without credentials and checks for the cluster information.',
+    () => {
+      if (!root) throw failure ?? new Error('no HTTP answer')
+      return elasticsearchHits(root, p)
+    },
+  )
   return true
 }
 
 async function tlsStep(ctx: Ctx, rec: Recorder, host: string, p: PortInfo, progress: (done: number, total: number) => void): Promise<void> {
-  await rec.test(`TLS analysis on ${p.port}/tcp`, 'Runs the SSL/TLS Scanner analysis (protocols, cipher suites, certificate) on this TLS port.', async () => {
-    const report = await scanTls(ctx.net, host, p.port, { signal: ctx.signal, log: (l) => ctx.log(`${p.port}/tcp TLS: ${l}`), progress })
-    return tlsFindings(report, host, p.port).map((f) => ({ ...f, port: p.port, protocol: 'tcp' as const, service: f.service ?? p.service }))
-  })
+  await rec.test(
+    `TLS analysis on ${p.port}/tcp`,
+    'Runs the SSL/TLS Scanner analysis (protocols, cipher suites, certificate) on this TLS port.',
+    async () => {
+      const report = await scanTls(ctx.net, host, p.port, { signal: ctx.signal, log: (l) => ctx.log(`${p.port}/tcp TLS: ${l}`), progress })
+      return tlsFindings(report, host, p.port).map((f) => ({
+        ...f,
+        port: p.port,
+        protocol: 'tcp' as const,
+        service: f.service ?? p.service,
+      }))
+    },
+  )
 }
 
 /** Tests for checks that did not run, so every check has a record of why. */

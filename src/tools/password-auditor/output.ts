@@ -22,7 +22,13 @@ export interface AuditedLogin {
   stopped: string | null
 }
 
-export const credentialEntry = (service: string, port: number, username: string, password: string, product: string | null): FoundCredential => ({
+export const credentialEntry = (
+  service: string,
+  port: number,
+  username: string,
+  password: string,
+  product: string | null,
+): FoundCredential => ({
   service,
   port,
   username,
@@ -30,12 +36,25 @@ export const credentialEntry = (service: string, port: number, username: string,
   product,
 })
 
-export const auditedEntry = (l: LoginRef, r: AuditResult): AuditedLogin => ({ service: l.service, port: l.port, product: l.product, url: l.url, attempts: r.attempts, found: r.found.length, stopped: r.stopped })
+export const auditedEntry = (l: LoginRef, r: AuditResult): AuditedLogin => ({
+  service: l.service,
+  port: l.port,
+  product: l.product,
+  url: l.url,
+  attempts: r.attempts,
+  found: r.found.length,
+  stopped: r.stopped,
+})
 
-const sortedCredentials = (list: readonly FoundCredential[]) => [...list].sort((a, b) => a.port - b.port || a.service.localeCompare(b.service) || a.username.localeCompare(b.username))
+const sortedCredentials = (list: readonly FoundCredential[]) =>
+  [...list].sort((a, b) => a.port - b.port || a.service.localeCompare(b.service) || a.username.localeCompare(b.username))
 
 /** output_data.credentials (as found so far), and output_data.logins once the audit is over. */
-export function outputAudit(ctx: Pick<ScanContext, 'output'>, found: readonly FoundCredential[], audited: readonly AuditedLogin[] | null): void {
+export function outputAudit(
+  ctx: Pick<ScanContext, 'output'>,
+  found: readonly FoundCredential[],
+  audited: readonly AuditedLogin[] | null,
+): void {
   ctx.output('credentials', sortedCredentials(found))
   if (audited) ctx.output('logins', audited)
 }

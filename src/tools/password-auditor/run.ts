@@ -27,9 +27,16 @@ async function runPasswordAudit(ctx: Ctx, plan: PortPlan): Promise<void> {
   const rec = createRecorder(ctx)
   // 1. Which ports are open, and what speaks on them.
   let services: LoginService[] = []
-  await rec.test('Login service discovery', `Looks for open TCP ports among ${plan.ports.length} on ${host} and names the service on each.`, async () => {
-    services = await discoverLoginServices(ctx, host, plan.ports, new Set<ServiceKind>(ctx.params.services), (d, t) => ctx.progress(d * DISCOVERY_SHARE * 0.5, Math.max(1, t)))
-  }, { rethrow: true })
+  await rec.test(
+    'Login service discovery',
+    `Looks for open TCP ports among ${plan.ports.length} on ${host} and names the service on each.`,
+    async () => {
+      services = await discoverLoginServices(ctx, host, plan.ports, new Set<ServiceKind>(ctx.params.services), (d, t) =>
+        ctx.progress(d * DISCOVERY_SHARE * 0.5, Math.max(1, t)),
+      )
+    },
+    { rethrow: true },
+  )
   if (ctx.signal.aborted) return
   // 2. The logins, 3. the attempts on each.
   const logins = await loginsOf(ctx.net, host, services, ctx.signal, (l) => ctx.log(l))
@@ -40,7 +47,11 @@ async function runPasswordAudit(ctx: Ctx, plan: PortPlan): Promise<void> {
   ctx.progress(1, 1)
 }
 
-async function auditLogins(ctx: Ctx, host: string, logins: readonly Login[]): Promise<{ found: FoundCredential[]; audited: AuditedLogin[] }> {
+async function auditLogins(
+  ctx: Ctx,
+  host: string,
+  logins: readonly Login[],
+): Promise<{ found: FoundCredential[]; audited: AuditedLogin[] }> {
   const p = ctx.params
   const add = { usernames: p.usernames, passwords: p.passwords, credentials: p.credentials, defaultLists: p.default_lists }
   const plans = logins.map((l) => planAttempts(l.listId, add, { perAccount: p.max_attempts, perService: p.max_attempts_per_service }))
@@ -62,7 +73,10 @@ async function auditLogins(ctx: Ctx, host: string, logins: readonly Login[]): Pr
 /** One login's test: its attempts, the passwords found kept sealed, its hits. */
 async function auditLogin(ctx: Ctx, host: string, l: Login, plan: readonly Pair[], onAttempt: () => void) {
   const where = loginLabel(l)
-  const t = await ctx.test(`Default credentials: ${where}`, `Tries up to ${plan.length} default and weak credentials (at most ${ctx.params.max_attempts} per account, ${ctx.params.delay_ms} ms apart, stopping at lockout signs) on ${where}.`)
+  const t = await ctx.test(
+    `Default credentials: ${where}`,
+    `Tries up to ${plan.length} default and weak credentials (at most ${ctx.params.max_attempts} per account, ${ctx.params.delay_ms} ms apart, stopping at lockout signs) on ${where}.`,
+  )
   ctx.log(`${where}: ${plan.length} attempts planned`)
   const r = await audit({
     plan,

@@ -19,7 +19,10 @@ export const openPort = {
   cwe: [],
   owasp: OWASP.none,
   recommendation: 'Keep open only the ports the host must offer to this network; close or firewall the others.',
-  references: ['https://nmap.org/book/man-port-scanning-basics.html', 'https://www.iana.org/assignments/service-names-port-numbers/service-names-port-numbers.xhtml'],
+  references: [
+    'https://nmap.org/book/man-port-scanning-basics.html',
+    'https://www.iana.org/assignments/service-names-port-numbers/service-names-port-numbers.xhtml',
+  ],
   tags: ['ports', 'inventory'],
 } as const satisfies Check
 
@@ -27,11 +30,13 @@ export const telnetExposed = {
   id: 'tcp.exposure.telnet',
   name: 'Telnet service exposed',
   description: 'A Telnet server accepts connections. Telnet carries logins, passwords and the whole session in clear text.',
-  impact: 'Anyone on the network path can read credentials and session contents or hijack the session; Telnet daemons are also a common brute-force target.',
+  impact:
+    'Anyone on the network path can read credentials and session contents or hijack the session; Telnet daemons are also a common brute-force target.',
   risk: 'high',
   cwe: ['CWE-319'],
   owasp: OWASP.sensitiveData,
-  recommendation: 'Disable the Telnet service and use SSH for remote administration; if a device only offers Telnet, reach it only through an isolated management network or VPN.',
+  recommendation:
+    'Disable the Telnet service and use SSH for remote administration; if a device only offers Telnet, reach it only through an isolated management network or VPN.',
   references: ['https://www.rfc-editor.org/rfc/rfc854', cwe(319)],
   tags: ['ports', 'cleartext', 'remote-access'],
 } as const satisfies Check
@@ -44,7 +49,8 @@ export const ftpCleartext = {
   risk: 'medium',
   cwe: ['CWE-319'],
   owasp: OWASP.sensitiveData,
-  recommendation: 'Replace FTP with SFTP (over SSH) or require FTPS (FTP over TLS, RFC 4217) for every session, and close the plain FTP port.',
+  recommendation:
+    'Replace FTP with SFTP (over SSH) or require FTPS (FTP over TLS, RFC 4217) for every session, and close the plain FTP port.',
   references: ['https://www.rfc-editor.org/rfc/rfc4217', cwe(319)],
   tags: ['ports', 'cleartext', 'ftp'],
 } as const satisfies Check
@@ -52,12 +58,15 @@ export const ftpCleartext = {
 export const databaseExposed = {
   id: 'tcp.exposure.database',
   name: 'Database service exposed',
-  description: 'A database server (MySQL/MariaDB, PostgreSQL, MongoDB, Redis, Memcached, SQL Server, Oracle, Elasticsearch...) accepts connections from the scanner.',
-  impact: 'A database reachable from the network invites password guessing and exploitation of database vulnerabilities; a single weak account exposes all the data.',
+  description:
+    'A database server (MySQL/MariaDB, PostgreSQL, MongoDB, Redis, Memcached, SQL Server, Oracle, Elasticsearch...) accepts connections from the scanner.',
+  impact:
+    'A database reachable from the network invites password guessing and exploitation of database vulnerabilities; a single weak account exposes all the data.',
   risk: 'medium',
   cwe: ['CWE-668'],
   owasp: OWASP.misconfig,
-  recommendation: 'Let only the application servers reach the database: bind it to a private interface, firewall the port, and use a VPN or bastion for administration.',
+  recommendation:
+    'Let only the application servers reach the database: bind it to a private interface, firewall the port, and use a VPN or bastion for administration.',
   references: ['https://cheatsheetseries.owasp.org/cheatsheets/Database_Security_Cheat_Sheet.html', cwe(668)],
   tags: ['ports', 'database'],
 } as const satisfies Check
@@ -66,11 +75,13 @@ export const rdpExposed = {
   id: 'tcp.exposure.rdp',
   name: 'Remote Desktop (RDP) exposed',
   description: 'A Remote Desktop Protocol service accepts connections from the scanner.',
-  impact: 'Internet-facing RDP is a leading ransomware entry point: password spraying, credential stuffing, and pre-authentication flaws such as BlueKeep (CVE-2019-0708).',
+  impact:
+    'Internet-facing RDP is a leading ransomware entry point: password spraying, credential stuffing, and pre-authentication flaws such as BlueKeep (CVE-2019-0708).',
   risk: 'medium',
   cwe: ['CWE-668'],
   owasp: OWASP.misconfig,
-  recommendation: 'Do not expose RDP directly: put it behind a VPN or an RD Gateway with MFA, require Network Level Authentication, and keep the host patched.',
+  recommendation:
+    'Do not expose RDP directly: put it behind a VPN or an RD Gateway with MFA, require Network Level Authentication, and keep the host patched.',
   references: ['https://nvd.nist.gov/vuln/detail/CVE-2019-0708', cwe(668)],
   tags: ['ports', 'remote-access'],
 } as const satisfies Check
@@ -79,7 +90,8 @@ export const vncExposed = {
   id: 'tcp.exposure.vnc',
   name: 'VNC remote desktop exposed',
   description: 'A VNC (RFB) server accepts connections from the scanner.',
-  impact: 'VNC often uses weak 8-character passwords or none, and its classic authentication is not encrypted: attackers guess the password or watch and take over the desktop.',
+  impact:
+    'VNC often uses weak 8-character passwords or none, and its classic authentication is not encrypted: attackers guess the password or watch and take over the desktop.',
   risk: 'medium',
   cwe: ['CWE-668'],
   owasp: OWASP.misconfig,
@@ -92,11 +104,13 @@ export const smbExposed = {
   id: 'tcp.exposure.smb',
   name: 'SMB file sharing exposed',
   description: 'The SMB port (445/tcp, microsoft-ds) accepts connections from the scanner.',
-  impact: 'SMB reachable from untrusted networks allows share enumeration and password attacks, and was the path of wormable exploits such as EternalBlue (CVE-2017-0144).',
+  impact:
+    'SMB reachable from untrusted networks allows share enumeration and password attacks, and was the path of wormable exploits such as EternalBlue (CVE-2017-0144).',
   risk: 'medium',
   cwe: ['CWE-668'],
   owasp: OWASP.misconfig,
-  recommendation: 'Block 445/tcp (and 139/tcp) at the network edge, disable SMBv1, and offer file shares only inside trusted networks or over a VPN.',
+  recommendation:
+    'Block 445/tcp (and 139/tcp) at the network edge, disable SMBv1, and offer file shares only inside trusted networks or over a VPN.',
   references: ['https://nvd.nist.gov/vuln/detail/CVE-2017-0144', cwe(668)],
   tags: ['ports', 'file-sharing'],
 } as const satisfies Check
@@ -109,7 +123,8 @@ export const dockerApiExposed = {
   risk: 'critical',
   cwe: ['CWE-306'],
   owasp: OWASP.authFailures,
-  recommendation: 'Do not listen on tcp://0.0.0.0:2375; use the local socket, or TLS with client certificates (tlsverify) on 2376, or SSH access.',
+  recommendation:
+    'Do not listen on tcp://0.0.0.0:2375; use the local socket, or TLS with client certificates (tlsverify) on 2376, or SSH access.',
   references: ['https://docs.docker.com/engine/security/protect-access/', cwe(306)],
   tags: ['ports', 'containers', 'authentication'],
 } as const satisfies Check

@@ -26,8 +26,33 @@ export function portTable(ctx: Pick<ScanContext, 'output'>) {
   return {
     show(op: OpenPort) {
       let row = rowOf.get(op.port)
-      if (!row) rows.push((row = { port: op.port, protocol: 'tcp', state: 'open', service: null, product: null, version: null, banner: null, tls: false, cpe: null, probe: null }))
-      rowOf.set(op.port, Object.assign(row, { service: op.service, product: op.product, version: op.version, banner: op.banner, tls: op.tls, cpe: op.cpe ?? cpeOf(op.product, op.version), probe: op.probe ?? null }))
+      if (!row)
+        rows.push(
+          (row = {
+            port: op.port,
+            protocol: 'tcp',
+            state: 'open',
+            service: null,
+            product: null,
+            version: null,
+            banner: null,
+            tls: false,
+            cpe: null,
+            probe: null,
+          }),
+        )
+      rowOf.set(
+        op.port,
+        Object.assign(row, {
+          service: op.service,
+          product: op.product,
+          version: op.version,
+          banner: op.banner,
+          tls: op.tls,
+          cpe: op.cpe ?? cpeOf(op.product, op.version),
+          probe: op.probe ?? null,
+        }),
+      )
       ctx.output('ports', rows)
     },
     final() {

@@ -15,10 +15,19 @@ export const PortScannerParams = Type.Object(
       Type.Integer({ minimum: 50, maximum: 60_000, description: 'Longest wait for one connect, and for one service probe reply (ms).' }),
     ),
     concurrency: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 5000, description: 'Most probes in flight during discovery (default: 4096 SYNs, 1000 connects, 100 connects through a VPN profile).' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 5000,
+        description: 'Most probes in flight during discovery (default: 4096 SYNs, 1000 connects, 100 connects through a VPN profile).',
+      }),
     ),
     max_rate: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Most probes (SYNs or connects) sent per second during discovery, as nmap --max-rate; absent: paced only by the answers.' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description:
+          'Most probes (SYNs or connects) sent per second during discovery, as nmap --max-rate; absent: paced only by the answers.',
+      }),
     ),
     scan_method: Type.Union([Type.Literal('auto'), Type.Literal('syn'), Type.Literal('connect')], {
       default: 'auto',

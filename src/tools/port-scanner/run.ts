@@ -55,35 +55,75 @@ async function runPortScan(ctx: Ctx, plan: PortPlan): Promise<void> {
   const urlPort = ctx.target.type === 'url' ? Number(safeUrl(ctx.target.name)?.port || 0) : 0
   if (urlPort && !ports.includes(urlPort)) ports.unshift(urlPort)
   const detect = ctx.params.service_detection
-  const scan: Scan = { host, signal: childSignal(ctx.signal), ports, byPort: new Map(), table: portTable(ctx), share: detect ? DISCOVERY_SHARE : 1, method: 'connect' }
+  const scan: Scan = {
+    host,
+    signal: childSignal(ctx.signal),
+    ports,
+    byPort: new Map(),
+    table: portTable(ctx),
+    share: detect ? DISCOVERY_SHARE : 1,
+    method: 'connect',
+  }
   const states = await discover(ctx, scan)
   const open = states.filter((x) => x.state === 'open').map((x) => scan.byPort.get(x.port)!)
   await detectAndCheck(ctx, scan, open)
   if (detect) {
-    const t = await ctx.test('Known vulnerabilities by version', 'Matches the product versions service detection named against the version catalogue (CVEs, end of life) and imported NVD CVEs.')
-    for (const op of open) for (const f of await portVersionFindings(op.port, op.service, productsOfService(op), ctx.vulns)) await t.finding(f)
+    const t = await ctx.test(
+      'Known vulnerabilities by version',
+      'Matches the product versions service detection named against the version catalogue (CVEs, end of life) and imported NVD CVEs.',
+    )
+    for (const op of open)
+      for (const f of await portVersionFindings(op.port, op.service, productsOfService(op), ctx.vulns)) await t.finding(f)
     await t.done()
   }
   scan.table.final()
   const count = (s: string) => states.filter((x) => x.state === s).length
-  outputSummary(ctx, { requested: ports.length, scanned: states.length, open: open.length, closed: count('closed'), filtered: count('filtered'), method: scan.method })
+  outputSummary(ctx, {
+    requested: ports.length,
+    scanned: states.length,
+    open: open.length,
+    closed: count('closed'),
+    filtered: count('filtered'),
+    method: scan.method,
+  })
   ctx.progress(PROGRESS_UNITS, PROGRESS_UNITS)
   ctx.log(`Scan of ${host} ${scan.signal.aborted ? 'stopped' : 'finished'}: ${open.length} open TCP port(s)`)
 }
 
-const reportOpen = (t: TestHandle, op: OpenPort) => t.finding({ check: openPort, detail: `Port ${describePort(op)} is open.`, evidence: portEvidence(op), port: op.port, protocol: 'tcp', service: op.service, confirmed: true })
+const reportOpen = (t: TestHandle, op: OpenPort) =>
+  t.finding({
+    check: openPort,
+    detail: `Port ${describePort(op)} is open.`,
+    evidence: portEvidence(op),
+    port: op.port,
+    protocol: 'tcp',
+    service: op.service,
+    confirmed: true,
+  })
 
 /** Port discovery: each open port reported as it answers; the state of every port scanned. */
 async function discover(ctx: Ctx, scan: Scan): Promise<PortResult[]> {
   const { host, ports } = scan
   const p = ctx.params
   ctx.log(`Starting TCP port scan of ${host}: ${ports.length} ports (${p.ports})`)
-  const discovery = await ctx.test('Port discovery', `TCP scan (SYN where permitted, else connect) of ${ports.length} ports (${p.ports}) of ${host}: open, closed or filtered.`)
+  const discovery = await ctx.test(
+    'Port discovery',
+    `TCP scan (SYN where permitted, else connect) of ${ports.length} ports (${p.ports}) of ${host}: open, closed or filtered.`,
+  )
   scan.discovery = discovery
   const writes = serialWrites()
   const discovered = (port: number) => {
     if (scan.byPort.has(port)) return
-    const op: OpenPort = { port, service: PORT_SERVICE_NAMES[port] ?? null, product: null, version: null, banner: null, tls: false, facts: {}, identified: false }
+    const op: OpenPort = {
+      port,
+      service: PORT_SERVICE_NAMES[port] ?? null,
+      product: null,
+      version: null,
+      banner: null,
+      tls: false,
+      facts: {},
+      identified: false,
+    }
     scan.byPort.set(port, op)
     writes.add(async () => {
       await reportOpen(discovery, op)
@@ -104,7 +144,9 @@ async function discover(ctx: Ctx, scan: Scan): Promise<PortResult[]> {
       maxRate: p.max_rate,
       onMethod: (m, note) => {
         scan.method = m
-        ctx.log(m === 'syn' ? 'Discovery by TCP SYN scan (raw socket, half-open)' : `Discovery by TCP connect scan${note ? ` (${note})` : ''}`)
+        ctx.log(
+          m === 'syn' ? 'Discovery by TCP SYN scan (raw socket, half-open)' : `Discovery by TCP connect scan${note ? ` (${note})` : ''}`,
+        )
       },
     })
   } catch (e) {
@@ -143,7 +185,9 @@ async function detectAndCheck(ctx: Ctx, scan: Scan, open: readonly OpenPort[]): 
   const { host, signal } = scan
   const detect = ctx.params.service_detection
   const timeoutMs = ctx.params.timeout_ms ?? DEFAULT_PROBE_TIMEOUT_MS
-  const detection = detect ? await ctx.test('Service detection', 'Banner grabbing and protocol probes on each open port to name the service, product and version.') : null
+  const detection = detect
+    ? await ctx.test('Service detection', 'Banner grabbing and protocol probes on each open port to name the service, product and version.')
+    : null
   const rules: Array<{ rule: (typeof RISK_RULES)[number]; test: TestHandle }> = []
   for (const rule of RISK_RULES) {
     const t = await ctx.test(rule.check.name, `${rule.check.description} Checked on every open port.`)
@@ -164,7 +208,11 @@ async function detectAndCheck(ctx: Ctx, scan: Scan, open: readonly OpenPort[]): 
     // Each port moves the bar as its probes end, not only when its last one does.
     const phase = phaseProgress((d, t) => ctx.progress(d, t), scan.share, 1, probed.length)
     await scanBudget(ctx).each(probed, { limit: DETECT_CONCURRENCY, host, signal }, async (op) => {
-      const info = await probeService(ctx.net, host, op.port, { signal, timeoutMs, onProbe: (tried, planned) => phase.part(op, tried / (planned + 1)) })
+      const info = await probeService(ctx.net, host, op.port, {
+        signal,
+        timeoutMs,
+        onProbe: (tried, planned) => phase.part(op, tried / (planned + 1)),
+      })
       if (signal.aborted) return
       Object.assign(op, info)
       await reportOpen(scan.discovery!, op)

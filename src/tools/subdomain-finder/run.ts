@@ -23,7 +23,17 @@ import { nameServerAddresses, zoneTransfers } from './probes/zone-transfer.js'
 import { exists, isSubdomain, matchesWildcard, targetOf, type Wildcard } from './detect/names.js'
 import { analyzeDmarc, analyzeSpf } from './detect/email-policy.js'
 import { takeoverService } from './detect/takeover.js'
-import { danglingFinding, describeFound, policyTest, recordRow, subdomainFinding, subdomainRow, zoneTransferFinding, type Found, type Source } from './output.js'
+import {
+  danglingFinding,
+  describeFound,
+  policyTest,
+  recordRow,
+  subdomainFinding,
+  subdomainRow,
+  zoneTransferFinding,
+  type Found,
+  type Source,
+} from './output.js'
 
 type Params = SubdomainFinderParams
 
@@ -70,7 +80,8 @@ const step = (r: Run, n = 1) => r.ctx.progress((r.done += n), r.total)
 /** The target as a domain, and a working link to the resolver that knows it; null when stopped. */
 async function connectResolver(ctx: ScanContext<Params>): Promise<{ domain: string; client: DnsClient; soa: DnsMessage } | null> {
   const domain = normalizeName(targetHost(ctx.target.name))
-  if (ipVersion(domain) || !domain.includes('.')) throw new ToolStartError(`the Subdomain Finder needs a domain name, not ${JSON.stringify(ctx.target.name)}`)
+  if (ipVersion(domain) || !domain.includes('.'))
+    throw new ToolStartError(`the Subdomain Finder needs a domain name, not ${JSON.stringify(ctx.target.name)}`)
   let resolver: Awaited<ReturnType<typeof chooseResolver>>
   try {
     resolver = await chooseResolver(ctx.params.resolver, { WARD_DNS_RESOLVER: ctx.settings.dnsResolver })
@@ -85,11 +96,15 @@ async function connectResolver(ctx: ScanContext<Params>): Promise<{ domain: stri
     throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} does not answer: ${link.error}`)
   }
   const { client } = link
-  ctx.log(`resolver ${fmtServer(resolver.server)} (${resolver.source}) over ${client.transport.toUpperCase()}${link.note ? ` — ${link.note}` : ''}`)
+  ctx.log(
+    `resolver ${fmtServer(resolver.server)} (${resolver.source}) over ${client.transport.toUpperCase()}${link.note ? ` — ${link.note}` : ''}`,
+  )
   const rcode = link.soa.flags.rcode
   if (rcode === RCODE.NXDOMAIN) throw new TargetUnreachableError(`${domain} does not exist in DNS (NXDOMAIN)`)
   if (rcode === RCODE.REFUSED || rcode === RCODE.SERVFAIL) {
-    throw new TargetUnreachableError(`the DNS resolver ${fmtServer(resolver.server)} answers ${rcodeName(rcode)} for ${domain}: it does not resolve it for Ward`)
+    throw new TargetUnreachableError(
+      `the DNS resolver ${fmtServer(resolver.server)} answers ${rcodeName(rcode)} for ${domain}: it does not resolve it for Ward`,
+    )
   }
 
   return { domain, client, soa: link.soa }
@@ -115,13 +130,29 @@ async function emailPolicyStep(r: Run, own: DnsRecord[]): Promise<void> {
   const apex = r.soa.answers.some((r) => r.type === TYPE.SOA && r.name === domain)
   const hasMx = own.some((r) => r.type === TYPE.MX && r.name === domain)
   if (!apex && !hasMx) {
-    for (const name of ['SPF record', 'DMARC record']) await (await ctx.test(name, `Email policy of ${domain}.`)).skip(`${domain} is not a zone apex and has no MX record`)
+    for (const name of ['SPF record', 'DMARC record'])
+      await (await ctx.test(name, `Email policy of ${domain}.`)).skip(`${domain} is not a zone apex and has no MX record`)
   } else {
-    await policyTest(ctx, 'spf', 'SPF record', `Looked for a v=spf1 TXT record on ${domain} and its "all" qualifier.`, domain, analyzeSpf(own.filter((r) => r.type === TYPE.TXT && r.name === domain).map((r) => r.data)))
+    await policyTest(
+      ctx,
+      'spf',
+      'SPF record',
+      `Looked for a v=spf1 TXT record on ${domain} and its "all" qualifier.`,
+      domain,
+      analyzeSpf(own.filter((r) => r.type === TYPE.TXT && r.name === domain).map((r) => r.data)),
+    )
     const dmarc = await findDmarc(client, domain, signal)
     r.allRecords.push(...dmarc.records)
     const inherited = dmarc.at && dmarc.at !== `_dmarc.${domain}` ? ` (inherited from ${dmarc.at})` : ''
-    await policyTest(ctx, 'dmarc', 'DMARC record', `Looked for a v=DMARC1 TXT record at _dmarc.${domain} (then at its parent domains, as receivers do) and its policy.`, domain, analyzeDmarc(dmarc.records.map((r) => r.data)), inherited)
+    await policyTest(
+      ctx,
+      'dmarc',
+      'DMARC record',
+      `Looked for a v=DMARC1 TXT record at _dmarc.${domain} (then at its parent domains, as receivers do) and its policy.`,
+      domain,
+      analyzeDmarc(dmarc.records.map((r) => r.data)),
+      inherited,
+    )
   }
   step(r, 2)
 }
@@ -137,7 +168,13 @@ async function wildcardStep(r: Run): Promise<Wildcard | null> {
     if (wildcard) {
       const answer = [...wildcard.targets, ...wildcard.addresses].join(', ')
       ctx.log(`wildcard: random names resolve to ${answer}; matching results are discarded`)
-      await wildTest.finding({ check: dnsWildcard, location: `*.${domain}`, detail: `Random names such as ${wildcard.samples[0]!.name} resolve to ${answer}.`, evidence: textEvidence(`*.${domain} → ${answer}`), confirmed: true })
+      await wildTest.finding({
+        check: dnsWildcard,
+        location: `*.${domain}`,
+        detail: `Random names such as ${wildcard.samples[0]!.name} resolve to ${answer}.`,
+        evidence: textEvidence(`*.${domain} → ${answer}`),
+        confirmed: true,
+      })
     }
     await wildTest.done()
   } catch (e) {
@@ -199,7 +236,10 @@ async function zoneTransferStep(run: Run, own: DnsRecord[]): Promise<void> {
 /** 6. Brute force, then resolve what the records and the zone transfer named; the names found, sorted. */
 async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildcard | null): Promise<Found[]> {
   const { ctx, domain, client, signal, found } = r
-  const enumTest = await ctx.test('Subdomain enumeration', `Resolved ${words.length} candidate names (${ctx.params.wordlist ? 'custom wordlist' : `${ctx.params.scan_type} wordlist`}) under ${domain}, plus names from the zone transfer and the domain's records${wildcard ? ', discarding answers equal to the wildcard' : ''}.`)
+  const enumTest = await ctx.test(
+    'Subdomain enumeration',
+    `Resolved ${words.length} candidate names (${ctx.params.wordlist ? 'custom wordlist' : `${ctx.params.scan_type} wordlist`}) under ${domain}, plus names from the zone transfer and the domain's records${wildcard ? ', discarding answers equal to the wildcard' : ''}.`,
+  )
   const concurrency = client.transport === 'udp' ? 24 : 8
   let failures = 0
   let wildcardHits = 0
@@ -233,7 +273,8 @@ async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildc
     await enumTest.finding(subdomainFinding(f))
   }
   if (signal.aborted) await enumTest.error(`stopped after ${r.done - 6} of ${words.length} names`)
-  else if (failures > candidates.length / 2) await enumTest.error(`${failures} of ${candidates.length} lookups failed: the resolver is unreliable`)
+  else if (failures > candidates.length / 2)
+    await enumTest.error(`${failures} of ${candidates.length} lookups failed: the resolver is unreliable`)
   else await enumTest.done()
 
   return sorted
@@ -242,7 +283,10 @@ async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildc
 /** 7. Dangling CNAMEs: a chain that ends in a name that does not exist. */
 async function danglingCnameStep(r: Run, sorted: Found[]): Promise<void> {
   const { ctx, domain, client, signal } = r
-  const danglingTest = await ctx.test('Dangling CNAME records', `Resolved the final target of every CNAME found under ${domain}; NXDOMAIN means the target can be claimed.`)
+  const danglingTest = await ctx.test(
+    'Dangling CNAME records',
+    `Resolved the final target of every CNAME found under ${domain}; NXDOMAIN means the target can be claimed.`,
+  )
   const cnamed = sorted.filter((f) => f.lookup.cnames.length && !f.lookup.addresses.length)
   for (const f of cnamed) {
     if (signal.aborted) break

@@ -6,7 +6,8 @@ import { tlsScannerChecks } from './checks.js'
 export const tlsScannerManifest: ToolManifest<typeof TlsScannerParams> = {
   id: 450,
   name: 'SSL/TLS Scanner',
-  description: 'Analyses one TLS service: protocol versions, cipher suites, certificate chain, HSTS, compression, renegotiation and Heartbleed.',
+  description:
+    'Analyses one TLS service: protocol versions, cipher suites, certificate chain, HSTS, compression, renegotiation and Heartbleed.',
   params: TlsScannerParams,
   checks: tlsScannerChecks,
   supportsMaxScanTime: false,

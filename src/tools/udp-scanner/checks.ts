@@ -51,7 +51,8 @@ export const udpNtpMode6 = {
   id: 'udp.ntp.mode6',
   name: 'NTP server answers mode 6 control queries (readvar)',
   description: 'The NTP server answered an NTP control (mode 6) READVAR query from the scanner, revealing its variables and version.',
-  impact: 'Mode 6 replies are larger than the query and are abused for reflection/amplification attacks; they also disclose the ntpd version.',
+  impact:
+    'Mode 6 replies are larger than the query and are abused for reflection/amplification attacks; they also disclose the ntpd version.',
   risk: 'medium',
   cwe: ['CWE-406', 'CWE-200'],
   owasp: OWASP.misconfig,
@@ -87,7 +88,11 @@ export const udpSnmpPublic = {
   cwe: ['CWE-1392', 'CWE-406'],
   owasp: OWASP.authFailures,
   recommendation: 'Disable SNMP v1/v2c or set a long random community; prefer SNMPv3 with authPriv, and allow only management hosts.',
-  references: ['https://www.cisa.gov/news-events/alerts/2017/06/05/reducing-risk-snmp-abuse', 'https://cwe.mitre.org/data/definitions/1392.html', CISA_UDP_AMPLIFICATION],
+  references: [
+    'https://www.cisa.gov/news-events/alerts/2017/06/05/reducing-risk-snmp-abuse',
+    'https://cwe.mitre.org/data/definitions/1392.html',
+    CISA_UDP_AMPLIFICATION,
+  ],
   tags: ['udp', 'snmp', 'default-credentials', 'amplification'],
 } as const satisfies Check
 
@@ -95,7 +100,8 @@ export const udpSsdpExposed = {
   id: 'udp.ssdp.exposed',
   name: 'SSDP (UPnP discovery) answers unicast M-SEARCH',
   description: 'The host answered an SSDP M-SEARCH request sent straight to it, so UPnP discovery is reachable beyond the local link.',
-  impact: 'SSDP replies are up to 30 times larger than the request and are widely abused for reflection attacks; they also reveal device details.',
+  impact:
+    'SSDP replies are up to 30 times larger than the request and are widely abused for reflection attacks; they also reveal device details.',
   risk: 'medium',
   cwe: ['CWE-406', 'CWE-200'],
   owasp: OWASP.misconfig,
@@ -114,7 +120,8 @@ export const udpMemcachedExposed = {
   risk: 'high',
   cwe: ['CWE-406', 'CWE-306'],
   owasp: OWASP.misconfig,
-  recommendation: 'Start memcached with -U 0 (UDP off; the default since 1.5.6), bind it to localhost or a private interface, and filter port 11211.',
+  recommendation:
+    'Start memcached with -U 0 (UDP off; the default since 1.5.6), bind it to localhost or a private interface, and filter port 11211.',
   references: ['https://nvd.nist.gov/vuln/detail/CVE-2018-1000115', 'https://github.com/memcached/memcached/wiki/ReleaseNotes156', CWE_406],
   cve: ['CVE-2018-1000115'],
   tags: ['udp', 'memcached', 'amplification'],
@@ -124,7 +131,8 @@ export const udpNetbiosExposed = {
   id: 'udp.netbios.exposed',
   name: 'NetBIOS name service answers status queries',
   description: 'The host answered a NetBIOS node status (NBSTAT) query, listing its NetBIOS names, workgroup and often its MAC address.',
-  impact: 'The names and workgroup help an attacker map the Windows network; NBSTAT replies are also used for small-factor reflection attacks.',
+  impact:
+    'The names and workgroup help an attacker map the Windows network; NBSTAT replies are also used for small-factor reflection attacks.',
   risk: 'low',
   cwe: ['CWE-200', 'CWE-406'],
   owasp: OWASP.misconfig,
@@ -136,12 +144,15 @@ export const udpNetbiosExposed = {
 export const udpTftpExposed = {
   id: 'udp.tftp.exposed',
   name: 'TFTP server reachable',
-  description: 'A TFTP server answered a read request. TFTP has no authentication: any file it serves can be read by anyone who guesses its name.',
-  impact: 'Device configurations and firmware images served over TFTP often contain passwords; the service is also used for reflection attacks.',
+  description:
+    'A TFTP server answered a read request. TFTP has no authentication: any file it serves can be read by anyone who guesses its name.',
+  impact:
+    'Device configurations and firmware images served over TFTP often contain passwords; the service is also used for reflection attacks.',
   risk: 'medium',
   cwe: ['CWE-306', 'CWE-406'],
   owasp: OWASP.brokenAccess,
-  recommendation: 'Stop the TFTP server when it is not needed, or allow only the devices that boot from it and serve a dedicated read-only directory.',
+  recommendation:
+    'Stop the TFTP server when it is not needed, or allow only the devices that boot from it and serve a dedicated read-only directory.',
   references: ['https://www.rfc-editor.org/rfc/rfc1350', 'https://cwe.mitre.org/data/definitions/306.html', CISA_UDP_AMPLIFICATION],
   tags: ['udp', 'tftp', 'amplification'],
 } as const satisfies Check

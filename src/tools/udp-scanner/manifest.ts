@@ -8,7 +8,8 @@ import { portSpecProblem } from '../../toolkit/ports.js'
 export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = {
   id: 80,
   name: 'UDP Port Scanner',
-  description: 'UDP scan with protocol-specific probes: open ports, and exposed amplification-prone services (DNS, NTP, SNMP, SSDP, memcached, NetBIOS, TFTP).',
+  description:
+    'UDP scan with protocol-specific probes: open ports, and exposed amplification-prone services (DNS, NTP, SNMP, SSDP, memcached, NetBIOS, TFTP).',
   params: udpScannerParams,
   validateParams: (p) => portSpecProblem(p.ports, UDP_PORTS),
   checks: udpScannerChecks,

@@ -11,7 +11,10 @@ export const countState = (rows: readonly PortRow[], s: PortRow['state']) => row
 export function outputPorts(ctx: Pick<ScanContext, 'output'>, rows: readonly PortRow[]): void {
   const count = (s: PortRow['state']) => countState(rows, s)
   const listFiltered = count('open|filtered') + count('filtered') <= MAX_LISTED_OPEN_FILTERED
-  ctx.output('ports', rows.filter((r) => r.state === 'open' || (listFiltered && r.state !== 'closed')))
+  ctx.output(
+    'ports',
+    rows.filter((r) => r.state === 'open' || (listFiltered && r.state !== 'closed')),
+  )
   ctx.output('ports_summary', {
     scanned: rows.length,
     open: count('open'),

@@ -15,8 +15,16 @@ import { portVersionFindings } from '../lib/versions/report.js'
 import { udpScannerManifest } from './manifest.js'
 import type { udpScannerParams } from './params.js'
 import {
-  udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
-  udpOpenPort, udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
+  udpDnsOpenResolver,
+  udpDnsVersionDisclosure,
+  udpMemcachedExposed,
+  udpNetbiosExposed,
+  udpNtpMode6,
+  udpNtpMonlist,
+  udpOpenPort,
+  udpSnmpPublic,
+  udpSsdpExposed,
+  udpTftpExposed,
 } from './checks.js'
 import { UDP_PORTS } from './data/ports.js'
 import { exchange, resolveHost, RttTracker } from './probes/exchange.js'
@@ -64,7 +72,9 @@ async function runUdpScan(ctx: Ctx, plan: PortPlan): Promise<void> {
   }
   setMaxListeners(256, ctx.signal) // one abort listener per in-flight query/socket
   const { timeout_ms: timeoutMs, retries } = ctx.params
-  ctx.log(`UDP scan of ${host}${address !== host ? ` (${address})` : ''}: ${plan.ports.length} ports, timeout ${timeoutMs} ms, ${retries} retries`)
+  ctx.log(
+    `UDP scan of ${host}${address !== host ? ` (${address})` : ''}: ${plan.ports.length} ports, timeout ${timeoutMs} ms, ${retries} retries`,
+  )
   let done = 0
   const total = plan.ports.length + SERVICE_CHECKS.length
   const scan: Scan = { host, address, rows: [], hits: new Map(), progress: () => ctx.progress(++done, total) }
@@ -77,12 +87,21 @@ async function runUdpScan(ctx: Ctx, plan: PortPlan): Promise<void> {
 async function discover(ctx: Ctx, scan: Scan, ports: readonly number[]): Promise<void> {
   const { signal } = ctx
   const { timeout_ms: timeoutMs, retries } = ctx.params
-  const discovery = await ctx.test('UDP port discovery', `Sent protocol-specific UDP probes to ${ports.length} ports of ${scan.host} through connected sockets (ICMP port unreachable → closed, reply → open, silence after ${retries + 1} attempts → open|filtered).`)
+  const discovery = await ctx.test(
+    'UDP port discovery',
+    `Sent protocol-specific UDP probes to ${ports.length} ports of ${scan.host} through connected sockets (ICMP port unreachable → closed, reply → open, silence after ${retries + 1} attempts → open|filtered).`,
+  )
   const rtt = new RttTracker(timeoutMs)
   const limit = concurrencyFor(ports.length)
   await scanBudget(ctx, { total: limit, perHost: limit }).each(ports, { limit, host: scan.address, signal }, async (port) => {
     const probe = probeFor(port)
-    const ex = await exchange(ctx.net, scan.address, port, probe.payloads, { timeoutMs: rtt.wait, onRtt: rtt.record, retries, signal, anySourcePort: probe.anySourcePort ?? false })
+    const ex = await exchange(ctx.net, scan.address, port, probe.payloads, {
+      timeoutMs: rtt.wait,
+      onRtt: rtt.record,
+      retries,
+      signal,
+      anySourcePort: probe.anySourcePort ?? false,
+    })
     if (ex.reason === 'aborted') return
     const facts = classify(port, ex)
     scan.rows.push(facts.row)
@@ -97,16 +116,29 @@ async function discover(ctx: Ctx, scan: Scan, ports: readonly number[]): Promise
     throw new TargetUnreachableError(message)
   }
   const count = (s: PortRow['state']) => countState(rows, s)
-  ctx.log(`discovery: ${rows.length}/${ports.length} ports probed — ${count('open')} open, ${count('open|filtered')} open|filtered, ${count('closed')} closed, ${count('filtered')} filtered`)
+  ctx.log(
+    `discovery: ${rows.length}/${ports.length} ports probed — ${count('open')} open, ${count('open|filtered')} open|filtered, ${count('closed')} closed, ${count('filtered')} filtered`,
+  )
   outputPorts(ctx, rows)
   for (const row of rows.filter((r) => r.state === 'open')) {
     const open = scan.hits.get(row.port)!.find((h) => h.check === udpOpenPort)!
-    await discovery.finding({ check: udpOpenPort, detail: open.detail, port: row.port, protocol: 'udp', service: row.service, evidence: row.banner ? textEvidence(row.banner) : undefined })
+    await discovery.finding({
+      check: udpOpenPort,
+      detail: open.detail,
+      port: row.port,
+      protocol: 'udp',
+      service: row.service,
+      evidence: row.banner ? textEvidence(row.banner) : undefined,
+    })
   }
   if (signal.aborted && rows.length < ports.length) await discovery.error(`stopped before completion (${reasonOf(signal)})`)
   else await discovery.done()
   // open|filtered may be a silent service: a finding there stays unless its test ran again.
-  ctx.cover({ protocol: 'udp', probed: rows.map((r) => r.port), open: rows.filter((r) => r.state === 'open' || r.state === 'open|filtered').map((r) => r.port) })
+  ctx.cover({
+    protocol: 'udp',
+    probed: rows.map((r) => r.port),
+    open: rows.filter((r) => r.state === 'open' || r.state === 'open|filtered').map((r) => r.port),
+  })
 }
 
 /**
@@ -132,7 +164,16 @@ async function serviceChecks(ctx: Ctx, scan: Scan): Promise<void> {
     const applicable = scan.rows.filter((r) => r.state === 'open' && r.service === sc.service)
     for (const row of applicable)
       for (const h of scan.hits.get(row.port) ?? [])
-        if (h.check === sc.check) await t.finding({ check: h.check, detail: h.detail, port: row.port, protocol: 'udp', service: row.service, evidence: textEvidence(h.detail ?? ''), confirmed: true })
+        if (h.check === sc.check)
+          await t.finding({
+            check: h.check,
+            detail: h.detail,
+            port: row.port,
+            protocol: 'udp',
+            service: row.service,
+            evidence: textEvidence(h.detail ?? ''),
+            confirmed: true,
+          })
     if (ctx.signal.aborted) await t.error(`stopped before this check completed (${reasonOf(ctx.signal)})`)
     else if (applicable.length === 0) await t.skip(`no open ${sc.service} port found`)
     else await t.done()
@@ -142,10 +183,20 @@ async function serviceChecks(ctx: Ctx, scan: Scan): Promise<void> {
 
 /** Versions the replies named (BIND's version.bind, memcached's stats) → the version catalogue and imported CVEs. */
 async function versions(ctx: Ctx, scan: Scan): Promise<void> {
-  const t = await ctx.test('Known vulnerabilities by version', 'Matches the product versions the UDP replies named (DNS version.bind, memcached stats) against the version catalogue (CVEs, end of life) and imported NVD CVEs.')
+  const t = await ctx.test(
+    'Known vulnerabilities by version',
+    'Matches the product versions the UDP replies named (DNS version.bind, memcached stats) against the version catalogue (CVEs, end of life) and imported NVD CVEs.',
+  )
   for (const row of scan.rows) {
     if (row.state !== 'open' || !row.product || !row.version) continue
-    for (const f of await portVersionFindings(row.port, row.service, productsOfService({ product: row.product, version: row.version, banner: null }), ctx.vulns, 'udp')) await t.finding(f)
+    for (const f of await portVersionFindings(
+      row.port,
+      row.service,
+      productsOfService({ product: row.product, version: row.version, banner: null }),
+      ctx.vulns,
+      'udp',
+    ))
+      await t.finding(f)
   }
   await t.done()
 }

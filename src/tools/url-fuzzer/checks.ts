@@ -124,24 +124,49 @@ export const pathDiscovery = {
     'Paths that are not linked from a known page but answer with a status counted as found. One finding per ' +
     'scanned base URL lists them; each path is also in output_data.urls.',
   impact:
-    'Unlinked content widens the attack surface: old applications, test pages and APIs are often less maintained ' +
-    'than the main site.',
+    'Unlinked content widens the attack surface: old applications, test pages and APIs are often less maintained ' + 'than the main site.',
   risk: 'info',
   cwe: [],
   owasp: OWASP.none,
-  recommendation:
-    'Review the list: remove what is not meant to be published and protect what must stay reachable but is not public.',
+  recommendation: 'Review the list: remove what is not meant to be published and protect what must stay reachable but is not public.',
   references: [`${WSTG}/01-Information_Gathering/04-Enumerate_Applications_on_Webserver`],
   tags: ['discovery', 'attack-surface'],
 } as const satisfies Check
 
-export const urlFuzzerChecks = [vcsExposure, backupExposure, configExposure, adminPanelExposure, debugExposure, pathDiscovery] as const satisfies readonly Check[]
+export const urlFuzzerChecks = [
+  vcsExposure,
+  backupExposure,
+  configExposure,
+  adminPanelExposure,
+  debugExposure,
+  pathDiscovery,
+] as const satisfies readonly Check[]
 
 /** The tests a scan reports, one per exposure kind (the discovery summary is its own test). */
 export const KIND_TESTS: readonly { check: Check; name: string; description: string }[] = [
-  { check: vcsExposure, name: 'Version-control folders', description: 'Requests files of .git, .svn, .hg and .bzr repositories and reports those served.' },
-  { check: backupExposure, name: 'Backup files and archives', description: 'Requests backup copies, archives and database dumps and reports those served.' },
-  { check: configExposure, name: 'Configuration files', description: 'Requests environment, server and application configuration files and reports those served.' },
-  { check: adminPanelExposure, name: 'Administration interfaces', description: 'Requests well-known administration paths and reports those that answer.' },
-  { check: debugExposure, name: 'Debug and status endpoints', description: 'Requests phpinfo, server-status, actuator and framework debug paths and reports those served.' },
+  {
+    check: vcsExposure,
+    name: 'Version-control folders',
+    description: 'Requests files of .git, .svn, .hg and .bzr repositories and reports those served.',
+  },
+  {
+    check: backupExposure,
+    name: 'Backup files and archives',
+    description: 'Requests backup copies, archives and database dumps and reports those served.',
+  },
+  {
+    check: configExposure,
+    name: 'Configuration files',
+    description: 'Requests environment, server and application configuration files and reports those served.',
+  },
+  {
+    check: adminPanelExposure,
+    name: 'Administration interfaces',
+    description: 'Requests well-known administration paths and reports those that answer.',
+  },
+  {
+    check: debugExposure,
+    name: 'Debug and status endpoints',
+    description: 'Requests phpinfo, server-status, actuator and framework debug paths and reports those served.',
+  },
 ]

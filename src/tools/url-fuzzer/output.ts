@@ -29,7 +29,8 @@ type Where = { port: number; protocol: 'tcp'; service: string }
 const COLUMNS = ['Method', 'URL', 'Status', 'Length', 'Content type', 'Redirect']
 const row = (d: Discovery) => [d.method, d.url, d.status, d.length, d.contentType, d.redirect ?? '']
 // Stable order for the stored results (discovery order depends on timing).
-const byUrl = (a: { url: string; method: string }, b: { url: string; method: string }) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.method < b.method ? -1 : 1)
+const byUrl = (a: { url: string; method: string }, b: { url: string; method: string }) =>
+  a.url < b.url ? -1 : a.url > b.url ? 1 : a.method < b.method ? -1 : 1
 
 /** Records discoveries as they come: `add` for each, `finish` once at the end. */
 export function discoveryOutput(ctx: Pick<ScanContext, 'log' | 'output'>, kindTests: ReadonlyMap<string, KindTest>, where: Where) {
@@ -52,7 +53,8 @@ export function discoveryOutput(ctx: Pick<ScanContext, 'log' | 'output'>, kindTe
     ctx.log(`found ${d.method} ${d.url} ${d.status} ${d.length}${d.redirect ? ` -> ${d.redirect}` : ''}`)
     if (urls.length < MAX_OUTPUT_URLS) {
       urls.push({ url: d.url, method: d.method, status: d.status, length: d.length, content_type: d.contentType, redirect: d.redirect })
-    } else if (urls.length === MAX_OUTPUT_URLS) ctx.log(`output_data.urls is full (${MAX_OUTPUT_URLS}); further discoveries are only logged`)
+    } else if (urls.length === MAX_OUTPUT_URLS)
+      ctx.log(`output_data.urls is full (${MAX_OUTPUT_URLS}); further discoveries are only logged`)
     const kind = classify(d.path, d.status)
     if (!kind) {
       if (plain.length < MAX_OUTPUT_URLS) plain.push(d)

@@ -35,7 +35,10 @@ export const urlFuzzerParams = Type.Object(
       description: 'Statuses that count as found',
     }),
     concurrency: Type.Integer({ default: 20, minimum: 1, maximum: 200, description: 'Requests in flight at most' }),
-    follow_redirects: Type.Boolean({ default: false, description: 'Follow redirects on the same host (at most 5) and judge the final answer' }),
+    follow_redirects: Type.Boolean({
+      default: false,
+      description: 'Follow redirects on the same host (at most 5) and judge the final answer',
+    }),
     rate_limit: Type.Integer({ default: 200, minimum: 1, maximum: 100_000, description: 'Requests per second per host at most' }),
     authentication: authenticationParam,
   },

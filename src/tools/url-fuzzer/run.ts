@@ -28,10 +28,16 @@ export const urlFuzzer = defineTool(urlFuzzerManifest, async (ctx) => {
       `concurrency ${p.concurrency}, ${p.rate_limit} req/s`,
   )
 
-  const calibration = await ctx.test('Soft-404 calibration', 'Requests random nonexistent paths to learn how the site answers them, so such answers are not reported.')
+  const calibration = await ctx.test(
+    'Soft-404 calibration',
+    'Requests random nonexistent paths to learn how the site answers them, so such answers are not reported.',
+  )
   const kindTests = new Map<string, KindTest>()
   for (const k of KIND_TESTS) kindTests.set(k.check.id, { handle: await ctx.test(k.name, k.description), found: 0 })
-  const discoveryTest = await ctx.test('Path discovery', `Requests every word of the wordlist under ${base.href} and lists the paths that exist.`)
+  const discoveryTest = await ctx.test(
+    'Path discovery',
+    `Requests every word of the wordlist under ${base.href} and lists the paths that exist.`,
+  )
   const out = discoveryOutput(ctx, kindTests, { port: portOf(base), protocol: 'tcp', service: serviceOf(base) })
 
   const fuzzer = createFuzzer({
@@ -50,7 +56,9 @@ export const urlFuzzer = defineTool(urlFuzzerManifest, async (ctx) => {
     onDiscovery: out.add,
     onProgress: (done, total) => ctx.progress(done, total),
     onCalibrated: (key, sig) =>
-      ctx.log(`soft-404 [${key}]: nonexistent paths answer ${sig.probes.map((x) => `${x.status}/${x.length}b${x.location ? ` -> ${x.location}` : ''}`).join(', ')}`),
+      ctx.log(
+        `soft-404 [${key}]: nonexistent paths answer ${sig.probes.map((x) => `${x.status}/${x.length}b${x.location ? ` -> ${x.location}` : ''}`).join(', ')}`,
+      ),
     log: (line) => ctx.log(line),
   })
 
@@ -78,7 +86,8 @@ async function calibrate(
     for (const m of p.methods) {
       const sig = await soft404.signatureFor(m, 'x')
       const soft = sig?.statuses.filter((s) => p.status_codes.includes(s)) ?? []
-      if (soft.length) ctx.log(`${m}: the site answers ${soft.join('/')} for nonexistent paths (catch-all); such answers are filtered by signature`)
+      if (soft.length)
+        ctx.log(`${m}: the site answers ${soft.join('/')} for nonexistent paths (catch-all); such answers are filtered by signature`)
     }
     return undefined
   } catch (e) {

@@ -16,7 +16,8 @@ export const vhostDiscovered = {
   risk: 'info',
   cwe: [],
   owasp: OWASP.none,
-  recommendation: 'Check that every virtual host listed is known, maintained and meant to be reachable from where the scan ran; remove the ones that are not.',
+  recommendation:
+    'Check that every virtual host listed is known, maintained and meant to be reachable from where the scan ran; remove the ones that are not.',
   references: [`${WSTG}/01-Information_Gathering/04-Enumerate_Applications_on_Webserver`],
   tags: ['vhost', 'inventory'],
 } as const satisfies Check

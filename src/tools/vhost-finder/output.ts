@@ -25,4 +25,5 @@ export const vhostEntry = (name: string, e: Endpoint, a: RawAnswer): VhostEntry 
 })
 
 /** Stable order for the stored output: by name, then scheme and port. */
-export const byNameAndPort = (a: VhostEntry, b: VhostEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.scheme < b.scheme ? -1 : a.scheme > b.scheme ? 1 : a.port - b.port)
+export const byNameAndPort = (a: VhostEntry, b: VhostEntry) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.scheme < b.scheme ? -1 : a.scheme > b.scheme ? 1 : a.port - b.port

@@ -4,7 +4,12 @@ import { Type, type Static } from '@sinclair/typebox'
 export const MAX_EXTRA_WORDS = 10_000
 
 // A DNS label or a dotted name: letters, digits, '-', '_' and '.', no leading dot.
-const Name = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$', description: 'a prefix (dev) or a whole name (dev.example.com)' })
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$',
+  description: 'a prefix (dev) or a whole name (dev.example.com)',
+})
 
 export const vhostFinderParams = Type.Object(
   {
@@ -12,7 +17,8 @@ export const vhostFinderParams = Type.Object(
       default: [],
       maxItems: MAX_EXTRA_WORDS,
       uniqueItems: true,
-      description: 'Words to try besides the shipped prefixes: a word without a dot is put before each base domain, a dotted name is tried as it is',
+      description:
+        'Words to try besides the shipped prefixes: a word without a dot is put before each base domain, a dotted name is tried as it is',
     }),
     domains: Type.Array(Name, {
       default: [],
@@ -27,7 +33,10 @@ export const vhostFinderParams = Type.Object(
       uniqueItems: true,
       description: 'Ports to try when the target is a hostname or an address (a URL target gives its own); HTTPS or HTTP is found per port',
     }),
-    known_names: Type.Boolean({ default: true, description: 'Also try the names Ward knows in this workspace (targets and Subdomain Finder results)' }),
+    known_names: Type.Boolean({
+      default: true,
+      description: 'Also try the names Ward knows in this workspace (targets and Subdomain Finder results)',
+    }),
     concurrency: Type.Integer({ default: 10, minimum: 1, maximum: 100, description: 'Requests in flight at most' }),
     rate_limit: Type.Integer({ default: 50, minimum: 1, maximum: 10_000, description: 'Requests per second to the target at most' }),
   },

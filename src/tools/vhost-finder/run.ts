@@ -60,8 +60,14 @@ export const vhostFinder = defineTool(vhostFinderManifest, async (ctx) => {
   })
   ctx.log(`${candidates.length} candidate names × ${endpoints.length} endpoint(s), concurrency ${p.concurrency}, ${p.rate_limit} req/s`)
 
-  const discovery = await ctx.test('Virtual host discovery', `Sends ${candidates.length} candidate names as Host to ${ctx.target.name} and lists those served with a site of their own.`)
-  const internal = await ctx.test('Internal virtual hosts', 'Reports virtual hosts whose names mark them as development, staging, test, administration or internal sites.')
+  const discovery = await ctx.test(
+    'Virtual host discovery',
+    `Sends ${candidates.length} candidate names as Host to ${ctx.target.name} and lists those served with a site of their own.`,
+  )
+  const internal = await ctx.test(
+    'Internal virtual hosts',
+    'Reports virtual hosts whose names mark them as development, staging, test, administration or internal sites.',
+  )
   const fetch = createFetcher(ctx.net, signal, { timeoutMs: HTTP_TIMEOUT_MS }, undefined, new HostLimiters(p.rate_limit))
 
   // ---- per endpoint: baselines, then every candidate
@@ -82,7 +88,9 @@ export const vhostFinder = defineTool(vhostFinderManifest, async (ctx) => {
       if (!a || !isVirtualHost(shapeOf(a, c.name), baselines)) return
       const entry = vhostEntry(c.name, e, a)
       found.push(entry)
-      ctx.log(`vhost ${hostHeader(c.name, e)} on ${e.scheme}: ${a.status}, ${a.size} bytes${entry.title ? `, "${entry.title}"` : ''} (from ${c.sources.join(', ')})`)
+      ctx.log(
+        `vhost ${hostHeader(c.name, e)} on ${e.scheme}: ${a.status}, ${a.size} bytes${entry.title ? `, "${entry.title}"` : ''} (from ${c.sources.join(', ')})`,
+      )
       await report(discovery, internal, entry, c, e)
     })
   }
@@ -94,7 +102,12 @@ export const vhostFinder = defineTool(vhostFinderManifest, async (ctx) => {
 })
 
 /** The default name's answer and random names' (one per base domain and one alone): what "no site of its own" looks like. */
-async function learnBaselines(fetch: ReturnType<typeof createFetcher>, e: Endpoint, defaultName: string, domains: readonly string[]): Promise<AnswerShape[]> {
+async function learnBaselines(
+  fetch: ReturnType<typeof createFetcher>,
+  e: Endpoint,
+  defaultName: string,
+  domains: readonly string[],
+): Promise<AnswerShape[]> {
   const random = randomWord(12)
   const names = [defaultName, random, ...domains.map((d) => `${random}.${d}`)]
   const shapes: AnswerShape[] = []
@@ -107,8 +120,16 @@ async function learnBaselines(fetch: ReturnType<typeof createFetcher>, e: Endpoi
 
 async function report(discovery: TestHandle, internal: TestHandle, v: VhostEntry, c: Candidate, e: Endpoint): Promise<void> {
   const where = { port: e.port, protocol: 'tcp' as const, service: e.scheme, location: v.name }
-  const evidence = tableEvidence(['Name', 'Scheme', 'Port', 'Status', 'Title', 'Size', 'Redirect', 'Found through'], [[v.name, v.scheme, v.port, v.status, v.title, v.size, v.redirect ?? '', c.sources.join(', ')]])
-  await discovery.finding({ check: vhostDiscovered, ...where, detail: `${v.name} answers on ${e.host}:${e.port} (${v.scheme}) with ${v.status}${v.title ? ` "${v.title}"` : ''}.`, evidence })
+  const evidence = tableEvidence(
+    ['Name', 'Scheme', 'Port', 'Status', 'Title', 'Size', 'Redirect', 'Found through'],
+    [[v.name, v.scheme, v.port, v.status, v.title, v.size, v.redirect ?? '', c.sources.join(', ')]],
+  )
+  await discovery.finding({
+    check: vhostDiscovered,
+    ...where,
+    detail: `${v.name} answers on ${e.host}:${e.port} (${v.scheme}) with ${v.status}${v.title ? ` "${v.title}"` : ''}.`,
+    evidence,
+  })
   const marker = internalMarker(v.name)
   if (!marker) return
   // A site that shows itself (2xx, 3xx) is the medium case; one that asks for credentials or refuses still exists publicly.

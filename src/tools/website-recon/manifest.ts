@@ -8,7 +8,8 @@ import { compileCatalogue, FingerprintError, type RawEntry } from './data/catalo
 export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = {
   id: 310,
   name: 'Website Recon',
-  description: 'Fingerprints the technologies of a website (server, language, framework, CMS, JavaScript libraries, analytics, CDN, WAF, with versions) from its headers, cookies, markup, scripts and favicon, and reports outdated or end-of-life versions.',
+  description:
+    'Fingerprints the technologies of a website (server, language, framework, CMS, JavaScript libraries, analytics, CDN, WAF, with versions) from its headers, cookies, markup, scripts and favicon, and reports outdated or end-of-life versions.',
   params: websiteReconParams,
   validateParams: (p) => fingerprintsProblem(p.fingerprints),
   checks: [...websiteReconChecks, ...versionChecks],

@@ -17,15 +17,21 @@ export const cspMissing = {
   recommendation:
     "Send Content-Security-Policy on every HTML response, e.g. default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'. " +
     'Roll it out with Content-Security-Policy-Report-Only first.',
-  references: [`${MDN}Content-Security-Policy`, 'https://cheatsheetseries.owasp.org/cheatsheets/Content_Security_Policy_Cheat_Sheet.html', cwe(693)],
+  references: [
+    `${MDN}Content-Security-Policy`,
+    'https://cheatsheetseries.owasp.org/cheatsheets/Content_Security_Policy_Cheat_Sheet.html',
+    cwe(693),
+  ],
   tags: ['headers', 'xss'],
 } as const satisfies Check
 
 export const cspUnsafe = {
   id: 'website.headers.csp-unsafe',
   name: 'Weak Content-Security-Policy',
-  description: "The Content-Security-Policy allows script sources that defeat it ('unsafe-inline', 'unsafe-eval', wildcards or whole schemes).",
-  impact: 'Injected inline scripts or scripts from attacker-controlled origins still run, so the policy does not stop cross-site scripting.',
+  description:
+    "The Content-Security-Policy allows script sources that defeat it ('unsafe-inline', 'unsafe-eval', wildcards or whole schemes).",
+  impact:
+    'Injected inline scripts or scripts from attacker-controlled origins still run, so the policy does not stop cross-site scripting.',
   risk: 'low',
   cwe: ['CWE-693'],
   owasp: OWASP.misconfig,
@@ -39,19 +45,26 @@ export const hstsMissing = {
   id: 'website.headers.hsts-missing',
   name: 'Missing Strict-Transport-Security header',
   description: 'The HTTPS site does not send Strict-Transport-Security, so browsers keep trying plain HTTP first.',
-  impact: 'A network attacker can intercept the first plain-HTTP request and strip TLS (SSL stripping), reading or changing traffic and cookies.',
+  impact:
+    'A network attacker can intercept the first plain-HTTP request and strip TLS (SSL stripping), reading or changing traffic and cookies.',
   risk: 'low',
   cwe: ['CWE-319'],
   owasp: OWASP.sensitiveData,
-  recommendation: 'Send Strict-Transport-Security: max-age=31536000; includeSubDomains on every HTTPS response, and consider HSTS preloading.',
-  references: [`${MDN}Strict-Transport-Security`, 'https://cheatsheetseries.owasp.org/cheatsheets/HTTP_Strict_Transport_Security_Cheat_Sheet.html', cwe(319)],
+  recommendation:
+    'Send Strict-Transport-Security: max-age=31536000; includeSubDomains on every HTTPS response, and consider HSTS preloading.',
+  references: [
+    `${MDN}Strict-Transport-Security`,
+    'https://cheatsheetseries.owasp.org/cheatsheets/HTTP_Strict_Transport_Security_Cheat_Sheet.html',
+    cwe(319),
+  ],
   tags: ['headers', 'tls'],
 } as const satisfies Check
 
 export const hstsWeak = {
   id: 'website.headers.hsts-weak',
   name: 'Strict-Transport-Security max-age too short',
-  description: 'The Strict-Transport-Security header has a max-age below 180 days (15552000 s) or is malformed, so its protection lapses quickly.',
+  description:
+    'The Strict-Transport-Security header has a max-age below 180 days (15552000 s) or is malformed, so its protection lapses quickly.',
   impact: 'Once the short HSTS period expires, browsers fall back to plain HTTP and SSL stripping becomes possible again.',
   risk: 'low',
   cwe: ['CWE-319'],
@@ -64,12 +77,13 @@ export const hstsWeak = {
 export const clickjacking = {
   id: 'website.headers.clickjacking',
   name: 'Missing clickjacking protection (X-Frame-Options / frame-ancestors)',
-  description: "The page sets neither X-Frame-Options nor a Content-Security-Policy frame-ancestors directive, so any site may frame it.",
+  description: 'The page sets neither X-Frame-Options nor a Content-Security-Policy frame-ancestors directive, so any site may frame it.',
   impact: 'An attacker frames the page invisibly on a site of theirs and tricks users into clicking buttons of this site (clickjacking).',
   risk: 'medium',
   cwe: ['CWE-1021'],
   owasp: OWASP.misconfig,
-  recommendation: "Send Content-Security-Policy: frame-ancestors 'self' (or 'none'), and X-Frame-Options: DENY or SAMEORIGIN for older browsers.",
+  recommendation:
+    "Send Content-Security-Policy: frame-ancestors 'self' (or 'none'), and X-Frame-Options: DENY or SAMEORIGIN for older browsers.",
   references: [`${MDN}X-Frame-Options`, 'https://cheatsheetseries.owasp.org/cheatsheets/Clickjacking_Defense_Cheat_Sheet.html', cwe(1021)],
   tags: ['headers'],
 } as const satisfies Check
@@ -90,7 +104,8 @@ export const xctoMissing = {
 export const referrerPolicyMissing = {
   id: 'website.headers.referrer-policy-missing',
   name: 'Missing or unsafe Referrer-Policy header',
-  description: 'The response sends no Referrer-Policy, or one (unsafe-url, no-referrer-when-downgrade) that leaks full URLs to other sites.',
+  description:
+    'The response sends no Referrer-Policy, or one (unsafe-url, no-referrer-when-downgrade) that leaks full URLs to other sites.',
   impact: 'Full URLs, including tokens or personal data in paths and query strings, leak to third-party sites through the Referer header.',
   risk: 'low',
   cwe: ['CWE-200'],
@@ -103,7 +118,8 @@ export const referrerPolicyMissing = {
 export const permissionsPolicyMissing = {
   id: 'website.headers.permissions-policy-missing',
   name: 'Missing Permissions-Policy header',
-  description: 'The response sends no Permissions-Policy, so embedded content may request powerful browser features (camera, geolocation, ...).',
+  description:
+    'The response sends no Permissions-Policy, so embedded content may request powerful browser features (camera, geolocation, ...).',
   impact: 'A compromised or malicious embedded frame can ask users for access to sensitive browser features in the name of this site.',
   risk: 'info',
   cwe: ['CWE-693'],
@@ -164,8 +180,12 @@ export const serverVersion = {
   risk: 'low',
   cwe: ['CWE-200'],
   owasp: OWASP.misconfig,
-  recommendation: 'Configure the server to send a generic Server header without version (Apache: ServerTokens Prod; nginx: server_tokens off).',
-  references: ['https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/02-Fingerprint_Web_Server', cwe(200)],
+  recommendation:
+    'Configure the server to send a generic Server header without version (Apache: ServerTokens Prod; nginx: server_tokens off).',
+  references: [
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/02-Fingerprint_Web_Server',
+    cwe(200),
+  ],
   tags: ['disclosure'],
 } as const satisfies Check
 
@@ -191,7 +211,10 @@ export const generatorMeta = {
   cwe: ['CWE-200'],
   owasp: OWASP.misconfig,
   recommendation: 'Remove the generator meta tag (most CMSs have a setting or a one-line filter for it).',
-  references: ['https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/08-Fingerprint_Web_Application_Framework', cwe(200)],
+  references: [
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/08-Fingerprint_Web_Application_Framework',
+    cwe(200),
+  ],
   tags: ['disclosure'],
 } as const satisfies Check
 
@@ -205,7 +228,8 @@ export const httpNoRedirect = {
   risk: 'medium',
   cwe: ['CWE-319'],
   owasp: OWASP.sensitiveData,
-  recommendation: 'Serve the site over HTTPS and answer every plain-HTTP request with a 301 redirect to the same URL over https://, then enable HSTS.',
+  recommendation:
+    'Serve the site over HTTPS and answer every plain-HTTP request with a 301 redirect to the same URL over https://, then enable HSTS.',
   references: ['https://cheatsheetseries.owasp.org/cheatsheets/Transport_Layer_Security_Cheat_Sheet.html', cwe(319)],
   tags: ['tls'],
 } as const satisfies Check
@@ -242,11 +266,13 @@ export const corsWildcardCredentials = {
   id: 'website.cors.wildcard-credentials',
   name: 'CORS allows any origin with credentials',
   description: 'The response sends Access-Control-Allow-Origin: * together with Access-Control-Allow-Credentials: true.',
-  impact: 'The CORS policy is meant to open the site to every origin with credentials; browsers refuse this pair today, but it shows a policy that a small change turns into full cross-origin data theft.',
+  impact:
+    'The CORS policy is meant to open the site to every origin with credentials; browsers refuse this pair today, but it shows a policy that a small change turns into full cross-origin data theft.',
   risk: 'low',
   cwe: ['CWE-942'],
   owasp: OWASP.misconfig,
-  recommendation: 'List the trusted origins explicitly and send Access-Control-Allow-Credentials only for them; never combine it with a wildcard.',
+  recommendation:
+    'List the trusted origins explicitly and send Access-Control-Allow-Credentials only for them; never combine it with a wildcard.',
   references: ['https://developer.mozilla.org/en-US/docs/Web/HTTP/CORS', 'https://portswigger.net/web-security/cors', cwe(942)],
   tags: ['cors'],
 } as const satisfies Check
@@ -255,12 +281,18 @@ export const corsReflected = {
   id: 'website.cors.origin-reflected',
   name: 'CORS reflects arbitrary origins',
   description: 'The server copies any Origin request header into Access-Control-Allow-Origin, trusting every website.',
-  impact: 'Any website a user visits can read this site\'s responses in the user\'s name (with credentials when Allow-Credentials is true): account data, tokens, CSRF secrets.',
+  impact:
+    "Any website a user visits can read this site's responses in the user's name (with credentials when Allow-Credentials is true): account data, tokens, CSRF secrets.",
   risk: 'high',
   cwe: ['CWE-942'],
   owasp: OWASP.brokenAccess,
-  recommendation: 'Check the Origin against an allow-list of exact trusted origins before echoing it; never reflect it unchecked and never trust the null origin.',
-  references: ['https://portswigger.net/web-security/cors', 'https://cheatsheetseries.owasp.org/cheatsheets/HTML5_Security_Cheat_Sheet.html#cross-origin-resource-sharing', cwe(942)],
+  recommendation:
+    'Check the Origin against an allow-list of exact trusted origins before echoing it; never reflect it unchecked and never trust the null origin.',
+  references: [
+    'https://portswigger.net/web-security/cors',
+    'https://cheatsheetseries.owasp.org/cheatsheets/HTML5_Security_Cheat_Sheet.html#cross-origin-resource-sharing',
+    cwe(942),
+  ],
   tags: ['cors'],
 } as const satisfies Check
 
@@ -274,7 +306,8 @@ export const directoryListing = {
   risk: 'medium',
   cwe: ['CWE-548'],
   owasp: OWASP.brokenAccess,
-  recommendation: 'Disable automatic indexes (Apache: Options -Indexes; nginx: autoindex off) and put an index page or a deny rule in every directory.',
+  recommendation:
+    'Disable automatic indexes (Apache: Options -Indexes; nginx: autoindex off) and put an index page or a deny rule in every directory.',
   references: ['https://cwe.mitre.org/data/definitions/548.html', 'https://httpd.apache.org/docs/2.4/mod/mod_autoindex.html'],
   tags: ['files'],
 } as const satisfies Check
@@ -287,21 +320,28 @@ export const gitExposed = {
   risk: 'high',
   cwe: ['CWE-527'],
   owasp: OWASP.misconfig,
-  recommendation: 'Deny access to /.git (and other VCS folders) in the web server and deploy without the .git folder; rotate secrets found in the history.',
-  references: ['https://cwe.mitre.org/data/definitions/527.html', 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information'],
+  recommendation:
+    'Deny access to /.git (and other VCS folders) in the web server and deploy without the .git folder; rotate secrets found in the history.',
+  references: [
+    'https://cwe.mitre.org/data/definitions/527.html',
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information',
+  ],
   tags: ['files', 'vcs'],
 } as const satisfies Check
 
 export const envExposed = {
   id: 'website.files.env-exposed',
   name: 'Environment file exposed (/.env)',
-  description: 'The application\'s .env file, holding configuration variables, is served over HTTP.',
+  description: "The application's .env file, holding configuration variables, is served over HTTP.",
   impact: 'Database passwords, API keys and application secrets in the file are readable by anyone.',
   risk: 'high',
   cwe: ['CWE-538'],
   owasp: OWASP.misconfig,
   recommendation: 'Keep .env outside the document root or deny dotfiles in the web server; rotate every secret the file held.',
-  references: ['https://cwe.mitre.org/data/definitions/538.html', 'https://owasp.org/www-project-top-ten/2017/A6_2017-Security_Misconfiguration'],
+  references: [
+    'https://cwe.mitre.org/data/definitions/538.html',
+    'https://owasp.org/www-project-top-ten/2017/A6_2017-Security_Misconfiguration',
+  ],
   tags: ['files', 'secrets'],
 } as const satisfies Check
 
@@ -326,8 +366,12 @@ export const backupExposed = {
   risk: 'high',
   cwe: ['CWE-530'],
   owasp: OWASP.misconfig,
-  recommendation: 'Remove backups and dumps from the document root, keep configuration outside it, and deny *.bak, *.old, *.sql and archive extensions.',
-  references: ['https://cwe.mitre.org/data/definitions/530.html', 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information'],
+  recommendation:
+    'Remove backups and dumps from the document root, keep configuration outside it, and deny *.bak, *.old, *.sql and archive extensions.',
+  references: [
+    'https://cwe.mitre.org/data/definitions/530.html',
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information',
+  ],
   tags: ['files'],
 } as const satisfies Check
 
@@ -335,12 +379,16 @@ export const scmExposed = {
   id: 'website.files.scm-exposed',
   name: 'Subversion or Mercurial metadata exposed (/.svn/, /.hg/)',
   description: 'The .svn or .hg folder of a working copy is served over HTTP (its entries, database or requires file answers).',
-  impact: 'An attacker rebuilds file names and often the source code of the site from the working-copy metadata (Subversion keeps pristine copies of every file).',
+  impact:
+    'An attacker rebuilds file names and often the source code of the site from the working-copy metadata (Subversion keeps pristine copies of every file).',
   risk: 'high',
   cwe: ['CWE-527'],
   owasp: OWASP.misconfig,
   recommendation: 'Deploy an export rather than a working copy, and deny /.svn and /.hg in the web server.',
-  references: [cwe(527), 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information'],
+  references: [
+    cwe(527),
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/04-Review_Old_Backup_and_Unreferenced_Files_for_Sensitive_Information',
+  ],
   tags: ['files', 'vcs'],
 } as const satisfies Check
 
@@ -348,7 +396,8 @@ export const phpinfoExposed = {
   id: 'website.files.phpinfo',
   name: 'phpinfo() page exposed',
   description: 'A page that calls phpinfo() (e.g. /phpinfo.php, /info.php) is reachable by anyone.',
-  impact: 'It shows the PHP version and modules, server paths, environment variables (often with credentials) and configuration that help an attacker choose exploits.',
+  impact:
+    'It shows the PHP version and modules, server paths, environment variables (often with credentials) and configuration that help an attacker choose exploits.',
   risk: 'medium',
   cwe: ['CWE-200'],
   owasp: OWASP.misconfig,
@@ -360,7 +409,7 @@ export const phpinfoExposed = {
 export const serverStatus = {
   id: 'website.files.server-status',
   name: 'Server status page exposed (/server-status)',
-  description: 'The web server\'s status page (Apache mod_status or similar) is reachable by anyone.',
+  description: "The web server's status page (Apache mod_status or similar) is reachable by anyone.",
   impact: 'It shows client addresses, requested URLs (with tokens in query strings), virtual hosts and the server version in real time.',
   risk: 'medium',
   cwe: ['CWE-200'],
@@ -376,7 +425,8 @@ export const traceEnabled = {
   id: 'website.methods.trace',
   name: 'HTTP TRACE method enabled',
   description: 'The server answers TRACE requests by echoing the request, headers included.',
-  impact: 'Combined with a client-side flaw, TRACE lets scripts read headers they should not see, such as HttpOnly cookies (cross-site tracing).',
+  impact:
+    'Combined with a client-side flaw, TRACE lets scripts read headers they should not see, such as HttpOnly cookies (cross-site tracing).',
   risk: 'low',
   cwe: ['CWE-693'],
   owasp: OWASP.misconfig,
@@ -394,7 +444,10 @@ export const unsafeMethods = {
   cwe: ['CWE-650'],
   owasp: OWASP.misconfig,
   recommendation: 'Disable WebDAV and every method the application does not need; allow only GET, HEAD and POST on static sites.',
-  references: ['https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/06-Test_HTTP_Methods', cwe(650)],
+  references: [
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/02-Configuration_and_Deployment_Management_Testing/06-Test_HTTP_Methods',
+    cwe(650),
+  ],
   tags: ['methods'],
 } as const satisfies Check
 
@@ -421,8 +474,12 @@ export const robotsDisclosure = {
   risk: 'info',
   cwe: ['CWE-200'],
   owasp: OWASP.misconfig,
-  recommendation: 'Do not rely on robots.txt to hide anything; protect sensitive paths with authentication and remove them from robots.txt.',
-  references: ['https://www.rfc-editor.org/rfc/rfc9309', 'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/03-Review_Webserver_Metafiles_for_Information_Leakage'],
+  recommendation:
+    'Do not rely on robots.txt to hide anything; protect sensitive paths with authentication and remove them from robots.txt.',
+  references: [
+    'https://www.rfc-editor.org/rfc/rfc9309',
+    'https://owasp.org/www-project-web-security-testing-guide/latest/4-Web_Application_Security_Testing/01-Information_Gathering/03-Review_Webserver_Metafiles_for_Information_Leakage',
+  ],
   tags: ['info'],
 } as const satisfies Check
 
@@ -432,38 +489,54 @@ export const xssReflected = {
   id: 'website.injection.xss-reflected',
   name: 'Reflected cross-site scripting (XSS)',
   description: 'A request parameter is written back into the HTML page without encoding, so markup sent in it becomes part of the page.',
-  impact: 'An attacker sends a victim a crafted link; the injected script runs in the victim\'s session and can steal data or act as the victim.',
+  impact:
+    "An attacker sends a victim a crafted link; the injected script runs in the victim's session and can steal data or act as the victim.",
   risk: 'high',
   cwe: ['CWE-79'],
   owasp: OWASP.xss,
-  recommendation: 'Encode every parameter for its output context (HTML body, attribute, JavaScript) with the template engine\'s auto-escaping, and add a strict Content-Security-Policy.',
-  references: ['https://owasp.org/www-community/attacks/xss/', 'https://cheatsheetseries.owasp.org/cheatsheets/Cross_Site_Scripting_Prevention_Cheat_Sheet.html', cwe(79)],
+  recommendation:
+    "Encode every parameter for its output context (HTML body, attribute, JavaScript) with the template engine's auto-escaping, and add a strict Content-Security-Policy.",
+  references: [
+    'https://owasp.org/www-community/attacks/xss/',
+    'https://cheatsheetseries.owasp.org/cheatsheets/Cross_Site_Scripting_Prevention_Cheat_Sheet.html',
+    cwe(79),
+  ],
   tags: ['active', 'xss'],
 } as const satisfies Check
 
 export const sqliError = {
   id: 'website.injection.sqli-error',
   name: 'SQL injection (error-based)',
-  description: 'A quote sent in a parameter makes the application return a database syntax error: the parameter is pasted into an SQL statement.',
+  description:
+    'A quote sent in a parameter makes the application return a database syntax error: the parameter is pasted into an SQL statement.',
   impact: 'An attacker can read or change the database contents, bypass logins, and sometimes execute commands on the database server.',
   risk: 'critical',
   cwe: ['CWE-89'],
   owasp: OWASP.injection,
   recommendation: 'Use parameterised queries (prepared statements) for every database access, and do not show database errors to users.',
-  references: ['https://owasp.org/www-community/attacks/SQL_Injection', 'https://cheatsheetseries.owasp.org/cheatsheets/SQL_Injection_Prevention_Cheat_Sheet.html', cwe(89)],
+  references: [
+    'https://owasp.org/www-community/attacks/SQL_Injection',
+    'https://cheatsheetseries.owasp.org/cheatsheets/SQL_Injection_Prevention_Cheat_Sheet.html',
+    cwe(89),
+  ],
   tags: ['active', 'sqli'],
 } as const satisfies Check
 
 export const sqliBoolean = {
   id: 'website.injection.sqli-boolean',
   name: 'SQL injection (boolean-based)',
-  description: 'Appending an always-true condition to a parameter leaves the page unchanged while an always-false one changes it: the parameter is evaluated as SQL.',
+  description:
+    'Appending an always-true condition to a parameter leaves the page unchanged while an always-false one changes it: the parameter is evaluated as SQL.',
   impact: 'An attacker can extract the whole database one bit at a time, bypass authentication and change data.',
   risk: 'critical',
   cwe: ['CWE-89'],
   owasp: OWASP.injection,
   recommendation: 'Use parameterised queries (prepared statements) for every database access; validate parameters by type.',
-  references: ['https://owasp.org/www-community/attacks/Blind_SQL_Injection', 'https://cheatsheetseries.owasp.org/cheatsheets/SQL_Injection_Prevention_Cheat_Sheet.html', cwe(89)],
+  references: [
+    'https://owasp.org/www-community/attacks/Blind_SQL_Injection',
+    'https://cheatsheetseries.owasp.org/cheatsheets/SQL_Injection_Prevention_Cheat_Sheet.html',
+    cwe(89),
+  ],
   tags: ['active', 'sqli'],
 } as const satisfies Check
 
@@ -475,7 +548,8 @@ export const pathTraversal = {
   risk: 'high',
   cwe: ['CWE-22'],
   owasp: OWASP.brokenAccess,
-  recommendation: 'Map user input to an allow-list of files or identifiers; if paths are needed, resolve them and check that they stay inside the intended folder.',
+  recommendation:
+    'Map user input to an allow-list of files or identifiers; if paths are needed, resolve them and check that they stay inside the intended folder.',
   references: ['https://owasp.org/www-community/attacks/Path_Traversal', cwe(22)],
   tags: ['active', 'files'],
 } as const satisfies Check
@@ -488,7 +562,8 @@ export const openRedirect = {
   risk: 'medium',
   cwe: ['CWE-601'],
   owasp: OWASP.brokenAccess,
-  recommendation: 'Redirect only to relative paths or to an allow-list of destinations; map destinations to identifiers instead of taking URLs.',
+  recommendation:
+    'Redirect only to relative paths or to an allow-list of destinations; map destinations to identifiers instead of taking URLs.',
   references: ['https://cheatsheetseries.owasp.org/cheatsheets/Unvalidated_Redirects_and_Forwards_Cheat_Sheet.html', cwe(601)],
   tags: ['active'],
 } as const satisfies Check
@@ -496,13 +571,19 @@ export const openRedirect = {
 export const osCommand = {
   id: 'website.injection.os-command',
   name: 'OS command injection (time-based)',
-  description: 'A shell command separator followed by "sleep" in a parameter delays the answer by the requested time: the parameter reaches a shell.',
+  description:
+    'A shell command separator followed by "sleep" in a parameter delays the answer by the requested time: the parameter reaches a shell.',
   impact: 'An attacker runs any command on the server with the privileges of the web application and takes the server over.',
   risk: 'critical',
   cwe: ['CWE-78'],
   owasp: OWASP.injection,
-  recommendation: 'Never build shell commands from input: call programs with an argument array (execFile/spawn without a shell) and validate arguments against an allow-list.',
-  references: ['https://owasp.org/www-community/attacks/Command_Injection', 'https://cheatsheetseries.owasp.org/cheatsheets/OS_Command_Injection_Defense_Cheat_Sheet.html', cwe(78)],
+  recommendation:
+    'Never build shell commands from input: call programs with an argument array (execFile/spawn without a shell) and validate arguments against an allow-list.',
+  references: [
+    'https://owasp.org/www-community/attacks/Command_Injection',
+    'https://cheatsheetseries.owasp.org/cheatsheets/OS_Command_Injection_Defense_Cheat_Sheet.html',
+    cwe(78),
+  ],
   tags: ['active', 'rce'],
 } as const satisfies Check
 
@@ -514,20 +595,54 @@ export const ssti = {
   risk: 'critical',
   cwe: ['CWE-1336'],
   owasp: OWASP.injection,
-  recommendation: 'Never build templates from user input; pass input to templates as data, and use a sandboxed engine where users must write templates.',
+  recommendation:
+    'Never build templates from user input; pass input to templates as data, and use a sandboxed engine where users must write templates.',
   references: ['https://portswigger.net/web-security/server-side-template-injection', cwe(1336)],
   tags: ['active', 'rce'],
 } as const satisfies Check
 
 export const lightChecks = [
-  cspMissing, cspUnsafe, hstsMissing, hstsWeak, clickjacking, xctoMissing, referrerPolicyMissing, permissionsPolicyMissing,
-  cookieSecure, cookieHttpOnly, cookieSameSite,
-  serverVersion, poweredBy, generatorMeta,
-  httpNoRedirect, basicAuthOverHttp, passwordOverHttp, corsWildcardCredentials, corsReflected,
-  directoryListing, gitExposed, scmExposed, envExposed, dsStore, backupExposed, phpinfoExposed, serverStatus,
-  traceEnabled, unsafeMethods, securityTxtMissing, robotsDisclosure,
+  cspMissing,
+  cspUnsafe,
+  hstsMissing,
+  hstsWeak,
+  clickjacking,
+  xctoMissing,
+  referrerPolicyMissing,
+  permissionsPolicyMissing,
+  cookieSecure,
+  cookieHttpOnly,
+  cookieSameSite,
+  serverVersion,
+  poweredBy,
+  generatorMeta,
+  httpNoRedirect,
+  basicAuthOverHttp,
+  passwordOverHttp,
+  corsWildcardCredentials,
+  corsReflected,
+  directoryListing,
+  gitExposed,
+  scmExposed,
+  envExposed,
+  dsStore,
+  backupExposed,
+  phpinfoExposed,
+  serverStatus,
+  traceEnabled,
+  unsafeMethods,
+  securityTxtMissing,
+  robotsDisclosure,
 ] as const satisfies readonly Check[]
 
-export const activeChecks = [xssReflected, sqliError, sqliBoolean, pathTraversal, openRedirect, osCommand, ssti] as const satisfies readonly Check[]
+export const activeChecks = [
+  xssReflected,
+  sqliError,
+  sqliBoolean,
+  pathTraversal,
+  openRedirect,
+  osCommand,
+  ssti,
+] as const satisfies readonly Check[]
 
 export const websiteScannerChecks = [...lightChecks, ...activeChecks] as const satisfies readonly Check[]

@@ -8,7 +8,8 @@ import { versionChecks } from '../lib/versions/checks.js'
 export const websiteScannerManifest: ToolManifest<typeof websiteParams> = {
   id: 170,
   name: 'Website Scanner',
-  description: 'Light (passive) and deep (crawl and active injection checks) web scans: security headers, cookies, CORS, disclosure, sensitive files, known vulnerable versions, XSS, SQL injection and more.',
+  description:
+    'Light (passive) and deep (crawl and active injection checks) web scans: security headers, cookies, CORS, disclosure, sensitive files, known vulnerable versions, XSS, SQL injection and more.',
   params: websiteParams,
   // A marker the linear-time engine cannot run is refused here, naming it (a 400).
   validateParams: (p) => authenticationProblem(p.authentication),

@@ -7,7 +7,8 @@ export const websiteParams = Type.Object(
   {
     scan_type: Type.Union([Type.Literal('light'), Type.Literal('deep')], {
       default: 'light',
-      description: 'light: passive checks with a handful of requests; deep: light plus a crawl of the site (bounded by time, rate and scope) and active injection checks',
+      description:
+        'light: passive checks with a handful of requests; deep: light plus a crawl of the site (bounded by time, rate and scope) and active injection checks',
     }),
     rate_limit: Type.Integer({ default: 100, minimum: 1, maximum: 10_000, description: 'Requests per second per host at most' }),
     authentication: authenticationParam,

@@ -31,7 +31,14 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
   // Logged in first (when tool_params.authentication asks): every request below carries the session.
   const net = await loginForScan(ctx as ScanContext<unknown>, ctx.params.authentication)
   const authenticated = net !== ctx.net
-  const start = await resolveStartUrl({ net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, log: ctx.log })
+  const start = await resolveStartUrl({
+    net,
+    target: ctx.target,
+    redirectLevel: ctx.options.redirectLevel,
+    scanOriginalUrl: ctx.options.scanOriginalUrl,
+    signal: ctx.signal,
+    log: ctx.log,
+  })
   if (ctx.signal.aborted) return
   const base = new URL(start.url)
   ctx.output('scanned_url', start.url)
@@ -41,7 +48,13 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
 
   // One pace per host for every request of the scan, the templates' too.
   const limiter = new HostLimiters(ctx.params.rate_limit)
-  const fetch = createFetcher(net, ctx.signal, { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs }, (url, e) => ctx.log(`${url}: ${e.message}`), limiter)
+  const fetch = createFetcher(
+    net,
+    ctx.signal,
+    { maxBodyBytes: LIMITS.bodyBytes, timeoutMs: LIMITS.requestTimeoutMs },
+    (url, e) => ctx.log(`${url}: ${e.message}`),
+    limiter,
+  )
   const page = start.response ? toPage(start.response) : null
   if (!page) return
   const where: Where = { url: start.url, port: portOf(base), service: serviceOf(base) }
@@ -55,22 +68,53 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
   if (!deep) {
     ctx.output('components', await lightPhase(ctx, { base, page, where, fetch, rec }))
     // Light scans run templates only when asked to.
-    if (ctx.params.templates) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
+    if (ctx.params.templates)
+      await runTemplatePhase({
+        ctx: ctx as ScanContext<unknown>,
+        net,
+        base,
+        where,
+        rec,
+        filter: ctx.params.templates,
+        limiter,
+        grow: (n) => (total += n),
+      })
     ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
     return
   }
 
   // The crawl takes its share of the time left; the active checks get the rest.
   const until = ctx.deadline ? Date.now() + LIMITS.crawlShareOfTimeLeft * Math.max(0, ctx.deadline - Date.now()) : undefined
-  const c = await crawl({ start: base, fetch, budget: scanBudget(ctx), signal: ctx.signal, log: ctx.log, until, authenticated, onPage: (visited, known) => { crawled = Math.floor((CRAWL_UNITS * visited) / known); ctx.progress(crawled + rec.done, total) } })
+  const c = await crawl({
+    start: base,
+    fetch,
+    budget: scanBudget(ctx),
+    signal: ctx.signal,
+    log: ctx.log,
+    until,
+    authenticated,
+    onPage: (visited, known) => {
+      crawled = Math.floor((CRAWL_UNITS * visited) / known)
+      ctx.progress(crawled + rec.done, total)
+    },
+  })
   crawled = CRAWL_UNITS // the crawl's share is complete whatever it found
   total = LIGHT_TESTS + 1 + CRAWL_UNITS + c.points.length * ACTIVE.length
-  ctx.output('pages', c.pages.map((p) => ({ url: p.url, status: p.status })))
+  ctx.output(
+    'pages',
+    c.pages.map((p) => ({ url: p.url, status: p.status })),
+  )
   ctx.output('pages_crawled', c.pagesCrawled)
-  ctx.output('injection_points', c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })))
+  ctx.output(
+    'injection_points',
+    c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })),
+  )
   if (ctx.signal.aborted) return
 
-  ctx.output('components', await lightPhase(ctx, { base, page, where, fetch, rec }, c.dirs, { passwordForms: c.passwordForms, files: c.files }))
+  ctx.output(
+    'components',
+    await lightPhase(ctx, { base, page, where, fetch, rec }, c.dirs, { passwordForms: c.passwordForms, files: c.files }),
+  )
 
   const env = { fetch, signal: ctx.signal, log: ctx.log, sleepBudget: { ms: LIMITS.sleepBudgetMs } }
   await mapLimit(c.points, 2, ctx.signal, async (p) => {
@@ -78,15 +122,29 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
     const path = `${p.method} ${new URL(p.url).pathname}`
     for (const t of ACTIVE) {
       if (ctx.signal.aborted) return
-      await rec.test(`${t.check.name}: ${path}`, `Deep scan: ${t.what} for the parameters ${Object.keys(p.params).join(', ')} of ${p.method} ${endpointUrl(new URL(p.url))}`,
+      await rec.test(
+        `${t.check.name}: ${path}`,
+        `Deep scan: ${t.what} for the parameters ${Object.keys(p.params).join(', ')} of ${p.method} ${endpointUrl(new URL(p.url))}`,
         () => (baselines.size ? runActive(env, t, p, baselines) : 'the endpoint did not answer its baseline request'),
         placed(where),
       )
     }
   })
-  if (!ctx.signal.aborted) await runTemplatePhase({ ctx: ctx as ScanContext<unknown>, net, base, where, rec, filter: ctx.params.templates, limiter, grow: (n) => (total += n) })
+  if (!ctx.signal.aborted)
+    await runTemplatePhase({
+      ctx: ctx as ScanContext<unknown>,
+      net,
+      base,
+      where,
+      rec,
+      filter: ctx.params.templates,
+      limiter,
+      grow: (n) => (total += n),
+    })
   ctx.progress(total, total)
-  ctx.log(`deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
+  ctx.log(
+    `deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`,
+  )
 }
 
 /** The light requests, then one test per light check; returns the components the site announces. */

@@ -7,12 +7,14 @@ const WPSCAN = 'https://developer.wordpress.org/advanced-administration/security
 export const wpVersionDisclosed = {
   id: 'wordpress.version-disclosed',
   name: 'WordPress version disclosed',
-  description: 'The site tells which WordPress version it runs (generator tag, readme.html, feeds, ?ver= of core assets or the login page).',
+  description:
+    'The site tells which WordPress version it runs (generator tag, readme.html, feeds, ?ver= of core assets or the login page).',
   impact: 'An attacker learns at once which published vulnerabilities apply and can skip probing.',
   risk: 'info',
   cwe: ['CWE-200'],
   owasp: OWASP.misconfig,
-  recommendation: 'Keep WordPress up to date (hiding the version does not make an old one safe); remove readme.html and the generator tag if you want less to be read.',
+  recommendation:
+    'Keep WordPress up to date (hiding the version does not make an old one safe); remove readme.html and the generator tag if you want less to be read.',
   references: [WPSCAN],
   tags: ['wordpress', 'disclosure'],
 } as const satisfies Check
@@ -21,7 +23,8 @@ export const wpPluginVulnerable = {
   id: 'wordpress.plugin.vulnerable',
   name: 'WordPress plugin or theme with a known vulnerability',
   description: 'A plugin or theme is installed in a version with a published vulnerability.',
-  impact: 'Plugins are where most WordPress sites are broken into: depending on the flaw an attacker can upload code, take over accounts or read data.',
+  impact:
+    'Plugins are where most WordPress sites are broken into: depending on the flaw an attacker can upload code, take over accounts or read data.',
   risk: 'high',
   cwe: ['CWE-1395'], // Dependency on Vulnerable Third-Party Component
   owasp: OWASP.vulnerableComponents,
@@ -46,12 +49,14 @@ export const wpPluginOutdated = {
 export const wpUserEnumeration = {
   id: 'wordpress.users.enumeration',
   name: 'WordPress user names can be listed',
-  description: 'Login names of the site\'s users can be read without logging in (/?author=N redirects, the REST API users endpoint or oEmbed author data).',
+  description:
+    "Login names of the site's users can be read without logging in (/?author=N redirects, the REST API users endpoint or oEmbed author data).",
   impact: 'An attacker gets half of every login pair and can aim password guessing (xmlrpc.php, wp-login.php) at real accounts.',
   risk: 'low',
   cwe: ['CWE-203'],
   owasp: OWASP.brokenAccess,
-  recommendation: 'Restrict /wp-json/wp/v2/users to logged-in users, stop /?author=N from redirecting to author slugs, and use display names that differ from login names.',
+  recommendation:
+    'Restrict /wp-json/wp/v2/users to logged-in users, stop /?author=N from redirecting to author slugs, and use display names that differ from login names.',
   references: [WPSCAN, 'https://developer.wordpress.org/rest-api/reference/users/'],
   tags: ['wordpress', 'enumeration'],
 } as const satisfies Check
@@ -60,7 +65,8 @@ export const wpXmlrpcEnabled = {
   id: 'wordpress.xmlrpc.enabled',
   name: 'WordPress XML-RPC interface enabled',
   description: 'xmlrpc.php answers XML-RPC calls from anyone.',
-  impact: 'XML-RPC accepts passwords outside the login page and its rate limits, and pingback.ping can be used to make the site send requests to third parties.',
+  impact:
+    'XML-RPC accepts passwords outside the login page and its rate limits, and pingback.ping can be used to make the site send requests to third parties.',
   risk: 'low',
   cwe: ['CWE-307'],
   owasp: OWASP.authFailures,
@@ -73,7 +79,8 @@ export const wpXmlrpcMulticall = {
   id: 'wordpress.xmlrpc.multicall',
   name: 'WordPress XML-RPC system.multicall available',
   description: 'xmlrpc.php offers system.multicall, which runs many calls in one request.',
-  impact: 'An attacker can try hundreds of passwords in a single HTTP request, past rate limits and login-attempt counters that count requests.',
+  impact:
+    'An attacker can try hundreds of passwords in a single HTTP request, past rate limits and login-attempt counters that count requests.',
   risk: 'medium',
   cwe: ['CWE-307'],
   owasp: OWASP.authFailures,
@@ -90,7 +97,7 @@ export const wpCronPublic = {
   risk: 'info',
   cwe: ['CWE-400'],
   owasp: OWASP.misconfig,
-  recommendation: "Set DISABLE_WP_CRON in wp-config.php, run cron from the system scheduler and deny wp-cron.php in the web server.",
+  recommendation: 'Set DISABLE_WP_CRON in wp-config.php, run cron from the system scheduler and deny wp-cron.php in the web server.',
   references: ['https://developer.wordpress.org/plugins/cron/hooking-wp-cron-into-the-system-task-scheduler/'],
   tags: ['wordpress'],
 } as const satisfies Check
@@ -103,7 +110,8 @@ export const wpDebugLog = {
   risk: 'medium',
   cwe: ['CWE-532'],
   owasp: OWASP.misconfig,
-  recommendation: 'Turn WP_DEBUG_LOG off in production (or log outside the document root), delete debug.log and deny *.log in the web server.',
+  recommendation:
+    'Turn WP_DEBUG_LOG off in production (or log outside the document root), delete debug.log and deny *.log in the web server.',
   references: ['https://developer.wordpress.org/advanced-administration/debug/debug-wordpress/'],
   tags: ['wordpress', 'exposure'],
 } as const satisfies Check
@@ -125,11 +133,13 @@ export const wpConfigBackup = {
   id: 'wordpress.config-backup',
   name: 'WordPress configuration backup downloadable',
   description: 'A copy of wp-config.php (wp-config.php.bak, ~, .save, .old ...) is served as text.',
-  impact: 'wp-config.php holds the database password and the authentication keys and salts: an attacker can log in to the database or forge login cookies.',
+  impact:
+    'wp-config.php holds the database password and the authentication keys and salts: an attacker can log in to the database or forge login cookies.',
   risk: 'high',
   cwe: ['CWE-530'],
   owasp: OWASP.misconfig,
-  recommendation: 'Delete the copy, change the database password and the keys and salts in wp-config.php, and deny backup suffixes in the web server.',
+  recommendation:
+    'Delete the copy, change the database password and the keys and salts in wp-config.php, and deny backup suffixes in the web server.',
   references: [WPSCAN],
   tags: ['wordpress', 'exposure', 'backup'],
 } as const satisfies Check
@@ -137,8 +147,10 @@ export const wpConfigBackup = {
 export const wpInstallScript = {
   id: 'wordpress.install-script',
   name: 'WordPress installation script left open',
-  description: 'An installation script answers: WordPress\'s own installer offers to install, or a migration installer (Duplicator installer.php) was left behind.',
-  impact: 'Whoever runs the installer first can set up the site with their own administrator or point it at their own database, and a migration installer can overwrite the site.',
+  description:
+    "An installation script answers: WordPress's own installer offers to install, or a migration installer (Duplicator installer.php) was left behind.",
+  impact:
+    'Whoever runs the installer first can set up the site with their own administrator or point it at their own database, and a migration installer can overwrite the site.',
   risk: 'high',
   cwe: ['CWE-306'],
   owasp: OWASP.misconfig,
@@ -161,6 +173,16 @@ export const wpRegistrationOpen = {
 } as const satisfies Check
 
 export const wordpressScannerChecks: readonly Check[] = [
-  wpVersionDisclosed, wpPluginVulnerable, wpPluginOutdated, wpUserEnumeration, wpXmlrpcEnabled, wpXmlrpcMulticall,
-  wpCronPublic, wpDebugLog, wpUploadsListing, wpConfigBackup, wpInstallScript, wpRegistrationOpen,
+  wpVersionDisclosed,
+  wpPluginVulnerable,
+  wpPluginOutdated,
+  wpUserEnumeration,
+  wpXmlrpcEnabled,
+  wpXmlrpcMulticall,
+  wpCronPublic,
+  wpDebugLog,
+  wpUploadsListing,
+  wpConfigBackup,
+  wpInstallScript,
+  wpRegistrationOpen,
 ]

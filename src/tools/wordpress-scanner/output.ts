@@ -16,6 +16,10 @@ export interface WordpressOutput {
   users: Array<{ id: number | null; login: string; name: string | null }>
 }
 
-export const componentEntry = (c: SeenComponent, known: KnownComponent | undefined): WpComponentEntry => ({ slug: c.slug, version: c.version, latest_known: known?.latest || null })
+export const componentEntry = (c: SeenComponent, known: KnownComponent | undefined): WpComponentEntry => ({
+  slug: c.slug,
+  version: c.version,
+  latest_known: known?.latest || null,
+})
 
 export const userEntry = (u: WpUser) => ({ id: u.id, login: u.login, name: u.name })

@@ -5,7 +5,7 @@ export const wordpressParams = Type.Object(
   {
     enumerate: Type.Union([Type.Literal('none'), Type.Literal('popular'), Type.Literal('all')], {
       default: 'popular',
-      description: "Plugins probed by their readme besides those the pages name: none, popular (~30, default) or all (~100)",
+      description: 'Plugins probed by their readme besides those the pages name: none, popular (~30, default) or all (~100)',
     }),
     max_author_ids: Type.Integer({ default: 10, minimum: 0, maximum: 100, description: 'Author ids tried with /?author=N' }),
     concurrency: Type.Integer({ default: 8, minimum: 1, maximum: 50, description: 'Requests in flight at most' }),

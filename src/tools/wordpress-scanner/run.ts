@@ -37,7 +37,10 @@ export const wordpressScanner = defineTool(wordpressScannerManifest, async (ctx)
   const out: WordpressOutput = { version: null, plugins: [], themes: [], users: [] }
   if (!X.looksLikeWordpress([home, core.login, core.readme])) {
     ctx.log(`${base.href} does not look like WordPress (no wp-content, wp-includes, wp-login.php or generator): nothing more is tried`)
-    const t = await ctx.test('WordPress detection', 'Looks for the signs of a WordPress site on the home page, readme.html and wp-login.php.')
+    const t = await ctx.test(
+      'WordPress detection',
+      'Looks for the signs of a WordPress site on the home page, readme.html and wp-login.php.',
+    )
     // Detection ran to a result (not WordPress): the scan is finished, not a connection error.
     await t.done()
     ctx.output('wordpress', out)
@@ -55,15 +58,24 @@ export const wordpressScanner = defineTool(wordpressScannerManifest, async (ctx)
   ctx.log(`${fetch.count} requests`)
 })
 
-async function coreVersion(ctx: Ctx, s: Site, facts: ReturnType<typeof pageFacts>, core: Awaited<ReturnType<typeof fetchCoreSources>>): Promise<string | null> {
-  const t = await ctx.test('WordPress core version', 'Reads the core version from the generator tag, readme.html, the feed, ?ver= of core assets and the login page, and checks it against the version catalogue and imported CVEs.')
+async function coreVersion(
+  ctx: Ctx,
+  s: Site,
+  facts: ReturnType<typeof pageFacts>,
+  core: Awaited<ReturnType<typeof fetchCoreSources>>,
+): Promise<string | null> {
+  const t = await ctx.test(
+    'WordPress core version',
+    'Reads the core version from the generator tag, readme.html, the feed, ?ver= of core assets and the login page, and checks it against the version catalogue and imported CVEs.',
+  )
   const votes: VersionVote[] = []
   const vote = (version: string | null, source: string) => version && votes.push({ version, source })
   vote(generatorVersion(facts), 'the generator tag')
   if (core.readme?.status === 200) vote(readmeVersion(core.readme.body), 'readme.html')
   if (core.feed?.status === 200) vote(feedVersion(core.feed.body), 'the feed')
   for (const v of coreAssetVersions(facts)) vote(v, 'core asset versions')
-  if (core.login?.status === 200) for (const v of coreAssetVersions(pageFacts(core.login.body, core.login.url))) vote(v, 'the login page assets')
+  if (core.login?.status === 200)
+    for (const v of coreAssetVersions(pageFacts(core.login.body, core.login.url))) vote(v, 'the login page assets')
   const { version, sources } = electVersion(votes)
   if (!version) {
     await t.done()
@@ -72,22 +84,42 @@ async function coreVersion(ctx: Ctx, s: Site, facts: ReturnType<typeof pageFacts
   const seen = [...new Set(sources)].join(', ')
   ctx.log(`WordPress ${version} (from ${seen})`)
   const place = { ...s.where, url: s.base.href, location: 'component:wordpress' }
-  await t.finding({ check: C.wpVersionDisclosed, ...place, detail: `WordPress ${version} is announced by ${seen}.`, evidence: tableEvidence(['Source', 'Version'], votes.map((v) => [v.source, v.version])) })
+  await t.finding({
+    check: C.wpVersionDisclosed,
+    ...place,
+    detail: `WordPress ${version} is announced by ${seen}.`,
+    evidence: tableEvidence(
+      ['Source', 'Version'],
+      votes.map((v) => [v.source, v.version]),
+    ),
+  })
   for (const { finding, rows } of await productVersionFindings('wordpress', version, seen, ctx.vulns)) {
-    await t.finding({ ...finding, ...place, evidence: tableEvidence(['Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [version, seen, r.cve, r.affected, r.cvss])) })
+    await t.finding({
+      ...finding,
+      ...place,
+      evidence: tableEvidence(
+        ['Version', 'Source', 'CVE', 'Affected versions', 'CVSS'],
+        rows.map((r) => [version, seen, r.cve, r.affected, r.cvss]),
+      ),
+    })
   }
   await t.done()
   return version
 }
 
 async function pluginsAndThemes(ctx: Ctx, s: Site, facts: ReturnType<typeof pageFacts>) {
-  const t = await ctx.test('WordPress plugins and themes', 'Lists plugins and themes named by the pages and found by their readme (tool_params.enumerate), and checks their versions against known vulnerabilities.')
+  const t = await ctx.test(
+    'WordPress plugins and themes',
+    'Lists plugins and themes named by the pages and found by their readme (tool_params.enumerate), and checks their versions against known vulnerabilities.',
+  )
   const passive = componentsInPage(facts)
   const probe = pluginsToProbe(ctx.params.enumerate).map((c) => c.slug)
   const slugs = [...new Set([...passive.plugins.map((c) => c.slug), ...probe])]
   ctx.log(`plugins: ${passive.plugins.length} named by the page, ${slugs.length} readmes to read (enumerate=${ctx.params.enumerate})`)
   let done = 0
-  const readmes = await fetchPluginReadmes(s.fetch, s.base, slugs, ctx.params.concurrency, ctx.signal, () => ctx.progress(++done, slugs.length + 10))
+  const readmes = await fetchPluginReadmes(s.fetch, s.base, slugs, ctx.params.concurrency, ctx.signal, () =>
+    ctx.progress(++done, slugs.length + 10),
+  )
   const fromReadme: SeenComponent[] = []
   for (const r of readmes) {
     const v = r.file ? readmeTxtVersion(r.file.body) : null
@@ -97,20 +129,35 @@ async function pluginsAndThemes(ctx: Ctx, s: Site, facts: ReturnType<typeof page
   const themeSlugs = [...new Set(passive.themes.map((c) => c.slug))]
   const styles = await fetchThemeStyles(s.fetch, s.base, themeSlugs, ctx.params.concurrency, ctx.signal)
   const themes = mergeComponents([
-    ...styles.flatMap((x) => (x.file && styleCssVersion(x.file.body) ? [{ slug: x.slug, version: styleCssVersion(x.file.body), source: 'style.css' }] : [])),
+    ...styles.flatMap((x) =>
+      x.file && styleCssVersion(x.file.body) ? [{ slug: x.slug, version: styleCssVersion(x.file.body), source: 'style.css' }] : [],
+    ),
     ...passive.themes,
   ])
-  for (const [kind, list, known] of [['plugin', plugins, knownPlugin], ['theme', themes, knownTheme]] as const) {
+  for (const [kind, list, known] of [
+    ['plugin', plugins, knownPlugin],
+    ['theme', themes, knownTheme],
+  ] as const) {
     for (const c of list) {
       ctx.log(`${kind} ${c.slug} ${c.version ?? '(version unknown)'} (${c.source})`)
       await componentFindings(ctx, t, s, kind, c, known(c.slug))
     }
   }
   await t.done()
-  return { plugins: plugins.map((c) => componentEntry(c, knownPlugin(c.slug))), themes: themes.map((c) => componentEntry(c, knownTheme(c.slug))) }
+  return {
+    plugins: plugins.map((c) => componentEntry(c, knownPlugin(c.slug))),
+    themes: themes.map((c) => componentEntry(c, knownTheme(c.slug))),
+  }
 }
 
-async function componentFindings(ctx: Ctx, t: TestHandle, s: Site, kind: 'plugin' | 'theme', c: SeenComponent, known: KnownComponent | undefined) {
+async function componentFindings(
+  ctx: Ctx,
+  t: TestHandle,
+  s: Site,
+  kind: 'plugin' | 'theme',
+  c: SeenComponent,
+  known: KnownComponent | undefined,
+) {
   if (!c.version) return
   const url = new URL(`wp-content/${kind}s/${c.slug}/`, s.base).href
   const label = `${known?.name ?? c.slug} (${kind} ${c.slug}) ${c.version}`
@@ -125,11 +172,20 @@ async function componentFindings(ctx: Ctx, t: TestHandle, s: Site, kind: 'plugin
       cvss: v.cvss === null ? null : { score: v.cvss, vector: v.vector },
       name: `${known?.name ?? c.slug} ${c.version}: ${v.title} (${v.cve})`,
       detail: `${label} was identified from ${c.source}; ${v.cve} affects ${v.affected}, fixed in ${v.fixed}. Inferred from the version, not exploited.`,
-      evidence: tableEvidence(['Slug', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], [[c.slug, c.version, c.source, v.cve, v.affected, v.cvss ?? '']]),
+      evidence: tableEvidence(
+        ['Slug', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'],
+        [[c.slug, c.version, c.source, v.cve, v.affected, v.cvss ?? '']],
+      ),
     })
   }
   if (isOutdated(known, c.version)) {
-    await t.finding({ check: C.wpPluginOutdated, ...s.where, url, location: `${kind}:${c.slug}`, detail: `${label} is older than ${known!.latest}, the latest release Ward knows of.` })
+    await t.finding({
+      check: C.wpPluginOutdated,
+      ...s.where,
+      url,
+      location: `${kind}:${c.slug}`,
+      detail: `${label} is older than ${known!.latest}, the latest release Ward knows of.`,
+    })
   }
 }
 
@@ -146,8 +202,14 @@ async function users(ctx: Ctx, s: Site) {
       check: C.wpUserEnumeration,
       ...s.where,
       url: s.base.href,
-      detail: `${found.length} login name(s) can be read: ${found.slice(0, 20).map((u) => u.login).join(', ')}.`,
-      evidence: tableEvidence(['Id', 'Login', 'Name', 'Found through'], found.map((u) => [u.id ?? '', u.login, u.name ?? '', u.source])),
+      detail: `${found.length} login name(s) can be read: ${found
+        .slice(0, 20)
+        .map((u) => u.login)
+        .join(', ')}.`,
+      evidence: tableEvidence(
+        ['Id', 'Login', 'Name', 'Found through'],
+        found.map((u) => [u.id ?? '', u.login, u.name ?? '', u.source]),
+      ),
     })
   }
   await t.done()
@@ -160,26 +222,50 @@ async function xmlrpc(ctx: Ctx, s: Site) {
   const methods = X.xmlrpcMethods(listMethods)
   if (methods) {
     const url = new URL('xmlrpc.php', s.base).href
-    await t.finding({ check: C.wpXmlrpcEnabled, ...s.where, url, detail: `xmlrpc.php answers calls and lists ${methods.length} methods.`, evidence: textEvidence(methods.slice(0, 100).join('\n')) })
-    if (methods.includes('system.multicall')) await t.finding({ check: C.wpXmlrpcMulticall, ...s.where, url, detail: 'system.multicall is among the methods xmlrpc.php lists.' })
+    await t.finding({
+      check: C.wpXmlrpcEnabled,
+      ...s.where,
+      url,
+      detail: `xmlrpc.php answers calls and lists ${methods.length} methods.`,
+      evidence: textEvidence(methods.slice(0, 100).join('\n')),
+    })
+    if (methods.includes('system.multicall'))
+      await t.finding({ check: C.wpXmlrpcMulticall, ...s.where, url, detail: 'system.multicall is among the methods xmlrpc.php lists.' })
   }
   await t.done()
 }
 
 async function exposures(ctx: Ctx, s: Site) {
-  const t = await ctx.test('WordPress exposed files and scripts', 'Requests wp-cron.php, wp-content/debug.log, wp-content/uploads/, copies of wp-config.php, installers and the registration form.')
+  const t = await ctx.test(
+    'WordPress exposed files and scripts',
+    'Requests wp-cron.php, wp-content/debug.log, wp-content/uploads/, copies of wp-config.php, installers and the registration form.',
+  )
   const e = await fetchExposures(s.fetch, s.base, ctx.params.concurrency, ctx.signal)
   const at = (a: Answer) => ({ ...s.where, url: a.url })
   const excerpt = (a: Answer) => textEvidence(a.body.slice(0, 600))
-  if (e.cron && X.cronPublic(e.cron)) await t.finding({ check: C.wpCronPublic, ...at(e.cron), detail: `${e.cron.url} answered ${e.cron.status}: it runs for anyone.` })
-  if (e.debugLog && X.debugLogServed(e.debugLog)) await t.finding({ check: C.wpDebugLog, ...at(e.debugLog), detail: `${e.debugLog.url} is served (${e.debugLog.body.length} bytes read).`, evidence: excerpt(e.debugLog) })
-  if (e.uploads && X.uploadsListed(e.uploads)) await t.finding({ check: C.wpUploadsListing, ...at(e.uploads), detail: `${e.uploads.url} shows a directory listing.` })
+  if (e.cron && X.cronPublic(e.cron))
+    await t.finding({ check: C.wpCronPublic, ...at(e.cron), detail: `${e.cron.url} answered ${e.cron.status}: it runs for anyone.` })
+  if (e.debugLog && X.debugLogServed(e.debugLog))
+    await t.finding({
+      check: C.wpDebugLog,
+      ...at(e.debugLog),
+      detail: `${e.debugLog.url} is served (${e.debugLog.body.length} bytes read).`,
+      evidence: excerpt(e.debugLog),
+    })
+  if (e.uploads && X.uploadsListed(e.uploads))
+    await t.finding({ check: C.wpUploadsListing, ...at(e.uploads), detail: `${e.uploads.url} shows a directory listing.` })
   // The defines are secrets: the evidence names them, never their values.
-  for (const a of e.configBackups.filter(X.configCopy)) await t.finding({ check: C.wpConfigBackup, ...at(a), detail: `${a.url} serves a copy of wp-config.php with its database credentials and keys.` })
+  for (const a of e.configBackups.filter(X.configCopy))
+    await t.finding({
+      check: C.wpConfigBackup,
+      ...at(a),
+      detail: `${a.url} serves a copy of wp-config.php with its database credentials and keys.`,
+    })
   for (const a of e.installers) {
     const what = X.installerOpen(a)
     if (what) await t.finding({ check: C.wpInstallScript, ...at(a), detail: `${a.url} shows ${what}.` })
   }
-  if (e.register && X.registrationOpen(e.register)) await t.finding({ check: C.wpRegistrationOpen, ...at(e.register), detail: 'wp-login.php?action=register shows the registration form.' })
+  if (e.register && X.registrationOpen(e.register))
+    await t.finding({ check: C.wpRegistrationOpen, ...at(e.register), detail: 'wp-login.php?action=register shows the registration form.' })
   await t.done()
 }

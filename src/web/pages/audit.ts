@@ -20,7 +20,10 @@ export function auditPages(app: FastifyInstance, ctx: WebContext) {
     const action = /^[a-z_.]{1,100}$/.test(q.action ?? '') ? q.action : undefined
     const wsId = /^\d{1,15}$/.test(q.workspace_id ?? '') ? Number(q.workspace_id) : undefined
     const pageNo = pageOf(q.page)
-    const [ws, rows] = await Promise.all([workspacesOf(db, u), listAudit(db, u.userId, { action, workspaceId: wsId, limit: PAGE + 1, page: pageNo })])
+    const [ws, rows] = await Promise.all([
+      workspacesOf(db, u),
+      listAudit(db, u.userId, { action, workspaceId: wsId, limit: PAGE + 1, page: pageNo }),
+    ])
     const names = new Map(ws.all.map((w) => [w.id, w.name]))
     const body = html`<h1>Audit log</h1>
 <p class="muted">Who signed in, created, started, stopped, deleted or triaged what, in the workspaces you own. Entries are never changed.</p>
@@ -29,11 +32,16 @@ export function auditPages(app: FastifyInstance, ctx: WebContext) {
   <div><label for="a-ws">Workspace</label><select id="a-ws" name="workspace_id"><option value="">all</option>${ws.all.filter((w) => w.role === 'owner').map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
   <button type="submit" class="secondary">Filter</button>
 </form>
-${rows.length
-  ? html`<div class="table-wrap"><table data-testid="audit"><thead><tr><th>When</th><th>Who</th><th>From</th><th>Action</th><th>Object</th><th>Workspace</th><th>What changed</th></tr></thead><tbody>${rows.slice(0, PAGE).map(
-      (e) => html`<tr><td>${toApiTime(e.at)}</td><td>${e.actor}</td><td>${e.client ?? ''}</td><td>${e.action}</td><td>${e.object_type ?? ''} ${e.object_id ?? ''}</td><td>${e.workspace_id === null ? '' : (names.get(e.workspace_id) ?? e.workspace_id)}</td><td><code>${e.details === '{}' ? '' : e.details}</code></td></tr>`,
-    )}</tbody></table></div>${pager('/audit', { action, workspace_id: wsId }, pageNo, rows.length > PAGE)}`
-  : html`<p>No entries${action || wsId ? ' match these filters' : ' yet'}.</p>`}`
+${
+  rows.length
+    ? html`<div class="table-wrap"><table data-testid="audit"><thead><tr><th>When</th><th>Who</th><th>From</th><th>Action</th><th>Object</th><th>Workspace</th><th>What changed</th></tr></thead><tbody>${rows
+        .slice(0, PAGE)
+        .map(
+          (e) =>
+            html`<tr><td>${toApiTime(e.at)}</td><td>${e.actor}</td><td>${e.client ?? ''}</td><td>${e.action}</td><td>${e.object_type ?? ''} ${e.object_id ?? ''}</td><td>${e.workspace_id === null ? '' : (names.get(e.workspace_id) ?? e.workspace_id)}</td><td><code>${e.details === '{}' ? '' : e.details}</code></td></tr>`,
+        )}</tbody></table></div>${pager('/audit', { action, workspace_id: wsId }, pageNo, rows.length > PAGE)}`
+    : html`<p>No entries${action || wsId ? ' match these filters' : ' yet'}.</p>`
+}`
     return sendPage(reply, page(req, 'Audit log', body, { section: 'audit', workspace: ws }))
   })
 }

@@ -4,7 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { WardError } from '../../domain/errors.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../domain/passwords.js'
 import { dbRateLimitStore } from '../../store/rate-limits.js'
-import { createSession, deleteExpiredSessions, deleteSession, newToken, setPasswordHash, userByPasswordLink, userForSignIn } from '../../store/web-sessions.js'
+import {
+  createSession,
+  deleteExpiredSessions,
+  deleteSession,
+  newToken,
+  setPasswordHash,
+  userByPasswordLink,
+  userForSignIn,
+} from '../../store/web-sessions.js'
 import type { WebContext } from '../context.js'
 import { html } from '../html.js'
 import { page } from '../layout.js'
@@ -22,9 +30,16 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
   const Store = dbRateLimitStore(db)
   const limiter = new Store()
   // Failed attempts per window, in the shared rate_limits table (every API process counts together).
-  const failures = (key: string) => new Promise<number>((resolve, reject) => limiter.read(key, (e, r) => (e ? reject(e) : resolve(r!.current))))
-  const fail = (key: string) => new Promise<number>((resolve, reject) => limiter.incr(key, (e, r) => (e ? reject(e) : resolve(r!.current)), config.web.signInWindowMs))
-  const cookieOpts = (req: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)) })
+  const failures = (key: string) =>
+    new Promise<number>((resolve, reject) => limiter.read(key, (e, r) => (e ? reject(e) : resolve(r!.current))))
+  const fail = (key: string) =>
+    new Promise<number>((resolve, reject) => limiter.incr(key, (e, r) => (e ? reject(e) : resolve(r!.current)), config.web.signInWindowMs))
+  const cookieOpts = (req: FastifyRequest) => ({
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)),
+  })
 
   /**
    * Login CSRF on the forms sent before there is a session: the form's token must match a cookie set
@@ -36,7 +51,11 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     return token
   }
 
-  function signInForm(req: FastifyRequest, reply: FastifyReply, o: { error?: string; name?: string; next?: string; status?: number; ended?: boolean; resume?: Resume | null } = {}) {
+  function signInForm(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    o: { error?: string; name?: string; next?: string; status?: number; ended?: boolean; resume?: Resume | null } = {},
+  ) {
     const token = preSessionToken(req, reply, SIGNIN_COOKIE, '/')
     const body = html`<div class="signin card">
   <h1>Sign in to Ward</h1>
@@ -70,14 +89,26 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     if (byUser! >= config.web.signInLimit || byIp! >= config.web.signInLimit * 3) {
       req.log.warn({ user: name, ip: req.ip }, 'web sign-in refused: too many attempts')
       reply.header('retry-after', String(Math.ceil(config.web.signInWindowMs / 1000)))
-      return signInForm(req, reply, { error: `Too many sign-in attempts; try again in ${Math.ceil(config.web.signInWindowMs / 60000)} minutes.`, name, next: b.next as string, status: 429, resume: resumeOf(b) })
+      return signInForm(req, reply, {
+        error: `Too many sign-in attempts; try again in ${Math.ceil(config.web.signInWindowMs / 60000)} minutes.`,
+        name,
+        next: b.next as string,
+        status: 429,
+        resume: resumeOf(b),
+      })
     }
     const user = name ? await userForSignIn(db, name) : undefined
     const ok = await verifyPassword(password, user?.password_hash ?? null)
     if (!user || !ok) {
       await Promise.all(keys.map(fail))
       req.log.warn({ user: name, ip: req.ip, known: !!user }, 'web sign-in failed')
-      return signInForm(req, reply, { error: 'Wrong user name or password.', name, next: b.next as string, status: 401, resume: resumeOf(b) })
+      return signInForm(req, reply, {
+        error: 'Wrong user name or password.',
+        name,
+        next: b.next as string,
+        status: 401,
+        resume: resumeOf(b),
+      })
     }
     const s = await createSession(db, user.id, config.web.sessionMs)
     req.log.info({ userId: user.id, ip: req.ip }, 'web sign-in')
@@ -120,7 +151,11 @@ function setPasswordPages(app: FastifyInstance, ctx: WebContext, { cookieOpts, p
 
   const linkUser = async (token: string) => {
     const u = token.length <= 100 ? await userByPasswordLink(db, token) : undefined
-    if (!u) throw new WardError(404, 'This set-password link is unknown, used or expired: ask an administrator for a new one (ward admin user set-password --user ID --link).')
+    if (!u)
+      throw new WardError(
+        404,
+        'This set-password link is unknown, used or expired: ask an administrator for a new one (ward admin user set-password --user ID --link).',
+      )
     return u
   }
   const setPasswordForm = (req: FastifyRequest, reply: FastifyReply, token: string, name: string, error?: string) => {
@@ -165,5 +200,4 @@ function setPasswordPages(app: FastifyInstance, ctx: WebContext, { cookieOpts, p
     reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
     return reply.redirect('/profile', 303)
   })
-
 }

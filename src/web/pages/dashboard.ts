@@ -36,8 +36,16 @@ export function dashboardPages(app: FastifyInstance, ctx: WebContext) {
    * "Running now" and joins "Recently finished" at once; the answer without an active scan stops polling.
    */
   async function liveScans(userId: number, wsId: number) {
-    const [open, running, recent] = await Promise.all([openFindingsByRisk(db, userId, wsId), scansInStates(db, userId, wsId, ACTIVE_STATES, 20), scansInStates(db, userId, wsId, TERMINAL_STATES, 10)])
-    const names = await targetNames(db, userId, [...running, ...recent].map((s) => s.target_id))
+    const [open, running, recent] = await Promise.all([
+      openFindingsByRisk(db, userId, wsId),
+      scansInStates(db, userId, wsId, ACTIVE_STATES, 20),
+      scansInStates(db, userId, wsId, TERMINAL_STATES, 10),
+    ])
+    const names = await targetNames(
+      db,
+      userId,
+      [...running, ...recent].map((s) => s.target_id),
+    )
     const scanRow = (s: ScanRow) =>
       html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td><td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td><td>${s.end_time ? when(s.end_time) : duration(s)}</td></tr>`
     const scanTable = (rows: ScanRow[], empty: string, live: boolean) =>

@@ -47,8 +47,29 @@ export function findingPages(app: FastifyInstance, ctx: WebContext) {
     const scanId = num(q.scan_id)
     const regression = q.regression === '1' ? true : undefined
     const foreign = wsId !== undefined && !ws.all.some((w) => w.id === wsId)
-    const keep = { workspace_id: q.workspace_id, target_id: targetId, scan_id: scanId, risk, status, group_duplicates: grouped ? 1 : undefined, regression: regression ? 1 : undefined }
-    const list = (limit: number, page = 1) => (foreign ? Promise.resolve([]) : listFindings(db, u.userId, { workspaceId: wsId, targetId, scanId, riskLevel: risk, status, groupDuplicates: grouped, regression, limit, page }))
+    const keep = {
+      workspace_id: q.workspace_id,
+      target_id: targetId,
+      scan_id: scanId,
+      risk,
+      status,
+      group_duplicates: grouped ? 1 : undefined,
+      regression: regression ? 1 : undefined,
+    }
+    const list = (limit: number, page = 1) =>
+      foreign
+        ? Promise.resolve([])
+        : listFindings(db, u.userId, {
+            workspaceId: wsId,
+            targetId,
+            scanId,
+            riskLevel: risk,
+            status,
+            groupDuplicates: grouped,
+            regression,
+            limit,
+            page,
+          })
     return { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list }
   }
 
@@ -57,7 +78,11 @@ export function findingPages(app: FastifyInstance, ctx: WebContext) {
     const { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list } = await filterOf(req, q)
     const pageNo = pageOf(q.page)
     const rows = await list(PAGE + 1, pageNo)
-    const names = await targetNames(db, u.userId, rows.map((f) => f.target_id))
+    const names = await targetNames(
+      db,
+      u.userId,
+      rows.map((f) => f.target_id),
+    )
     const body = html`<h1>Findings</h1>
 <form method="get" action="/findings" class="filters">
   <div><label for="f-ws">Workspace</label><select id="f-ws" name="workspace_id"><option value="all"${wsId === undefined ? html` selected` : ''}>all workspaces</option>${ws.all.map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
@@ -70,23 +95,31 @@ export function findingPages(app: FastifyInstance, ctx: WebContext) {
   ${targetId || scanId ? html`<span class="muted">${scanId ? html`scan #${scanId} ` : ''}${targetId ? html`target ${names.get(targetId) ?? targetId} ` : ''}(<a href="/findings">clear</a>)</span>` : ''}
 </form>
 <div class="actions" data-testid="export">Export this list: <a href="/findings/export.csv${qs(keep)}">CSV</a> <a href="/findings/export.sarif${qs(keep)}">SARIF</a> <a href="/findings/export.json${qs(keep)}">JSON</a></div>
-${rows.length
-  ? html`<form method="post" action="/findings/bulk" id="bulk">${csrfField(req)}${Object.entries(keep).map(([k, v]) => (v === undefined ? '' : html`<input type="hidden" name="f.${k}" value="${v}">`))}
-${ws.writes() ? html`<fieldset class="bulk" data-testid="bulk"><legend>Triage the chosen findings together</legend>
+${
+  rows.length
+    ? html`<form method="post" action="/findings/bulk" id="bulk">${csrfField(req)}${Object.entries(keep).map(([k, v]) => (v === undefined ? '' : html`<input type="hidden" name="f.${k}" value="${v}">`))}
+${
+  ws.writes()
+    ? html`<fieldset class="bulk" data-testid="bulk"><legend>Triage the chosen findings together</legend>
   <div class="filters">
   <div><label for="b-status">New status</label><select id="b-status" name="status"><option value="false_positive">false positive</option><option value="accepted">accepted risk</option><option value="fixed">fixed</option><option value="open">open (reopen)</option></select></div>
   <div data-show-if="b-status=accepted" hidden><label for="b-until">Accepted until</label><input type="date" id="b-until" name="until"></div>
   <div><label for="b-reason">Reason</label><input type="text" id="b-reason" name="reason" maxlength="2000" placeholder="why (kept in each history)"></div>
   <div><label><input type="checkbox" name="all_matching" value="1" id="b-all"> all findings matching the filter (not only this page)</label></div>
   <button type="submit">Apply to chosen</button></div>
-</fieldset>` : ''}
+</fieldset>`
+    : ''
+}
 <div class="table-wrap"><table><thead><tr><th><input type="checkbox" data-check-all="bulk" aria-label="Choose every finding on this page"></th><th>Risk</th><th>Finding</th><th>Target</th><th>Where</th><th>Status</th><th class="wide-only">Scan</th><th class="wide-only">First seen</th><th class="wide-only">Last seen</th></tr></thead><tbody>
 ${rows.slice(0, PAGE).map(
-  (f) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}${f.group_regression === 1 ? html` <span class="badge bad" data-testid="regression">regression</span>` : ''}</td>
+  (
+    f,
+  ) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}${f.group_regression === 1 ? html` <span class="badge bad" data-testid="regression">regression</span>` : ''}</td>
   <td><a href="/targets/${f.target_id}">${names.get(f.target_id) ?? f.target_id}</a></td>
   <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : (f.location ?? ''))}</td><td>${f.status}</td><td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td class="wide-only">${when(f.group_first_seen ?? f.created_at)}</td><td class="wide-only">${when(f.group_last_seen ?? f.created_at)}</td></tr>`,
 )}</tbody></table></div></form>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
-  : html`<p>No findings match.</p>`}`
+    : html`<p>No findings match.</p>`
+}`
     return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws, ok: okMessage(req) }))
   })
 
@@ -94,18 +127,29 @@ ${rows.slice(0, PAGE).map(
     const f = formOf(req)
     const raw = (req.body ?? {}) as Record<string, unknown>
     // The filter the list showed travels as f.<name>: "all matching" means the same findings.
-    const q = Object.fromEntries(Object.entries(f).filter(([k]) => k.startsWith('f.')).map(([k, v]) => [k.slice(2), v]))
+    const q = Object.fromEntries(
+      Object.entries(f)
+        .filter(([k]) => k.startsWith('f.'))
+        .map(([k, v]) => [k.slice(2), v]),
+    )
     const { u, keep, list } = await filterOf(req, q)
     const back = `/findings${qs(keep)}`
     if (!STATUSES.includes(f.status as FindingStatus)) throw new WardError(400, `The status must be one of ${STATUSES.join(', ')}`)
     const until = f.status === 'accepted' && f.until && /^\d{4}-\d\d-\d\d$/.test(f.until) ? f.until : null
     const reason = [(f.reason ?? '').trim().slice(0, 1900), until ? `accepted until ${until}` : ''].filter(Boolean).join('; ') || null
-    const chosen = new Set((Array.isArray(raw.ids) ? raw.ids : [raw.ids]).filter((x): x is string => typeof x === 'string' && /^\d{1,15}$/.test(x)).map(Number))
-    const rows = f.all_matching === '1' ? await list(BULK_MAX) : await Promise.all([...chosen].slice(0, BULK_MAX).map((id) => getFinding(db, u.userId, id)))
+    const chosen = new Set(
+      (Array.isArray(raw.ids) ? raw.ids : [raw.ids]).filter((x): x is string => typeof x === 'string' && /^\d{1,15}$/.test(x)).map(Number),
+    )
+    const rows =
+      f.all_matching === '1'
+        ? await list(BULK_MAX)
+        : await Promise.all([...chosen].slice(0, BULK_MAX).map((id) => getFinding(db, u.userId, id)))
     const found = rows.filter((r): r is NonNullable<typeof r> => !!r)
     if (!found.length) return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=none-chosen`, 303)
     // Only findings of workspaces where the caller's role may triage; a viewer's request changes nothing.
-    const writable = (await Promise.all(found.map((r) => getFinding(db, u.userId, r.id, WRITER_ROLES)))).filter((r): r is NonNullable<typeof r> => !!r)
+    const writable = (await Promise.all(found.map((r) => getFinding(db, u.userId, r.id, WRITER_ROLES)))).filter(
+      (r): r is NonNullable<typeof r> => !!r,
+    )
     if (!writable.length) throw viewerRefused()
     // One history entry per finding (its duplicates follow it), each with the same reason.
     for (const row of writable) await updateFindingGroup(db, row, { status: f.status as FindingStatus }, reason, u.userId)
@@ -116,10 +160,24 @@ ${rows.slice(0, PAGE).map(
     app.get(`/findings/export.${kind}`, async (req, reply) => {
       const { u, list } = await filterOf(req, req.query as Record<string, string>)
       const rows = await list(EXPORT_MAX)
-      const names = await targetNames(db, u.userId, rows.map((r) => r.target_id))
+      const names = await targetNames(
+        db,
+        u.userId,
+        rows.map((r) => r.target_id),
+      )
       const wire = rows.map((r) => findingView(r) as unknown as WireFinding)
-      const info = (f: WireFinding): ScanInfo => ({ id: f.scan_id ?? 0, target: names.get(f.target_id ?? 0) ?? '', tool_id: 0, status_name: '' })
-      const body = kind === 'csv' ? findingsCsv(wire, info) : kind === 'sarif' ? toSarif({ id: 0, target: 'findings of Ward', tool_id: 0, status_name: 'finished' }, wire, [], null) : JSON.stringify({ data: wire }, null, 2)
+      const info = (f: WireFinding): ScanInfo => ({
+        id: f.scan_id ?? 0,
+        target: names.get(f.target_id ?? 0) ?? '',
+        tool_id: 0,
+        status_name: '',
+      })
+      const body =
+        kind === 'csv'
+          ? findingsCsv(wire, info)
+          : kind === 'sarif'
+            ? toSarif({ id: 0, target: 'findings of Ward', tool_id: 0, status_name: 'finished' }, wire, [], null)
+            : JSON.stringify({ data: wire }, null, 2)
       const type = { csv: 'text/csv; charset=utf-8', sarif: 'application/sarif+json', json: 'application/json' }[kind]
       return reply.type(type).header('content-disposition', `attachment; filename="ward-findings.${kind}"`).send(body)
     })
@@ -136,7 +194,13 @@ function findingPage(app: FastifyInstance, ctx: WebContext) {
     const row = await getFinding(db, u.userId, idOf((req.params as { id: string }).id, 'Finding'))
     if (!row) throw notFound('Finding')
     const f = findingView(row)
-    const [ws, names, scan, tests, history] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [row.target_id]), getScan(db, u.userId, row.scan_id), row.test_id === null ? [] : testWithFindings(db, row.test_id), groupHistory(db, row)])
+    const [ws, names, scan, tests, history] = await Promise.all([
+      workspacesOf(db, u),
+      targetNames(db, u.userId, [row.target_id]),
+      getScan(db, u.userId, row.scan_id),
+      row.test_id === null ? [] : testWithFindings(db, row.test_id),
+      groupHistory(db, row),
+    ])
     const ev = f.vuln_evidence
     const owasp = Object.values(f.owasp ?? {}).filter(Boolean) as string[]
     const body = html`<h1>${riskBadge(f.risk_level)} ${f.name}</h1>
@@ -158,31 +222,40 @@ function findingPage(app: FastifyInstance, ctx: WebContext) {
 </dl></section>
 </div>
 <section class="card"><h2>Evidence</h2>
-${!ev
-  ? html`<p class="muted">None recorded.</p>`
-  : ev.type === 'table'
-    ? html`<div class="table-wrap"><table data-testid="evidence"><thead><tr>${ev.data.headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${ev.data.rows.map((r) => html`<tr>${r.map((c) => html`<td class="mono">${c}</td>`)}</tr>`)}</tbody></table></div>`
-    : html`<pre data-testid="evidence">${ev.data.text}</pre>`}
+${
+  !ev
+    ? html`<p class="muted">None recorded.</p>`
+    : ev.type === 'table'
+      ? html`<div class="table-wrap"><table data-testid="evidence"><thead><tr>${ev.data.headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${ev.data.rows.map((r) => html`<tr>${r.map((c) => html`<td class="mono">${c}</td>`)}</tr>`)}</tbody></table></div>`
+      : html`<pre data-testid="evidence">${ev.data.text}</pre>`
+}
 </section>
 ${f.references.length ? html`<section class="card"><h2>References</h2><ul>${f.references.map((r) => html`<li>${link(r)}</li>`)}</ul></section>` : ''}
 <section class="card"><h2>Tests behind this finding</h2>
 ${tests.length ? html`<ul>${tests.map((t) => html`<li><strong>${t.name}</strong> — ${t.description} <span class="muted">(${t.status}${t.result ? `, ${t.result}` : ''})</span></li>`)}</ul>` : html`<p class="muted">${f.test_description || 'No test recorded.'}</p>`}
 </section>
 <section class="card" aria-labelledby="triage"><h2 id="triage">Triage</h2>
-${ws.writes(row.workspace_id) ? html`<p class="muted">Applies to this finding and its duplicates (the same issue found again by other scans).</p>
+${
+  ws.writes(row.workspace_id)
+    ? html`<p class="muted">Applies to this finding and its duplicates (the same issue found again by other scans).</p>
 <form method="post" action="/findings/${f.id}/triage" class="filters">${csrfField(req)}
   <div><label for="t-status">Status</label><select id="t-status" name="status">${STATUSES.map((s) => html`<option${s === f.status ? html` selected` : ''}>${s}</option>`)}</select></div>
   <div><label for="t-risk">Risk</label><select id="t-risk" name="risk_level">${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === f.risk_level ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
   <div><label><input type="checkbox" name="verified" value="true"${f.verified ? html` checked` : ''}> verified by a person</label></div>
   <div><label for="t-reason">Comment</label><input type="text" id="t-reason" name="reason" maxlength="2000" placeholder="why (kept in the history)"></div>
   <button type="submit">Save triage</button>
-</form>` : html`<p class="muted">Your role in this workspace lets you read the triage, not change it.</p>`}
+</form>`
+    : html`<p class="muted">Your role in this workspace lets you read the triage, not change it.</p>`
+}
 <h2>History</h2>
-${history.length
-  ? html`<div class="table-wrap"><table data-testid="history"><thead><tr><th>When</th><th>Change</th><th>Comment</th><th>By</th></tr></thead><tbody>${history.map(
-      (h) => html`<tr><td>${when(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
-    )}</tbody></table></div>`
-  : html`<p class="muted">No changes yet.</p>`}
+${
+  history.length
+    ? html`<div class="table-wrap"><table data-testid="history"><thead><tr><th>When</th><th>Change</th><th>Comment</th><th>By</th></tr></thead><tbody>${history.map(
+        (h) =>
+          html`<tr><td>${when(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p class="muted">No changes yet.</p>`
+}
 </section>`
     return sendPage(reply, page(req, f.name, body, { section: 'findings', workspace: ws, ok: okMessage(req), error }), status)
   }
@@ -195,11 +268,19 @@ ${history.length
     const row = await getFinding(db, u.userId, id, WRITER_ROLES)
     if (!row) throw await refusal(getFinding(db, u.userId, id), 'Finding')
     const f = formOf(req)
-    if (f.status !== undefined && !STATUSES.includes(f.status as FindingStatus)) return renderFinding(req, reply, `The status must be one of ${STATUSES.join(', ')}`, 400)
+    if (f.status !== undefined && !STATUSES.includes(f.status as FindingStatus))
+      return renderFinding(req, reply, `The status must be one of ${STATUSES.join(', ')}`, 400)
     const risk = f.risk_level !== undefined && /^[0-4]$/.test(f.risk_level) ? Number(f.risk_level) : undefined
-    if (f.risk_level !== undefined && risk === undefined) return renderFinding(req, reply, 'The risk must be info, low, medium, high or critical', 400)
+    if (f.risk_level !== undefined && risk === undefined)
+      return renderFinding(req, reply, 'The risk must be info, low, medium, high or critical', 400)
     const reason = (f.reason ?? '').trim().slice(0, 2000) || null
-    await updateFindingGroup(db, row, { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' }, reason, u.userId)
+    await updateFindingGroup(
+      db,
+      row,
+      { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' },
+      reason,
+      u.userId,
+    )
     return reply.redirect(`/findings/${id}?ok=finding-triaged`, 303)
   })
 }

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { scopesOf } from '../../toolkit/scope.js'
 import { changeIntegration, createIntegration, sendTestMessage, type CreateIntegrationInput } from '../../domain/integrations.js'
-import { badRequest, } from '../../domain/errors.js'
+import { badRequest } from '../../domain/errors.js'
 import { deleteIntegration, getIntegration, listIntegrations } from '../../store/integrations.js'
 import { refusal } from '../../domain/access.js'
 import { INTEGRATION_EVENTS, INTEGRATION_TYPES, type IntegrationType } from '../../store/integration-kinds.js'
@@ -56,12 +56,17 @@ export function integrationPages(app: FastifyInstance, ctx: WebContext) {
     const u = userOf(req)
     const [ws, rows] = await Promise.all([workspacesOf(db, u), listIntegrations(db, u.userId, { limit: 1000, page: 1 })])
     const events = (chosen: readonly string[], idp: string) =>
-      INTEGRATION_EVENTS.map((e) => html`<label class="inline"><input type="checkbox" name="events" value="${e}" id="${idp}-${e}"${chosen.includes(e) ? html` checked` : ''}> ${e}</label> `)
-    const risk = (v: number, id: string) => html`<label for="${id}">Minimum risk</label><select id="${id}" name="min_risk">${['info', 'low', 'medium', 'high', 'critical'].map((n, i) => html`<option value="${i}"${i === v ? html` selected` : ''}>${n}</option>`)}</select>`
+      INTEGRATION_EVENTS.map(
+        (e) =>
+          html`<label class="inline"><input type="checkbox" name="events" value="${e}" id="${idp}-${e}"${chosen.includes(e) ? html` checked` : ''}> ${e}</label> `,
+      )
+    const risk = (v: number, id: string) =>
+      html`<label for="${id}">Minimum risk</label><select id="${id}" name="min_risk">${['info', 'low', 'medium', 'high', 'critical'].map((n, i) => html`<option value="${i}"${i === v ? html` selected` : ''}>${n}</option>`)}</select>`
     const body = html`<h1>Integrations</h1>
 <p class="muted">Messages in Slack, Teams or e-mail, a signed webhook, and tickets in Jira, GitHub, GitLab or DefectDojo for the findings of the active workspace's scans. Secrets are stored encrypted and never shown again.</p>
-${rows.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Events</th><th>Enabled</th><th></th></tr></thead><tbody>
+${
+  rows.length
+    ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Events</th><th>Enabled</th><th></th></tr></thead><tbody>
 ${rows.map((r) => {
   const v = integrationView(r)
   return html`<tr data-integration-id="${v.id}"><td>${v.name}</td><td>${v.type}</td><td>${v.events.join(', ')}${v.min_risk ? ` (risk ≥ ${v.min_risk})` : ''}${v.only_changes ? ', only changes' : ''}</td><td>${v.enabled ? 'yes' : 'no'}</td>
@@ -75,7 +80,8 @@ ${rows.map((r) => {
     <div class="field">${risk(v.min_risk, `risk-${v.id}`)} <label class="inline"><input type="checkbox" name="only_changes"${v.only_changes ? html` checked` : ''}> only when something changed</label></div>
     <button class="small" type="submit">Save</button></form></details></td></tr>`
 })}</tbody></table></div>`
-  : html`<p>No integrations yet.</p>`}
+    : html`<p>No integrations yet.</p>`
+}
 <section class="card mt" aria-labelledby="new-int"><h2 id="new-int">New integration</h2>
 <form method="post" action="/integrations">${csrfField(req)}
   <div class="grid"><div class="field"><label for="int-name">Name</label><input type="text" id="int-name" name="name" required maxlength="200"></div>
@@ -86,11 +92,19 @@ ${rows.map((r) => {
   <div class="field">${risk(0, 'risk-new')} <label class="inline"><input type="checkbox" name="only_changes"> only when something changed</label></div>
   <button type="submit">Create integration</button>
 </form></section>`
-    return sendPage(reply, page(req, 'Integrations', body, { section: 'integrations', workspace: ws, ok: msg.ok ?? null, error: msg.error }), status)
+    return sendPage(
+      reply,
+      page(req, 'Integrations', body, { section: 'integrations', workspace: ws, ok: msg.ok ?? null, error: msg.error }),
+      status,
+    )
   }
 
-  const done = (req: FastifyRequest, reply: FastifyReply, r: { ok: true; value: unknown } | { ok: false; status: number; message: string }, ok: string) =>
-    r.ok ? render(req, reply, { ok }) : render(req, reply, { error: r.message.replace(/^Invalid parameters: /, '') }, r.status)
+  const done = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    r: { ok: true; value: unknown } | { ok: false; status: number; message: string },
+    ok: string,
+  ) => (r.ok ? render(req, reply, { ok }) : render(req, reply, { error: r.message.replace(/^Invalid parameters: /, '') }, r.status))
 
   app.get('/integrations', async (req, reply) => render(req, reply))
 
@@ -111,12 +125,18 @@ ${rows.map((r) => {
 
   app.post('/integrations/:id/enabled', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Integration')
-    return done(req, reply, await attempt(() => changeIntegration(db, userOf(req), scope(), id, { enabled: formOf(req).enabled === 'on' })), 'Integration saved.')
+    return done(
+      req,
+      reply,
+      await attempt(() => changeIntegration(db, userOf(req), scope(), id, { enabled: formOf(req).enabled === 'on' })),
+      'Integration saved.',
+    )
   })
 
   app.post('/integrations/:id/delete', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Integration')
-    if (!(await deleteIntegration(db, userOf(req).userId, id))) throw await refusal(getIntegration(db, userOf(req).userId, id), 'Integration')
+    if (!(await deleteIntegration(db, userOf(req).userId, id)))
+      throw await refusal(getIntegration(db, userOf(req).userId, id), 'Integration')
     return render(req, reply, { ok: 'Integration deleted.' })
   })
 

@@ -20,7 +20,12 @@ const INVITE_COOKIE = 'ward_invite'
 const INVITE_PATH = '/invite/'
 
 /** The Members page's invitation section for an owner: the new link (once), the open ones, the form. */
-export async function invitationSection(req: FastifyRequest, db: WebContext['db'], workspaceId: number, newLink?: string): Promise<SafeHtml> {
+export async function invitationSection(
+  req: FastifyRequest,
+  db: WebContext['db'],
+  workspaceId: number,
+  newLink?: string,
+): Promise<SafeHtml> {
   const open = await openInvitations(db, req.webUser!.userId, workspaceId)
   return html`<section class="card mt" aria-labelledby="invite"><h2 id="invite">Invite by link</h2>
 ${newLink ? html`<p class="msg ok" role="status">Send this one-time link to the person you invite (it is shown only now, and works for 7 days):<br><code data-testid="invite-link">${newLink}</code></p>` : ''}
@@ -28,22 +33,37 @@ ${newLink ? html`<p class="msg ok" role="status">Send this one-time link to the 
   <div><label for="i-role">Role</label><select id="i-role" name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : ''}>${r}</option>`)}</select></div>
   <button type="submit">Create invitation link</button>
 </form>
-${open.length
-  ? html`<table data-testid="invitations"><thead><tr><th>Role</th><th>Created</th><th>Expires</th><th></th></tr></thead><tbody>${open.map(
-      (i) => html`<tr><td>${i.role}</td><td>${toApiTime(i.created_at)}</td><td>${toApiTime(i.expires_at)}</td>
+${
+  open.length
+    ? html`<table data-testid="invitations"><thead><tr><th>Role</th><th>Created</th><th>Expires</th><th></th></tr></thead><tbody>${open.map(
+        (i) => html`<tr><td>${i.role}</td><td>${toApiTime(i.created_at)}</td><td>${toApiTime(i.expires_at)}</td>
 <td><form class="inline" method="post" action="/workspaces/${workspaceId}/invitations/${i.id}/revoke">${csrfField(req)}<button class="small danger" type="submit">Revoke</button></form></td></tr>`,
-    )}</tbody></table>`
-  : html`<p class="muted">No open invitations.</p>`}
+      )}</tbody></table>`
+    : html`<p class="muted">No open invitations.</p>`
+}
 </section>`
 }
 
-export function invitationPages(app: FastifyInstance, ctx: WebContext, renderMembers: (req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; link?: string }) => Promise<unknown>) {
+export function invitationPages(
+  app: FastifyInstance,
+  ctx: WebContext,
+  renderMembers: (req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; link?: string }) => Promise<unknown>,
+) {
   const { db, config } = ctx
   const wsIdOf = (req: FastifyRequest) => idOf((req.params as { id: string }).id, 'Workspace')
-  const cookieOpts = (req: FastifyRequest) => ({ path: INVITE_PATH, httpOnly: true, sameSite: 'lax' as const, secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)) })
+  const cookieOpts = (req: FastifyRequest) => ({
+    path: INVITE_PATH,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)),
+  })
   const invitation = async (token: string) => {
     const inv = token.length <= 100 ? await invitationByToken(db, token) : undefined
-    if (!inv) throw new WardError(404, 'This invitation does not exist, was already used, was revoked or has expired: ask the workspace owner for a new link.')
+    if (!inv)
+      throw new WardError(
+        404,
+        'This invitation does not exist, was already used, was revoked or has expired: ask the workspace owner for a new link.',
+      )
     return inv
   }
   const tokenOf = (req: FastifyRequest) => (req.params as { token: string }).token
@@ -57,7 +77,14 @@ export function invitationPages(app: FastifyInstance, ctx: WebContext, renderMem
   })
 
   app.post('/workspaces/:id/invitations/:invitationId/revoke', async (req, reply) => {
-    if (!(await revokeInvitation(db, req.webUser!.userId, wsIdOf(req), idOf((req.params as { invitationId: string }).invitationId, 'Invitation'))))
+    if (
+      !(await revokeInvitation(
+        db,
+        req.webUser!.userId,
+        wsIdOf(req),
+        idOf((req.params as { invitationId: string }).invitationId, 'Invitation'),
+      ))
+    )
       return renderMembers(req, reply, { error: 'Only an owner can revoke an invitation, and only an open one.', status: 403 })
     return reply.redirect(`/workspaces/${wsIdOf(req)}/members?ok=invitation-revoked`, 303)
   })
@@ -67,7 +94,15 @@ export function invitationPages(app: FastifyInstance, ctx: WebContext, renderMem
     const inv = await invitation(token)
     const u = req.webUser
     const offer = html`<h1>Join ${inv.workspace_name}</h1><p>You are invited to the workspace <strong>${inv.workspace_name}</strong> as <strong data-testid="invite-role">${inv.role}</strong>.</p>`
-    if (u) return sendPage(reply, page(req, 'Invitation', html`<div class="signin card">${offer}<form method="post" action="/invite/${token}">${csrfField(req)}<button type="submit">Join as ${u.name}</button></form></div>`))
+    if (u)
+      return sendPage(
+        reply,
+        page(
+          req,
+          'Invitation',
+          html`<div class="signin card">${offer}<form method="post" action="/invite/${token}">${csrfField(req)}<button type="submit">Join as ${u.name}</button></form></div>`,
+        ),
+      )
     const csrf = newToken()
     reply.setCookie(INVITE_COOKIE, csrf, { ...cookieOpts(req), maxAge: 3600 })
     const body = html`<div class="signin card">${offer}
@@ -86,8 +121,18 @@ export function invitationPages(app: FastifyInstance, ctx: WebContext, renderMem
   /** Joins and records the use (the invitation's workspace is known only here). */
   async function join(req: FastifyRequest, userId: number, actor: string, token: string) {
     const used = await acceptInvitation(db, token, userId)
-    if (!used) throw new WardError(404, 'This invitation was used, revoked or has expired in the meantime: ask the workspace owner for a new link.')
-    await appendAudit(db, { workspaceId: used.workspaceId, actorUserId: userId, actor, client: req.ip, action: 'invitation.used', objectType: 'invitation', objectId: used.id, details: { role: used.role } })
+    if (!used)
+      throw new WardError(404, 'This invitation was used, revoked or has expired in the meantime: ask the workspace owner for a new link.')
+    await appendAudit(db, {
+      workspaceId: used.workspaceId,
+      actorUserId: userId,
+      actor,
+      client: req.ip,
+      action: 'invitation.used',
+      objectType: 'invitation',
+      objectId: used.id,
+      details: { role: used.role },
+    })
     ctx.forgetUser?.(userId)
   }
 

@@ -2,7 +2,16 @@
 // user name, change roles and remove members. The same store calls as the API decide, inside their
 // queries, so a hidden control sent by hand is refused the same way.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { addMember, listMembers, removeMember, ROLES, setMemberRole, type MemberChange, type MemberRow, type Role } from '../../store/members.js'
+import {
+  addMember,
+  listMembers,
+  removeMember,
+  ROLES,
+  setMemberRole,
+  type MemberChange,
+  type MemberRow,
+  type Role,
+} from '../../store/members.js'
 import { userByName } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
 import { badRequest, notFound } from '../../domain/errors.js'
@@ -47,22 +56,35 @@ export function memberPages(app: FastifyInstance, ctx: WebContext) {
 viewers read and download. Your role here: <strong data-testid="my-role">${here.role}</strong>.</p>
 <div class="table-wrap"><table data-testid="members"><thead><tr><th>User</th><th>Added</th>${manage ? html`<th>Role</th><th></th>` : html`<th>Role</th>`}</tr></thead>
 <tbody>${members.map((m) => memberRow(req, id, m, manage))}</tbody></table></div>
-${manage
-  ? html`<section class="card mt" aria-labelledby="add-member"><h2 id="add-member">Add a member</h2>
+${
+  manage
+    ? html`<section class="card mt" aria-labelledby="add-member"><h2 id="add-member">Add a member</h2>
 <form method="post" action="/workspaces/${id}/members" class="filters">${csrfField(req)}
   <div><label for="m-name">User name</label><input type="text" id="m-name" name="user_name" required maxlength="200"></div>
   <div>${roleSelect('m-role', 'viewer', 'Role')}</div>
   <button type="submit">Add member</button>
 </form></section>`
-  : ''}
+    : ''
+}
 ${manage ? await invitationSection(req, db, id, link) : ''}
 <p><a href="/workspaces">Back to the workspaces</a></p>`
-    return sendPage(reply, page(req, `Members of ${here.name}`, body, { section: 'workspaces', workspace: ws, ok: okMessage(req), error }), status)
+    return sendPage(
+      reply,
+      page(req, `Members of ${here.name}`, body, { section: 'workspaces', workspace: ws, ok: okMessage(req), error }),
+      status,
+    )
   }
 
   /** Runs a change of membership; a refusal is shown on the page with its status, a success redirects. */
   // A non-member's refusal renders as the page's own 404 (render finds no such workspace for them).
-  async function change(req: FastifyRequest, reply: FastifyReply, run: () => Promise<MemberChange>, done: string, missingUser = 'Member', to = `/workspaces/${wsIdOf(req)}/members`) {
+  async function change(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    run: () => Promise<MemberChange>,
+    done: string,
+    missingUser = 'Member',
+    to = `/workspaces/${wsIdOf(req)}/members`,
+  ) {
     const r = await attempt(async () => {
       const e = memberChangeError(await run(), missingUser)
       if (e) throw e
@@ -76,11 +98,30 @@ ${manage ? await invitationSection(req, db, id, link) : ''}
 
   app.post('/workspaces/:id/members', async (req, reply) => {
     const f = formOf(req)
-    return change(req, reply, async () => addMember(db, userOf(req).userId, wsIdOf(req), (await userByName(db, (f.user_name ?? '').trim()))?.id ?? 0, roleOf(f.role)), 'member-added', 'User')
+    return change(
+      req,
+      reply,
+      async () =>
+        addMember(db, userOf(req).userId, wsIdOf(req), (await userByName(db, (f.user_name ?? '').trim()))?.id ?? 0, roleOf(f.role)),
+      'member-added',
+      'User',
+    )
   })
 
   app.post('/workspaces/:id/members/:userId/role', async (req, reply) =>
-    change(req, reply, async () => setMemberRole(db, userOf(req).userId, wsIdOf(req), idOf((req.params as { userId: string }).userId, 'Member'), roleOf(formOf(req).role)), 'member-changed'),
+    change(
+      req,
+      reply,
+      async () =>
+        setMemberRole(
+          db,
+          userOf(req).userId,
+          wsIdOf(req),
+          idOf((req.params as { userId: string }).userId, 'Member'),
+          roleOf(formOf(req).role),
+        ),
+      'member-changed',
+    ),
   )
 
   app.post('/workspaces/:id/members/:userId/remove', async (req, reply) => {

@@ -21,7 +21,11 @@ const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '')
 export function profilePages(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
 
-  async function render(req: FastifyRequest, reply: FastifyReply, o: { newKey?: string; error?: string; ok?: string; status?: number } = {}) {
+  async function render(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    o: { newKey?: string; error?: string; ok?: string; status?: number } = {},
+  ) {
     const u = userOf(req)
     const [keys, used, ws] = await Promise.all([userKeys(db, u.userId), countUserTargets(db, u.userId), workspacesOf(db, u)])
     const active = keys.filter((k) => !k.revoked_at)
@@ -45,12 +49,14 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
 <section class="card" aria-labelledby="keys"><h2 id="keys">API keys</h2>
   <p class="muted">Send a key as <code>authorization: Bearer &lt;API_KEY&gt;</code> to <code>/api/v2</code>. Ward keeps only a hash of each key,
   so a key is shown in full once, when it is created; afterwards only its first characters identify it.</p>
-  ${o.newKey
-    ? html`<div class="msg ok" role="status"><p><strong>New API key</strong> — copy it now, it is not shown again:</p>
+  ${
+    o.newKey
+      ? html`<div class="msg ok" role="status"><p><strong>New API key</strong> — copy it now, it is not shown again:</p>
       <p><span id="new-key" class="key" data-testid="new-key" data-secret="${o.newKey}" data-masked="${masked(o.newKey.slice(0, 12))}" data-shown="0">${masked(o.newKey.slice(0, 12))}</span>
       <button type="button" class="small secondary" data-reveal="new-key" aria-pressed="false">Reveal</button>
       <button type="button" class="small" data-copy="new-key">Copy</button></p></div>`
-    : ''}
+      : ''
+  }
   <div class="table-wrap"><table>
     <thead><tr><th>Key</th><th>Created</th><th>State</th><th></th></tr></thead>
     <tbody>${keys.map(
@@ -62,7 +68,11 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
   <form method="post" action="/profile/keys" class="actions">${csrfField(req)}<button type="submit">Create a new API key</button></form>
   <p class="muted">${active.length} active key(s).</p>
 </section>`
-    return sendPage(reply, page(req, 'Profile', body, { section: 'profile', workspace: ws, ok: o.ok ?? okMessage(req), error: o.error }), o.status ?? 200)
+    return sendPage(
+      reply,
+      page(req, 'Profile', body, { section: 'profile', workspace: ws, ok: o.ok ?? okMessage(req), error: o.error }),
+      o.status ?? 200,
+    )
   }
 
   app.get('/profile', async (req, reply) => render(req, reply, { newKey: takeNewKey(req, reply) }))
@@ -73,7 +83,13 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
     const u = userOf(req)
     const key = await createApiKey(db, u.userId)
     req.log.info({ userId: u.userId }, 'API key created in the web interface')
-    reply.setCookie(NEW_KEY_COOKIE, secretsOf(db).seal(`${u.userId}:${key!}`), { path: '/profile', httpOnly: true, sameSite: 'strict', maxAge: 300, secure: ctx.config.web.cookieSecure === 'on' || (ctx.config.web.cookieSecure === 'auto' && overTls(req)) })
+    reply.setCookie(NEW_KEY_COOKIE, secretsOf(db).seal(`${u.userId}:${key!}`), {
+      path: '/profile',
+      httpOnly: true,
+      sameSite: 'strict',
+      maxAge: 300,
+      secure: ctx.config.web.cookieSecure === 'on' || (ctx.config.web.cookieSecure === 'auto' && overTls(req)),
+    })
     return reply.redirect('/profile', 303)
   })
 
@@ -92,7 +108,8 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
 
   app.post('/profile/keys/:id/revoke', async (req, reply) => {
     const u = userOf(req)
-    if (!(await revokeOwnKey(db, u.userId, idOf((req.params as { id: string }).id, 'API key')))) return render(req, reply, { error: 'That key does not exist or is already revoked.', status: 404 })
+    if (!(await revokeOwnKey(db, u.userId, idOf((req.params as { id: string }).id, 'API key'))))
+      return render(req, reply, { error: 'That key does not exist or is already revoked.', status: 404 })
     ctx.forgetUser?.(u.userId)
     return reply.redirect('/profile?ok=key-revoked', 303)
   })
@@ -101,7 +118,8 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
     const u = userOf(req)
     const f = formOf(req)
     const row = await userForSignIn(db, u.name)
-    if (!row || !(await verifyPassword(f.current ?? '', row.password_hash))) return render(req, reply, { error: 'The current password is wrong.', status: 400 })
+    if (!row || !(await verifyPassword(f.current ?? '', row.password_hash)))
+      return render(req, reply, { error: 'The current password is wrong.', status: 400 })
     const problem = passwordProblem(f.password ?? '')
     if (problem) return render(req, reply, { error: problem, status: 400 })
     await setPasswordHash(db, u.userId, await hashPassword(f.password!))

@@ -23,7 +23,10 @@ function findingList(title: string, testid: string, rows: FindingRef[], note = '
 ${rows.length ? html`<ul data-testid="${testid}">${rows.map((f) => html`<li>${riskBadge(f.risk_level)} <a href="/findings/${f.id}">${f.name}</a> <span class="mono">${where(f)}</span></li>`)}</ul>` : html`<p class="muted" data-testid="${testid}">none</p>`}</section>`
 }
 
-const list = (title: string, items: string[]) => (items.length ? html`<h3>${title} <small class="muted">(${items.length})</small></h3><ul class="mono">${items.map((x) => html`<li>${x}</li>`)}</ul>` : '')
+const list = (title: string, items: string[]) =>
+  items.length
+    ? html`<h3>${title} <small class="muted">(${items.length})</small></h3><ul class="mono">${items.map((x) => html`<li>${x}</li>`)}</ul>`
+    : ''
 
 export function scanChangesPage(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
@@ -36,9 +39,15 @@ export function scanChangesPage(app: FastifyInstance, ctx: WebContext) {
     if (q.against) {
       against = await getScan(db, u.userId, idOf(q.against, 'Scan'))
       if (!against) throw notFound('Scan')
-      if (against.target_id !== s.target_id || against.tool_id !== s.tool_id) throw badRequest(`Scan #${against.id} is not of the same target and tool as scan #${s.id}`)
+      if (against.target_id !== s.target_id || against.tool_id !== s.tool_id)
+        throw badRequest(`Scan #${against.id} is not of the same target and tool as scan #${s.id}`)
     }
-    const [ws, names, c, others] = await Promise.all([workspacesOf(db, u), targetNames(db, u.userId, [s.target_id]), scanChanges(db, s, against), targetScans(db, u.userId, s.target_id)])
+    const [ws, names, c, others] = await Promise.all([
+      workspacesOf(db, u),
+      targetNames(db, u.userId, [s.target_id]),
+      scanChanges(db, s, against),
+      targetScans(db, u.userId, s.target_id),
+    ])
     const choices = others.filter((o) => o.tool_id === s.tool_id && o.id !== s.id)
     const p = c.surface.ports
     const cert = c.surface.tls.certificate
@@ -47,9 +56,11 @@ export function scanChangesPage(app: FastifyInstance, ctx: WebContext) {
   <div><label for="against">Compared with</label><select id="against" name="against"><option value="">the previous complete scan</option>${choices.map((o) => html`<option value="${o.id}"${o.id === against?.id ? html` selected` : ''}>#${o.id} (${o.status}${o.end_time ? `, ${o.end_time.slice(0, 16).replace('T', ' ')} UTC` : ''})</option>`)}</select></div>
   <button type="submit" class="secondary">Compare</button> <a href="/scans/${s.id}">Back to the scan</a>
 </form>
-${c.against_scan_id === null
-  ? html`<p class="msg warn" data-testid="no-earlier">There is no earlier complete scan of this target with this tool: everything found is new.</p>`
-  : html`<p data-testid="against">Against scan <a href="/scans/${c.against_scan_id}">#${c.against_scan_id}</a>${c.against_end_time ? html`, ended ${when(c.against_end_time)}` : ''}. ${c.changed ? html`<strong>Something changed.</strong>` : 'Nothing changed.'}</p>`}
+${
+  c.against_scan_id === null
+    ? html`<p class="msg warn" data-testid="no-earlier">There is no earlier complete scan of this target with this tool: everything found is new.</p>`
+    : html`<p data-testid="against">Against scan <a href="/scans/${c.against_scan_id}">#${c.against_scan_id}</a>${c.against_end_time ? html`, ended ${when(c.against_end_time)}` : ''}. ${c.changed ? html`<strong>Something changed.</strong>` : 'Nothing changed.'}</p>`
+}
 ${c.complete ? '' : html`<p class="msg warn">This scan did not finish completely: nothing is reported gone, closed or removed.</p>`}
 <section class="card"><h2>Findings</h2>
 <div class="grid">${findingList('New', 'new', c.findings.new)}${findingList('Gone', 'gone', c.findings.gone)}</div>
@@ -57,10 +68,30 @@ ${findingList('Still there', 'still', c.findings.still)}
 ${c.findings.not_covered.length ? findingList('Not looked at again', 'not-covered', c.findings.not_covered, 'Found before at places this scan did not reach: neither gone nor still there.') : ''}
 </section>
 <section class="card"><h2>Attack surface</h2>
-${p.opened.length || p.closed.length || p.changed.length
-  ? html`${list('Ports opened', p.opened.map((x) => `${x.port}/${x.protocol} ${x.service ?? ''} ${x.product ?? ''} ${x.version ?? ''}`.trim()))}${list('Ports closed', p.closed.map((x) => `${x.port}/${x.protocol} ${x.service ?? ''}`.trim()))}${list('Services changed', p.changed.map((x) => `${x.port}/${x.protocol}: ${[x.before.product, x.before.version].filter(Boolean).join(' ') || x.before.service || '?'} → ${[x.after.product, x.after.version].filter(Boolean).join(' ') || x.after.service || '?'}`))}`
-  : html`<p class="muted">No port opened, closed or changed.</p>`}
-${list('Subdomains added', c.surface.subdomains.added.map((x) => `${x.hostname} ${x.ip_address ?? ''}`.trim()))}${list('Subdomains removed', c.surface.subdomains.removed.map((x) => x.hostname))}
+${
+  p.opened.length || p.closed.length || p.changed.length
+    ? html`${list(
+        'Ports opened',
+        p.opened.map((x) => `${x.port}/${x.protocol} ${x.service ?? ''} ${x.product ?? ''} ${x.version ?? ''}`.trim()),
+      )}${list(
+        'Ports closed',
+        p.closed.map((x) => `${x.port}/${x.protocol} ${x.service ?? ''}`.trim()),
+      )}${list(
+        'Services changed',
+        p.changed.map(
+          (x) =>
+            `${x.port}/${x.protocol}: ${[x.before.product, x.before.version].filter(Boolean).join(' ') || x.before.service || '?'} → ${[x.after.product, x.after.version].filter(Boolean).join(' ') || x.after.service || '?'}`,
+        ),
+      )}`
+    : html`<p class="muted">No port opened, closed or changed.</p>`
+}
+${list(
+  'Subdomains added',
+  c.surface.subdomains.added.map((x) => `${x.hostname} ${x.ip_address ?? ''}`.trim()),
+)}${list(
+  'Subdomains removed',
+  c.surface.subdomains.removed.map((x) => x.hostname),
+)}
 ${cert ? html`<h3>Certificate</h3><p>${cert.before ? html`before: ${cert.before.subject}, valid to ${cert.before.valid_to}` : 'none before'} → ${cert.after ? html`now: ${cert.after.subject}, valid to ${cert.after.valid_to}` : 'none now'}</p>` : ''}
 ${list('TLS protocols added', c.surface.tls.protocols_added)}${list('TLS protocols removed', c.surface.tls.protocols_removed)}
 ${list('Web addresses found', c.surface.urls.found)}${list('Web addresses gone', c.surface.urls.gone)}

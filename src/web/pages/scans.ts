@@ -81,7 +81,8 @@ function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): Saf
 }
 
 type ScanFinding = Awaited<ReturnType<typeof scanFindings>>[number]
-const whereOf = (f: ScanFinding) => f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : (f.location ?? ''))
+const whereOf = (f: ScanFinding) =>
+  f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}${f.service ? ` ${f.service}` : ''}` : (f.location ?? ''))
 
 /** Findings of one kind (same check and risk) together, in the order of their first finding. */
 function groupByKind(findings: ScanFinding[]): ScanFinding[][] {
@@ -97,7 +98,8 @@ function groupByKind(findings: ScanFinding[]): ScanFinding[][] {
 function findingGroupRow(g: ScanFinding[]): SafeHtml {
   const f = g[0]!
   const kev = f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''
-  if (g.length === 1) return html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${kev}</td><td class="mono">${whereOf(f)}</td><td>${f.status}</td></tr>`
+  if (g.length === 1)
+    return html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${kev}</td><td class="mono">${whereOf(f)}</td><td>${f.status}</td></tr>`
   const statuses = [...new Set(g.map((x) => x.status))].join(', ')
   return html`<tr data-testid="finding-group"><td>${riskBadge(f.risk_level)}</td><td colspan="2"><details><summary><a href="/findings/${f.id}">${f.name}</a>${kev} <span class="badge st" data-testid="group-count">${g.length} places</span></summary>
 <ul>${g.map((x) => html`<li><a href="/findings/${x.id}" class="mono">${whereOf(x) || `#${x.id}`}</a>${x.status === 'open' ? '' : html` <span class="muted">${x.status}</span>`}</li>`)}</ul></details></td><td>${statuses}</td></tr>`
@@ -143,19 +145,37 @@ function scanPagesEnv(ctx: WebContext) {
     const toolId = q.tool_id && tools.get(Number(q.tool_id)) ? Number(q.tool_id) : undefined
     const targetId = q.target_id && /^\d{1,15}$/.test(q.target_id) ? Number(q.target_id) : undefined
     const pageNo = pageOf(q.page)
-    const rows = await listScans(db, u.userId, { workspaceId: ws.active?.id ?? 0, status: st, toolId, targetId, limit: PAGE + 1, page: pageNo })
-    const names = await targetNames(db, u.userId, rows.map((s) => s.target_id))
+    const rows = await listScans(db, u.userId, {
+      workspaceId: ws.active?.id ?? 0,
+      status: st,
+      toolId,
+      targetId,
+      limit: PAGE + 1,
+      page: pageNo,
+    })
+    const names = await targetNames(
+      db,
+      u.userId,
+      rows.map((s) => s.target_id),
+    )
     const live = rows.some(isActive)
     const table = html`<div id="scan-table"${live ? html` hx-get="/scans${qs({ status: st, tool_id: toolId, target_id: targetId, page: pageNo > 1 ? pageNo : undefined, fragment: 1 })}" hx-trigger="every 2s" hx-select="#scan-table" hx-swap="outerHTML"` : ''}>
-${rows.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Id</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>Findings</th><th>Started</th><th>Duration</th></tr></thead><tbody>
+${
+  rows.length
+    ? html`<div class="table-wrap"><table><thead><tr><th>Id</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>Findings</th><th>Started</th><th>Duration</th></tr></thead><tbody>
 ${rows.slice(0, PAGE).map(
-  (s) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td>
+  (
+    s,
+  ) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td>
   <td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td>
-  <td>${[4, 3, 2, 1, 0].map((r) => { const n = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical][r]!; return n ? html`${riskBadge(r)} ${n} ` : '' })}</td>
+  <td>${[4, 3, 2, 1, 0].map((r) => {
+    const n = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical][r]!
+    return n ? html`${riskBadge(r)} ${n} ` : ''
+  })}</td>
   <td>${when(s.start_time, 'waiting')}</td><td>${duration(s)}</td></tr>`,
 )}</tbody></table></div>${pager('/scans', { status: st, tool_id: toolId, target_id: targetId }, pageNo, rows.length > PAGE)}`
-  : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}.${ws.writes() ? html` <a href="/scans/new">Start one</a>.` : ''}</p>`}</div>`
+    : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}.${ws.writes() ? html` <a href="/scans/new">Start one</a>.` : ''}</p>`
+}</div>`
     if (q.fragment) return sendPage(reply, table)
     const body = html`<h1>Scans</h1>
 ${ws.writes() ? html`<div class="actions"><a class="button" href="/scans/new">New scan</a></div>` : ''}
@@ -185,12 +205,19 @@ export function scanPages(app: FastifyInstance, ctx: WebContext) {
 /** The new-scan form (generated from each tool's tool_params schema) and what it posts. */
 function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
   const { ctx, db, tools, toolList, schemas, callbackBlocklist } = env
-  async function renderNew(req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; form?: Record<string, string> } = {}) {
+  async function renderNew(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    o: { error?: string; status?: number; form?: Record<string, string> } = {},
+  ) {
     const u = userOf(req)
     const q = req.query as Record<string, string>
     const f = o.form ?? {}
     const ws = await workspacesOf(db, u)
-    const [targets, profiles] = await Promise.all([listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }), listVpnProfiles(db, u.userId)])
+    const [targets, profiles] = await Promise.all([
+      listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }),
+      listVpnProfiles(db, u.userId),
+    ])
     // "Scan again": the earlier scan's settings fill the form (a scan of another user's is a 404).
     const fromId = f.from_scan_id ?? q.from_scan_id
     const from = fromId && /^\d{1,15}$/.test(fromId) ? await getScan(db, u.userId, Number(fromId)) : undefined
@@ -240,17 +267,30 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
       const vpn = f.vpn === 'none' ? { vpn_profile_uuid: null } : f.vpn ? { vpn_profile_uuid: f.vpn } : {}
       const earlier = f.from_scan_id && /^\d{1,15}$/.test(f.from_scan_id) ? await getScan(db, u.userId, Number(f.from_scan_id)) : undefined
       const from = earlier?.tool_id === toolId ? earlier : undefined
-      return createScan(db, u, { tools, targetBlocklist: ctx.blocklist, callbackBlocklist, resolveVpnProfile: ctx.resolveVpnProfile }, {
-        tool_id: Number.isInteger(toolId) ? toolId : -1,
-        ...(targetId !== undefined ? { target_id: targetId } : { target_name: f.target_name?.trim() || undefined }),
-        workspace_id: targetId === undefined && f.workspace_id && /^\d{1,15}$/.test(f.workspace_id) ? Number(f.workspace_id) : undefined,
-        max_scan_time: maxTime,
-        ...vpn,
-        report_callback: f.callback_url?.trim() ? { url: f.callback_url.trim(), format: f.callback_format === 'pdf' ? 'pdf' : 'json', ...(f.callback_secret ? { secret: f.callback_secret } : {}) } : null,
-        tool_params: schema ? withKeptCredentials(from, schema, paramsFromForm(toolId, schema, (req.body ?? {}) as Record<string, string | string[]>)) : {},
-        // What the form does not show (URL options) comes from the earlier scan of the same tool.
-        ...(from ? { from_scan_id: from.id } : {}),
-      })
+      return createScan(
+        db,
+        u,
+        { tools, targetBlocklist: ctx.blocklist, callbackBlocklist, resolveVpnProfile: ctx.resolveVpnProfile },
+        {
+          tool_id: Number.isInteger(toolId) ? toolId : -1,
+          ...(targetId !== undefined ? { target_id: targetId } : { target_name: f.target_name?.trim() || undefined }),
+          workspace_id: targetId === undefined && f.workspace_id && /^\d{1,15}$/.test(f.workspace_id) ? Number(f.workspace_id) : undefined,
+          max_scan_time: maxTime,
+          ...vpn,
+          report_callback: f.callback_url?.trim()
+            ? {
+                url: f.callback_url.trim(),
+                format: f.callback_format === 'pdf' ? 'pdf' : 'json',
+                ...(f.callback_secret ? { secret: f.callback_secret } : {}),
+              }
+            : null,
+          tool_params: schema
+            ? withKeptCredentials(from, schema, paramsFromForm(toolId, schema, (req.body ?? {}) as Record<string, string | string[]>))
+            : {},
+          // What the form does not show (URL options) comes from the earlier scan of the same tool.
+          ...(from ? { from_scan_id: from.id } : {}),
+        },
+      )
     })
     if (!r.ok) return renderNew(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
     return reply.redirect(`/scans/${r.value.scanId}?ok=scan-started`, 303)
@@ -265,7 +305,13 @@ function scanPage(app: FastifyInstance, { db, placeOf, loadScan }: ScanPagesEnv)
    * `queued`: the page came from starting the scan; "Scan queued" shows only while it still waits.
    */
   async function scanLive(req: FastifyRequest, s: ScanRow, queued: boolean): Promise<SafeHtml> {
-    const [ws, findings, tests, logs, place] = await Promise.all([workspacesOf(db, userOf(req)), scanFindings(db, s.id), scanTests(db, s.id), scanLogs(db, s.id), placeOf(s)])
+    const [ws, findings, tests, logs, place] = await Promise.all([
+      workspacesOf(db, userOf(req)),
+      scanFindings(db, s.id),
+      scanTests(db, s.id),
+      scanLogs(db, s.id),
+      placeOf(s),
+    ])
     const live = isActive(s)
     const tail = logs.slice(-LOG_TAIL)
     const writes = ws.writes(s.workspace_id)
@@ -277,25 +323,33 @@ ${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data
   <a class="button secondary" href="/scans/${s.id}/report.pdf" download>Download PDF report</a>
   <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
   <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
-  ${writes ? html`<a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
-  <a class="button secondary" href="/schedules${qs({ from_scan_id: s.id })}#new-schedule">Schedule these settings</a>` : ''}
+  ${
+    writes
+      ? html`<a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
+  <a class="button secondary" href="/schedules${qs({ from_scan_id: s.id })}#new-schedule">Schedule these settings</a>`
+      : ''
+  }
   <a class="button secondary" href="/scans/${s.id}/changes">What changed</a>
   ${live || !writes ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
 </div>
 ${progressFragment(s, false, place)}
 <section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
 <section aria-labelledby="fs"><h2 id="fs">Findings (${findings.length})</h2>
-${findings.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${groupByKind(findings).map((g) => findingGroupRow(g))}</tbody></table></div>`
-  : html`<p class="muted">No findings${live ? ' yet' : ''}.</p>`}
+${
+  findings.length
+    ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${groupByKind(findings).map((g) => findingGroupRow(g))}</tbody></table></div>`
+    : html`<p class="muted">No findings${live ? ' yet' : ''}.</p>`
+}
 ${caveat ? html`<p class="msg warn" data-testid="caveat">${caveat}</p>` : ''}</section>
 <section aria-labelledby="ts"><h2 id="ts">Tests (${tests.length})</h2>
-${tests.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Test</th><th>Status</th><th>Result</th><th>Findings</th></tr></thead><tbody>${tests.map(
-      (t) => html`<tr><td>${t.name}<br><small class="muted">${t.description}</small></td><td>${t.status}</td><td>${t.result ?? ''}</td>
+${
+  tests.length
+    ? html`<div class="table-wrap"><table><thead><tr><th>Test</th><th>Status</th><th>Result</th><th>Findings</th></tr></thead><tbody>${tests.map(
+        (t) => html`<tr><td>${t.name}<br><small class="muted">${t.description}</small></td><td>${t.status}</td><td>${t.result ?? ''}</td>
       <td>${t.finding_ids.length ? t.finding_ids.map((id) => html`<a href="/findings/${id}">#${id}</a> `) : html`<span class="muted">none</span>`}</td></tr>`,
-    )}</tbody></table></div>`
-  : html`<p class="muted">No tests recorded${live ? ' yet' : ''}.</p>`}</section>
+      )}</tbody></table></div>`
+    : html`<p class="muted">No tests recorded${live ? ' yet' : ''}.</p>`
+}</section>
 <section aria-labelledby="raw"><h2 id="raw">Raw output ${logs.length > LOG_TAIL ? html`<small class="muted">(last ${LOG_TAIL} of ${logs.length} lines)</small>` : ''}</h2>
 <pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>
 </div>`
@@ -311,7 +365,9 @@ ${await scanLive(req, s, queued)}`
     return sendPage(reply, page(req, `Scan #${s.id}`, body, { section: 'scans', workspace: ws, ok: queued ? null : okMessage(req) }))
   })
 
-  app.get('/scans/:id/live', async (req, reply) => sendPage(reply, await scanLive(req, await loadScan(req), (req.query as Record<string, string>).queued === '1')))
+  app.get('/scans/:id/live', async (req, reply) =>
+    sendPage(reply, await scanLive(req, await loadScan(req), (req.query as Record<string, string>).queued === '1')),
+  )
 }
 
 /** The live fragment, stop, delete, and the outputs of one scan. */
@@ -349,7 +405,9 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
 
   app.get('/scans/:id/output.json', async (req, reply) => {
     const s = await loadScan(req)
-    return reply.type('application/json').header('content-disposition', `inline; filename="ward-scan-${s.id}.json"`).send(JSON.stringify({ data: await scanOutputJson(db, s) }, null, 2))
+    return reply
+      .type('application/json')
+      .header('content-disposition', `inline; filename="ward-scan-${s.id}.json"`)
+      .send(JSON.stringify({ data: await scanOutputJson(db, s) }, null, 2))
   })
 }
-

@@ -27,23 +27,44 @@ const num = (v: string | undefined) => (v && /^\d{1,9}$/.test(v) ? Number(v) : u
 export function schedulePages(app: FastifyInstance, ctx: WebContext) {
   const { db, tools } = ctx
   const toolList = [...tools.all()].sort((a, b) => a.id - b.id)
-  const rules = { tools, targetBlocklist: ctx.blocklist, callbackBlocklist: scopesOf(ctx.config).callback, resolveVpnProfile: ctx.resolveVpnProfile }
+  const rules = {
+    tools,
+    targetBlocklist: ctx.blocklist,
+    callbackBlocklist: scopesOf(ctx.config).callback,
+    resolveVpnProfile: ctx.resolveVpnProfile,
+  }
 
-  async function render(req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; form?: Record<string, string> } = {}) {
+  async function render(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    o: { error?: string; status?: number; form?: Record<string, string> } = {},
+  ) {
     const u = userOf(req)
     const q = req.query as Record<string, string>
     const f = o.form ?? {}
     const ws = await workspacesOf(db, u)
     const fromId = num(f.from_scan_id ?? q.from_scan_id)
-    const [rows, targets, from] = await Promise.all([listSchedules(db, u.userId, { workspaceId: ws.active?.id, limit: 200, page: 1 }), listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }), fromId ? getScan(db, u.userId, fromId) : undefined])
+    const [rows, targets, from] = await Promise.all([
+      listSchedules(db, u.userId, { workspaceId: ws.active?.id, limit: 200, page: 1 }),
+      listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }),
+      fromId ? getScan(db, u.userId, fromId) : undefined,
+    ])
     if (fromId && !from) throw notFound('Scan')
-    const [history, names] = await Promise.all([scheduleHistory(db, rows.map((r) => r.id)), targetNames(db, u.userId, [...rows.map((r) => r.target_id ?? 0), from?.target_id ?? 0])])
+    const [history, names] = await Promise.all([
+      scheduleHistory(
+        db,
+        rows.map((r) => r.id),
+      ),
+      targetNames(db, u.userId, [...rows.map((r) => r.target_id ?? 0), from?.target_id ?? 0]),
+    ])
     const useInterval = (f.timing ?? 'interval') === 'interval'
     const body = html`<h1>Schedules</h1>
-${rows.length
-  ? html`<div class="table-wrap"><table data-testid="schedules"><thead><tr><th>Name</th><th>Scans</th><th>When</th><th>Next run</th><th>Last scans</th><th></th></tr></thead><tbody>${rows.map((s) => {
-      const h = history.get(s.id)!
-      return html`<tr id="schedule-${s.id}" data-schedule-id="${s.id}"><td>${s.name || html`<span class="muted">schedule #${s.id}</span>`}</td>
+${
+  rows.length
+    ? html`<div class="table-wrap"><table data-testid="schedules"><thead><tr><th>Name</th><th>Scans</th><th>When</th><th>Next run</th><th>Last scans</th><th></th></tr></thead><tbody>${rows.map(
+        (s) => {
+          const h = history.get(s.id)!
+          return html`<tr id="schedule-${s.id}" data-schedule-id="${s.id}"><td>${s.name || html`<span class="muted">schedule #${s.id}</span>`}</td>
 <td>${toolName(s.tool_id)} of ${s.target_id ? html`<a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a>` : `every ${s.target_type} target`}</td>
 <td>${timing(s)}</td><td data-testid="next-run">${s.paused ? html`<span class="badge st">paused</span>` : when(s.next_run_at)}</td>
 <td>${h.scans.length ? h.scans.map((x) => html`<a href="/scans/${x.id}">#${x.id}</a> ${statusBadge(x.status)} `) : html`<span class="muted">none yet</span>`}</td>
@@ -51,16 +72,20 @@ ${rows.length
   <form class="inline" method="post" action="/schedules/${s.id}/run">${csrfField(req)}<button class="small" type="submit">Run now</button></form>
   <form class="inline" method="post" action="/schedules/${s.id}/${s.paused ? 'resume' : 'pause'}">${csrfField(req)}<button class="small secondary" type="submit">${s.paused ? 'Resume' : 'Pause'}</button></form>
   <form class="inline" method="post" action="/schedules/${s.id}/delete" data-confirm="Delete this schedule? Its scans are kept.">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form></td></tr>`
-    })}</tbody></table></div>`
-  : html`<p>No schedules in this workspace yet.</p>`}
+        },
+      )}</tbody></table></div>`
+    : html`<p>No schedules in this workspace yet.</p>`
+}
 <section class="card mt" aria-labelledby="new-schedule"><h2 id="new-schedule">New schedule</h2>
 <form method="post" action="/schedules">${csrfField(req)}
-  ${from
-    ? html`<input type="hidden" name="from_scan_id" value="${from.id}"><p data-testid="from-scan">With the settings of scan <a href="/scans/${from.id}">#${from.id}</a>: ${toolName(from.tool_id)} of ${names.get(from.target_id) ?? from.target_id}, its tool parameters and time limit.</p>`
-    : html`<div class="grid">
+  ${
+    from
+      ? html`<input type="hidden" name="from_scan_id" value="${from.id}"><p data-testid="from-scan">With the settings of scan <a href="/scans/${from.id}">#${from.id}</a>: ${toolName(from.tool_id)} of ${names.get(from.target_id) ?? from.target_id}, its tool parameters and time limit.</p>`
+      : html`<div class="grid">
     <div class="field"><label for="s-target">Target</label><select id="s-target" name="target_id">${targets.map((t) => html`<option value="${t.id}"${String(t.id) === (f.target_id ?? q.target_id) ? html` selected` : ''}>${t.name}</option>`)}</select></div>
     <div class="field"><label for="s-tool">Tool</label><select id="s-tool" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${String(t.id) === f.tool_id ? html` selected` : ''}>${t.name}</option>`)}</select><small>With the tool's default parameters; to schedule other parameters, start a scan with them and choose "Schedule these settings" on its page.</small></div>
-  </div>`}
+  </div>`
+  }
   <div class="grid">
     <div class="field"><label for="s-name">Name</label><input type="text" id="s-name" name="name" maxlength="200" value="${f.name ?? ''}" placeholder="Weekly port scan"></div>
     <div class="field"><label for="s-timing">Runs</label><select id="s-timing" name="timing"><option value="interval"${useInterval ? html` selected` : ''}>at a fixed interval</option><option value="cron"${useInterval ? '' : html` selected`}>on a cron schedule</option></select></div>
@@ -70,7 +95,11 @@ ${rows.length
   </div>
   <button type="submit">Create schedule</button>
 </form></section>`
-    return sendPage(reply, page(req, 'Schedules', body, { section: 'schedules', workspace: ws, ok: okMessage(req), error: o.error }), o.status ?? 200)
+    return sendPage(
+      reply,
+      page(req, 'Schedules', body, { section: 'schedules', workspace: ws, ok: okMessage(req), error: o.error }),
+      o.status ?? 200,
+    )
   }
 
   app.get('/schedules', async (req, reply) => render(req, reply))
@@ -81,8 +110,12 @@ ${rows.length
     const r = await attempt(() =>
       createSchedule(db, userOf(req), rules, {
         name: f.name?.trim() || undefined,
-        ...(num(f.from_scan_id) ? { from_scan_id: num(f.from_scan_id) } : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
-        ...(byInterval ? { interval_minutes: num(f.interval_minutes) ?? 0 } : { cron: f.cron ?? '', timezone: f.timezone?.trim() || 'UTC' }),
+        ...(num(f.from_scan_id)
+          ? { from_scan_id: num(f.from_scan_id) }
+          : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
+        ...(byInterval
+          ? { interval_minutes: num(f.interval_minutes) ?? 0 }
+          : { cron: f.cron ?? '', timezone: f.timezone?.trim() || 'UTC' }),
       } as Parameters<typeof createSchedule>[3]),
     )
     if (!r.ok) return render(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
@@ -94,7 +127,10 @@ ${rows.length
     if (!(await getSchedule(db, userOf(req).userId, id))) throw notFound('Schedule')
     return id
   }
-  for (const [verb, paused] of [['pause', true], ['resume', false]] as const)
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const)
     app.post(`/schedules/:id/${verb}`, async (req, reply) => {
       const id = await loadId(req)
       await setSchedulePaused(db, userOf(req), id, paused)

@@ -3,7 +3,14 @@
 import type { FastifyInstance } from 'fastify'
 import { notFound } from '../../domain/errors.js'
 import { getTarget } from '../../store/targets.js'
-import { targetFindingsPerDay, targetOpenByRisk, targetScans, targetSchedules, targetServices, targetUrls } from '../../store/target-overview.js'
+import {
+  targetFindingsPerDay,
+  targetOpenByRisk,
+  targetScans,
+  targetSchedules,
+  targetServices,
+  targetUrls,
+} from '../../store/target-overview.js'
 import type { ScanRow } from '../../store/schema.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { toolName } from '../../tools/registry.js'
@@ -50,26 +57,39 @@ ${t.description ? html`<p class="muted">${t.description}</p>` : ''}
 <section class="card mt" aria-labelledby="trend"><h2 id="trend">Findings over the last ${DAYS} days</h2>
 <div id="findings-chart" class="chart" data-series="${JSON.stringify(chartSeries(perDay))}" role="img" aria-label="Findings per day by severity on this target"></div></section>
 <section aria-labelledby="ports"><h2 id="ports">Ports and services seen</h2>
-${services.length
-  ? html`<div class="table-wrap"><table data-testid="services"><thead><tr><th class="num">Port</th><th>Protocol</th><th>Service</th><th class="num">Open findings</th><th>Last seen</th></tr></thead><tbody>${services.map(
-      (s) => html`<tr><td class="num"><a href="/findings${qs({ target_id: t.id, workspace_id: 'all' })}">${s.port}</a></td><td>${s.protocol ?? ''}</td><td>${s.service ?? html`<span class="muted">unknown</span>`}</td><td class="num">${s.open_findings}</td><td>${when(s.last_seen)}</td></tr>`,
-    )}</tbody></table></div>`
-  : html`<p class="muted">No port seen yet: a port scan or a network vulnerability scan finds them.</p>`}</section>
+${
+  services.length
+    ? html`<div class="table-wrap"><table data-testid="services"><thead><tr><th class="num">Port</th><th>Protocol</th><th>Service</th><th class="num">Open findings</th><th>Last seen</th></tr></thead><tbody>${services.map(
+        (s) =>
+          html`<tr><td class="num"><a href="/findings${qs({ target_id: t.id, workspace_id: 'all' })}">${s.port}</a></td><td>${s.protocol ?? ''}</td><td>${s.service ?? html`<span class="muted">unknown</span>`}</td><td class="num">${s.open_findings}</td><td>${when(s.last_seen)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p class="muted">No port seen yet: a port scan or a network vulnerability scan finds them.</p>`
+}</section>
 ${urls.length ? html`<section aria-labelledby="urls"><h2 id="urls">Web addresses seen</h2><ul class="mono" data-testid="urls">${urls.map((x) => html`<li>${x}</li>`)}</ul></section>` : ''}
 <section aria-labelledby="hist"><h2 id="hist">Scan history per tool</h2>
-${scans.length
-  ? byTool(scans).map(
-      ([toolId, rows]) => html`<h3>${toolName(toolId)} <small class="muted">(${rows.length} scan${rows.length === 1 ? '' : 's'})</small></h3>
-<div class="table-wrap"><table data-testid="history-${toolId}"><thead><tr><th>Scan</th><th>Status</th><th>Findings</th><th>Started</th><th class="wide-only">Duration</th></tr></thead><tbody>${rows.slice(0, 10).map(
-        (s) => html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${statusBadge(s.status)}</td><td>${s.count_critical + s.count_high + s.count_medium + s.count_low + s.count_info}</td><td>${when(s.start_time, 'waiting')}</td><td class="wide-only">${duration(s)}</td></tr>`,
-      )}</tbody></table></div>`,
-    )
-  : html`<p class="muted">Not scanned yet.</p>`}
+${
+  scans.length
+    ? byTool(scans).map(
+        ([
+          toolId,
+          rows,
+        ]) => html`<h3>${toolName(toolId)} <small class="muted">(${rows.length} scan${rows.length === 1 ? '' : 's'})</small></h3>
+<div class="table-wrap"><table data-testid="history-${toolId}"><thead><tr><th>Scan</th><th>Status</th><th>Findings</th><th>Started</th><th class="wide-only">Duration</th></tr></thead><tbody>${rows
+          .slice(0, 10)
+          .map(
+            (s) =>
+              html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${statusBadge(s.status)}</td><td>${s.count_critical + s.count_high + s.count_medium + s.count_low + s.count_info}</td><td>${when(s.start_time, 'waiting')}</td><td class="wide-only">${duration(s)}</td></tr>`,
+          )}</tbody></table></div>`,
+      )
+    : html`<p class="muted">Not scanned yet.</p>`
+}
 ${scans.length ? html`<p><a href="/scans${qs({ target_id: t.id })}">All scans of this target</a></p>` : ''}</section>
 <section aria-labelledby="sched"><h2 id="sched">Schedules</h2>
-${schedules.length
-  ? html`<ul>${schedules.map((s) => html`<li><a href="/schedules#schedule-${s.id}">${s.name}</a> — ${toolName(s.tool_id)}, ${s.paused ? 'paused' : html`next run ${when(s.next_run_at)}`}</li>`)}</ul>`
-  : html`<p class="muted">No schedule scans this target.</p>`}</section>`
+${
+  schedules.length
+    ? html`<ul>${schedules.map((s) => html`<li><a href="/schedules#schedule-${s.id}">${s.name}</a> — ${toolName(s.tool_id)}, ${s.paused ? 'paused' : html`next run ${when(s.next_run_at)}`}</li>`)}</ul>`
+    : html`<p class="muted">No schedule scans this target.</p>`
+}</section>`
     return sendPage(reply, page(req, t.name, body, { section: 'targets', workspace: ws, chart: true }))
   })
 }

@@ -2,7 +2,14 @@
 import { scopesOf } from '../../toolkit/scope.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createWorkspace, getWorkspace, setActiveWorkspace } from '../../store/accounts.js'
-import { deleteVpnProfile, getVpnProfile, insertVpnProfile, listVpnProfiles, setWorkspaceVpnProfile, workspacesByProfile } from '../../store/vpn-profiles.js'
+import {
+  deleteVpnProfile,
+  getVpnProfile,
+  insertVpnProfile,
+  listVpnProfiles,
+  setWorkspaceVpnProfile,
+  workspacesByProfile,
+} from '../../store/vpn-profiles.js'
 import { renameWorkspace } from '../../store/web-sessions.js'
 import { newVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
 import { isUniqueViolation } from '../../domain/targets.js'
@@ -35,13 +42,21 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
       (w) => html`<tr data-workspace-id="${w.id}">
   <td>${w.name} ${w.id === ws.active?.id ? html`<span class="badge fin">active</span>` : ''}</td><td class="num">${w.id}</td>
   <td><span class="badge" data-testid="role">${w.role}</span> <a href="/workspaces/${w.id}/members">Members</a></td>
-  <td>${ws.writes(w.id) ? html`<form class="inline" method="post" action="/workspaces/${w.id}/vpn">${csrfField(req)}
+  <td>${
+    ws.writes(w.id)
+      ? html`<form class="inline" method="post" action="/workspaces/${w.id}/vpn">${csrfField(req)}
     <label class="offscreen" for="vpn-${w.id}">Default VPN profile of ${w.name}</label>
     <select id="vpn-${w.id}" name="vpn_profile_uuid"><option value="">none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${p.uuid === w.vpn_profile_uuid ? html` selected` : ''}>${p.name}</option>`)}</select>
-    <button class="small secondary" type="submit">Save</button></form>` : (profiles.find((p) => p.uuid === w.vpn_profile_uuid)?.name ?? (w.vpn_profile_uuid ? 'set' : 'none'))}</td>
-  <td>${isOwner(w.role) ? html`<form class="inline" method="post" action="/workspaces/${w.id}/rename">${csrfField(req)}
+    <button class="small secondary" type="submit">Save</button></form>`
+      : (profiles.find((p) => p.uuid === w.vpn_profile_uuid)?.name ?? (w.vpn_profile_uuid ? 'set' : 'none'))
+  }</td>
+  <td>${
+    isOwner(w.role)
+      ? html`<form class="inline" method="post" action="/workspaces/${w.id}/rename">${csrfField(req)}
     <label class="offscreen" for="rename-${w.id}">New name for ${w.name}</label><input type="text" id="rename-${w.id}" name="name" value="${w.name}" required maxlength="200">
-    <button class="small secondary" type="submit">Rename</button></form>` : ''}</td>
+    <button class="small secondary" type="submit">Rename</button></form>`
+      : ''
+  }</td>
   <td>${w.id === ws.active?.id ? '' : html`<form class="inline" method="post" action="/workspaces/${w.id}/activate">${csrfField(req)}<button class="small" type="submit">Set active</button></form>`}</td>
 </tr>`,
     )}</tbody></table></div>
@@ -67,13 +82,23 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
       }
     }).then((r) => (r.ok ? reply.redirect(`/workspaces?ok=${done}`, 303) : render(req, reply, r.message, r.status)))
 
-  app.post('/workspaces', async (req, reply) => named(req, reply, (name) => createWorkspace(db, userOf(req).userId, name), 'workspace-created'))
+  app.post('/workspaces', async (req, reply) =>
+    named(req, reply, (name) => createWorkspace(db, userOf(req).userId, name), 'workspace-created'),
+  )
 
   app.post('/workspaces/:id/rename', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Workspace')
-    return named(req, reply, async (name) => {
-      if (!(await renameWorkspace(db, userOf(req).userId, id, name))) throw (await getWorkspace(db, userOf(req).userId, id)) ? forbidden('Only an owner of this workspace can rename it') : notFound('Workspace')
-    }, 'workspace-renamed')
+    return named(
+      req,
+      reply,
+      async (name) => {
+        if (!(await renameWorkspace(db, userOf(req).userId, id, name)))
+          throw (await getWorkspace(db, userOf(req).userId, id))
+            ? forbidden('Only an owner of this workspace can rename it')
+            : notFound('Workspace')
+      },
+      'workspace-renamed',
+    )
   })
 
   app.post('/workspaces/:id/activate', async (req, reply) => {
@@ -109,14 +134,18 @@ function vpnProfilePages(app: FastifyInstance, ctx: WebContext) {
     const wsName = new Map(ws.all.map((w) => [w.id, w.name]))
     const body = html`<h1>VPN profiles</h1>
 <p class="muted">A scan can reach its target through a SOCKS5 or HTTP CONNECT proxy. A workspace's default profile is used by scans that do not name one. Passwords are never shown again.</p>
-${profiles.length
-  ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Proxy</th><th>User</th><th>Default of</th><th></th></tr></thead><tbody>
+${
+  profiles.length
+    ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Proxy</th><th>User</th><th>Default of</th><th></th></tr></thead><tbody>
 ${profiles.map(
-  (p) => html`<tr><td>${p.name}</td><td>${p.type}</td><td class="mono">${p.url ?? `${p.host}:${p.port}`}</td><td>${p.username ?? ''}${p.password ? ' (with password)' : ''}</td>
+  (
+    p,
+  ) => html`<tr><td>${p.name}</td><td>${p.type}</td><td class="mono">${p.url ?? `${p.host}:${p.port}`}</td><td>${p.username ?? ''}${p.password ? ' (with password)' : ''}</td>
   <td>${(used.get(p.uuid) ?? []).map((id) => wsName.get(id)).join(', ')}</td>
   <td><form class="inline" method="post" action="/vpn-profiles/${p.uuid}/delete" data-confirm="Delete this VPN profile?">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form></td></tr>`,
 )}</tbody></table></div>`
-  : html`<p>No VPN profiles yet: scans connect directly.</p>`}
+    : html`<p>No VPN profiles yet: scans connect directly.</p>`
+}
 <section class="card mt" aria-labelledby="new-vpn"><h2 id="new-vpn">New VPN profile</h2>
 <form method="post" action="/vpn-profiles">${csrfField(req)}
   <div class="field"><label for="vpn-name">Name</label><input type="text" id="vpn-name" name="name" required maxlength="200"></div>
@@ -140,10 +169,18 @@ ${profiles.map(
     const r = await attempt(async () => {
       const type = f.type === 'http_connect' ? 'http_connect' : 'socks5'
       const port = f.port?.trim() ? Number(f.port) : undefined
-      if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw badRequest('The port must be a whole number from 1 to 65535')
+      if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535))
+        throw badRequest('The port must be a whole number from 1 to 65535')
       const input =
         type === 'socks5'
-          ? { name: f.name ?? '', type: type as VpnProfileType, host: f.host?.trim() || undefined, port, username: f.username || undefined, password: f.password || undefined }
+          ? {
+              name: f.name ?? '',
+              type: type as VpnProfileType,
+              host: f.host?.trim() || undefined,
+              port,
+              username: f.username || undefined,
+              password: f.password || undefined,
+            }
           : { name: f.name ?? '', type: type as VpnProfileType, url: f.url?.trim() || undefined }
       const row = newVpnProfile(userOf(req).userId, input, scopesOf(ctx.config).vpnHost)
       try {
@@ -160,7 +197,13 @@ ${profiles.map(
   app.post('/vpn-profiles/:uuid/delete', async (req, reply) => {
     const r = await deleteVpnProfile(db, userOf(req).userId, String((req.params as { uuid: string }).uuid))
     if (r === 'missing') throw notFound('VPN profile')
-    if (r === 'running') return renderVpn(req, reply, 'A running scan uses this VPN profile: stop the scan or wait for it to end, then delete the profile.', 409)
+    if (r === 'running')
+      return renderVpn(
+        req,
+        reply,
+        'A running scan uses this VPN profile: stop the scan or wait for it to end, then delete the profile.',
+        409,
+      )
     return reply.redirect('/vpn-profiles?ok=vpn-deleted', 303)
   })
 }

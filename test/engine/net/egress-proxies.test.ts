@@ -195,7 +195,11 @@ for (const v of variants) {
       test('wrong credentials: check() and connect() say the proxy rejected them, without the secret', async () => {
         const wrong = v.name.startsWith('socks5')
           ? createEgress({ type: 'socks5', host: proxy.host, port: proxy.port, username: USER, password: 'not-the-password' })
-          : createEgress({ type: 'http_connect', url: proxy.url.replace(encodeURIComponent(PASS), 'not-the-password'), ca: selfSignedCert().cert })
+          : createEgress({
+              type: 'http_connect',
+              url: proxy.url.replace(encodeURIComponent(PASS), 'not-the-password'),
+              ca: selfSignedCert().cert,
+            })
         const checkErr = await rejection(wrong.check())
         assert.match(checkErr.message, /proxy 127\.0\.7\.\d+:\d+ rejected the credentials/)
         assert.equal(checkErr.code, 'EPROXYAUTH')
@@ -222,7 +226,11 @@ for (const v of variants) {
         const wrongPass = 'Wr0ng:secret/pass'
         const wrong = v.name.startsWith('socks5')
           ? createEgress({ type: 'socks5', host: proxy.host, port: proxy.port, username: USER, password: wrongPass })
-          : createEgress({ type: 'http_connect', url: proxy.url.replace(encodeURIComponent(PASS), encodeURIComponent(wrongPass)), ca: selfSignedCert().cert })
+          : createEgress({
+              type: 'http_connect',
+              url: proxy.url.replace(encodeURIComponent(PASS), encodeURIComponent(wrongPass)),
+              ca: selfSignedCert().cert,
+            })
         errors.push(await rejection(wrong.check()))
         errors.push(await rejection(wrong.connect({ host: targets.host, port: targets.tcpPort, timeoutMs: 3000 })))
         errors.push(await rejection(wrong.http(`http://127.0.7.10:${targets.httpPort}/`)))
@@ -272,7 +280,10 @@ describe('dead, hanging and broken proxies', () => {
   test('a proxy that never answers: timeoutMs and AbortSignal are honoured', async () => {
     const hole = await startBlackHole('127.0.7.51')
     try {
-      for (const egress of [createEgress({ type: 'socks5', host: hole.host, port: hole.port }), createEgress({ type: 'http_connect', url: `http://${hole.host}:${hole.port}` })]) {
+      for (const egress of [
+        createEgress({ type: 'socks5', host: hole.host, port: hole.port }),
+        createEgress({ type: 'http_connect', url: `http://${hole.host}:${hole.port}` }),
+      ]) {
         let started = performance.now()
         const timedOut = await rejection(egress.connect({ host: targets.host, port: targets.tcpPort, timeoutMs: 300 }))
         assert.equal(timedOut.code, 'ETIMEDOUT')
@@ -280,7 +291,9 @@ describe('dead, hanging and broken proxies', () => {
         assert.ok(performance.now() - started < 1000)
 
         started = performance.now()
-        const aborted = await rejection(egress.connect({ host: targets.host, port: targets.tcpPort, timeoutMs: 10000, signal: AbortSignal.timeout(200) }))
+        const aborted = await rejection(
+          egress.connect({ host: targets.host, port: targets.tcpPort, timeoutMs: 10000, signal: AbortSignal.timeout(200) }),
+        )
         assert.ok(performance.now() - started < 1000)
         assert.equal(aborted.name, 'TimeoutError')
 
@@ -294,8 +307,14 @@ describe('dead, hanging and broken proxies', () => {
         assert.ok(performance.now() - started < 1500)
         await egress.close()
       }
-      await assert.rejects(checkSocks5({ host: hole.host, port: hole.port }, undefined, 300), /handshake with the SOCKS5 proxy .* timed out after 300 ms/)
-      await assert.rejects(checkHttpConnect({ url: `http://${hole.host}:${hole.port}` }, undefined, 300), /CONNECT check with the HTTP proxy .* timed out after 300 ms/)
+      await assert.rejects(
+        checkSocks5({ host: hole.host, port: hole.port }, undefined, 300),
+        /handshake with the SOCKS5 proxy .* timed out after 300 ms/,
+      )
+      await assert.rejects(
+        checkHttpConnect({ url: `http://${hole.host}:${hole.port}` }, undefined, 300),
+        /CONNECT check with the HTTP proxy .* timed out after 300 ms/,
+      )
     } finally {
       await hole.close()
     }
@@ -304,7 +323,10 @@ describe('dead, hanging and broken proxies', () => {
   test('close() aborts tunnels still being set up', async () => {
     const hole = await startBlackHole('127.0.7.52')
     try {
-      for (const egress of [createEgress({ type: 'socks5', host: hole.host, port: hole.port }), createEgress({ type: 'http_connect', url: `http://${hole.host}:${hole.port}` })]) {
+      for (const egress of [
+        createEgress({ type: 'socks5', host: hole.host, port: hole.port }),
+        createEgress({ type: 'http_connect', url: `http://${hole.host}:${hole.port}` }),
+      ]) {
         const pending = egress.connect({ host: targets.host, port: targets.tcpPort, timeoutMs: 20000 })
         await new Promise((r) => setTimeout(r, 50))
         const started = performance.now()
@@ -323,9 +345,15 @@ describe('dead, hanging and broken proxies', () => {
     const socksProxy = await startSocks5Proxy({ host: '127.0.7.7' })
     try {
       // An HTTP proxy waits for a request line that never comes: the check times out.
-      await assert.rejects(checkSocks5({ host: httpProxy.host, port: httpProxy.port }, undefined, 500), /handshake with the SOCKS5 proxy 127\.0\.7\.6:\d+ timed out/)
+      await assert.rejects(
+        checkSocks5({ host: httpProxy.host, port: httpProxy.port }, undefined, 500),
+        /handshake with the SOCKS5 proxy 127\.0\.7\.6:\d+ timed out/,
+      )
       // A SOCKS5 proxy reads "CO" as version 0x43 and hangs up.
-      await assert.rejects(createEgress({ type: 'http_connect', url: `http://${socksProxy.host}:${socksProxy.port}` }).check(), /HTTP proxy 127\.0\.7\.7:\d+ closed the connection without answering CONNECT/)
+      await assert.rejects(
+        createEgress({ type: 'http_connect', url: `http://${socksProxy.host}:${socksProxy.port}` }).check(),
+        /HTTP proxy 127\.0\.7\.7:\d+ closed the connection without answering CONNECT/,
+      )
     } finally {
       await httpProxy.close()
       await socksProxy.close()

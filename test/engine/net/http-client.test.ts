@@ -56,7 +56,10 @@ test('a body over maxBodyBytes is cut and flagged; the client keeps working', as
 })
 
 test('timeout and abort reject with their reasons; an aborted signal rejects at once', async () => {
-  await assert.rejects(egress.http(`${base}/slow`, { timeoutMs: 200 }), (e: Error & { code?: string }) => e.code === 'ETIMEDOUT' && /timed out after 200 ms/.test(e.message))
+  await assert.rejects(
+    egress.http(`${base}/slow`, { timeoutMs: 200 }),
+    (e: Error & { code?: string }) => e.code === 'ETIMEDOUT' && /timed out after 200 ms/.test(e.message),
+  )
   const ac = new AbortController()
   const p = egress.http(`${base}/slow`, { signal: ac.signal })
   setTimeout(() => ac.abort(new Error('stop now')), 50)

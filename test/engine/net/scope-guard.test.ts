@@ -78,16 +78,23 @@ describe('direct egress', () => {
   test('open, closed and filtered ports of a blocked address give one message', async () => {
     const messages = new Set<string>()
     for (const port of [blocked.tcpPort, blocked.closedPort, 9]) {
-      const e = await egress.connect({ host: '::ffff:127.0.20.9', port }).then(() => null, (err: Error) => err)
+      const e = await egress.connect({ host: '::ffff:127.0.20.9', port }).then(
+        () => null,
+        (err: Error) => err,
+      )
       messages.add(e!.message)
     }
-    assert.deepEqual([...messages], ['connection to ::ffff:127.0.20.9 blocked: outside the allowed scope (WARD_TARGET_BLOCKLIST); nothing was sent'])
+    assert.deepEqual(
+      [...messages],
+      ['connection to ::ffff:127.0.20.9 blocked: outside the allowed scope (WARD_TARGET_BLOCKLIST); nothing was sent'],
+    )
   })
 
   test('a name that resolves into a blocked range is refused (localhost: the one name tests resolve)', async () => {
     const loopback = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.0.0/8,::1'))
     try {
-      for (const host of ['localhost', 'LOCALHOST.', '0.0.0.0', '::', '0']) await assert.rejects(loopback.connect({ host, port: allowed.tcpPort }), (e) => code(e) === 'EBLOCKED', host)
+      for (const host of ['localhost', 'LOCALHOST.', '0.0.0.0', '::', '0'])
+        await assert.rejects(loopback.connect({ host, port: allowed.tcpPort }), (e) => code(e) === 'EBLOCKED', host)
       await assert.rejects(loopback.http(`http://localhost:${allowed.httpPort}/`), (e) => code(e) === 'EBLOCKED')
     } finally {
       await loopback.close()
@@ -179,7 +186,13 @@ describe('redirects followed by the web tools', () => {
 describe('addresses from DNS answers', () => {
   const NS_BLOCKED = '127.0.20.66'
   const DNS = '127.0.20.53'
-  const rr = (name: string, type: keyof typeof TYPE, data: string) => ({ name: normalizeName(name), type: TYPE[type], class: CLASS.IN, ttl: 300, data })
+  const rr = (name: string, type: keyof typeof TYPE, data: string) => ({
+    name: normalizeName(name),
+    type: TYPE[type],
+    class: CLASS.IN,
+    ttl: 300,
+    data,
+  })
   const zone: Zone = {
     origin: 'scope.example',
     axfr: true,
@@ -207,8 +220,14 @@ describe('addresses from DNS answers', () => {
       const r = await runTool(subdomainFinder, { target: 'scope.example', params: { resolver: DNS }, egress })
       await egress.close()
       const axfr = r.logs.filter((l) => l.startsWith('AXFR'))
-      assert.ok(axfr.some((l) => l.includes(`(${NS_BLOCKED}): refused — `) && l.includes('EBLOCKED')), axfr.join('\n'))
-      assert.ok(axfr.some((l) => l.includes(`(${DNS}): ALLOWED`)), axfr.join('\n'))
+      assert.ok(
+        axfr.some((l) => l.includes(`(${NS_BLOCKED}): refused — `) && l.includes('EBLOCKED')),
+        axfr.join('\n'),
+      )
+      assert.ok(
+        axfr.some((l) => l.includes(`(${DNS}): ALLOWED`)),
+        axfr.join('\n'),
+      )
       assert.equal(accepted, 0, 'the blocked name server was contacted')
     } finally {
       await dns.close()
@@ -241,7 +260,11 @@ describe('proxy egresses', () => {
         const profile = p.type === 'socks5' ? { ...p, host } : { ...p, url: `http://${host}:${p.type === 'http_connect' ? httpc.port : 0}` }
         const egress = createEgress(profile, { target: parseScope('WARD_TARGET_BLOCKLIST', ''), vpnHost })
         await assert.rejects(egress.check(), (e) => code(e) === 'EBLOCKED', `${p.type} ${spelling}`)
-        await assert.rejects(egress.connect({ host: ALLOWED, port: allowed.tcpPort }), (e) => code(e) === 'EBLOCKED', `${p.type} ${spelling}`)
+        await assert.rejects(
+          egress.connect({ host: ALLOWED, port: allowed.tcpPort }),
+          (e) => code(e) === 'EBLOCKED',
+          `${p.type} ${spelling}`,
+        )
         await egress.close()
       }
     }
@@ -256,7 +279,10 @@ describe('proxy egresses', () => {
         const messages = new Set<string>()
         for (const host of SPELLINGS) {
           for (const port of [blocked.tcpPort, blocked.closedPort, 9]) {
-            const e = await egress.connect({ host, port }).then(() => null, (err: Error) => err)
+            const e = await egress.connect({ host, port }).then(
+              () => null,
+              (err: Error) => err,
+            )
             assert.equal(code(e), 'EBLOCKED', `${p.type} ${host}:${port}`)
             messages.add(e!.message.replace(host, 'HOST'))
           }
@@ -269,7 +295,10 @@ describe('proxy egresses', () => {
       }
     }
     untouched()
-    assert.equal(socks.requests.concat(httpc.requests).filter((r) => r.destination.includes('127.0.20.9') || r.destination.includes('7f00')).length, 0)
+    assert.equal(
+      socks.requests.concat(httpc.requests).filter((r) => r.destination.includes('127.0.20.9') || r.destination.includes('7f00')).length,
+      0,
+    )
     assert.ok(socks.accepted + httpc.accepted > before)
   })
 })
@@ -282,7 +311,10 @@ describe("Ward's own requests (report callbacks)", () => {
       for (const spelling of SPELLINGS) {
         const h = spelling.includes(':') && !spelling.startsWith('[') ? `[${spelling}]` : spelling
         for (const port of [blocked.httpPort, blocked.closedPort]) {
-          const e = await request(`http://${h}:${port}/hook`, { method: 'POST', body: '{}', dispatcher }).then(() => null, (err: Error) => err)
+          const e = await request(`http://${h}:${port}/hook`, { method: 'POST', body: '{}', dispatcher }).then(
+            () => null,
+            (err: Error) => err,
+          )
           assert.equal(code(e), 'EBLOCKED', `${spelling}:${port}`)
           messages.add(`${e!.message}`.replace(/connection to \S+ blocked/, 'connection to HOST blocked'))
         }
@@ -293,7 +325,9 @@ describe("Ward's own requests (report callbacks)", () => {
       assert.equal(ok.statusCode, 200)
       await ok.body.dump()
       // Unlike a scan's, Ward's own HTTPS requests verify the certificate (the test bed's is self-signed).
-      await assert.rejects(request(`https://${ALLOWED}:${allowed.httpsPort}/`, { dispatcher }), (e) => /SELF_SIGNED|UNABLE_TO_VERIFY|CERT/.test(String(code(e))))
+      await assert.rejects(request(`https://${ALLOWED}:${allowed.httpsPort}/`, { dispatcher }), (e) =>
+        /SELF_SIGNED|UNABLE_TO_VERIFY|CERT/.test(String(code(e))),
+      )
     } finally {
       await dispatcher.close()
     }

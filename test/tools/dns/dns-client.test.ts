@@ -32,7 +32,9 @@ const ZONES: Zone[] = [
     chase: false,
     records: [
       rec('chain.example', TYPE.SOA, 'ns.chain.example host.chain.example 1 2 3 4 5'),
-      ...Array.from({ length: 20 }, (_, i) => rec(`c${i}.chain.example`, TYPE.CNAME, i === 19 ? 'a.client.example' : `c${i + 1}.chain.example`)),
+      ...Array.from({ length: 20 }, (_, i) =>
+        rec(`c${i}.chain.example`, TYPE.CNAME, i === 19 ? 'a.client.example' : `c${i + 1}.chain.example`),
+      ),
       rec('short.chain.example', TYPE.CNAME, 'c18.chain.example'),
     ],
   },
@@ -61,11 +63,21 @@ test('messages round-trip through encode and decode', () => {
     rec('x.example', TYPE.CNAME, 'y.example'),
     rec('x.example', TYPE.SOA, 'ns.example host.example 7 3600 600 86400 300'),
   ]
-  const m = decodeMessage(encodeMessage({ id: 4242, flags: { qr: true, opcode: 0, aa: true, tc: false, rd: true, ra: true, rcode: 3 }, questions: [{ name: 'X.Example.', type: TYPE.A, class: CLASS.IN }], answers: records }))
+  const m = decodeMessage(
+    encodeMessage({
+      id: 4242,
+      flags: { qr: true, opcode: 0, aa: true, tc: false, rd: true, ra: true, rcode: 3 },
+      questions: [{ name: 'X.Example.', type: TYPE.A, class: CLASS.IN }],
+      answers: records,
+    }),
+  )
   assert.equal(m.id, 4242)
   assert.deepEqual(m.flags, { qr: true, opcode: 0, aa: true, tc: false, rd: true, ra: true, rcode: 3 })
   assert.deepEqual(m.questions, [{ name: 'x.example', type: TYPE.A, class: CLASS.IN }])
-  assert.deepEqual(m.answers.map((r) => r.data), ['198.51.100.7', '2001:db8::1:0:0:2', '10 mail.example', 'v=spf1 -all', 'y.example', 'ns.example host.example 7 3600 600 86400 300'])
+  assert.deepEqual(
+    m.answers.map((r) => r.data),
+    ['198.51.100.7', '2001:db8::1:0:0:2', '10 mail.example', 'v=spf1 -all', 'y.example', 'ns.example host.example 7 3600 600 86400 300'],
+  )
 })
 
 test('compressed names are followed and loops rejected', () => {
@@ -76,7 +88,10 @@ test('compressed names are followed and loops rejected', () => {
   header.writeUInt16BE(1, 6)
   const answer = Buffer.from([0xc0, 12, 0, 5, 0, 1, 0, 0, 0, 60, 0, 4, 1, 0x62, 0xc0, 14])
   const m = decodeMessage(Buffer.concat([header, answer]))
-  assert.deepEqual(m.answers.map((r) => [r.name, r.data]), [['a.example', 'b.example']])
+  assert.deepEqual(
+    m.answers.map((r) => [r.name, r.data]),
+    [['a.example', 'b.example']],
+  )
   const loop = Buffer.concat([Buffer.from([0, 1, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0]), Buffer.from([0xc0, 12, 0, 1, 0, 1])])
   assert.throws(() => decodeMessage(loop), /compression loop/)
   assert.throws(() => decodeMessage(Buffer.alloc(5)), /header/)
@@ -113,7 +128,10 @@ test('a truncated UDP answer is fetched again over TCP', async () => {
 test('TCP transport answers the same', async () => {
   const c = createDnsClient(net, { host: HOST, port: 53 }, { transport: 'tcp' })
   const m = await c.query('a.client.example', TYPE.AAAA)
-  assert.deepEqual(m.answers.map((r) => r.data), ['2001:db8::1'])
+  assert.deepEqual(
+    m.answers.map((r) => r.data),
+    ['2001:db8::1'],
+  )
 })
 
 test('silence times out after the retries; a closed port is refused; abort is quick', async () => {
@@ -126,7 +144,10 @@ test('silence times out after the retries; a closed port is refused; abort is qu
   const ac = new AbortController()
   setTimeout(() => ac.abort(), 50)
   const t1 = performance.now()
-  await assert.rejects(createDnsClient(net, SILENT, { timeoutMs: 5000 }).query('a', TYPE.A, { signal: ac.signal }), (e: DnsQueryError) => e.code === 'aborted')
+  await assert.rejects(
+    createDnsClient(net, SILENT, { timeoutMs: 5000 }).query('a', TYPE.A, { signal: ac.signal }),
+    (e: DnsQueryError) => e.code === 'aborted',
+  )
   assert.ok(performance.now() - t1 < 500)
 })
 
@@ -158,9 +179,16 @@ test('record types in presentation form: encoded and decoded back the same; quot
     ['DNSKEY', '257 3 8 AwEAAQ=='],
     ['SPF', 'v=spf1 -all'],
   ]
-  const wire = encodeMessage({ id: 7, flags: FLAGS, answers: recs.map(([t, data]) => ({ name: 'x.test', type: TYPE[t], class: 1, ttl: 60, data })) })
+  const wire = encodeMessage({
+    id: 7,
+    flags: FLAGS,
+    answers: recs.map(([t, data]) => ({ name: 'x.test', type: TYPE[t], class: 1, ttl: 60, data })),
+  })
   const back = decodeMessage(wire).answers
-  assert.deepEqual(back.map((r) => [typeName(r.type), r.data]), recs)
+  assert.deepEqual(
+    back.map((r) => [typeName(r.type), r.data]),
+    recs,
+  )
   // A CAA record whose tag length overruns the rdata is malformed.
   const bad = encodeMessage({ id: 8, flags: FLAGS, answers: [{ name: 'x.test', type: TYPE.CAA, class: 1, ttl: 60, data: '0 issue "a"' }] })
   bad[bad.length - 7] = 200 // the tag length byte (rdata: flags, taglen, "issue", "a")

@@ -10,15 +10,24 @@ const soft = a('<html><title>Home</title><body>Welcome</body></html>')
 test('version: changelog first line and core asset ?v=; a page or a random token is no version', () => {
   assert.equal(D.changelogVersion(a('\nDrupal 7.57, 2018-02-21\n---')), '7.57')
   assert.equal(D.changelogVersion(soft), null)
-  const facts = pageFacts('<meta name="Generator" content="Drupal 8 (https://www.drupal.org)"><script src="/core/misc/drupal.js?v=8.5.0"></script><script src="/core/misc/x.js?p5x7k1"></script>', 'http://x/')
+  const facts = pageFacts(
+    '<meta name="Generator" content="Drupal 8 (https://www.drupal.org)"><script src="/core/misc/drupal.js?v=8.5.0"></script><script src="/core/misc/x.js?p5x7k1"></script>',
+    'http://x/',
+  )
   assert.deepEqual(D.coreAssetVersions(facts), ['8.5.0'])
   assert.equal(D.generatorMajor(facts, undefined), '8')
-  assert.equal(D.generatorMajor(pageFacts('<meta name="generator" content="WordPress 6.4">', 'http://x/'), 'Drupal 7 (http://drupal.org)'), '7')
+  assert.equal(
+    D.generatorMajor(pageFacts('<meta name="generator" content="WordPress 6.4">', 'http://x/'), 'Drupal 7 (http://drupal.org)'),
+    '7',
+  )
   assert.equal(D.generatorMajor(pageFacts('', 'http://x/'), undefined), null)
 })
 
 test('modules and themes from page paths (core left out); .info versions', () => {
-  const facts = pageFacts('<link href="/sites/all/modules/views/css/views.css"><link href="/modules/contrib/admin_toolbar/a.css"><link href="/core/modules/system/css/x.css"><link href="/themes/contrib/bootstrap/s.css">', 'http://x/')
+  const facts = pageFacts(
+    '<link href="/sites/all/modules/views/css/views.css"><link href="/modules/contrib/admin_toolbar/a.css"><link href="/core/modules/system/css/x.css"><link href="/themes/contrib/bootstrap/s.css">',
+    'http://x/',
+  )
   assert.deepEqual(D.componentsInPage(facts), { modules: ['admin_toolbar', 'views'], themes: ['bootstrap'] })
   assert.deepEqual(D.infoVersion(a('name = Views\ncore = 7.x\nversion = "7.x-3.18"\n')), { version: '7.x-3.18' })
   assert.deepEqual(D.infoVersion(a("name: 'X'\ntype: module\nversion: '8.x-1.23'\n")), { version: '8.x-1.23' })

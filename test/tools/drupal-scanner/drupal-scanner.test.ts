@@ -25,8 +25,14 @@ for (const kind of ['d7', 'd8'] as const) {
       assert.equal(d.version, truth.version)
       assert.equal(d.major, truth.major)
       assert.deepEqual(Object.fromEntries(d.modules.map((m: any) => [m.slug, m.version])), truth.modules)
-      assert.deepEqual(d.themes.map((t: any) => t.slug), truth.themes)
-      assert.deepEqual(d.users.map((u: any) => u.name), truth.users)
+      assert.deepEqual(
+        d.themes.map((t: any) => t.slug),
+        truth.themes,
+      )
+      assert.deepEqual(
+        d.users.map((u: any) => u.name),
+        truth.users,
+      )
       assert.deepEqual([...new Set(findings.map((f) => f.vuln_id))].sort(), [...truth.findings].sort())
       const geddon2 = findings.find((f) => f.vuln_id === 'cve.drupal-drupalgeddon2')
       assert.deepEqual(geddon2.cve, ['CVE-2018-7600'])
@@ -43,8 +49,14 @@ test('the hardened Drupal: only its major version is read, nothing above info', 
   try {
     const { s, output, findings } = await scanThroughApi(w, 280, bed.url, { enumerate: 'all' })
     assert.equal(s.status_name, 'finished', s.status_message)
-    assert.deepEqual({ version: output.drupal.version, major: output.drupal.major, users: output.drupal.users }, { version: null, major: '10', users: [] })
-    assert.deepEqual(findings.filter((f) => f.risk_level > 0).map((f) => f.vuln_id), [])
+    assert.deepEqual(
+      { version: output.drupal.version, major: output.drupal.major, users: output.drupal.users },
+      { version: null, major: '10', users: [] },
+    )
+    assert.deepEqual(
+      findings.filter((f) => f.risk_level > 0).map((f) => f.vuln_id),
+      [],
+    )
   } finally {
     await bed.close()
   }
@@ -57,7 +69,10 @@ test('tool 280 is listed; a site that is not Drupal is told apart and nothing mo
   try {
     const { findings, tests, output } = await scanThroughApi(w, 280, bed.url)
     assert.deepEqual(findings, [])
-    assert.deepEqual(tests.map((t) => [t.name, t.status]), [['Drupal detection', 'finished']])
+    assert.deepEqual(
+      tests.map((t) => [t.name, t.status]),
+      [['Drupal detection', 'finished']],
+    )
     assert.deepEqual(output.drupal.modules, [])
   } finally {
     await bed.close()

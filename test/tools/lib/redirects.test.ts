@@ -44,7 +44,10 @@ const get = (url: string) => net.http(url, { signal, timeoutMs: 5000 })
 
 async function walk(path: string, allow: (next: URL) => boolean = () => true, maxHops?: number) {
   const url = origin + path
-  return walkRedirects<HttpResponse>({ url, answer: await get(url) }, { location: (r) => r.headers.location, status: (r) => r.status, allow, fetch: get, maxHops })
+  return walkRedirects<HttpResponse>(
+    { url, answer: await get(url) },
+    { location: (r) => r.headers.location, status: (r) => r.status, allow, fetch: get, maxHops },
+  )
 }
 
 test('a chain of redirects is followed to the answer', async () => {
@@ -79,12 +82,27 @@ test('a redirect to another scheme than http(s) is never followed', async () => 
 })
 
 test('start URL: a loop sends the scan to the original URL', async () => {
-  const r = await resolveStartUrl({ net, target: { name: `${origin}/loop/a`, type: 'url' }, redirectLevel: 'same_host', scanOriginalUrl: false, signal, log: () => {} })
+  const r = await resolveStartUrl({
+    net,
+    target: { name: `${origin}/loop/a`, type: 'url' },
+    redirectLevel: 'same_host',
+    scanOriginalUrl: false,
+    signal,
+    log: () => {},
+  })
   assert.equal(r.url, `${origin}/loop/a`)
 })
 
 test('fuzzer base: a loop gives the original folder, a redirect away refuses the scan', async () => {
-  const b = await resolveBase(net, { id: 1, name: `${origin}/loop/a`, type: 'url' }, { redirectLevel: 'same_host', scanOriginalUrl: false }, signal)
+  const b = await resolveBase(
+    net,
+    { id: 1, name: `${origin}/loop/a`, type: 'url' },
+    { redirectLevel: 'same_host', scanOriginalUrl: false },
+    signal,
+  )
   assert.equal(b.base.href, `${origin}/loop/a/`)
-  await assert.rejects(resolveBase(net, { id: 1, name: `${origin}/away`, type: 'url' }, { redirectLevel: 'same_host', scanOriginalUrl: false }, signal), RedirectRefusedError)
+  await assert.rejects(
+    resolveBase(net, { id: 1, name: `${origin}/away`, type: 'url' }, { redirectLevel: 'same_host', scanOriginalUrl: false }, signal),
+    RedirectRefusedError,
+  )
 })

@@ -27,7 +27,20 @@ function kexPayload(lists: string[][]): Buffer {
 }
 
 test('KEXINIT: ten name-lists parsed, both directions unioned', () => {
-  const k = parseKexInit(kexPayload([['curve25519-sha256'], ['ssh-ed25519'], ['aes128-ctr'], ['aes256-ctr', 'aes128-ctr'], ['hmac-sha2-256'], ['hmac-sha2-256'], ['none'], ['none'], [], []]))
+  const k = parseKexInit(
+    kexPayload([
+      ['curve25519-sha256'],
+      ['ssh-ed25519'],
+      ['aes128-ctr'],
+      ['aes256-ctr', 'aes128-ctr'],
+      ['hmac-sha2-256'],
+      ['hmac-sha2-256'],
+      ['none'],
+      ['none'],
+      [],
+      [],
+    ]),
+  )
   assert.deepEqual(k.kex, ['curve25519-sha256'])
   assert.deepEqual(k.hostKey, ['ssh-ed25519'])
   assert.deepEqual(k.ciphers, ['aes128-ctr', 'aes256-ctr'])
@@ -45,7 +58,13 @@ test('weak SSH algorithms: RFC 9142 kex, RC4/3DES/CBC ciphers, MD5 and 96-bit MA
   const h = SSH_ALGORITHMS.healthy
   const hk: KexInit = { kex: h.kex, hostKey: h.hostKey, ciphers: h.ciphers, macs: h.macs, compression: [] }
   assert.deepEqual([...weakKex(hk), ...weakCiphers(hk), ...weakMacs(hk)], [])
-  const more: KexInit = { kex: ['gss-gex-sha1-toWM5Slw5Ew8Mqkay+al2g==', 'rsa1024-sha1'], hostKey: [], ciphers: ['rijndael-cbc@lysator.liu.se', 'blowfish-cbc', 'none', 'chacha20-poly1305@openssh.com'], macs: ['hmac-md5-etm@openssh.com', 'hmac-sha1-96-etm@openssh.com', 'hmac-sha1'], compression: [] }
+  const more: KexInit = {
+    kex: ['gss-gex-sha1-toWM5Slw5Ew8Mqkay+al2g==', 'rsa1024-sha1'],
+    hostKey: [],
+    ciphers: ['rijndael-cbc@lysator.liu.se', 'blowfish-cbc', 'none', 'chacha20-poly1305@openssh.com'],
+    macs: ['hmac-md5-etm@openssh.com', 'hmac-sha1-96-etm@openssh.com', 'hmac-sha1'],
+    compression: [],
+  }
   assert.equal(weakKex(more).length, 2)
   assert.deepEqual(weakCiphers(more), ['rijndael-cbc@lysator.liu.se', 'blowfish-cbc', 'none'])
   assert.deepEqual(weakMacs(more), ['hmac-md5-etm@openssh.com', 'hmac-sha1-96-etm@openssh.com'])
@@ -101,7 +120,10 @@ test('which check a port gets: detection first, then the banner, then the usual 
 })
 
 test('probes tell another protocol from a refusal (loopback bed on 127.0.6.13)', async () => {
-  const bed = await startVulnServices('127.0.6.13', { ports: { ftp: 0, ssh: 0, smtp: 0, http: 0, redis: 0, memcached: 0, elasticsearch: 0, mongodb: 0 }, tls: false })
+  const bed = await startVulnServices('127.0.6.13', {
+    ports: { ftp: 0, ssh: 0, smtp: 0, http: 0, redis: 0, memcached: 0, elasticsearch: 0, mongodb: 0 },
+    tls: false,
+  })
   // A SASL-only memcached: closes text-protocol connections without a word.
   const closer = net.createServer((s) => s.once('data', () => s.destroy()))
   await new Promise<void>((r) => closer.listen(0, '127.0.6.13', () => r()))

@@ -139,7 +139,15 @@ test('version findings carry CVSS-based risk and the version in their name', () 
 
 test('the healthy twin yields no finding at all', () => {
   assert.equal(healthy.error, undefined, String(healthy.error))
-  assert.deepEqual(vulnIds(healthy), [], JSON.stringify(healthy.findings.map((f) => [f.check.id, f.port, f.detail]), null, 1))
+  assert.deepEqual(
+    vulnIds(healthy),
+    [],
+    JSON.stringify(
+      healthy.findings.map((f) => [f.check.id, f.port, f.detail]),
+      null,
+      1,
+    ),
+  )
 })
 
 test('each active check fails on the vulnerable bed and passes on the healthy twin', () => {
@@ -160,15 +168,25 @@ test('each active check fails on the vulnerable bed and passes on the healthy tw
 
 test('the SMTP relay check never sent DATA, and used RFC 2606 domains only', () => {
   for (const bed of [vulnBed, healthyBed]) {
-    assert.ok(bed.smtpCommands.some((c) => /^RCPT TO:<[^>]+@example\.net>$/i.test(c)), bed.smtpCommands.join(' | '))
+    assert.ok(
+      bed.smtpCommands.some((c) => /^RCPT TO:<[^>]+@example\.net>$/i.test(c)),
+      bed.smtpCommands.join(' | '),
+    )
     assert.ok(!bed.smtpCommands.some((c) => /^DATA/i.test(c)))
     for (const c of bed.smtpCommands) for (const d of c.match(/@[^>\s]+/g) ?? []) assert.match(d, /^@example\.(com|net|org)$/)
   }
 })
 
 test('output_data.services lists every open port with its products', () => {
-  const services = vuln.output.services as Array<{ port: number; service: string | null; products: Array<{ product: string; version: string }> }>
-  assert.deepEqual(services.map((s) => s.port).sort((a, b) => a - b), vulnBed.portList)
+  const services = vuln.output.services as Array<{
+    port: number
+    service: string | null
+    products: Array<{ product: string; version: string }>
+  }>
+  assert.deepEqual(
+    services.map((s) => s.port).sort((a, b) => a - b),
+    vulnBed.portList,
+  )
   const http = services.find((s) => s.port === vulnBed.ports.http)
   assert.deepEqual(http?.products.map((p) => `${p.product} ${p.version}`).sort(), ['Apache httpd 2.4.49', 'OpenSSL 1.0.1f'])
   assert.equal(vuln.progress, 100)
@@ -179,20 +197,32 @@ test('TLS ports get the TLS analysis of tool 450, or a skipped test saying why',
   assert.ok(tlsTests.length > 0)
   // Planted on 443: a self-signed certificate for CN=vuln.test (scanned by IP) and no HSTS.
   const onHttps = vuln.findings.filter((f) => f.port === vulnBed.ports.https && f.check.id.startsWith('tls.')).map((f) => f.check.id)
-  for (const id of ['tls.cert.self-signed', 'tls.cert.hostname-mismatch', 'tls.hsts.missing']) assert.ok(onHttps.includes(id), `${id} in ${onHttps}`)
+  for (const id of ['tls.cert.self-signed', 'tls.cert.hostname-mismatch', 'tls.hsts.missing'])
+    assert.ok(onHttps.includes(id), `${id} in ${onHttps}`)
   assert.ok(vuln.findings.filter((f) => f.check.id.startsWith('tls.')).every((f) => f.port === vulnBed.ports.https && f.protocol === 'tcp'))
   const h = healthy.tests.find((t) => t.name.startsWith('TLS analysis'))
   assert.equal(h?.status, 'skipped', 'no TLS port on the healthy twin')
 })
 
 test('checks.active = false runs no active check and records why', async () => {
-  const r = await runTool(networkVulnScanner, { target: VULN_HOST, params: { ports: vulnBed.portList.join(','), checks: { active: false, tls: false } } })
-  const active = [...['smtp.open-relay', 'memcached.no-auth', 'mongodb.no-auth', 'elasticsearch.no-auth'].map((s) => `netvuln.${s}`), 'tcp.exposure.ftp-anonymous', 'tcp.exposure.redis-unauthenticated']
-  assert.deepEqual(vulnIds(r).filter((id) => active.includes(id)), [])
+  const r = await runTool(networkVulnScanner, {
+    target: VULN_HOST,
+    params: { ports: vulnBed.portList.join(','), checks: { active: false, tls: false } },
+  })
+  const active = [
+    ...['smtp.open-relay', 'memcached.no-auth', 'mongodb.no-auth', 'elasticsearch.no-auth'].map((s) => `netvuln.${s}`),
+    'tcp.exposure.ftp-anonymous',
+    'tcp.exposure.redis-unauthenticated',
+  ]
+  assert.deepEqual(
+    vulnIds(r).filter((id) => active.includes(id)),
+    [],
+  )
   assert.ok(vulnIds(r).includes('netvuln.ssh.weak-kex'), 'passive SSH algorithm check still runs')
   assert.ok(vulnIds(r).includes('cve.vsftpd-backdoor'), 'banner versions still match')
   const skippedNames = r.tests.filter((t) => t.status === 'skipped').map((t) => t.name)
-  for (const n of ['Anonymous FTP login', 'SMTP open relay', 'Unauthenticated Redis', 'TLS analysis']) assert.ok(skippedNames.includes(n), n)
+  for (const n of ['Anonymous FTP login', 'SMTP open relay', 'Unauthenticated Redis', 'TLS analysis'])
+    assert.ok(skippedNames.includes(n), n)
 })
 
 test('a stop returns normally within a second', async () => {
@@ -206,7 +236,18 @@ test('a stop returns normally within a second', async () => {
 
 test('a target that answers on no port is unreachable (fake egress: no traffic)', async () => {
   const timeout = () => Promise.reject(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' }))
-  const egress = { kind: 'direct', carriesUdp: false, connect: timeout, tlsConnect: timeout, http: timeout, udp: () => { throw new Error('no udp') }, check: async () => {}, close: async () => {} } as unknown as Egress
+  const egress = {
+    kind: 'direct',
+    carriesUdp: false,
+    connect: timeout,
+    tlsConnect: timeout,
+    http: timeout,
+    udp: () => {
+      throw new Error('no udp')
+    },
+    check: async () => {},
+    close: async () => {},
+  } as unknown as Egress
   const r = await runTool(networkVulnScanner, { target: '127.0.6.250', params: { ports: '1-20' }, egress })
   assert.ok(r.error instanceof TargetUnreachableError, String(r.error))
 })
@@ -222,7 +263,11 @@ test('services on unusual ports are checked by what detection finds, not by port
   try {
     const r = await runTool(networkVulnScanner, { target: bed.host, params: { ports: bed.portList.join(',') } })
     assert.deepEqual(ownIds(r), Object.keys(VULN_TRUTH).sort(), r.logs.join('\n'))
-    for (const [id, service] of Object.entries(VULN_PORTS)) assert.ok(r.findings.some((f) => f.check.id === id && f.port === bed.ports[service]), `${id} on ${service}`)
+    for (const [id, service] of Object.entries(VULN_PORTS))
+      assert.ok(
+        r.findings.some((f) => f.check.id === id && f.port === bed.ports[service]),
+        `${id} on ${service}`,
+      )
   } finally {
     await bed.close()
   }

@@ -7,7 +7,14 @@ import { lockoutSign, saysLocked } from '../../../src/tools/password-auditor/det
 import { asksLogin, asksPassword, loginVerdict, negotiate } from '../../../src/tools/password-auditor/detect/telnet.js'
 import { pgMd5, scramClient } from '../../../src/tools/password-auditor/detect/pg-auth.js'
 import { nativePassword, parseHandshake } from '../../../src/tools/password-auditor/detect/mysql-auth.js'
-import { authHeaderVerdict, grafanaVerdict, jenkinsVerdict, loginSurfaces, phpMyAdminVerdict, type WebAnswer } from '../../../src/tools/password-auditor/detect/http-login.js'
+import {
+  authHeaderVerdict,
+  grafanaVerdict,
+  jenkinsVerdict,
+  loginSurfaces,
+  phpMyAdminVerdict,
+  type WebAnswer,
+} from '../../../src/tools/password-auditor/detect/http-login.js'
 import { loginKind } from '../../../src/tools/password-auditor/detect/plan.js'
 import { CREDENTIAL_LISTS, parseLists, planAttempts } from '../../../src/tools/password-auditor/detect/credentials.js'
 import type { Attempt } from '../../../src/tools/password-auditor/probes/attempt.js'
@@ -52,7 +59,13 @@ test('telnet negotiation: DO is refused with WONT, WILL with DONT, text kept', (
 test('PostgreSQL md5: md5(md5(password + user) + salt) with the "md5" prefix', () => {
   const salt = Buffer.from([1, 2, 3, 4])
   const inner = createHash('md5').update('secretpostgres').digest('hex')
-  assert.equal(pgMd5('postgres', 'secret', salt), 'md5' + createHash('md5').update(Buffer.concat([Buffer.from(inner), salt])).digest('hex'))
+  assert.equal(
+    pgMd5('postgres', 'secret', salt),
+    'md5' +
+      createHash('md5')
+        .update(Buffer.concat([Buffer.from(inner), salt]))
+        .digest('hex'),
+  )
 })
 test('SCRAM-SHA-256: RFC 7677 test vector (user, pencil)', () => {
   const c = scramClient('rOprNGfwEbeRWgbNEkqO')
@@ -67,13 +80,25 @@ test('MySQL native password: SHA1(pw) XOR SHA1(scramble + SHA1(SHA1(pw))); empty
   const scramble = Buffer.alloc(20, 7)
   const r = nativePassword('r00t', scramble)
   const h1 = createHash('sha1').update('r00t').digest()
-  const x = createHash('sha1').update(Buffer.concat([scramble, createHash('sha1').update(h1).digest()])).digest()
+  const x = createHash('sha1')
+    .update(Buffer.concat([scramble, createHash('sha1').update(h1).digest()]))
+    .digest()
   assert.deepEqual(Buffer.from(r.map((b, i) => b ^ x[i]!)), h1)
   assert.equal(nativePassword('', scramble).length, 0)
 })
 test('MySQL handshake: version, 20-byte scramble and plugin read; another protocol refused', () => {
   const s = Buffer.alloc(20, 65)
-  const hs = Buffer.concat([Buffer.from([10]), Buffer.from('8.0.35\0'), Buffer.alloc(4), s.subarray(0, 8), Buffer.from([0, 0xff, 0xf7, 33, 2, 0, 0xff, 0x81, 21]), Buffer.alloc(10), s.subarray(8), Buffer.from([0]), Buffer.from('caching_sha2_password\0')])
+  const hs = Buffer.concat([
+    Buffer.from([10]),
+    Buffer.from('8.0.35\0'),
+    Buffer.alloc(4),
+    s.subarray(0, 8),
+    Buffer.from([0, 0xff, 0xf7, 33, 2, 0, 0xff, 0x81, 21]),
+    Buffer.alloc(10),
+    s.subarray(8),
+    Buffer.from([0]),
+    Buffer.from('caching_sha2_password\0'),
+  ])
   assert.deepEqual(parseHandshake(hs), { version: '8.0.35', scramble: s, plugin: 'caching_sha2_password' })
   assert.throws(() => parseHandshake(Buffer.from([9, 0])))
 })
@@ -85,12 +110,19 @@ test('web logins: Basic realm of Tomcat, Grafana, Jenkins and phpMyAdmin pages a
     web({ url: 'http://h:8080/login', headers: { 'x-jenkins': '2.4' }, body: '<input name="j_username">' }),
     web({ url: 'http://h:8888/', body: '<form><input name="pma_username"><input name="token" value="t"></form>' }),
   ])
-  assert.deepEqual(found.map((s) => (s.kind === 'form' ? s.product : `${s.kind} ${s.product}`)), ['basic tomcat', 'grafana', 'jenkins', 'phpmyadmin'])
+  assert.deepEqual(
+    found.map((s) => (s.kind === 'form' ? s.product : `${s.kind} ${s.product}`)),
+    ['basic tomcat', 'grafana', 'jenkins', 'phpmyadmin'],
+  )
   assert.deepEqual(loginSurfaces([web({ body: '<html><title>Welcome</title></html>' })]), [])
 })
 test('web logins: one realm guarding every path is one login', () => {
   const c = { 'www-authenticate': 'Digest realm="IP Camera", nonce="n"' }
-  assert.equal(loginSurfaces([web({ url: 'http://h/', status: 401, headers: c }), web({ url: 'http://h/manager/html', status: 401, headers: c })]).length, 1)
+  assert.equal(
+    loginSurfaces([web({ url: 'http://h/', status: 401, headers: c }), web({ url: 'http://h/manager/html', status: 401, headers: c })])
+      .length,
+    1,
+  )
 })
 test('web verdicts: Basic 200 success, 401 failure, 429 locked', () => {
   assert.equal(authHeaderVerdict(web({ status: 200 })).result, 'success')
@@ -114,16 +146,49 @@ test('plan: detection names the login; an unknown service on a usual port is not
 })
 
 test('credentials: user pairs first, at most max_attempts per account, accounts take turns, capped per service', () => {
-  const lists = parseLists({ x: { description: 'x', pairs: [['root', 'a'], ['root', 'b'], ['root', 'c'], ['admin', 'd']] } })
-  const plan = planAttempts('x', { usernames: [], passwords: [], credentials: [{ username: 'me', password: 'p' }], defaultLists: true }, { perAccount: 2, perService: 100 }, lists)
-  assert.deepEqual(plan, [['me', 'p'], ['root', 'a'], ['admin', 'd'], ['root', 'b']])
-  assert.equal(planAttempts('x', { usernames: [], passwords: [], credentials: [], defaultLists: true }, { perAccount: 5, perService: 2 }, lists).length, 2)
+  const lists = parseLists({
+    x: {
+      description: 'x',
+      pairs: [
+        ['root', 'a'],
+        ['root', 'b'],
+        ['root', 'c'],
+        ['admin', 'd'],
+      ],
+    },
+  })
+  const plan = planAttempts(
+    'x',
+    { usernames: [], passwords: [], credentials: [{ username: 'me', password: 'p' }], defaultLists: true },
+    { perAccount: 2, perService: 100 },
+    lists,
+  )
+  assert.deepEqual(plan, [
+    ['me', 'p'],
+    ['root', 'a'],
+    ['admin', 'd'],
+    ['root', 'b'],
+  ])
+  assert.equal(
+    planAttempts('x', { usernames: [], passwords: [], credentials: [], defaultLists: true }, { perAccount: 5, perService: 2 }, lists)
+      .length,
+    2,
+  )
 })
 test('credentials: given user names get the given and shipped passwords; default_lists=false keeps only what was given', () => {
   const lists = parseLists({ x: { description: 'x', pairs: [['root', 'a']] } })
-  assert.deepEqual(planAttempts('x', { usernames: ['bob'], passwords: ['z'], credentials: [], defaultLists: false }, { perAccount: 9, perService: 9 }, lists), [['bob', 'z']])
+  assert.deepEqual(
+    planAttempts(
+      'x',
+      { usernames: ['bob'], passwords: ['z'], credentials: [], defaultLists: false },
+      { perAccount: 9, perService: 9 },
+      lists,
+    ),
+    [['bob', 'z']],
+  )
   assert.throws(() => parseLists({ y: { description: 'y', pairs: [['only-one']] } }))
 })
 test('shipped lists: every protocol and product has one', () => {
-  for (const id of ['ftp', 'ssh', 'telnet', 'mysql', 'postgresql', 'redis', 'http', 'tomcat', 'jenkins', 'grafana', 'phpmyadmin']) assert.ok(CREDENTIAL_LISTS[id]!.pairs.length >= 5, id)
+  for (const id of ['ftp', 'ssh', 'telnet', 'mysql', 'postgresql', 'redis', 'http', 'tomcat', 'jenkins', 'grafana', 'phpmyadmin'])
+    assert.ok(CREDENTIAL_LISTS[id]!.pairs.length >= 5, id)
 })

@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { parsePortPlan } from '../../../src/toolkit/ports.js'
-import { TCP_PORTS, TOP_100, } from '../../../src/tools/lib/ports/top-ports.js'
+import { TCP_PORTS, TOP_100 } from '../../../src/tools/lib/ports/top-ports.js'
 import { identify, looksLikeTls, printable, splitProductToken } from '../../../src/tools/lib/services/banners.js'
 import { PROBES, probeOrder } from '../../../src/tools/lib/services/probes.js'
 import { hitsOf, RISK_RULES, type OpenPort } from '../../../src/tools/port-scanner/detect/risk-rules.js'
@@ -75,7 +75,11 @@ describe('banner recognition (recorded replies)', () => {
 
   test('ssh: OpenSSH and Dropbear with versions', () => {
     assert.deepEqual(id('null', 'SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.6\r\n'), {
-      service: 'ssh', product: 'OpenSSH', version: '8.9p1', banner: 'SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.6', facts: {},
+      service: 'ssh',
+      product: 'OpenSSH',
+      version: '8.9p1',
+      banner: 'SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.6',
+      facts: {},
     })
     const d = id('null', 'SSH-2.0-dropbear_2020.81\r\n')
     assert.equal(d?.product, 'Dropbear sshd')
@@ -83,24 +87,39 @@ describe('banner recognition (recorded replies)', () => {
   })
 
   test('http: the Server header gives product and version', () => {
-    const apache = id('http-get', 'HTTP/1.1 200 OK\r\nDate: Sat, 21 Nov 2026 01:00:00 GMT\r\nServer: Apache/2.4.49 (Unix)\r\nContent-Length: 0\r\n\r\n')
+    const apache = id(
+      'http-get',
+      'HTTP/1.1 200 OK\r\nDate: Sat, 21 Nov 2026 01:00:00 GMT\r\nServer: Apache/2.4.49 (Unix)\r\nContent-Length: 0\r\n\r\n',
+    )
     assert.equal(apache?.service, 'http')
     assert.equal(apache?.product, 'Apache')
     assert.equal(apache?.version, '2.4.49')
     assert.equal(apache?.banner, 'HTTP/1.1 200 OK | Server: Apache/2.4.49 (Unix)')
     const iis = id('http-get', 'HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nServer: Microsoft-IIS/10.0\r\n\r\n')
     assert.deepEqual([iis?.product, iis?.version], ['Microsoft-IIS', '10.0'])
-    const docker = id('http-get', 'HTTP/1.1 404 Not Found\r\nApi-Version: 1.43\r\nContent-Type: application/json\r\nOstype: linux\r\nServer: Docker/24.0.7 (linux)\r\n\r\n')
+    const docker = id(
+      'http-get',
+      'HTTP/1.1 404 Not Found\r\nApi-Version: 1.43\r\nContent-Type: application/json\r\nOstype: linux\r\nServer: Docker/24.0.7 (linux)\r\n\r\n',
+    )
     assert.deepEqual([docker?.product, docker?.version], ['Docker', '24.0.7'])
     const bare = id('http-get', 'HTTP/1.0 302 Found\r\nLocation: /login\r\n\r\n')
     assert.deepEqual([bare?.service, bare?.product, bare?.version], ['http', null, null])
   })
 
   test('ftp and smtp 220 greetings are told apart, with products', () => {
-    assert.deepEqual(id('null', '220 (vsFTPd 3.0.3)\r\n'), { service: 'ftp', product: 'vsftpd', version: '3.0.3', banner: '220 (vsFTPd 3.0.3)', facts: {} })
+    assert.deepEqual(id('null', '220 (vsFTPd 3.0.3)\r\n'), {
+      service: 'ftp',
+      product: 'vsftpd',
+      version: '3.0.3',
+      banner: '220 (vsFTPd 3.0.3)',
+      facts: {},
+    })
     const pro = id('null', '220 ProFTPD 1.3.5e Server (Debian) [::ffff:10.0.0.5]\r\n')
     assert.deepEqual([pro?.service, pro?.product, pro?.version], ['ftp', 'ProFTPD', '1.3.5e'])
-    const fz = id('null', '220-FileZilla Server 0.9.60 beta\r\n220-written by Tim Kosse\r\n220 Please visit https://filezilla-project.org/\r\n')
+    const fz = id(
+      'null',
+      '220-FileZilla Server 0.9.60 beta\r\n220-written by Tim Kosse\r\n220 Please visit https://filezilla-project.org/\r\n',
+    )
     assert.deepEqual([fz?.service, fz?.product, fz?.version], ['ftp', 'FileZilla Server', '0.9.60'])
     const exim = id('null', '220 mx.example.com ESMTP Exim 4.94.2 Ubuntu Sat, 21 Nov 2026 01:00:00 +0000\r\n')
     assert.deepEqual([exim?.service, exim?.product, exim?.version], ['smtp', 'Exim smtpd', '4.94.2'])
@@ -111,14 +130,20 @@ describe('banner recognition (recorded replies)', () => {
   test('pop3 and imap greetings', () => {
     const pop = id('null', '+OK Dovecot (Ubuntu) ready.\r\n')
     assert.deepEqual([pop?.service, pop?.product], ['pop3', 'Dovecot'])
-    const imap = id('null', '* OK [CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ STARTTLS AUTH=PLAIN] Dovecot ready.\r\n')
+    const imap = id(
+      'null',
+      '* OK [CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ STARTTLS AUTH=PLAIN] Dovecot ready.\r\n',
+    )
     assert.deepEqual([imap?.service, imap?.product, imap?.facts], ['imap', 'Dovecot', { starttls: true }])
   })
 
   test('redis: INFO without auth, NOAUTH, protected mode', () => {
     const info = '# Server\r\nredis_version:7.2.4\r\nredis_git_sha1:00000000\r\nredis_mode:standalone\r\n'
     const open = id('redis-info', `$${info.length}\r\n${info}\r\n`)
-    assert.deepEqual([open?.service, open?.product, open?.version, open?.facts], ['redis', 'Redis key-value store', '7.2.4', { unauthenticated: true }])
+    assert.deepEqual(
+      [open?.service, open?.product, open?.version, open?.facts],
+      ['redis', 'Redis key-value store', '7.2.4', { unauthenticated: true }],
+    )
     const auth = id('redis-info', '-NOAUTH Authentication required.\r\n')
     assert.deepEqual([auth?.service, auth?.version, auth?.facts], ['redis', null, { authRequired: true }])
     const denied = id('redis-info', '-DENIED Redis is running in protected mode because protected mode is enabled\r\n')
@@ -146,13 +171,22 @@ describe('banner recognition (recorded replies)', () => {
     assert.equal(scram?.banner, 'authentication: SASL')
     const trust = id(
       'postgres-startup',
-      Buffer.concat([wire.pgMessage('R', u32(0)), wire.pgMessage('S', Buffer.from('server_version\x0016.2 (Debian 16.2-1.pgdg120+2)\0', 'latin1'))]),
+      Buffer.concat([
+        wire.pgMessage('R', u32(0)),
+        wire.pgMessage('S', Buffer.from('server_version\x0016.2 (Debian 16.2-1.pgdg120+2)\0', 'latin1')),
+      ]),
     )
     // The version alone (it makes the CPE); the distribution's build goes to info.
     assert.deepEqual([trust?.version, trust?.info, trust?.facts], ['16.2', 'Debian 16.2-1.pgdg120+2', { unauthenticated: true }])
     const fatal = id(
       'postgres-startup',
-      wire.pgMessage('E', Buffer.from('SFATAL\0VFATAL\0C28000\0Mno pg_hba.conf entry for host "10.0.0.5", user "postgres", database "postgres", no encryption\0\0', 'latin1')),
+      wire.pgMessage(
+        'E',
+        Buffer.from(
+          'SFATAL\0VFATAL\0C28000\0Mno pg_hba.conf entry for host "10.0.0.5", user "postgres", database "postgres", no encryption\0\0',
+          'latin1',
+        ),
+      ),
     )
     assert.equal(fatal?.service, 'postgresql')
     assert.match(fatal?.banner ?? '', /no pg_hba\.conf entry/)
@@ -163,7 +197,10 @@ describe('banner recognition (recorded replies)', () => {
     assert.deepEqual([mongo?.service, mongo?.product, mongo?.version], ['mongodb', 'MongoDB', '7.0'])
     const rdp = id('rdp-x224', Buffer.from([3, 0, 0, 0x13, 0x0e, 0xd0, 0, 0, 0x12, 0x34, 0, 2, 0x1f, 8, 0, 2, 0, 0, 0]))
     assert.deepEqual([rdp?.service, rdp?.banner], ['rdp', 'X.224 Connection Confirm, selected protocol 2'])
-    const telnet = id('null', Buffer.concat([Buffer.from([255, 253, 24, 255, 253, 32, 255, 251, 1]), Buffer.from('\r\nrouter login: ', 'latin1')]))
+    const telnet = id(
+      'null',
+      Buffer.concat([Buffer.from([255, 253, 24, 255, 253, 32, 255, 251, 1]), Buffer.from('\r\nrouter login: ', 'latin1')]),
+    )
     assert.deepEqual([telnet?.service, telnet?.banner], ['telnet', 'router login:'])
     assert.deepEqual([id('null', 'RFB 003.008\n')?.service, id('null', 'RFB 003.008\n')?.version], ['vnc', '3.8'])
     const mc = id('memcached-stats', 'STAT pid 1234\r\nSTAT uptime 55\r\nSTAT version 1.6.14\r\nEND\r\n')
@@ -194,7 +231,14 @@ describe('banner recognition (recorded replies)', () => {
 
 describe('risk rules', () => {
   const port = (o: Partial<OpenPort> & { port: number }): OpenPort => ({
-    service: null, product: null, version: null, banner: null, tls: false, facts: {}, identified: true, ...o,
+    service: null,
+    product: null,
+    version: null,
+    banner: null,
+    tls: false,
+    facts: {},
+    identified: true,
+    ...o,
   })
   const failing: Record<string, OpenPort> = {
     'tcp.exposure.telnet': port({ port: 23, service: 'telnet' }),
@@ -259,6 +303,11 @@ describe('ports catalogue', () => {
     // Every risk rule reports a check of this catalogue (or the shared hostile-service check of
     // tools/lib/services), and every risk check has a rule.
     const SHARED = ['backdoor.hostile-service']
-    assert.deepEqual(RISK_RULES.map((r) => r.check.id).filter((i) => !SHARED.includes(i)).sort(), ids.filter((i) => i !== 'open_port').sort())
+    assert.deepEqual(
+      RISK_RULES.map((r) => r.check.id)
+        .filter((i) => !SHARED.includes(i))
+        .sort(),
+      ids.filter((i) => i !== 'open_port').sort(),
+    )
   })
 })

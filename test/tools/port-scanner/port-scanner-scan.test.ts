@@ -29,15 +29,31 @@ function fakeNet(outcome: (port: number, attempt: number) => Outcome, rttMs = 1,
         }
         if (out === 'drop') {
           stats.timeouts.push(o.timeoutMs ?? 5000)
-          const timer = setTimeout(() => end(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }))), o.timeoutMs ?? 5000)
-          o.signal?.addEventListener('abort', () => {
-            clearTimeout(timer)
-            end(() => reject(o.signal!.reason))
-          }, { once: true })
+          const timer = setTimeout(
+            () => end(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }))),
+            o.timeoutMs ?? 5000,
+          )
+          o.signal?.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer)
+              end(() => reject(o.signal!.reason))
+            },
+            { once: true },
+          )
           return
         }
         setTimeout(() => {
-          if (out === 'open') end(() => resolve({ localPort: 40000, remotePort: o.port, localAddress: '10.0.0.1', remoteAddress: o.host, destroy() {} } as unknown as Socket))
+          if (out === 'open')
+            end(() =>
+              resolve({
+                localPort: 40000,
+                remotePort: o.port,
+                localAddress: '10.0.0.1',
+                remoteAddress: o.host,
+                destroy() {},
+              } as unknown as Socket),
+            )
           else if (out === 'closed') end(() => reject(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })))
           else end(() => reject(Object.assign(new Error(out.error), { code: out.error })))
         }, rttMs)
@@ -63,7 +79,8 @@ describe('discoverTcpPorts on a simulated network', () => {
     // 200 connects at 400/s: the last starts no sooner than ~0.5 s after the first; 40 in a row take ~100 ms (a stall earns 10 ms of catch-up at most).
     const span = starts[starts.length - 1] - starts[0]
     assert.ok(span >= 450, `200 connects spread over ${span.toFixed(0)} ms`)
-    for (let i = 40; i < starts.length; i++) assert.ok(starts[i] - starts[i - 40] >= 80, `40 connects within ${(starts[i] - starts[i - 40]).toFixed(0)} ms`)
+    for (let i = 40; i < starts.length; i++)
+      assert.ok(starts[i] - starts[i - 40] >= 80, `40 connects within ${(starts[i] - starts[i - 40]).toFixed(0)} ms`)
   })
 
   test('dropped ports are filtered after a retry with a longer timeout; the rest keep their state', async () => {
@@ -75,7 +92,10 @@ describe('discoverTcpPorts on a simulated network', () => {
     assert.deepEqual(byState(r, 'open'), [7, 107, 207])
     // The first tries used the adaptive timeout (RTT 1 ms -> the 250 ms floor), the retries twice that.
     for (const p of drop) assert.equal(attempts.get(p), 2)
-    assert.deepEqual([...new Set(stats.timeouts)].sort((a, b) => a - b), [250, 500])
+    assert.deepEqual(
+      [...new Set(stats.timeouts)].sort((a, b) => a - b),
+      [250, 500],
+    )
     assert.ok(stats.maxInFlight <= 50, `at most 50 in flight, saw ${stats.maxInFlight}`)
   })
 
@@ -99,7 +119,9 @@ describe('discoverTcpPorts on a simulated network', () => {
   })
 
   test('local socket pressure (EADDRNOTAVAIL, EMFILE) puts the port back in the queue', async () => {
-    const { net, attempts } = fakeNet((p, n) => (p % 10 === 0 && n === 1 ? { error: p % 20 ? 'EMFILE' : 'EADDRNOTAVAIL' } : p === 30 ? 'open' : 'closed'))
+    const { net, attempts } = fakeNet((p, n) =>
+      p % 10 === 0 && n === 1 ? { error: p % 20 ? 'EMFILE' : 'EADDRNOTAVAIL' } : p === 30 ? 'open' : 'closed',
+    )
     const r = await discoverTcpPorts(net, '10.0.0.5', range(1, 100), { signal: signal() })
     assert.equal(r.length, 100)
     assert.deepEqual(byState(r, 'open'), [30])

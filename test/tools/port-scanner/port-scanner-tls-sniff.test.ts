@@ -85,7 +85,8 @@ describe('TLS sniffing before service detection handshakes', () => {
       off += 2 + body.readUInt16BE(off)
       off += 1 + body[off]
       const exts = new Map<number, Buffer>()
-      for (let o = off + 2; o + 4 <= body.length; o += 4 + body.readUInt16BE(o + 2)) exts.set(body.readUInt16BE(o), body.subarray(o + 4, o + 4 + body.readUInt16BE(o + 2)))
+      for (let o = off + 2; o + 4 <= body.length; o += 4 + body.readUInt16BE(o + 2))
+        exts.set(body.readUInt16BE(o), body.subarray(o + 4, o + 4 + body.readUInt16BE(o + 2)))
       assert.deepEqual(exts.get(EXT.supportedVersions), Buffer.from([8, 3, 4, 3, 3, 3, 2, 3, 1]))
       assert.equal(exts.get(EXT.keyShare)?.readUInt16BE(2), 0x001d)
       assert.equal(exts.has(EXT.serverName), host === 'ward-testbed.local', `SNI only for a name (${host})`)
@@ -115,7 +116,10 @@ describe('TLS sniffing before service detection handshakes', () => {
       const info = await detectService(egress, host, silent.port, { signal: signal(), timeoutMs: 300 })
       assert.deepEqual([info.service, info.tls, info.identified, info.banner], ['https', false, false, null])
       assert.equal(counts.tlsConnect, 0, 'no TLS handshake with a silent port')
-      assert.ok(heard.some((d) => d[0] === 22 && d[1] === 3), 'the silent port got our ClientHello over a plain connection')
+      assert.ok(
+        heard.some((d) => d[0] === 22 && d[1] === 3),
+        'the silent port got our ClientHello over a plain connection',
+      )
 
       const plain = await detectService(egress, host, chatty.port, { signal: signal(), timeoutMs: 300 })
       assert.deepEqual([plain.service, plain.tls, plain.identified], [null, false, false])
@@ -127,9 +131,18 @@ describe('TLS sniffing before service detection handshakes', () => {
       assert.equal(r.error, undefined)
       assert.deepEqual(
         rows(r).map((p) => [p.port, p.service, p.tls]),
-        [[silent.port, 'https', false], [chatty.port, null, false]].sort((a, b) => (a[0] as number) - (b[0] as number)),
+        [
+          [silent.port, 'https', false],
+          [chatty.port, null, false],
+        ].sort((a, b) => (a[0] as number) - (b[0] as number)),
       )
-      assert.deepEqual(r.findings.filter((f) => f.check.id === 'open_port').map((f) => f.port).sort(), [silent.port, chatty.port].sort())
+      assert.deepEqual(
+        r.findings
+          .filter((f) => f.check.id === 'open_port')
+          .map((f) => f.port)
+          .sort(),
+        [silent.port, chatty.port].sort(),
+      )
       assert.equal(counts.tlsConnect, 0)
     } finally {
       await close()
@@ -152,7 +165,10 @@ describe('TLS sniffing before service detection handshakes', () => {
       assert.equal(r.error, undefined)
       assert.deepEqual(
         rows(r).map((p) => [p.port, p.service, p.product, p.tls]),
-        [[server.port, 'https', 'nginx', true], [other.port, 'https', 'nginx', true]].sort((a, b) => (a[0] as number) - (b[0] as number)),
+        [
+          [server.port, 'https', 'nginx', true],
+          [other.port, 'https', 'nginx', true],
+        ].sort((a, b) => (a[0] as number) - (b[0] as number)),
       )
     } finally {
       await close()

@@ -17,7 +17,9 @@ describe('service bed: every port named as it should be', () => {
   let r: BedIdentification | null = null
   before(async () => {
     if (why) return
-    r = await withNetns('sid-bed', (ns) => callInNetns<BedIdentification>(ns, 'bench/service-id.ts', 'identifyBed', [{}], { timeoutMs: 120_000 }))
+    r = await withNetns('sid-bed', (ns) =>
+      callInNetns<BedIdentification>(ns, 'bench/service-id.ts', 'identifyBed', [{}], { timeoutMs: 120_000 }),
+    )
   })
 
   test('the whole detection ends in time, silent port included', () => {
@@ -27,7 +29,10 @@ describe('service bed: every port named as it should be', () => {
     }
     assert.equal(r!.ward.error, undefined)
     assert.ok(r!.ward.ms < 20_000, `detection of ${BED_SERVICES.length} ports took ${r!.ward.ms} ms`)
-    assert.deepEqual(r!.services.map((s) => s.port), BED_SERVICES.map((s) => s.port))
+    assert.deepEqual(
+      r!.services.map((s) => s.port),
+      BED_SERVICES.map((s) => s.port),
+    )
   })
 
   for (const s of BED_SERVICES) {
@@ -51,7 +56,11 @@ test('decoders treat cut or lying binary replies as "not this protocol", never a
     t,
   ])
   const dns = Buffer.concat([Buffer.from([msg.length >> 8, msg.length & 255]), msg])
-  const amqp = Buffer.concat([Buffer.from([1, 0, 0, 0, 0, 0, 0xff, 0, 10, 0, 10, 0, 9]), Buffer.from([0xff, 0xff, 0xff, 0xff, 7]), Buffer.from('product')])
+  const amqp = Buffer.concat([
+    Buffer.from([1, 0, 0, 0, 0, 0, 0xff, 0, 10, 0, 10, 0, 9]),
+    Buffer.from([0xff, 0xff, 0xff, 0xff, 7]),
+    Buffer.from('product'),
+  ])
   for (const [name, fn] of Object.entries(DECODERS)) {
     for (const b of [dns, amqp, Buffer.from([0xff, 0xfb]), Buffer.alloc(0)]) assert.doesNotThrow(() => fn(b), name)
   }

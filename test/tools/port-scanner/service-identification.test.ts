@@ -14,9 +14,12 @@ const HOST = '127.0.36.30'
 const servers: net.Server[] = []
 const ports: Record<string, number> = {}
 
-const http = (headers: string, body: string) => `HTTP/1.1 200 OK\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-const ES_BODY = '{\n  "name" : "node-1",\n  "cluster_name" : "elasticsearch",\n  "version" : {\n    "number" : "6.8.23",\n    "build_flavor" : "default",\n    "lucene_version" : "7.7.3"\n  },\n  "tagline" : "You Know, for Search"\n}\n'
-const TOMCAT_404 = '<!doctype html><html lang="en"><head><title>HTTP Status 404 – Not Found</title></head><body><h1>HTTP Status 404 – Not Found</h1><hr class="line" /><h3>Apache Tomcat/9.0.31</h3></body></html>'
+const http = (headers: string, body: string) =>
+  `HTTP/1.1 200 OK\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+const ES_BODY =
+  '{\n  "name" : "node-1",\n  "cluster_name" : "elasticsearch",\n  "version" : {\n    "number" : "6.8.23",\n    "build_flavor" : "default",\n    "lucene_version" : "7.7.3"\n  },\n  "tagline" : "You Know, for Search"\n}\n'
+const TOMCAT_404 =
+  '<!doctype html><html lang="en"><head><title>HTTP Status 404 – Not Found</title></head><body><h1>HTTP Status 404 – Not Found</h1><hr class="line" /><h3>Apache Tomcat/9.0.31</h3></body></html>'
 
 /** BIND's answer to the CHAOS TXT version.bind query over TCP: the question echoed, one TXT answer. */
 function dnsAnswer(query: Buffer, txt: string): Buffer {
@@ -47,9 +50,23 @@ before(async () => {
     s.on('error', () => {})
     s.once('data', (d) => s.end(dnsAnswer(d, '9.9.4-RedHat-9.9.4-61.el7')))
   })
-  await listen('jetty', 0, httpServer(() => http('Server: Jetty(9.4.43.v20210629)\r\nContent-Type: text/html\r\n', '<html>ok</html>')))
-  await listen('elasticsearch', 0, httpServer(() => http('content-type: application/json; charset=UTF-8\r\n', ES_BODY)))
-  await listen('tomcat', 0, httpServer(() => http('Server: Apache-Coyote/1.1\r\nContent-Type: text/html;charset=utf-8\r\n', TOMCAT_404).replace('200 OK', '404 Not Found')))
+  await listen(
+    'jetty',
+    0,
+    httpServer(() => http('Server: Jetty(9.4.43.v20210629)\r\nContent-Type: text/html\r\n', '<html>ok</html>')),
+  )
+  await listen(
+    'elasticsearch',
+    0,
+    httpServer(() => http('content-type: application/json; charset=UTF-8\r\n', ES_BODY)),
+  )
+  await listen(
+    'tomcat',
+    0,
+    httpServer(() =>
+      http('Server: Apache-Coyote/1.1\r\nContent-Type: text/html;charset=utf-8\r\n', TOMCAT_404).replace('200 OK', '404 Not Found'),
+    ),
+  )
   await listen('tcpwrapped', 0, (s) => s.destroy())
   await listen('ssh', 0, (s) => {
     s.on('error', () => {})
@@ -67,12 +84,27 @@ test('named like nmap -sV names them: product, version, CPE and the probe that p
   assert.equal(r.error, undefined, r.error?.stack)
   const rows = new Map((r.output.ports as any[]).map((p) => [p.port, p]))
   const row = (name: string) => rows.get(ports[name])
-  assert.deepEqual([row('dns').service, row('dns').product, row('dns').version, row('dns').cpe, row('dns').probe], ['domain', 'ISC BIND', '9.9.4', 'cpe:/a:isc:bind:9.9.4', 'dns-version-bind'])
-  assert.deepEqual([row('jetty').service, row('jetty').product, row('jetty').version, row('jetty').cpe], ['http', 'Jetty', '9.4.43', 'cpe:/a:eclipse:jetty:9.4.43'])
-  assert.deepEqual([row('elasticsearch').product, row('elasticsearch').version, row('elasticsearch').cpe], ['Elasticsearch', '6.8.23', 'cpe:/a:elastic:elasticsearch:6.8.23'])
-  assert.deepEqual([row('tomcat').product, row('tomcat').version, row('tomcat').cpe], ['Apache Tomcat', '9.0.31', 'cpe:/a:apache:tomcat:9.0.31'])
+  assert.deepEqual(
+    [row('dns').service, row('dns').product, row('dns').version, row('dns').cpe, row('dns').probe],
+    ['domain', 'ISC BIND', '9.9.4', 'cpe:/a:isc:bind:9.9.4', 'dns-version-bind'],
+  )
+  assert.deepEqual(
+    [row('jetty').service, row('jetty').product, row('jetty').version, row('jetty').cpe],
+    ['http', 'Jetty', '9.4.43', 'cpe:/a:eclipse:jetty:9.4.43'],
+  )
+  assert.deepEqual(
+    [row('elasticsearch').product, row('elasticsearch').version, row('elasticsearch').cpe],
+    ['Elasticsearch', '6.8.23', 'cpe:/a:elastic:elasticsearch:6.8.23'],
+  )
+  assert.deepEqual(
+    [row('tomcat').product, row('tomcat').version, row('tomcat').cpe],
+    ['Apache Tomcat', '9.0.31', 'cpe:/a:apache:tomcat:9.0.31'],
+  )
   assert.equal(row('tcpwrapped').service, 'tcpwrapped')
-  assert.deepEqual([row('ssh').service, row('ssh').product, row('ssh').version, row('ssh').probe, row('ssh').cpe], ['ssh', 'Dropbear sshd', '2019.78', 'null', 'cpe:/a:dropbear_ssh_project:dropbear_ssh:2019.78'])
+  assert.deepEqual(
+    [row('ssh').service, row('ssh').product, row('ssh').version, row('ssh').probe, row('ssh').cpe],
+    ['ssh', 'Dropbear sshd', '2019.78', 'null', 'cpe:/a:dropbear_ssh_project:dropbear_ssh:2019.78'],
+  )
   // Versions now reach the catalogue: Elasticsearch 6.x and BIND 9.9 are past end of life.
   const ids = new Set(r.findings.map((f) => f.check.id))
   for (const id of ['eol.elasticsearch', 'eol.bind']) assert.ok(ids.has(id), `${id}: ${[...ids].join(', ')}`)

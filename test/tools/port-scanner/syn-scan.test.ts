@@ -37,13 +37,23 @@ describe('SYN scan', () => {
   test('the scope guard refuses a blocked host before any packet: literals in every spelling and names', async () => {
     const egress = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.39.0/24'))
     for (const host of ['127.0.39.9', '::ffff:127.0.39.9', 'localhost'.replace('localhost', '127.0.39.200')]) {
-      await assert.rejects(egress.portScan!.scan(host, { method: 'syn', ports: [22], timeoutMs: 200, window: 10, signal: signal() }), ScopeError, host)
+      await assert.rejects(
+        egress.portScan!.scan(host, { method: 'syn', ports: [22], timeoutMs: 200, window: 10, signal: signal() }),
+        ScopeError,
+        host,
+      )
     }
     // A name is resolved by the guard: localhost (127.0.0.1) under a block of 127.0.0.0/8.
     const all = createDirectEgress(parseScope('WARD_TARGET_BLOCKLIST', '127.0.0.0/8,::1'))
-    await assert.rejects(all.portScan!.scan('localhost', { method: 'connect', ports: [22], timeoutMs: 200, window: 10, signal: signal() }), ScopeError)
+    await assert.rejects(
+      all.portScan!.scan('localhost', { method: 'connect', ports: [22], timeoutMs: 200, window: 10, signal: signal() }),
+      ScopeError,
+    )
     // A zoned IPv6 address is left to Node's sockets (the native scanner cannot route by zone).
-    await assert.rejects(createDirectEgress().portScan!.scan('fe80::1%lo', { method: 'connect', ports: [22], timeoutMs: 200, window: 10, signal: signal() }), { code: 'EAFNOSUPPORT' })
+    await assert.rejects(
+      createDirectEgress().portScan!.scan('fe80::1%lo', { method: 'connect', ports: [22], timeoutMs: 200, window: 10, signal: signal() }),
+      { code: 'EAFNOSUPPORT' },
+    )
     // The tool reports it like a blocked connect: the scan ends in error, nothing found.
     const r = await runTool(portScanner, { target: '127.0.39.9', params: { ports: '22', scan_method: 'syn' }, egress })
     assert.ok(r.error, 'blocked scan ends in error')
@@ -56,14 +66,24 @@ describe('SYN scan', () => {
     const egress = createSocks5Egress({ host: proxy.host, port: proxy.port })
     try {
       const port = bed.ports[0].port
-      const syn = await runTool(portScanner, { target: '127.0.39.10', params: { ports: String(port), scan_method: 'syn', service_detection: false }, egress })
+      const syn = await runTool(portScanner, {
+        target: '127.0.39.10',
+        params: { ports: String(port), scan_method: 'syn', service_detection: false },
+        egress,
+      })
       assert.equal(syn.error?.name, 'ToolStartError')
       assert.match(syn.error?.message ?? '', /SYN scan unavailable: the socks5 egress cannot send raw packets/)
       const auto = await runTool(portScanner, { target: '127.0.39.10', params: { ports: String(port), service_detection: false }, egress })
       assert.ok(!auto.error, auto.error?.message)
-      assert.deepEqual((auto.output.ports as Array<{ port: number }>).map((p) => p.port), [port])
+      assert.deepEqual(
+        (auto.output.ports as Array<{ port: number }>).map((p) => p.port),
+        [port],
+      )
       assert.equal((auto.output.ports_summary as { method: string }).method, 'connect')
-      assert.ok(auto.logs.includes('Discovery by TCP connect scan (SYN scan unavailable: the socks5 egress cannot send raw packets)'), auto.logs.join('\n'))
+      assert.ok(
+        auto.logs.includes('Discovery by TCP connect scan (SYN scan unavailable: the socks5 egress cannot send raw packets)'),
+        auto.logs.join('\n'),
+      )
     } finally {
       await egress.close()
       await proxy.close()
@@ -81,7 +101,9 @@ describe('SYN scans in private network namespaces', () => {
   test('a full 1-65535 SYN scan finds exactly the bed, as the connect scan does', async () => {
     if (why) return skip('full-range SYN scan')
     await withNetns('syn-full', async (ns) => {
-      const r = await callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs: 1, methods: true }], { timeoutMs: 120_000 })
+      const r = await callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ runs: 1, methods: true }], {
+        timeoutMs: 120_000,
+      })
       const expected = r.expected.map((p) => p.port)
       assert.equal(r.ward.method, 'syn')
       assert.deepEqual(r.ward.open, expected)
@@ -94,7 +116,9 @@ describe('SYN scans in private network namespaces', () => {
     if (why) return skip('firewalled SYN scan')
     for (const method of ['syn', 'connect'] as const) {
       const fw = await withNetns(`syn-fw-${method}`, (ns) =>
-        callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(ns, 'bench/port-scan.ts', 'firewalledScan', [{ drop: [1000, 2000, 2500], upTo: 3000, method }]),
+        callInNetns<Awaited<ReturnType<typeof firewalledScan>>>(ns, 'bench/port-scan.ts', 'firewalledScan', [
+          { drop: [1000, 2000, 2500], upTo: 3000, method },
+        ]),
       )
       assert.equal(fw.method, method)
       assert.deepEqual(fw.open, fw.expectedOpen, method)
@@ -106,7 +130,9 @@ describe('SYN scans in private network namespaces', () => {
   test('a stopped SYN scan returns at once with what it found', async () => {
     if (why) return skip('SYN scan stop')
     await withNetns('syn-stop', async (ns) => {
-      const stop = await callInNetns<Awaited<ReturnType<typeof abortFullScan>>>(ns, 'bench/port-scan.ts', 'abortFullScan', [{ afterMs: 150, method: 'syn' }])
+      const stop = await callInNetns<Awaited<ReturnType<typeof abortFullScan>>>(ns, 'bench/port-scan.ts', 'abortFullScan', [
+        { afterMs: 150, method: 'syn' },
+      ])
       assert.ok(stop.returnedMs < 1000, `returned ${stop.returnedMs} ms after the stop`)
       assert.equal(stop.error, null)
       assert.equal(stop.discovery?.status, 'error')
@@ -119,7 +145,13 @@ describe('SYN scans in private network namespaces', () => {
     if (why) return skip('max_rate')
     await withNetns('syn-rate', async (ns) => {
       for (const scan_method of ['syn', 'connect'] as const) {
-        const r = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ address: '127.0.39.40', services: [{ service: 'ssh', port: 2222 }], params: { ports: '1-3000', max_rate: 2000, scan_method, service_detection: false } }])
+        const r = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [
+          {
+            address: '127.0.39.40',
+            services: [{ service: 'ssh', port: 2222 }],
+            params: { ports: '1-3000', max_rate: 2000, scan_method, service_detection: false },
+          },
+        ])
         assert.equal(r.error, null, scan_method)
         assert.deepEqual(r.ports, [2222], scan_method)
         assert.equal((r.summary as { method: string; closed: number }).method, scan_method)
@@ -133,12 +165,31 @@ describe('SYN scans in private network namespaces', () => {
     if (why) return skip('unprivileged SYN scan')
     await withNetns('syn-nocap', async (ns) => {
       const base = { address: '127.0.39.20', services: [{ service: 'ssh' as const, port: 2222 }] }
-      const auto = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ ...base, params: { ports: '2222,2223', service_detection: false } }], { dropCaps: ['net_raw'] })
+      const auto = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(
+        ns,
+        'bench/port-scan.ts',
+        'toolScan',
+        [{ ...base, params: { ports: '2222,2223', service_detection: false } }],
+        { dropCaps: ['net_raw'] },
+      )
       assert.equal(auto.error, null)
       assert.deepEqual(auto.ports, [2222])
       assert.equal((auto.summary as { method: string }).method, 'connect')
-      assert.ok(auto.logs.some((l) => /^Discovery by TCP connect scan \(SYN scan unavailable: raw sockets are not permitted \(Operation not permitted; needs root or CAP_NET_RAW\)\)$/.test(l)), auto.logs.join('\n'))
-      const syn = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ ...base, params: { ports: '2222', scan_method: 'syn' } }], { dropCaps: ['net_raw'] })
+      assert.ok(
+        auto.logs.some((l) =>
+          /^Discovery by TCP connect scan \(SYN scan unavailable: raw sockets are not permitted \(Operation not permitted; needs root or CAP_NET_RAW\)\)$/.test(
+            l,
+          ),
+        ),
+        auto.logs.join('\n'),
+      )
+      const syn = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(
+        ns,
+        'bench/port-scan.ts',
+        'toolScan',
+        [{ ...base, params: { ports: '2222', scan_method: 'syn' } }],
+        { dropCaps: ['net_raw'] },
+      )
       assert.equal(syn.errorName, 'ToolStartError')
       assert.match(syn.error ?? '', /needs root or CAP_NET_RAW/)
     })
@@ -147,14 +198,22 @@ describe('SYN scans in private network namespaces', () => {
   test('IPv6: a full-range SYN scan of ::1 finds the bed, as the connect scan does', async () => {
     if (why) return skip('IPv6 SYN scan')
     await withNetns('syn-v6', async (ns) => {
-      const r = await callInNetns<ScanTestBedResult>(ns, 'bench/port-scan.ts', 'scanTestBed', [{ address: '::1', runs: 1, methods: true }], { timeoutMs: 120_000 })
+      const r = await callInNetns<ScanTestBedResult>(
+        ns,
+        'bench/port-scan.ts',
+        'scanTestBed',
+        [{ address: '::1', runs: 1, methods: true }],
+        { timeoutMs: 120_000 },
+      )
       const expected = r.expected.map((p) => p.port)
       assert.ok(expected.length >= 18)
       assert.equal(r.ward.method, 'syn')
       assert.deepEqual(r.ward.open, expected)
       assert.deepEqual(r.connect?.open, expected)
       const services = [{ service: 'http' as const, port: 8080 }]
-      const v6 = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [{ address: '::1', services, params: { ports: '8080,8081', service_detection: false } }])
+      const v6 = await callInNetns<Awaited<ReturnType<typeof toolScan>>>(ns, 'bench/port-scan.ts', 'toolScan', [
+        { address: '::1', services, params: { ports: '8080,8081', service_detection: false } },
+      ])
       assert.equal(v6.error, null)
       assert.deepEqual([v6.ports, (v6.summary as { method: string }).method], [[8080], 'syn'])
     })

@@ -5,7 +5,14 @@ import { TYPE, type DnsRecord } from '../../../src/tools/lib/dns/message.js'
 import type { AddressLookup } from '../../../src/tools/lib/dns/lookup.js'
 import { exists, isSubdomain, matchesWildcard, targetOf, type Wildcard } from '../../../src/tools/subdomain-finder/detect/names.js'
 
-const lookup = (l: Partial<AddressLookup>): AddressLookup => ({ name: 'a.example.com', rcode: 0, cnames: [], addresses: [], records: [], ...l })
+const lookup = (l: Partial<AddressLookup>): AddressLookup => ({
+  name: 'a.example.com',
+  rcode: 0,
+  cnames: [],
+  addresses: [],
+  records: [],
+  ...l,
+})
 const record = (type: number, data: string): DnsRecord => ({ name: 'example.com', type, class: 1, ttl: 60, data })
 const wildcard: Wildcard = { addresses: new Set(['192.0.2.9']), targets: new Set(['parked.example.net']), samples: [] }
 

@@ -25,7 +25,8 @@ after(async () => {
 
 const resolver = DNS_HOST // port 53: name servers are asked for AXFR on 53, like real ones
 const hostnames = (r: HarnessResult) => (r.output.subdomains as Array<{ hostname: string }>).map((s) => s.hostname)
-const scan = (target: string, params: Record<string, unknown> = {}, egress?: Egress) => runTool(subdomainFinder, { target, params: { resolver, ...params }, egress })
+const scan = (target: string, params: Record<string, unknown> = {}, egress?: Egress) =>
+  runTool(subdomainFinder, { target, params: { resolver, ...params }, egress })
 
 test('ward-test.example: zone transfer, weak SPF, no DMARC and dangling CNAMEs are reported', async () => {
   const r = await scan('ward-test.example')
@@ -35,25 +36,40 @@ test('ward-test.example: zone transfer, weak SPF, no DMARC and dangling CNAMEs a
   assert.deepEqual(hostnames(r), [...truth.subdomains])
 
   const axfr = r.findings.filter((f) => f.check.id === 'subdomain.dns.axfr-allowed')
-  assert.deepEqual(axfr.map((f) => f.location), [DNS_HOST], 'ns2 has nothing listening: no finding')
+  assert.deepEqual(
+    axfr.map((f) => f.location),
+    [DNS_HOST],
+    'ns2 has nothing listening: no finding',
+  )
   assert.match(axfr[0]!.detail!, /^ns1\.ward-test\.example \(127\.0\.5\.53\) transferred/)
   assert.equal(axfr[0]!.evidence?.type, 'table')
   assert.ok(JSON.stringify(axfr[0]!.evidence).includes('internal-build-7.ward-test.example'))
   assert.deepEqual(axfr[0]!.check.cve, ['CVE-1999-0532'])
 
-  const dangling = Object.fromEntries(r.findings.filter((f) => f.check.id === 'subdomain.dns.dangling-cname').map((f) => [f.location, f.risk]))
+  const dangling = Object.fromEntries(
+    r.findings.filter((f) => f.check.id === 'subdomain.dns.dangling-cname').map((f) => [f.location, f.risk]),
+  )
   assert.deepEqual(dangling, truth.dangling)
   assert.equal(r.findings.find((f) => f.check.id === 'subdomain.dns.spf-weak')!.risk, 'high', '+all')
 
   const subs = r.output.subdomains as Array<{ hostname: string; ip_address: string | null; resolved: boolean }>
-  assert.deepEqual(subs.find((s) => s.hostname === 'www.ward-test.example'), { hostname: 'www.ward-test.example', ip_address: '127.0.5.60', resolved: true })
-  assert.deepEqual(subs.find((s) => s.hostname === 'shop.ward-test.example'), { hostname: 'shop.ward-test.example', ip_address: null, resolved: false })
+  assert.deepEqual(
+    subs.find((s) => s.hostname === 'www.ward-test.example'),
+    { hostname: 'www.ward-test.example', ip_address: '127.0.5.60', resolved: true },
+  )
+  assert.deepEqual(
+    subs.find((s) => s.hostname === 'shop.ward-test.example'),
+    { hostname: 'shop.ward-test.example', ip_address: null, resolved: false },
+  )
   const found = r.findings.filter((f) => f.check.id === 'subdomain.dns.subdomain-found').map((f) => f.location)
   assert.deepEqual(found, [...truth.subdomains], 'one info finding per subdomain, location = hostname')
   const records = r.output.records as Array<{ name: string; type: string; data: string }>
   assert.ok(records.some((x) => x.name === 'www.ward-test.example' && x.type === 'AAAA' && x.data === 'fd00:5::60'))
   assert.ok(records.some((x) => x.name === 'ward-test.example' && x.type === 'MX'))
-  assert.ok(r.tests.every((t) => t.status === 'finished'), JSON.stringify(r.tests.map((t) => [t.name, t.status, t.message])))
+  assert.ok(
+    r.tests.every((t) => t.status === 'finished'),
+    JSON.stringify(r.tests.map((t) => [t.name, t.status, t.message])),
+  )
   assert.equal(r.progress, 100)
 })
 
@@ -65,7 +81,11 @@ test('depth.example: SRV, CAA, NAPTR, SSHFP, TLSA decoded; CNAME chains followed
   assert.deepEqual(hostnames(r), [...truth.subdomains])
 
   const axfr = r.findings.filter((f) => f.check.id === 'subdomain.dns.axfr-allowed')
-  assert.deepEqual(axfr.map((f) => f.location), [DNS_HOST], 'ns1 and ns2 share one address: one finding')
+  assert.deepEqual(
+    axfr.map((f) => f.location),
+    [DNS_HOST],
+    'ns1 and ns2 share one address: one finding',
+  )
   assert.match(axfr[0]!.detail!, /^ns1\.depth\.example, ns2\.depth\.example \(127\.0\.5\.53\) transferred the zone depth\.example/)
 
   const records = r.output.records as Array<{ name: string; type: string; data: string }>
@@ -75,18 +95,32 @@ test('depth.example: SRV, CAA, NAPTR, SSHFP, TLSA decoded; CNAME chains followed
   assert.deepEqual(data('depth.example', 'NAPTR'), ['100 10 "S" "SIP+D2U" "" _sip._udp.depth.example'])
   assert.deepEqual(data('www.depth.example', 'SSHFP'), ['4 2 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'])
   assert.equal(data('_443._tcp.www.depth.example', 'TLSA').length, 1)
-  assert.ok(records.every((x) => !x.data.startsWith('\\#') && !/^TYPE\d+$/.test(x.type)), JSON.stringify(records.filter((x) => x.data.startsWith('\\#'))))
+  assert.ok(
+    records.every((x) => !x.data.startsWith('\\#') && !/^TYPE\d+$/.test(x.type)),
+    JSON.stringify(records.filter((x) => x.data.startsWith('\\#'))),
+  )
 
-  const subs = Object.fromEntries((r.output.subdomains as Array<{ hostname: string; ip_address: string | null; resolved: boolean }>).map((s) => [s.hostname, s]))
+  const subs = Object.fromEntries(
+    (r.output.subdomains as Array<{ hostname: string; ip_address: string | null; resolved: boolean }>).map((s) => [s.hostname, s]),
+  )
   // The server answers each CNAME alone: Ward asks again for the target, across zones and through two hops.
   assert.deepEqual(subs['app.depth.example'], { hostname: 'app.depth.example', ip_address: '127.0.27.42', resolved: true })
   assert.deepEqual(subs['api.depth.example'], { hostname: 'api.depth.example', ip_address: '127.0.27.42', resolved: true })
   assert.equal(subs['loop1.depth.example']!.resolved, false)
   const detail = (h: string) => r.findings.find((f) => f.check.id === 'subdomain.dns.subdomain-found' && f.location === h)!.detail!
   assert.match(detail('api.depth.example'), /CNAME app\.depth\.example → edge\.cdn-depth\.example → 127\.0\.27\.42/)
-  assert.match(detail('loop1.depth.example'), /CNAME loop2\.depth\.example → loop1\.depth\.example \(the CNAME chain loops or is too long\)/)
-  assert.ok(r.logs.some((l) => /^loop1\.depth\.example → .*: the chain loops/.test(l)), 'no dangling verdict for a loop')
-  assert.ok(r.tests.every((t) => t.status === 'finished'), JSON.stringify(r.tests.map((t) => [t.name, t.status, t.message])))
+  assert.match(
+    detail('loop1.depth.example'),
+    /CNAME loop2\.depth\.example → loop1\.depth\.example \(the CNAME chain loops or is too long\)/,
+  )
+  assert.ok(
+    r.logs.some((l) => /^loop1\.depth\.example → .*: the chain loops/.test(l)),
+    'no dangling verdict for a loop',
+  )
+  assert.ok(
+    r.tests.every((t) => t.status === 'finished'),
+    JSON.stringify(r.tests.map((t) => [t.name, t.status, t.message])),
+  )
 })
 
 test('healthy.example (the healthy twin): subdomains only, every check passes', async () => {
@@ -122,7 +156,14 @@ test('deep finds what light misses; a custom wordlist replaces the shipped one',
 
 test('without UDP (a proxy egress) every query goes over TCP and the results are the same', async () => {
   const direct = createDirectEgress()
-  const tcpOnly: Egress = { ...direct, kind: 'socks5', carriesUdp: false, udp: () => { throw new Error('no UDP') } }
+  const tcpOnly: Egress = {
+    ...direct,
+    kind: 'socks5',
+    carriesUdp: false,
+    udp: () => {
+      throw new Error('no UDP')
+    },
+  }
   const udpBefore = server.stats.udp
   const tcpBefore = server.stats.tcp
   const r = await scan('ward-test.example', {}, tcpOnly)
@@ -150,7 +191,15 @@ test('targets: URL → its host; IP → failed to start; unknown domain or dead 
   const refusing = dgram.createSocket('udp4')
   refusing.on('message', (m, r) => {
     const q = decodeMessage(m)
-    refusing.send(encodeMessage({ id: q.id, flags: { qr: true, opcode: 0, aa: false, tc: false, rd: true, ra: false, rcode: RCODE.REFUSED }, questions: q.questions }), r.port, r.address)
+    refusing.send(
+      encodeMessage({
+        id: q.id,
+        flags: { qr: true, opcode: 0, aa: false, tc: false, rd: true, ra: false, rcode: RCODE.REFUSED },
+        questions: q.questions,
+      }),
+      r.port,
+      r.address,
+    )
   })
   await new Promise<void>((ok) => refusing.bind(53, '127.0.5.57', () => ok()))
   try {
@@ -166,7 +215,13 @@ test('email policy: skipped for a host without mail, inherited from the parent d
   const host = await scan('www.healthy.example', { wordlist: ['x'] })
   assert.equal(host.error, undefined)
   assert.deepEqual(vulnIds(host), [])
-  assert.deepEqual(host.tests.filter((t) => t.status === 'skipped').map((t) => t.name).sort(), ['DMARC record', 'SPF record', 'Zone transfer (AXFR)'])
+  assert.deepEqual(
+    host.tests
+      .filter((t) => t.status === 'skipped')
+      .map((t) => t.name)
+      .sort(),
+    ['DMARC record', 'SPF record', 'Zone transfer (AXFR)'],
+  )
   const lists = await scan('lists.healthy.example', { wordlist: ['x'] })
   assert.deepEqual(vulnIds(lists), [], 'p=reject of _dmarc.healthy.example applies')
   assert.equal(lists.tests.find((t) => t.name === 'DMARC record')!.result, 'passed')
@@ -199,9 +254,20 @@ test('stopping: an abort during a deep scan returns within a second with what wa
   const ac = new AbortController()
   const slow = createDirectEgress()
   // Over TCP the deep list takes long enough to be stopped midway.
-  const tcpOnly: Egress = { ...slow, carriesUdp: false, udp: () => { throw new Error('no UDP') } }
+  const tcpOnly: Egress = {
+    ...slow,
+    carriesUdp: false,
+    udp: () => {
+      throw new Error('no UDP')
+    },
+  }
   setTimeout(() => ac.abort(new Error('stopped by user')), 400)
-  const r = await runTool(subdomainFinder, { target: 'ward-test.example', params: { resolver, scan_type: 'deep' }, signal: ac.signal, egress: tcpOnly })
+  const r = await runTool(subdomainFinder, {
+    target: 'ward-test.example',
+    params: { resolver, scan_type: 'deep' },
+    signal: ac.signal,
+    egress: tcpOnly,
+  })
   await slow.close()
   assert.equal(r.error, undefined)
   // Timers and performance.now() disagree by a millisecond or so: "ran until the abort" is >= ~400 ms.

@@ -40,7 +40,9 @@ test('an imported template finds its finding in a deep scan through the API', as
   const w = await startWard()
   try {
     const scan = async () => {
-      const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 170, target_name: `${site.url}/`, tool_params: { scan_type: 'deep' } } })
+      const r = await w.req('POST', '/api/v2/scans', {
+        body: { tool_id: 170, target_name: `${site.url}/`, tool_params: { scan_type: 'deep' } },
+      })
       assert.equal(r.statusCode, 201, r.body)
       const s = await waitForScan(w, r.json().data.created_id, isTerminal, 120_000)
       assert.equal(s.status_name, 'finished', s.status_message)
@@ -67,7 +69,10 @@ test('an imported template finds its finding in a deep scan through the API', as
     assert.ok(f.references.includes('https://example.invalid/acme-console'))
     assert.match(JSON.stringify(f.vuln_evidence), /GET \/pos\/word HTTP\/1\.1.*AcmeCMS admin console.*Welcome to AcmeCMS/)
     const tests = (await w.req('GET', `/api/v2/scans/${after.id}/tests`)).json().data as any[]
-    assert.ok(tests.some((t) => /^Template acme-admin-console/.test(t.name ?? t.test_name ?? JSON.stringify(t))), JSON.stringify(tests.slice(0, 3)))
+    assert.ok(
+      tests.some((t) => /^Template acme-admin-console/.test(t.name ?? t.test_name ?? JSON.stringify(t))),
+      JSON.stringify(tests.slice(0, 3)),
+    )
     const output = (await w.req('GET', `/api/v2/scans/${after.id}/output`)).json().data
     assert.equal(JSON.stringify(output).includes('requests_saved_by_clustering'), true)
   } finally {

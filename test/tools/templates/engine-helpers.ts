@@ -4,7 +4,14 @@ import assert from 'node:assert/strict'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
 import { parseScope } from '../../../src/toolkit/scope.js'
 import { HostLimiters } from '../../../src/tools/lib/http/rate-limit.js'
-import { createTemplateSender, loadTemplate, runTemplate, type RequestCluster, type Template, type TemplateOutcome } from '../../../src/tools/lib/templates/index.js'
+import {
+  createTemplateSender,
+  loadTemplate,
+  runTemplate,
+  type RequestCluster,
+  type Template,
+  type TemplateOutcome,
+} from '../../../src/tools/lib/templates/index.js'
 import type { RedirectLevel } from '../../../src/toolkit/tool.js'
 
 /** The bed's blocked neighbour: the scope guard refuses it (scope tests prove nothing arrives there). */
@@ -17,10 +24,20 @@ export function load(yaml: string, files: Record<string, string> = {}): Template
   return r.template
 }
 
-export async function run(t: Template | string, target: string, o: { cluster?: RequestCluster; redirectLevel?: RedirectLevel; signal?: AbortSignal } = {}): Promise<TemplateOutcome> {
+export async function run(
+  t: Template | string,
+  target: string,
+  o: { cluster?: RequestCluster; redirectLevel?: RedirectLevel; signal?: AbortSignal } = {},
+): Promise<TemplateOutcome> {
   const template = typeof t === 'string' ? load(t) : t
   const signal = o.signal ?? new AbortController().signal
-  return runTemplate(template, { target: new URL(target), send: createTemplateSender(egress, signal, new HostLimiters(1000)), redirectLevel: o.redirectLevel ?? 'same_host', cluster: o.cluster, signal })
+  return runTemplate(template, {
+    target: new URL(target),
+    send: createTemplateSender(egress, signal, new HostLimiters(1000)),
+    redirectLevel: o.redirectLevel ?? 'same_host',
+    cluster: o.cluster,
+    signal,
+  })
 }
 
 /** A template of one GET request with the given matcher/extractor lines (YAML, indented by 4). */

@@ -34,27 +34,51 @@ const m = (lines: string) => `    matchers:\n${lines}`
 
 describe('matchers', () => {
   test('word (and condition, several words)', async () => {
-    const [hit] = await posNeg(get('word', '/word', m('      - type: word\n        condition: and\n        words: ["AcmeCMS", "admin console"]\n')))
+    const [hit] = await posNeg(
+      get('word', '/word', m('      - type: word\n        condition: and\n        words: ["AcmeCMS", "admin console"]\n')),
+    )
     assert.deepEqual(hit!.hits, ['AcmeCMS', 'admin console'])
     assert.equal(hit!.requestLine, 'GET /pos/word HTTP/1.1')
   })
-  test('word, case-insensitive', () => pn(get('ci', '/case', m('      - type: word\n        case-insensitive: true\n        words: ["powered by acmecms"]\n'))))
-  test('word on the header part', () => pn(get('hdr', '/header', m('      - type: word\n        part: header\n        words: ["X-Powered-By: AcmeCMS"]\n'))))
-  test('word with encoding: hex', () => pn(get('hex', '/binary', m('      - type: word\n        encoding: hex\n        words: ["89504e47"]\n'))))
+  test('word, case-insensitive', () =>
+    pn(get('ci', '/case', m('      - type: word\n        case-insensitive: true\n        words: ["powered by acmecms"]\n'))))
+  test('word on the header part', () =>
+    pn(get('hdr', '/header', m('      - type: word\n        part: header\n        words: ["X-Powered-By: AcmeCMS"]\n'))))
+  test('word with encoding: hex', () =>
+    pn(get('hex', '/binary', m('      - type: word\n        encoding: hex\n        words: ["89504e47"]\n'))))
   test('regex', () => pn(get('re', '/regex', m('      - type: regex\n        regex: ["acme-[0-9]+\\\\.[0-9]+\\\\.[0-9]+"]\n'))))
   test('status', () => pn(get('st', '/status', m('      - type: status\n        status: [418]\n'))))
   test('size', () => pn(get('sz', '/size', m('      - type: size\n        size: [1234]\n'))))
   test('binary', () => pn(get('bin', '/binary', m('      - type: binary\n        binary: ["89504e470d0a1a0a"]\n'))))
   test('negative matcher with matchers-condition and', () =>
-    pn(get('negm', '/header', '    matchers-condition: and\n' + m('      - type: status\n        status: [200]\n      - type: word\n        part: header\n        negative: true\n        words: ["nginx"]\n'))))
+    pn(
+      get(
+        'negm',
+        '/header',
+        '    matchers-condition: and\n' +
+          m(
+            '      - type: status\n        status: [200]\n      - type: word\n        part: header\n        negative: true\n        words: ["nginx"]\n',
+          ),
+      ),
+    ))
   test('matchers-condition or takes any; and needs all', async () => {
-    const or = get('or', '/word', '    matchers-condition: or\n' + m('      - type: status\n        status: [500]\n      - type: word\n        words: ["AcmeCMS"]\n'))
+    const or = get(
+      'or',
+      '/word',
+      '    matchers-condition: or\n' + m('      - type: status\n        status: [500]\n      - type: word\n        words: ["AcmeCMS"]\n'),
+    )
     const and = or.replace('matchers-condition: or', 'matchers-condition: and')
     assert.equal((await run(or, `${site.url}/pos`)).status, 'matched')
     assert.equal((await run(and, `${site.url}/pos`)).status, 'clean')
   })
   test('match-all reports every regex match; named matchers are reported, internal ones are not', async () => {
-    const t = get('all', '/json', m('      - type: regex\n        name: ids\n        match-all: true\n        regex: ["\\"id\\":[0-9]+"]\n      - type: status\n        name: hidden\n        internal: true\n        status: [200]\n'))
+    const t = get(
+      'all',
+      '/json',
+      m(
+        '      - type: regex\n        name: ids\n        match-all: true\n        regex: ["\\"id\\":[0-9]+"]\n      - type: status\n        name: hidden\n        internal: true\n        status: [200]\n',
+      ),
+    )
     const r = await run(t, `${site.url}/pos`)
     assert.equal(r.status, 'matched')
     if (r.status === 'matched') {
@@ -66,49 +90,87 @@ describe('matchers', () => {
 
 describe('DSL', () => {
   test('string family: contains, to_lower, starts_with, len, concat, replace, split, trim', () =>
-    pn(get('dsl-str', '/word', m(`      - type: dsl
+    pn(
+      get(
+        'dsl-str',
+        '/word',
+        m(`      - type: dsl
         condition: and
         dsl:
           - "contains(to_lower(body), 'acmecms') && starts_with(body, 'Welcome')"
           - "len(body) > 10 && concat('a', 'b') == 'ab' && replace(body, 'Acme', 'X') != body"
           - "len(split('a,b,c', ',')) == 3 && trim_space('  x ') == 'x' && contains_all(body, 'Acme', 'admin') && !contains_any(body, 'zzz', 'yyy')"
           - "status_code == 200 && content_length > 0"
-`))))
+`),
+      ),
+    ))
   test('encoding family: base64, base64_decode, hex, url encode/decode, regex()', () =>
-    pn(get('dsl-enc', '/dsl', m(`      - type: dsl
+    pn(
+      get(
+        'dsl-enc',
+        '/dsl',
+        m(`      - type: dsl
         condition: and
         dsl:
           - "regex('token=d2Fy', body) && base64_decode('d2FyZA==') == 'ward' && base64('ward') == 'd2FyZA=='"
           - "hex_encode('wa') == '7761' && hex_decode('7761') == 'wa' && url_encode('a b&') == 'a%20b%26' && url_decode('a%20b') == 'a b'"
-`))))
+`),
+      ),
+    ))
   test('version family: compare_versions on an extracted header', () =>
-    pn(get('dsl-ver', '/dsl', m(`      - type: dsl
+    pn(
+      get(
+        'dsl-ver',
+        '/dsl',
+        m(`      - type: dsl
         dsl:
           - "compare_versions(x_version, '< 2.4.51', '>= 2.4.0')"
-`))))
+`),
+      ),
+    ))
   test('hash family: md5, sha1, sha256 and mmh3 favicon hashes agree with the reference values', async () => {
     assert.equal(mmh3(Buffer.from('hello')), 613153351)
     assert.equal(mmh3(Buffer.from('')), 0)
-    const h = String(mmh3(Buffer.from(FAVICON.toString('base64').match(/.{1,76}/g)!.join('\n') + '\n')))
-    await posNeg(get('dsl-hash', '/favicon.ico', m(`      - type: dsl
+    const h = String(
+      mmh3(
+        Buffer.from(
+          FAVICON.toString('base64')
+            .match(/.{1,76}/g)!
+            .join('\n') + '\n',
+        ),
+      ),
+    )
+    await posNeg(
+      get(
+        'dsl-hash',
+        '/favicon.ico',
+        m(`      - type: dsl
         condition: and
         dsl:
           - "mmh3(base64_py(body)) == '${h}'"
           - "md5('ward') == 'ebd5fc8c5cd6b9a6a6b3da79bd2ed90b' || md5('ward') != ''"
           - "sha1('abc') == 'a9993e364706816aba3e25717850c26c9cd0d89d' && sha256('abc') == 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'"
-`)))
+`),
+      ),
+    )
   })
   test('rand and time family: rand_base length, unix_time grows, randstr is one value per template run', async () => {
-    const t = get('dsl-rand', '/echo?q={{randstr}}', m(`      - type: dsl
+    const t = get(
+      'dsl-rand',
+      '/echo?q={{randstr}}',
+      m(`      - type: dsl
         condition: and
         dsl:
           - "len(rand_base(12)) == 12 && len(rand_text_numeric(5)) == 5 && unix_time() > 1700000000"
           - "contains(body, randstr)"
-`))
+`),
+    )
     assert.equal((await run(t, `${site.url}`)).status, 'matched')
   })
   test('an expression can never run code: unknown functions and identifiers refuse the template at load', () => {
-    const r = loadTemplate(get('evil', '/', m('      - type: dsl\n        dsl: ["constructor.constructor(\'return process\')()"]\n')), { path: 'e.yaml' })
+    const r = loadTemplate(get('evil', '/', m('      - type: dsl\n        dsl: ["constructor.constructor(\'return process\')()"]\n')), {
+      path: 'e.yaml',
+    })
     assert.equal(r.ok, false)
     const r2 = loadTemplate(get('evil2', '/', m('      - type: dsl\n        dsl: ["eval(body)"]\n')), { path: 'e.yaml' })
     assert.deepEqual(r2.ok ? null : r2.reason, 'DSL function eval is not supported')
@@ -117,7 +179,9 @@ describe('DSL', () => {
 
 describe('extractors', () => {
   test('regex with group', async () => {
-    const [hit] = await posNeg(get('x-re', '/regex', '    extractors:\n      - type: regex\n        group: 1\n        regex: ["acme-([0-9.]+)-release"]\n'))
+    const [hit] = await posNeg(
+      get('x-re', '/regex', '    extractors:\n      - type: regex\n        group: 1\n        regex: ["acme-([0-9.]+)-release"]\n'),
+    )
     assert.deepEqual(hit!.extracted, ['4.2.17'])
   })
   test('kval from headers and cookies', async () => {
@@ -125,15 +189,29 @@ describe('extractors', () => {
     assert.deepEqual(hit!.extracted, ['v9', 'abc123'])
   })
   test('json (jq subset)', async () => {
-    const [hit] = await posNeg(get('x-json', '/json', '    extractors:\n      - type: json\n        json: [".app.version", ".users[] | .id"]\n'))
+    const [hit] = await posNeg(
+      get('x-json', '/json', '    extractors:\n      - type: json\n        json: [".app.version", ".users[] | .id"]\n'),
+    )
     assert.deepEqual(hit!.extracted, ['4.2.17', '7', '9'])
   })
   test('xpath (subset) with attribute', async () => {
-    const [hit] = await posNeg(get('x-xp', '/xpath', '    extractors:\n      - type: xpath\n        attribute: content\n        xpath: ["//meta[@name=\'generator\']"]\n      - type: xpath\n        xpath: ["/html/head/title"]\n'))
+    const [hit] = await posNeg(
+      get(
+        'x-xp',
+        '/xpath',
+        '    extractors:\n      - type: xpath\n        attribute: content\n        xpath: ["//meta[@name=\'generator\']"]\n      - type: xpath\n        xpath: ["/html/head/title"]\n',
+      ),
+    )
     assert.deepEqual(hit!.extracted, ['AcmeCMS 4.2', 'Acme Login'])
   })
   test('dsl extractor', async () => {
-    const [hit] = await posNeg(get('x-dsl', '/dsl', '    extractors:\n      - type: dsl\n        dsl: ["contains(body, \'2.4.49\') ? to_upper(\'vulnerable\') : \'\'"]\n'))
+    const [hit] = await posNeg(
+      get(
+        'x-dsl',
+        '/dsl',
+        "    extractors:\n      - type: dsl\n        dsl: [\"contains(body, '2.4.49') ? to_upper('vulnerable') : ''\"]\n",
+      ),
+    )
     assert.deepEqual(hit!.extracted, ['VULNERABLE'])
   })
   test('an internal extractor feeds the next request and is not shown', async () => {
@@ -162,7 +240,10 @@ http:
 
 describe('requests', () => {
   test('several paths, stop-at-first-match', async () => {
-    const t = get('paths', '/nothing', m('      - type: word\n        words: ["AcmeCMS"]\n'), '').replace('      - "{{BaseURL}}/nothing"', '      - "{{BaseURL}}/nothing"\n      - "{{BaseURL}}/word"\n      - "{{BaseURL}}/case"\n    stop-at-first-match: true')
+    const t = get('paths', '/nothing', m('      - type: word\n        words: ["AcmeCMS"]\n'), '').replace(
+      '      - "{{BaseURL}}/nothing"',
+      '      - "{{BaseURL}}/nothing"\n      - "{{BaseURL}}/word"\n      - "{{BaseURL}}/case"\n    stop-at-first-match: true',
+    )
     site.reset()
     const r = await run(t, `${site.url}/pos`)
     assert.equal(r.status, 'matched')
@@ -207,10 +288,18 @@ http:
     const [hit] = await posNeg(t)
     assert.equal(hit!.requestLine, 'GET /pos/login HTTP/1.1 → GET /account HTTP/1.1')
     // Without the cookie jar the second step fails.
-    assert.equal((await run(t.replace('req-condition: true', 'req-condition: true\n    disable-cookie: true'), `${site.url}/pos`)).status, 'clean')
+    assert.equal(
+      (await run(t.replace('req-condition: true', 'req-condition: true\n    disable-cookie: true'), `${site.url}/pos`)).status,
+      'clean',
+    )
   })
   test('redirects are followed only when the template asks, within the scan policy', async () => {
-    const t = get('redir', '/redirect', m('      - type: word\n        words: ["landing page marker"]\n'), '    redirects: true\n    max-redirects: 3\n')
+    const t = get(
+      'redir',
+      '/redirect',
+      m('      - type: word\n        words: ["landing page marker"]\n'),
+      '    redirects: true\n    max-redirects: 3\n',
+    )
     await posNeg(t)
     assert.equal((await run(t.replace('    redirects: true\n', ''), `${site.url}/pos`)).status, 'clean')
   })
@@ -314,7 +403,11 @@ describe('hostile templates and good citizenship', () => {
     site.reset()
     const cluster = createRequestCluster()
     const n = 12
-    const outcomes = await Promise.all(Array.from({ length: n }, (_, i) => run(get(`cl-${i}`, '/cluster', m(`      - type: word\n        words: ["shared page"]\n`)), site.url, { cluster })))
+    const outcomes = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        run(get(`cl-${i}`, '/cluster', m(`      - type: word\n        words: ["shared page"]\n`)), site.url, { cluster }),
+      ),
+    )
     assert.ok(outcomes.every((o) => o.status === 'matched'))
     assert.equal(site.hits.get('/cluster'), 1)
     assert.equal(cluster.saved, n - 1)
@@ -328,13 +421,28 @@ describe('hostile templates and good citizenship', () => {
     await new Promise<void>((ok) => other.listen(0, BLOCKED_HOST, ok))
     const port = (other.address() as AddressInfo).port
     try {
-      const direct = await run(get('off', '', m('      - type: word\n        words: ["other host"]\n')).replace('"{{BaseURL}}"', `"http://${BLOCKED_HOST}:${port}/"`), site.url)
+      const direct = await run(
+        get('off', '', m('      - type: word\n        words: ["other host"]\n')).replace(
+          '"{{BaseURL}}"',
+          `"http://${BLOCKED_HOST}:${port}/"`,
+        ),
+        site.url,
+      )
       assert.equal(direct.status, 'error')
       assert.match(direct.status === 'error' ? direct.message : '', /refused: templates only reach the target/)
       const raw = `id: off-raw\ninfo: {name: r, author: w, severity: low}\nhttp:\n  - raw:\n      - |\n        GET http://${BLOCKED_HOST}:${port}/ HTTP/1.1\n        Host: {{Hostname}}\n    matchers:\n      - type: word\n        words: ["other host"]\n`
       assert.equal((await run(raw, site.url)).status, 'error')
       // A redirect off the target, followed because the scan allows all redirects: the scope guard still refuses it.
-      const redirected = await run(get('off-redirect', '/off-host-redirect', m('      - type: word\n        words: ["other host"]\n'), '    redirects: true\n').replace(':1/', `:${port}/`), site.url, { redirectLevel: 'allow_all' })
+      const redirected = await run(
+        get(
+          'off-redirect',
+          '/off-host-redirect',
+          m('      - type: word\n        words: ["other host"]\n'),
+          '    redirects: true\n',
+        ).replace(':1/', `:${port}/`),
+        site.url,
+        { redirectLevel: 'allow_all' },
+      )
       assert.notEqual(redirected.status, 'matched')
       assert.equal(arrived, 0)
     } finally {
@@ -354,11 +462,32 @@ describe('unsupported templates are skipped with their reason', () => {
     assert.equal(reasonOf(head + 'headless:\n  - steps: []\n'), 'headless (browser) protocol is not supported')
     assert.equal(reasonOf(head + 'javascript:\n  - code: x\n'), 'javascript protocol is not supported')
     assert.equal(reasonOf(head + 'file:\n  - extensions: [all]\n'), 'file protocol (reads local files) is not supported')
-    assert.equal(reasonOf(head + 'flow: http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n'), 'flow: (scripted control flow) is not supported')
-    assert.equal(reasonOf(head + 'http:\n  - raw: ["GET / HTTP/1.1"]\n    unsafe: true\n    matchers: [{type: status, status: [200]}]\n'), 'unsafe raw requests (sent byte for byte) are not supported')
-    assert.equal(reasonOf(head + 'http:\n  - path: ["{{BaseURL}}"]\n    race: true\n    matchers: [{type: status, status: [200]}]\n'), 'race requests are not supported')
-    assert.equal(reasonOf(head + 'http:\n  - path: ["{{BaseURL}}/?u={{interactsh-url}}"]\n    matchers: [{type: word, part: interactsh_protocol, words: [dns]}]\n'), 'needs an out-of-band interaction server (interactsh); Ward has none configured')
-    assert.equal(reasonOf(head.replace('severity: low', 'severity: low, description: "unlike interactsh templates"') + 'http:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n'), 'loaded')
+    assert.equal(
+      reasonOf(head + 'flow: http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n'),
+      'flow: (scripted control flow) is not supported',
+    )
+    assert.equal(
+      reasonOf(head + 'http:\n  - raw: ["GET / HTTP/1.1"]\n    unsafe: true\n    matchers: [{type: status, status: [200]}]\n'),
+      'unsafe raw requests (sent byte for byte) are not supported',
+    )
+    assert.equal(
+      reasonOf(head + 'http:\n  - path: ["{{BaseURL}}"]\n    race: true\n    matchers: [{type: status, status: [200]}]\n'),
+      'race requests are not supported',
+    )
+    assert.equal(
+      reasonOf(
+        head +
+          'http:\n  - path: ["{{BaseURL}}/?u={{interactsh-url}}"]\n    matchers: [{type: word, part: interactsh_protocol, words: [dns]}]\n',
+      ),
+      'needs an out-of-band interaction server (interactsh); Ward has none configured',
+    )
+    assert.equal(
+      reasonOf(
+        head.replace('severity: low', 'severity: low, description: "unlike interactsh templates"') +
+          'http:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n',
+      ),
+      'loaded',
+    )
     assert.equal(reasonOf('id: x\nhttp: []\n'), 'missing info')
     assert.match(reasonOf('id: [\n'), /^not valid YAML/)
   })

@@ -69,34 +69,45 @@ test('import of a directory: loaded, skipped by reason, payload files from the t
   })
   const first = JSON.parse(await admin(['templates', 'import', tree], { json: 'true' }))
   assert.deepEqual({ loaded: first.loaded, updated: first.updated, unchanged: first.unchanged }, { loaded: 3, updated: 0, unchanged: 0 })
-  assert.deepEqual(
-    first.skipped.map((s: { file: string; reason: string }) => [s.file.replace(tree + ':', ''), s.reason]).sort(),
-    [
-      ['code/d-code.yaml', 'code protocol (runs local code) is not supported'],
-      ['headless/e.yaml', 'headless (browser) protocol is not supported'],
-      ['headless/f.yaml', 'headless (browser) protocol is not supported'],
-      ['http/dup.yaml', `duplicate id a-one (first in ${tree}:http/a-one.yaml)`],
-    ],
-  )
+  assert.deepEqual(first.skipped.map((s: { file: string; reason: string }) => [s.file.replace(tree + ':', ''), s.reason]).sort(), [
+    ['code/d-code.yaml', 'code protocol (runs local code) is not supported'],
+    ['headless/e.yaml', 'headless (browser) protocol is not supported'],
+    ['headless/f.yaml', 'headless (browser) protocol is not supported'],
+    ['http/dup.yaml', `duplicate id a-one (first in ${tree}:http/a-one.yaml)`],
+  ])
   const again = await admin(['templates', 'import', tree])
   assert.match(again, /^loaded 0, updated 0, unchanged 3, skipped 4\n/)
   assert.match(again, /skipped 2: headless \(browser\) protocol is not supported\n {2}.*headless\/e.yaml\n {2}.*headless\/f.yaml/)
   fs.writeFileSync(path.join(tree, 'http/a-one.yaml'), tpl('a-one', { word: 'changed' }))
   fs.rmSync(path.join(tree, 'http/b-two.yaml'))
   const pruned = JSON.parse(await admin(['templates', 'import', tree], { json: 'true', prune: 'true' }))
-  assert.deepEqual({ loaded: pruned.loaded, updated: pruned.updated, unchanged: pruned.unchanged, pruned: pruned.pruned }, { loaded: 0, updated: 1, unchanged: 1, pruned: 1 })
+  assert.deepEqual(
+    { loaded: pruned.loaded, updated: pruned.updated, unchanged: pruned.unchanged, pruned: pruned.pruned },
+    { loaded: 0, updated: 1, unchanged: 1, pruned: 1 },
+  )
   assert.doesNotMatch(await admin(['templates', 'list']), /b-two/)
 })
 
 test('import of .tar.gz and .zip archives as users download them (a top folder, helpers at its root)', async () => {
   const src = path.join(dir, 'nuclei-templates-main')
-  writeTree(src, { 'http/t-tar.yaml': tpl('t-tar', { extra: '    payloads:\n      word: helpers/words.txt\n' }), 'helpers/words.txt': 'one\n' })
+  writeTree(src, {
+    'http/t-tar.yaml': tpl('t-tar', { extra: '    payloads:\n      word: helpers/words.txt\n' }),
+    'helpers/words.txt': 'one\n',
+  })
   const tgz = path.join(dir, 'main.tar.gz')
   execFileSync('tar', ['czf', tgz, '-C', dir, 'nuclei-templates-main'])
   const r = JSON.parse(await admin(['templates', 'import', tgz], { json: 'true' }))
   assert.deepEqual([r.loaded, r.skipped], [1, []])
   const zip = path.join(dir, 'main.zip')
-  fs.writeFileSync(zip, zipSync({ 'repo-main/http/z-zip.yaml': strToU8(tpl('z-zip', { severity: 'low', tags: 'panel' })), 'repo-main/http/bad.yaml': strToU8('id: bad\ninfo: {name: b, author: w, severity: low}\nflow: http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n') }))
+  fs.writeFileSync(
+    zip,
+    zipSync({
+      'repo-main/http/z-zip.yaml': strToU8(tpl('z-zip', { severity: 'low', tags: 'panel' })),
+      'repo-main/http/bad.yaml': strToU8(
+        'id: bad\ninfo: {name: b, author: w, severity: low}\nflow: http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n',
+      ),
+    }),
+  )
   const z = JSON.parse(await admin(['templates', 'import', zip], { json: 'true' }))
   assert.equal(z.loaded, 1)
   assert.deepEqual(z.skipped, [{ file: `${zip}:repo-main/http/bad.yaml`, reason: 'flow: (scripted control flow) is not supported' }])
@@ -116,19 +127,35 @@ test('list filters by tags and severity; remove deletes by id', async () => {
 
 test('GET /api/v2/templates filters by tags, severity and q, pages; GET /templates/{id} has the YAML; bad input is a 400, unknown a 404', async () => {
   const all = (await w.req('GET', '/api/v2/templates')).json().data
-  assert.deepEqual(all.map((t: { id: string }) => t.id), ['a-one', 'c-pay', 't-tar'])
+  assert.deepEqual(
+    all.map((t: { id: string }) => t.id),
+    ['a-one', 'c-pay', 't-tar'],
+  )
   const byTag = (await w.req('GET', '/api/v2/templates?tags=config')).json().data.map((t: { id: string }) => t.id)
   assert.deepEqual(byTag, ['a-one', 'c-pay', 't-tar'])
-  assert.deepEqual((await w.req('GET', '/api/v2/templates?q=C-PAY')).json().data.map((t: { id: string }) => t.id), ['c-pay'])
+  assert.deepEqual(
+    (await w.req('GET', '/api/v2/templates?q=C-PAY')).json().data.map((t: { id: string }) => t.id),
+    ['c-pay'],
+  )
   assert.deepEqual((await w.req('GET', '/api/v2/templates?q=%25')).json().data, [])
   assert.deepEqual((await w.req('GET', '/api/v2/templates?severity=low,medium')).json().data, [])
-  assert.deepEqual((await w.req('GET', '/api/v2/templates?limit=2&page=2')).json().data.map((t: { id: string }) => t.id), ['t-tar'])
+  assert.deepEqual(
+    (await w.req('GET', '/api/v2/templates?limit=2&page=2')).json().data.map((t: { id: string }) => t.id),
+    ['t-tar'],
+  )
   const one = await w.req('GET', '/api/v2/templates/a-one')
   assert.equal(one.statusCode, 200)
   const d = one.json().data
   assert.equal(d.name, 'a-one name')
   assert.deepEqual(d.author, ['ward', 'tester'])
-  assert.deepEqual(d.classification, { cve_id: ['CVE-2099-05'], cwe_id: ['CWE-200'], cvss_metrics: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', cvss_score: 7.5, epss_score: null, cpe: null })
+  assert.deepEqual(d.classification, {
+    cve_id: ['CVE-2099-05'],
+    cwe_id: ['CWE-200'],
+    cvss_metrics: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    cvss_score: 7.5,
+    epss_score: null,
+    cpe: null,
+  })
   assert.match(d.yaml, /words: \["changed"\]/)
   const missing = await w.req('GET', '/api/v2/templates/nope')
   assert.equal(missing.statusCode, 404)

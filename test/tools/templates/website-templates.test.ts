@@ -35,8 +35,20 @@ const STORED: StoredTemplate[] = [
   { id: 'acme-console', path: 'http/acme-console.yaml', yaml: T('acme-console', '/pos/word', 'AcmeCMS'), files: {} },
   { id: 'acme-clean', path: 'http/acme-clean.yaml', yaml: T('acme-clean', '/neg/word', 'AcmeCMS', { severity: 'low' }), files: {} },
   { id: 'acme-dos', path: 'http/acme-dos.yaml', yaml: T('acme-dos', '/pos/word', 'AcmeCMS', { tags: 'dos' }), files: {} },
-  { id: 'acme-too-many', path: 'http/acme-too-many.yaml', yaml: T('acme-too-many', '/echo?q={{a}}{{b}}', 'never', { extra: `    attack: clusterbomb\n    payloads:\n      a: [${Array.from({ length: 100 }, (_, i) => i).join(',')}]\n      b: [${Array.from({ length: 100 }, (_, i) => i).join(',')}]\n` }), files: {} },
-  { id: 'acme-code', path: 'code/x.yaml', yaml: 'id: acme-code\ninfo: {name: c, author: w, severity: low}\ncode:\n  - source: id\n', files: {} },
+  {
+    id: 'acme-too-many',
+    path: 'http/acme-too-many.yaml',
+    yaml: T('acme-too-many', '/echo?q={{a}}{{b}}', 'never', {
+      extra: `    attack: clusterbomb\n    payloads:\n      a: [${Array.from({ length: 100 }, (_, i) => i).join(',')}]\n      b: [${Array.from({ length: 100 }, (_, i) => i).join(',')}]\n`,
+    }),
+    files: {},
+  },
+  {
+    id: 'acme-code',
+    path: 'code/x.yaml',
+    yaml: 'id: acme-code\ninfo: {name: c, author: w, severity: low}\ncode:\n  - source: id\n',
+    files: {},
+  },
 ]
 const source: TemplateSource = { forProtocol: async (p) => (p === 'http' ? STORED : []) }
 
@@ -47,14 +59,21 @@ before(async () => {
 after(() => site.close())
 
 test('a light scan runs the templates tool_params.templates names; matched ones are findings with the template meaning', async () => {
-  const r = await runTool(websiteScanner, { target: site.url + '/', params: { scan_type: 'light', templates: { tags: ['exposure'] } }, templates: source })
+  const r = await runTool(websiteScanner, {
+    target: site.url + '/',
+    params: { scan_type: 'light', templates: { tags: ['exposure'] } },
+    templates: source,
+  })
   assert.equal(r.error, undefined)
   const tests = new Map(r.tests.filter((t) => t.name.startsWith('Template ')).map((t) => [t.name.split(':')[0], t]))
   assert.deepEqual([...tests.keys()].sort(), ['Template acme-clean', 'Template acme-console', 'Template acme-too-many'])
   assert.equal(tests.get('Template acme-console')!.result, 'failed')
   assert.equal(tests.get('Template acme-clean')!.result, 'passed')
   const err = tests.get('Template acme-too-many')!
-  assert.deepEqual([err.status, err.message], ['error', 'template acme-too-many: 10000 payload combinations (clusterbomb) exceed the cap of 1000'])
+  assert.deepEqual(
+    [err.status, err.message],
+    ['error', 'template acme-too-many: 10000 payload combinations (clusterbomb) exceed the cap of 1000'],
+  )
   const f = r.findings.find((x) => x.check.id === 'template.acme-console')!
   assert.ok(f)
   assert.equal(f.check.name, 'AcmeCMS acme-console')
@@ -64,23 +83,55 @@ test('a light scan runs the templates tool_params.templates names; matched ones 
   assert.equal(f.check.recommendation, 'Restrict the console to the admin network.')
   assert.deepEqual(f.cvss, { score: 9.1, vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N' })
   assert.equal(f.url, `${site.url}/pos/word`)
-  assert.deepEqual(f.evidence, { type: 'table', data: { headers: ['part', 'value'], rows: [['request', 'GET /pos/word HTTP/1.1'], ['matched', 'AcmeCMS']] } })
+  assert.deepEqual(f.evidence, {
+    type: 'table',
+    data: {
+      headers: ['part', 'value'],
+      rows: [
+        ['request', 'GET /pos/word HTTP/1.1'],
+        ['matched', 'AcmeCMS'],
+      ],
+    },
+  })
   assert.deepEqual(r.output.templates, { run: 3, requests: 2, requests_sent: 2, requests_saved_by_clustering: 0 })
   // Template tests are counted in the progress total: it never runs past the end.
-  assert.ok(r.progressSteps.every((p) => p.fraction <= 1), JSON.stringify(r.progressSteps.map((p) => p.fraction)))
+  assert.ok(
+    r.progressSteps.every((p) => p.fraction <= 1),
+    JSON.stringify(r.progressSteps.map((p) => p.fraction)),
+  )
 })
 
 test('light scans without tool_params.templates run none; dos-tagged templates run only when named', async () => {
   const none = await runTool(websiteScanner, { target: site.url + '/', params: { scan_type: 'light' }, templates: source })
   assert.equal(none.tests.filter((t) => t.name.startsWith('Template ')).length, 0)
-  const named = await runTool(websiteScanner, { target: site.url + '/', params: { scan_type: 'light', templates: { ids: ['acme-dos'] } }, templates: source })
-  assert.deepEqual(named.findings.filter((f) => f.check.id.startsWith('template.')).map((f) => f.check.id), ['template.acme-dos'])
-  const dflt = await runTool(websiteScanner, { target: site.url + '/', params: { scan_type: 'light', templates: { exclude_ids: ['acme-too-many'], severities: ['high'] } }, templates: source })
-  assert.deepEqual(dflt.findings.filter((f) => f.check.id.startsWith('template.')).map((f) => f.check.id), ['template.acme-console'])
+  const named = await runTool(websiteScanner, {
+    target: site.url + '/',
+    params: { scan_type: 'light', templates: { ids: ['acme-dos'] } },
+    templates: source,
+  })
+  assert.deepEqual(
+    named.findings.filter((f) => f.check.id.startsWith('template.')).map((f) => f.check.id),
+    ['template.acme-dos'],
+  )
+  const dflt = await runTool(websiteScanner, {
+    target: site.url + '/',
+    params: { scan_type: 'light', templates: { exclude_ids: ['acme-too-many'], severities: ['high'] } },
+    templates: source,
+  })
+  assert.deepEqual(
+    dflt.findings.filter((f) => f.check.id.startsWith('template.')).map((f) => f.check.id),
+    ['template.acme-console'],
+  )
 })
 
 test('tool_params.templates is validated: unknown keys and severities are refused', () => {
   const bad = [{ templates: { idz: ['x'] } }, { templates: { severities: ['urgent'] } }, { templates: { ids: 'x' } }]
   for (const p of bad) assert.equal(resolveToolParams(websiteScanner.params, { scan_type: 'light', ...p }).ok, false, JSON.stringify(p))
-  assert.equal(resolveToolParams(websiteScanner.params, { scan_type: 'deep', templates: { ids: ['a'], tags: ['b'], severities: ['critical'], exclude_tags: ['c'], exclude_ids: ['d'] } }).ok, true)
+  assert.equal(
+    resolveToolParams(websiteScanner.params, {
+      scan_type: 'deep',
+      templates: { ids: ['a'], tags: ['b'], severities: ['critical'], exclude_tags: ['c'], exclude_ids: ['d'] },
+    }).ok,
+    true,
+  )
 })

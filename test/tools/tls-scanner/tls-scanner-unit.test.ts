@@ -10,8 +10,17 @@ import { X509Certificate } from 'node:crypto'
 import { tlsChecks } from '../../../src/tools/lib/tls/checks.js'
 import { OWASP } from '../../../src/toolkit/check.js'
 import {
-  buildClientHello, buildHeartbeatProbe, isHeartbleedEcho, parseServerHello, splitHandshake, splitRecords, parseSsl2ServerHello,
-  HEARTBEAT_PAYLOAD, RENEGOTIATION_SCSV, dhPrimeBits, EXT,
+  buildClientHello,
+  buildHeartbeatProbe,
+  isHeartbleedEcho,
+  parseServerHello,
+  splitHandshake,
+  splitRecords,
+  parseSsl2ServerHello,
+  HEARTBEAT_PAYLOAD,
+  RENEGOTIATION_SCSV,
+  dhPrimeBits,
+  EXT,
 } from '../../../src/tools/lib/tls/hello.js'
 import { LEGACY_SUITES, TLS13_SUITES, SSL2_SUITES, suiteByCode, suiteByName, weakClasses } from '../../../src/tools/lib/tls/suites.js'
 import { analyzeChain, extensionFacts, signatureAlgorithm, type CertificateReport } from '../../../src/tools/lib/tls/certs.js'
@@ -39,7 +48,10 @@ test('catalogue: stable tls.* ids, real CWE/OWASP/reference data, KEV CVE on Hea
 
 test('suite registry: codes, names and weakness classes', () => {
   assert.ok(LEGACY_SUITES.length > 300)
-  assert.deepEqual(TLS13_SUITES.map((s) => s.code), [0x1301, 0x1302, 0x1303, 0x1304, 0x1305])
+  assert.deepEqual(
+    TLS13_SUITES.map((s) => s.code),
+    [0x1301, 0x1302, 0x1303, 0x1304, 0x1305],
+  )
   assert.equal(SSL2_SUITES.length > 5, true)
   assert.ok(!LEGACY_SUITES.some((s) => s.code === 0 || s.code === RENEGOTIATION_SCSV))
   assert.equal(suiteByCode(0x0005).name, 'RC4-SHA')
@@ -64,7 +76,13 @@ test('suite registry: codes, names and weakness classes', () => {
 })
 
 test('ClientHello: record framing, SCSV, compression offer, SNI, and TLS 1.3 extensions', () => {
-  const h = buildClientHello({ protocol: 'TLSv1.2', suites: [0xc02f, 0x0005], sni: 'example.test', offerCompression: true, heartbeat: true })
+  const h = buildClientHello({
+    protocol: 'TLSv1.2',
+    suites: [0xc02f, 0x0005],
+    sni: 'example.test',
+    offerCompression: true,
+    heartbeat: true,
+  })
   const split = splitRecords(h)!
   assert.equal(split.records.length, 1)
   assert.equal(split.records[0]!.type, 22)
@@ -93,7 +111,13 @@ test('ClientHello: record framing, SCSV, compression offer, SNI, and TLS 1.3 ext
 })
 
 const serverHello = (version: number, suite: number, exts: Buffer = Buffer.alloc(0), random = Buffer.alloc(32, 7)) => {
-  const body = Buffer.concat([Buffer.from([version >> 8, version & 0xff]), random, Buffer.from([0]), Buffer.from([suite >> 8, suite & 0xff, 0]), exts.length ? Buffer.concat([Buffer.from([exts.length >> 8, exts.length & 0xff]), exts]) : Buffer.alloc(0)])
+  const body = Buffer.concat([
+    Buffer.from([version >> 8, version & 0xff]),
+    random,
+    Buffer.from([0]),
+    Buffer.from([suite >> 8, suite & 0xff, 0]),
+    exts.length ? Buffer.concat([Buffer.from([exts.length >> 8, exts.length & 0xff]), exts]) : Buffer.alloc(0),
+  ])
   return Buffer.concat([Buffer.from([2, 0, body.length >> 8, body.length & 0xff]), body])
 }
 const rec = (type: number, body: Buffer) => Buffer.concat([Buffer.from([type, 3, 3, body.length >> 8, body.length & 0xff]), body])
@@ -104,7 +128,9 @@ test('ServerHello parsing: supported_versions, HelloRetryRequest, extensions, al
   assert.equal(h13.version, 0x0304)
   assert.equal(h13.suite, 0x1302)
   assert.equal(h13.helloRetry, false)
-  const hrr = parseServerHello(serverHello(0x0303, 0x1301, sv, Buffer.from('cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c', 'hex')).subarray(4))
+  const hrr = parseServerHello(
+    serverHello(0x0303, 0x1301, sv, Buffer.from('cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c', 'hex')).subarray(4),
+  )
   assert.equal(hrr.helloRetry, true)
   const reneg = parseServerHello(serverHello(0x0301, 0x002f, Buffer.from([0xff, 0x01, 0x00, 0x01, 0x00])).subarray(4))
   assert.equal(reneg.version, 0x0301)
@@ -137,7 +163,28 @@ test('heartbeat probe: declared length covers only our own bytes; only the over-
 test('certificate facts: signature algorithm, key size, self-signed, host and dates', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ward-tls-unit-'))
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:1024', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-subj', '/CN=unit.ward.test', '-days', '5', '-sha1', '-addext', 'subjectAltName=DNS:unit.ward.test'], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:1024',
+        '-nodes',
+        '-keyout',
+        join(dir, 'k.pem'),
+        '-out',
+        join(dir, 'c.pem'),
+        '-subj',
+        '/CN=unit.ward.test',
+        '-days',
+        '5',
+        '-sha1',
+        '-addext',
+        'subjectAltName=DNS:unit.ward.test',
+      ],
+      { stdio: 'ignore' },
+    )
     const der = Buffer.from(new X509Certificate(readFileSync(join(dir, 'c.pem'))).raw)
     assert.equal(signatureAlgorithm(der), 'sha1WithRSAEncryption')
     const [c] = analyzeChain([der], { now: Date.now(), hostname: 'unit.ward.test', trusted: false })
@@ -154,27 +201,61 @@ test('certificate facts: signature algorithm, key size, self-signed, host and da
 
 function report(over: Partial<TlsReport>): TlsReport {
   return {
-    host: '192.0.2.1', port: 8443, sni: null, hostname: '192.0.2.1', reachable: true, speaksTls: true,
-    completed: { protocols: true, certificate: true, http: true, heartbleed: true }, scannedAt: '2026-01-01T00:00:00Z',
-    protocols: [], certificates: [], trust: { trusted: true, error: null }, compression: [], renegotiation: [],
-    ocspStapling: null, sctInHandshake: false, dh: null, clientRenegotiation: null,
-    heartbeat: { supported: false, vulnerable: false }, http: null, ...over,
+    host: '192.0.2.1',
+    port: 8443,
+    sni: null,
+    hostname: '192.0.2.1',
+    reachable: true,
+    speaksTls: true,
+    completed: { protocols: true, certificate: true, http: true, heartbleed: true },
+    scannedAt: '2026-01-01T00:00:00Z',
+    protocols: [],
+    certificates: [],
+    trust: { trusted: true, error: null },
+    compression: [],
+    renegotiation: [],
+    ocspStapling: null,
+    sctInHandshake: false,
+    dh: null,
+    clientRenegotiation: null,
+    heartbeat: { supported: false, vulnerable: false },
+    http: null,
+    ...over,
   }
 }
 
 test('tlsFindings: pure mapping of a report, HSTS max-age=0 counts as missing, service follows HTTP', () => {
   assert.deepEqual(tlsFindings(report({}), '192.0.2.1', 8443), [])
   const hsts0 = tlsFindings(report({ http: { speaksHttp: true, status: 200, hsts: 'max-age=0' } }), '192.0.2.1', 8443)
-  assert.deepEqual(hsts0.map((f) => f.check.id), ['tls.hsts.missing'])
+  assert.deepEqual(
+    hsts0.map((f) => f.check.id),
+    ['tls.hsts.missing'],
+  )
   assert.equal(hsts0[0]!.service, 'https')
   assert.equal(tlsFindings(report({ http: { speaksHttp: true, status: 200, hsts: 'max-age=63072000' } }), '192.0.2.1', 8443).length, 0)
-  const mixed = tlsFindings(report({
-    protocols: [{ name: 'TLSv1.1', accepted: true, ciphers: [{ name: 'RC4-SHA', iana: 'TLS_RSA_WITH_RC4_128_SHA', code: '0005', bits: 128, weak: true, classes: ['rc4'] }] }],
-    renegotiation: [{ protocol: 'TLSv1.1', secure: false }],
-    compression: ['TLSv1.1'],
-    heartbeat: { supported: true, vulnerable: true, protocol: 'TLSv1.1' },
-  }), '192.0.2.1', 8443)
-  assert.deepEqual(mixed.map((f) => f.check.id).sort(), ['tls.cipher.rc4', 'tls.compression', 'tls.heartbleed', 'tls.protocol.tls11', 'tls.renegotiation.insecure'])
+  const mixed = tlsFindings(
+    report({
+      protocols: [
+        {
+          name: 'TLSv1.1',
+          accepted: true,
+          ciphers: [{ name: 'RC4-SHA', iana: 'TLS_RSA_WITH_RC4_128_SHA', code: '0005', bits: 128, weak: true, classes: ['rc4'] }],
+        },
+      ],
+      renegotiation: [{ protocol: 'TLSv1.1', secure: false }],
+      compression: ['TLSv1.1'],
+      heartbeat: { supported: true, vulnerable: true, protocol: 'TLSv1.1' },
+    }),
+    '192.0.2.1',
+    8443,
+  )
+  assert.deepEqual(mixed.map((f) => f.check.id).sort(), [
+    'tls.cipher.rc4',
+    'tls.compression',
+    'tls.heartbleed',
+    'tls.protocol.tls11',
+    'tls.renegotiation.insecure',
+  ])
   for (const f of mixed) {
     assert.equal(f.port, 8443)
     assert.equal(f.service, 'tls')
@@ -186,8 +267,30 @@ test('tlsFindings: pure mapping of a report, HSTS max-age=0 counts as missing, s
 test('certificate extensions: serial length, OCSP and CRL addresses, embedded SCTs; CA-issuance problems only on CA-signed leaves', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ward-tls-unit-'))
   const make = (name: string, serial: string, exts: string[]) => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.pem`),
-      '-subj', `/CN=${name}.ward.test`, '-days', '90', '-set_serial', serial, ...exts.flatMap((e) => ['-addext', e])], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        join(dir, `${name}.key`),
+        '-out',
+        join(dir, `${name}.pem`),
+        '-subj',
+        `/CN=${name}.ward.test`,
+        '-days',
+        '90',
+        '-set_serial',
+        serial,
+        ...exts.flatMap((e) => ['-addext', e]),
+      ],
+      { stdio: 'ignore' },
+    )
     return Buffer.from(new X509Certificate(readFileSync(join(dir, `${name}.pem`))).raw)
   }
   try {
@@ -197,22 +300,54 @@ test('certificate extensions: serial length, OCSP and CRL addresses, embedded SC
       '1.3.6.1.4.1.11129.2.4.2=ASN1:FORMAT:HEX,OCTETSTRING:0000',
     ])
     const bare = make('bare', '0x1234', [])
-    assert.deepEqual(extensionFacts(full), { serialBytes: 10, ocsp: ['http://ocsp.ward.test/'], crl: ['http://crl.ward.test/a.crl', 'http://crl2.ward.test/b.crl'], scts: true })
+    assert.deepEqual(extensionFacts(full), {
+      serialBytes: 10,
+      ocsp: ['http://ocsp.ward.test/'],
+      crl: ['http://crl.ward.test/a.crl', 'http://crl2.ward.test/b.crl'],
+      scts: true,
+    })
     assert.deepEqual(extensionFacts(bare), { serialBytes: 2, ocsp: [], crl: [], scts: false })
     assert.deepEqual(extensionFacts(Buffer.from([0x30, 0x03, 0x02])), { serialBytes: 0, ocsp: [], crl: [], scts: false })
     // Self-signed: only the self-signed finding, not the issuance ones.
     assert.deepEqual(analyzeChain([bare], { now: Date.now(), hostname: 'bare.ward.test', trusted: false })[0]!.problems, ['self-signed'])
     // A CA-signed leaf with a 1-byte serial and no revocation or CT extensions, in a chain with its root.
     const root = make('root', '0x0102030405060708', [])
-    const asLeaf = (der: Buffer, trusted: boolean, sct = false) => analyzeChain([der, root], { now: Date.now(), hostname: 'x.ward.test', trusted, sctInHandshake: sct })[0]!
+    const asLeaf = (der: Buffer, trusted: boolean, sct = false) =>
+      analyzeChain([der, root], { now: Date.now(), hostname: 'x.ward.test', trusted, sctInHandshake: sct })[0]!
     writeFileSync(join(dir, 'leaf.ext'), 'subjectAltName=DNS:x.ward.test\n')
-    execFileSync('openssl', ['req', '-new', '-key', join(dir, 'bare.key'), '-out', join(dir, 'leaf.csr'), '-subj', '/CN=x.ward.test'], { stdio: 'ignore' })
-    execFileSync('openssl', ['x509', '-req', '-in', join(dir, 'leaf.csr'), '-CA', join(dir, 'root.pem'), '-CAkey', join(dir, 'root.key'), '-set_serial', '0x77', '-days', '90', '-out', join(dir, 'leaf.pem'),
-      '-extfile', join(dir, 'leaf.ext')], { stdio: 'ignore' })
+    execFileSync('openssl', ['req', '-new', '-key', join(dir, 'bare.key'), '-out', join(dir, 'leaf.csr'), '-subj', '/CN=x.ward.test'], {
+      stdio: 'ignore',
+    })
+    execFileSync(
+      'openssl',
+      [
+        'x509',
+        '-req',
+        '-in',
+        join(dir, 'leaf.csr'),
+        '-CA',
+        join(dir, 'root.pem'),
+        '-CAkey',
+        join(dir, 'root.key'),
+        '-set_serial',
+        '0x77',
+        '-days',
+        '90',
+        '-out',
+        join(dir, 'leaf.pem'),
+        '-extfile',
+        join(dir, 'leaf.ext'),
+      ],
+      { stdio: 'ignore' },
+    )
     const leaf = Buffer.from(new X509Certificate(readFileSync(join(dir, 'leaf.pem'))).raw)
     assert.deepEqual([...asLeaf(leaf, true).problems].sort(), ['no-ct', 'no-revocation-info', 'short-serial'])
     assert.deepEqual([...asLeaf(leaf, true, true).problems].sort(), ['no-revocation-info', 'short-serial'], 'SCTs in the handshake count')
-    assert.deepEqual([...asLeaf(leaf, false).problems].sort(), ['no-revocation-info', 'short-serial', 'untrusted'], 'CT is only expected of trusted chains')
+    assert.deepEqual(
+      [...asLeaf(leaf, false).problems].sort(),
+      ['no-revocation-info', 'short-serial', 'untrusted'],
+      'CT is only expected of trusted chains',
+    )
     const r = asLeaf(leaf, true)
     assert.equal(r.serial_bytes, 1)
     assert.deepEqual([r.ocsp_urls, r.crl_urls, r.embedded_scts], [[], [], false])
@@ -236,19 +371,71 @@ test('DH group size from a ServerKeyExchange; ClientHello asks for OCSP stapling
 })
 
 test('tlsFindings: no forward secrecy is medium only when no suite has it; weak DH by size; stapling only where the certificate names OCSP', () => {
-  const c = (name: string, code: string, classes: string[]) => ({ name, iana: name, code, bits: 128, weak: classes.length > 0, classes: classes as any })
-  const staticOnly = tlsFindings(report({ protocols: [{ name: 'TLSv1.2', accepted: true, ciphers: [c('AES128-GCM-SHA256', '009c', ['no-fs'])] }] }), '192.0.2.1', 443)
-  assert.deepEqual(staticOnly.map((f) => [f.check.id, f.risk]), [['tls.cipher.no-forward-secrecy', 'medium']])
-  const mixed = tlsFindings(report({ protocols: [{ name: 'TLSv1.2', accepted: true, ciphers: [c('AES128-GCM-SHA256', '009c', ['no-fs']), c('ECDHE-RSA-AES128-SHA', 'c013', ['cbc'])] }] }), '192.0.2.1', 443)
-  assert.deepEqual(mixed.map((f) => [f.check.id, f.risk]), [['tls.cipher.no-forward-secrecy', undefined], ['tls.cipher.cbc', undefined]])
+  const c = (name: string, code: string, classes: string[]) => ({
+    name,
+    iana: name,
+    code,
+    bits: 128,
+    weak: classes.length > 0,
+    classes: classes as any,
+  })
+  const staticOnly = tlsFindings(
+    report({ protocols: [{ name: 'TLSv1.2', accepted: true, ciphers: [c('AES128-GCM-SHA256', '009c', ['no-fs'])] }] }),
+    '192.0.2.1',
+    443,
+  )
+  assert.deepEqual(
+    staticOnly.map((f) => [f.check.id, f.risk]),
+    [['tls.cipher.no-forward-secrecy', 'medium']],
+  )
+  const mixed = tlsFindings(
+    report({
+      protocols: [
+        {
+          name: 'TLSv1.2',
+          accepted: true,
+          ciphers: [c('AES128-GCM-SHA256', '009c', ['no-fs']), c('ECDHE-RSA-AES128-SHA', 'c013', ['cbc'])],
+        },
+      ],
+    }),
+    '192.0.2.1',
+    443,
+  )
+  assert.deepEqual(
+    mixed.map((f) => [f.check.id, f.risk]),
+    [
+      ['tls.cipher.no-forward-secrecy', undefined],
+      ['tls.cipher.cbc', undefined],
+    ],
+  )
   assert.match(mixed[0]!.detail!, /forward secrecy are offered too/)
-  const dh = (bits: number) => tlsFindings(report({ dh: { bits, protocol: 'TLSv1.2', suite: 'DHE-RSA-AES128-GCM-SHA256' } }), '192.0.2.1', 443).map((f) => [f.check.id, f.risk ?? 'medium'])
+  const dh = (bits: number) =>
+    tlsFindings(report({ dh: { bits, protocol: 'TLSv1.2', suite: 'DHE-RSA-AES128-GCM-SHA256' } }), '192.0.2.1', 443).map((f) => [
+      f.check.id,
+      f.risk ?? 'medium',
+    ])
   assert.deepEqual(dh(1024), [['tls.cipher.weak-dh', 'medium']])
   assert.deepEqual(dh(1536), [['tls.cipher.weak-dh', 'low']])
   assert.deepEqual(dh(2048), [])
   const leaf = (ocsp: string[]): CertificateReport => ({
-    position: 0, subject: 'CN=x', issuer: 'CN=ca', serial_number: '01', serial_bytes: 16, ocsp_urls: ocsp, crl_urls: [], embedded_scts: true,
-    valid_from: '', valid_to: '', key_type: 'rsa', key_size: 2048, signature_algorithm: 'sha256WithRSAEncryption', sans: [], fingerprint_sha1: '', fingerprint_sha256: '', self_signed: false, problems: [],
+    position: 0,
+    subject: 'CN=x',
+    issuer: 'CN=ca',
+    serial_number: '01',
+    serial_bytes: 16,
+    ocsp_urls: ocsp,
+    crl_urls: [],
+    embedded_scts: true,
+    valid_from: '',
+    valid_to: '',
+    key_type: 'rsa',
+    key_size: 2048,
+    signature_algorithm: 'sha256WithRSAEncryption',
+    sans: [],
+    fingerprint_sha1: '',
+    fingerprint_sha256: '',
+    self_signed: false,
+    problems: [],
   })
   const ids = (o: Partial<TlsReport>) => tlsFindings(report(o), '192.0.2.1', 443).map((f) => f.check.id)
   assert.deepEqual(ids({ certificates: [leaf(['http://ocsp.ward.test/'])], ocspStapling: false }), ['tls.cert.ocsp-stapling-missing'])

@@ -22,10 +22,12 @@ before(async () => {
   // Scan every server once, a few at a time; the tests below look at the results.
   const names = Object.keys(bed.servers) as TlsServerName[]
   for (let i = 0; i < names.length; i += 6) {
-    await Promise.all(names.slice(i, i + 6).map(async (n) => {
-      const s = bed.servers[n]
-      results.set(n, await runTool(trusting, { target: s.host, params: { port: s.port } }))
-    }))
+    await Promise.all(
+      names.slice(i, i + 6).map(async (n) => {
+        const s = bed.servers[n]
+        results.set(n, await runTool(trusting, { target: s.host, params: { port: s.port } }))
+      }),
+    )
   }
 })
 
@@ -46,8 +48,15 @@ test('every server yields exactly its planted findings (the modern one none)', (
 test('accepted protocols and cipher suites match each server', () => {
   for (const [name, s] of Object.entries(bed.servers)) {
     const protocols = results.get(name as TlsServerName)!.output.protocols as OutProtocol[]
-    assert.deepEqual(protocols.filter((p) => p.accepted).map((p) => p.name), s.truth.protocols, name)
-    assert.ok(protocols.every((p) => p.accepted !== null), `${name}: every protocol decided`)
+    assert.deepEqual(
+      protocols.filter((p) => p.accepted).map((p) => p.name),
+      s.truth.protocols,
+      name,
+    )
+    assert.ok(
+      protocols.every((p) => p.accepted !== null),
+      `${name}: every protocol decided`,
+    )
     for (const [proto, suites] of Object.entries(s.truth.ciphers ?? {})) {
       const got = protocols.find((p) => p.name === proto)!.ciphers.map((c) => c.name)
       assert.deepEqual([...got].sort(), [...suites].sort(), `${name} ${proto}`)
@@ -57,19 +66,31 @@ test('accepted protocols and cipher suites match each server', () => {
 
 test('a server that drops long ClientHellos is still enumerated (chunked retry)', () => {
   const r = results.get('picky')!
-  assert.ok(r.logs.some((l) => /^TLSv1\.2: refused the full suite list but accepts TLSv1\.2/.test(l)), r.logs.join('\n'))
+  assert.ok(
+    r.logs.some((l) => /^TLSv1\.2: refused the full suite list but accepts TLSv1\.2/.test(l)),
+    r.logs.join('\n'),
+  )
 })
 
 test('weak suites are flagged with a reason, strong ones are not', () => {
   const legacy = results.get('legacy')!.output.protocols as OutProtocol[]
   const tls12 = legacy.find((p) => p.name === 'TLSv1.2')!.ciphers
-  assert.deepEqual(tls12.filter((c) => !c.weak).map((c) => c.name), ['ECDHE-RSA-AES128-GCM-SHA256'])
+  assert.deepEqual(
+    tls12.filter((c) => !c.weak).map((c) => c.name),
+    ['ECDHE-RSA-AES128-GCM-SHA256'],
+  )
   assert.match(tls12.find((c) => c.name === 'NULL-SHA')!.reason!, /NULL/)
-  assert.equal(tls12.find((c) => c.name === 'AES128-SHA')!.reason, 'CBC mode with MAC-then-encrypt (Lucky Thirteen); static key exchange (no forward secrecy)')
+  assert.equal(
+    tls12.find((c) => c.name === 'AES128-SHA')!.reason,
+    'CBC mode with MAC-then-encrypt (Lucky Thirteen); static key exchange (no forward secrecy)',
+  )
   assert.equal(tls12.find((c) => c.name === 'ECDHE-RSA-AES256-SHA')!.reason, 'CBC mode with MAC-then-encrypt (Lucky Thirteen)')
   assert.equal(tls12.find((c) => c.name === 'NULL-SHA')!.bits, 0)
   const tls10 = legacy.find((p) => p.name === 'TLSv1.0')!.ciphers
-  assert.ok(tls10.every((c) => c.weak), 'every TLS 1.0 suite here is CBC or NULL')
+  assert.ok(
+    tls10.every((c) => c.weak),
+    'every TLS 1.0 suite here is CBC or NULL',
+  )
   assert.match(tls10.find((c) => c.name === 'AES128-SHA')!.reason!, /CBC/)
   const modern = results.get('modern')!.output.protocols as OutProtocol[]
   assert.ok(modern.flatMap((p) => p.ciphers).every((c) => !c.weak && typeof c.bits === 'number'))
@@ -96,7 +117,10 @@ test('the healthy twin passes every test and documents its certificate', () => {
 
 test('the clean server (AEAD + ECDHE only, OCSP stapled, CRL, SCTs, long serial) passes every test', () => {
   const r = results.get('clean')!
-  assert.deepEqual(r.findings.map((f) => f.check.id), [])
+  assert.deepEqual(
+    r.findings.map((f) => f.check.id),
+    [],
+  )
   assert.ok(r.tests.length >= 7 && r.tests.every((t) => t.result === 'passed'), r.tests.map((t) => `${t.name}: ${t.result}`).join(', '))
   const [leaf] = r.output.certificates as any[]
   assert.deepEqual(leaf.ocsp_urls, ['http://ocsp.ward.test/'])
@@ -108,7 +132,7 @@ test('the clean server (AEAD + ECDHE only, OCSP stapled, CRL, SCTs, long serial)
 test('depth checks: each planted server yields its finding with its detail', () => {
   const detail = (n: TlsServerName, id: string) => results.get(n)!.findings.find((f) => f.check.id === id)!.detail!
   assert.match(detail('weakdh', 'tls.cipher.weak-dh'), /1024-bit group/)
-  assert.equal(results.get('weakdh')!.findings[0]!.risk, undefined, '1024 bits: the check\'s own (medium) risk')
+  assert.equal(results.get('weakdh')!.findings[0]!.risk, undefined, "1024 bits: the check's own (medium) risk")
   assert.match(detail('staticrsa', 'tls.cipher.no-forward-secrecy'), /AES128-GCM-SHA256.*forward secrecy are offered too/)
   assert.match(detail('cbc', 'tls.cipher.cbc'), /ECDHE-RSA-AES128-SHA256/)
   assert.match(detail('shortserial', 'tls.cert.short-serial'), /serial number 1001 .* 2 byte/)
@@ -118,7 +142,10 @@ test('depth checks: each planted server yields its finding with its detail', () 
   assert.ok(results.get('clean')!.logs.includes('client-initiated renegotiation (TLSv1.2): refused'))
   assert.equal(results.get('clientreneg')!.tests.find((t) => t.name === 'Secure renegotiation')!.result, 'failed')
   // A server without DHE suites measures no group.
-  assert.equal(results.get('modern')!.logs.some((l) => /^DHE/.test(l)), false)
+  assert.equal(
+    results.get('modern')!.logs.some((l) => /^DHE/.test(l)),
+    false,
+  )
   assert.ok(results.get('weakdh')!.logs.some((l) => /^DHE \(TLSv1\.2, DHE-RSA-AES128-GCM-SHA256\): 1024-bit group$/.test(l)))
 })
 
@@ -154,7 +181,10 @@ test('findings carry location and classification', () => {
   assert.equal(nul.location, 'cipher:null')
   assert.equal(nul.evidence!.type, 'table')
   assert.deepEqual((nul.evidence as any).data.rows.map((r: string[]) => `${r[0]} ${r[1]}`).sort(), [
-    'TLSv1.0 NULL-SHA', 'TLSv1.1 NULL-SHA', 'TLSv1.2 NULL-SHA', 'TLSv1.2 NULL-SHA256',
+    'TLSv1.0 NULL-SHA',
+    'TLSv1.1 NULL-SHA',
+    'TLSv1.2 NULL-SHA',
+    'TLSv1.2 NULL-SHA256',
   ])
   assert.equal(results.get('sslv3')!.findings.find((f) => f.check.id === 'tls.protocol.sslv3')!.check.cve?.[0], 'CVE-2014-3566')
 })
@@ -238,7 +268,11 @@ test('stops within 1 s of an abort and returns normally (server that never answe
     const ac = new AbortController()
     const started = performance.now()
     setTimeout(() => ac.abort(new Error('stopped by test')), 400)
-    const r = await runTool(trusting, { target: '127.0.4.32', params: { port: (srv.address() as net.AddressInfo).port }, signal: ac.signal })
+    const r = await runTool(trusting, {
+      target: '127.0.4.32',
+      params: { port: (srv.address() as net.AddressInfo).port },
+      signal: ac.signal,
+    })
     const afterAbort = performance.now() - started - 400
     assert.ok(afterAbort < 1000, `returned ${afterAbort} ms after the abort`)
     assert.equal(r.error, undefined)
@@ -256,7 +290,9 @@ test('scanTls/tlsFindings are usable on their own (tool 350 reuse)', async () =>
     const s = bed.servers.sslv3
     const report = await scanTls(egress, s.host, s.port, { signal: AbortSignal.timeout(20_000) })
     assert.equal(report.protocols.find((p) => p.name === 'SSLv3')!.accepted, true)
-    const ids = tlsFindings(report, s.host, s.port).map((f) => f.check.id).sort()
+    const ids = tlsFindings(report, s.host, s.port)
+      .map((f) => f.check.id)
+      .sort()
     assert.deepEqual(ids, [...s.truth.findings].sort())
   } finally {
     await egress.close()

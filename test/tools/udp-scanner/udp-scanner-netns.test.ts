@@ -17,11 +17,19 @@ async function child() {
     const full = await runTool(udpScanner, { target: '127.0.0.1', params: { ports: 'all', timeout_ms: 500, retries: 1 } })
     // 192.0.2.1 (TEST-NET-1): the namespace has no route, so every probe fails with ENETUNREACH.
     const unreachable = await runTool(udpScanner, { target: '192.0.2.1', params: { ports: '53,123,161' } })
-    console.log(JSON.stringify({
-      full: { error: full.error?.message, ports: full.output.ports, summary: full.output.ports_summary, ms: full.elapsedMs, ids: [...new Set(full.findings.map((f) => f.check.id))].sort() },
-      truth: bed.truth,
-      unreachable: { name: unreachable.error?.name, message: unreachable.error?.message },
-    }))
+    console.log(
+      JSON.stringify({
+        full: {
+          error: full.error?.message,
+          ports: full.output.ports,
+          summary: full.output.ports_summary,
+          ms: full.elapsedMs,
+          ids: [...new Set(full.findings.map((f) => f.check.id))].sort(),
+        },
+        truth: bed.truth,
+        unreachable: { name: unreachable.error?.name, message: unreachable.error?.message },
+      }),
+    )
   } finally {
     await bed.close()
   }
@@ -30,7 +38,9 @@ async function child() {
 if (CHILD) {
   await child()
 } else {
-  test('inside a namespace: a full 1-65535 scan finds exactly the test bed; no route → connection error', { timeout: 55_000 }, async (t) => {
+  test('inside a namespace: a full 1-65535 scan finds exactly the test bed; no route → connection error', {
+    timeout: 55_000,
+  }, async (t) => {
     const ns = `ward-udp-${process.pid}`
     if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) {
       // Without CAP_SYS_ADMIN the namespace cannot exist; say so and check what still can be checked.
@@ -40,15 +50,24 @@ if (CHILD) {
     }
     t.after(() => spawnSync('ip', ['netns', 'delete', ns]))
     assert.equal(spawnSync('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']).status, 0)
-    const { stdout } = await promisify(execFile)('ip', ['netns', 'exec', ns, process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, WARD_UDP_NETNS_CHILD: '1' },
-      timeout: 50_000,
-      maxBuffer: 1 << 24,
-    })
+    const { stdout } = await promisify(execFile)(
+      'ip',
+      ['netns', 'exec', ns, process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url)],
+      {
+        env: { ...process.env, WARD_UDP_NETNS_CHILD: '1' },
+        timeout: 50_000,
+        maxBuffer: 1 << 24,
+      },
+    )
     const r = JSON.parse(stdout.trim().split('\n').pop()!)
     assert.equal(r.full.error, undefined)
-    const expectOpen = r.truth.filter((x: { state: string }) => x.state !== 'closed').map((x: { port: number; state: string }) => [x.port, x.state])
-    assert.deepEqual(r.full.ports.map((x: { port: number; state: string }) => [x.port, x.state]), expectOpen)
+    const expectOpen = r.truth
+      .filter((x: { state: string }) => x.state !== 'closed')
+      .map((x: { port: number; state: string }) => [x.port, x.state])
+    assert.deepEqual(
+      r.full.ports.map((x: { port: number; state: string }) => [x.port, x.state]),
+      expectOpen,
+    )
     assert.equal(r.full.summary.scanned, 65535)
     assert.equal(r.full.summary.closed, 65535 - expectOpen.length)
     assert.ok(r.full.ids.includes('udp.memcached.exposed'))

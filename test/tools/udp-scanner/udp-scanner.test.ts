@@ -44,7 +44,10 @@ function compareWithTruth(r: HarnessResult, bed: UdpTestbed) {
     assert.equal(row.state, t.state, `state of ${t.port}`)
     assert.equal(row.protocol, 'udp')
     if (t.service) assert.equal(row.service, t.service, `service of ${t.port}`)
-    const ids = r.findings.filter((f) => f.port === t.port).map((f) => f.check.id).sort()
+    const ids = r.findings
+      .filter((f) => f.port === t.port)
+      .map((f) => f.check.id)
+      .sort()
     const expected = (t.state === 'open' ? ['udp.ports.open', ...t.checks] : t.checks).sort()
     assert.deepEqual(ids, expected, `findings on ${t.port}`)
   }
@@ -72,7 +75,15 @@ test('the vulnerable host: every planted service is found with its amplification
   const eol = r.findings.find((f) => f.check.id === 'eol.bind')!
   assert.deepEqual([eol.port, eol.protocol, eol.service], [53, 'udp', 'domain'])
   assert.match(eol.name ?? '', /^ISC BIND 9\.11 and older is past end of life \(2022-03\)$/)
-  assert.deepEqual((r.output.ports as Array<Row & { product: string | null; version: string | null }>).filter((x) => x.product).map((x) => [x.port, x.product, x.version]), [[53, 'ISC BIND', '9.11.4'], [11211, 'memcached', '1.4.25']])
+  assert.deepEqual(
+    (r.output.ports as Array<Row & { product: string | null; version: string | null }>)
+      .filter((x) => x.product)
+      .map((x) => [x.port, x.product, x.version]),
+    [
+      [53, 'ISC BIND', '9.11.4'],
+      [11211, 'memcached', '1.4.25'],
+    ],
+  )
   assert.ok(r.tests.every((t) => t.status === 'finished'))
   assert.equal(r.progress, 100)
 })
@@ -91,7 +102,10 @@ test('the hardened twin: the same services give no amplification finding', async
 test('a URL target scans its host', async () => {
   const r = await runTool(udpScanner, { target: `http://${VULNERABLE}:8080/x`, params: { ports: '53,40001', ...fast } })
   assert.equal(r.error, undefined)
-  assert.deepEqual((r.output.ports as Row[]).map((x) => [x.port, x.state]), [[53, 'open']])
+  assert.deepEqual(
+    (r.output.ports as Row[]).map((x) => [x.port, x.state]),
+    [[53, 'open']],
+  )
 })
 
 test('exchange: reply → open, ICMP unreachable → closed, silence → open|filtered', async () => {
@@ -128,7 +142,11 @@ test('adaptive wait: after the host answered, silent ports are not given the ful
 test('stopping: an abort ends the scan within a second and returns normally', async () => {
   const ac = new AbortController()
   setTimeout(() => ac.abort(new Error('stopped by user')), 200)
-  const r = await runTool(udpScanner, { target: VULNERABLE, params: { ports: `${SILENT_PORT}`, timeout_ms: 5000, retries: 5 }, signal: ac.signal })
+  const r = await runTool(udpScanner, {
+    target: VULNERABLE,
+    params: { ports: `${SILENT_PORT}`, timeout_ms: 5000, retries: 5 },
+    signal: ac.signal,
+  })
   assert.equal(r.error, undefined)
   assert.ok(r.elapsedMs < 1200, `took ${r.elapsedMs} ms`)
   assert.equal(r.tests.find((t) => t.name === 'UDP port discovery')!.status, 'error')

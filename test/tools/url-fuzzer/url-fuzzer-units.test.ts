@@ -93,7 +93,8 @@ const obs = (status: number, body: string, extra: Partial<Observation> = {}): Ob
   body: Buffer.from(body),
   ...extra,
 })
-const page404 = (path: string, n: number) => `<html><title>Not found</title><p>No page ${path} here.</p><a href="/">home</a> <i>req ${n}</i></html>`
+const page404 = (path: string, n: number) =>
+  `<html><title>Not found</title><p>No page ${path} here.</p><a href="/">home</a> <i>req ${n}</i></html>`
 
 describe('soft-404 signature', () => {
   const sig = new Signature([
@@ -148,7 +149,10 @@ describe('soft-404 signature', () => {
 })
 
 describe('wordlists', () => {
-  const words = (name: string) => readFileSync(new URL(`../../../src/tools/url-fuzzer/wordlists/${name}.txt`, import.meta.url), 'utf8').split('\n').filter(Boolean)
+  const words = (name: string) =>
+    readFileSync(new URL(`../../../src/tools/url-fuzzer/wordlists/${name}.txt`, import.meta.url), 'utf8')
+      .split('\n')
+      .filter(Boolean)
   const small = words('small')
   const medium = words('medium')
   test('small has about 500 and medium about 5000 distinct words, medium containing small', () => {
@@ -157,12 +161,18 @@ describe('wordlists', () => {
     assert.equal(new Set(small).size, small.length)
     assert.equal(new Set(medium).size, medium.length)
     const m = new Set(medium)
-    assert.deepEqual(small.filter((w) => !m.has(w)), [])
+    assert.deepEqual(
+      small.filter((w) => !m.has(w)),
+      [],
+    )
   })
   test('every word is a valid array-wordlist word and every planted path is in small', () => {
     assert.ok(Value.Check(urlFuzzerParams, { ...(Value.Default(urlFuzzerParams, {}) as object), wordlist: medium }))
     const s = new Set(small)
-    assert.deepEqual(Object.keys(PLANTED).filter((p) => !s.has(p)), [])
+    assert.deepEqual(
+      Object.keys(PLANTED).filter((p) => !s.has(p)),
+      [],
+    )
   })
   test('openWordlist counts and streams the shipped lists', async () => {
     const src = await openWordlist('small')
@@ -202,7 +212,10 @@ describe('wordlists', () => {
     const r = resolveToolParams(urlFuzzerParams, {})
     assert.ok(r.ok)
     const v = r.value as Record<string, unknown>
-    assert.deepEqual([v.wordlist, v.extensions, v.methods, v.concurrency, v.follow_redirects, v.rate_limit], ['small', [], ['GET'], 20, false, 200])
+    assert.deepEqual(
+      [v.wordlist, v.extensions, v.methods, v.concurrency, v.follow_redirects, v.rate_limit],
+      ['small', [], ['GET'], 20, false, 200],
+    )
     assert.ok(!(v.status_codes as number[]).includes(404))
   })
 })

@@ -18,7 +18,25 @@ const startUrlsOf = (ip: string) => startUrls({ id: 1, name: ip, type: 'ip_addre
 function selfSigned(): { key: string; cert: string } | null {
   const dir = mkdtempSync(join(tmpdir(), 'ward-fuzz-tls-'))
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=fuzz.test', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=fuzz.test',
+        '-keyout',
+        join(dir, 'k.pem'),
+        '-out',
+        join(dir, 'c.pem'),
+      ],
+      { stdio: 'ignore' },
+    )
     return { key: readFileSync(join(dir, 'k.pem'), 'utf8'), cert: readFileSync(join(dir, 'c.pem'), 'utf8') }
   } catch {
     return null
@@ -29,7 +47,13 @@ function selfSigned(): { key: string; cert: string } | null {
 
 const HOST = '127.0.3.1'
 const FAST = { rate_limit: 20_000, concurrency: 20 }
-const KIND_CHECKS = ['fuzzer.exposure.vcs', 'fuzzer.exposure.backup', 'fuzzer.exposure.config', 'fuzzer.exposure.admin-panel', 'fuzzer.exposure.debug']
+const KIND_CHECKS = [
+  'fuzzer.exposure.vcs',
+  'fuzzer.exposure.backup',
+  'fuzzer.exposure.config',
+  'fuzzer.exposure.admin-panel',
+  'fuzzer.exposure.debug',
+]
 
 const found = (r: HarnessResult, site: FuzzSite) => ((r.output.urls as UrlEntry[]) ?? []).map((u) => u.url.slice(site.url.length)).sort()
 const plantedPaths = Object.keys(PLANTED).sort()
@@ -67,7 +91,12 @@ for (const variant of ['normal', 'catch-all', 'redirect'] as FuzzSiteVariant[]) 
       assert.equal(summary[0]!.url, site.url)
       assert.equal(summary[0]!.evidence?.type, 'table')
       const listed = (summary[0]!.evidence as { data: { rows: string[][] } }).data.rows.map((row) => row[1]!.slice(site.url.length)).sort()
-      assert.deepEqual(listed, Object.keys(PLANTED).filter((p) => !PLANTED[p]!.kind).sort())
+      assert.deepEqual(
+        listed,
+        Object.keys(PLANTED)
+          .filter((p) => !PLANTED[p]!.kind)
+          .sort(),
+      )
     })
     test('records one test per kind, each failed, and reaches 100 % progress', () => {
       for (const id of KIND_CHECKS) {
@@ -117,17 +146,24 @@ describe('tool_params', () => {
 
   test('an array wordlist with extensions tries each word bare and with each suffix', async () => {
     for (const s of [site, catchAll]) {
-      const r = await runTool(urlFuzzer, { target: s.url, params: { ...FAST, wordlist: ['index', 'config.php', 'nothing', '.git/HEAD', 'index.php'], extensions: ['.php', 'bak'] } })
+      const r = await runTool(urlFuzzer, {
+        target: s.url,
+        params: { ...FAST, wordlist: ['index', 'config.php', 'nothing', '.git/HEAD', 'index.php'], extensions: ['.php', 'bak'] },
+      })
       // 'index' + '.php' and the word 'index.php' reach one URL: listed once.
       assert.deepEqual(found(r, s), ['.git/HEAD', 'config.php.bak', 'index.php', 'index.php.bak'])
       const lines = s.stats.lines.filter((l) => /index|config|nothing|HEAD/.test(l))
-      for (const l of ['GET /index', 'GET /index.php', 'GET /index.bak', 'GET /config.php.bak', 'GET /nothing.php']) assert.ok(lines.includes(l), l)
+      for (const l of ['GET /index', 'GET /index.php', 'GET /index.bak', 'GET /config.php.bak', 'GET /nothing.php'])
+        assert.ok(lines.includes(l), l)
     }
   })
 
   test('status_codes decides which statuses count as found', async () => {
     const only200 = await runTool(urlFuzzer, { target: site.url, params: { ...FAST, status_codes: [200] } })
-    assert.deepEqual(found(only200, site), plantedPaths.filter((p) => PLANTED[p]!.status === 200 && !PLANTED[p]!.method))
+    assert.deepEqual(
+      found(only200, site),
+      plantedPaths.filter((p) => PLANTED[p]!.status === 200 && !PLANTED[p]!.method),
+    )
     const denied = await runTool(urlFuzzer, { target: site.url, params: { ...FAST, status_codes: [401, 403] } })
     assert.deepEqual(found(denied, site), ['api', 'private'])
     assert.equal(denied.findings.filter((f) => f.check.id !== 'fuzzer.discovery.path').length, 0)
@@ -143,7 +179,10 @@ describe('tool_params', () => {
     const plain = await runTool(urlFuzzer, { target: site.url, params: { ...FAST, wordlist: ['images', 'login'] } })
     assert.deepEqual(found(plain, site), ['images', 'login'])
     // /images -> /images/ which does not exist: not found once followed.
-    const followed = await runTool(urlFuzzer, { target: site.url, params: { ...FAST, wordlist: ['images', 'login'], follow_redirects: true } })
+    const followed = await runTool(urlFuzzer, {
+      target: site.url,
+      params: { ...FAST, wordlist: ['images', 'login'], follow_redirects: true },
+    })
     assert.deepEqual(found(followed, site), ['login'])
   })
 
@@ -160,7 +199,8 @@ describe('tool_params', () => {
       { status_codes: [99] },
       { colour: 'red' },
     ]
-    for (const params of bad) await assert.rejects(runTool(urlFuzzer, { target: site.url, params }), /tool_params/, JSON.stringify(params).slice(0, 60))
+    for (const params of bad)
+      await assert.rejects(runTool(urlFuzzer, { target: site.url, params }), /tool_params/, JSON.stringify(params).slice(0, 60))
   })
 })
 
@@ -211,7 +251,11 @@ describe('bounds', () => {
         abortedAt = performance.now()
         ac.abort(new Error('stop requested'))
       }, 1500)
-      const r = await runTool(urlFuzzer, { target: site.url, params: { wordlist: 'medium', concurrency: 10, rate_limit: 20_000 }, signal: ac.signal })
+      const r = await runTool(urlFuzzer, {
+        target: site.url,
+        params: { wordlist: 'medium', concurrency: 10, rate_limit: 20_000 },
+        signal: ac.signal,
+      })
       const late = performance.now() - abortedAt
       t.diagnostic(`returned ${late.toFixed(0)} ms after the abort, progress ${r.progress} %`)
       assert.equal(r.error, undefined)
@@ -256,8 +300,14 @@ describe('targets and redirects', () => {
       return
     }
     try {
-      const r = await runTool(urlFuzzer, { target: { id: 1, name: '127.0.3.2', type: 'ip_address' }, params: { ...FAST, wordlist: ['.env'] } })
-      assert.deepEqual(((r.output.urls as UrlEntry[]) ?? []).map((u) => u.url), ['http://127.0.3.2/.env'])
+      const r = await runTool(urlFuzzer, {
+        target: { id: 1, name: '127.0.3.2', type: 'ip_address' },
+        params: { ...FAST, wordlist: ['.env'] },
+      })
+      assert.deepEqual(
+        ((r.output.urls as UrlEntry[]) ?? []).map((u) => u.url),
+        ['http://127.0.3.2/.env'],
+      )
       assert.ok(r.logs.some((l) => l.startsWith('base: http://127.0.3.2/')))
       t.diagnostic('served on 127.0.3.2:80; https://127.0.3.2/ was refused first')
     } finally {
@@ -309,7 +359,19 @@ describe('every check passes when nothing of its kind is exposed', () => {
   test('sensitive names that are not planted leave every test passed', async () => {
     const site = await startFuzzSite({ host: HOST, variant: 'catch-all' })
     try {
-      const words = ['.svn/entries', '.hg/hgrc', 'backup.tar.gz', 'dump.sql', '.htpasswd', 'appsettings.json', 'adminer.php', 'pma', 'server-info', 'actuator/heapdump', 'nothing-here']
+      const words = [
+        '.svn/entries',
+        '.hg/hgrc',
+        'backup.tar.gz',
+        'dump.sql',
+        '.htpasswd',
+        'appsettings.json',
+        'adminer.php',
+        'pma',
+        'server-info',
+        'actuator/heapdump',
+        'nothing-here',
+      ]
       const r = await runTool(urlFuzzer, { target: site.url, params: { ...FAST, wordlist: words } })
       assert.equal(r.findings.length, 0)
       for (const t of r.tests) assert.equal(t.result, 'passed', t.name)

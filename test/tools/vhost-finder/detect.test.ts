@@ -10,14 +10,21 @@ const ok = (body: string, status = 200, location: string | null = null) => ({ st
 const page = (title: string, text: string) => `<html><head><title>${title}</title></head><body>${text}</body></html>`
 
 test('an echo of the name is no difference: the same catch-all page for two names is one site', () => {
-  assert.ok(sameSite(shapeOf(ok(page('Welcome', 'Welcome to a.example')), 'a.example'), shapeOf(ok(page('Welcome', 'Welcome to administrator.example')), 'administrator.example')))
+  assert.ok(
+    sameSite(
+      shapeOf(ok(page('Welcome', 'Welcome to a.example')), 'a.example'),
+      shapeOf(ok(page('Welcome', 'Welcome to administrator.example')), 'administrator.example'),
+    ),
+  )
 })
 test('a changing token within the size band is the same site; another title is not', () => {
   assert.ok(sameSite(shapeOf(ok(page('W', 'token 1234567')), 'x'), shapeOf(ok(page('W', 'token 7654321')), 'y')))
   assert.ok(!sameSite(shapeOf(ok(page('W', 'token')), 'x'), shapeOf(ok(page('Dev', 'token')), 'y')))
 })
 test('status and redirect tell sites apart; a redirect to the same name elsewhere does not', () => {
-  assert.ok(!sameSite(shapeOf(ok('', 302, 'https://a.example/login'), 'a.example'), shapeOf(ok('', 302, 'https://b.example/'), 'b.example')))
+  assert.ok(
+    !sameSite(shapeOf(ok('', 302, 'https://a.example/login'), 'a.example'), shapeOf(ok('', 302, 'https://b.example/'), 'b.example')),
+  )
   assert.ok(sameSite(shapeOf(ok('', 301, 'https://a.example/'), 'a.example'), shapeOf(ok('', 301, 'https://b.example/'), 'b.example')))
   assert.ok(!sameSite(shapeOf(ok(page('A', 'x'), 401), 'a'), shapeOf(ok(page('A', 'x'), 200), 'b')))
 })
@@ -42,17 +49,36 @@ test('internal-looking names are marked; public ones are not', () => {
   assert.equal(internalMarker('developer-portal.example.com'), null)
 })
 test('certificate names come from the CN and the DNS entries of subjectAltName', () => {
-  assert.deepEqual(certificateNames('C=DE\nCN=A.example', 'DNS:a.example, DNS:*.b.example, IP Address:127.0.0.1'), ['a.example', '*.b.example'])
+  assert.deepEqual(certificateNames('C=DE\nCN=A.example', 'DNS:a.example, DNS:*.b.example, IP Address:127.0.0.1'), [
+    'a.example',
+    '*.b.example',
+  ])
   assert.deepEqual(certificateNames(undefined, undefined), [])
 })
 test('base domains come from wildcards, parents and registrable domains; candidates are unique with their sources', () => {
-  assert.deepEqual(baseDomains(['*.shop.example.com', 'www.example.co.uk'], ['extra.example']), ['extra.example', 'shop.example.com', 'example.com', 'example.co.uk'])
-  const c = buildCandidates({ targetName: 'example.com', certificate: ['www.example.com', '*.example.com'], reverseDns: [], workspace: ['www.example.com', '10.0.0.1'], words: ['www', 'dev', 'x.other'], extraWords: ['x.other'], domains: ['example.com'] })
+  assert.deepEqual(baseDomains(['*.shop.example.com', 'www.example.co.uk'], ['extra.example']), [
+    'extra.example',
+    'shop.example.com',
+    'example.com',
+    'example.co.uk',
+  ])
+  const c = buildCandidates({
+    targetName: 'example.com',
+    certificate: ['www.example.com', '*.example.com'],
+    reverseDns: [],
+    workspace: ['www.example.com', '10.0.0.1'],
+    words: ['www', 'dev', 'x.other'],
+    extraWords: ['x.other'],
+    domains: ['example.com'],
+  })
   assert.deepEqual(c, [
     { name: 'www.example.com', sources: ['certificate', 'workspace', 'wordlist'] },
     { name: 'dev.example.com', sources: ['wordlist'] },
     { name: 'x.other', sources: ['tool_params'] },
   ])
-  assert.deepEqual(buildCandidates({ targetName: null, certificate: [], reverseDns: [], workspace: [], words: ['dev'], extraWords: [], domains: [] }), [{ name: 'dev', sources: ['wordlist'] }])
+  assert.deepEqual(
+    buildCandidates({ targetName: null, certificate: [], reverseDns: [], workspace: [], words: ['dev'], extraWords: [], domains: [] }),
+    [{ name: 'dev', sources: ['wordlist'] }],
+  )
   assert.equal(hostName('Bad Name'), null)
 })

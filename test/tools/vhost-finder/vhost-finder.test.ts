@@ -21,7 +21,8 @@ after(async () => {
   await dns.close()
 })
 
-const scan = (tool_id: number, target_name: string, tool_params: Record<string, unknown> = {}) => scanThroughApi(w, tool_id, target_name, tool_params)
+const scan = (tool_id: number, target_name: string, tool_params: Record<string, unknown> = {}) =>
+  scanThroughApi(w, tool_id, target_name, tool_params)
 
 const names = (vhosts: any[]) => [...new Set(vhosts.map((v) => v.name))].sort()
 
@@ -36,7 +37,10 @@ describe('Find Virtual Hosts through the API', { concurrency: false }, () => {
     // Names Ward knows in the workspace: a target, and what a Subdomain Finder scan found.
     assert.equal((await w.req('POST', '/api/v2/targets', { form: { name: 'crm-legacy.vhost-bed.example' } })).statusCode, 201)
     const sub = await scan(20, 'vhost-bed.example', { wordlist: ['billing', 'nothing-here'] })
-    assert.ok(sub.output.subdomains.some((x: any) => x.hostname === 'billing.vhost-bed.example'), 'the Subdomain Finder found billing')
+    assert.ok(
+      sub.output.subdomains.some((x: any) => x.hostname === 'billing.vhost-bed.example'),
+      'the Subdomain Finder found billing',
+    )
 
     const { s, output, raw } = await scan(160, VHOST_ADDR.catchall, { ports: [bed.httpPort, bed.httpsPort], wordlist: ['secret-app'] })
     assert.equal(s.status_name, 'finished', s.status_message)
@@ -46,7 +50,10 @@ describe('Find Virtual Hosts through the API', { concurrency: false }, () => {
     for (const scheme of ['http', 'https']) assert.deepEqual(names(output.vhosts.filter((v: any) => v.scheme === scheme)), truth, scheme)
     const dev = output.vhosts.find((v: any) => v.name === 'dev.vhost-bed.example' && v.scheme === 'https')
     assert.deepEqual(Object.keys(dev).sort(), ['name', 'port', 'redirect', 'scheme', 'size', 'status', 'title'])
-    assert.deepEqual({ port: dev.port, status: dev.status, title: dev.title, redirect: dev.redirect }, { port: bed.httpsPort, status: 200, title: 'Dev build 4711', redirect: null })
+    assert.deepEqual(
+      { port: dev.port, status: dev.status, title: dev.title, redirect: dev.redirect },
+      { port: bed.httpsPort, status: 200, title: 'Dev build 4711', redirect: null },
+    )
     assert.ok(dev.size > 50)
     const staging = output.vhosts.find((v: any) => v.name === 'staging.vhost-bed.example' && v.scheme === 'http')
     assert.equal(staging.redirect, 'https://staging.vhost-bed.example/login')
@@ -55,7 +62,11 @@ describe('Find Virtual Hosts through the API', { concurrency: false }, () => {
     const log = raw.map((l: any) => l.line ?? l).join('\n')
     for (const [name, t] of Object.entries(VHOST_TRUTH.catchall)) {
       const via = t.via === 'subdomain-finder' ? 'workspace' : t.via
-      assert.match(log, new RegExp(`vhost ${name.replace(/\./g, '\\.')}:\\d+ on https: .*from [a-z_, -]*${via}`), `${name} found through ${via}`)
+      assert.match(
+        log,
+        new RegExp(`vhost ${name.replace(/\./g, '\\.')}:\\d+ on https: .*from [a-z_, -]*${via}`),
+        `${name} found through ${via}`,
+      )
     }
     // SNI followed the Host over HTTPS.
     assert.ok(bed.sniSeen.includes('dev.vhost-bed.example'), 'the candidate name was sent as SNI')
@@ -66,7 +77,10 @@ describe('Find Virtual Hosts through the API', { concurrency: false }, () => {
     for (const [name, t] of expected) {
       const f = internal.filter((x) => x.vuln_evidence?.data?.rows?.[0]?.[0] === name)
       assert.equal(f.length, 2, `${name}: one finding per endpoint`)
-      assert.ok(f.every((x) => x.risk_level === ((t as { internal: string }).internal === 'medium' ? 2 : 1)), `${name} risk`)
+      assert.ok(
+        f.every((x) => x.risk_level === ((t as { internal: string }).internal === 'medium' ? 2 : 1)),
+        `${name} risk`,
+      )
     }
     assert.equal(internal.length, expected.length * 2, 'no other internal finding')
     assert.equal(findings.filter((f) => f.vuln_id === 'vhost.discovered').length, truth.length * 2)
@@ -91,7 +105,10 @@ test('the hardened twin: its public sites are listed, nothing above info', async
     const { s, output } = await scan(160, `http://${VHOST_ADDR.hardened}:${bed.httpPort}/`)
     assert.equal(s.status_name, 'finished', s.status_message)
     assert.deepEqual(names(output.vhosts), Object.keys(VHOST_TRUTH.hardened).sort())
-    assert.deepEqual(output.findings.filter((f: any) => f.risk_level > 0).map((f: any) => f.vuln_id), [])
+    assert.deepEqual(
+      output.findings.filter((f: any) => f.risk_level > 0).map((f: any) => f.vuln_id),
+      [],
+    )
   } finally {
     await bed.close()
   }
@@ -100,8 +117,17 @@ test('the hardened twin: its public sites are listed, nothing above info', async
 test('tool 160 is listed with its parameters; bad parameters are a 400 naming them', async () => {
   const t = (await w.req('GET', '/api/v2/tools')).json().data.find((x: any) => x.id === 160)
   assert.equal(t.name, 'Find Virtual Hosts')
-  assert.deepEqual(Object.keys(t.tool_params.properties).sort(), ['concurrency', 'domains', 'known_names', 'ports', 'rate_limit', 'wordlist'])
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 160, target_name: VHOST_ADDR.catchall, tool_params: { wordlist: ['bad name'] } } })
+  assert.deepEqual(Object.keys(t.tool_params.properties).sort(), [
+    'concurrency',
+    'domains',
+    'known_names',
+    'ports',
+    'rate_limit',
+    'wordlist',
+  ])
+  const r = await w.req('POST', '/api/v2/scans', {
+    body: { tool_id: 160, target_name: VHOST_ADDR.catchall, tool_params: { wordlist: ['bad name'] } },
+  })
   assert.equal(r.statusCode, 400)
   assert.match(r.json().message, /tool_params\.wordlist/)
 })

@@ -41,5 +41,15 @@ test('the tokenizer reads what the regexes read: entities decoded, quotes of eve
   assert.equal(title(html), 'Shop & more')
   assert.equal(metaGenerator(html), 'WordPress 6.1.1')
   assert.deepEqual(assetUrls(html), ['/js/jquery-3.4.1.min.js', '/css/bootstrap-3.3.7.min.css'])
-  assert.deepEqual(forms(html), [{ action: '/s?a=1&b=2', method: 'GET', fields: [{ name: 'q', value: '"hi"', type: 'text' }, { name: 'c', value: '', type: 'select' }, { name: 't', value: '', type: 'textarea' }] }])
+  assert.deepEqual(forms(html), [
+    {
+      action: '/s?a=1&b=2',
+      method: 'GET',
+      fields: [
+        { name: 'q', value: '"hi"', type: 'text' },
+        { name: 'c', value: '', type: 'select' },
+        { name: 't', value: '', type: 'textarea' },
+      ],
+    },
+  ])
 })

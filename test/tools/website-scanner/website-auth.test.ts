@@ -27,7 +27,13 @@ after(async () => {
   for (const b of [form, basic, digest, bearer, cookie]) await b?.close()
 })
 
-const formAuth = (password: string) => ({ type: 'form', login_url: `${form.url}login`, username: USER, password, failure_marker: 'Invalid credentials' })
+const formAuth = (password: string) => ({
+  type: 'form',
+  login_url: `${form.url}login`,
+  username: USER,
+  password,
+  failure_marker: 'Invalid credentials',
+})
 const authTest = (r: Awaited<ReturnType<typeof runTool>>) => r.tests.find((t) => t.name === 'Authentication')
 
 describe('website scanner', () => {
@@ -42,7 +48,10 @@ describe('website scanner', () => {
     assert.equal(form.hits('/account/delete'), 0, 'the delete link was never requested')
     assert.equal(form.hits('/account/password'), 0, 'the password-change form was never submitted')
     assert.ok(form.logins() >= 2, `sessions of 25 requests were renewed: ${form.logins()} logins`)
-    assert.ok(r.logs.some((l) => /session ended .* logging in again/.test(l)), 'the re-login is logged')
+    assert.ok(
+      r.logs.some((l) => /session ended .* logging in again/.test(l)),
+      'the re-login is logged',
+    )
     assert.ok(!JSON.stringify(r).includes(PASSWORD), 'the password appears in no finding, test, log or output')
   })
 
@@ -60,9 +69,11 @@ describe('website scanner', () => {
     test(`${kind}: accepted credentials scan the protected site; rejected ones end auth failed`, async () => {
       const bed = { basic, digest, headers: bearer, cookie }[kind]
       const auth = (secret: string) =>
-        kind === 'headers' ? { type: 'headers', headers: [{ name: 'Authorization', value: `Bearer ${secret}` }] }
-        : kind === 'cookie' ? { type: 'cookie', cookie: `sid=${secret}` }
-        : { type: kind, username: USER, password: secret }
+        kind === 'headers'
+          ? { type: 'headers', headers: [{ name: 'Authorization', value: `Bearer ${secret}` }] }
+          : kind === 'cookie'
+            ? { type: 'cookie', cookie: `sid=${secret}` }
+            : { type: kind, username: USER, password: secret }
       const ok = await runTool(websiteScanner, { target: bed.url, params: { scan_type: 'light', authentication: auth(PASSWORD) } })
       assert.equal(ok.error, undefined, ok.error?.stack)
       assert.equal(authTest(ok)?.status, 'finished')
@@ -77,7 +88,10 @@ describe('website scanner', () => {
 describe('URL fuzzer', () => {
   test('form login: finds pages only a session sees; a wordlist entry that would log out is not requested', async () => {
     const before = form.hits('/logout')
-    const r = await runTool(urlFuzzer, { target: form.url, params: { wordlist: ['account', 'account/profile', 'logout', 'nothing-here'], rate_limit: 1000, authentication: formAuth(PASSWORD) } })
+    const r = await runTool(urlFuzzer, {
+      target: form.url,
+      params: { wordlist: ['account', 'account/profile', 'logout', 'nothing-here'], rate_limit: 1000, authentication: formAuth(PASSWORD) },
+    })
     assert.equal(r.error, undefined, r.error?.stack)
     const urls = (r.output.urls as { url: string }[]).map((u) => new URL(u.url).pathname).sort()
     assert.deepEqual(urls, ['/account', '/account/profile'])
@@ -85,29 +99,47 @@ describe('URL fuzzer', () => {
   })
 
   test('a rejected login ends auth failed before any fuzzing', async () => {
-    const r = await runTool(urlFuzzer, { target: basic.url, params: { wordlist: ['a', 'b'], authentication: { type: 'basic', username: USER, password: 'bad' } } })
+    const r = await runTool(urlFuzzer, {
+      target: basic.url,
+      params: { wordlist: ['a', 'b'], authentication: { type: 'basic', username: USER, password: 'bad' } },
+    })
     assert.ok(r.error instanceof AuthFailedError, String(r.error))
     assert.ok(!r.tests.some((t) => t.name !== 'Authentication' && t.status === 'finished'), 'nothing else ran')
   })
 })
 
 test('parameters: each kind validates; unknown kinds and missing credentials are refused', () => {
-  for (const a of [formAuth('x'), { type: 'basic', username: 'u', password: 'p' }, { type: 'digest', username: 'u', password: 'p' }, { type: 'cookie', cookie: 'a=b' }, { type: 'headers', headers: [{ name: 'X-Api-Key', value: 'k' }] }]) {
+  for (const a of [
+    formAuth('x'),
+    { type: 'basic', username: 'u', password: 'p' },
+    { type: 'digest', username: 'u', password: 'p' },
+    { type: 'cookie', cookie: 'a=b' },
+    { type: 'headers', headers: [{ name: 'X-Api-Key', value: 'k' }] },
+  ]) {
     assert.equal(resolveToolParams(websiteScanner.params, { authentication: a }).ok, true, JSON.stringify(a))
     assert.equal(resolveToolParams(urlFuzzer.params, { authentication: a }).ok, true, JSON.stringify(a))
   }
-  for (const a of [{ type: 'ntlm', username: 'u', password: 'p' }, { type: 'basic', username: 'u' }, { type: 'form', username: 'u', password: 'p' }, { type: 'headers', headers: [{ name: 'bad name', value: 'v' }] }]) {
+  for (const a of [
+    { type: 'ntlm', username: 'u', password: 'p' },
+    { type: 'basic', username: 'u' },
+    { type: 'form', username: 'u', password: 'p' },
+    { type: 'headers', headers: [{ name: 'bad name', value: 'v' }] },
+  ]) {
     assert.equal(resolveToolParams(websiteScanner.params, { authentication: a }).ok, false, JSON.stringify(a))
   }
 })
 
 test('digest: RFC 7616 example (MD5, qop=auth) gives the RFC response', () => {
-  const c = parseDigestChallenge('Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"')!
+  const c = parseDigestChallenge(
+    'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"',
+  )!
   const h = digestAuthorization(c, 'Mufasa', 'Circle of Life', 'GET', '/dir/index.html', 1)
   // The cnonce is random, so recompute the expected response with the header's own cnonce.
   const cnonce = /cnonce="([^"]+)"/.exec(h)![1]!
   const md5 = (s: string) => createHash('md5').update(s).digest('hex')
-  const expected = md5(`${md5('Mufasa:http-auth@example.org:Circle of Life')}:${c.nonce}:00000001:${cnonce}:auth:${md5('GET:/dir/index.html')}`)
+  const expected = md5(
+    `${md5('Mufasa:http-auth@example.org:Circle of Life')}:${c.nonce}:00000001:${cnonce}:auth:${md5('GET:/dir/index.html')}`,
+  )
   assert.match(h, new RegExp(`response="${expected}"`))
   assert.match(h, /qop=auth, nc=00000001/)
   assert.match(h, /opaque="FQhe/)

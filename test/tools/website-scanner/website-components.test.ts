@@ -19,7 +19,9 @@ const site = (scripts: string[], files: Files) => {
     const path = (req.url ?? '/').split('?')[0]!
     if (path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      return res.end(`<!doctype html><html><head><title>Shop</title>${scripts.map((s) => (s.endsWith('.css') ? `<link rel="stylesheet" href="${s}">` : `<script src="${s}"></script>`)).join('')}</head><body><h1>Shop</h1></body></html>`)
+      return res.end(
+        `<!doctype html><html><head><title>Shop</title>${scripts.map((s) => (s.endsWith('.css') ? `<link rel="stylesheet" href="${s}">` : `<script src="${s}"></script>`)).join('')}</head><body><h1>Shop</h1></body></html>`,
+      )
     }
     if (files[path] !== undefined) {
       res.writeHead(200, { 'content-type': 'application/javascript' })
@@ -31,11 +33,21 @@ const site = (scripts: string[], files: Files) => {
   return { server, seen }
 }
 
-const LODASH = (v: string) => `/**\n * @license\n * Lodash <https://lodash.com/>\n * Copyright OpenJS Foundation and other contributors <https://openjsf.org/>\n * Released under MIT license <https://lodash.com/license>\n * Based on Underscore.js 1.8.3 <http://underscorejs.org/LICENSE>\n * Copyright Jeremy Ashkenas, DocumentCloud and Investigative Reporters & Editors\n */\n;(function() {\n\n  /** Used as a safe reference for \`undefined\` in pre-ES5 environments. */\n  var undefined;\n\n  /** Used as the semantic version number. */\n  var VERSION = '${v}';\n`
-const MOMENT = (v: string) => `//! moment.js\n//! version : ${v}\n//! authors : Tim Wood, Iskren Chernev, Moment.js contributors\n//! license : MIT\n;(function (global, factory) {`
+const LODASH = (v: string) =>
+  `/**\n * @license\n * Lodash <https://lodash.com/>\n * Copyright OpenJS Foundation and other contributors <https://openjsf.org/>\n * Released under MIT license <https://lodash.com/license>\n * Based on Underscore.js 1.8.3 <http://underscorejs.org/LICENSE>\n * Copyright Jeremy Ashkenas, DocumentCloud and Investigative Reporters & Editors\n */\n;(function() {\n\n  /** Used as a safe reference for \`undefined\` in pre-ES5 environments. */\n  var undefined;\n\n  /** Used as the semantic version number. */\n  var VERSION = '${v}';\n`
+const MOMENT = (v: string) =>
+  `//! moment.js\n//! version : ${v}\n//! authors : Tim Wood, Iskren Chernev, Moment.js contributors\n//! license : MIT\n;(function (global, factory) {`
 
 const old = site(
-  ['/js/jquery.min.js', 'https://cdnjs.cloudflare.com/ajax/libs/angular.js/1.5.8/angular.min.js', '/static/bootstrap-3.3.7.min.js', '/js/lodash.js', '/js/moment.js', '/js/app.js', '/js/jquery-ui.min.js'],
+  [
+    '/js/jquery.min.js',
+    'https://cdnjs.cloudflare.com/ajax/libs/angular.js/1.5.8/angular.min.js',
+    '/static/bootstrap-3.3.7.min.js',
+    '/js/lodash.js',
+    '/js/moment.js',
+    '/js/app.js',
+    '/js/jquery-ui.min.js',
+  ],
   {
     '/js/jquery.min.js': '/*! jQuery v1.8.3 jquery.com | jquery.org/license */\n(function(e,t){var n,r,i=typeof t',
     '/static/bootstrap-3.3.7.min.js': '/*!\n * Bootstrap v3.3.7 (http://getbootstrap.com)\n */',
@@ -46,7 +58,14 @@ const old = site(
   },
 )
 const current = site(
-  ['/js/jquery.min.js', '/css/bootstrap.min.css', '/js/lodash.js', '/js/moment.js', 'https://unpkg.com/vue@3.4.21/dist/vue.global.prod.js', '/js/jquery-ui.min.js'],
+  [
+    '/js/jquery.min.js',
+    '/css/bootstrap.min.css',
+    '/js/lodash.js',
+    '/js/moment.js',
+    'https://unpkg.com/vue@3.4.21/dist/vue.global.prod.js',
+    '/js/jquery-ui.min.js',
+  ],
   {
     '/js/jquery.min.js': '/*! jQuery v3.7.1 | (c) OpenJS Foundation and other contributors | jquery.org/license */',
     '/css/bootstrap.min.css': '/*!\n * Bootstrap  v5.3.3 (https://getbootstrap.com/)\n */',
@@ -118,7 +137,9 @@ test('URL and banner patterns of the common CDNs and builds', () => {
   assert.deepEqual(urls('/js/app.bundle.3f2a1c.js'), [])
   assert.deepEqual(urls('/js/jquery.min.js'), [])
   const banner = (s: string) => sourceComponents('/x.js', s).map((c) => `${c.product} ${c.version}`)
-  assert.deepEqual(banner('/**\n * @license AngularJS v1.5.8\n * (c) 2010-2016 Google, Inc. http://angularjs.org\n */'), ['AngularJS 1.5.8'])
+  assert.deepEqual(banner('/**\n * @license AngularJS v1.5.8\n * (c) 2010-2016 Google, Inc. http://angularjs.org\n */'), [
+    'AngularJS 1.5.8',
+  ])
   assert.deepEqual(banner('/*!\n * Vue.js v2.6.14\n * (c) 2014-2021 Evan You\n */'), ['Vue.js 2.6.14'])
   assert.deepEqual(banner('/** @license React v16.14.0\n * react.production.min.js'), ['React 16.14.0'])
   assert.deepEqual(banner('/*!\n * jQuery JavaScript Library v2.2.4\n * http://jquery.com/'), ['jQuery 2.2.4'])

@@ -25,13 +25,19 @@ const srv = http.createServer((req, res) => {
   const u = new URL(req.url ?? '/', 'http://bed')
   requested.push(u.pathname + u.search)
   const p = u.pathname
-  if (p === '/') return html(res, Array.from({ length: SECTIONS }, (_, s) => `<a href="/section/${s}">section ${s}</a>`).join(' ') + '<a href="/calendar/2024/11">Calendar</a> <a href="http://127.0.36.99/away">elsewhere</a> <form action="/find" method="get"><input name="q"></form>')
+  if (p === '/')
+    return html(
+      res,
+      Array.from({ length: SECTIONS }, (_, s) => `<a href="/section/${s}">section ${s}</a>`).join(' ') +
+        '<a href="/calendar/2024/11">Calendar</a> <a href="http://127.0.36.99/away">elsewhere</a> <form action="/find" method="get"><input name="q"></form>',
+    )
   let m = /^\/section\/(\d+)$/.exec(p)
   if (m) return html(res, Array.from({ length: ITEMS }, (_, i) => `<a href="/item/${m![1]}/${i}">item</a>`).join(' '))
   if (/^\/item\/\d+\/\d+$/.test(p)) return html(res, '<p>An item.</p><a href="/">Home</a>')
   m = /^\/calendar\/(\d{4})\/(\d{1,2})$/.exec(p)
   if (m) {
-    const y = Number(m[1]), mo = Number(m[2])
+    const y = Number(m[1]),
+      mo = Number(m[2])
     const next = mo === 12 ? `${y + 1}/1` : `${y}/${mo + 1}`
     const prev = mo === 1 ? `${y - 1}/12` : `${y}/${mo - 1}`
     return html(res, `<a href="/calendar/${prev}">previous</a> <a href="/calendar/${next}">next</a>`)
@@ -42,11 +48,15 @@ const srv = http.createServer((req, res) => {
   }
   if (p === '/sitemap-index.xml') {
     res.writeHead(200, { 'content-type': 'application/xml' })
-    return res.end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}sitemap-pages.xml</loc></sitemap><sitemap><loc>http://127.0.36.99/sitemap.xml</loc></sitemap></sitemapindex>`)
+    return res.end(
+      `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}sitemap-pages.xml</loc></sitemap><sitemap><loc>http://127.0.36.99/sitemap.xml</loc></sitemap></sitemapindex>`,
+    )
   }
   if (p === '/sitemap-pages.xml') {
     res.writeHead(200, { 'content-type': 'application/xml' })
-    return res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}only-in-sitemap</loc></url><url><loc>http://127.0.36.99/off-host</loc></url></urlset>`)
+    return res.end(
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}only-in-sitemap</loc></url><url><loc>http://127.0.36.99/off-host</loc></url></urlset>`,
+    )
   }
   if (p === '/hidden-by-robots/' || p === '/only-in-sitemap' || p === '/find') return html(res, `<p>${p}</p>`)
   res.writeHead(404, { 'content-type': 'text/html' })
@@ -74,7 +84,10 @@ test('crawls every linked page past the old cap, seeds from robots.txt, sitemaps
     for (const p of ['/hidden-by-robots/', '/only-in-sitemap', '/find']) assert.ok(visited.has(p), `${p} was crawled`)
     const calendar = [...visited].filter((p) => p.startsWith('/calendar/')).length
     assert.ok(calendar >= 2 && calendar <= 10, `calendar pages: ${calendar} (sampled, not walked)`)
-    assert.ok(c.pages.every((p) => p.url.startsWith(base)), 'only the host was crawled')
+    assert.ok(
+      c.pages.every((p) => p.url.startsWith(base)),
+      'only the host was crawled',
+    )
     assert.ok(!requested.some((r) => r.includes('.php')), 'robots.txt wildcards are cut, not requested literally')
   } finally {
     await net.close()
@@ -86,7 +99,14 @@ test('the time budget ends the crawl, and the per-host rate paces it', async () 
   const ac = new AbortController()
   try {
     const started = Date.now()
-    const c = await crawl({ start: new URL(base), fetch: createFetcher(net, ac.signal, {}, undefined, new HostLimiters(50)), signal: ac.signal, log: () => {}, until: Date.now() + 1000, seeds: false })
+    const c = await crawl({
+      start: new URL(base),
+      fetch: createFetcher(net, ac.signal, {}, undefined, new HostLimiters(50)),
+      signal: ac.signal,
+      log: () => {},
+      until: Date.now() + 1000,
+      seeds: false,
+    })
     const seconds = (Date.now() - started) / 1000
     // 50 req/s for about a second: far fewer than the site's pages, and the crawl returns soon after its budget.
     assert.ok(c.pagesCrawled > 5 && c.pagesCrawled <= 50 * seconds + 10, `pages ${c.pagesCrawled} in ${seconds} s`)
@@ -110,9 +130,26 @@ test('URL patterns: dates group calendars, ids stay records, query values do not
 
 test('robots.txt and sitemap parsing', () => {
   const b = new URL('http://h/')
-  const r = robotsSeeds('User-agent: *\nDisallow: /admin/ # private\nAllow: /public/*.html\nDisallow: /\nDisallow:\nSitemap: http://h/sm.xml\n', b)
-  assert.deepEqual(r.paths.map((u) => u.pathname), ['/admin/', '/public/'])
-  assert.deepEqual(r.sitemaps.map((u) => u.href), ['http://h/sm.xml'])
-  assert.deepEqual(sitemapLocs('<urlset><url><loc> http://h/a?x=1&amp;y=2 </loc></url><url><loc><![CDATA[http://h/b]]></loc></url></urlset>', b).urls.map((u) => u.href), ['http://h/a?x=1&y=2', 'http://h/b'])
-  assert.deepEqual(sitemapLocs('<sitemapindex><sitemap><loc>http://h/s1.xml</loc></sitemap></sitemapindex>', b), { urls: [], sitemaps: [new URL('http://h/s1.xml')] })
+  const r = robotsSeeds(
+    'User-agent: *\nDisallow: /admin/ # private\nAllow: /public/*.html\nDisallow: /\nDisallow:\nSitemap: http://h/sm.xml\n',
+    b,
+  )
+  assert.deepEqual(
+    r.paths.map((u) => u.pathname),
+    ['/admin/', '/public/'],
+  )
+  assert.deepEqual(
+    r.sitemaps.map((u) => u.href),
+    ['http://h/sm.xml'],
+  )
+  assert.deepEqual(
+    sitemapLocs('<urlset><url><loc> http://h/a?x=1&amp;y=2 </loc></url><url><loc><![CDATA[http://h/b]]></loc></url></urlset>', b).urls.map(
+      (u) => u.href,
+    ),
+    ['http://h/a?x=1&y=2', 'http://h/b'],
+  )
+  assert.deepEqual(sitemapLocs('<sitemapindex><sitemap><loc>http://h/s1.xml</loc></sitemap></sitemapindex>', b), {
+    urls: [],
+    sitemaps: [new URL('http://h/s1.xml')],
+  })
 })

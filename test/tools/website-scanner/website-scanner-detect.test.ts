@@ -11,9 +11,21 @@ import * as D from '../../../src/tools/website-scanner/detect/disclosure.js'
 import { compareVersions } from '../../../src/tools/lib/versions/version.js'
 import { checkForFamily } from '../../../src/tools/lib/versions/checks.js'
 import { CATALOGUE } from '../../../src/tools/lib/versions/catalogue.js'
-import { detectBasicAuthOverHttp, detectHttpNotRedirected, detectPasswordOverHttp, passwordForms } from '../../../src/tools/website-scanner/detect/transport.js'
+import {
+  detectBasicAuthOverHttp,
+  detectHttpNotRedirected,
+  detectPasswordOverHttp,
+  passwordForms,
+} from '../../../src/tools/website-scanner/detect/transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from '../../../src/tools/website-scanner/detect/cors.js'
-import { DOWNLOAD_EXT, SENSITIVE_FILES, detectCrawledFiles, detectDirectoryListing, detectFiles, type FileObs } from '../../../src/tools/website-scanner/detect/files.js'
+import {
+  DOWNLOAD_EXT,
+  SENSITIVE_FILES,
+  detectCrawledFiles,
+  detectDirectoryListing,
+  detectFiles,
+  type FileObs,
+} from '../../../src/tools/website-scanner/detect/files.js'
 import { detectTrace, detectUnsafeMethods } from '../../../src/tools/website-scanner/detect/methods.js'
 import { detectRobots, detectSecurityTxtMissing } from '../../../src/tools/website-scanner/detect/info.js'
 import * as A from '../../../src/tools/website-scanner/detect/active.js'
@@ -128,26 +140,38 @@ describe('disclosure and known-vulnerable versions', () => {
     passes(D.detectPoweredBy(pg()))
   })
   test('generator', () => {
-    fails(D.detectGenerator(pg({}, { body: '<html><head><meta name="generator" content="WordPress 6.1.1"></head></html>' })), C.generatorMeta)
+    fails(
+      D.detectGenerator(pg({}, { body: '<html><head><meta name="generator" content="WordPress 6.1.1"></head></html>' })),
+      C.generatorMeta,
+    )
     passes(D.detectGenerator(pg({}, { body: '<html><head><meta name="generator" content="Hugo"></head></html>' })))
   })
   test('vulnerable-version: Apache 2.4.49 / 2.4.50 with their KEV CVEs, risk from the matching CVEs', async () => {
     const family = (id: string) => checkForFamily(CATALOGUE.families.find((f) => f.id === id)!)
     const h49 = await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.49 (Unix)' }))
-    assert.deepEqual(h49.map((h) => h.check), [family('apache-httpd-path-traversal'), family('apache-httpd-mod-lua-multipart')])
+    assert.deepEqual(
+      h49.map((h) => h.check),
+      [family('apache-httpd-path-traversal'), family('apache-httpd-mod-lua-multipart')],
+    )
     assert.deepEqual(h49[0]!.cve, ['CVE-2021-41773', 'CVE-2021-42013'])
     assert.equal(h49[0]!.risk, 'critical')
     assert.match(h49[0]!.name!, /^Apache httpd 2\.4\.49: /)
     assert.deepEqual((await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.50' })))[0]!.cve, ['CVE-2021-42013'])
     const old = await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.41 (Ubuntu) OpenSSL/1.0.1f' }))
     assert.deepEqual(old.flatMap((h) => h.cve).sort(), ['CVE-2014-0160', 'CVE-2016-2107', 'CVE-2021-40438', 'CVE-2021-44790'])
-    assert.ok(old.some((h) => h.check.id === 'eol.openssl' && /^OpenSSL 1\.0\.1 and older is past end of life \(2016-12-31\)$/.test(h.name!)), 'OpenSSL 1.0.1 is past its end of life')
+    assert.ok(
+      old.some((h) => h.check.id === 'eol.openssl' && /^OpenSSL 1\.0\.1 and older is past end of life \(2016-12-31\)$/.test(h.name!)),
+      'OpenSSL 1.0.1 is past its end of life',
+    )
     passes(await D.detectVulnerableVersions(pg({ server: 'Apache/2.4.62 (Unix) OpenSSL/3.5.1', 'x-powered-by': 'PHP/8.3.1' })))
     passes(await D.detectVulnerableVersions(pg({ server: 'Apache' })))
   })
   test('vulnerable-version: jQuery named in a script URL', async () => {
     const hits = await D.detectVulnerableVersions(pg({}, { body: '<html><script src="/js/jquery-3.4.1.min.js"></script></html>' }))
-    assert.deepEqual(hits.map((h) => [h.check.id, h.cve]), [['cve.jquery-htmlprefilter-xss', ['CVE-2020-11022', 'CVE-2020-11023']]])
+    assert.deepEqual(
+      hits.map((h) => [h.check.id, h.cve]),
+      [['cve.jquery-htmlprefilter-xss', ['CVE-2020-11022', 'CVE-2020-11023']]],
+    )
     passes(await D.detectVulnerableVersions(pg({}, { body: '<script src="https://code.jquery.com/jquery-3.7.1.min.js"></script>' })))
   })
   test('version comparison handles OpenSSL letter releases', async () => {
@@ -167,7 +191,10 @@ describe('transport, CORS, methods, info', () => {
   })
   const withCors = (h: Record<string, string>) => pg(h)
   test('cors wildcard with credentials', () => {
-    fails(detectCorsWildcardCredentials(withCors({ 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' })), C.corsWildcardCredentials)
+    fails(
+      detectCorsWildcardCredentials(withCors({ 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' })),
+      C.corsWildcardCredentials,
+    )
     passes(detectCorsWildcardCredentials(withCors({ 'access-control-allow-origin': '*' })))
   })
   test('cors reflected origin, high with credentials', () => {
@@ -188,10 +215,13 @@ describe('transport, CORS, methods, info', () => {
     passes(detectUnsafeMethods({ url: 'u', status: 405, allow: 'PUT' }))
   })
   test('security.txt', () => {
-    const st = (status: number, body: string) => pg({ 'content-type': 'text/plain' }, { url: 'https://shop.example.com/.well-known/security.txt', status, body })
+    const st = (status: number, body: string) =>
+      pg({ 'content-type': 'text/plain' }, { url: 'https://shop.example.com/.well-known/security.txt', status, body })
     fails(detectSecurityTxtMissing([st(404, 'nope'), null], 'https://shop.example.com/'), C.securityTxtMissing)
     fails(detectSecurityTxtMissing([st(200, '<html>catch-all Contact: us</html>')], 'https://shop.example.com/'), C.securityTxtMissing)
-    passes(detectSecurityTxtMissing([st(200, 'Contact: mailto:sec@example.com\nExpires: 2030-01-01T00:00:00Z\n')], 'https://shop.example.com/'))
+    passes(
+      detectSecurityTxtMissing([st(200, 'Contact: mailto:sec@example.com\nExpires: 2030-01-01T00:00:00Z\n')], 'https://shop.example.com/'),
+    )
   })
   test('robots.txt disclosures', () => {
     const r = (body: string) => pg({ 'content-type': 'text/plain' }, { url: 'https://shop.example.com/robots.txt', body })
@@ -205,20 +235,60 @@ describe('transport, CORS, methods, info', () => {
 describe('sensitive files and directory listing (soft-404 aware)', () => {
   const notFound404 = profile([{ status: 404, body: 'not found', path: '/abcdefghijkl' }])
   const catchAll = (path: string) => `<html><body>Welcome! You asked for ${path}. PAGE=home</body></html>`
-  const catchAllProfile = profile(['/qwertyuiopas', '/.zxcvbnmasdfg', '/poiuytrewqlk.bak'].map((p) => ({ status: 200, body: catchAll(p), path: p })))
-  const file = (path: string, body: string | Buffer, ct = 'text/plain', status = 200): FileObs => ({ path, url: `https://shop.example.com${path}`, status, contentType: ct, bytes: Buffer.from(body as any) })
+  const catchAllProfile = profile(
+    ['/qwertyuiopas', '/.zxcvbnmasdfg', '/poiuytrewqlk.bak'].map((p) => ({ status: 200, body: catchAll(p), path: p })),
+  )
+  const file = (path: string, body: string | Buffer, ct = 'text/plain', status = 200): FileObs => ({
+    path,
+    url: `https://shop.example.com${path}`,
+    status,
+    contentType: ct,
+    bytes: Buffer.from(body as any),
+  })
   const cases: [Check, FileObs, FileObs][] = [
     [C.gitExposed, file('/.git/HEAD', 'ref: refs/heads/main\n'), file('/.git/HEAD', catchAll('/.git/HEAD'), HTML)],
     [C.envExposed, file('/.env', 'DB_PASSWORD=topsecret\n'), file('/.env', '', 'text/plain', 404)],
-    [C.dsStore, file('/.DS_Store', Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31, 0, 0]), 'application/octet-stream'), file('/.DS_Store', 'not a ds store')],
-    [C.backupExposed, file('/database.sql', '-- MySQL dump\nCREATE TABLE t (id int);'), file('/database.sql', catchAll('/database.sql'), HTML)],
-    [C.serverStatus, file('/server-status', '<h1>Apache Server Status for x</h1>Server uptime: 1 day', HTML), file('/server-status', 'Forbidden', 'text/plain', 403)],
-    [C.serverStatus, file('/server-info', '<h1 style="text-align: center">Apache Server Information</h1><a name="server">Server Settings</a>', HTML), file('/server-info', catchAll('/server-info'), HTML)],
-    [C.phpinfoExposed, file('/phpinfo.php', '<html><head><title>PHP 7.4.3 - phpinfo()</title></head><body><h1 class="p">PHP Version 7.4.3</h1></body></html>', HTML), file('/phpinfo.php', '<html><title>Info</title><p>About PHP</p></html>', HTML)],
-    [C.scmExposed, file('/.svn/wc.db', Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(20)]), 'application/octet-stream'), file('/.svn/wc.db', catchAll('/.svn/wc.db'), HTML)],
+    [
+      C.dsStore,
+      file('/.DS_Store', Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31, 0, 0]), 'application/octet-stream'),
+      file('/.DS_Store', 'not a ds store'),
+    ],
+    [
+      C.backupExposed,
+      file('/database.sql', '-- MySQL dump\nCREATE TABLE t (id int);'),
+      file('/database.sql', catchAll('/database.sql'), HTML),
+    ],
+    [
+      C.serverStatus,
+      file('/server-status', '<h1>Apache Server Status for x</h1>Server uptime: 1 day', HTML),
+      file('/server-status', 'Forbidden', 'text/plain', 403),
+    ],
+    [
+      C.serverStatus,
+      file('/server-info', '<h1 style="text-align: center">Apache Server Information</h1><a name="server">Server Settings</a>', HTML),
+      file('/server-info', catchAll('/server-info'), HTML),
+    ],
+    [
+      C.phpinfoExposed,
+      file(
+        '/phpinfo.php',
+        '<html><head><title>PHP 7.4.3 - phpinfo()</title></head><body><h1 class="p">PHP Version 7.4.3</h1></body></html>',
+        HTML,
+      ),
+      file('/phpinfo.php', '<html><title>Info</title><p>About PHP</p></html>', HTML),
+    ],
+    [
+      C.scmExposed,
+      file('/.svn/wc.db', Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(20)]), 'application/octet-stream'),
+      file('/.svn/wc.db', catchAll('/.svn/wc.db'), HTML),
+    ],
     [C.scmExposed, file('/.svn/entries', '12\n'), file('/.svn/entries', '<html>12</html>', HTML)],
     [C.scmExposed, file('/.hg/requires', 'dotencode\nfncache\nrevlogv1\nstore\n'), file('/.hg/requires', catchAll('/.hg/requires'), HTML)],
-    [C.backupExposed, file('/.index.php.swp', Buffer.concat([Buffer.from('b0VIM 9.0\0', 'latin1'), Buffer.alloc(30)]), 'application/octet-stream'), file('/.index.php.swp', 'swap?')],
+    [
+      C.backupExposed,
+      file('/.index.php.swp', Buffer.concat([Buffer.from('b0VIM 9.0\0', 'latin1'), Buffer.alloc(30)]), 'application/octet-stream'),
+      file('/.index.php.swp', 'swap?'),
+    ],
   ]
   for (const [check, bad, good] of cases) {
     test(check.id, () => {
@@ -243,7 +313,8 @@ describe('sensitive files and directory listing (soft-404 aware)', () => {
     passes(detectFiles(C.gitExposed, [file('/.git/HEAD', catchAll('/.git/HEAD'), HTML)], catchAllProfile))
   })
   test('soft-404 profile: templated not-found pages with varying parts still match, redirects compare by target', () => {
-    const tpl = (path: string, n: number) => `<html><title>Oops</title><p>Sorry, ${path} is gone. Request id ${n}. Try the home page or search our catalogue of fine teapots and kettles.</p></html>`
+    const tpl = (path: string, n: number) =>
+      `<html><title>Oops</title><p>Sorry, ${path} is gone. Request id ${n}. Try the home page or search our catalogue of fine teapots and kettles.</p></html>`
     const p = profile([{ status: 200, body: tpl('/aaaaaaaaaaaa', 1234), path: '/aaaaaaaaaaaa' }])
     assert.equal(looksLikeNotFound(p, { status: 200, body: tpl('/backup.zip', 98765) }, '/backup.zip'), true)
     assert.equal(looksLikeNotFound(p, { status: 200, body: 'PK\x03\x04 binary' }, '/backup.zip'), false)
@@ -252,7 +323,16 @@ describe('sensitive files and directory listing (soft-404 aware)', () => {
     assert.equal(looksLikeNotFound(profile([]), { status: 404, body: '' }, '/x'), true)
   })
   test('files linked from the site: classified by extension and content, HTML stand-ins and soft-404 pages ignored', () => {
-    for (const p of ['/files/export.sql', '/a/site.tar.gz', '/b.zip', '/old/index.php.bak', '/x/config.php~', '/data/app.sqlite', '/.main.c.swp']) assert.match(p, DOWNLOAD_EXT, p)
+    for (const p of [
+      '/files/export.sql',
+      '/a/site.tar.gz',
+      '/b.zip',
+      '/old/index.php.bak',
+      '/x/config.php~',
+      '/data/app.sqlite',
+      '/.main.c.swp',
+    ])
+      assert.match(p, DOWNLOAD_EXT, p)
     for (const p of ['/index.php', '/docs/guide.pdf', '/style.css', '/sql/']) assert.doesNotMatch(p, DOWNLOAD_EXT, p)
     const good = [
       file('/files/export.sql', '-- PostgreSQL database dump\nCREATE TABLE t (id int);'),
@@ -262,7 +342,10 @@ describe('sensitive files and directory listing (soft-404 aware)', () => {
       file('/data/app.sqlite', Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(8)]), 'application/octet-stream'),
     ]
     const hits = detectCrawledFiles([...good, good[0]!], notFound404)
-    assert.deepEqual(hits.map((h) => h.url), good.map((f) => f.url))
+    assert.deepEqual(
+      hits.map((h) => h.url),
+      good.map((f) => f.url),
+    )
     assert.ok(hits.every((h) => h.check.id === C.backupExposed.id && h.confirmed))
     const bad = [
       file('/files/export.sql', '<html><body>Export is disabled</body></html>', HTML), // an HTML page named .sql
@@ -275,23 +358,46 @@ describe('sensitive files and directory listing (soft-404 aware)', () => {
   })
   test('HTTP Basic challenges over plain HTTP (not over HTTPS, not Digest)', () => {
     const c401 = (url: string, challenge: string) => pg({ 'www-authenticate': challenge }, { url, status: 401 })
-    const hits = detectBasicAuthOverHttp([c401('http://shop.example.com/admin/', 'Basic realm="admin"'), c401('http://shop.example.com/admin/', 'Basic realm="admin"')])
+    const hits = detectBasicAuthOverHttp([
+      c401('http://shop.example.com/admin/', 'Basic realm="admin"'),
+      c401('http://shop.example.com/admin/', 'Basic realm="admin"'),
+    ])
     fails(hits, C.basicAuthOverHttp)
     assert.equal(hits.length, 1)
-    passes(detectBasicAuthOverHttp([c401('https://shop.example.com/admin/', 'Basic realm="admin"'), c401('http://shop.example.com/d/', 'Digest realm="x", qop="auth", nonce="n"'), pg({}, { url: 'http://shop.example.com/admin/', status: 200 })]))
+    passes(
+      detectBasicAuthOverHttp([
+        c401('https://shop.example.com/admin/', 'Basic realm="admin"'),
+        c401('http://shop.example.com/d/', 'Digest realm="x", qop="auth", nonce="n"'),
+        pg({}, { url: 'http://shop.example.com/admin/', status: 200 }),
+      ]),
+    )
   })
   test('password forms: served over HTTP, or posting to http:// from HTTPS', () => {
     const form = (action: string) => `<form action="${action}" method="post"><input name="u"><input type="password" name="p"></form>`
     fails(detectPasswordOverHttp(passwordForms(pg({}, { url: 'http://shop.example.com/login', body: form('/login') }))), C.passwordOverHttp)
-    fails(detectPasswordOverHttp(passwordForms(pg({}, { url: 'https://shop.example.com/', body: form('http://shop.example.com/login') }))), C.passwordOverHttp)
+    fails(
+      detectPasswordOverHttp(passwordForms(pg({}, { url: 'https://shop.example.com/', body: form('http://shop.example.com/login') }))),
+      C.passwordOverHttp,
+    )
     passes(detectPasswordOverHttp(passwordForms(pg({}, { url: 'https://shop.example.com/', body: form('/login') }))))
-    passes(detectPasswordOverHttp(passwordForms(pg({}, { url: 'http://shop.example.com/', body: '<form action="/s"><input name="q"></form>' }))))
+    passes(
+      detectPasswordOverHttp(passwordForms(pg({}, { url: 'http://shop.example.com/', body: '<form action="/s"><input name="q"></form>' }))),
+    )
   })
   test('every sensitive path belongs to a catalogue check', () => {
-    for (const f of SENSITIVE_FILES) assert.ok(C.lightChecks.some((c) => c.id === f.check.id), f.path)
+    for (const f of SENSITIVE_FILES)
+      assert.ok(
+        C.lightChecks.some((c) => c.id === f.check.id),
+        f.path,
+      )
   })
   test('directory listing', () => {
-    fails(detectDirectoryListing([pg({}, { url: 'https://shop.example.com/images/', body: '<html><title>Index of /images</title><h1>Index of /images</h1></html>' })]), C.directoryListing)
+    fails(
+      detectDirectoryListing([
+        pg({}, { url: 'https://shop.example.com/images/', body: '<html><title>Index of /images</title><h1>Index of /images</h1></html>' }),
+      ]),
+      C.directoryListing,
+    )
     passes(detectDirectoryListing([pg({}, { body: '<html><title>Images</title></html>' })]))
   })
 })
@@ -312,7 +418,7 @@ describe('active proof rules', () => {
   })
   test('sqli-boolean', () => {
     const base = ans('<p>Blue teapot</p>')
-    assert.equal(A.booleanDiffers(base, ans('<p>Blue teapot</p>'), ans('<p>No product found.</p>'), ["1 AND 1=1", "1 AND 1=2"]), true)
+    assert.equal(A.booleanDiffers(base, ans('<p>Blue teapot</p>'), ans('<p>No product found.</p>'), ['1 AND 1=1', '1 AND 1=2']), true)
     assert.equal(A.booleanDiffers(base, ans('<p>No product found.</p>'), ans('<p>No product found.</p>'), []), false)
     assert.equal(A.booleanDiffers(base, ans('<p>Blue teapot</p>'), ans('<p>Blue teapot</p>'), []), false)
   })
@@ -344,9 +450,22 @@ describe('html reading', () => {
     const html = `<meta content="Joomla! 3.9" name="generator"><a href="/a?x=1">a</a><a href='mailto:x@y'>m</a><a href=/b>b</a>
       <form action="/login" method="POST"><input name="user"><input type="password" name="pass"><input type="submit" name="go" value="Go"></form>`
     assert.deepEqual(links(html), ['/a?x=1', '/b'])
-    assert.deepEqual(forms(html), [{ action: '/login', method: 'POST', fields: [{ name: 'user', value: '', type: 'text' }, { name: 'pass', value: '', type: 'password' }] }])
+    assert.deepEqual(forms(html), [
+      {
+        action: '/login',
+        method: 'POST',
+        fields: [
+          { name: 'user', value: '', type: 'text' },
+          { name: 'pass', value: '', type: 'password' },
+        ],
+      },
+    ])
     assert.equal(metaGenerator(html), 'Joomla! 3.9')
-    assert.deepEqual(D.generatorComponent('Joomla! 3.9 - Open Source Content Management'), { product: 'Joomla', version: '3.9', source: 'generator meta tag' })
+    assert.deepEqual(D.generatorComponent('Joomla! 3.9 - Open Source Content Management'), {
+      product: 'Joomla',
+      version: '3.9',
+      source: 'generator meta tag',
+    })
   })
 })
 

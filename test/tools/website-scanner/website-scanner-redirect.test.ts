@@ -17,7 +17,8 @@ let bHits = 0
 let aUrl = ''
 let bUrl = ''
 
-const listen = (s: http.Server, host: string) => new Promise<string>((res) => s.listen(0, host, () => res(`http://${host}:${(s.address() as AddressInfo).port}`)))
+const listen = (s: http.Server, host: string) =>
+  new Promise<string>((res) => s.listen(0, host, () => res(`http://${host}:${(s.address() as AddressInfo).port}`)))
 
 before(async () => {
   b = http.createServer((req, res) => {
@@ -27,7 +28,14 @@ before(async () => {
   })
   bUrl = await listen(b, B)
   a = http.createServer((req, res) => {
-    const to = req.url === '/to-same-host' ? '/landing' : req.url === '/to-other-host' ? `${bUrl}/landing` : req.url === '/chain' ? '/to-same-host' : null
+    const to =
+      req.url === '/to-same-host'
+        ? '/landing'
+        : req.url === '/to-other-host'
+          ? `${bUrl}/landing`
+          : req.url === '/chain'
+            ? '/to-same-host'
+            : null
     if (to) {
       res.writeHead(302, { location: to })
       return res.end()
@@ -95,7 +103,10 @@ describe('redirect_level', () => {
     assert.equal(r.error, undefined)
     assert.equal(r.output.scanned_url, `${bUrl}/landing`)
     assert.ok(bHits > before)
-    assert.ok(r.findings.every((f) => (f.url ?? '').startsWith(`http://${B}`)), 'findings are about the scanned host')
+    assert.ok(
+      r.findings.every((f) => (f.url ?? '').startsWith(`http://${B}`)),
+      'findings are about the scanned host',
+    )
   })
 })
 

@@ -29,7 +29,8 @@ after(async () => {
   await hard?.close()
 })
 
-const aboveInfo = (r: HarnessResult) => r.findings.filter((f) => RISK_LEVEL[f.risk ?? f.check.risk] > 0).map((f) => `${f.check.id} ${f.url}`)
+const aboveInfo = (r: HarnessResult) =>
+  r.findings.filter((f) => RISK_LEVEL[f.risk ?? f.check.risk] > 0).map((f) => `${f.check.id} ${f.url}`)
 
 function wellFormed(r: HarnessResult) {
   assert.equal(r.error, undefined, r.error?.stack)
@@ -41,7 +42,10 @@ function wellFormed(r: HarnessResult) {
     assert.ok(f.evidence && (f.evidence.type === 'text' || f.evidence.type === 'table'), `${f.check.id} has evidence`)
   }
   assert.equal(r.progress, 100)
-  assert.ok(r.tests.every((t) => t.status !== 'running'), 'every test ended')
+  assert.ok(
+    r.tests.every((t) => t.status !== 'running'),
+    'every test ended',
+  )
 }
 
 describe('light scan', () => {
@@ -138,10 +142,19 @@ describe('deep scan', () => {
     assert.ok(points >= 6, `points: ${points}`)
     assert.equal(r.tests.length, LIGHT_TESTS + 1 + points * 7)
     // Linked downloads are fetched and classified by content (a dump and an archive only the crawl sees).
-    const crawledFiles = r.findings.filter((x) => x.check.id === 'website.files.backup-exposed' && /\/files\//.test(x.url ?? '')).map((x) => x.url).sort()
+    const crawledFiles = r.findings
+      .filter((x) => x.check.id === 'website.files.backup-exposed' && /\/files\//.test(x.url ?? ''))
+      .map((x) => x.url)
+      .sort()
     assert.deepEqual(crawledFiles, [`http://${WEAK}/files/export.sql`, `http://${WEAK}/files/site-2024.tar.gz`])
-    assert.ok(r.tests.some((t) => /files linked from the site/.test(t.name) && t.findings.length === 2), 'the crawled-files test holds both findings')
-    assert.ok((r.output.pages as { url: string }[]).every((p) => p.url.startsWith(`http://${WEAK}/`)), 'crawl stays on the origin')
+    assert.ok(
+      r.tests.some((t) => /files linked from the site/.test(t.name) && t.findings.length === 2),
+      'the crawled-files test holds both findings',
+    )
+    assert.ok(
+      (r.output.pages as { url: string }[]).every((p) => p.url.startsWith(`http://${WEAK}/`)),
+      'crawl stays on the origin',
+    )
   })
 
   test('hardened twin: nothing above info', async () => {
@@ -175,20 +188,39 @@ describe('crawler bounds', () => {
     const srv = http.createServer((req, res) => {
       hits++
       const n = Number(/^\/p\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0)
-      const links = [`/p/${n + 1}`, `/p/${n + 2}`, ...Array.from({ length: 20 }, (_, k) => `/cal?day=${n * 100 + k}`), 'http://127.0.2.99/elsewhere', '/logo.png', '/account/logout']
+      const links = [
+        `/p/${n + 1}`,
+        `/p/${n + 2}`,
+        ...Array.from({ length: 20 }, (_, k) => `/cal?day=${n * 100 + k}`),
+        'http://127.0.2.99/elsewhere',
+        '/logo.png',
+        '/account/logout',
+      ]
       res.writeHead(200, { 'content-type': 'text/html' })
       res.end(`<html>${links.map((l) => `<a href="${l}">x</a>`).join('')}<form action="/search"><input name="q"></form></html>`)
     })
-    const base = await new Promise<string>((r) => srv.listen(0, '127.0.2.4', () => r(`http://127.0.2.4:${(srv.address() as AddressInfo).port}/`)))
+    const base = await new Promise<string>((r) =>
+      srv.listen(0, '127.0.2.4', () => r(`http://127.0.2.4:${(srv.address() as AddressInfo).port}/`)),
+    )
     const net = createDirectEgress()
     try {
       const ac = new AbortController()
-      const c = await crawl({ start: new URL(base), fetch: createFetcher(net, ac.signal), signal: ac.signal, log: () => {}, maxPages: 15, maxDepth: 3 })
+      const c = await crawl({
+        start: new URL(base),
+        fetch: createFetcher(net, ac.signal),
+        signal: ac.signal,
+        log: () => {},
+        maxPages: 15,
+        maxDepth: 3,
+      })
       assert.ok(c.pages.length <= 15 && c.pages.length >= 10, `pages: ${c.pages.length}`)
       assert.ok(hits <= 17, `requests: ${hits} (15 pages, robots.txt, sitemap.xml)`)
       assert.ok(c.pages.every((p) => p.url.startsWith(base) && p.depth <= 3))
       assert.ok(c.pages.filter((p) => p.url.includes('/cal?')).length <= 3, 'at most 3 query variants of one path')
-      assert.ok(c.points.some((p) => p.url === `${base}search` && 'q' in p.params), 'the GET form is an injection point')
+      assert.ok(
+        c.points.some((p) => p.url === `${base}search` && 'q' in p.params),
+        'the GET form is an injection point',
+      )
       assert.ok(!c.pages.some((p) => p.url.endsWith('.png')), 'static files are not crawled')
       assert.ok(!c.pages.some((p) => p.url.includes('logout')), 'state-changing links are not followed')
     } finally {

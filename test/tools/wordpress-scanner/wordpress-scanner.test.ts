@@ -14,10 +14,19 @@ before(async () => {
   w = await startWard()
   // Imported NVD knowledge (as `ward admin cve import` writes it), with ids no real CVE has.
   const cve = (id: string, vendor: string, product: string, endExcluding: string) => ({
-    id, description: `${id}: test record`, cvss3: { score: 6.1, vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N' }, cvss4: null, cwe: ['CWE-79'], references: [], lastModified: null,
+    id,
+    description: `${id}: test record`,
+    cvss3: { score: 6.1, vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N' },
+    cvss4: null,
+    cwe: ['CWE-79'],
+    references: [],
+    lastModified: null,
     products: [{ vendor, product, version: null, startIncluding: null, startExcluding: null, endIncluding: null, endExcluding }],
   })
-  await upsertCves(w.h.db, [cve('CVE-2099-27001', 'wordpress', 'wordpress', '4.2.1'), cve('CVE-2099-27002', 'automattic', 'akismet', '4.1.1')])
+  await upsertCves(w.h.db, [
+    cve('CVE-2099-27001', 'wordpress', 'wordpress', '4.2.1'),
+    cve('CVE-2099-27002', 'automattic', 'akismet', '4.1.1'),
+  ])
 })
 after(() => w.close())
 
@@ -39,8 +48,14 @@ describe('WordPress Scanner through the API', { concurrency: false }, () => {
     for (const [slug, version] of Object.entries(WP_TRUTH.plugins)) assert.equal(plugins[slug]?.version, version, slug)
     assert.equal(plugins['contact-form-7'].latest_known, '6.1.3')
     assert.deepEqual(Object.keys(plugins['akismet']).sort(), ['latest_known', 'slug', 'version'])
-    assert.deepEqual(wp.themes.map((t: any) => [t.slug, t.version]), Object.entries(WP_TRUTH.themes))
-    assert.deepEqual(wp.users.map((u: any) => u.login), WP_TRUTH.users)
+    assert.deepEqual(
+      wp.themes.map((t: any) => [t.slug, t.version]),
+      Object.entries(WP_TRUTH.themes),
+    )
+    assert.deepEqual(
+      wp.users.map((u: any) => u.login),
+      WP_TRUTH.users,
+    )
     assert.deepEqual(wp.users[0], { id: 1, login: 'admin', name: 'Site Admin' })
   })
 
@@ -50,11 +65,17 @@ describe('WordPress Scanner through the API', { concurrency: false }, () => {
     for (const id of WP_TRUTH.findings) assert.ok(ids.has(id), `missing ${id}`)
     const vulnerable = findings.filter((f) => f.vuln_id === 'wordpress.plugin.vulnerable')
     assert.deepEqual(vulnerable.flatMap((f) => f.cve).sort(), [...WP_TRUTH.vulnerableCves, 'CVE-2099-27002'].sort())
-    assert.ok(vulnerable.filter((f) => WP_TRUTH.vulnerableCves.includes(f.cve[0])).every((f) => f.risk_level === 4), 'both shipped plugin flaws are critical by CVSS')
+    assert.ok(
+      vulnerable.filter((f) => WP_TRUTH.vulnerableCves.includes(f.cve[0])).every((f) => f.risk_level === 4),
+      'both shipped plugin flaws are critical by CVSS',
+    )
     // wp-file-manager is named by no page: only the readme probe (enumerate=popular) finds it.
     assert.ok(vulnerable.some((f) => f.cve.includes('CVE-2020-25213')))
     // Imported NVD data: the core's and a plugin's.
-    assert.ok(findings.some((f) => f.cve?.includes('CVE-2099-27001') && f.vuln_id === 'cve.cve-2099-27001'), 'imported core CVE')
+    assert.ok(
+      findings.some((f) => f.cve?.includes('CVE-2099-27001') && f.vuln_id === 'cve.cve-2099-27001'),
+      'imported core CVE',
+    )
     assert.equal(vulnerable.find((f) => f.cve.includes('CVE-2099-27002'))?.risk_level, 2, 'imported plugin CVE, risk from its CVSS 6.1')
     // The wp-config copy's secrets are named, never shown.
     assert.ok(!JSON.stringify(findings).includes('bed-db-password'))
@@ -66,7 +87,10 @@ describe('WordPress Scanner through the API', { concurrency: false }, () => {
     assert.ok(!output.wordpress.plugins.some((p: any) => p.slug === 'wp-file-manager'))
     assert.ok(!findings.some((f) => f.cve?.includes('CVE-2020-25213')))
     assert.ok(!bed.requests.slice(before).some((r) => r.path.includes('/wp-file-manager/')))
-    assert.ok(output.wordpress.plugins.some((p: any) => p.slug === 'contact-form-7' && p.version === '5.1.1'), 'the readme of a plugin the page names is still read')
+    assert.ok(
+      output.wordpress.plugins.some((p: any) => p.slug === 'contact-form-7' && p.version === '5.1.1'),
+      'the readme of a plugin the page names is still read',
+    )
   })
 })
 
@@ -77,7 +101,10 @@ test('the hardened twin: WordPress without versions, users or exposures gives no
     assert.equal(s.status_name, 'finished', s.status_message)
     assert.equal(output.wordpress.version, null)
     assert.deepEqual(output.wordpress.users, [])
-    assert.deepEqual(findings.filter((f) => f.risk_level > 0).map((f) => f.vuln_id), [])
+    assert.deepEqual(
+      findings.filter((f) => f.risk_level > 0).map((f) => f.vuln_id),
+      [],
+    )
   } finally {
     await bed.close()
   }
@@ -86,8 +113,13 @@ test('the hardened twin: WordPress without versions, users or exposures gives no
 test('tool 270 is listed with its parameters; a bad enumerate is a 400 naming it', async () => {
   const t = (await w.req('GET', '/api/v2/tools')).json().data.find((x: any) => x.id === 270)
   assert.equal(t.name, 'WordPress Scanner')
-  assert.deepEqual(t.tool_params.properties.enumerate.anyOf.map((a: any) => a.const), ['none', 'popular', 'all'])
-  const r = await w.req('POST', '/api/v2/scans', { body: { tool_id: 270, target_name: 'http://127.0.71.10/', tool_params: { enumerate: 'everything' } } })
+  assert.deepEqual(
+    t.tool_params.properties.enumerate.anyOf.map((a: any) => a.const),
+    ['none', 'popular', 'all'],
+  )
+  const r = await w.req('POST', '/api/v2/scans', {
+    body: { tool_id: 270, target_name: 'http://127.0.71.10/', tool_params: { enumerate: 'everything' } },
+  })
   assert.equal(r.statusCode, 400)
   assert.match(r.json().message, /tool_params\.enumerate/)
 })

@@ -9,6 +9,7 @@ export type StepOutcome = { error: string } | { hits: Hit[] }
 /** Step `n` (1-based): an error step, else a finding on odd steps that are not quiet, else a pass. */
 export function stepOutcome(n: number, p: Pick<DiagnosticParams, 'error_steps' | 'quiet_steps'>): StepOutcome {
   if (p.error_steps.includes(n)) return { error: `step ${n} could not run (diagnostic)` }
-  if (n % 2 === 1 && !p.quiet_steps.includes(n)) return { hits: [{ check: diagnosticCheck, location: `step-${n}`, evidence: textEvidence(`step ${n}`) }] }
+  if (n % 2 === 1 && !p.quiet_steps.includes(n))
+    return { hits: [{ check: diagnosticCheck, location: `step-${n}`, evidence: textEvidence(`step ${n}`) }] }
   return { hits: [] }
 }

@@ -23,7 +23,10 @@ export function generatorMajor(facts: PageFacts, xGenerator: string | undefined)
 
 /** ?v= of core assets (core/misc/drupal.js?v=8.5.0): Drupal 8+ stamps core libraries with its version. */
 export function coreAssetVersions(facts: PageFacts): string[] {
-  return facts.assets.filter((u) => /\/core\/(misc|assets|modules|themes)\//.test(u)).map(assetVersion).filter((v): v is string => !!v && /^\d+\.\d+\.\d+$/.test(v))
+  return facts.assets
+    .filter((u) => /\/core\/(misc|assets|modules|themes)\//.test(u))
+    .map(assetVersion)
+    .filter((v): v is string => !!v && /^\d+\.\d+\.\d+$/.test(v))
 }
 
 const COMPONENT = /\/(?:sites\/[^/]+\/)?(modules|themes)\/(?:contrib\/|custom\/)?([a-z0-9_]{2,64})\//
@@ -65,8 +68,14 @@ export function userFromPage(id: number, a: Answer | null): { id: number; name: 
 export const updateOpen = (a: Answer | null) => ok(a) && /Drupal database update/i.test(a.body) && !/Access denied/i.test(a.body)
 
 /** install.php offering to install rather than "Drupal already installed". */
-export const installOpen = (a: Answer | null) => ok(a) && /(Choose language|Select an installation profile|Choose profile)/i.test(a.body) && !/already installed/i.test(a.body)
+export const installOpen = (a: Answer | null) =>
+  ok(a) && /(Choose language|Select an installation profile|Choose profile)/i.test(a.body) && !/already installed/i.test(a.body)
 
 /** Signs of Drupal at all. */
 export const looksLikeDrupal = (pages: readonly (Answer | null)[], generator: string | null) =>
-  !!generator || pages.some((a) => !!a && /Drupal\.settings|drupal-settings-json|\/sites\/(default|all)\/|\/core\/misc\/drupal\.js|^Drupal \d/m.test(a.body.slice(0, 200000)))
+  !!generator ||
+  pages.some(
+    (a) =>
+      !!a &&
+      /Drupal\.settings|drupal-settings-json|\/sites\/(default|all)\/|\/core\/misc\/drupal\.js|^Drupal \d/m.test(a.body.slice(0, 200000)),
+  )

@@ -14,9 +14,17 @@ export interface CoreFiles {
 
 export async function fetchCoreFiles(fetch: Fetcher, base: URL): Promise<CoreFiles> {
   const [changelog, coreChangelog, update, install, coreInstall] = await Promise.all(
-    ['CHANGELOG.txt', 'core/CHANGELOG.txt', 'update.php', 'install.php', 'core/install.php'].map((p) => answerOf(fetch, new URL(p, base).href)),
+    ['CHANGELOG.txt', 'core/CHANGELOG.txt', 'update.php', 'install.php', 'core/install.php'].map((p) =>
+      answerOf(fetch, new URL(p, base).href),
+    ),
   )
-  return { changelog: changelog ?? null, coreChangelog: coreChangelog ?? null, update: update ?? null, install: install ?? null, coreInstall: coreInstall ?? null }
+  return {
+    changelog: changelog ?? null,
+    coreChangelog: coreChangelog ?? null,
+    update: update ?? null,
+    install: install ?? null,
+    coreInstall: coreInstall ?? null,
+  }
 }
 
 export async function fetchUserPages(fetch: Fetcher, base: URL, maxIds: number): Promise<Array<{ id: number; answer: Answer | null }>> {
@@ -26,10 +34,21 @@ export async function fetchUserPages(fetch: Fetcher, base: URL, maxIds: number):
 }
 
 /** Where a module's .info file may be, Drupal 8+ first: modules/contrib/, modules/, sites/all/modules/. */
-const MODULE_INFO = (slug: string) => [`modules/contrib/${slug}/${slug}.info.yml`, `modules/${slug}/${slug}.info.yml`, `sites/all/modules/${slug}/${slug}.info`, `sites/all/modules/contrib/${slug}/${slug}.info`]
+const MODULE_INFO = (slug: string) => [
+  `modules/contrib/${slug}/${slug}.info.yml`,
+  `modules/${slug}/${slug}.info.yml`,
+  `sites/all/modules/${slug}/${slug}.info`,
+  `sites/all/modules/contrib/${slug}/${slug}.info`,
+]
 
 /** The first .info file that answers 200 for each slug. */
-export async function fetchModuleInfos(fetch: Fetcher, base: URL, slugs: readonly string[], concurrency: number, signal: AbortSignal): Promise<Array<{ slug: string; file: Answer | null }>> {
+export async function fetchModuleInfos(
+  fetch: Fetcher,
+  base: URL,
+  slugs: readonly string[],
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<Array<{ slug: string; file: Answer | null }>> {
   const out = await mapLimit(slugs, concurrency, signal, async (slug) => {
     for (const p of MODULE_INFO(slug)) {
       const a = await answerOf(fetch, new URL(p, base).href)

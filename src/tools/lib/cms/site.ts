@@ -22,7 +22,14 @@ export interface CmsSite {
 /** Null when the scan was stopped before the site answered. */
 export async function openCmsSite(ctx: ScanContext<{ concurrency: number; rate_limit: number }>): Promise<CmsSite | null> {
   setMaxListeners(ctx.params.concurrency * 2 + 32, ctx.signal) // one abort listener per request in flight or waiting for its slot
-  const start = await resolveStartUrl({ net: ctx.net, target: ctx.target, redirectLevel: ctx.options.redirectLevel, scanOriginalUrl: ctx.options.scanOriginalUrl, signal: ctx.signal, log: (l) => ctx.log(l) })
+  const start = await resolveStartUrl({
+    net: ctx.net,
+    target: ctx.target,
+    redirectLevel: ctx.options.redirectLevel,
+    scanOriginalUrl: ctx.options.scanOriginalUrl,
+    signal: ctx.signal,
+    log: (l) => ctx.log(l),
+  })
   if (ctx.signal.aborted) return null
   const base = new URL(start.url)
   if (!base.pathname.endsWith('/')) base.pathname = base.pathname.replace(/[^/]*$/, '')
@@ -31,7 +38,15 @@ export async function openCmsSite(ctx: ScanContext<{ concurrency: number; rate_l
     base,
     where: { port: portOf(base), protocol: 'tcp', service: serviceOf(base) },
     fetch: createFetcher(ctx.net, ctx.signal, { timeoutMs: HTTP_TIMEOUT_MS }, undefined, new HostLimiters(ctx.params.rate_limit)),
-    home: r ? { url: start.url, status: r.status, location: r.headers.location ?? null, contentType: r.headers['content-type'] ?? '', body: r.text() } : null,
+    home: r
+      ? {
+          url: start.url,
+          status: r.status,
+          location: r.headers.location ?? null,
+          contentType: r.headers['content-type'] ?? '',
+          body: r.text(),
+        }
+      : null,
     homeHeaders: r?.headers ?? {},
   }
 }

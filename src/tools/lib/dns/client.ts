@@ -57,7 +57,11 @@ function checked(host: string, port: number, raw: string): DnsServer {
   return { host: stripBrackets(host), port }
 }
 
-export function createDnsClient(net: Egress, server: DnsServer, o: { transport?: DnsTransport; timeoutMs?: number; retries?: number } = {}): DnsClient {
+export function createDnsClient(
+  net: Egress,
+  server: DnsServer,
+  o: { transport?: DnsTransport; timeoutMs?: number; retries?: number } = {},
+): DnsClient {
   const client: DnsClient = {
     server,
     transport: o.transport ?? (net.carriesUdp ? 'udp' : 'tcp'),
@@ -86,7 +90,13 @@ const sameQuestion = (m: DnsMessage, name: string, type: number) =>
   m.questions.length === 0 || (m.questions[0]!.type === type && m.questions[0]!.name === normalizeName(name))
 
 /** One UDP query through a connected socket, retried on silence. */
-export function udpQuery(net: Egress, server: DnsServer, name: string, type: number, o: QueryOptions & { timeoutMs: number; retries: number }): Promise<DnsMessage> {
+export function udpQuery(
+  net: Egress,
+  server: DnsServer,
+  name: string,
+  type: number,
+  o: QueryOptions & { timeoutMs: number; retries: number },
+): Promise<DnsMessage> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(abortedError())
     const { id, bytes } = buildQuery(name, type, { rd: o.rd, class: o.class })
@@ -115,7 +125,9 @@ export function udpQuery(net: Egress, server: DnsServer, name: string, type: num
     }
     o.signal?.addEventListener('abort', onAbort, { once: true })
     const onError = (err: NodeJS.ErrnoException) =>
-      finish(new DnsQueryError(`${server.host}:${server.port}: ${err.code ?? err.message}`, err.code === 'ECONNREFUSED' ? 'refused' : 'network'))
+      finish(
+        new DnsQueryError(`${server.host}:${server.port}: ${err.code ?? err.message}`, err.code === 'ECONNREFUSED' ? 'refused' : 'network'),
+      )
     socket.on('error', onError)
     socket.on('message', (buf) => {
       let m: DnsMessage
@@ -132,7 +144,13 @@ export function udpQuery(net: Egress, server: DnsServer, name: string, type: num
 }
 
 /** One TCP query: a fresh connection, a length-prefixed message, one answer. */
-export async function tcpQuery(net: Egress, server: DnsServer, name: string, type: number, o: QueryOptions & { timeoutMs: number }): Promise<DnsMessage> {
+export async function tcpQuery(
+  net: Egress,
+  server: DnsServer,
+  name: string,
+  type: number,
+  o: QueryOptions & { timeoutMs: number },
+): Promise<DnsMessage> {
   const { id, bytes } = buildQuery(name, type, { rd: o.rd, class: o.class })
   const socket = await tcpConnect(net, server, o)
   try {
@@ -151,12 +169,15 @@ export async function tcpQuery(net: Egress, server: DnsServer, name: string, typ
   }
 }
 
-export type AxfrResult =
-  | { ok: true; records: DnsRecord[]; truncated: boolean }
-  | { ok: false; reason: string }
+export type AxfrResult = { ok: true; records: DnsRecord[]; truncated: boolean } | { ok: false; reason: string }
 
 /** Zone transfer over TCP (RFC 5936): records between the opening and the closing SOA. */
-export async function axfr(net: Egress, server: DnsServer, zone: string, o: { timeoutMs?: number; signal?: AbortSignal; maxRecords?: number } = {}): Promise<AxfrResult> {
+export async function axfr(
+  net: Egress,
+  server: DnsServer,
+  zone: string,
+  o: { timeoutMs?: number; signal?: AbortSignal; maxRecords?: number } = {},
+): Promise<AxfrResult> {
   const timeoutMs = o.timeoutMs ?? DNS_TCP_TIMEOUT_MS
   const maxRecords = o.maxRecords ?? 20_000
   const { id, bytes } = buildQuery(zone, TYPE.AXFR, { rd: false })
@@ -210,7 +231,10 @@ async function tcpConnect(net: Egress, server: DnsServer, o: { timeoutMs: number
   } catch (e) {
     if (o.signal?.aborted) throw abortedError()
     const code = (e as NodeJS.ErrnoException).code
-    throw new DnsQueryError(`${server.host}:${server.port}/tcp: ${code ?? (e as Error).message}`, code === 'ECONNREFUSED' ? 'refused' : code === 'ETIMEDOUT' ? 'timeout' : 'network')
+    throw new DnsQueryError(
+      `${server.host}:${server.port}/tcp: ${code ?? (e as Error).message}`,
+      code === 'ECONNREFUSED' ? 'refused' : code === 'ETIMEDOUT' ? 'timeout' : 'network',
+    )
   }
 }
 

@@ -39,7 +39,12 @@ export const MAX_CNAME_HOPS = 12
  * hold). Loops (the chain then ends with the repeated name) and chains over MAX_CNAME_HOPS end the walk.
  * rcode is that of the last query.
  */
-async function follow(client: DnsClient, name: string, type: number, o: QueryOptions): Promise<{ rcode: number; cnames: string[]; records: DnsRecord[]; answers: DnsRecord[]; loop: boolean }> {
+async function follow(
+  client: DnsClient,
+  name: string,
+  type: number,
+  o: QueryOptions,
+): Promise<{ rcode: number; cnames: string[]; records: DnsRecord[]; answers: DnsRecord[]; loop: boolean }> {
   const cnames: string[] = []
   const answers: DnsRecord[] = []
   const seen = new Set([normalizeName(name)])

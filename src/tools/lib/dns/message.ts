@@ -3,8 +3,29 @@
 // the encoder turns the same strings back into wire form (used by the test bed's server).
 
 export const TYPE = {
-  A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, HINFO: 13, MX: 15, TXT: 16, RP: 17, AAAA: 28, SRV: 33, NAPTR: 35, DNAME: 39, OPT: 41,
-  DS: 43, SSHFP: 44, DNSKEY: 48, TLSA: 52, SPF: 99, AXFR: 252, ANY: 255, URI: 256, CAA: 257,
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  HINFO: 13,
+  MX: 15,
+  TXT: 16,
+  RP: 17,
+  AAAA: 28,
+  SRV: 33,
+  NAPTR: 35,
+  DNAME: 39,
+  OPT: 41,
+  DS: 43,
+  SSHFP: 44,
+  DNSKEY: 48,
+  TLSA: 52,
+  SPF: 99,
+  AXFR: 252,
+  ANY: 255,
+  URI: 256,
+  CAA: 257,
 } as const
 export type RecordType = keyof typeof TYPE
 
@@ -67,8 +88,13 @@ export function encodeMessage(m: Partial<DnsMessage> & { id: number }): Buffer {
   const header = Buffer.alloc(12)
   header.writeUInt16BE(m.id & 0xffff, 0)
   header.writeUInt16BE(
-    (f.qr ? 0x8000 : 0) | ((f.opcode & 0xf) << 11) | (f.aa ? 0x400 : 0) | (f.tc ? 0x200 : 0) |
-      (f.rd ? 0x100 : 0) | (f.ra ? 0x80 : 0) | (f.rcode & 0xf),
+    (f.qr ? 0x8000 : 0) |
+      ((f.opcode & 0xf) << 11) |
+      (f.aa ? 0x400 : 0) |
+      (f.tc ? 0x200 : 0) |
+      (f.rd ? 0x100 : 0) |
+      (f.ra ? 0x80 : 0) |
+      (f.rcode & 0xf),
     2,
   )
   header.writeUInt16BE(questions.length, 4)
@@ -85,7 +111,11 @@ export function encodeMessage(m: Partial<DnsMessage> & { id: number }): Buffer {
 }
 
 /** A standard query with a random id. */
-export function buildQuery(name: string, type: number, o: { id?: number; rd?: boolean; class?: number } = {}): { id: number; bytes: Buffer } {
+export function buildQuery(
+  name: string,
+  type: number,
+  o: { id?: number; rd?: boolean; class?: number } = {},
+): { id: number; bytes: Buffer } {
   const id = o.id ?? Math.floor(Math.random() * 0x10000)
   const bytes = encodeMessage({
     id,
@@ -137,11 +167,21 @@ function encodeRdata(type: number, data: string): Buffer {
     }
     case TYPE.NAPTR: {
       const [order, pref, flags, service, regexp, replacement] = tokens(data)
-      return Buffer.concat([u16s(Number(order), Number(pref)), charString(flags), charString(service), charString(regexp), encodeName(replacement ?? '')])
+      return Buffer.concat([
+        u16s(Number(order), Number(pref)),
+        charString(flags),
+        charString(service),
+        charString(regexp),
+        encodeName(replacement ?? ''),
+      ])
     }
     case TYPE.CAA: {
       const [flags, tag = '', value = ''] = tokens(data)
-      return Buffer.concat([Buffer.from([Number(flags) & 0xff, Buffer.byteLength(tag)]), Buffer.from(tag, 'utf8'), Buffer.from(value, 'utf8')])
+      return Buffer.concat([
+        Buffer.from([Number(flags) & 0xff, Buffer.byteLength(tag)]),
+        Buffer.from(tag, 'utf8'),
+        Buffer.from(value, 'utf8'),
+      ])
     }
     case TYPE.URI: {
       const [prio, weight, target = ''] = tokens(data)
@@ -418,10 +458,16 @@ function formatIpv6(b: Buffer): string {
   let best = -1
   let bestLen = 0
   for (let i = 0; i < 8; ) {
-    if (g[i] !== 0) { i++; continue }
+    if (g[i] !== 0) {
+      i++
+      continue
+    }
     let j = i
     while (j < 8 && g[j] === 0) j++
-    if (j - i > bestLen && j - i >= 2) { best = i; bestLen = j - i }
+    if (j - i > bestLen && j - i >= 2) {
+      best = i
+      bestLen = j - i
+    }
     i = j
   }
   const hex = g.map((x) => x.toString(16))

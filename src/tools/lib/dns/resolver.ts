@@ -4,7 +4,11 @@ import { readFile } from 'node:fs/promises'
 import { parseServer, type DnsServer } from './client.js'
 
 /** `configured` is the service's setting (WARD_DNS_RESOLVER, read by the configuration). */
-export async function chooseResolver(param: string | undefined, configured: { WARD_DNS_RESOLVER?: string | null } = {}, resolvConf = '/etc/resolv.conf'): Promise<{ server: DnsServer; source: string }> {
+export async function chooseResolver(
+  param: string | undefined,
+  configured: { WARD_DNS_RESOLVER?: string | null } = {},
+  resolvConf = '/etc/resolv.conf',
+): Promise<{ server: DnsServer; source: string }> {
   if (param) return { server: parseServer(param), source: 'tool_params.resolver' }
   if (configured.WARD_DNS_RESOLVER) return { server: parseServer(configured.WARD_DNS_RESOLVER), source: 'WARD_DNS_RESOLVER' }
   const text = await readFile(resolvConf, 'utf8').catch(() => '')

@@ -18,7 +18,12 @@ export function reverseName(address: string): string | null {
   const h = head ? head.split(':') : []
   const t = tail ? tail.split(':') : []
   const all = [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t]
-  return `${all.map((g) => g.padStart(4, '0')).join('').split('').reverse().join('.')}.ip6.arpa`
+  return `${all
+    .map((g) => g.padStart(4, '0'))
+    .join('')
+    .split('')
+    .reverse()
+    .join('.')}.ip6.arpa`
 }
 
 /** PTR names of `address` (lower case, no trailing dot); empty when it has none. Query errors reject. */

@@ -10,7 +10,13 @@ export interface Fetcher {
 }
 
 /** ctx.net.http bound to the scan's signal and defaults; failures (refused, timeout, abort) → null. */
-export function createFetcher(net: Egress, signal: AbortSignal, defaults: Omit<HttpRequest, 'signal'> = {}, onError?: (url: string, e: Error) => void, limiter?: HostLimiters): Fetcher {
+export function createFetcher(
+  net: Egress,
+  signal: AbortSignal,
+  defaults: Omit<HttpRequest, 'signal'> = {},
+  onError?: (url: string, e: Error) => void,
+  limiter?: HostLimiters,
+): Fetcher {
   let count = 0
   const f = async (url: string, req: Omit<HttpRequest, 'signal'> = {}) => {
     if (signal.aborted) return null
@@ -18,7 +24,14 @@ export function createFetcher(net: Egress, signal: AbortSignal, defaults: Omit<H
     try {
       // Politeness: requests to one host are spaced to the scan's rate (the wait ends on abort).
       if (limiter) await limiter.take(hostOf(url), signal)
-      return await net.http(url, { timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 512 * 1024, ...defaults, ...req, headers: { ...defaults.headers, ...req.headers }, signal })
+      return await net.http(url, {
+        timeoutMs: HTTP_TIMEOUT_MS,
+        maxBodyBytes: 512 * 1024,
+        ...defaults,
+        ...req,
+        headers: { ...defaults.headers, ...req.headers },
+        signal,
+      })
     } catch (e) {
       if (!signal.aborted) onError?.(url, e as Error)
       return null

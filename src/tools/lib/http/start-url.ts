@@ -37,7 +37,8 @@ export interface StartUrl {
 }
 
 export async function resolveStartUrl(o: StartUrlOptions): Promise<StartUrl> {
-  const get = (url: string) => o.net.http(url, { signal: o.signal, timeoutMs: o.timeoutMs ?? HTTP_TIMEOUT_MS, maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024 })
+  const get = (url: string) =>
+    o.net.http(url, { signal: o.signal, timeoutMs: o.timeoutMs ?? HTTP_TIMEOUT_MS, maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024 })
   const found = await firstAnswer(o, get)
   if (!found) return { url: candidateBaseUrls(o.target)[0]!, original: candidateBaseUrls(o.target)[0]!, redirects: [] }
   const { original, first } = found
@@ -71,7 +72,10 @@ export async function resolveStartUrl(o: StartUrlOptions): Promise<StartUrl> {
 }
 
 /** Scheme discovery: the first candidate URL that answers at all is the target's URL. Null when stopped. */
-async function firstAnswer(o: StartUrlOptions, get: (url: string) => Promise<HttpResponse>): Promise<{ original: string; first: HttpResponse } | null> {
+async function firstAnswer(
+  o: StartUrlOptions,
+  get: (url: string) => Promise<HttpResponse>,
+): Promise<{ original: string; first: HttpResponse } | null> {
   const failures: string[] = []
   for (const c of candidateBaseUrls(o.target)) {
     if (o.signal.aborted) return null
@@ -102,8 +106,11 @@ function afterWalk(o: StartUrlOptions, asGiven: StartUrl, walk: RedirectWalk<Htt
       o.log(`${walk.url}: unparsable Location "${walk.stoppedAt}", not followed`)
       return { url: walk.url, original, redirects: walk.hops, response: walk.answer }
     case 'refused':
-      if (o.onRefused === 'refuse' && !o.scanOriginalUrl) throw new RedirectRefusedError(`${walk.url} redirects to ${walk.stoppedAt}, outside redirect_level ${o.redirectLevel}`)
-      o.log(`${walk.url} redirects to ${walk.stoppedAt}, outside redirect_level=${o.redirectLevel}: not followed, scanning the original URL ${original}`)
+      if (o.onRefused === 'refuse' && !o.scanOriginalUrl)
+        throw new RedirectRefusedError(`${walk.url} redirects to ${walk.stoppedAt}, outside redirect_level ${o.redirectLevel}`)
+      o.log(
+        `${walk.url} redirects to ${walk.stoppedAt}, outside redirect_level=${o.redirectLevel}: not followed, scanning the original URL ${original}`,
+      )
       return fallback
     case 'loop':
       o.log(`redirect loop at ${walk.stoppedAt}, scanning the original URL ${original}`)

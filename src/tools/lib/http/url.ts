@@ -21,7 +21,8 @@ export const portOf = (u: URL) => (u.port ? Number(u.port) : u.protocol === 'htt
 
 export const serviceOf = (u: URL): 'http' | 'https' => (u.protocol === 'https:' ? 'https' : 'http')
 
-export const sameOrigin = (a: URL, b: URL) => a.protocol === b.protocol && a.hostname.toLowerCase() === b.hostname.toLowerCase() && portOf(a) === portOf(b)
+export const sameOrigin = (a: URL, b: URL) =>
+  a.protocol === b.protocol && a.hostname.toLowerCase() === b.hostname.toLowerCase() && portOf(a) === portOf(b)
 
 /** Resolves an href found in a page; null for non-http(s) schemes and unparsable values. */
 export function resolveLink(href: string, base: URL): URL | null {

@@ -86,7 +86,12 @@ const STATE_NAME: readonly PortState[] = ['filtered', 'open', 'closed', 'filtere
  * established, sorted by port; on abort it resolves within milliseconds with the ports done so far.
  * Throws TargetUnreachableError when the host cannot be resolved or routed to before any port answered.
  */
-export async function discoverTcpPorts(net: Egress, host: string, requested: readonly number[], opts: DiscoverOptions): Promise<PortResult[]> {
+export async function discoverTcpPorts(
+  net: Egress,
+  host: string,
+  requested: readonly number[],
+  opts: DiscoverOptions,
+): Promise<PortResult[]> {
   const ports = [...new Set(requested)]
   const bad = ports.find((p) => !Number.isInteger(p) || p < 1 || p > 65535)
   if (bad !== undefined) throw new RangeError(`port ${bad} is not in 1..65535`)
@@ -98,7 +103,16 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: rea
   // The scan a native scanner runs; null when it cannot, with `note` saying why.
   const runNative = async (m: 'syn' | 'connect', window: number): Promise<PortResult[] | null> => {
     try {
-      const r = await native!.scan(host, { method: m, ports, timeoutMs: maxTimeout, window, rate: opts.maxRate, signal: opts.signal, onProgress: opts.onProgress, onOpen: opts.onOpen })
+      const r = await native!.scan(host, {
+        method: m,
+        ports,
+        timeoutMs: maxTimeout,
+        window,
+        rate: opts.maxRate,
+        signal: opts.signal,
+        onProgress: opts.onProgress,
+        onOpen: opts.onOpen,
+      })
       return r.states
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? ''
@@ -124,7 +138,11 @@ export async function discoverTcpPorts(net: Egress, host: string, requested: rea
     const r = await runNative('connect', clamp(Math.round(opts.concurrency ?? DEFAULT_CONCURRENCY), 1, 10_000))
     if (r) return r
   }
-  const maxWindow = clamp(Math.round(opts.concurrency ?? (net.kind === 'direct' ? DEFAULT_CONCURRENCY : DEFAULT_PROXY_CONCURRENCY)), 1, 10_000)
+  const maxWindow = clamp(
+    Math.round(opts.concurrency ?? (net.kind === 'direct' ? DEFAULT_CONCURRENCY : DEFAULT_PROXY_CONCURRENCY)),
+    1,
+    10_000,
+  )
   const address = await pinAddress(net, host, ports[0], maxTimeout, opts.signal)
   if (opts.signal.aborted) return []
 

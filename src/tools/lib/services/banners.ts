@@ -23,8 +23,15 @@ export interface Identified {
 /** Printable form of some bytes for `banner`: first line(s), control bytes as '.', at most `max` chars. */
 export function printable(buf: Buffer | string, max = 200, lines = 1): string {
   const text = typeof buf === 'string' ? buf : buf.toString('latin1')
-  const kept = text.split(/\r?\n/).filter((l) => l.trim()).slice(0, lines).join(' | ')
-  const clean = kept.replace(/[^\x20-\x7e]/g, '.').replace(/\.{3,}/g, '...').trim()
+  const kept = text
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .slice(0, lines)
+    .join(' | ')
+  const clean = kept
+    .replace(/[^\x20-\x7e]/g, '.')
+    .replace(/\.{3,}/g, '...')
+    .trim()
   return clean.length > max ? clean.slice(0, max - 3) + '...' : clean
 }
 
@@ -54,7 +61,8 @@ function expand(template: string, m: RegExpExecArray): { text: string; refs: num
 }
 
 /** A field template's value: trimmed, null when empty or absent. */
-const field = (template: string | undefined, m: RegExpExecArray) => (template === undefined ? null : expand(template, m).text.trim() || null)
+const field = (template: string | undefined, m: RegExpExecArray) =>
+  template === undefined ? null : expand(template, m).text.trim() || null
 
 /** The banner: pieces joined, dropping those whose every group stayed empty; default the subject's first line. */
 function bannerOf(rule: MatchRule, m: RegExpExecArray, subject: string): string | null {

@@ -30,7 +30,8 @@ function dnsTxt(b: Buffer): string | null {
     const type = msg.readUInt16BE(o)
     const rdlen = msg.readUInt16BE(o + 8)
     o += 10
-    if (type === 16 && rdlen > 0 && o + rdlen <= msg.length) return msg.toString('latin1', o + 1, o + 1 + Math.min(msg[o]!, rdlen - 1)).trim()
+    if (type === 16 && rdlen > 0 && o + rdlen <= msg.length)
+      return msg.toString('latin1', o + 1, o + 1 + Math.min(msg[o]!, rdlen - 1)).trim()
     o += rdlen
   }
   return ''
@@ -77,6 +78,9 @@ function amqpStart(b: Buffer): string | null {
   return lines.join('\n')
 }
 
-export const DECODERS = { 'dns-txt': dnsTxt, telnet, 'amqp-start': amqpStart } as const satisfies Record<string, (b: Buffer) => string | null>
+export const DECODERS = { 'dns-txt': dnsTxt, telnet, 'amqp-start': amqpStart } as const satisfies Record<
+  string,
+  (b: Buffer) => string | null
+>
 
 export type DecoderName = keyof typeof DECODERS

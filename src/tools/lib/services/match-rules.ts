@@ -95,7 +95,15 @@ const rdpSelected = (protocol: number): MatchRule => ({
 
 export const MATCH_RULES: readonly MatchRule[] = [
   // ---- DNS over TCP, CHAOS TXT version.bind
-  { service: 'domain', probes: ['dns-version-bind'], decoder: 'dns-txt', m: /^(\d+\.\d+(?:\.\d+)*)[-.\w]*$/, product: 'ISC BIND', version: '$1', banner: ['version.bind: $0'] },
+  {
+    service: 'domain',
+    probes: ['dns-version-bind'],
+    decoder: 'dns-txt',
+    m: /^(\d+\.\d+(?:\.\d+)*)[-.\w]*$/,
+    product: 'ISC BIND',
+    version: '$1',
+    banner: ['version.bind: $0'],
+  },
   {
     service: 'domain',
     probes: ['dns-version-bind'],
@@ -115,14 +123,20 @@ export const MATCH_RULES: readonly MatchRule[] = [
   // ---- HTTP: what the body names beats the Server header; then Jetty(...), then product/version tokens
   {
     service: 'http',
-    m: re(HTTP, String.raw`(?=[\s\S]*"tagline"\s*:\s*"You Know, for Search")(?:[\s\S]*?\r?\nServer:[ \t]*(?<server>[^\r\n]*))?[\s\S]*?"number"\s*:\s*"(\d[\w.-]*)"`),
+    m: re(
+      HTTP,
+      String.raw`(?=[\s\S]*"tagline"\s*:\s*"You Know, for Search")(?:[\s\S]*?\r?\nServer:[ \t]*(?<server>[^\r\n]*))?[\s\S]*?"number"\s*:\s*"(\d[\w.-]*)"`,
+    ),
     product: 'Elasticsearch',
     version: '$3',
     banner: HTTP_BANNER,
   },
   {
     service: 'http',
-    m: re(HTTP, String.raw`[\s\S]*?\r?\nServer:[ \t]*(?<server>(?:Apache-Coyote|Apache Tomcat|Tomcat)[^\r\n]*)[\s\S]*?Apache Tomcat\/(\d[\w.-]*)`),
+    m: re(
+      HTTP,
+      String.raw`[\s\S]*?\r?\nServer:[ \t]*(?<server>(?:Apache-Coyote|Apache Tomcat|Tomcat)[^\r\n]*)[\s\S]*?Apache Tomcat\/(\d[\w.-]*)`,
+    ),
     product: 'Apache Tomcat',
     version: '$3',
     banner: HTTP_BANNER,
@@ -162,7 +176,13 @@ export const MATCH_RULES: readonly MatchRule[] = [
     banner: ['redis_version:$1', ' redis_mode:$2'],
     facts: { unauthenticated: true },
   },
-  { service: 'redis', probes: ['redis-info'], m: /^-NOAUTH\b|^-ERR operation not permitted/, product: 'Redis key-value store', facts: { authRequired: true } },
+  {
+    service: 'redis',
+    probes: ['redis-info'],
+    m: /^-NOAUTH\b|^-ERR operation not permitted/,
+    product: 'Redis key-value store',
+    facts: { authRequired: true },
+  },
   { service: 'redis', probes: ['redis-info'], m: /^-DENIED Redis/, product: 'Redis key-value store', facts: { refused: true } },
 
   // ---- FTP 220 greetings
@@ -208,9 +228,27 @@ export const MATCH_RULES: readonly MatchRule[] = [
     version: '$2',
     banner: ['MySQL protocol 10, server version $1'],
   },
-  { service: 'mysql', m: re(MYSQL, String.raw`(\d+\.\d+[^\0]*)\0`, ''), product: 'MySQL', version: '$1', banner: ['MySQL protocol 10, server version $1'] },
-  { service: 'mysql', m: /^[\s\S]{3}\0\xff[\s\S]{2}(?=[\s\S]*MariaDB)([\s\S]*)/i, product: 'MariaDB', banner: ['$1'], facts: { refused: true } },
-  { service: 'mysql', m: /^[\s\S]{3}\0\xff[\s\S]{2}(?=[\s\S]*MySQL)([\s\S]*)/i, product: 'MySQL', banner: ['$1'], facts: { refused: true } },
+  {
+    service: 'mysql',
+    m: re(MYSQL, String.raw`(\d+\.\d+[^\0]*)\0`, ''),
+    product: 'MySQL',
+    version: '$1',
+    banner: ['MySQL protocol 10, server version $1'],
+  },
+  {
+    service: 'mysql',
+    m: /^[\s\S]{3}\0\xff[\s\S]{2}(?=[\s\S]*MariaDB)([\s\S]*)/i,
+    product: 'MariaDB',
+    banner: ['$1'],
+    facts: { refused: true },
+  },
+  {
+    service: 'mysql',
+    m: /^[\s\S]{3}\0\xff[\s\S]{2}(?=[\s\S]*MySQL)([\s\S]*)/i,
+    product: 'MySQL',
+    banner: ['$1'],
+    facts: { refused: true },
+  },
 
   // ---- PostgreSQL answer to a StartupMessage: how it authenticates, or an error
   pgAuth(0, 'none (trust)', { unauthenticated: true }),
@@ -220,7 +258,14 @@ export const MATCH_RULES: readonly MatchRule[] = [
   pgAuth(7, 'GSSAPI', { authRequired: true }),
   pgAuth(9, 'SSPI', { authRequired: true }),
   pgAuth(10, 'SASL', { authRequired: true }),
-  { service: 'postgresql', probes: ['postgres-startup'], m: re(PG_HEAD, String.raw`\0\0\0[\0-\x0c]`, ''), product: 'PostgreSQL', banner: ['authentication requested'], facts: { authRequired: true } },
+  {
+    service: 'postgresql',
+    probes: ['postgres-startup'],
+    m: re(PG_HEAD, String.raw`\0\0\0[\0-\x0c]`, ''),
+    product: 'PostgreSQL',
+    banner: ['authentication requested'],
+    facts: { authRequired: true },
+  },
   {
     service: 'postgresql',
     probes: ['postgres-startup'],
@@ -269,10 +314,23 @@ export const MATCH_RULES: readonly MatchRule[] = [
     cpe: 'cpe:/o:microsoft:windows',
     banner: ['X.224 Connection Confirm, negotiation failure'],
   },
-  { service: 'rdp', probes: ['rdp-x224'], m: re(RDP_CC, '', ''), product: 'Microsoft Terminal Services', cpe: 'cpe:/o:microsoft:windows', banner: ['X.224 Connection Confirm'] },
+  {
+    service: 'rdp',
+    probes: ['rdp-x224'],
+    m: re(RDP_CC, '', ''),
+    product: 'Microsoft Terminal Services',
+    cpe: 'cpe:/o:microsoft:windows',
+    banner: ['X.224 Connection Confirm'],
+  },
 
   // ---- SMB: Negotiate Protocol response; Samba picks "NT LANMAN 1.0" (index 6 of our list), Windows "NT LM 0.12" (7)
-  { service: 'microsoft-ds', probes: ['smb-negotiate'], m: re(SMB1_NEG, String.raw`\x06\0`, ''), product: 'Samba smbd', banner: ['SMB1 negotiate: NT LANMAN 1.0'] },
+  {
+    service: 'microsoft-ds',
+    probes: ['smb-negotiate'],
+    m: re(SMB1_NEG, String.raw`\x06\0`, ''),
+    product: 'Samba smbd',
+    banner: ['SMB1 negotiate: NT LANMAN 1.0'],
+  },
   {
     service: 'microsoft-ds',
     probes: ['smb-negotiate'],
@@ -332,7 +390,14 @@ export const MATCH_RULES: readonly MatchRule[] = [
   { service: 'amqp', m: /^AMQP[\0\x01][\0\x01][\0\x09][\x01\x09\x0a]/, soft: true, banner: ['AMQP protocol header'] },
 
   // ---- Telnet option negotiation (the banner is the text after it)
-  { service: 'telnet', decoder: 'telnet', raw: /^\xff\xfd\x18\xff\xfd \xff\xfd#\xff\xfd'/, m: /^/, product: 'Linux telnetd', cpe: 'cpe:/o:linux:linux_kernel' },
+  {
+    service: 'telnet',
+    decoder: 'telnet',
+    raw: /^\xff\xfd\x18\xff\xfd \xff\xfd#\xff\xfd'/,
+    m: /^/,
+    product: 'Linux telnetd',
+    cpe: 'cpe:/o:linux:linux_kernel',
+  },
   { service: 'telnet', decoder: 'telnet', m: /^\s*$/, banner: ['telnet option negotiation'] },
   { service: 'telnet', decoder: 'telnet', m: /^/ },
 

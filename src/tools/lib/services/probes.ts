@@ -41,7 +41,10 @@ function pgStartup(): Buffer {
 function mongoIsMaster(): Buffer {
   const isMaster = bsonDoc([[0x10, 'isMaster', int32le(1)]])
   const query = Buffer.concat([int32le(0), Buffer.from('admin.$cmd\0', 'latin1'), int32le(0), int32le(-1), isMaster])
-  const buildInfo = bsonDoc([[0x10, 'buildInfo', int32le(1)], [0x02, '$db', Buffer.concat([int32le(6), Buffer.from('admin\0', 'latin1')])]])
+  const buildInfo = bsonDoc([
+    [0x10, 'buildInfo', int32le(1)],
+    [0x02, '$db', Buffer.concat([int32le(6), Buffer.from('admin\0', 'latin1')])],
+  ])
   const msg = Buffer.concat([int32le(0), Buffer.from([0]), buildInfo]) // flagBits, section kind 0 (body)
   return Buffer.concat([
     Buffer.concat([int32le(16 + query.length), int32le(0x5741), int32le(0), int32le(2004), query]),
@@ -49,7 +52,10 @@ function mongoIsMaster(): Buffer {
   ])
 }
 function bsonDoc(fields: Array<[type: number, name: string, value: Buffer]>): Buffer {
-  const body = Buffer.concat([...fields.map(([t, n, v]) => Buffer.concat([Buffer.from([t]), Buffer.from(`${n}\0`, 'latin1'), v])), Buffer.from([0])])
+  const body = Buffer.concat([
+    ...fields.map(([t, n, v]) => Buffer.concat([Buffer.from([t]), Buffer.from(`${n}\0`, 'latin1'), v])),
+    Buffer.from([0]),
+  ])
   return Buffer.concat([int32le(4 + body.length), body])
 }
 function int32le(n: number) {
@@ -75,9 +81,20 @@ function dnsVersionBind(): Buffer {
  * Samba ("NT LANMAN 1.0", index 6) from Windows ("NT LM 0.12", index 7).
  */
 function smbNegotiate(): Buffer {
-  const dialects = ['PC NETWORK PROGRAM 1.0', 'MICROSOFT NETWORKS 1.03', 'MICROSOFT NETWORKS 3.0', 'LANMAN1.0', 'LM1.2X002', 'Samba', 'NT LANMAN 1.0', 'NT LM 0.12']
+  const dialects = [
+    'PC NETWORK PROGRAM 1.0',
+    'MICROSOFT NETWORKS 1.03',
+    'MICROSOFT NETWORKS 3.0',
+    'LANMAN1.0',
+    'LM1.2X002',
+    'Samba',
+    'NT LANMAN 1.0',
+    'NT LM 0.12',
+  ]
   const bytes = Buffer.concat(dialects.map((d) => Buffer.from(`\x02${d}\0`, 'latin1')))
-  const header = Buffer.from([0xff, 0x53, 0x4d, 0x42, 0x72, 0, 0, 0, 0, 0x08, 0x01, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x57, 0x41, 0, 0, 0, 0])
+  const header = Buffer.from([
+    0xff, 0x53, 0x4d, 0x42, 0x72, 0, 0, 0, 0, 0x08, 0x01, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x57, 0x41, 0, 0, 0, 0,
+  ])
   const count = Buffer.alloc(2)
   count.writeUInt16LE(bytes.length)
   const smb = Buffer.concat([header, Buffer.from([0]), count, bytes]) // WordCount 0, ByteCount, dialects
@@ -102,7 +119,13 @@ export const PROBES: readonly Probe[] = [
     payload: httpGet,
     ports: [80, 81, 591, 3000, 5000, 5601, 8000, 8008, 8080, 8081, 8082, 8088, 8888, 9000, 9090, 9200, 10000],
   },
-  { id: 'tls', tls: true, listenFirstMs: 400, payload: httpGet, ports: [443, 465, 636, 990, 993, 995, 2376, 4443, 5986, 6443, 8443, 8883, 9443, 10443] },
+  {
+    id: 'tls',
+    tls: true,
+    listenFirstMs: 400,
+    payload: httpGet,
+    ports: [443, 465, 636, 990, 993, 995, 2376, 4443, 5986, 6443, 8443, 8883, 9443, 10443],
+  },
   { id: 'redis-info', payload: text('*1\r\n$4\r\nINFO\r\n'), ports: [6379, 6380, 16379] },
   { id: 'postgres-startup', payload: pgStartup, ports: [5432, 5433, 6432] },
   { id: 'mongodb-ismaster', payload: mongoIsMaster, ports: [27017, 27018, 27019] },
@@ -124,7 +147,9 @@ export const PROBES: readonly Probe[] = [
  */
 export const SNIFF_SUITES: readonly number[] = [
   ...TLS13_SUITES,
-  ...LEGACY_SUITES.filter((s) => ['RSA', 'DH', 'ECDH'].includes(s.kx) && !['None', 'ARIA', 'ARIAGCM', 'CamelliaGCM', 'GOST'].includes(s.enc)),
+  ...LEGACY_SUITES.filter(
+    (s) => ['RSA', 'DH', 'ECDH'].includes(s.kx) && !['None', 'ARIA', 'ARIAGCM', 'CamelliaGCM', 'GOST'].includes(s.enc),
+  ),
 ].map((s) => s.code)
 
 /**
@@ -145,10 +170,50 @@ export function probeOrder(port: number): Probe[] {
 
 /** Service names by port (IANA), reported when no probe recognised the service. */
 export const PORT_SERVICE_NAMES: Readonly<Record<number, string>> = {
-  21: 'ftp', 22: 'ssh', 23: 'telnet', 25: 'smtp', 53: 'domain', 80: 'http', 88: 'kerberos', 110: 'pop3', 111: 'rpcbind',
-  135: 'msrpc', 139: 'netbios-ssn', 143: 'imap', 389: 'ldap', 443: 'https', 445: 'microsoft-ds', 465: 'smtps', 512: 'exec',
-  513: 'login', 1883: 'mqtt', 514: 'shell', 548: 'afp', 587: 'submission', 631: 'ipp', 636: 'ldaps', 873: 'rsync', 993: 'imaps',
-  995: 'pop3s', 1433: 'ms-sql-s', 1521: 'oracle', 1723: 'pptp', 2049: 'nfs', 2375: 'docker', 2376: 'docker-tls',
-  3306: 'mysql', 3389: 'rdp', 5432: 'postgresql', 5672: 'amqp', 5900: 'vnc', 5985: 'winrm', 5986: 'winrm-tls',
-  6379: 'redis', 8080: 'http-alt', 8443: 'https-alt', 9200: 'elasticsearch', 11211: 'memcached', 27017: 'mongodb',
+  21: 'ftp',
+  22: 'ssh',
+  23: 'telnet',
+  25: 'smtp',
+  53: 'domain',
+  80: 'http',
+  88: 'kerberos',
+  110: 'pop3',
+  111: 'rpcbind',
+  135: 'msrpc',
+  139: 'netbios-ssn',
+  143: 'imap',
+  389: 'ldap',
+  443: 'https',
+  445: 'microsoft-ds',
+  465: 'smtps',
+  512: 'exec',
+  513: 'login',
+  1883: 'mqtt',
+  514: 'shell',
+  548: 'afp',
+  587: 'submission',
+  631: 'ipp',
+  636: 'ldaps',
+  873: 'rsync',
+  993: 'imaps',
+  995: 'pop3s',
+  1433: 'ms-sql-s',
+  1521: 'oracle',
+  1723: 'pptp',
+  2049: 'nfs',
+  2375: 'docker',
+  2376: 'docker-tls',
+  3306: 'mysql',
+  3389: 'rdp',
+  5432: 'postgresql',
+  5672: 'amqp',
+  5900: 'vnc',
+  5985: 'winrm',
+  5986: 'winrm-tls',
+  6379: 'redis',
+  8080: 'http-alt',
+  8443: 'https-alt',
+  9200: 'elasticsearch',
+  11211: 'memcached',
+  27017: 'mongodb',
 }

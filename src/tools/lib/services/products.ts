@@ -16,12 +16,32 @@ export interface ProductInfo {
 
 export const PRODUCTS = {
   openssh: { label: 'OpenSSH', aliases: ['openssh'], versionAfter: /\bOpenSSH[_-]/i, cpe: ['openbsd:openssh'] },
-  dropbear: { label: 'Dropbear SSH', aliases: ['dropbear', 'dropbearsshd'], versionAfter: /\bdropbear[_-]/i, cpe: ['dropbear_ssh_project:dropbear_ssh'] },
-  'apache-httpd': { label: 'Apache httpd', aliases: ['apache', 'apachehttpd', 'apachehttpserver', 'httpd'], versionAfter: /\bApache\//i, cpe: ['apache:http_server'] },
+  dropbear: {
+    label: 'Dropbear SSH',
+    aliases: ['dropbear', 'dropbearsshd'],
+    versionAfter: /\bdropbear[_-]/i,
+    cpe: ['dropbear_ssh_project:dropbear_ssh'],
+  },
+  'apache-httpd': {
+    label: 'Apache httpd',
+    aliases: ['apache', 'apachehttpd', 'apachehttpserver', 'httpd'],
+    versionAfter: /\bApache\//i,
+    cpe: ['apache:http_server'],
+  },
   nginx: { label: 'nginx', aliases: ['nginx'], versionAfter: /\bnginx\//i, cpe: ['f5:nginx', 'nginx:nginx'] },
-  'microsoft-iis': { label: 'Microsoft IIS', aliases: ['microsoftiis', 'microsoftiishttpd'], versionAfter: /\bMicrosoft-IIS\//i, cpe: ['microsoft:internet_information_services'] },
+  'microsoft-iis': {
+    label: 'Microsoft IIS',
+    aliases: ['microsoftiis', 'microsoftiishttpd'],
+    versionAfter: /\bMicrosoft-IIS\//i,
+    cpe: ['microsoft:internet_information_services'],
+  },
   jetty: { label: 'Jetty', aliases: ['jetty', 'eclipsejetty', 'jettyhttpd'], versionAfter: /\bJetty\(/i, cpe: ['eclipse:jetty'] },
-  tomcat: { label: 'Apache Tomcat', aliases: ['tomcat', 'apachetomcat', 'apachecoyote'], versionAfter: /\bApache Tomcat\//i, cpe: ['apache:tomcat'] },
+  tomcat: {
+    label: 'Apache Tomcat',
+    aliases: ['tomcat', 'apachetomcat', 'apachecoyote'],
+    versionAfter: /\bApache Tomcat\//i,
+    cpe: ['apache:tomcat'],
+  },
   werkzeug: { label: 'Werkzeug', aliases: ['werkzeug', 'werkzeughttpd'], versionAfter: /\bWerkzeug\//i, cpe: ['palletsprojects:werkzeug'] },
   php: { label: 'PHP', aliases: ['php'], versionAfter: /\bPHP\//i, cpe: ['php:php'] },
   openssl: { label: 'OpenSSL', aliases: ['openssl'], versionAfter: /\bOpenSSL\//i, cpe: ['openssl:openssl'] },

@@ -122,8 +122,19 @@ export async function detectService(net: Egress, host: string, port: number, opt
   const guess = PORT_SERVICE_NAMES[port] ?? null
   // Every probe met a connection closed at once, silently: a wrapper (tcpd, a firewall proxy) that
   // accepts and drops us. nmap's name for it.
-  if (hangups >= 3 && !banner && !tlsBanner) return { service: 'tcpwrapped', product: null, version: null, banner: null, tls: false, facts: {}, identified: true, probe: null }
-  if (tlsBanner) return { service: guess ?? 'ssl', product: null, version: null, banner: banner ?? tlsBanner, tls: true, facts: {}, identified: false, probe: null }
+  if (hangups >= 3 && !banner && !tlsBanner)
+    return { service: 'tcpwrapped', product: null, version: null, banner: null, tls: false, facts: {}, identified: true, probe: null }
+  if (tlsBanner)
+    return {
+      service: guess ?? 'ssl',
+      product: null,
+      version: null,
+      banner: banner ?? tlsBanner,
+      tls: true,
+      facts: {},
+      identified: false,
+      probe: null,
+    }
   return { service: guess, product: null, version: null, banner, tls: false, facts: {}, identified: false, probe: null }
 }
 
@@ -133,8 +144,17 @@ interface ProbeReply {
   tlsInfo: string | null
 }
 
-async function runProbe(net: Egress, host: string, port: number, probe: Probe, timeoutMs: number, signal: AbortSignal): Promise<ProbeReply> {
-  const sock: Socket = probe.tls ? await net.tlsConnect({ host, port, timeoutMs, signal }) : await net.connect({ host, port, timeoutMs, signal })
+async function runProbe(
+  net: Egress,
+  host: string,
+  port: number,
+  probe: Probe,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ProbeReply> {
+  const sock: Socket = probe.tls
+    ? await net.tlsConnect({ host, port, timeoutMs, signal })
+    : await net.connect({ host, port, timeoutMs, signal })
   sock.on('error', ignore) // errors end the reply via readReply; never let one go unhandled
   try {
     const tlsInfo = probe.tls ? describeTls(sock as TLSSocket) : null

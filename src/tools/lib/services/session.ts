@@ -48,7 +48,9 @@ export class Session {
         // A server streaming without ever completing an answer: stop reading it, keep nothing more.
         socket.destroy()
         this.buf = Buffer.alloc(0)
-        return end(new Error(`the server sent more than ${MAX_UNREAD_BYTES >> 20} MiB without completing its answer; the connection was closed`))
+        return end(
+          new Error(`the server sent more than ${MAX_UNREAD_BYTES >> 20} MiB without completing its answer; the connection was closed`),
+        )
       }
       this.buf = Buffer.concat([this.buf, d])
       this.wake?.()

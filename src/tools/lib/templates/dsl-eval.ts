@@ -5,9 +5,11 @@ import { DSL_FUNCTIONS, toStr } from './dsl-functions.js'
 
 export type { EvalEnv, Vars } from './dsl-parse.js'
 
-const lookup = (vars: Vars, name: string): Value | undefined => (vars instanceof Map ? vars.get(name) : (vars as Record<string, Value>)[name])
+const lookup = (vars: Vars, name: string): Value | undefined =>
+  vars instanceof Map ? vars.get(name) : (vars as Record<string, Value>)[name]
 
-export const truthy = (v: Value): boolean => (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v !== '' && v !== 'false' : Boolean(v))
+export const truthy = (v: Value): boolean =>
+  Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v !== '' && v !== 'false' : Boolean(v)
 
 const num = (v: Value): number => {
   if (typeof v === 'number') return v
@@ -45,7 +47,10 @@ export function evaluate(n: Node, env: EvalEnv): Value {
     case 'call': {
       const f = DSL_FUNCTIONS[n.name]
       if (!f) throw new DslError(`unknown function ${n.name}`)
-      return f(n.args.map((a) => evaluate(a, env)), env)
+      return f(
+        n.args.map((a) => evaluate(a, env)),
+        env,
+      )
     }
     case 'un': {
       const a = evaluate(n.a, env)

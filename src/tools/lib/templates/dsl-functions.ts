@@ -11,14 +11,18 @@ export const toStr = (v: Value): string => (v === null ? '' : Array.isArray(v) ?
 type Fn = (args: Value[], env: EvalEnv) => Value
 
 const arity = (name: string, args: Value[], min: number, max = min) => {
-  if (args.length < min || args.length > max) throw new DslError(`${name} takes ${min === max ? min : `${min} to ${max === Infinity ? 'any' : max}`} arguments, got ${args.length}`)
+  if (args.length < min || args.length > max)
+    throw new DslError(`${name} takes ${min === max ? min : `${min} to ${max === Infinity ? 'any' : max}`} arguments, got ${args.length}`)
 }
-const s1 = (name: string, f: (s: string) => Value): Fn => (a) => (arity(name, a, 1), f(toStr(a[0]!)))
+const s1 =
+  (name: string, f: (s: string) => Value): Fn =>
+  (a) => (arity(name, a, 1), f(toStr(a[0]!)))
 const hash = (alg: string) => s1(alg, (s) => createHash(alg).update(Buffer.from(s, 'latin1')).digest('hex'))
 const int = (v: Value | undefined, d: number) => (v === undefined ? d : Number(v))
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
-export const randFrom = (chars: string, n: number) => Array.from({ length: Math.max(0, Math.min(n, 4096)) }, () => chars[randomInt(chars.length)]).join('')
+export const randFrom = (chars: string, n: number) =>
+  Array.from({ length: Math.max(0, Math.min(n, 4096)) }, () => chars[randomInt(chars.length)]).join('')
 
 /** MurmurHash3 x86 32-bit, seed 0, as a signed integer (favicon hashes: mmh3(base64_py(body))). */
 export const mmh3 = (data: Buffer): number => murmur3(data)
@@ -62,8 +66,13 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   trim_left: (a) => (arity('trim_left', a, 2), trimSet(toStr(a[0]!), toStr(a[1]!), true, false)),
   trim_right: (a) => (arity('trim_right', a, 2), trimSet(toStr(a[0]!), toStr(a[1]!), false, true)),
   trim_space: s1('trim_space', (s) => s.trim()),
-  trim_prefix: (a) => (arity('trim_prefix', a, 2), toStr(a[0]!).startsWith(toStr(a[1]!)) ? toStr(a[0]!).slice(toStr(a[1]!).length) : toStr(a[0]!)),
-  trim_suffix: (a) => (arity('trim_suffix', a, 2), toStr(a[0]!).endsWith(toStr(a[1]!)) && toStr(a[1]!) ? toStr(a[0]!).slice(0, -toStr(a[1]!).length) : toStr(a[0]!)),
+  trim_prefix: (a) => (
+    arity('trim_prefix', a, 2), toStr(a[0]!).startsWith(toStr(a[1]!)) ? toStr(a[0]!).slice(toStr(a[1]!).length) : toStr(a[0]!)
+  ),
+  trim_suffix: (a) => (
+    arity('trim_suffix', a, 2),
+    toStr(a[0]!).endsWith(toStr(a[1]!)) && toStr(a[1]!) ? toStr(a[0]!).slice(0, -toStr(a[1]!).length) : toStr(a[0]!)
+  ),
   reverse: s1('reverse', (s) => [...s].reverse().join('')),
   repeat: (a) => (arity('repeat', a, 2), toStr(a[0]!).repeat(Math.max(0, Math.min(Number(a[1]), 10_000)))),
   replace: (a) => (arity('replace', a, 3), toStr(a[0]!).split(toStr(a[1]!)).join(toStr(a[2]!))),
@@ -73,8 +82,18 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   contains_any: (a) => (arity('contains_any', a, 2, Infinity), a.slice(1).some((x) => toStr(a[0]!).includes(toStr(x)))),
   starts_with: (a) => (arity('starts_with', a, 2, Infinity), a.slice(1).some((x) => toStr(a[0]!).startsWith(toStr(x)))),
   ends_with: (a) => (arity('ends_with', a, 2, Infinity), a.slice(1).some((x) => toStr(a[0]!).endsWith(toStr(x)))),
-  line_starts_with: (a) => (arity('line_starts_with', a, 2, Infinity), toStr(a[0]!).split('\n').some((l) => a.slice(1).some((x) => l.startsWith(toStr(x))))),
-  line_ends_with: (a) => (arity('line_ends_with', a, 2, Infinity), toStr(a[0]!).split('\n').some((l) => a.slice(1).some((x) => l.replace(/\r$/, '').endsWith(toStr(x))))),
+  line_starts_with: (a) => (
+    arity('line_starts_with', a, 2, Infinity),
+    toStr(a[0]!)
+      .split('\n')
+      .some((l) => a.slice(1).some((x) => l.startsWith(toStr(x))))
+  ),
+  line_ends_with: (a) => (
+    arity('line_ends_with', a, 2, Infinity),
+    toStr(a[0]!)
+      .split('\n')
+      .some((l) => a.slice(1).some((x) => l.replace(/\r$/, '').endsWith(toStr(x))))
+  ),
   regex: (a, env) => (arity('regex', a, 2), env.regex.test(toStr(a[0]!), toStr(a[1]!))),
   regex_all: (a, env) => (arity('regex_all', a, 2, Infinity), a.slice(1).every((x) => env.regex.test(toStr(a[0]!), toStr(x)))),
   regex_any: (a, env) => (arity('regex_any', a, 2, Infinity), a.slice(1).some((x) => env.regex.test(toStr(a[0]!), toStr(x)))),
@@ -85,11 +104,21 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
     const items = a.length === 2 && Array.isArray(a[1]) ? a[1] : a.slice(1)
     return items.map(toStr).join(toStr(a[0]!))
   },
-  split: (a) => (arity('split', a, 2, 3), toStr(a[0]!).split(toStr(a[1]!), a[2] === undefined || Number(a[2]) < 0 ? undefined : Number(a[2]))),
+  split: (a) => (
+    arity('split', a, 2, 3), toStr(a[0]!).split(toStr(a[1]!), a[2] === undefined || Number(a[2]) < 0 ? undefined : Number(a[2]))
+  ),
   substr: (a) => (arity('substr', a, 2, 3), toStr(a[0]!).slice(Number(a[1]), a[2] === undefined ? undefined : Number(a[2]))),
   index: (a) => (arity('index', a, 2), Array.isArray(a[0]) ? (a[0][Number(a[1])] ?? null) : (toStr(a[0]!)[Number(a[1])] ?? '')),
   base64: s1('base64', (s) => Buffer.from(s, 'latin1').toString('base64')),
-  base64_py: s1('base64_py', (s) => (Buffer.from(s, 'latin1').toString('base64').match(/.{1,76}/g) ?? []).join('\n') + '\n'),
+  base64_py: s1(
+    'base64_py',
+    (s) =>
+      (
+        Buffer.from(s, 'latin1')
+          .toString('base64')
+          .match(/.{1,76}/g) ?? []
+      ).join('\n') + '\n',
+  ),
   base64_decode: s1('base64_decode', (s) => Buffer.from(s, 'base64').toString('latin1')),
   url_encode: s1('url_encode', (s) => encodeURIComponent(s)),
   url_decode: s1('url_decode', (s) => {
@@ -101,8 +130,17 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   }),
   hex_encode: s1('hex_encode', (s) => Buffer.from(s, 'latin1').toString('hex')),
   hex_decode: s1('hex_decode', (s) => Buffer.from(s, 'hex').toString('latin1')),
-  html_escape: s1('html_escape', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;')),
-  html_unescape: s1('html_unescape', (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')),
+  html_escape: s1('html_escape', (s) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+  ),
+  html_unescape: s1('html_unescape', (s) =>
+    s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&#34;|&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&'),
+  ),
   gzip: s1('gzip', (s) => gzipSync(Buffer.from(s, 'latin1')).toString('latin1')),
   gzip_decode: s1('gzip_decode', (s) => gunzipSync(Buffer.from(s, 'latin1'), { maxOutputLength: 4 << 20 }).toString('latin1')),
   zlib: s1('zlib', (s) => deflateRawSync(Buffer.from(s, 'latin1')).toString('latin1')),
@@ -115,9 +153,35 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   mmh3: s1('mmh3', (s) => String(mmh3(Buffer.from(s, 'latin1')))),
   rand_char: (a) => (arity('rand_char', a, 0, 1), randFrom(a[0] ? toStr(a[0]) : ALNUM, 1)),
   rand_base: (a) => (arity('rand_base', a, 1, 2), randFrom(a[1] ? toStr(a[1]) : ALNUM, int(a[0], 8))),
-  rand_text_alpha: (a) => (arity('rand_text_alpha', a, 1, 2), randFrom(ALNUM.slice(0, 52).split('').filter((c) => !toStr(a[1] ?? '').includes(c)).join(''), int(a[0], 8))),
-  rand_text_alphanumeric: (a) => (arity('rand_text_alphanumeric', a, 1, 2), randFrom(ALNUM.split('').filter((c) => !toStr(a[1] ?? '').includes(c)).join(''), int(a[0], 8))),
-  rand_text_numeric: (a) => (arity('rand_text_numeric', a, 1, 2), randFrom('0123456789'.split('').filter((c) => !toStr(a[1] ?? '').includes(c)).join(''), int(a[0], 8))),
+  rand_text_alpha: (a) => (
+    arity('rand_text_alpha', a, 1, 2),
+    randFrom(
+      ALNUM.slice(0, 52)
+        .split('')
+        .filter((c) => !toStr(a[1] ?? '').includes(c))
+        .join(''),
+      int(a[0], 8),
+    )
+  ),
+  rand_text_alphanumeric: (a) => (
+    arity('rand_text_alphanumeric', a, 1, 2),
+    randFrom(
+      ALNUM.split('')
+        .filter((c) => !toStr(a[1] ?? '').includes(c))
+        .join(''),
+      int(a[0], 8),
+    )
+  ),
+  rand_text_numeric: (a) => (
+    arity('rand_text_numeric', a, 1, 2),
+    randFrom(
+      '0123456789'
+        .split('')
+        .filter((c) => !toStr(a[1] ?? '').includes(c))
+        .join(''),
+      int(a[0], 8),
+    )
+  ),
   rand_int: (a) => (arity('rand_int', a, 0, 2), randomInt(int(a[0], 0), Math.max(int(a[0], 0) + 1, int(a[1], 2 ** 31 - 1)))),
   rand_ip: () => `${randomInt(1, 224)}.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
   unix_time: (a) => (arity('unix_time', a, 0, 1), Math.floor(Date.now() / 1000) + int(a[0], 0)),

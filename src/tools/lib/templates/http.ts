@@ -112,7 +112,12 @@ export interface HttpRunStats {
  * Runs a template's http blocks. Returns what matched (empty: nothing did). Throws for template
  * errors (unresolvable variable, regex budget, payload cap, a request aimed off the target).
  */
-export async function runHttpTemplate(t: Template, env: TemplateHttpEnv, regex: RegexRunner, stats: HttpRunStats = { requests: 0, failures: [] }): Promise<TemplateMatch[]> {
+export async function runHttpTemplate(
+  t: Template,
+  env: TemplateHttpEnv,
+  regex: RegexRunner,
+  stats: HttpRunStats = { requests: 0, failures: [] },
+): Promise<TemplateMatch[]> {
   const vars = new RunVars(Object.entries(targetVars(env.target)))
   const evalEnv: EvalEnv = { vars, regex }
   // Template variables may refer to each other and to the target's: resolved in order.
@@ -123,17 +128,22 @@ export async function runHttpTemplate(t: Template, env: TemplateHttpEnv, regex: 
 
   const send = async (b: Built, block: HttpBlock): Promise<TemplateResponse> => {
     let url = new URL(b.url)
-    if (!sameHost(url, env.target)) throw new TemplateScopeError(`request to ${url.host.slice(0, 100)} refused: templates only reach the target ${env.target.host}`)
+    if (!sameHost(url, env.target))
+      throw new TemplateScopeError(`request to ${url.host.slice(0, 100)} refused: templates only reach the target ${env.target.host}`)
     const requestLine = `${b.method} ${url.pathname}${url.search} HTTP/1.1`
     const headers = { ...b.headers }
-    if (!block.disableCookie && jar.size && !Object.keys(headers).some((h) => h.toLowerCase() === 'cookie')) headers.Cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+    if (!block.disableCookie && jar.size && !Object.keys(headers).some((h) => h.toLowerCase() === 'cookie'))
+      headers.Cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
     const req: HttpSendRequest = { method: b.method, headers, body: b.body || undefined }
     let res: HttpResponse
     for (let hop = 0; ; hop++) {
       stats.requests++
       const u = url.href
       const key = `${req.method} ${u}\n${JSON.stringify(Object.entries(req.headers).sort())}\n${req.body ?? ''}`
-      res = env.cluster && (req.method === 'GET' || req.method === 'HEAD') ? await env.cluster.get(key, t.id, () => env.send(u, req)) : await env.send(u, req)
+      res =
+        env.cluster && (req.method === 'GET' || req.method === 'HEAD')
+          ? await env.cluster.get(key, t.id, () => env.send(u, req))
+          : await env.send(u, req)
       if (!block.disableCookie)
         for (const c of res.setCookies) {
           const [nv] = c.split(';')
@@ -149,7 +159,11 @@ export async function runHttpTemplate(t: Template, env: TemplateHttpEnv, regex: 
         break
       }
       // Redirects follow the scan's one policy; host-redirects keep to the same host on top.
-      if (!redirectAllowed(env.redirectLevel === 'none' ? 'same_host' : env.redirectLevel, url, next) || (block.hostRedirects && !sameHost(next, url))) break
+      if (
+        !redirectAllowed(env.redirectLevel === 'none' ? 'same_host' : env.redirectLevel, url, next) ||
+        (block.hostRedirects && !sameHost(next, url))
+      )
+        break
       url = next
       if (res.status !== 307 && res.status !== 308) {
         req.method = req.method === 'HEAD' ? 'HEAD' : 'GET'
@@ -200,7 +214,9 @@ export async function runHttpTemplate(t: Template, env: TemplateHttpEnv, regex: 
         const e: EvalEnv = { vars: rv, regex }
         const extracted = extract(block, r, e)
         for (const [k, v] of vars) if (!rv.has(k)) rv.set(k, v)
-        const m = block.matchers.length ? runMatchers(block.matchers, block.matchersCondition, e, r.bodyBytes) : { matched: extracted.length > 0, hits: [], names: [] }
+        const m = block.matchers.length
+          ? runMatchers(block.matchers, block.matchersCondition, e, r.bodyBytes)
+          : { matched: extracted.length > 0, hits: [], names: [] }
         if (m.matched) {
           matches.push({ requestLine: r.requestLine, url: r.url, matcherNames: m.names, hits: m.hits, extracted, truncated: r.truncated })
           if (block.stopAtFirstMatch || t.stopAtFirstMatch) break blocks
@@ -212,9 +228,18 @@ export async function runHttpTemplate(t: Template, env: TemplateHttpEnv, regex: 
         for (const [k, v] of Object.entries(responseVars(last))) rv.set(k, v as Value)
         const e: EvalEnv = { vars: rv, regex }
         const extracted = extract(block, last, e)
-        const m = block.matchers.length ? runMatchers(block.matchers, block.matchersCondition, e, last.bodyBytes) : { matched: extracted.length > 0, hits: [], names: [] }
+        const m = block.matchers.length
+          ? runMatchers(block.matchers, block.matchersCondition, e, last.bodyBytes)
+          : { matched: extracted.length > 0, hits: [], names: [] }
         if (m.matched) {
-          matches.push({ requestLine: responses.map((x) => x.requestLine).join(' → '), url: last.url, matcherNames: m.names, hits: m.hits, extracted, truncated: responses.some((x) => x.truncated) })
+          matches.push({
+            requestLine: responses.map((x) => x.requestLine).join(' → '),
+            url: last.url,
+            matcherNames: m.names,
+            hits: m.hits,
+            extracted,
+            truncated: responses.some((x) => x.truncated),
+          })
           if (block.stopAtFirstMatch || t.stopAtFirstMatch) break blocks
         }
       }

@@ -18,7 +18,10 @@ export function parseJq(src: string): JqProgram {
     while (i < s.length) {
       re.lastIndex = i
       const m = re.exec(s)
-      if (!m || m[0] === '') throw new JqError(`jq expression ${JSON.stringify(src.slice(0, 60))} uses more than the supported subset (paths, [], [n], |, keys, length)`)
+      if (!m || m[0] === '')
+        throw new JqError(
+          `jq expression ${JSON.stringify(src.slice(0, 60))} uses more than the supported subset (paths, [], [n], |, keys, length)`,
+        )
       if (m[1] !== undefined) steps.push({ k: 'key', name: m[1] })
       else if (m[2] !== undefined) steps.push({ k: 'key', name: m[2] })
       else if (m[3] !== undefined) steps.push({ k: 'key', name: m[3] })
@@ -36,13 +39,15 @@ export function runJq(p: JqProgram, input: unknown): unknown[] {
     for (const st of steps) {
       const next: unknown[] = []
       for (const v of values) {
-        if (st.k === 'key') next.push(v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[st.name] ?? null : null)
-        else if (st.k === 'index') next.push(Array.isArray(v) ? v.at(st.i) ?? null : null)
+        if (st.k === 'key')
+          next.push(v && typeof v === 'object' && !Array.isArray(v) ? ((v as Record<string, unknown>)[st.name] ?? null) : null)
+        else if (st.k === 'index') next.push(Array.isArray(v) ? (v.at(st.i) ?? null) : null)
         else if (st.k === 'each') {
           if (Array.isArray(v)) next.push(...v)
           else if (v && typeof v === 'object') next.push(...Object.values(v))
         } else if (st.name === 'keys') next.push(v && typeof v === 'object' ? Object.keys(v).sort() : null)
-        else next.push(Array.isArray(v) ? v.length : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0)
+        else
+          next.push(Array.isArray(v) ? v.length : typeof v === 'string' ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0)
         if (next.length > 10_000) break
       }
       values = next

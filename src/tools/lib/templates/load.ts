@@ -42,12 +42,20 @@ const UNSUPPORTED_PROTOCOLS: Record<string, string> = {
   websocket: 'websocket protocol is not supported',
   whois: 'whois protocol is not supported',
 }
-const PROTOCOL_KEYS: Record<string, Template['protocol']> = { http: 'http', requests: 'http', tcp: 'tcp', network: 'tcp', dns: 'dns', ssl: 'ssl' }
+const PROTOCOL_KEYS: Record<string, Template['protocol']> = {
+  http: 'http',
+  requests: 'http',
+  tcp: 'tcp',
+  network: 'tcp',
+  dns: 'dns',
+  ssl: 'ssl',
+}
 const SEVERITIES = new Set(['info', 'low', 'medium', 'high', 'critical', 'unknown'])
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string => (v == null ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '')
+const str = (v: unknown): string =>
+  v == null ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : ''
 /** A string or a list of strings (also comma-separated strings, as `tags` and `author` are written). */
 const list = (v: unknown, comma = false): string[] => {
   const items = Array.isArray(v) ? v.map(str) : v == null ? [] : [str(v)]
@@ -73,8 +81,15 @@ export function loadTemplate(text: string, o: LoadOptions): LoadResult {
     for (const k of Object.keys(UNSUPPORTED_PROTOCOLS)) if (k in d && UNSUPPORTED_PROTOCOLS[k]) skip(UNSUPPORTED_PROTOCOLS[k]!)
     if (bool(d['self-contained'])) skip('self-contained templates (requests to fixed hosts, not the target) are not supported')
     // The interaction URL or an interactsh part (a description that only mentions it does not count).
-    if (/\{\{\s*interactsh-url|interactsh_(?:protocol|request|response)/.test(text)) skip('needs an out-of-band interaction server (interactsh); Ward has none configured')
-    const protocols = [...new Set(Object.keys(d).filter((k) => k in PROTOCOL_KEYS).map((k) => PROTOCOL_KEYS[k]!))]
+    if (/\{\{\s*interactsh-url|interactsh_(?:protocol|request|response)/.test(text))
+      skip('needs an out-of-band interaction server (interactsh); Ward has none configured')
+    const protocols = [
+      ...new Set(
+        Object.keys(d)
+          .filter((k) => k in PROTOCOL_KEYS)
+          .map((k) => PROTOCOL_KEYS[k]!),
+      ),
+    ]
     if (protocols.length === 0) skip('no supported protocol (http, tcp/network, dns, ssl)')
     if (protocols.length > 1) skip(`several protocols in one template (${protocols.join(', ')}) need flow, which is not supported`)
     const protocol = protocols[0]!
@@ -84,11 +99,20 @@ export function loadTemplate(text: string, o: LoadOptions): LoadResult {
     checkMarkers(Object.values(variables))
     const blocks = protocol === 'http' ? list2(d.http ?? d.requests).map((b) => httpBlock(b, o, files)) : []
     if (protocol === 'http' && blocks.length === 0) skip('http: has no request')
-    const template: Template = { id: id!, info: info(d.info as Record<string, unknown>), protocol, variables, http: blocks, stopAtFirstMatch: bool(d['stop-at-first-match']), path: o.path }
+    const template: Template = {
+      id: id!,
+      info: info(d.info as Record<string, unknown>),
+      protocol,
+      variables,
+      http: blocks,
+      stopAtFirstMatch: bool(d['stop-at-first-match']),
+      path: o.path,
+    }
     return { ok: true, template, files }
   } catch (e) {
     if (e instanceof Skip) return { ok: false, reason: e.message, id }
-    if (e instanceof DslError || e instanceof RegexError || e instanceof JqError || e instanceof XPathError) return { ok: false, reason: e.message, id }
+    if (e instanceof DslError || e instanceof RegexError || e instanceof JqError || e instanceof XPathError)
+      return { ok: false, reason: e.message, id }
     throw e
   }
 }
@@ -136,7 +160,8 @@ function httpBlock(b: Record<string, unknown>, o: LoadOptions, files: Record<str
   const paths = list(b.path)
   const raw = list(b.raw)
   if (paths.length + raw.length === 0) skip('an http request has neither path nor raw')
-  if (paths.length + raw.length > TEMPLATE_LIMITS.requestsPerBlock) skip(`more than ${TEMPLATE_LIMITS.requestsPerBlock} requests in one block`)
+  if (paths.length + raw.length > TEMPLATE_LIMITS.requestsPerBlock)
+    skip(`more than ${TEMPLATE_LIMITS.requestsPerBlock} requests in one block`)
   const headers: Record<string, string> = {}
   if (isObj(b.headers)) for (const [k, v] of Object.entries(b.headers)) headers[k] = str(v)
   const attack = (str(b.attack) || 'batteringram').toLowerCase()
@@ -149,7 +174,8 @@ function httpBlock(b: Record<string, unknown>, o: LoadOptions, files: Record<str
         const ref = str(v)
         const content = o.readFile?.(ref)
         if (content == null) skip(`payload file ${ref} is not in the imported tree`)
-        if (Buffer.byteLength(content!) > TEMPLATE_LIMITS.payloadFileBytes) skip(`payload file ${ref} is larger than ${TEMPLATE_LIMITS.payloadFileBytes} bytes`)
+        if (Buffer.byteLength(content!) > TEMPLATE_LIMITS.payloadFileBytes)
+          skip(`payload file ${ref} is larger than ${TEMPLATE_LIMITS.payloadFileBytes} bytes`)
         files[ref] = content!
         payloads[k] = content!.split(/\r?\n/).filter((l) => l !== '')
       }
@@ -206,7 +232,8 @@ function matcher(m: Record<string, unknown>): Matcher {
   r.regex.forEach((p) => compileRegex(p, ci))
   r.dsl.forEach(checkDsl)
   checkMarkers(r.words)
-  if (r.binary.some((h) => !/^(?:[0-9a-f]{2})*$/i.test(h)) || (r.hex && r.words.some((h) => !/^(?:[0-9a-f]{2})*$/i.test(h)))) skip('a binary/hex matcher holds non-hex text')
+  if (r.binary.some((h) => !/^(?:[0-9a-f]{2})*$/i.test(h)) || (r.hex && r.words.some((h) => !/^(?:[0-9a-f]{2})*$/i.test(h))))
+    skip('a binary/hex matcher holds non-hex text')
   const values = { word: r.words, regex: r.regex, status: r.status, size: r.size, binary: r.binary, dsl: r.dsl }[r.type]
   if (values.length === 0) skip(`a ${r.type} matcher has no values`)
   return r

@@ -49,7 +49,10 @@ export function runMatcher(m: Matcher, env: EvalEnv, bodyBytes?: Buffer): MatchO
     case 'regex': {
       const corpus = text()
       results = m.regex.map((p) => {
-        const found = m.matchAll || hits.length < MAX_HITS ? env.regex.findAll(m.caseInsensitive ? `(?i)${p}` : p, corpus, 0, m.matchAll ? MAX_HITS : 1) : []
+        const found =
+          m.matchAll || hits.length < MAX_HITS
+            ? env.regex.findAll(m.caseInsensitive ? `(?i)${p}` : p, corpus, 0, m.matchAll ? MAX_HITS : 1)
+            : []
         hits.push(...found.slice(0, MAX_HITS - hits.length))
         return found.length > 0
       })
@@ -89,7 +92,12 @@ export function runMatcher(m: Matcher, env: EvalEnv, bodyBytes?: Buffer): MatchO
   return m.negative ? { matched: !matched, hits: [] } : { matched, hits }
 }
 
-export function runMatchers(ms: readonly Matcher[], condition: 'and' | 'or', env: EvalEnv, bodyBytes?: Buffer): MatchOutcome & { names: string[] } {
+export function runMatchers(
+  ms: readonly Matcher[],
+  condition: 'and' | 'or',
+  env: EvalEnv,
+  bodyBytes?: Buffer,
+): MatchOutcome & { names: string[] } {
   const hits: string[] = []
   const names: string[] = []
   const results: boolean[] = []
@@ -126,7 +134,9 @@ export function runExtractor(x: Extractor, env: EvalEnv, headers: Record<string,
       for (const p of x.regex) out.push(...env.regex.findAll(x.caseInsensitive ? `(?i)${p}` : p, text(), x.group, MAX_HITS))
       break
     case 'kval': {
-      const cookies = Object.fromEntries(setCookies.map((c) => c.split(';')[0]!.split('=')).map(([k, ...v]) => [k!.trim().toLowerCase().replace(/-/g, '_'), v.join('=')]))
+      const cookies = Object.fromEntries(
+        setCookies.map((c) => c.split(';')[0]!.split('=')).map(([k, ...v]) => [k!.trim().toLowerCase().replace(/-/g, '_'), v.join('=')]),
+      )
       const hs = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.replace(/-/g, '_'), v]))
       for (const k of x.kval) {
         const key = k.toLowerCase().replace(/-/g, '_')
@@ -144,7 +154,8 @@ export function runExtractor(x: Extractor, env: EvalEnv, headers: Record<string,
       } catch {
         break
       }
-      for (const q of x.json) for (const v of runJq(cached(jqCache, q, parseJq), doc)) out.push(typeof v === 'string' ? v : JSON.stringify(v))
+      for (const q of x.json)
+        for (const v of runJq(cached(jqCache, q, parseJq), doc)) out.push(typeof v === 'string' ? v : JSON.stringify(v))
       break
     }
     case 'xpath': {

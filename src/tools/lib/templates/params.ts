@@ -7,7 +7,12 @@ export const templatesParam = Type.Object(
   {
     ids: Type.Optional(names('template ids to run (also those with the tags dos, fuzz, intrusive, bruteforce)')),
     tags: Type.Optional(names('run the templates with any of these tags')),
-    severities: Type.Optional(Type.Array(Type.Union(['info', 'low', 'medium', 'high', 'critical', 'unknown'].map((s) => Type.Literal(s))), { maxItems: 6, description: 'only templates of these severities' })),
+    severities: Type.Optional(
+      Type.Array(Type.Union(['info', 'low', 'medium', 'high', 'critical', 'unknown'].map((s) => Type.Literal(s))), {
+        maxItems: 6,
+        description: 'only templates of these severities',
+      }),
+    ),
     exclude_tags: Type.Optional(names('never run templates with these tags')),
     exclude_ids: Type.Optional(names('never run these templates')),
   },

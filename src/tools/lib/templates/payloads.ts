@@ -18,7 +18,11 @@ export function combinationCount(payloads: Record<string, string[]>, attack: Att
 }
 
 /** The variable sets to run the requests with; throws when their count is above `cap`. */
-export function* combinations(payloads: Record<string, string[]>, attack: Attack, cap = MAX_PAYLOAD_COMBINATIONS): Generator<Record<string, string>> {
+export function* combinations(
+  payloads: Record<string, string[]>,
+  attack: Attack,
+  cap = MAX_PAYLOAD_COMBINATIONS,
+): Generator<Record<string, string>> {
   const names = Object.keys(payloads)
   const n = combinationCount(payloads, attack)
   if (n > cap) throw new PayloadLimitError(`${n} payload combinations (${attack}) exceed the cap of ${cap}`)

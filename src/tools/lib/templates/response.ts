@@ -18,7 +18,8 @@ export interface TemplateResponse {
 }
 
 /** Content-Type → Content-Type, x-powered-by → X-Powered-By (Go's CanonicalMIMEHeaderKey). */
-export const canonicalHeader = (name: string) => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase())
+export const canonicalHeader = (name: string) =>
+  name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase())
 
 export function toTemplateResponse(r: HttpResponse, requestLine: string): TemplateResponse {
   const lines: string[] = []

@@ -23,10 +23,18 @@ export async function runTemplate(t: Template, env: TemplateHttpEnv): Promise<Te
     const matches = await runHttpTemplate(t, env, createRegexRunner(REGEX_BUDGET_MS), stats)
     if (matches.length) return { status: 'matched', matches, requests: stats.requests }
     // Not one answer: the template could not be evaluated, which is not "clean".
-    if (stats.requests > 0 && stats.failures.length >= stats.requests && !env.signal.aborted) return { status: 'error', message: `no response: ${stats.failures[0]}`, requests: stats.requests }
+    if (stats.requests > 0 && stats.failures.length >= stats.requests && !env.signal.aborted)
+      return { status: 'error', message: `no response: ${stats.failures[0]}`, requests: stats.requests }
     return { status: 'clean', requests: stats.requests }
   } catch (e) {
-    if (e instanceof RegexError || e instanceof PayloadLimitError || e instanceof UnresolvedError || e instanceof DslError || e instanceof TemplateScopeError) return { status: 'error', message: e.message, requests: stats.requests }
+    if (
+      e instanceof RegexError ||
+      e instanceof PayloadLimitError ||
+      e instanceof UnresolvedError ||
+      e instanceof DslError ||
+      e instanceof TemplateScopeError
+    )
+      return { status: 'error', message: e.message, requests: stats.requests }
     if (env.signal.aborted) return { status: 'error', message: 'scan stopped', requests: stats.requests }
     return { status: 'error', message: (e as Error).message, requests: stats.requests }
   }

@@ -9,6 +9,12 @@ export const TEMPLATE_HTTP = { timeoutMs: 10_000, maxBodyBytes: 4 << 20 } as con
 export function createTemplateSender(net: Egress, signal: AbortSignal, limiter?: HostLimiters) {
   return async (url: string, req: HttpSendRequest) => {
     if (limiter) await limiter.take(new URL(url).hostname, signal)
-    return net.http(url, { method: req.method, headers: { 'User-Agent': 'Ward template engine', ...req.headers }, body: req.body, ...TEMPLATE_HTTP, signal })
+    return net.http(url, {
+      method: req.method,
+      headers: { 'User-Agent': 'Ward template engine', ...req.headers },
+      body: req.body,
+      ...TEMPLATE_HTTP,
+      signal,
+    })
   }
 }

@@ -18,7 +18,8 @@ const RAW = new Set(['script', 'style'])
 export function parseMarkup(src: string): El {
   const root: El = { tag: '#root', attrs: {}, children: [], parent: null }
   let cur = root
-  const tagRe = /<(\/?)([A-Za-z][A-Za-z0-9:_-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*\?>/g
+  const tagRe =
+    /<(\/?)([A-Za-z][A-Za-z0-9:_-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>|<!--[\s\S]*?-->|<![^>]*>|<\?[^>]*\?>/g
   let last = 0
   let m: RegExpExecArray | null
   while ((m = tagRe.exec(src))) {
@@ -36,7 +37,8 @@ export function parseMarkup(src: string): El {
       continue
     }
     const attrs: Record<string, string> = {}
-    for (const a of (m[3] ?? '').matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) attrs[a[1]!.toLowerCase()] = decode(a[2] ?? a[3] ?? a[4] ?? '')
+    for (const a of (m[3] ?? '').matchAll(/([^\s=>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g))
+      attrs[a[1]!.toLowerCase()] = decode(a[2] ?? a[3] ?? a[4] ?? '')
     const el: El = { tag, attrs, children: [], parent: cur }
     cur.children.push(el)
     if (RAW.has(tag)) {
@@ -52,7 +54,13 @@ export function parseMarkup(src: string): El {
   return root
 }
 
-const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+const decode = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
 const textOf = (e: El): string => e.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('')
 
 type Pred = { k: 'has'; a: string } | { k: 'eq'; a: string; v: string } | { k: 'contains'; a: string; v: string } | { k: 'nth'; n: number }
@@ -75,7 +83,12 @@ export function parseXPath(src: string): XPath {
     i = re.lastIndex
     if (m[2]!.startsWith('@')) final = { k: 'attr', a: m[2]!.slice(1).toLowerCase() }
     else if (m[2] === 'text()') final = { k: 'text' }
-    else steps.push({ desc: m[1] === '//', name: m[2]!.toLowerCase(), preds: [...m[3]!.matchAll(/\[([^\]]*)\]/g)].map((p) => pred(p[1]!, src)) })
+    else
+      steps.push({
+        desc: m[1] === '//',
+        name: m[2]!.toLowerCase(),
+        preds: [...m[3]!.matchAll(/\[([^\]]*)\]/g)].map((p) => pred(p[1]!, src)),
+      })
   }
   if (steps.length === 0) throw new XPathError(`xpath ${JSON.stringify(src.slice(0, 60))} selects no element`)
   return { steps, final }
@@ -86,7 +99,8 @@ function pred(p: string, src: string): Pred {
   if ((m = /^\s*(\d+)\s*$/.exec(p))) return { k: 'nth', n: Number(m[1]) }
   if ((m = /^\s*@([\w:-]+)\s*$/.exec(p))) return { k: 'has', a: m[1]!.toLowerCase() }
   if ((m = /^\s*@([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')\s*$/.exec(p))) return { k: 'eq', a: m[1]!.toLowerCase(), v: m[2] ?? m[3]! }
-  if ((m = /^\s*contains\(\s*@([\w:-]+)\s*,\s*(?:"([^"]*)"|'([^']*)')\s*\)\s*$/.exec(p))) return { k: 'contains', a: m[1]!.toLowerCase(), v: m[2] ?? m[3]! }
+  if ((m = /^\s*contains\(\s*@([\w:-]+)\s*,\s*(?:"([^"]*)"|'([^']*)')\s*\)\s*$/.exec(p)))
+    return { k: 'contains', a: m[1]!.toLowerCase(), v: m[2] ?? m[3]! }
   throw new XPathError(`xpath predicate [${p.slice(0, 40)}] of ${JSON.stringify(src.slice(0, 60))} is not supported`)
 }
 
@@ -107,7 +121,10 @@ export function runXPath(x: XPath, root: El, attribute?: string): string[] {
       let cands = (st.desc ? descendants(e) : elements(e)).filter((c) => st.name === '*' || c.tag === st.name)
       for (const p of st.preds) {
         if (p.k === 'nth') cands = cands[p.n - 1] ? [cands[p.n - 1]!] : []
-        else cands = cands.filter((c) => (p.k === 'has' ? p.a in c.attrs : p.k === 'eq' ? c.attrs[p.a] === p.v : (c.attrs[p.a] ?? '').includes(p.v)))
+        else
+          cands = cands.filter((c) =>
+            p.k === 'has' ? p.a in c.attrs : p.k === 'eq' ? c.attrs[p.a] === p.v : (c.attrs[p.a] ?? '').includes(p.v),
+          )
       }
       next.push(...cands)
     }

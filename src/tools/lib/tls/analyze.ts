@@ -7,10 +7,19 @@ import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:t
 import type { Egress } from '../../../toolkit/egress.js'
 import { mapLimit } from '../../../toolkit/limit.js'
 import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
-import { analyzeChain, CHAIN_ERRORS, isSelfSigned, } from './certs.js'
-import { buildClientHello, buildSsl2ClientHello, dhPrimeBits, versionName, COMPRESSION_DEFLATE, EXT, type ProtocolName, type ServerHello } from './hello.js'
+import { analyzeChain, CHAIN_ERRORS, isSelfSigned } from './certs.js'
+import {
+  buildClientHello,
+  buildSsl2ClientHello,
+  dhPrimeBits,
+  versionName,
+  COMPRESSION_DEFLATE,
+  EXT,
+  type ProtocolName,
+  type ServerHello,
+} from './hello.js'
 import { heartbleedProbe, sendHello, sendSsl2Hello, type Endpoint } from './probe.js'
-import { LEGACY_SUITES, SSL2_SUITES, TLS13_SUITES, suiteByCode, suiteByName, weakClasses, WEAK_CLASS_LABEL, type Suite, } from './suites.js'
+import { LEGACY_SUITES, SSL2_SUITES, TLS13_SUITES, suiteByCode, suiteByName, weakClasses, WEAK_CLASS_LABEL, type Suite } from './suites.js'
 import { CONNECT_TIMEOUT_MS, SIDE_HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import { PROTOCOLS, type CipherReport, type ProtocolReport, type TlsReport } from './report.js'
 
@@ -68,7 +77,10 @@ export async function scanTls(
   const o: ScanTlsOptions = { timeoutMs: CONNECT_TIMEOUT_MS, concurrency: 3, ...opts }
   const bare = stripBrackets(host)
   const s: TlsSession = {
-    net, o, bare, port,
+    net,
+    o,
+    bare,
+    port,
     ep: { host: bare, port },
     log: o.log ?? (() => {}),
     sniName: o.sni ?? (ipVersion(bare) ? undefined : bare),
@@ -95,10 +107,12 @@ export async function scanTls(
 
   if (!(await connectStep(s))) return report
   // 1. Protocols and suites.
-  await mapLimit(PROTOCOLS, o.concurrency!, undefined, (p) => enumerateProtocol(s, p).finally(() => {
-    partial.delete(p)
-    step()
-  }))
+  await mapLimit(PROTOCOLS, o.concurrency!, undefined, (p) =>
+    enumerateProtocol(s, p).finally(() => {
+      partial.delete(p)
+      step()
+    }),
+  )
   if (stopped()) return report
   summariseProtocols(s)
   if (!report.speaksTls) {
@@ -214,12 +228,24 @@ async function enumerateProtocol(s: TlsSession, p: ProtocolName): Promise<void> 
 }
 
 /** Offers `suites`, removing each one the server picks, until it refuses; the picked codes in order. */
-async function offerUntilRefused(s: TlsSession, p: Exclude<ProtocolName, 'SSLv2'>, suites: number[], picked: () => void = () => {}): Promise<number[]> {
+async function offerUntilRefused(
+  s: TlsSession,
+  p: Exclude<ProtocolName, 'SSLv2'>,
+  suites: number[],
+  picked: () => void = () => {},
+): Promise<number[]> {
   const { net, ep, o, sniName, firstHellos, helloCerts, stopped } = s
   const remaining = new Set(suites)
   const accepted: number[] = []
   for (let i = 0; i < MAX_HELLOS_PER_PROTOCOL && remaining.size && !stopped(); i++) {
-    const hello = buildClientHello({ protocol: p, suites: [...remaining], sni: sniName, offerCompression: true, heartbeat: true, statusRequest: true })
+    const hello = buildClientHello({
+      protocol: p,
+      suites: [...remaining],
+      sni: sniName,
+      offerCompression: true,
+      heartbeat: true,
+      statusRequest: true,
+    })
     const r = await sendHello(net, ep, hello, { ...o, untilDone: !firstHellos.has(p) && p !== 'TLSv1.3' })
     if (r.kind !== 'hello' || versionName(r.hello.version) !== p) break
     if (!firstHellos.has(p)) {
@@ -238,7 +264,13 @@ async function runtimeHandshake(s: TlsSession, v: SecureVersion): Promise<string
   const { net, ep, o, sniName } = s
   let sock: TLSSocket | undefined
   try {
-    sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: v, maxVersion: v, ciphers: 'ALL:@SECLEVEL=0' } })
+    sock = await net.tlsConnect({
+      ...ep,
+      servername: sniName,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
+      tls: { minVersion: v, maxVersion: v, ciphers: 'ALL:@SECLEVEL=0' },
+    })
     return sock.getCipher()?.name ?? null
   } catch {
     return null
@@ -254,7 +286,9 @@ function summariseProtocols(s: TlsSession): void {
   report.speaksTls = report.protocols.some((p) => p.accepted)
   for (const p of report.protocols) {
     if (!p.accepted) continue
-    log(`${p.name}: accepted (${p.ciphers.length} cipher suite${p.ciphers.length === 1 ? '' : 's'}: ${p.ciphers.map((c) => c.name).join(' ')})`)
+    log(
+      `${p.name}: accepted (${p.ciphers.length} cipher suite${p.ciphers.length === 1 ? '' : 's'}: ${p.ciphers.map((c) => c.name).join(' ')})`,
+    )
   }
   for (const [p, h] of firstHellos) {
     if (h.compression === COMPRESSION_DEFLATE) report.compression.push(p)
@@ -298,12 +332,17 @@ async function certificateStep(s: TlsSession): Promise<void> {
   let sock: TLSSocket | undefined
   try {
     sock = await net.tlsConnect({
-      ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal,
+      ...ep,
+      servername: sniName,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
       // Anonymous suites carry no certificate: leave them out of this handshake.
       tls: { minVersion: 'TLSv1', ciphers: 'ALL:!aNULL:@SECLEVEL=0', ...(o.ca ? { ca: o.ca } : {}) },
     })
     ders = chainOf(sock.getPeerCertificate(true))
-    const err = sock.authorizationError ? String((sock.authorizationError as Error & { code?: string }).code ?? sock.authorizationError) : null
+    const err = sock.authorizationError
+      ? String((sock.authorizationError as Error & { code?: string }).code ?? sock.authorizationError)
+      : null
     report.trust = { trusted: trustVerdict(err, ders), error: err }
   } catch (e) {
     if (stopped()) return
@@ -313,9 +352,16 @@ async function certificateStep(s: TlsSession): Promise<void> {
   } finally {
     sock?.destroy()
   }
-  report.certificates = analyzeChain(ders, { now, hostname: report.hostname, trusted: report.trust.trusted, sctInHandshake: report.sctInHandshake })
+  report.certificates = analyzeChain(ders, {
+    now,
+    hostname: report.hostname,
+    trusted: report.trust.trusted,
+    sctInHandshake: report.sctInHandshake,
+  })
   for (const c of report.certificates) {
-    log(`certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`)
+    log(
+      `certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`,
+    )
   }
   report.completed.certificate = true
 }
@@ -330,7 +376,12 @@ async function httpStep(s: TlsSession): Promise<void> {
   }
   const urlHost = ipVersion(bare) === 6 ? `[${bare}]` : bare
   try {
-    const res = await net.http(`https://${urlHost}:${port}/`, { signal: o.signal, timeoutMs: SIDE_HTTP_TIMEOUT_MS, maxBodyBytes: 4096, headers: o.sni ? { host: o.sni } : {} })
+    const res = await net.http(`https://${urlHost}:${port}/`, {
+      signal: o.signal,
+      timeoutMs: SIDE_HTTP_TIMEOUT_MS,
+      maxBodyBytes: 4096,
+      headers: o.sni ? { host: o.sni } : {},
+    })
     report.http = { speaksHttp: true, status: res.status, hsts: res.headers['strict-transport-security'] ?? null }
     log(`https://${urlHost}:${port}/: HTTP ${res.status}; Strict-Transport-Security: ${report.http.hsts ?? '(none)'}`)
   } catch (e) {
@@ -348,7 +399,13 @@ async function renegotiationStep(s: TlsSession): Promise<void> {
   if (!v) return
   let sock: TLSSocket | undefined
   try {
-    sock = await net.tlsConnect({ ...ep, servername: sniName, timeoutMs: o.timeoutMs, signal: o.signal, tls: { minVersion: NODE_VERSION[v], maxVersion: NODE_VERSION[v], ciphers: 'ALL:@SECLEVEL=0' } })
+    sock = await net.tlsConnect({
+      ...ep,
+      servername: sniName,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
+      tls: { minVersion: NODE_VERSION[v], maxVersion: NODE_VERSION[v], ciphers: 'ALL:@SECLEVEL=0' },
+    })
     const t = sock
     report.clientRenegotiation = await new Promise<boolean | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), Math.min(o.timeoutMs ?? CONNECT_TIMEOUT_MS, 3000))
@@ -360,7 +417,9 @@ async function renegotiationStep(s: TlsSession): Promise<void> {
       t.once('close', () => done(false))
       if (!t.renegotiate({ rejectUnauthorized: false }, (err) => done(!err))) done(null)
     })
-    log(`client-initiated renegotiation (${v}): ${report.clientRenegotiation === null ? 'no answer' : report.clientRenegotiation ? 'ACCEPTED' : 'refused'}`)
+    log(
+      `client-initiated renegotiation (${v}): ${report.clientRenegotiation === null ? 'no answer' : report.clientRenegotiation ? 'ACCEPTED' : 'refused'}`,
+    )
   } catch (e) {
     if (!stopped()) log(`client-initiated renegotiation: not tested (${oneLine(e)})`)
   } finally {
@@ -375,17 +434,23 @@ async function heartbleedStep(s: TlsSession): Promise<boolean> {
   if (!hbProtocol) {
     report.heartbeat = { supported: false, vulnerable: false, note: 'no heartbeat extension in ServerHello' }
   } else {
-    const offered = report.protocols.find((p) => p.name === hbProtocol)!.ciphers.map((c) => parseInt(c.code, 16)).filter((c) => !Number.isNaN(c))
+    const offered = report.protocols
+      .find((p) => p.name === hbProtocol)!
+      .ciphers.map((c) => parseInt(c.code, 16))
+      .filter((c) => !Number.isNaN(c))
     const suites = offered.length ? offered : LEGACY_SUITES.map((s) => s.code)
     try {
       const hello = buildClientHello({ protocol: hbProtocol as Exclude<ProtocolName, 'SSLv2'>, suites, sni: sniName, heartbeat: true })
       const r = await heartbleedProbe(net, ep, hello, o)
       if (stopped()) return false
       report.heartbeat =
-        r.kind === 'vulnerable' ? { supported: true, vulnerable: true, protocol: hbProtocol }
-        : r.kind === 'not-vulnerable' ? { supported: true, vulnerable: false, protocol: hbProtocol }
-        : r.kind === 'no-heartbeat' ? { supported: false, vulnerable: false }
-        : { supported: true, vulnerable: null, protocol: hbProtocol, note: r.reason }
+        r.kind === 'vulnerable'
+          ? { supported: true, vulnerable: true, protocol: hbProtocol }
+          : r.kind === 'not-vulnerable'
+            ? { supported: true, vulnerable: false, protocol: hbProtocol }
+            : r.kind === 'no-heartbeat'
+              ? { supported: false, vulnerable: false }
+              : { supported: true, vulnerable: null, protocol: hbProtocol, note: r.reason }
       log(`heartbeat (${hbProtocol}): ${r.kind === 'vulnerable' ? 'VULNERABLE to Heartbleed (over-long heartbeat echoed)' : r.kind}`)
     } catch (e) {
       if (stopped()) return false
@@ -397,7 +462,10 @@ async function heartbleedStep(s: TlsSession): Promise<boolean> {
 }
 
 /** Error text on one log line (OpenSSL messages carry newlines and source paths). */
-const oneLine = (e: unknown) => String((e as Error)?.message ?? e).replace(/\s+/g, ' ').trim()
+const oneLine = (e: unknown) =>
+  String((e as Error)?.message ?? e)
+    .replace(/\s+/g, ' ')
+    .trim()
 
 function cipherReport(s: Suite, protocol: ProtocolName): CipherReport {
   const classes = protocol === 'SSLv2' ? weakClasses(s, protocol).filter((c) => c !== 'cbc-tls10') : weakClasses(s, protocol)
@@ -441,4 +509,3 @@ function trustVerdict(err: string | null, ders: Buffer[]): boolean | null {
     return null
   }
 }
-

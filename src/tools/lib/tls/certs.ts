@@ -62,7 +62,13 @@ const SIG_OIDS: Record<string, string> = {
   '1.3.101.112': 'Ed25519',
   '1.3.101.113': 'Ed448',
 }
-const WEAK_SIGNATURES = new Set(['md2WithRSAEncryption', 'md5WithRSAEncryption', 'sha1WithRSAEncryption', 'ecdsa-with-SHA1', 'dsa-with-SHA1'])
+const WEAK_SIGNATURES = new Set([
+  'md2WithRSAEncryption',
+  'md5WithRSAEncryption',
+  'sha1WithRSAEncryption',
+  'ecdsa-with-SHA1',
+  'dsa-with-SHA1',
+])
 
 /** The outer signatureAlgorithm OID of a DER certificate (Certificate ::= SEQ { tbs, sigAlg, sig }). */
 export function signatureAlgorithm(der: Buffer): string {

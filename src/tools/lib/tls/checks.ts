@@ -30,15 +30,21 @@ export const tlsProtocolSslv2 = {
 export const tlsProtocolSslv3 = {
   id: 'tls.protocol.sslv3',
   name: 'SSLv3 protocol accepted',
-  description: 'The server completes an SSLv3 handshake. SSLv3 was deprecated by RFC 7568 because its CBC padding is unauthenticated (POODLE).',
+  description:
+    'The server completes an SSLv3 handshake. SSLv3 was deprecated by RFC 7568 because its CBC padding is unauthenticated (POODLE).',
   impact:
-    'An attacker in the network path who can make the victim\'s browser send requests can decrypt secrets such as session cookies byte by byte (POODLE), ' +
+    "An attacker in the network path who can make the victim's browser send requests can decrypt secrets such as session cookies byte by byte (POODLE), " +
     'and SSLv3 allows only RC4 or CBC suites, both broken.',
   risk: 'high',
   cwe: ['CWE-327'],
   owasp: OWASP.sensitiveData,
   recommendation: `Disable SSLv3. ${MODERN_CONFIG}`,
-  references: ['https://datatracker.ietf.org/doc/html/rfc7568', nvd('CVE-2014-3566'), 'https://www.openssl.org/~bodo/ssl-poodle.pdf', cweUrl(327)],
+  references: [
+    'https://datatracker.ietf.org/doc/html/rfc7568',
+    nvd('CVE-2014-3566'),
+    'https://www.openssl.org/~bodo/ssl-poodle.pdf',
+    cweUrl(327),
+  ],
   cve: ['CVE-2014-3566'],
   tags: ['tls', 'protocol'],
 } as const satisfies Check
@@ -61,7 +67,8 @@ export const tlsProtocolTls10 = {
 export const tlsProtocolTls11 = {
   id: 'tls.protocol.tls11',
   name: 'TLS 1.1 protocol accepted',
-  description: 'The server accepts TLS 1.1, deprecated by RFC 8996 (2021): it lacks modern AEAD suites and relies on SHA-1/MD5 in the handshake.',
+  description:
+    'The server accepts TLS 1.1, deprecated by RFC 8996 (2021): it lacks modern AEAD suites and relies on SHA-1/MD5 in the handshake.',
   impact: 'Clients that negotiate TLS 1.1 get weaker protection than TLS 1.2/1.3 provide; current browsers no longer accept it at all.',
   risk: 'low',
   cwe: ['CWE-327'],
@@ -90,7 +97,8 @@ export const tlsCipherAnonymous = {
   id: 'tls.cipher.anonymous',
   name: 'Anonymous cipher suites accepted (no server authentication)',
   description: 'The server accepts anonymous Diffie-Hellman suites (ADH/AECDH), in which it never proves its identity with a certificate.',
-  impact: 'An attacker in the network path can impersonate the server and read or change the traffic of clients that negotiate these suites.',
+  impact:
+    'An attacker in the network path can impersonate the server and read or change the traffic of clients that negotiate these suites.',
   risk: 'high',
   cwe: ['CWE-287', 'CWE-327'], // Improper Authentication
   owasp: OWASP.sensitiveData,
@@ -132,7 +140,8 @@ export const tlsCipherRc4 = {
 export const tlsCipherDes = {
   id: 'tls.cipher.des',
   name: 'DES/3DES or other 64-bit block cipher suites accepted',
-  description: 'The server accepts suites built on DES, 3DES, IDEA or RC2: single DES is brute-forceable and all of them use 64-bit blocks.',
+  description:
+    'The server accepts suites built on DES, 3DES, IDEA or RC2: single DES is brute-forceable and all of them use 64-bit blocks.',
   impact:
     'On long-lived connections an attacker observing traffic can recover plaintext from 64-bit block collisions (SWEET32); single DES keys ' +
     'can be brute-forced outright.',
@@ -148,8 +157,10 @@ export const tlsCipherDes = {
 export const tlsCipherCbcTls10 = {
   id: 'tls.cipher.cbc-tls10',
   name: 'CBC cipher suites accepted over SSLv3/TLS 1.0',
-  description: 'The server negotiates CBC-mode suites under SSLv3 or TLS 1.0, whose chained initialisation vectors are predictable (BEAST).',
-  impact: 'An attacker in the network path who can inject chosen plaintext into the victim\'s connection can decrypt secrets such as cookies.',
+  description:
+    'The server negotiates CBC-mode suites under SSLv3 or TLS 1.0, whose chained initialisation vectors are predictable (BEAST).',
+  impact:
+    "An attacker in the network path who can inject chosen plaintext into the victim's connection can decrypt secrets such as cookies.",
   risk: 'low',
   cwe: ['CWE-327'],
   owasp: OWASP.sensitiveData,
@@ -166,13 +177,18 @@ export const tlsCipherCbc = {
     'The server negotiates CBC-mode suites under TLS 1.1 or TLS 1.2. These suites authenticate before they encrypt (MAC-then-encrypt), ' +
     'so decryption time depends on the padding: the Lucky Thirteen class of padding-oracle attacks, which keeps coming back in implementations.',
   impact:
-    'Where the TLS library\'s constant-time countermeasures are incomplete, an attacker in the network path who can make the client resend a ' +
+    "Where the TLS library's constant-time countermeasures are incomplete, an attacker in the network path who can make the client resend a " +
     'secret can recover it from timing differences; AEAD suites have no such oracle.',
   risk: 'low',
   cwe: ['CWE-327', 'CWE-208'], // Observable Timing Discrepancy
   owasp: OWASP.sensitiveData,
   recommendation: `Prefer AEAD suites and drop CBC ones where clients allow (OpenSSL: keep only ECDHE+AESGCM and ECDHE+CHACHA20). ${MODERN_CONFIG}`,
-  references: [nvd('CVE-2013-0169'), 'https://www.isg.rhul.ac.uk/tls/Lucky13.html', 'https://datatracker.ietf.org/doc/html/rfc7457', cweUrl(208)],
+  references: [
+    nvd('CVE-2013-0169'),
+    'https://www.isg.rhul.ac.uk/tls/Lucky13.html',
+    'https://datatracker.ietf.org/doc/html/rfc7457',
+    cweUrl(208),
+  ],
   cve: ['CVE-2013-0169'],
   tags: ['tls', 'cipher'],
 } as const satisfies Check
@@ -184,7 +200,7 @@ export const tlsCipherNoForwardSecrecy = {
     'The server accepts suites with a static key exchange (RSA key transport, fixed DH/ECDH, PSK or Kerberos): the session keys follow ' +
     'from a long-term key instead of ephemeral (EC)DHE keys.',
   impact:
-    'Anyone who records traffic today and later obtains the server\'s private key (theft, legal order, a future Heartbleed) can decrypt every ' +
+    "Anyone who records traffic today and later obtains the server's private key (theft, legal order, a future Heartbleed) can decrypt every " +
     'recorded session that used these suites.',
   risk: 'low',
   cwe: ['CWE-327'],
@@ -218,7 +234,7 @@ export const tlsCertExpired = {
   name: 'Certificate has expired',
   description: 'A certificate the server presents is past its notAfter date.',
   impact:
-    'Clients reject the connection or show a warning users learn to click through, which trains them to accept an attacker\'s certificate too.',
+    "Clients reject the connection or show a warning users learn to click through, which trains them to accept an attacker's certificate too.",
   risk: 'medium',
   cwe: ['CWE-324', 'CWE-295'], // Use of a Key Past its Expiration Date
   owasp: OWASP.sensitiveData,
@@ -231,7 +247,7 @@ export const tlsCertNotYetValid = {
   id: 'tls.cert.not-yet-valid',
   name: 'Certificate is not yet valid',
   description: 'A certificate the server presents has a notBefore date in the future.',
-  impact: 'Clients reject the connection or warn; users who click through can no longer tell a genuine certificate from an attacker\'s.',
+  impact: "Clients reject the connection or warn; users who click through can no longer tell a genuine certificate from an attacker's.",
   risk: 'medium',
   cwe: ['CWE-295'], // Improper Certificate Validation
   owasp: OWASP.sensitiveData,
@@ -256,12 +272,14 @@ export const tlsCertExpiringSoon = {
 export const tlsCertSelfSigned = {
   id: 'tls.cert.self-signed',
   name: 'Self-signed certificate',
-  description: 'The server\'s certificate is signed by its own key, so no certificate authority vouches for it.',
-  impact: 'Clients cannot tell it from a certificate an attacker generates; users learn to accept warnings, enabling man-in-the-middle attacks.',
+  description: "The server's certificate is signed by its own key, so no certificate authority vouches for it.",
+  impact:
+    'Clients cannot tell it from a certificate an attacker generates; users learn to accept warnings, enabling man-in-the-middle attacks.',
   risk: 'medium',
   cwe: ['CWE-295'],
   owasp: OWASP.sensitiveData,
-  recommendation: 'Use a certificate issued by a publicly trusted CA (or, for internal services, by an internal CA that clients are configured to trust).',
+  recommendation:
+    'Use a certificate issued by a publicly trusted CA (or, for internal services, by an internal CA that clients are configured to trust).',
   references: [...CERT_REFS, cweUrl(295)],
   tags: ['tls', 'certificate'],
 } as const satisfies Check
@@ -269,8 +287,9 @@ export const tlsCertSelfSigned = {
 export const tlsCertUntrusted = {
   id: 'tls.cert.untrusted',
   name: 'Certificate chain is not trusted',
-  description: 'The certificate chain does not lead to a root in the trust store (unknown CA, or intermediate certificates missing from the chain).',
-  impact: 'Clients reject the connection or warn; an attacker\'s certificate would look the same to users who click through.',
+  description:
+    'The certificate chain does not lead to a root in the trust store (unknown CA, or intermediate certificates missing from the chain).',
+  impact: "Clients reject the connection or warn; an attacker's certificate would look the same to users who click through.",
   risk: 'medium',
   cwe: ['CWE-296', 'CWE-295'], // Improper Following of a Certificate's Chain of Trust
   owasp: OWASP.sensitiveData,
@@ -282,8 +301,9 @@ export const tlsCertUntrusted = {
 export const tlsCertHostnameMismatch = {
   id: 'tls.cert.hostname-mismatch',
   name: 'Certificate does not match the host name',
-  description: 'Neither the subject alternative names nor the common name of the certificate cover the name (or IP address) that was scanned.',
-  impact: 'Clients reject the connection or warn; users who click through can be served an attacker\'s certificate for any name.',
+  description:
+    'Neither the subject alternative names nor the common name of the certificate cover the name (or IP address) that was scanned.',
+  impact: "Clients reject the connection or warn; users who click through can be served an attacker's certificate for any name.",
   risk: 'medium',
   cwe: ['CWE-297'], // Improper Validation of Certificate with Host Mismatch
   owasp: OWASP.sensitiveData,
@@ -322,7 +342,7 @@ export const tlsCertShortSerial = {
   id: 'tls.cert.short-serial',
   name: 'Certificate serial number shorter than 64 bits',
   description:
-    'The serial number of the server\'s certificate has fewer than 8 bytes. The CA/Browser Forum requires at least 64 bits of random output ' +
+    "The serial number of the server's certificate has fewer than 8 bytes. The CA/Browser Forum requires at least 64 bits of random output " +
     'in serial numbers, which makes the content of a certificate unpredictable to whoever requests it.',
   impact:
     'Predictable serials were the prerequisite of the MD5 chosen-prefix certificate forgery; a short serial also marks a CA that does not ' +
@@ -338,13 +358,20 @@ export const tlsCertShortSerial = {
 export const tlsCertNoRevocationInfo = {
   id: 'tls.cert.no-revocation-info',
   name: 'Certificate names no OCSP responder or CRL',
-  description: 'The server\'s certificate carries neither a CRL distribution point nor an OCSP responder address (Authority Information Access).',
-  impact: 'If the key is ever compromised, clients have no way to learn that the certificate was revoked and keep trusting it until it expires.',
+  description:
+    "The server's certificate carries neither a CRL distribution point nor an OCSP responder address (Authority Information Access).",
+  impact:
+    'If the key is ever compromised, clients have no way to learn that the certificate was revoked and keep trusting it until it expires.',
   risk: 'low',
   cwe: ['CWE-299'], // Improper Check for Certificate Revocation
   owasp: OWASP.sensitiveData,
-  recommendation: 'Issue certificates with a CRL distribution point and an OCSP URI (every public CA does); internal CAs should publish revocation too.',
-  references: ['https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.13', 'https://datatracker.ietf.org/doc/html/rfc6960', cweUrl(299)],
+  recommendation:
+    'Issue certificates with a CRL distribution point and an OCSP URI (every public CA does); internal CAs should publish revocation too.',
+  references: [
+    'https://datatracker.ietf.org/doc/html/rfc5280#section-4.2.1.13',
+    'https://datatracker.ietf.org/doc/html/rfc6960',
+    cweUrl(299),
+  ],
   tags: ['tls', 'certificate'],
 } as const satisfies Check
 
@@ -352,9 +379,10 @@ export const tlsCertNoCt = {
   id: 'tls.cert.no-ct',
   name: 'No Certificate Transparency proof (SCT)',
   description:
-    'The server\'s certificate chains to a trusted root but carries no signed certificate timestamp: none embedded in the certificate and ' +
+    "The server's certificate chains to a trusted root but carries no signed certificate timestamp: none embedded in the certificate and " +
     'none sent in the TLS signed_certificate_timestamp extension.',
-  impact: 'Browsers that enforce Certificate Transparency (Chrome, Safari) reject the certificate; a certificate missing from CT logs also escapes monitoring for mis-issuance.',
+  impact:
+    'Browsers that enforce Certificate Transparency (Chrome, Safari) reject the certificate; a certificate missing from CT logs also escapes monitoring for mis-issuance.',
   risk: 'low',
   cwe: ['CWE-295'],
   owasp: OWASP.sensitiveData,
@@ -369,12 +397,13 @@ export const tlsCertOcspStaplingMissing = {
   description:
     'The certificate names an OCSP responder, but the server did not staple an OCSP response when the client asked for one (status_request).',
   impact:
-    'Each client must ask the CA\'s responder itself, which leaks the sites it visits to the CA and slows connections; most browsers then ' +
+    "Each client must ask the CA's responder itself, which leaks the sites it visits to the CA and slows connections; most browsers then " +
     'skip the check when the responder is slow, so revocation is not enforced.',
   risk: 'info',
   cwe: ['CWE-299'],
   owasp: OWASP.sensitiveData,
-  recommendation: 'Enable OCSP stapling (nginx: ssl_stapling on; Apache: SSLUseStapling on) and make sure the server can reach the responder.',
+  recommendation:
+    'Enable OCSP stapling (nginx: ssl_stapling on; Apache: SSLUseStapling on) and make sure the server can reach the responder.',
   references: ['https://datatracker.ietf.org/doc/html/rfc6066#section-8', 'https://datatracker.ietf.org/doc/html/rfc6961', cweUrl(299)],
   tags: ['tls', 'certificate'],
 } as const satisfies Check
@@ -385,7 +414,8 @@ export const tlsHstsMissing = {
   id: 'tls.hsts.missing',
   name: 'HTTPS service without HTTP Strict Transport Security',
   description: 'The HTTPS response carries no Strict-Transport-Security header with a positive max-age.',
-  impact: 'A network attacker can strip HTTPS from the first visit or from plain http:// links and read or change the traffic (SSL stripping).',
+  impact:
+    'A network attacker can strip HTTPS from the first visit or from plain http:// links and read or change the traffic (SSL stripping).',
   risk: 'low',
   cwe: ['CWE-319', 'CWE-523'], // Unprotected Transport of Credentials
   owasp: OWASP.misconfig,
@@ -419,7 +449,7 @@ export const tlsRenegotiationInsecure = {
     'The ServerHello carries no renegotiation_info extension although the client signalled support (TLS_EMPTY_RENEGOTIATION_INFO_SCSV), ' +
     'so the server does not implement RFC 5746 secure renegotiation.',
   impact:
-    'If the server allows renegotiation at all, a man in the middle can splice his own request in front of a victim\'s authenticated session (CVE-2009-3555).',
+    "If the server allows renegotiation at all, a man in the middle can splice his own request in front of a victim's authenticated session (CVE-2009-3555).",
   risk: 'medium',
   cwe: ['CWE-20'], // Improper Input Validation (NVD's classification of CVE-2009-3555)
   owasp: OWASP.vulnerableComponents,
@@ -439,7 +469,8 @@ export const tlsRenegotiationClientInitiated = {
   risk: 'low',
   cwe: ['CWE-400'], // Uncontrolled Resource Consumption
   owasp: OWASP.misconfig,
-  recommendation: 'Refuse client-initiated renegotiation (OpenSSL: SSL_OP_NO_RENEGOTIATION; nginx and Apache refuse it by default) or move clients to TLS 1.3, which has none.',
+  recommendation:
+    'Refuse client-initiated renegotiation (OpenSSL: SSL_OP_NO_RENEGOTIATION; nginx and Apache refuse it by default) or move clients to TLS 1.3, which has none.',
   references: ['https://datatracker.ietf.org/doc/html/rfc5746', 'https://www.thc.org/thc-ssl-dos/', nvd('CVE-2011-1473'), cweUrl(400)],
   cve: ['CVE-2011-1473'],
   tags: ['tls'],
@@ -459,7 +490,13 @@ export const tlsHeartbleed = {
   recommendation:
     'Upgrade OpenSSL to a fixed release (1.0.1g or later; any supported version) and restart every service using it, then replace the ' +
     'certificate key, revoke the old certificate and invalidate sessions and passwords that may have leaked.',
-  references: ['https://heartbleed.com/', nvd('CVE-2014-0160'), 'https://www.cisa.gov/known-exploited-vulnerabilities-catalog', 'https://datatracker.ietf.org/doc/html/rfc6520', cweUrl(125)],
+  references: [
+    'https://heartbleed.com/',
+    nvd('CVE-2014-0160'),
+    'https://www.cisa.gov/known-exploited-vulnerabilities-catalog',
+    'https://datatracker.ietf.org/doc/html/rfc6520',
+    cweUrl(125),
+  ],
   cve: ['CVE-2014-0160'],
   tags: ['tls', 'openssl', 'kev'],
 } as const satisfies Check

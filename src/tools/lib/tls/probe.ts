@@ -3,8 +3,17 @@
 import type { Socket } from 'node:net'
 import type { Egress } from '../../../toolkit/egress.js'
 import {
-  CONTENT, HS, buildHeartbeatProbe, isHeartbleedEcho, parseCertificateMessage, parseServerHello, parseSsl2ServerHello,
-  splitHandshake, splitRecords, type ServerHello, type Ssl2ServerHello,
+  CONTENT,
+  HS,
+  buildHeartbeatProbe,
+  isHeartbleedEcho,
+  parseCertificateMessage,
+  parseServerHello,
+  parseSsl2ServerHello,
+  splitHandshake,
+  splitRecords,
+  type ServerHello,
+  type Ssl2ServerHello,
 } from './hello.js'
 import { CONNECT_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
@@ -122,7 +131,10 @@ export function firstFlightParser(untilDone: boolean) {
     const tls12 = hello.version < 0x0304
     const ske = tls12 ? messages.find((m) => m.type === HS.serverKeyExchange)?.body : undefined
     const out = {
-      kind: 'hello' as const, hello, certificates, complete: done,
+      kind: 'hello' as const,
+      hello,
+      certificates,
+      complete: done,
       ...(ske ? { serverKeyExchange: ske } : {}),
       certificateStatus: tls12 && messages.some((m) => m.type === HS.certificateStatus),
     }
@@ -146,7 +158,12 @@ async function open(net: Egress, ep: Endpoint, o: ProbeOptions): Promise<SocketR
 }
 
 /** Sends one ClientHello and reads the answer. Throws only when the TCP connection cannot be made. */
-export async function sendHello(net: Egress, ep: Endpoint, hello: Buffer, o: ProbeOptions & { untilDone?: boolean }): Promise<HelloOutcome> {
+export async function sendHello(
+  net: Egress,
+  ep: Endpoint,
+  hello: Buffer,
+  o: ProbeOptions & { untilDone?: boolean },
+): Promise<HelloOutcome> {
   const reader = await open(net, ep, o)
   try {
     reader.socket.write(hello)
@@ -190,21 +207,25 @@ export async function heartbleedProbe(net: Egress, ep: Endpoint, hello: Buffer, 
   try {
     reader.socket.write(hello)
     const first = await reader.until(firstFlightParser(true), o.timeoutMs ?? CONNECT_TIMEOUT_MS)
-    if (typeof first === 'string' || first.kind !== 'hello') return { kind: 'inconclusive', reason: `no ServerHello (${typeof first === 'string' ? first : first.kind})` }
+    if (typeof first === 'string' || first.kind !== 'hello')
+      return { kind: 'inconclusive', reason: `no ServerHello (${typeof first === 'string' ? first : first.kind})` }
     const version = first.hello.version
     if (!first.hello.extensions.has(0x000f)) return { kind: 'no-heartbeat' }
     if (!first.complete) return { kind: 'inconclusive', reason: 'the server did not finish its first flight' }
     const consumed = reader.bytes.length
     reader.socket.write(buildHeartbeatProbe(version))
-    const answer = await reader.until((buf, ended) => {
-      const split = splitRecords(buf.subarray(consumed))
-      if (!split) return 'other' as const
-      for (const r of split.records) {
-        if (r.type === CONTENT.heartbeat) return isHeartbleedEcho(r.body) ? ('echo' as const) : ('other' as const)
-        if (r.type === CONTENT.alert) return 'other' as const
-      }
-      return ended ? ('other' as const) : undefined
-    }, Math.min(o.timeoutMs ?? CONNECT_TIMEOUT_MS, 3000))
+    const answer = await reader.until(
+      (buf, ended) => {
+        const split = splitRecords(buf.subarray(consumed))
+        if (!split) return 'other' as const
+        for (const r of split.records) {
+          if (r.type === CONTENT.heartbeat) return isHeartbleedEcho(r.body) ? ('echo' as const) : ('other' as const)
+          if (r.type === CONTENT.alert) return 'other' as const
+        }
+        return ended ? ('other' as const) : undefined
+      },
+      Math.min(o.timeoutMs ?? CONNECT_TIMEOUT_MS, 3000),
+    )
     return answer === 'echo' ? { kind: 'vulnerable', version } : { kind: 'not-vulnerable', version }
   } finally {
     reader.close()

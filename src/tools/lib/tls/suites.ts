@@ -62,8 +62,17 @@ export const SSL2_SUITES: readonly Suite[] = ALL.filter((s) => s.sslv2)
 export function suiteByCode(code: number, sslv2 = false): Suite {
   return (
     BY_CODE.get((sslv2 ? 0x1000000 : 0) + code) ?? {
-      code, name: `0x${code.toString(16).padStart(sslv2 ? 6 : 4, '0')}`, iana: 'unknown', kx: '?', au: '?', enc: '?',
-      bits: 0, mac: '?', export: false, sslv2, tls13: false,
+      code,
+      name: `0x${code.toString(16).padStart(sslv2 ? 6 : 4, '0')}`,
+      iana: 'unknown',
+      kx: '?',
+      au: '?',
+      enc: '?',
+      bits: 0,
+      mac: '?',
+      export: false,
+      sslv2,
+      tls13: false,
     }
   )
 }

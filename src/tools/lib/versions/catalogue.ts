@@ -66,7 +66,8 @@ function parseCve(v: unknown, where: string): CatalogueCve {
   const cvss = v.cvss
   if (typeof cvss !== 'number' || !(cvss > 0 && cvss <= 10)) throw new CatalogueError(`${where}.cvss must be a number in (0, 10]`)
   const vector = v.vector ?? null
-  if (vector !== null && (typeof vector !== 'string' || !/^CVSS:3\.[01]\//.test(vector))) throw new CatalogueError(`${where}.vector must be a CVSS:3.x vector or null`)
+  if (vector !== null && (typeof vector !== 'string' || !/^CVSS:3\.[01]\//.test(vector)))
+    throw new CatalogueError(`${where}.vector must be a CVSS:3.x vector or null`)
   return { id, versions, cvss, vector }
 }
 
@@ -77,11 +78,13 @@ export function parseCatalogue(json: unknown): Catalogue {
     const where = `families[${i}]`
     if (!isObject(f)) throw new CatalogueError(`${where} must be an object`)
     const product = str(f, 'product', where)
-    if (!(product in PRODUCTS)) throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
+    if (!(product in PRODUCTS))
+      throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
     const cwe = str(f, 'cwe', where)
     if (!/^CWE-\d+$/.test(cwe)) throw new CatalogueError(`${where}.cwe is not a CWE id: ${cwe}`)
     if (!Array.isArray(f.cves) || !f.cves.length) throw new CatalogueError(`${where}.cves must be a non-empty array`)
-    if (!Array.isArray(f.references) || !f.references.every((r) => typeof r === 'string')) throw new CatalogueError(`${where}.references must be an array of URLs`)
+    if (!Array.isArray(f.references) || !f.references.every((r) => typeof r === 'string'))
+      throw new CatalogueError(`${where}.references must be an array of URLs`)
     return {
       id: str(f, 'id', where),
       product: product as ProductKey,
@@ -99,7 +102,8 @@ export function parseCatalogue(json: unknown): Catalogue {
     const where = `eol[${i}]`
     if (!isObject(e)) throw new CatalogueError(`${where} must be an object`)
     const product = str(e, 'product', where)
-    if (!(product in PRODUCTS)) throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
+    if (!(product in PRODUCTS))
+      throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
     const versions = str(e, 'versions', where)
     parseRange(versions)
     const date = str(e, 'date', where)

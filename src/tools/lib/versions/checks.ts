@@ -67,7 +67,8 @@ export const checkForImportedCve = (c: KnownCve, product: ProductKey): Check => 
     id: `cve.${c.id.toLowerCase()}`,
     name: `${label}: ${c.id}`,
     description: c.description || `${c.id} affects ${label}.`,
-    impact: 'Depending on the flaw, an attacker can read data, change it, stop the service or execute code; see the CVE description and references.',
+    impact:
+      'Depending on the flaw, an attacker can read data, change it, stop the service or execute code; see the CVE description and references.',
     // No score published yet: medium until NVD or the CNA scores it.
     risk: score === undefined ? 'medium' : riskFromCvss(score),
     cwe,

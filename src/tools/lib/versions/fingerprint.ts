@@ -8,8 +8,8 @@ export type ProductVersion = { product: ProductKey; version: string; source: str
 const VERSION = String.raw`(\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:-(?:alpha|beta|rc)\d*)?)`
 
 /** Patterns looked for anywhere in a banner, header or INFO reply: the vocabulary's `versionAfter`. */
-const PATTERNS: ReadonlyArray<{ product: ProductKey; re: RegExp }> = (Object.entries(PRODUCTS) as [ProductKey, ProductInfo][]).flatMap(([product, p]) =>
-  p.versionAfter ? [{ product, re: new RegExp(p.versionAfter.source + VERSION, 'i') }] : [],
+const PATTERNS: ReadonlyArray<{ product: ProductKey; re: RegExp }> = (Object.entries(PRODUCTS) as [ProductKey, ProductInfo][]).flatMap(
+  ([product, p]) => (p.versionAfter ? [{ product, re: new RegExp(p.versionAfter.source + VERSION, 'i') }] : []),
 )
 
 /** Every product named with a version in this text (one banner may name several). */

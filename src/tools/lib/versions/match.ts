@@ -48,7 +48,12 @@ export function matchFamilies(product: ProductKey, version: string, families: re
  * The end-of-life branch this version belongs to, when its end of life is on or before `today`
  * ('YYYY-MM-DD'; a month-only date counts from the month's first day).
  */
-export function matchEol(product: ProductKey, version: string, today = new Date().toISOString().slice(0, 10), branches: readonly EolBranch[] = CATALOGUE.eol): EolBranch | null {
+export function matchEol(
+  product: ProductKey,
+  version: string,
+  today = new Date().toISOString().slice(0, 10),
+  branches: readonly EolBranch[] = CATALOGUE.eol,
+): EolBranch | null {
   if (!looksLikeVersion(version)) return null
   const v = normalizeVersion(product, version)
   return branches.find((b) => b.product === product && b.date.padEnd(10, '-01').slice(0, 10) <= today && satisfies(v, b.versions)) ?? null

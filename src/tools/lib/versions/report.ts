@@ -92,16 +92,39 @@ export async function productVersionFindings(
 }
 
 /** The version findings of one TCP port (network and port scanners): each product once, evidence a table per finding. */
-export async function portVersionFindings(port: number, service: string | null, products: ProductVersion[], lookup?: VulnerabilityLookup, protocol: 'tcp' | 'udp' = 'tcp'): Promise<FindingInput[]> {
+export async function portVersionFindings(
+  port: number,
+  service: string | null,
+  products: ProductVersion[],
+  lookup?: VulnerabilityLookup,
+  protocol: 'tcp' | 'udp' = 'tcp',
+): Promise<FindingInput[]> {
   const out: FindingInput[] = []
   for (const pv of uniqueProducts(products)) {
-    for (const { finding, rows } of await productVersionFindings(pv.product, pv.version, `the ${pv.source} on ${port}/${protocol}`, lookup)) {
+    for (const { finding, rows } of await productVersionFindings(
+      pv.product,
+      pv.version,
+      `the ${pv.source} on ${port}/${protocol}`,
+      lookup,
+    )) {
       out.push({
         ...finding,
         port,
         protocol,
         service,
-        evidence: tableEvidence(['Port', 'Service', 'Product', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [`${port}/${protocol}`, service ?? '', PRODUCTS[pv.product].label, pv.version, pv.source, r.cve, r.affected, r.cvss])),
+        evidence: tableEvidence(
+          ['Port', 'Service', 'Product', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'],
+          rows.map((r) => [
+            `${port}/${protocol}`,
+            service ?? '',
+            PRODUCTS[pv.product].label,
+            pv.version,
+            pv.source,
+            r.cve,
+            r.affected,
+            r.cvss,
+          ]),
+        ),
       })
     }
   }

@@ -11,7 +11,9 @@ const PRE = ['dev', 'alpha', 'beta', 'pre', 'rc'] as const
  * in the alphabet: 1.0.1f is 1.0.1.6, as the web tools' component tables write it.
  */
 function tokenize(v: string): Token[] {
-  return (v.toLowerCase().match(/\d+|[a-z]+/g) ?? []).map((t) => (/^\d/.test(t) ? Number(t) : t.length === 1 && !isPre(t) ? t.charCodeAt(0) - 96 : t))
+  return (v.toLowerCase().match(/\d+|[a-z]+/g) ?? []).map((t) =>
+    /^\d/.test(t) ? Number(t) : t.length === 1 && !isPre(t) ? t.charCodeAt(0) - 96 : t,
+  )
 }
 
 const preRank = (s: string) => PRE.indexOf(s as (typeof PRE)[number])

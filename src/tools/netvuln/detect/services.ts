@@ -40,14 +40,30 @@ const transcript = (t: string[]) => textEvidence(t.join('\n'))
 export const ftpConclusion = (r: FtpResult, p: PortInfo): Conclusion => ({
   products: productsInBanner(r.banner, 'FTP greeting'),
   log: `${p.port}/tcp FTP anonymous login: ${r.anonymous ? 'accepted' : 'refused'}`,
-  hits: r.anonymous ? [{ check: ftpAnonymousLogin, ...at(p), detail: `The server on ${p.port}/tcp logged in the anonymous user.`, evidence: transcript(r.transcript) }] : [],
+  hits: r.anonymous
+    ? [
+        {
+          check: ftpAnonymousLogin,
+          ...at(p),
+          detail: `The server on ${p.port}/tcp logged in the anonymous user.`,
+          evidence: transcript(r.transcript),
+        },
+      ]
+    : [],
 })
 
 export const smtpConclusion = (r: SmtpResult, p: PortInfo): Conclusion => ({
   products: productsInBanner(r.banner, 'SMTP greeting'),
   log: `${p.port}/tcp SMTP relay to ${RELAY_TO}: ${r.relay ? 'accepted' : 'refused'}`,
   hits: r.relay
-    ? [{ check: smtpOpenRelay, ...at(p), detail: `The server on ${p.port}/tcp accepted a recipient at example.net for a sender at example.org from an unauthenticated client (the transaction was reset before DATA).`, evidence: transcript(r.transcript) }]
+    ? [
+        {
+          check: smtpOpenRelay,
+          ...at(p),
+          detail: `The server on ${p.port}/tcp accepted a recipient at example.net for a sender at example.org from an unauthenticated client (the transaction was reset before DATA).`,
+          evidence: transcript(r.transcript),
+        },
+      ]
     : [],
 })
 
@@ -55,7 +71,14 @@ export const redisConclusion = (r: RedisResult, p: PortInfo): Conclusion => ({
   products: r.version ? [{ product: 'redis', version: r.version, source: 'INFO server' }] : [],
   log: `${p.port}/tcp Redis without AUTH: ${r.unauthenticated ? `answered ${r.reply}` : `refused (${r.reply})`}`,
   hits: r.unauthenticated
-    ? [{ check: redisUnauthenticated, ...at(p, p.service ?? 'redis'), detail: `Redis${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp answered PING and INFO without authentication.`, evidence: transcript(r.transcript) }]
+    ? [
+        {
+          check: redisUnauthenticated,
+          ...at(p, p.service ?? 'redis'),
+          detail: `Redis${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp answered PING and INFO without authentication.`,
+          evidence: transcript(r.transcript),
+        },
+      ]
     : [],
 })
 
@@ -63,7 +86,14 @@ export const memcachedConclusion = (r: MemcachedResult, p: PortInfo): Conclusion
   products: [],
   log: `${p.port}/tcp memcached stats without auth: ${r.unauthenticated ? 'answered' : `refused (${r.reply})`}`,
   hits: r.unauthenticated
-    ? [{ check: memcachedNoAuth, ...at(p, p.service ?? 'memcached'), detail: `memcached${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp answered "stats" without authentication.`, evidence: transcript(r.transcript) }]
+    ? [
+        {
+          check: memcachedNoAuth,
+          ...at(p, p.service ?? 'memcached'),
+          detail: `memcached${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp answered "stats" without authentication.`,
+          evidence: transcript(r.transcript),
+        },
+      ]
     : [],
 })
 
@@ -71,7 +101,14 @@ export const mongoConclusion = (r: MongoResult, p: PortInfo): Conclusion => ({
   products: [],
   log: `${p.port}/tcp MongoDB listDatabases without auth: ${r.unauthenticated ? `allowed (${r.databases.length} databases)` : `refused (${r.error})`}`,
   hits: r.unauthenticated
-    ? [{ check: mongodbNoAuth, ...at(p, p.service ?? 'mongodb'), detail: `MongoDB${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp listed its databases (${r.databases.join(', ') || 'none'}) to an unauthenticated client.`, evidence: transcript(r.transcript) }]
+    ? [
+        {
+          check: mongodbNoAuth,
+          ...at(p, p.service ?? 'mongodb'),
+          detail: `MongoDB${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp listed its databases (${r.databases.join(', ') || 'none'}) to an unauthenticated client.`,
+          evidence: transcript(r.transcript),
+        },
+      ]
     : [],
 })
 
@@ -91,32 +128,49 @@ export function sshConclusion(r: SshResult, p: PortInfo): Conclusion {
         check: g.check,
         ...at(p, p.service ?? 'ssh'),
         detail: `${r.banner} on ${p.port}/tcp offers these weak ${g.what}: ${g.weak.join(', ')}.`,
-        evidence: tableEvidence(['Algorithm', 'Weak'], g.all.map((a) => [a, g.weak.includes(a) ? 'yes' : 'no'])),
+        evidence: tableEvidence(
+          ['Algorithm', 'Weak'],
+          g.all.map((a) => [a, g.weak.includes(a) ? 'yes' : 'no']),
+        ),
       })),
   }
 }
 
 /** The web root's products (Server, X-Powered-By). */
-export const webRootProducts = (root: HttpRoot): ProductVersion[] => [...productsInBanner(root.server, 'Server header'), ...productsInBanner(root.poweredBy, 'X-Powered-By header')]
+export const webRootProducts = (root: HttpRoot): ProductVersion[] => [
+  ...productsInBanner(root.server, 'Server header'),
+  ...productsInBanner(root.poweredBy, 'X-Powered-By header'),
+]
 
 /** Elasticsearch is looked at where it is expected (its port or name) or where the web root answered like it. */
 export const elasticsearchExpected = (p: PortInfo, root: HttpRoot | null) => p.kind === 'elasticsearch' || !!root?.es || !!root?.esLocked
 
 export const elasticsearchHits = (root: HttpRoot, p: PortInfo): Hit[] =>
   root.es
-    ? [{
-        check: elasticsearchNoAuth,
-        ...at(p, 'elasticsearch'),
-        url: root.url,
-        detail: `Elasticsearch${root.es.version ? ` ${root.es.version}` : ''} (cluster "${root.es.clusterName}") on ${p.port}/tcp answered without authentication.`,
-        evidence: textEvidence(`GET ${root.url}\nHTTP ${root.status}\n\n${root.response.text().slice(0, 1500)}`),
-      }]
+    ? [
+        {
+          check: elasticsearchNoAuth,
+          ...at(p, 'elasticsearch'),
+          url: root.url,
+          detail: `Elasticsearch${root.es.version ? ` ${root.es.version}` : ''} (cluster "${root.es.clusterName}") on ${p.port}/tcp answered without authentication.`,
+          evidence: textEvidence(`GET ${root.url}\nHTTP ${root.status}\n\n${root.response.text().slice(0, 1500)}`),
+        },
+      ]
     : []
 
 /** Plainly hostile answers among the banners (a root shell, a shell running our probes, a training image). */
 export function backdoorHits(infos: readonly PortInfo[]): Hit[] {
   return infos.flatMap((p) => {
     const why = hostileBanner(p.detected.banner)
-    return why ? [{ check: hostileService, ...at(p), detail: `On ${p.port}/tcp ${why}.`, evidence: tableEvidence(['Port', 'Service', 'Banner'], [[`${p.port}/tcp`, p.service ?? '', p.detected.banner ?? '']]) }] : []
+    return why
+      ? [
+          {
+            check: hostileService,
+            ...at(p),
+            detail: `On ${p.port}/tcp ${why}.`,
+            evidence: tableEvidence(['Port', 'Service', 'Banner'], [[`${p.port}/tcp`, p.service ?? '', p.detected.banner ?? '']]),
+          },
+        ]
+      : []
   })
 }

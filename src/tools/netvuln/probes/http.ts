@@ -26,22 +26,41 @@ export function elasticInfo(status: number, body: string): ElasticInfo | null {
     const version = j.version as Record<string, unknown> | undefined
     if (typeof j.cluster_name !== 'string' || !version || typeof version !== 'object') return null
     if (typeof j.tagline === 'string' && !/for search/i.test(j.tagline)) return null
-    return { clusterName: j.cluster_name, version: typeof version.number === 'string' ? version.number : null, name: typeof j.name === 'string' ? j.name : null }
+    return {
+      clusterName: j.cluster_name,
+      version: typeof version.number === 'string' ? version.number : null,
+      name: typeof j.name === 'string' ? j.name : null,
+    }
   } catch {
     return null
   }
 }
 
-export async function fetchRoot(net: Egress, host: string, port: number, tls: boolean, signal: AbortSignal, timeoutMs = 6000): Promise<HttpRoot> {
+export async function fetchRoot(
+  net: Egress,
+  host: string,
+  port: number,
+  tls: boolean,
+  signal: AbortSignal,
+  timeoutMs = 6000,
+): Promise<HttpRoot> {
   const url = `${httpBase(host, port, tls)}/`
-  const res = await net.http(url, { method: 'GET', headers: { accept: 'application/json, */*' }, signal, timeoutMs, maxBodyBytes: 256 * 1024 })
+  const res = await net.http(url, {
+    method: 'GET',
+    headers: { accept: 'application/json, */*' },
+    signal,
+    timeoutMs,
+    maxBodyBytes: 256 * 1024,
+  })
   return {
     url,
     status: res.status,
     server: res.headers['server'] ?? null,
     poweredBy: res.headers['x-powered-by'] ?? null,
     es: elasticInfo(res.status, res.text()),
-    esLocked: res.status === 401 && (/elasticsearch/i.test(res.headers['x-elastic-product'] ?? '') || /realm="security"/i.test(res.headers['www-authenticate'] ?? '')),
+    esLocked:
+      res.status === 401 &&
+      (/elasticsearch/i.test(res.headers['x-elastic-product'] ?? '') || /realm="security"/i.test(res.headers['www-authenticate'] ?? '')),
     response: res,
   }
 }

@@ -29,7 +29,8 @@ export function probeMemcached(t: ProbeTarget): Promise<MemcachedResult> {
     const stats = lines.filter((l) => l.startsWith('STAT '))
     if (!stats.length) {
       s.transcript.push(`S: ${lines[0] ?? ''}`)
-      if (/^(ERROR|CLIENT_ERROR|SERVER_ERROR)/.test(lines[0] ?? '')) return { unauthenticated: false, reply: lines[0], version: null, transcript: s.transcript }
+      if (/^(ERROR|CLIENT_ERROR|SERVER_ERROR)/.test(lines[0] ?? ''))
+        return { unauthenticated: false, reply: lines[0], version: null, transcript: s.transcript }
       throw new NotThisProtocol(`not a memcached reply: ${text.slice(0, 80)}`)
     }
     const version = /^STAT version (\S+)/m.exec(text)?.[1] ?? null

@@ -91,7 +91,9 @@ export function probeMongo(t: ProbeTarget): Promise<MongoResult> {
     s.transcript.push(ok ? `S: {ok: 1, databases: [${databases.join(', ')}]}` : `S: {ok: 0, errmsg: "${error}"}`)
     let version: string | null = null
     if (ok) {
-      const info = await roundTrip(s, wire >= 6 ? opMsg({ buildInfo: 1, $db: 'admin' }) : opQuery('admin.$cmd', { buildInfo: 1 })).catch(() => null)
+      const info = await roundTrip(s, wire >= 6 ? opMsg({ buildInfo: 1, $db: 'admin' }) : opQuery('admin.$cmd', { buildInfo: 1 })).catch(
+        () => null,
+      )
       if (info && typeof info.version === 'string') version = info.version
     }
     return { unauthenticated: ok, version, databases, error, transcript: s.transcript }

@@ -47,7 +47,13 @@ export function parseKexInit(payload: Buffer): KexInit {
   }
   // Client-to-server and server-to-client lists are unioned: either direction can be negotiated.
   const union = (a: string[], b: string[]) => [...new Set([...a, ...b])]
-  return { kex: lists[0], hostKey: lists[1], ciphers: union(lists[2], lists[3]), macs: union(lists[4], lists[5]), compression: union(lists[6], lists[7]) }
+  return {
+    kex: lists[0],
+    hostKey: lists[1],
+    ciphers: union(lists[2], lists[3]),
+    macs: union(lists[4], lists[5]),
+    compression: union(lists[6], lists[7]),
+  }
 }
 
 /** The payload of one unencrypted binary packet: uint32 length, byte padding, payload, padding. */

@@ -9,15 +9,20 @@ export interface CredentialList {
 }
 
 /** Shipped lists by id: a protocol ("ftp", "ssh", ..., "http") or a product ("tomcat", "grafana", ...). */
-export const CREDENTIAL_LISTS: Readonly<Record<string, CredentialList>> = parseLists(JSON.parse(readFileSync(new URL('../credentials.json', import.meta.url), 'utf8')))
+export const CREDENTIAL_LISTS: Readonly<Record<string, CredentialList>> = parseLists(
+  JSON.parse(readFileSync(new URL('../credentials.json', import.meta.url), 'utf8')),
+)
 
 export function parseLists(json: unknown): Record<string, CredentialList> {
   const out: Record<string, CredentialList> = {}
   for (const [id, v] of Object.entries(json as Record<string, unknown>)) {
     if (id.startsWith('$')) continue
     const l = v as { description?: unknown; pairs?: unknown }
-    if (typeof l.description !== 'string' || !Array.isArray(l.pairs)) throw new Error(`credentials.json: list ${id} needs a description and pairs`)
-    for (const p of l.pairs) if (!Array.isArray(p) || p.length !== 2 || p.some((x) => typeof x !== 'string')) throw new Error(`credentials.json: list ${id} has a pair that is not [user, password]`)
+    if (typeof l.description !== 'string' || !Array.isArray(l.pairs))
+      throw new Error(`credentials.json: list ${id} needs a description and pairs`)
+    for (const p of l.pairs)
+      if (!Array.isArray(p) || p.length !== 2 || p.some((x) => typeof x !== 'string'))
+        throw new Error(`credentials.json: list ${id} has a pair that is not [user, password]`)
     out[id] = { description: l.description, pairs: l.pairs as Pair[] }
   }
   return out

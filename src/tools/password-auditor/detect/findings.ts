@@ -24,7 +24,8 @@ export interface LoginRef {
  */
 const NO_AUTH_FACTS: Readonly<Record<string, Check>> = { redis: redisUnauthenticated, postgresql: postgresNoPassword }
 
-export const loginLabel = (l: LoginRef) => `${l.service}${l.product ? ` (${l.product})` : ''} on ${l.port}/tcp${l.url ? ` at ${l.url}` : ''}`
+export const loginLabel = (l: LoginRef) =>
+  `${l.service}${l.product ? ` (${l.product})` : ''} on ${l.port}/tcp${l.url ? ` at ${l.url}` : ''}`
 
 export function auditHits(l: LoginRef, r: AuditResult): Hit[] {
   const where = loginLabel(l)
@@ -37,7 +38,10 @@ export function auditHits(l: LoginRef, r: AuditResult): Hit[] {
       location: `${l.service} user ${c.username}`,
       confirmed: true,
       detail: `${where} accepted the user "${c.username}" with the password ${masked}, from the shipped or given credentials of ${l.listId}. The password is kept sealed and shown nowhere.`,
-      evidence: tableEvidence(['Service', 'Port', 'Product', 'User name', 'Password (masked)'], [[l.service, String(l.port), l.product ?? '', c.username, masked]]),
+      evidence: tableEvidence(
+        ['Service', 'Port', 'Product', 'User name', 'Password (masked)'],
+        [[l.service, String(l.port), l.product ?? '', c.username, masked]],
+      ),
     }
   })
   if (r.noAuth)
@@ -59,17 +63,23 @@ export function auditHits(l: LoginRef, r: AuditResult): Hit[] {
 }
 
 /** The audit ended early with no verdict: neither a finding nor the whole plan tried. */
-export const auditIncomplete = (r: AuditResult, planned: number) => !!r.stopped && !r.lockout && !r.noAuth && !r.found.length && r.attempts < planned
+export const auditIncomplete = (r: AuditResult, planned: number) =>
+  !!r.stopped && !r.lockout && !r.noAuth && !r.found.length && r.attempts < planned
 
 /** The logins that accepted none of the credentials tried, as one informational hit (none when every login gave way). */
-export function cleanLoginsHits(audited: ReadonlyArray<Omit<LoginRef, 'listId'> & { attempts: number; found: number; stopped: string | null }>): Hit[] {
+export function cleanLoginsHits(
+  audited: ReadonlyArray<Omit<LoginRef, 'listId'> & { attempts: number; found: number; stopped: string | null }>,
+): Hit[] {
   const clean = audited.filter((a) => !a.found)
   if (!clean.length) return []
   return [
     {
       check: loginServices,
       detail: `${clean.length} login${clean.length === 1 ? '' : 's'} accepted none of the credentials tried.`,
-      evidence: tableEvidence(['Service', 'Port', 'Product', 'URL', 'Attempts', 'Stopped'], clean.map((a) => [a.service, String(a.port), a.product ?? '', a.url ?? '', String(a.attempts), a.stopped ?? ''])),
+      evidence: tableEvidence(
+        ['Service', 'Port', 'Product', 'URL', 'Attempts', 'Stopped'],
+        clean.map((a) => [a.service, String(a.port), a.product ?? '', a.url ?? '', String(a.attempts), a.stopped ?? '']),
+      ),
     },
   ]
 }

@@ -73,8 +73,10 @@ export function loginSurfaces(answers: readonly WebAnswer[]): LoginSurface[] {
     }
     if (a.status !== 200) continue
     const page = readPage(a.body)
-    if (a.headers['x-jenkins'] !== undefined || ('j_username' in page.inputs && /jenkins/i.test(a.body))) add({ kind: 'form', product: 'jenkins', url: new URL('/j_spring_security_check', a.url).href })
-    else if (/grafana/i.test(page.title) || a.body.includes('grafanaBootData')) add({ kind: 'form', product: 'grafana', url: new URL('/login', a.url).href })
+    if (a.headers['x-jenkins'] !== undefined || ('j_username' in page.inputs && /jenkins/i.test(a.body)))
+      add({ kind: 'form', product: 'jenkins', url: new URL('/j_spring_security_check', a.url).href })
+    else if (/grafana/i.test(page.title) || a.body.includes('grafanaBootData'))
+      add({ kind: 'form', product: 'grafana', url: new URL('/login', a.url).href })
     else if ('pma_username' in page.inputs) add({ kind: 'form', product: 'phpmyadmin', url: a.url })
   }
   return out
@@ -83,7 +85,11 @@ export function loginSurfaces(answers: readonly WebAnswer[]): LoginSurface[] {
 type Verdict = { result: 'success' | 'failure' | 'locked' | 'error'; note: string }
 
 const lockedAnswer = (a: WebAnswer): Verdict | null =>
-  a.status === 429 || a.status === 423 ? { result: 'locked', note: `HTTP ${a.status}` } : saysLocked(a.body.slice(0, 20000)) ? { result: 'locked', note: `HTTP ${a.status}, the page says locked` } : null
+  a.status === 429 || a.status === 423
+    ? { result: 'locked', note: `HTTP ${a.status}` }
+    : saysLocked(a.body.slice(0, 20000))
+      ? { result: 'locked', note: `HTTP ${a.status}, the page says locked` }
+      : null
 
 /** Basic or Digest: 401 rejected, 2xx/3xx accepted. */
 export function authHeaderVerdict(a: WebAnswer): Verdict {
@@ -108,7 +114,10 @@ export function jenkinsVerdict(a: WebAnswer): Verdict {
   const locked = lockedAnswer(a)
   if (locked) return locked
   const to = a.headers.location ?? ''
-  if (a.status >= 300 && a.status < 400) return /loginError|\/login\b/.test(to) ? { result: 'failure', note: 'redirect to loginError' } : { result: 'success', note: 'redirect past the login' }
+  if (a.status >= 300 && a.status < 400)
+    return /loginError|\/login\b/.test(to)
+      ? { result: 'failure', note: 'redirect to loginError' }
+      : { result: 'success', note: 'redirect past the login' }
   if (a.status === 401) return { result: 'failure', note: 'HTTP 401' }
   return { result: 'error', note: `HTTP ${a.status}` }
 }
@@ -118,11 +127,20 @@ export function phpMyAdminVerdict(a: WebAnswer): Verdict {
   const locked = lockedAnswer(a)
   if (locked) return locked
   const auth = a.setCookies.find((c) => /^pmaAuth-\d+=/.test(c))
-  const value = auth ? auth.slice(auth.indexOf('=') + 1).split(';')[0]!.trim() : ''
+  const value = auth
+    ? auth
+        .slice(auth.indexOf('=') + 1)
+        .split(';')[0]!
+        .trim()
+    : ''
   if (value && value !== 'deleted') return { result: 'success', note: 'pmaAuth cookie set' }
   if (a.status < 500) return { result: 'failure', note: `HTTP ${a.status}` }
   return { result: 'error', note: `HTTP ${a.status}` }
 }
 
 /** "a=1; b=2" from Set-Cookie headers (name=value only). */
-export const cookieHeader = (setCookies: readonly string[]): string => setCookies.map((c) => c.split(';')[0]!.trim()).filter(Boolean).join('; ')
+export const cookieHeader = (setCookies: readonly string[]): string =>
+  setCookies
+    .map((c) => c.split(';')[0]!.trim())
+    .filter(Boolean)
+    .join('; ')

@@ -17,12 +17,14 @@ export function lockoutSign(history: readonly Attempt[]): string | null {
     const recent = history.slice(-4).map((a) => a.ms)
     const base = Math.min(...history.slice(0, 2).map((a) => a.ms))
     const growing = recent.every((ms, i) => i === 0 || ms > recent[i - 1]! * 1.4)
-    if (growing && recent[3]! > SLOW_MS && recent[3]! > base * 4) return `answers slow down with each failure (${recent.map((ms) => `${Math.round(ms)} ms`).join(', ')})`
+    if (growing && recent[3]! > SLOW_MS && recent[3]! > base * 4)
+      return `answers slow down with each failure (${recent.map((ms) => `${Math.round(ms)} ms`).join(', ')})`
   }
   return null
 }
 
 /** Text of an answer that says the account or client is locked out or throttled. */
-export const LOCK_WORDS = /\b(locked|lockout|too many (failed |login |authentication )?(attempts|failures|requests|connections)|temporarily (blocked|disabled)|account (is )?disabled|try again later)\b/i
+export const LOCK_WORDS =
+  /\b(locked|lockout|too many (failed |login |authentication )?(attempts|failures|requests|connections)|temporarily (blocked|disabled)|account (is )?disabled|try again later)\b/i
 
 export const saysLocked = (text: string): boolean => LOCK_WORDS.test(text)

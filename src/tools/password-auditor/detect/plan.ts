@@ -3,13 +3,38 @@ import type { DetectedService } from '../../lib/services/services.js'
 import type { ServiceKind } from '../params.js'
 
 const NAMED: Readonly<Record<string, ServiceKind>> = {
-  ftp: 'ftp', ssh: 'ssh', telnet: 'telnet', mysql: 'mysql', mariadb: 'mysql', postgresql: 'postgresql', postgres: 'postgresql', redis: 'redis',
-  http: 'http', https: 'http', 'http-alt': 'http', 'http-proxy': 'http', 'https-alt': 'http', www: 'http',
+  ftp: 'ftp',
+  ssh: 'ssh',
+  telnet: 'telnet',
+  mysql: 'mysql',
+  mariadb: 'mysql',
+  postgresql: 'postgresql',
+  postgres: 'postgresql',
+  redis: 'redis',
+  http: 'http',
+  https: 'http',
+  'http-alt': 'http',
+  'http-proxy': 'http',
+  'https-alt': 'http',
+  www: 'http',
 }
 
 const BY_PORT: Readonly<Record<number, ServiceKind>> = {
-  21: 'ftp', 22: 'ssh', 23: 'telnet', 80: 'http', 443: 'http', 3000: 'http', 3306: 'mysql', 5432: 'postgresql', 6379: 'redis',
-  8000: 'http', 8080: 'http', 8081: 'http', 8443: 'http', 8888: 'http', 9090: 'http',
+  21: 'ftp',
+  22: 'ssh',
+  23: 'telnet',
+  80: 'http',
+  443: 'http',
+  3000: 'http',
+  3306: 'mysql',
+  5432: 'postgresql',
+  6379: 'redis',
+  8000: 'http',
+  8080: 'http',
+  8081: 'http',
+  8443: 'http',
+  8888: 'http',
+  9090: 'http',
 }
 
 function fromBanner(banner: string | null): ServiceKind | null {

@@ -27,7 +27,13 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true })
   })
 
-export async function audit(o: { plan: readonly Pair[]; attempt: Attempter; delayMs: number; signal: AbortSignal; onAttempt?: (user: string, a: Attempt) => void }): Promise<AuditResult> {
+export async function audit(o: {
+  plan: readonly Pair[]
+  attempt: Attempter
+  delayMs: number
+  signal: AbortSignal
+  onAttempt?: (user: string, a: Attempt) => void
+}): Promise<AuditResult> {
   const r: AuditResult = { found: [], attempts: 0, stopped: null, lockout: null, noAuth: false }
   const history: Attempt[] = []
   const done = new Set<string>()

@@ -28,7 +28,8 @@ export async function discoverLoginServices(
   const { signal } = ctx
   const states = await discoverTcpPorts(ctx.net, host, ports, { signal, onProgress })
   const open = states.filter((s) => s.state === 'open').map((s) => s.port)
-  if (!open.length && !states.some((s) => s.state === 'closed')) throw new TargetUnreachableError(`${host} did not answer on any of the ${ports.length} TCP ports scanned`)
+  if (!open.length && !states.some((s) => s.state === 'closed'))
+    throw new TargetUnreachableError(`${host} did not answer on any of the ${ports.length} TCP ports scanned`)
   ctx.log(`open TCP ports: ${open.join(', ') || 'none'}`)
   const found: LoginService[] = []
   await scanBudget(ctx).each(open, { limit: DETECT_CONCURRENCY, host, signal }, async (port) => {

@@ -25,7 +25,13 @@ function webLoginOf(net: Egress, s: LoginSurface, port: number): Login {
   return { service, port, product: s.product, url: s.url, listId: s.product ?? 'http', attempt: webLogin(net, s) }
 }
 
-export async function loginsOf(net: Egress, host: string, services: readonly LoginService[], signal: AbortSignal, log: (line: string) => void): Promise<Login[]> {
+export async function loginsOf(
+  net: Egress,
+  host: string,
+  services: readonly LoginService[],
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<Login[]> {
   const logins: Login[] = []
   for (const k of services) {
     if (k.kind === 'http') {
@@ -35,7 +41,9 @@ export async function loginsOf(net: Egress, host: string, services: readonly Log
       for (const s of surfaces) logins.push(webLoginOf(net, s, k.port))
       continue
     }
-    const attempt = { ftp: ftpLogin, ssh: sshLogin, telnet: telnetLogin, mysql: mysqlLogin, postgresql: postgresLogin, redis: redisLogin }[k.kind]({ net, host, port: k.port })
+    const attempt = { ftp: ftpLogin, ssh: sshLogin, telnet: telnetLogin, mysql: mysqlLogin, postgresql: postgresLogin, redis: redisLogin }[
+      k.kind
+    ]({ net, host, port: k.port })
     logins.push({ service: k.kind, port: k.port, product: k.product, url: null, listId: k.kind, attempt })
   }
   return logins

@@ -15,7 +15,16 @@ const msg = (type: string, body: Buffer) => {
 const cstr = (s: string) => Buffer.from(s + '\0', 'utf8')
 
 function startup(user: string): Buffer {
-  const body = Buffer.concat([Buffer.from([0, 3, 0, 0]), cstr('user'), cstr(user), cstr('database'), cstr('postgres'), cstr('application_name'), cstr('ward'), Buffer.from([0])])
+  const body = Buffer.concat([
+    Buffer.from([0, 3, 0, 0]),
+    cstr('user'),
+    cstr(user),
+    cstr('database'),
+    cstr('postgres'),
+    cstr('application_name'),
+    cstr('ward'),
+    Buffer.from([0]),
+  ])
   const len = Buffer.alloc(4)
   len.writeUInt32BE(body.length + 4)
   return Buffer.concat([len, body])
@@ -38,38 +47,41 @@ function pgError(body: Buffer): { code: string; message: string } {
   return { code: f.C ?? '', message: f.M ?? '' }
 }
 
-export const postgresLogin = (t: Omit<ProbeTarget, 'signal'>): Attempter => (user, password, signal) =>
-  timed(() =>
-    withSession({ ...t, signal }, async (s) => {
-      s.send(startup(user), `StartupMessage user=${user}`)
-      let scram: ReturnType<typeof scramClient> | null = null
-      for (let i = 0; i < 8; i++) {
-        const m = await readMessage(s)
-        if (m.type === 'E') {
-          const e = pgError(m.body)
-          if (e.code === '28P01' || e.code === '28000') return { result: 'failure', note: e.code }
-          if (saysLocked(e.message)) return { result: 'locked', note: e.code }
-          // Authentication passed (no auth error) but the session could not start: the password was right.
-          if (i > 0 && e.code === '3D000') return { result: 'success', note: 'authenticated (database "postgres" does not exist)' }
-          return { result: 'error', note: `error ${e.code}` }
+export const postgresLogin =
+  (t: Omit<ProbeTarget, 'signal'>): Attempter =>
+  (user, password, signal) =>
+    timed(() =>
+      withSession({ ...t, signal }, async (s) => {
+        s.send(startup(user), `StartupMessage user=${user}`)
+        let scram: ReturnType<typeof scramClient> | null = null
+        for (let i = 0; i < 8; i++) {
+          const m = await readMessage(s)
+          if (m.type === 'E') {
+            const e = pgError(m.body)
+            if (e.code === '28P01' || e.code === '28000') return { result: 'failure', note: e.code }
+            if (saysLocked(e.message)) return { result: 'locked', note: e.code }
+            // Authentication passed (no auth error) but the session could not start: the password was right.
+            if (i > 0 && e.code === '3D000') return { result: 'success', note: 'authenticated (database "postgres" does not exist)' }
+            return { result: 'error', note: `error ${e.code}` }
+          }
+          if (m.type !== 'R') return { result: 'error', note: `unexpected message ${m.type}` }
+          const code = m.body.readUInt32BE(0)
+          if (code === 0) return { result: i === 0 ? 'no-auth' : 'success', note: i === 0 ? 'trust authentication' : 'AuthenticationOk' }
+          if (code === 3) s.send(msg('p', cstr(password)), 'PasswordMessage ***')
+          else if (code === 5) s.send(msg('p', cstr(pgMd5(user, password, m.body.subarray(4, 8)))), 'PasswordMessage md5***')
+          else if (code === 10) {
+            const mechs = m.body.subarray(4).toString('utf8').split('\0')
+            if (!mechs.includes('SCRAM-SHA-256')) return { result: 'error', note: `SASL mechanisms ${mechs.join(' ')}` }
+            scram = scramClient()
+            const data = Buffer.from(scram.first)
+            const len = Buffer.alloc(4)
+            len.writeInt32BE(data.length)
+            s.send(msg('p', Buffer.concat([cstr('SCRAM-SHA-256'), len, data])), 'SASLInitialResponse SCRAM-SHA-256')
+          } else if (code === 11 && scram)
+            s.send(msg('p', Buffer.from(scram.final(m.body.subarray(4).toString('utf8'), password))), 'SASLResponse ***')
+          else if (code === 12) continue
+          else return { result: 'error', note: `authentication method ${code} not supported` }
         }
-        if (m.type !== 'R') return { result: 'error', note: `unexpected message ${m.type}` }
-        const code = m.body.readUInt32BE(0)
-        if (code === 0) return { result: i === 0 ? 'no-auth' : 'success', note: i === 0 ? 'trust authentication' : 'AuthenticationOk' }
-        if (code === 3) s.send(msg('p', cstr(password)), 'PasswordMessage ***')
-        else if (code === 5) s.send(msg('p', cstr(pgMd5(user, password, m.body.subarray(4, 8)))), 'PasswordMessage md5***')
-        else if (code === 10) {
-          const mechs = m.body.subarray(4).toString('utf8').split('\0')
-          if (!mechs.includes('SCRAM-SHA-256')) return { result: 'error', note: `SASL mechanisms ${mechs.join(' ')}` }
-          scram = scramClient()
-          const data = Buffer.from(scram.first)
-          const len = Buffer.alloc(4)
-          len.writeInt32BE(data.length)
-          s.send(msg('p', Buffer.concat([cstr('SCRAM-SHA-256'), len, data])), 'SASLInitialResponse SCRAM-SHA-256')
-        } else if (code === 11 && scram) s.send(msg('p', Buffer.from(scram.final(m.body.subarray(4).toString('utf8'), password))), 'SASLResponse ***')
-        else if (code === 12) continue
-        else return { result: 'error', note: `authentication method ${code} not supported` }
-      }
-      return { result: 'error', note: 'no verdict' }
-    }),
-  )
+        return { result: 'error', note: 'no verdict' }
+      }),
+    )

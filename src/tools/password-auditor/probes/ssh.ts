@@ -5,30 +5,32 @@ import type { ProbeTarget } from '../../lib/services/session.js'
 import { timed, type Attempter } from './attempt.js'
 import { SSH_LOGIN_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
-export const sshLogin = (t: Omit<ProbeTarget, 'signal'>): Attempter => (user, password, signal) =>
-  timed(async () => {
-    const wait = t.timeoutMs ?? SSH_LOGIN_TIMEOUT_MS
-    const sock = await t.net.connect({ host: t.host, port: t.port, timeoutMs: wait, signal })
-    return new Promise((resolve) => {
-      const client = new ssh2.Client()
-      let done = false
-      const finish = (r: { result: 'success' | 'failure' | 'locked' | 'error'; note?: string }) => {
-        if (done) return
-        done = true
-        signal.removeEventListener('abort', onAbort)
-        client.end()
-        sock.destroy()
-        resolve(r)
-      }
-      const onAbort = () => finish({ result: 'error', note: 'aborted' })
-      signal.addEventListener('abort', onAbort, { once: true })
-      client.on('ready', () => finish({ result: 'success', note: 'authenticated' }))
-      client.on('error', (e: Error & { level?: string }) => {
-        if (e.level === 'client-authentication') finish({ result: 'failure', note: 'all methods rejected' })
-        else finish({ result: /too many|locked/i.test(e.message) ? 'locked' : 'error', note: e.message.slice(0, 120) })
+export const sshLogin =
+  (t: Omit<ProbeTarget, 'signal'>): Attempter =>
+  (user, password, signal) =>
+    timed(async () => {
+      const wait = t.timeoutMs ?? SSH_LOGIN_TIMEOUT_MS
+      const sock = await t.net.connect({ host: t.host, port: t.port, timeoutMs: wait, signal })
+      return new Promise((resolve) => {
+        const client = new ssh2.Client()
+        let done = false
+        const finish = (r: { result: 'success' | 'failure' | 'locked' | 'error'; note?: string }) => {
+          if (done) return
+          done = true
+          signal.removeEventListener('abort', onAbort)
+          client.end()
+          sock.destroy()
+          resolve(r)
+        }
+        const onAbort = () => finish({ result: 'error', note: 'aborted' })
+        signal.addEventListener('abort', onAbort, { once: true })
+        client.on('ready', () => finish({ result: 'success', note: 'authenticated' }))
+        client.on('error', (e: Error & { level?: string }) => {
+          if (e.level === 'client-authentication') finish({ result: 'failure', note: 'all methods rejected' })
+          else finish({ result: /too many|locked/i.test(e.message) ? 'locked' : 'error', note: e.message.slice(0, 120) })
+        })
+        client.on('close', () => finish({ result: 'error', note: 'connection closed' }))
+        client.on('keyboard-interactive', (_name, _instr, _lang, prompts, reply) => reply(prompts.map(() => password)))
+        client.connect({ sock, username: user, password, tryKeyboard: true, readyTimeout: wait, hostVerifier: () => true })
       })
-      client.on('close', () => finish({ result: 'error', note: 'connection closed' }))
-      client.on('keyboard-interactive', (_name, _instr, _lang, prompts, reply) => reply(prompts.map(() => password)))
-      client.connect({ sock, username: user, password, tryKeyboard: true, readyTimeout: wait, hostVerifier: () => true })
     })
-  })

@@ -25,7 +25,6 @@ export interface OpenPort extends ServiceInfo {
   ftpAnonymous?: boolean | null
 }
 
-
 export interface RiskRule {
   check: Check
   /** The rule needs facts that only service detection gathers. */
@@ -112,11 +111,24 @@ export const RISK_RULES: readonly RiskRule[] = [
 ]
 
 export const portEvidence = (p: OpenPort): Evidence =>
-  tableEvidence(['Port', 'Protocol', 'Service', 'Product', 'Version', 'TLS', 'Banner'], [[p.port, 'tcp', p.service, p.product, p.version, p.tls ? 'yes' : 'no', p.banner]])
+  tableEvidence(
+    ['Port', 'Protocol', 'Service', 'Product', 'Version', 'TLS', 'Banner'],
+    [[p.port, 'tcp', p.service, p.product, p.version, p.tls ? 'yes' : 'no', p.banner]],
+  )
 
 /** The ports on which `rule` fails. */
-export function hitsOf(rule: RiskRule, ports: readonly OpenPort[]): Array<Hit & Required<Pick<Hit, 'port' | 'detail' | 'evidence' | 'confirmed'>>> {
+export function hitsOf(
+  rule: RiskRule,
+  ports: readonly OpenPort[],
+): Array<Hit & Required<Pick<Hit, 'port' | 'detail' | 'evidence' | 'confirmed'>>> {
   return ports
     .filter((p) => rule.applies(p))
-    .map((p) => ({ check: rule.check, port: p.port, service: p.service, detail: rule.detail(p), evidence: portEvidence(p), confirmed: p.identified || !!rule.provenByAnswer }))
+    .map((p) => ({
+      check: rule.check,
+      port: p.port,
+      service: p.service,
+      detail: rule.detail(p),
+      evidence: portEvidence(p),
+      confirmed: p.identified || !!rule.provenByAnswer,
+    }))
 }

@@ -8,8 +8,14 @@ export interface ServiceFacts extends ServiceInfo {
   ftpAnonymous?: boolean | null
 }
 
-export async function probeService(net: Egress, host: string, port: number, o: { signal: AbortSignal; timeoutMs: number; onProbe: (tried: number, planned: number) => void }): Promise<ServiceFacts> {
+export async function probeService(
+  net: Egress,
+  host: string,
+  port: number,
+  o: { signal: AbortSignal; timeoutMs: number; onProbe: (tried: number, planned: number) => void },
+): Promise<ServiceFacts> {
   const info: ServiceFacts = await detectService(net, host, port, o)
-  if (info.service === 'ftp' && !info.tls && !o.signal.aborted) info.ftpAnonymous = await ftpAnonymousLogin(net, host, port, { signal: o.signal, timeoutMs: o.timeoutMs })
+  if (info.service === 'ftp' && !info.tls && !o.signal.aborted)
+    info.ftpAnonymous = await ftpAnonymousLogin(net, host, port, { signal: o.signal, timeoutMs: o.timeoutMs })
   return info
 }

@@ -16,7 +16,9 @@ calendar cal drive share sharepoint owncloud nextcloud files2 web web1 web2 serv
 direct origin edge lb loadbalancer mta relay analytics stats metrics logs log elk splunk sentry
 partners partner b2b clients client customer customers my members member user users dashboard panel cpanel
 whm plesk webdisk autoconfig mailman lists list newsletter marketing events careers jobs
-`.trim().split(/\s+/)
+`
+  .trim()
+  .split(/\s+/)
 
 const MORE_BASE = `
 ad ads adfs agent ai alerts api-docs apigw app1 app2 appserver auth2 autodiscovery azure-ad bastion bi bugs
@@ -31,10 +33,53 @@ research rest rt s1 s2 saml sales scm sec security sentry2 service services shop
 smtp2 sonar sonarqube spam splunk2 ssh ssl staff staging2 storage store2 stream streaming study svn2 swagger
 sync syslog team temp terminal test1 test2 tickets tools track tracking training transfer tunnel upload2
 vault vcenter vm vmware vnc voice vpn1 vpn2 web3 webapp webmail2 webservices ws www3 xmpp zimbra portal2
-`.trim().split(/\s+/)
+`
+  .trim()
+  .split(/\s+/)
 
 const ENVIRONMENTS = ['dev', 'test', 'stage', 'staging', 'qa', 'uat', 'prod', 'old', 'new', 'beta', 'internal', 'admin']
-const ENV_BASES = ['api', 'app', 'portal', 'admin', 'web', 'www', 'mail', 'auth', 'sso', 'db', 'shop', 'cdn', 'static', 'login', 'vpn', 'git', 'ci', 'jenkins', 'grafana', 'kibana', 'docs', 'blog', 'dashboard', 'backend', 'frontend', 'gateway', 'payments', 'search', 'files', 'media', 'mobile', 'crm', 'erp', 'monitor', 'status', 'support', 'secure', 'cms', 'wiki', 'jira']
+const ENV_BASES = [
+  'api',
+  'app',
+  'portal',
+  'admin',
+  'web',
+  'www',
+  'mail',
+  'auth',
+  'sso',
+  'db',
+  'shop',
+  'cdn',
+  'static',
+  'login',
+  'vpn',
+  'git',
+  'ci',
+  'jenkins',
+  'grafana',
+  'kibana',
+  'docs',
+  'blog',
+  'dashboard',
+  'backend',
+  'frontend',
+  'gateway',
+  'payments',
+  'search',
+  'files',
+  'media',
+  'mobile',
+  'crm',
+  'erp',
+  'monitor',
+  'status',
+  'support',
+  'secure',
+  'cms',
+  'wiki',
+  'jira',
+]
 const REGIONS = ['us', 'eu', 'uk', 'de', 'fr', 'asia', 'us-east', 'us-west', 'eu-west', 'eu-central', 'ap']
 
 /** Deep list: light + more bases + {env}-{base}, {base}-{env}, {base}{1..5}, {region}-{base}, {base}-{region}. */

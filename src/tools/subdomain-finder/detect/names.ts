@@ -20,7 +20,6 @@ export function matchesWildcard(l: AddressLookup, w: Wildcard | null): boolean {
 /** A name exists when it has addresses or is a CNAME (even one whose target is gone). */
 export const exists = (l: AddressLookup) => l.addresses.length > 0 || l.cnames.length > 0
 
-
 /** The host name a record points to (CNAME, NS, MX exchange, SRV target), if any. */
 export function targetOf(rec: DnsRecord): string | null {
   if (rec.type === TYPE.CNAME || rec.type === TYPE.NS) return rec.data

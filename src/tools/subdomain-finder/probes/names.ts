@@ -21,4 +21,5 @@ export async function resolveName(client: DnsClient, name: string, signal: Abort
 }
 
 /** The addresses of a CNAME chain's final target; null when the resolver gave no answer. */
-export const lookupTarget = (client: DnsClient, name: string, signal: AbortSignal): Promise<AddressLookup | null> => lookupAddresses(client, name, { signal }).catch(() => null)
+export const lookupTarget = (client: DnsClient, name: string, signal: AbortSignal): Promise<AddressLookup | null> =>
+  lookupAddresses(client, name, { signal }).catch(() => null)

@@ -15,7 +15,12 @@ export interface ResolverLink {
  * A client that gets answers from `server`: UDP when the egress carries it and the server answers
  * over UDP, else TCP for everything. null when neither works.
  */
-export async function linkResolver(net: Egress, server: DnsServer, domain: string, signal: AbortSignal): Promise<ResolverLink | { error: string }> {
+export async function linkResolver(
+  net: Egress,
+  server: DnsServer,
+  domain: string,
+  signal: AbortSignal,
+): Promise<ResolverLink | { error: string }> {
   const tries: Array<'udp' | 'tcp'> = net.carriesUdp ? ['udp', 'tcp'] : ['tcp']
   const errors: string[] = []
   for (const transport of tries) {

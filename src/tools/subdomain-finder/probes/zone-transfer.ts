@@ -16,11 +16,19 @@ export interface TransferAttempt {
 }
 
 /** Name server address → the NS names it serves; names that do not resolve are logged. */
-export async function nameServerAddresses(client: DnsClient, nameServers: readonly string[], signal: AbortSignal, log: (l: string) => void): Promise<Map<string, string[]>> {
+export async function nameServerAddresses(
+  client: DnsClient,
+  nameServers: readonly string[],
+  signal: AbortSignal,
+  log: (l: string) => void,
+): Promise<Map<string, string[]>> {
   const byAddress = new Map<string, string[]>()
   for (const ns of nameServers) {
     if (signal.aborted) break
-    const addrs = await lookupAddresses(client, ns, { signal, aaaa: true }).then((l) => l.addresses, () => [] as string[])
+    const addrs = await lookupAddresses(client, ns, { signal, aaaa: true }).then(
+      (l) => l.addresses,
+      () => [] as string[],
+    )
     if (!addrs.length) log(`AXFR ${ns}: the name server's address does not resolve`)
     for (const ip of addrs.slice(0, 2)) byAddress.set(ip, [...(byAddress.get(ip) ?? []), ns])
   }
@@ -28,10 +36,17 @@ export async function nameServerAddresses(client: DnsClient, nameServers: readon
 }
 
 /** One AXFR per address, yielded as each ends (a refusal or a failure is a result, not an error). */
-export async function* zoneTransfers(net: Egress, byAddress: ReadonlyMap<string, string[]>, zone: string, signal: AbortSignal): AsyncGenerator<TransferAttempt> {
+export async function* zoneTransfers(
+  net: Egress,
+  byAddress: ReadonlyMap<string, string[]>,
+  zone: string,
+  signal: AbortSignal,
+): AsyncGenerator<TransferAttempt> {
   for (const [ip, names] of [...byAddress].slice(0, AXFR_MAX_ADDRESSES)) {
     if (signal.aborted) return
-    const result = await axfr(net, { host: ip, port: 53 }, zone, { signal, timeoutMs: DNS_TCP_TIMEOUT_MS }).catch((e): AxfrResult => ({ ok: false, reason: (e as Error).message }))
+    const result = await axfr(net, { host: ip, port: 53 }, zone, { signal, timeoutMs: DNS_TCP_TIMEOUT_MS }).catch(
+      (e): AxfrResult => ({ ok: false, reason: (e as Error).message }),
+    )
     yield { ip, names, result }
   }
 }

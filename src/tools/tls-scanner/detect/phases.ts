@@ -12,19 +12,55 @@ export interface Phase {
 }
 
 export const PHASES: readonly Phase[] = [
-  { name: 'SSL/TLS protocol versions', description: 'Hand-built SSLv2/SSLv3/TLS ClientHellos (and the runtime TLS library for TLS 1.0-1.3) to find every accepted protocol version.', prefix: 'tls.protocol.', ran: (r) => r.completed.protocols },
-  { name: 'Cipher suites', description: 'Offered every known cipher suite per protocol version, removing each one the server picked, and flagged NULL, anonymous, EXPORT, RC4, DES/3DES (SWEET32), CBC (BEAST on TLS 1.0, Lucky Thirteen on 1.1/1.2) and static key exchange (no forward secrecy) suites, and DHE groups under 2048 bits.', prefix: 'tls.cipher.', ran: (r) => r.completed.protocols },
-  { name: 'Certificate', description: 'Checked the served certificate chain: validity dates, expiry within 30 days, self-signed, trust, host name, key size, signature hash, serial number length, OCSP/CRL addresses, Certificate Transparency (SCTs) and OCSP stapling.', prefix: 'tls.cert.', ran: (r) => r.completed.certificate },
   {
-    name: 'HTTP Strict Transport Security', description: 'Requested https://host:port/ and checked the Strict-Transport-Security header.', prefix: 'tls.hsts.', ran: (r) => r.completed.http,
+    name: 'SSL/TLS protocol versions',
+    description:
+      'Hand-built SSLv2/SSLv3/TLS ClientHellos (and the runtime TLS library for TLS 1.0-1.3) to find every accepted protocol version.',
+    prefix: 'tls.protocol.',
+    ran: (r) => r.completed.protocols,
+  },
+  {
+    name: 'Cipher suites',
+    description:
+      'Offered every known cipher suite per protocol version, removing each one the server picked, and flagged NULL, anonymous, EXPORT, RC4, DES/3DES (SWEET32), CBC (BEAST on TLS 1.0, Lucky Thirteen on 1.1/1.2) and static key exchange (no forward secrecy) suites, and DHE groups under 2048 bits.',
+    prefix: 'tls.cipher.',
+    ran: (r) => r.completed.protocols,
+  },
+  {
+    name: 'Certificate',
+    description:
+      'Checked the served certificate chain: validity dates, expiry within 30 days, self-signed, trust, host name, key size, signature hash, serial number length, OCSP/CRL addresses, Certificate Transparency (SCTs) and OCSP stapling.',
+    prefix: 'tls.cert.',
+    ran: (r) => r.completed.certificate,
+  },
+  {
+    name: 'HTTP Strict Transport Security',
+    description: 'Requested https://host:port/ and checked the Strict-Transport-Security header.',
+    prefix: 'tls.hsts.',
+    ran: (r) => r.completed.http,
     skip: (r) => (r.http?.speaksHttp ? null : `the service did not answer HTTP over TLS (${r.http?.error ?? 'no request'})`),
   },
-  { name: 'TLS compression', description: 'Offered DEFLATE compression in the ClientHello and checked whether the server selected it (CRIME).', prefix: 'tls.compression', ran: (r) => r.completed.protocols },
   {
-    name: 'Secure renegotiation', description: 'Sent TLS_EMPTY_RENEGOTIATION_INFO_SCSV and checked the ServerHello for the RFC 5746 renegotiation_info extension; started a renegotiation on an established TLS 1.2 (or older) connection to see whether the server accepts client-initiated renegotiation.', prefix: 'tls.renegotiation.', ran: (r) => r.completed.protocols,
+    name: 'TLS compression',
+    description: 'Offered DEFLATE compression in the ClientHello and checked whether the server selected it (CRIME).',
+    prefix: 'tls.compression',
+    ran: (r) => r.completed.protocols,
+  },
+  {
+    name: 'Secure renegotiation',
+    description:
+      'Sent TLS_EMPTY_RENEGOTIATION_INFO_SCSV and checked the ServerHello for the RFC 5746 renegotiation_info extension; started a renegotiation on an established TLS 1.2 (or older) connection to see whether the server accepts client-initiated renegotiation.',
+    prefix: 'tls.renegotiation.',
+    ran: (r) => r.completed.protocols,
     skip: (r) => (r.renegotiation.length ? null : 'no SSLv3-TLS 1.2 handshake to inspect (TLS 1.3 has no renegotiation)'),
   },
-  { name: 'Heartbleed', description: 'Advertised the heartbeat extension; where the server supports it, sent one heartbeat whose declared length exceeds the RFC 6520 limit but stays inside the request, and checked for an echo.', prefix: 'tls.heartbleed', ran: (r) => r.completed.heartbleed },
+  {
+    name: 'Heartbleed',
+    description:
+      'Advertised the heartbeat extension; where the server supports it, sent one heartbeat whose declared length exceeds the RFC 6520 limit but stays inside the request, and checked for an echo.',
+    prefix: 'tls.heartbleed',
+    ran: (r) => r.completed.heartbleed,
+  },
 ]
 
 export type PhaseOutcome = { skip: string } | { error: string } | { hits: Hit[] }
@@ -32,7 +68,10 @@ export type PhaseOutcome = { skip: string } | { error: string } | { hits: Hit[] 
 /** What the test of `ph` records, given the report and every finding of the analysis. */
 export function phaseOutcome(ph: Phase, report: TlsReport, findings: readonly Hit[], stopped: boolean): PhaseOutcome {
   if (!ph.ran(report)) return { skip: stopped ? 'the scan was stopped before this check ran' : 'not run' }
-  if (!report.speaksTls) return ph === PHASES[0] ? { error: `No SSL/TLS handshake succeeded with ${report.host}:${report.port}` } : { skip: 'the service does not speak SSL/TLS' }
+  if (!report.speaksTls)
+    return ph === PHASES[0]
+      ? { error: `No SSL/TLS handshake succeeded with ${report.host}:${report.port}` }
+      : { skip: 'the service does not speak SSL/TLS' }
   const reason = ph.skip?.(report)
   if (reason) return { skip: reason }
   return { hits: findings.filter((f) => f.check.id.startsWith(ph.prefix)) }

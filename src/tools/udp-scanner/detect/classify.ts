@@ -25,7 +25,10 @@ export interface PortFacts {
 export function classify(port: number, ex: Exchange): PortFacts {
   const probe = probeFor(port)
   if (ex.state !== 'open' || !ex.reply) {
-    return { row: { port, protocol: 'udp', state: ex.state, service: serviceName(port), banner: null, product: null, version: null }, hits: [] }
+    return {
+      row: { port, protocol: 'udp', state: ex.state, service: serviceName(port), banner: null, product: null, version: null },
+      hits: [],
+    }
   }
   const known = probe.recognise(ex.reply, ex.sent)
   const banner = known?.details ?? (ex.reply.length ? printable(ex.reply) || `${ex.reply.length} bytes` : 'empty datagram')
@@ -33,7 +36,18 @@ export function classify(port: number, ex: Exchange): PortFacts {
     { check: udpOpenPort, detail: `UDP ${port} (${known?.service ?? serviceName(port)}) answered the ${probe.id} probe: ${banner}.` },
     ...(known?.hits ?? []),
   ]
-  return { row: { port, protocol: 'udp', state: 'open', service: known?.service ?? serviceName(port), banner, product: known?.product ?? null, version: known?.version ?? null }, hits }
+  return {
+    row: {
+      port,
+      protocol: 'udp',
+      state: 'open',
+      service: known?.service ?? serviceName(port),
+      banner,
+      product: known?.product ?? null,
+      version: known?.version ?? null,
+    },
+    hits,
+  }
 }
 
 /** Follow-ups that apply to an open port: its recognised service has risky features to test. */

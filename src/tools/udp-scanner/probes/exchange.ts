@@ -141,7 +141,6 @@ export class RttTracker {
   wait = (): number => (this.samples < 3 ? this.ceilingMs : Math.min(this.ceilingMs, Math.max(this.floorMs, 10 * this.max)))
 }
 
-
 /**
  * The address a hostname resolves to, through the egress's own UDP socket (dgram's lookup), since
  * tools cannot import node:dns. IP literals are returned as they are.

@@ -4,8 +4,15 @@
 import type { Check } from '../../../toolkit/check.js'
 import type { Hit } from '../../../toolkit/hit.js'
 import {
-  udpDnsOpenResolver, udpDnsVersionDisclosure, udpMemcachedExposed, udpNetbiosExposed, udpNtpMode6, udpNtpMonlist,
-  udpSnmpPublic, udpSsdpExposed, udpTftpExposed,
+  udpDnsOpenResolver,
+  udpDnsVersionDisclosure,
+  udpMemcachedExposed,
+  udpNetbiosExposed,
+  udpNtpMode6,
+  udpNtpMonlist,
+  udpSnmpPublic,
+  udpSsdpExposed,
+  udpTftpExposed,
 } from '../checks.js'
 import { buildQuery, CLASS, decodeMessage, TYPE } from '../../lib/dns/message.js'
 
@@ -44,8 +51,15 @@ export interface FollowUp {
 
 const PROBE_ID = 0x5744 // 'WD': fixed so the payloads are constants
 
-const ratio = (reply: Buffer, sent: number) => `${sent} bytes sent, ${reply.length} bytes received (amplification ×${(reply.length / Math.max(1, sent)).toFixed(1)})`
-const printable = (b: Buffer, max = 120) => b.toString('latin1').replace(/[^\x20-\x7e]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max)
+const ratio = (reply: Buffer, sent: number) =>
+  `${sent} bytes sent, ${reply.length} bytes received (amplification ×${(reply.length / Math.max(1, sent)).toFixed(1)})`
+const printable = (b: Buffer, max = 120) =>
+  b
+    .toString('latin1')
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max)
 
 // ---------------------------------------------------------------- DNS
 
@@ -147,21 +161,67 @@ const berInt = (n: number) => tlv(0x02, Buffer.from([n]))
 const SYS_DESCR_OID = Buffer.from([0x2b, 6, 1, 2, 1, 1, 1, 0]) // 1.3.6.1.2.1.1.1.0
 
 const snmpGet = (version: 0 | 1, community: string) =>
-  tlv(0x30, Buffer.concat([
-    berInt(version),
-    tlv(0x04, Buffer.from(community)),
-    tlv(0xa0, Buffer.concat([berInt(0x57), berInt(0), berInt(0), tlv(0x30, tlv(0x30, Buffer.concat([tlv(0x06, SYS_DESCR_OID), Buffer.from([0x05, 0x00])])))])),
-  ]))
+  tlv(
+    0x30,
+    Buffer.concat([
+      berInt(version),
+      tlv(0x04, Buffer.from(community)),
+      tlv(
+        0xa0,
+        Buffer.concat([
+          berInt(0x57),
+          berInt(0),
+          berInt(0),
+          tlv(0x30, tlv(0x30, Buffer.concat([tlv(0x06, SYS_DESCR_OID), Buffer.from([0x05, 0x00])]))),
+        ]),
+      ),
+    ]),
+  )
 
 // SNMPv3 engine discovery (RFC 3414 4): agents with v1/v2c disabled still answer it with a Report.
-const snmpV3Discovery = tlv(0x30, Buffer.concat([
-  berInt(3),
-  tlv(0x30, Buffer.concat([tlv(0x02, Buffer.from([0x57, 0x44])), tlv(0x02, Buffer.from([0x00, 0xff, 0xe3])), tlv(0x04, Buffer.from([0x04])), berInt(3)])),
-  tlv(0x04, tlv(0x30, Buffer.concat([tlv(0x04, Buffer.alloc(0)), berInt(0), berInt(0), tlv(0x04, Buffer.alloc(0)), tlv(0x04, Buffer.alloc(0)), tlv(0x04, Buffer.alloc(0))]))),
-  tlv(0x30, Buffer.concat([tlv(0x04, Buffer.alloc(0)), tlv(0x04, Buffer.alloc(0)), tlv(0xa0, Buffer.concat([berInt(0x57), berInt(0), berInt(0), tlv(0x30, Buffer.alloc(0))]))])),
-]))
+const snmpV3Discovery = tlv(
+  0x30,
+  Buffer.concat([
+    berInt(3),
+    tlv(
+      0x30,
+      Buffer.concat([
+        tlv(0x02, Buffer.from([0x57, 0x44])),
+        tlv(0x02, Buffer.from([0x00, 0xff, 0xe3])),
+        tlv(0x04, Buffer.from([0x04])),
+        berInt(3),
+      ]),
+    ),
+    tlv(
+      0x04,
+      tlv(
+        0x30,
+        Buffer.concat([
+          tlv(0x04, Buffer.alloc(0)),
+          berInt(0),
+          berInt(0),
+          tlv(0x04, Buffer.alloc(0)),
+          tlv(0x04, Buffer.alloc(0)),
+          tlv(0x04, Buffer.alloc(0)),
+        ]),
+      ),
+    ),
+    tlv(
+      0x30,
+      Buffer.concat([
+        tlv(0x04, Buffer.alloc(0)),
+        tlv(0x04, Buffer.alloc(0)),
+        tlv(0xa0, Buffer.concat([berInt(0x57), berInt(0), berInt(0), tlv(0x30, Buffer.alloc(0))])),
+      ]),
+    ),
+  ]),
+)
 
-interface Tlv { tag: number; start: number; end: number }
+interface Tlv {
+  tag: number
+  start: number
+  end: number
+}
 function readTlv(b: Buffer, off: number): Tlv {
   const tag = b[off]
   let len = b[off + 1]
@@ -246,7 +306,11 @@ const ssdp: UdpProbe = {
     if (!/^HTTP\/1\.[01] 200/i.test(text)) return null
     const server = /^server:\s*(.+)$/im.exec(text)?.[1]?.trim()
     const details = server ? `SSDP, server: ${server}` : 'SSDP'
-    return { service: 'ssdp', details, hits: [{ check: udpSsdpExposed, detail: `M-SEARCH was answered (${details}); ${ratio(reply, sent)}.` }] }
+    return {
+      service: 'ssdp',
+      details,
+      hits: [{ check: udpSsdpExposed, detail: `M-SEARCH was answered (${details}); ${ratio(reply, sent)}.` }],
+    }
   },
 }
 
@@ -279,7 +343,11 @@ const netbios: UdpProbe = {
     const names = parseNbstat(reply)
     if (!names) return null
     const details = `NetBIOS names: ${names.join(', ') || '(none)'}`
-    return { service: 'netbios-ns', details, hits: [{ check: udpNetbiosExposed, detail: `NBSTAT was answered (${details}); ${ratio(reply, sent)}.` }] }
+    return {
+      service: 'netbios-ns',
+      details,
+      hits: [{ check: udpNetbiosExposed, detail: `NBSTAT was answered (${details}); ${ratio(reply, sent)}.` }],
+    }
   },
 }
 
@@ -297,7 +365,12 @@ const memcached: UdpProbe = {
     if (!/^(STAT |END|ERROR)/.test(body)) return null
     const version = /STAT version (\S+)/.exec(body)?.[1]
     const details = `memcached${version ? ` ${version}` : ''}`
-    return { service: 'memcache', details, ...(version ? { product: 'memcached', version } : {}), hits: [{ check: udpMemcachedExposed, detail: `"stats" was answered over UDP (${details}); ${ratio(reply, sent)}.` }] }
+    return {
+      service: 'memcache',
+      details,
+      ...(version ? { product: 'memcached', version } : {}),
+      hits: [{ check: udpMemcachedExposed, detail: `"stats" was answered over UDP (${details}); ${ratio(reply, sent)}.` }],
+    }
   },
 }
 
@@ -314,9 +387,23 @@ const tftp: UdpProbe = {
     const op = reply[1]
     if (op === 5) {
       const message = printable(reply.subarray(4))
-      return { service: 'tftp', details: `TFTP error ${reply.readUInt16BE(2)}${message ? `: ${message}` : ''}`, hits: [{ check: udpTftpExposed, detail: `A read request was answered with TFTP error ${reply.readUInt16BE(2)} (${message || 'no message'}).` }] }
+      return {
+        service: 'tftp',
+        details: `TFTP error ${reply.readUInt16BE(2)}${message ? `: ${message}` : ''}`,
+        hits: [
+          {
+            check: udpTftpExposed,
+            detail: `A read request was answered with TFTP error ${reply.readUInt16BE(2)} (${message || 'no message'}).`,
+          },
+        ],
+      }
     }
-    if (op === 3) return { service: 'tftp', details: 'TFTP (served data for a nonexistent file name)', hits: [{ check: udpTftpExposed, detail: 'A read request for a nonexistent file was answered with data.' }] }
+    if (op === 3)
+      return {
+        service: 'tftp',
+        details: 'TFTP (served data for a nonexistent file name)',
+        hits: [{ check: udpTftpExposed, detail: 'A read request for a nonexistent file was answered with data.' }],
+      }
     return null
   },
 }

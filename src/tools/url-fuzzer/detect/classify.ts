@@ -43,7 +43,8 @@ const CONFIG_MEDIUM = [
 ]
 const CONFIG_PATHS_HIGH = [/(^|\/)\.aws\/credentials$/, /(^|\/)\.ssh\/(id_[a-z0-9]+|authorized_keys)$/, /(^|\/)\.docker\/config\.json$/]
 
-const ARCHIVE_OR_DUMP = /\.(zip|tar|tar\.gz|tgz|tar\.bz2|tbz2?|gz|bz2|xz|7z|rar|war|jar|sql|sql\.gz|sql\.zip|dump|sqlite3?|db|mdb|bak\.sql)$/
+const ARCHIVE_OR_DUMP =
+  /\.(zip|tar|tar\.gz|tgz|tar\.bz2|tbz2?|gz|bz2|xz|7z|rar|war|jar|sql|sql\.gz|sql\.zip|dump|sqlite3?|db|mdb|bak\.sql)$/
 const BACKUP_COPY = /(\.(bak|bk|bck|bkp|backup|old|orig|save|saved|swp|swo|tmp|temp|copy|prev)|~)$/
 
 const DEBUG_HIGH = [/^actuator\/(env|heapdump|threaddump|configprops|logfile|httptrace|trace|jolokia|gateway)$/, /(^|\/)heapdump$/]
@@ -61,11 +62,31 @@ const DEBUG_MEDIUM = [
   /^_status$/,
 ]
 
-const ADMIN_MEDIUM = /^(phpmyadmin|pma|myadmin|mysqladmin|sqladmin|pgadmin|phppgadmin|adminer|adminer\.php|manager\/html|host-manager\/html|jenkins|solr\/admin|jmx-console)$/
+const ADMIN_MEDIUM =
+  /^(phpmyadmin|pma|myadmin|mysqladmin|sqladmin|pgadmin|phppgadmin|adminer|adminer\.php|manager\/html|host-manager\/html|jenkins|solr\/admin|jmx-console)$/
 const ADMIN_LOW = new Set([
-  'admin', 'admin.php', 'admin.html', 'administrator', 'admincp', 'adminpanel', 'admin-console', 'admin_area', 'webadmin',
-  'siteadmin', 'controlpanel', 'cpanel', 'wp-admin', 'wp-login.php', 'moderator', 'typo3', 'umbraco', 'grafana', 'kibana',
-  'rabbitmq', 'backoffice', 'bitrix',
+  'admin',
+  'admin.php',
+  'admin.html',
+  'administrator',
+  'admincp',
+  'adminpanel',
+  'admin-console',
+  'admin_area',
+  'webadmin',
+  'siteadmin',
+  'controlpanel',
+  'cpanel',
+  'wp-admin',
+  'wp-login.php',
+  'moderator',
+  'typo3',
+  'umbraco',
+  'grafana',
+  'kibana',
+  'rabbitmq',
+  'backoffice',
+  'bitrix',
 ])
 
 const stripSlashes = (p: string) => p.replace(/^\/+|\/+$/g, '')

@@ -41,6 +41,9 @@ export async function resolveBase(
 ): Promise<BaseResolution> {
   const start = await resolveStartUrl({ net, target, ...options, signal, log, maxBodyBytes: 64 * 1024, onRefused: 'refuse' })
   const followed = start.redirects.filter((h) => h.followed)
-  const trail = [...followed.map((h) => `${h.from} -> ${h.status}`), ...(start.response ? [`${start.url} -> ${start.response.status}`] : [])]
+  const trail = [
+    ...followed.map((h) => `${h.from} -> ${h.status}`),
+    ...(start.response ? [`${start.url} -> ${start.response.status}`] : []),
+  ]
   return { base: directoryOf(new URL(start.url), start.url === start.original), trail }
 }

@@ -61,7 +61,9 @@ export interface FuzzStats {
 const MAX_BODY = 128 * 1024
 const GIVE_UP_AFTER = 25 // consecutive failed requests
 
-export function createObserver(o: Pick<FuzzOptions, 'http' | 'budget' | 'concurrency' | 'rateLimit' | 'followRedirects' | 'signal' | 'timeoutMs'>) {
+export function createObserver(
+  o: Pick<FuzzOptions, 'http' | 'budget' | 'concurrency' | 'rateLimit' | 'followRedirects' | 'signal' | 'timeoutMs'>,
+) {
   // Every request in flight listens on the signal (undici, timeouts): allow that many listeners.
   setMaxListeners(o.concurrency * 4 + 32, o.signal)
   const limiters = new HostLimiters(o.rateLimit)
@@ -163,7 +165,16 @@ async function runFuzz(o: FuzzOptions, observer: ReturnType<typeof createObserve
           if (await soft404.isSoft404(c.method, c.path, obs)) stats.filtered++
           else {
             stats.discoveries++
-            await o.onDiscovery({ url: href, path: c.path, word: c.word, method: c.method, status: obs.status, length: obs.length, contentType: obs.contentType, redirect: obs.location })
+            await o.onDiscovery({
+              url: href,
+              path: c.path,
+              word: c.word,
+              method: c.method,
+              status: obs.status,
+              length: obs.length,
+              contentType: obs.contentType,
+              redirect: obs.location,
+            })
           }
         }
       } catch (e) {
@@ -191,4 +202,3 @@ async function runFuzz(o: FuzzOptions, observer: ReturnType<typeof createObserve
   }
   return stats
 }
-

@@ -9,7 +9,11 @@ import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const read = (f: string) => readFileSync(join(here, f), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+const read = (f: string) =>
+  readFileSync(join(here, f), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
 
 // The vocabulary words most worth a request on any site.
 const CORE = `about account accounts admin administration administrator ajax api apis app apps archive archives assets

@@ -79,4 +79,5 @@ export const sameSite = (a: AnswerShape, b: AnswerShape) =>
   a.status === b.status && a.redirect === b.redirect && a.title === b.title && (a.hash === b.hash || sameSizeBand(a.size, b.size))
 
 /** A virtual host: an answer unlike every baseline (the default name's and random names'). */
-export const isVirtualHost = (answer: AnswerShape, baselines: readonly AnswerShape[]) => baselines.length > 0 && baselines.every((b) => !sameSite(answer, b))
+export const isVirtualHost = (answer: AnswerShape, baselines: readonly AnswerShape[]) =>
+  baselines.length > 0 && baselines.every((b) => !sameSite(answer, b))

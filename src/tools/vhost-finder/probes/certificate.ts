@@ -9,7 +9,12 @@ export interface PresentedCertificate {
 }
 
 /** The leaf certificate's subject and subjectAltName; null when the handshake fails. */
-export async function presentedCertificate(net: Egress, e: Endpoint, servername: string | undefined, signal: AbortSignal): Promise<PresentedCertificate | null> {
+export async function presentedCertificate(
+  net: Egress,
+  e: Endpoint,
+  servername: string | undefined,
+  signal: AbortSignal,
+): Promise<PresentedCertificate | null> {
   try {
     const s = await net.tlsConnect({ host: e.host, port: e.port, servername, timeoutMs: CONNECT_TIMEOUT_MS, signal })
     try {

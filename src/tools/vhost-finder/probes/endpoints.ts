@@ -15,7 +15,13 @@ export interface Endpoint {
 
 export const endpointUrl = (e: Endpoint, path = '/') => `${e.scheme}://${urlHost(e.host)}:${e.port}${path}`
 
-export async function findEndpoints(net: Egress, target: ScanTarget, ports: readonly number[], signal: AbortSignal, log: (line: string) => void): Promise<Endpoint[]> {
+export async function findEndpoints(
+  net: Egress,
+  target: ScanTarget,
+  ports: readonly number[],
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<Endpoint[]> {
   if (target.type === 'url' || /^https?:\/\//i.test(target.name)) {
     const u = new URL(target.name)
     return [{ scheme: u.protocol === 'https:' ? 'https' : 'http', host: stripBrackets(u.hostname), port: portOf(u) }]

@@ -8,7 +8,8 @@ import { urlHost } from '../../lib/http/url.js'
 /** Body bytes kept per answer: enough for a title and a fair hash. */
 const MAX_BODY = 256 * 1024
 
-export const hostHeader = (name: string, e: Endpoint) => (e.port === (e.scheme === 'https' ? 443 : 80) ? urlHost(name) : `${urlHost(name)}:${e.port}`)
+export const hostHeader = (name: string, e: Endpoint) =>
+  e.port === (e.scheme === 'https' ? 443 : 80) ? urlHost(name) : `${urlHost(name)}:${e.port}`
 
 /** GET / as `name`; null when nothing answered. */
 export async function requestAs(fetch: Fetcher, e: Endpoint, name: string): Promise<RawAnswer | null> {

@@ -16,7 +16,12 @@ export interface ReverseDns {
   note: string
 }
 
-export async function reverseDnsNames(net: Egress, targetName: string, dnsResolver: string | null, signal: AbortSignal): Promise<ReverseDns> {
+export async function reverseDnsNames(
+  net: Egress,
+  targetName: string,
+  dnsResolver: string | null,
+  signal: AbortSignal,
+): Promise<ReverseDns> {
   let resolver: Awaited<ReturnType<typeof chooseResolver>>
   try {
     resolver = await chooseResolver(undefined, { WARD_DNS_RESOLVER: dnsResolver })
@@ -27,10 +32,15 @@ export async function reverseDnsNames(net: Egress, targetName: string, dnsResolv
   const host = targetHost(targetName)
   const names = new Set<string>()
   try {
-    const addresses = ipVersion(host) ? [host] : (await lookupAddresses(client, host, { signal, aaaa: true })).addresses.slice(0, MAX_ADDRESSES)
+    const addresses = ipVersion(host)
+      ? [host]
+      : (await lookupAddresses(client, host, { signal, aaaa: true })).addresses.slice(0, MAX_ADDRESSES)
     for (const a of addresses) for (const n of await reverseLookup(client, a, { signal })) names.add(n)
   } catch (e) {
-    return { names: [...names], note: `resolver ${resolver.server.host}:${resolver.server.port} (${resolver.source}): ${(e as Error).message}` }
+    return {
+      names: [...names],
+      note: `resolver ${resolver.server.host}:${resolver.server.port} (${resolver.source}): ${(e as Error).message}`,
+    }
   }
   return { names: [...names], note: `resolver ${resolver.server.host}:${resolver.server.port} (${resolver.source})` }
 }

@@ -34,7 +34,10 @@ function versionOf(p: Pattern, m: RegExpExecArray): string | null {
 const cookieMatches = (key: string, name: string) => name === key || (/[_-]$/.test(key) && name.startsWith(key))
 
 export function detectTechnologies(o: Observation, catalogue: readonly Technology[]): Detected[] {
-  const found = new Map<string, { tech: Technology | null; version: string | null; versionConfidence: number; confidence: number; evidence: string[] }>()
+  const found = new Map<
+    string,
+    { tech: Technology | null; version: string | null; versionConfidence: number; confidence: number; evidence: string[] }
+  >()
   const hit = (t: Technology, p: Pattern, s: string, what: string) => {
     const m = p.re.exec(s)
     if (!m) return
@@ -51,9 +54,11 @@ export function detectTechnologies(o: Observation, catalogue: readonly Technolog
   }
   const cookies = o.cookies.map(([n, v]) => [n.toLowerCase(), v] as const)
   for (const t of catalogue) {
-    for (const [name, p] of t.headers) if (o.headers[name] !== undefined) hit(t, p, o.headers[name]!, `header ${name}: ${clip(o.headers[name]!)}`)
+    for (const [name, p] of t.headers)
+      if (o.headers[name] !== undefined) hit(t, p, o.headers[name]!, `header ${name}: ${clip(o.headers[name]!)}`)
     for (const [key, p] of t.cookies) for (const [name, value] of cookies) if (cookieMatches(key, name)) hit(t, p, value, `cookie ${name}`)
-    for (const [key, p] of t.meta) for (const [name, content] of o.page.meta) if (name === key) hit(t, p, content, `meta ${name}: ${clip(content)}`)
+    for (const [key, p] of t.meta)
+      for (const [name, content] of o.page.meta) if (name === key) hit(t, p, content, `meta ${name}: ${clip(content)}`)
     for (const p of t.scripts) for (const src of o.page.scripts) hit(t, p, src, `script ${clip(src)}`)
     for (const p of t.scriptText) for (const text of o.page.scriptText) hit(t, p, text, 'inline script')
     for (const p of t.links) for (const href of o.page.links) hit(t, p, href, `link ${clip(href)}`)
@@ -68,12 +73,24 @@ export function detectTechnologies(o: Observation, catalogue: readonly Technolog
     for (const [name, f] of [...found]) {
       for (const implied of f.tech?.implies ?? []) {
         if (found.has(implied)) continue
-        found.set(implied, { tech: byName.get(implied) ?? null, version: null, versionConfidence: 0, confidence: f.confidence, evidence: [`implied by ${name}`] })
+        found.set(implied, {
+          tech: byName.get(implied) ?? null,
+          version: null,
+          versionConfidence: 0,
+          confidence: f.confidence,
+          evidence: [`implied by ${name}`],
+        })
         changed = true
       }
     }
   }
   return [...found]
-    .map(([name, f]) => ({ name, version: f.version, categories: f.tech?.cats ?? [], confidence: f.confidence, evidence: f.evidence.join('; ') }))
+    .map(([name, f]) => ({
+      name,
+      version: f.version,
+      categories: f.tech?.cats ?? [],
+      confidence: f.confidence,
+      evidence: f.evidence.join('; '),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name))
 }

@@ -27,7 +27,14 @@ function cookiesOf(r: HttpResponse): Array<[string, string]> {
 }
 
 export async function observeSite(o: SiteOptions): Promise<Observation> {
-  const start = await resolveStartUrl({ net: o.net, target: o.target, redirectLevel: o.redirectLevel, scanOriginalUrl: o.scanOriginalUrl, signal: o.signal, log: o.log })
+  const start = await resolveStartUrl({
+    net: o.net,
+    target: o.target,
+    redirectLevel: o.redirectLevel,
+    scanOriginalUrl: o.scanOriginalUrl,
+    signal: o.signal,
+    log: o.log,
+  })
   const res = start.response ?? (await o.net.http(start.url, { signal: o.signal, timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 1024 * 1024 }))
   const html = /html|xml|^$/i.test(res.headers['content-type'] ?? '') ? res.text() : ''
   const page: PageFacts = readPage(html)
@@ -38,7 +45,8 @@ export async function observeSite(o: SiteOptions): Promise<Observation> {
     if (url.host === new URL(start.url).host) {
       try {
         const r = await o.net.http(url.href, { signal: o.signal, timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 1024 * 1024 })
-        if (r.status === 200 && r.body.length) favicon = { mmh3: faviconHash(r.body), sha256: createHash('sha256').update(r.body).digest('hex') }
+        if (r.status === 200 && r.body.length)
+          favicon = { mmh3: faviconHash(r.body), sha256: createHash('sha256').update(r.body).digest('hex') }
       } catch (e) {
         o.log(`favicon ${url.href}: no answer (${(e as Error).message})`)
       }

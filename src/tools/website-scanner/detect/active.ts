@@ -5,7 +5,12 @@ export const XSS_TAG = 'wardxss1337'
 export const XSS_PAYLOAD = `"'><${XSS_TAG}>`
 export const REDIRECT_HOST = 'ward-redirect-probe.example'
 export const REDIRECT_PAYLOADS = [`https://${REDIRECT_HOST}/`, `//${REDIRECT_HOST}/`]
-export const TRAVERSAL_PAYLOADS = ['../../../../../../../../etc/passwd', '/etc/passwd', '....//....//....//....//....//etc/passwd', '..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd']
+export const TRAVERSAL_PAYLOADS = [
+  '../../../../../../../../etc/passwd',
+  '/etc/passwd',
+  '....//....//....//....//....//etc/passwd',
+  '..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd',
+]
 export const SSTI_PAYLOADS = [
   { payload: '{{7*191}}', confirm: '{{7*1913}}' },
   { payload: '${7*191}', confirm: '${7*1913}' },
@@ -31,7 +36,10 @@ export interface Answer {
 export function around(body: string, needle: string | RegExp, width = 80): string {
   const i = typeof needle === 'string' ? body.indexOf(needle) : body.search(needle)
   if (i < 0) return ''
-  return body.slice(Math.max(0, i - width), i + width + (typeof needle === 'string' ? needle.length : 0)).replace(/\s+/g, ' ').trim()
+  return body
+    .slice(Math.max(0, i - width), i + width + (typeof needle === 'string' ? needle.length : 0))
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 export function xssProof(a: Answer): string | null {
@@ -70,14 +78,20 @@ export function normalisedBody(body: string, payloads: string[]): string {
   return b.replace(/\s+/g, ' ').trim()
 }
 
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+export const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
 export function samePage(a: Answer, b: Answer, payloads: string[]): boolean {
   if (a.status !== b.status) return false
   const x = normalisedBody(a.body, payloads)
   const y = normalisedBody(b.body, payloads)
   if (x === y) return true
-  return Math.abs(x.length - y.length) <= Math.max(8, Math.min(x.length, y.length) * 0.01) && x.length > 0 && y.length > 0 && commonPrefix(x, y) > 0.9 * Math.min(x.length, y.length)
+  return (
+    Math.abs(x.length - y.length) <= Math.max(8, Math.min(x.length, y.length) * 0.01) &&
+    x.length > 0 &&
+    y.length > 0 &&
+    commonPrefix(x, y) > 0.9 * Math.min(x.length, y.length)
+  )
 }
 
 function commonPrefix(a: string, b: string): number {

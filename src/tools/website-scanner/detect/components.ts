@@ -19,19 +19,70 @@ interface Library {
 
 // Order matters where names overlap: jQuery UI before jQuery, React DOM is React's version.
 const LIBRARIES: readonly Library[] = [
-  { product: 'jQuery UI', url: [new RegExp(String.raw`jquery[.-]?ui[-.@/]${V}`, 'i'), new RegExp(String.raw`jqueryui/${V}/`, 'i'), new RegExp(String.raw`/ui/${V}/jquery-ui`, 'i')], banner: [new RegExp(String.raw`jQuery UI - ${V}`)] },
+  {
+    product: 'jQuery UI',
+    url: [
+      new RegExp(String.raw`jquery[.-]?ui[-.@/]${V}`, 'i'),
+      new RegExp(String.raw`jqueryui/${V}/`, 'i'),
+      new RegExp(String.raw`/ui/${V}/jquery-ui`, 'i'),
+    ],
+    banner: [new RegExp(String.raw`jQuery UI - ${V}`)],
+  },
   {
     product: 'jQuery',
-    url: [new RegExp(String.raw`(?:^|/)jquery[-.@/]${V}`, 'i'), new RegExp(String.raw`/jquery/${V}/`, 'i'), new RegExp(String.raw`(?:^|/)jquery(?:\.min)?\.js\?ver=${V}`, 'i')],
+    url: [
+      new RegExp(String.raw`(?:^|/)jquery[-.@/]${V}`, 'i'),
+      new RegExp(String.raw`/jquery/${V}/`, 'i'),
+      new RegExp(String.raw`(?:^|/)jquery(?:\.min)?\.js\?ver=${V}`, 'i'),
+    ],
     banner: [new RegExp(String.raw`jQuery (?:JavaScript Library )?${V}(?![\s\S]{0,20}UI)`), new RegExp(String.raw`jQuery v${V.slice(2)}`)],
   },
-  { product: 'Bootstrap', url: [new RegExp(String.raw`bootstrap[-.@/]${V}`, 'i'), new RegExp(String.raw`twitter-bootstrap/${V}/`, 'i')], banner: [new RegExp(String.raw`Bootstrap ${V} \(`), new RegExp(String.raw`Bootstrap v${V.slice(2)}`)] },
-  { product: 'AngularJS', url: [new RegExp(String.raw`angular(?:js|\.js)?/${V}/angular`, 'i'), new RegExp(String.raw`angular@(1\.\d+\.\d+)`, 'i'), new RegExp(String.raw`(?:^|/)angular[-.](1\.\d+\.\d+)(?:\.min)?\.js`, 'i')], banner: [new RegExp(String.raw`AngularJS ${V}`)] },
-  { product: 'Vue.js', url: [new RegExp(String.raw`vue@${V}`, 'i'), new RegExp(String.raw`vue(?:\.js)?/${V}/vue`, 'i'), new RegExp(String.raw`(?:^|/)vue[-.]${V}(?:\.min)?\.js`, 'i')], banner: [new RegExp(String.raw`Vue\.js ${V}`)] },
-  { product: 'React', url: [new RegExp(String.raw`react(?:-dom)?@${V}`, 'i'), new RegExp(String.raw`react(?:-dom)?/${V}/umd`, 'i')], banner: [new RegExp(String.raw`@license React ${V}`)] },
-  { product: 'Lodash', url: [new RegExp(String.raw`lodash(?:\.js)?[@/]${V}`, 'i'), new RegExp(String.raw`(?:^|/)lodash[-.]${V}(?:\.min)?\.js`, 'i')], banner: [new RegExp(String.raw`lodash[^\n]{0,80}\n[\s\S]{0,1500}?VERSION\s*=\s*['"]${V}['"]`, 'i'), new RegExp(String.raw`@license Lodash ${V}`, 'i')] },
-  { product: 'Moment.js', url: [new RegExp(String.raw`moment(?:\.js)?[@/]${V}`, 'i'), new RegExp(String.raw`(?:^|/)moment[-.]${V}(?:\.min)?\.js`, 'i')], banner: [new RegExp(String.raw`moment\.js\s*\n\s*//! version : ${V}`, 'i')] },
-  { product: 'Handlebars', url: [new RegExp(String.raw`handlebars(?:\.js)?[@/-]${V}`, 'i')], banner: [new RegExp(String.raw`handlebars ${V}`, 'i')] },
+  {
+    product: 'Bootstrap',
+    url: [new RegExp(String.raw`bootstrap[-.@/]${V}`, 'i'), new RegExp(String.raw`twitter-bootstrap/${V}/`, 'i')],
+    banner: [new RegExp(String.raw`Bootstrap ${V} \(`), new RegExp(String.raw`Bootstrap v${V.slice(2)}`)],
+  },
+  {
+    product: 'AngularJS',
+    url: [
+      new RegExp(String.raw`angular(?:js|\.js)?/${V}/angular`, 'i'),
+      new RegExp(String.raw`angular@(1\.\d+\.\d+)`, 'i'),
+      new RegExp(String.raw`(?:^|/)angular[-.](1\.\d+\.\d+)(?:\.min)?\.js`, 'i'),
+    ],
+    banner: [new RegExp(String.raw`AngularJS ${V}`)],
+  },
+  {
+    product: 'Vue.js',
+    url: [
+      new RegExp(String.raw`vue@${V}`, 'i'),
+      new RegExp(String.raw`vue(?:\.js)?/${V}/vue`, 'i'),
+      new RegExp(String.raw`(?:^|/)vue[-.]${V}(?:\.min)?\.js`, 'i'),
+    ],
+    banner: [new RegExp(String.raw`Vue\.js ${V}`)],
+  },
+  {
+    product: 'React',
+    url: [new RegExp(String.raw`react(?:-dom)?@${V}`, 'i'), new RegExp(String.raw`react(?:-dom)?/${V}/umd`, 'i')],
+    banner: [new RegExp(String.raw`@license React ${V}`)],
+  },
+  {
+    product: 'Lodash',
+    url: [new RegExp(String.raw`lodash(?:\.js)?[@/]${V}`, 'i'), new RegExp(String.raw`(?:^|/)lodash[-.]${V}(?:\.min)?\.js`, 'i')],
+    banner: [
+      new RegExp(String.raw`lodash[^\n]{0,80}\n[\s\S]{0,1500}?VERSION\s*=\s*['"]${V}['"]`, 'i'),
+      new RegExp(String.raw`@license Lodash ${V}`, 'i'),
+    ],
+  },
+  {
+    product: 'Moment.js',
+    url: [new RegExp(String.raw`moment(?:\.js)?[@/]${V}`, 'i'), new RegExp(String.raw`(?:^|/)moment[-.]${V}(?:\.min)?\.js`, 'i')],
+    banner: [new RegExp(String.raw`moment\.js\s*\n\s*//! version : ${V}`, 'i')],
+  },
+  {
+    product: 'Handlebars',
+    url: [new RegExp(String.raw`handlebars(?:\.js)?[@/-]${V}`, 'i')],
+    banner: [new RegExp(String.raw`handlebars ${V}`, 'i')],
+  },
   { product: 'DOMPurify', url: [new RegExp(String.raw`dompurify[@/]${V}`, 'i')], banner: [new RegExp(String.raw`DOMPurify ${V}`)] },
 ]
 

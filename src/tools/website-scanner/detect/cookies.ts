@@ -30,7 +30,12 @@ function each(p: PageObs, bad: (c: CookieAttrs) => string | null, check: Hit['ch
     seen.add(c.name)
     const why = bad(c)
     if (why === null) continue
-    hits.push({ check, location: `cookie:${c.name}`, detail: `Cookie "${c.name}": ${why}`, evidence: tableEvidence(['Cookie', 'Set-Cookie (value hidden)'], [[c.name, redacted(c)]]) })
+    hits.push({
+      check,
+      location: `cookie:${c.name}`,
+      detail: `Cookie "${c.name}": ${why}`,
+      evidence: tableEvidence(['Cookie', 'Set-Cookie (value hidden)'], [[c.name, redacted(c)]]),
+    })
   }
   return hits
 }

@@ -29,7 +29,12 @@ export interface CrawledPage {
 export const SKIP_ACTION = /\b(log-?out|sign-?out|log-?off|sign-?off|delete|remove|destroy|unsubscribe)\b/i
 
 /** `authenticated`: forms with a password field (login, password change) are never injection points. */
-export function readCrawledPage(url: URL, r: Pick<HttpResponse, 'status' | 'headers' | 'text'>, start: URL, authenticated = false): CrawledPage {
+export function readCrawledPage(
+  url: URL,
+  r: Pick<HttpResponse, 'status' | 'headers' | 'text'>,
+  start: URL,
+  authenticated = false,
+): CrawledPage {
   const out: CrawledPage = { points: [], dirs: [], passwordForms: [], next: [] }
   if (url.search) out.points.push({ method: 'GET', url: endpointUrl(url), params: Object.fromEntries(url.searchParams), source: url.href })
   const parts = url.pathname.split('/').filter(Boolean)

@@ -19,7 +19,8 @@ export type { Component } from './types.js'
 /** product/version tokens of a banner: "Apache/2.4.49 (Unix) OpenSSL/1.0.1f" → Apache 2.4.49, OpenSSL 1.0.1f. */
 export function bannerComponents(banner: string, source: string): Component[] {
   const out: Component[] = []
-  for (const m of banner.matchAll(/([A-Za-z][\w.-]*)\/(\d+(?:\.\d+)+[a-z]?)/g)) out.push({ product: normaliseProduct(m[1]!), version: m[2]!, source })
+  for (const m of banner.matchAll(/([A-Za-z][\w.-]*)\/(\d+(?:\.\d+)+[a-z]?)/g))
+    out.push({ product: normaliseProduct(m[1]!), version: m[2]!, source })
   return out
 }
 
@@ -33,7 +34,8 @@ export function components(p: PageObs): Component[] {
   const out: Component[] = []
   if (p.headers.server) out.push(...bannerComponents(p.headers.server, 'Server header'))
   if (p.headers['x-powered-by']) out.push(...bannerComponents(p.headers['x-powered-by'], 'X-Powered-By header'))
-  if (p.headers['x-aspnet-version']) out.push({ product: 'ASP.NET', version: p.headers['x-aspnet-version'], source: 'X-AspNet-Version header' })
+  if (p.headers['x-aspnet-version'])
+    out.push({ product: 'ASP.NET', version: p.headers['x-aspnet-version'], source: 'X-AspNet-Version header' })
   const g = metaGenerator(p.body)
   const gc = g ? generatorComponent(g) : null
   if (gc) out.push(gc)
@@ -50,7 +52,13 @@ export function detectServerVersion(p: PageObs): Hit[] {
 export function detectPoweredBy(p: PageObs): Hit[] {
   const names = ['x-powered-by', 'x-aspnet-version', 'x-aspnetmvc-version'].filter((n) => p.headers[n])
   if (!names.length) return []
-  return [{ check: poweredBy, detail: names.map((n) => `${n}: ${p.headers[n]}`).join('; '), evidence: textEvidence(names.map((n) => `${n}: ${p.headers[n]}`).join('\n')) }]
+  return [
+    {
+      check: poweredBy,
+      detail: names.map((n) => `${n}: ${p.headers[n]}`).join('; '),
+      evidence: textEvidence(names.map((n) => `${n}: ${p.headers[n]}`).join('\n')),
+    },
+  ]
 }
 
 export function detectGenerator(p: PageObs): Hit[] {
@@ -74,7 +82,10 @@ export async function detectVulnerableVersions(p: PageObs, vulns?: Vulnerability
       hits.push({
         ...finding,
         location: `component:${c.product}`,
-        evidence: tableEvidence(['Component', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'], rows.map((r) => [c.product, c.version, c.source, r.cve, r.affected, r.cvss])),
+        evidence: tableEvidence(
+          ['Component', 'Version', 'Source', 'CVE', 'Affected versions', 'CVSS'],
+          rows.map((r) => [c.product, c.version, c.source, r.cve, r.affected, r.cvss]),
+        ),
       })
     }
   }

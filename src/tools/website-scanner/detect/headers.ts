@@ -1,7 +1,14 @@
 // Security headers of the scanned page: pure functions of one response.
 import { textEvidence } from '../../../toolkit/evidence.js'
 import {
-  clickjacking, cspMissing, cspUnsafe, hstsMissing, hstsWeak, permissionsPolicyMissing, referrerPolicyMissing, xctoMissing,
+  clickjacking,
+  cspMissing,
+  cspUnsafe,
+  hstsMissing,
+  hstsWeak,
+  permissionsPolicyMissing,
+  referrerPolicyMissing,
+  xctoMissing,
 } from '../checks.js'
 import { headerLines, isHtml, type Hit, type PageObs } from './types.js'
 
@@ -21,7 +28,15 @@ export function parseCsp(value: string | undefined): Map<string, string[]> {
 export function detectCspMissing(p: PageObs): Hit[] {
   if (!isHtml(p) || p.headers['content-security-policy']) return []
   const ro = p.headers['content-security-policy-report-only']
-  return [{ check: cspMissing, detail: ro ? 'Only a report-only policy is sent; it enforces nothing.' : undefined, evidence: textEvidence(`GET ${p.url} → ${p.status}\n${headerLines(p, ['content-security-policy', 'content-security-policy-report-only'])}`) }]
+  return [
+    {
+      check: cspMissing,
+      detail: ro ? 'Only a report-only policy is sent; it enforces nothing.' : undefined,
+      evidence: textEvidence(
+        `GET ${p.url} → ${p.status}\n${headerLines(p, ['content-security-policy', 'content-security-policy-report-only'])}`,
+      ),
+    },
+  ]
 }
 
 export function detectCspUnsafe(p: PageObs): Hit[] {
@@ -29,7 +44,14 @@ export function detectCspUnsafe(p: PageObs): Hit[] {
   if (!csp) return []
   const d = parseCsp(csp)
   const scripts = d.get('script-src') ?? d.get('default-src')
-  if (!scripts) return [{ check: cspUnsafe, detail: 'The policy restricts neither script-src nor default-src, so scripts load from anywhere.', evidence: textEvidence(`content-security-policy: ${csp}`) }]
+  if (!scripts)
+    return [
+      {
+        check: cspUnsafe,
+        detail: 'The policy restricts neither script-src nor default-src, so scripts load from anywhere.',
+        evidence: textEvidence(`content-security-policy: ${csp}`),
+      },
+    ]
   const hasNonceOrHash = scripts.some((s) => /^'(nonce-|sha(256|384|512)-)/i.test(s))
   const bad = scripts.filter((s) => {
     const v = s.toLowerCase()
@@ -37,7 +59,9 @@ export function detectCspUnsafe(p: PageObs): Hit[] {
     return v === "'unsafe-eval'" || v === '*' || v === 'http:' || v === 'https:' || v === 'data:'
   })
   if (!bad.length) return []
-  return [{ check: cspUnsafe, detail: `Unsafe script sources: ${bad.join(' ')}.`, evidence: textEvidence(`content-security-policy: ${csp}`) }]
+  return [
+    { check: cspUnsafe, detail: `Unsafe script sources: ${bad.join(' ')}.`, evidence: textEvidence(`content-security-policy: ${csp}`) },
+  ]
 }
 
 export function detectHstsMissing(p: PageObs): Hit[] {
@@ -51,7 +75,13 @@ export function detectHstsWeak(p: PageObs): Hit[] {
   const m = /max-age\s*=\s*"?(\d+)"?/i.exec(v)
   const age = m ? Number(m[1]) : NaN
   if (Number.isFinite(age) && age >= HSTS_MIN_AGE) return []
-  return [{ check: hstsWeak, detail: Number.isFinite(age) ? `max-age is ${age} s (${(age / 86400).toFixed(1)} days).` : 'The header has no valid max-age.', evidence: textEvidence(`strict-transport-security: ${v}`) }]
+  return [
+    {
+      check: hstsWeak,
+      detail: Number.isFinite(age) ? `max-age is ${age} s (${(age / 86400).toFixed(1)} days).` : 'The header has no valid max-age.',
+      evidence: textEvidence(`strict-transport-security: ${v}`),
+    },
+  ]
 }
 
 export function detectClickjacking(p: PageObs): Hit[] {
@@ -60,7 +90,12 @@ export function detectClickjacking(p: PageObs): Hit[] {
   const fa = parseCsp(p.headers['content-security-policy']).get('frame-ancestors')
   if (/deny|sameorigin/.test(xfo)) return []
   if (fa && !fa.includes('*')) return []
-  return [{ check: clickjacking, evidence: textEvidence(`GET ${p.url} → ${p.status}\n${headerLines(p, ['x-frame-options', 'content-security-policy'])}`) }]
+  return [
+    {
+      check: clickjacking,
+      evidence: textEvidence(`GET ${p.url} → ${p.status}\n${headerLines(p, ['x-frame-options', 'content-security-policy'])}`),
+    },
+  ]
 }
 
 export function detectXcto(p: PageObs): Hit[] {
@@ -73,12 +108,24 @@ const UNSAFE_REFERRER = new Set(['unsafe-url', 'no-referrer-when-downgrade'])
 export function detectReferrerPolicy(p: PageObs): Hit[] {
   const v = p.headers['referrer-policy']
   // The last recognised token wins in browsers.
-  const last = v?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean).pop()
+  const last = v
+    ?.split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
+    .pop()
   if (last && !UNSAFE_REFERRER.has(last)) return []
-  return [{ check: referrerPolicyMissing, detail: last ? `The policy "${last}" sends full URLs to other sites.` : undefined, evidence: textEvidence(`GET ${p.url} → ${p.status}\n${headerLines(p, ['referrer-policy'])}`) }]
+  return [
+    {
+      check: referrerPolicyMissing,
+      detail: last ? `The policy "${last}" sends full URLs to other sites.` : undefined,
+      evidence: textEvidence(`GET ${p.url} → ${p.status}\n${headerLines(p, ['referrer-policy'])}`),
+    },
+  ]
 }
 
 export function detectPermissionsPolicy(p: PageObs): Hit[] {
   if (!isHtml(p) || p.headers['permissions-policy'] || p.headers['feature-policy']) return []
-  return [{ check: permissionsPolicyMissing, evidence: textEvidence(`GET ${p.url} → ${p.status}\n${headerLines(p, ['permissions-policy'])}`) }]
+  return [
+    { check: permissionsPolicyMissing, evidence: textEvidence(`GET ${p.url} → ${p.status}\n${headerLines(p, ['permissions-policy'])}`) },
+  ]
 }

@@ -67,6 +67,8 @@ export function forms(html: string, limit = 50): Form[] {
   return htmlForms(html, limit).map((f) => ({
     action: f.attrs.action ?? '',
     method: (f.attrs.method ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET',
-    fields: f.fields.filter((x): x is typeof x & { name: string } => !!x.name && !NOT_SENT.has(x.type)).map((x) => ({ name: x.name, value: x.value, type: x.type })),
+    fields: f.fields
+      .filter((x): x is typeof x & { name: string } => !!x.name && !NOT_SENT.has(x.type))
+      .map((x) => ({ name: x.name, value: x.value, type: x.type })),
   }))
 }

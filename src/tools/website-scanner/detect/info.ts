@@ -7,7 +7,17 @@ import type { Hit, PageObs } from './types.js'
 export function detectSecurityTxtMissing(answers: (PageObs | null)[], base: string): Hit[] {
   const ok = answers.some((a) => a && a.status === 200 && /^\s*Contact\s*:/im.test(a.body) && !/<html/i.test(a.body.slice(0, 500)))
   if (ok) return []
-  return [{ check: securityTxtMissing, evidence: textEvidence(answers.map((a) => (a ? `GET ${a.url} → ${a.status}` : '')).filter(Boolean).join('\n') || `no answer for ${base}.well-known/security.txt`) }]
+  return [
+    {
+      check: securityTxtMissing,
+      evidence: textEvidence(
+        answers
+          .map((a) => (a ? `GET ${a.url} → ${a.status}` : ''))
+          .filter(Boolean)
+          .join('\n') || `no answer for ${base}.well-known/security.txt`,
+      ),
+    },
+  ]
 }
 
 export function robotsEntries(body: string): { directive: string; path: string }[] {
@@ -24,10 +34,18 @@ export function detectRobots(robots: PageObs | null): Hit[] {
   if (robots?.status !== 200 || /<html/i.test(robots.body.slice(0, 500))) return []
   const hidden = robotsEntries(robots.body).filter((e) => e.directive.toLowerCase() === 'disallow')
   if (!hidden.length) return []
-  return [{
-    check: robotsDisclosure,
-    url: robots.url,
-    detail: `robots.txt disallows ${hidden.length} path(s): ${hidden.slice(0, 10).map((e) => e.path).join(', ')}${hidden.length > 10 ? ', …' : ''}.`,
-    evidence: tableEvidence(['Directive', 'Path'], hidden.slice(0, 50).map((e) => [e.directive, e.path])),
-  }]
+  return [
+    {
+      check: robotsDisclosure,
+      url: robots.url,
+      detail: `robots.txt disallows ${hidden.length} path(s): ${hidden
+        .slice(0, 10)
+        .map((e) => e.path)
+        .join(', ')}${hidden.length > 10 ? ', …' : ''}.`,
+      evidence: tableEvidence(
+        ['Directive', 'Path'],
+        hidden.slice(0, 50).map((e) => [e.directive, e.path]),
+      ),
+    },
+  ]
 }

@@ -9,7 +9,14 @@ import * as H from './headers.js'
 import * as K from './cookies.js'
 import * as D from './disclosure.js'
 import { uniqueComponents } from './components.js'
-import { detectBasicAuthOverHttp, detectHttpNotRedirected, detectPasswordOverHttp, passwordForms, type HttpAnswer, type PasswordForm } from './transport.js'
+import {
+  detectBasicAuthOverHttp,
+  detectHttpNotRedirected,
+  detectPasswordOverHttp,
+  passwordForms,
+  type HttpAnswer,
+  type PasswordForm,
+} from './transport.js'
 import { PROBE_ORIGIN, detectCorsReflected, detectCorsWildcardCredentials } from './cors.js'
 import { SENSITIVE_FILES, detectCrawledFiles, detectDirectoryListing, detectFiles, type FileObs } from './files.js'
 import { detectTrace, detectUnsafeMethods, type OptionsObs, type TraceObs } from './methods.js'
@@ -67,13 +74,23 @@ export function lightTests(o: LightObs, vulns?: VulnerabilityLookup, crawled?: C
   const onPage = (desc: string) => `${desc} (${base.href})`
   const t = (c: { name: string }, description: string, run: LightTest['run']): LightTest => ({ name: c.name, description, run })
   const header = (c: { name: string }, desc: string, detect: (p: PageObs) => Hit[], httpsOnly = false) =>
-    t(c, onPage(desc), () => (redirecting ? 'the scanned URL answers with a redirect; headers of redirects are not judged' : httpsOnly && !isHttps ? 'not an HTTPS site' : detect(page)))
+    t(c, onPage(desc), () =>
+      redirecting
+        ? 'the scanned URL answers with a redirect; headers of redirects are not judged'
+        : httpsOnly && !isHttps
+          ? 'not an HTTPS site'
+          : detect(page),
+    )
   const cookie = (c: { name: string }, desc: string, detect: (p: PageObs) => Hit[], httpsOnly = false) =>
     t(c, onPage(desc), () => (httpsOnly && !isHttps ? 'not an HTTPS site: a Secure cookie would not be stored over HTTP' : detect(page)))
   const cors = o.cors
   return [
     header(C.cspMissing, 'Checks that HTML pages send a Content-Security-Policy header', H.detectCspMissing),
-    header(C.cspUnsafe, "Checks the Content-Security-Policy for 'unsafe-inline', 'unsafe-eval' and wildcard script sources", H.detectCspUnsafe),
+    header(
+      C.cspUnsafe,
+      "Checks the Content-Security-Policy for 'unsafe-inline', 'unsafe-eval' and wildcard script sources",
+      H.detectCspUnsafe,
+    ),
     header(C.hstsMissing, 'Checks that the HTTPS site sends Strict-Transport-Security', H.detectHstsMissing, true),
     header(C.hstsWeak, 'Checks that the Strict-Transport-Security max-age is at least 180 days', H.detectHstsWeak, true),
     header(C.clickjacking, 'Checks for X-Frame-Options or a CSP frame-ancestors directive', H.detectClickjacking),
@@ -88,7 +105,9 @@ export function lightTests(o: LightObs, vulns?: VulnerabilityLookup, crawled?: C
     t(C.generatorMeta, onPage('Checks the page for a generator meta tag with a version'), () => D.detectGenerator(page)),
     t(
       { name: VERSION_TEST },
-      onPage(`Matches announced server software and client-side libraries (script URLs, banners of ${o.scripts} script file(s)) against the version catalogue`),
+      onPage(
+        `Matches announced server software and client-side libraries (script URLs, banners of ${o.scripts} script file(s)) against the version catalogue`,
+      ),
       () => D.detectVulnerableVersions(page, vulns, o.libraries),
     ),
     t(C.httpNoRedirect, onPage('Checks that plain HTTP redirects to HTTPS'), () => {
@@ -101,16 +120,26 @@ export function lightTests(o: LightObs, vulns?: VulnerabilityLookup, crawled?: C
     ),
     t(
       C.passwordOverHttp,
-      crawled ? 'Checks the password forms of the page and of every crawled page for plain-HTTP pages or targets' : onPage('Checks password forms for a plain-HTTP page or target'),
+      crawled
+        ? 'Checks the password forms of the page and of every crawled page for plain-HTTP pages or targets'
+        : onPage('Checks password forms for a plain-HTTP page or target'),
       () => detectPasswordOverHttp([...passwordForms(page), ...(crawled?.passwordForms ?? [])]),
     ),
-    t(C.corsWildcardCredentials, onPage(`Sends Origin: ${PROBE_ORIGIN} and checks for a wildcard with credentials`), () => (cors ? detectCorsWildcardCredentials(cors) : 'no answer to the CORS probe')),
-    t(C.corsReflected, onPage(`Sends Origin: ${PROBE_ORIGIN} and checks whether it is trusted`), () => (cors ? detectCorsReflected(cors) : 'no answer to the CORS probe')),
-    t(C.directoryListing, `Requests ${o.dirs.length + 1} directories and checks for generated file indexes`, () => detectDirectoryListing([page, ...o.dirPages])),
+    t(C.corsWildcardCredentials, onPage(`Sends Origin: ${PROBE_ORIGIN} and checks for a wildcard with credentials`), () =>
+      cors ? detectCorsWildcardCredentials(cors) : 'no answer to the CORS probe',
+    ),
+    t(C.corsReflected, onPage(`Sends Origin: ${PROBE_ORIGIN} and checks whether it is trusted`), () =>
+      cors ? detectCorsReflected(cors) : 'no answer to the CORS probe',
+    ),
+    t(C.directoryListing, `Requests ${o.dirs.length + 1} directories and checks for generated file indexes`, () =>
+      detectDirectoryListing([page, ...o.dirPages]),
+    ),
     ...fileTests(o, crawled),
     t(C.traceEnabled, onPage('Sends a TRACE request with a marker header and checks for its echo'), () => detectTrace(o.trace)),
     t(C.unsafeMethods, onPage('Sends OPTIONS and checks the advertised methods'), () => detectUnsafeMethods(o.options)),
-    t(C.securityTxtMissing, 'Requests /.well-known/security.txt and /security.txt', () => detectSecurityTxtMissing(o.securityTxt, base.href)),
+    t(C.securityTxtMissing, 'Requests /.well-known/security.txt and /security.txt', () =>
+      detectSecurityTxtMissing(o.securityTxt, base.href),
+    ),
     t(C.robotsDisclosure, 'Reads /robots.txt for disallowed paths', () => detectRobots(o.robots)),
   ]
 }
@@ -119,7 +148,11 @@ function fileTests(o: LightObs, crawled?: Crawled): LightTest[] {
   const out: LightTest[] = []
   for (const check of [C.gitExposed, C.scmExposed, C.envExposed, C.dsStore, C.backupExposed, C.phpinfoExposed, C.serverStatus]) {
     const paths = SENSITIVE_FILES.filter((f) => f.check.id === check.id).map((f) => f.path)
-    out.push({ name: check.name, description: `Requests ${paths.join(', ')} and checks the content (soft-404 calibrated)`, run: () => detectFiles(check, o.files, o.soft) })
+    out.push({
+      name: check.name,
+      description: `Requests ${paths.join(', ')} and checks the content (soft-404 calibrated)`,
+      run: () => detectFiles(check, o.files, o.soft),
+    })
   }
   const crawledFiles = crawled?.files
   if (crawledFiles) {

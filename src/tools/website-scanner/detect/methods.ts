@@ -27,8 +27,17 @@ const UNSAFE = ['PUT', 'DELETE', 'MKCOL', 'MOVE', 'COPY', 'PROPPATCH', 'LOCK']
 
 export function detectUnsafeMethods(o: OptionsObs | null): Hit[] {
   if (!o || o.status >= 400) return []
-  const listed = `${o.allow ?? ''},${o.public ?? ''}`.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)
+  const listed = `${o.allow ?? ''},${o.public ?? ''}`
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean)
   const bad = UNSAFE.filter((m) => listed.includes(m))
   if (!bad.length) return []
-  return [{ check: unsafeMethods, detail: `OPTIONS lists ${bad.join(', ')}.`, evidence: textEvidence(`OPTIONS ${o.url} → ${o.status}\nallow: ${o.allow ?? '(not sent)'}${o.public ? `\npublic: ${o.public}` : ''}`) }]
+  return [
+    {
+      check: unsafeMethods,
+      detail: `OPTIONS lists ${bad.join(', ')}.`,
+      evidence: textEvidence(`OPTIONS ${o.url} → ${o.status}\nallow: ${o.allow ?? '(not sent)'}${o.public ? `\npublic: ${o.public}` : ''}`),
+    },
+  ]
 }

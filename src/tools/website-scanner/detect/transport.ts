@@ -23,14 +23,18 @@ export function detectHttpNotRedirected(a: HttpAnswer | null): Hit[] {
       /* unparsable Location: treated as not redirecting */
     }
   }
-  return [{
-    check: httpNoRedirect,
-    url: a.url,
-    port: new URL(a.url).port ? Number(new URL(a.url).port) : 80,
-    service: 'http',
-    detail: a.httpsSeen ? 'HTTPS is available on this host, but plain HTTP is not redirected to it.' : 'The site is served over plain HTTP and does not redirect to HTTPS.',
-    evidence: textEvidence(`GET ${a.url} → ${a.status}${a.location ? `\nlocation: ${a.location}` : ''}`),
-  }]
+  return [
+    {
+      check: httpNoRedirect,
+      url: a.url,
+      port: new URL(a.url).port ? Number(new URL(a.url).port) : 80,
+      service: 'http',
+      detail: a.httpsSeen
+        ? 'HTTPS is available on this host, but plain HTTP is not redirected to it.'
+        : 'The site is served over plain HTTP and does not redirect to HTTPS.',
+      evidence: textEvidence(`GET ${a.url} → ${a.status}${a.location ? `\nlocation: ${a.location}` : ''}`),
+    },
+  ]
 }
 
 /** 401 answers over plain HTTP whose challenge is Basic (the password then travels base64-encoded). One hit per URL. */
@@ -40,7 +44,15 @@ export function detectBasicAuthOverHttp(pages: PageObs[]): Hit[] {
     const challenge = p.headers['www-authenticate'] ?? ''
     if (p.status !== 401 || !p.url.startsWith('http:') || !/(^|,)\s*Basic\b/i.test(challenge) || seen.has(p.url)) return []
     seen.add(p.url)
-    return [{ check: basicAuthOverHttp, url: p.url, confirmed: true, detail: `${new URL(p.url).pathname} asks for a user name and password with HTTP Basic over plain HTTP.`, evidence: textEvidence(`GET ${p.url} → 401\nwww-authenticate: ${challenge}`) }]
+    return [
+      {
+        check: basicAuthOverHttp,
+        url: p.url,
+        confirmed: true,
+        detail: `${new URL(p.url).pathname} asks for a user name and password with HTTP Basic over plain HTTP.`,
+        evidence: textEvidence(`GET ${p.url} → 401\nwww-authenticate: ${challenge}`),
+      },
+    ]
   })
 }
 
@@ -68,7 +80,17 @@ export function detectPasswordOverHttp(found: PasswordForm[]): Hit[] {
     const postsPlain = f.action.startsWith('http:')
     if ((!servedPlain && !postsPlain) || seen.has(f.page)) return []
     seen.add(f.page)
-    const detail = servedPlain ? `The page ${f.page} with a password field is served over plain HTTP.` : `The password form of ${f.page} submits to ${f.action} over plain HTTP.`
-    return [{ check: passwordOverHttp, url: f.page, confirmed: true, detail, evidence: textEvidence(`page: ${f.page}\nform action: ${f.action}`) }]
+    const detail = servedPlain
+      ? `The page ${f.page} with a password field is served over plain HTTP.`
+      : `The password form of ${f.page} submits to ${f.action} over plain HTTP.`
+    return [
+      {
+        check: passwordOverHttp,
+        url: f.page,
+        confirmed: true,
+        detail,
+        evidence: textEvidence(`page: ${f.page}\nform action: ${f.action}`),
+      },
+    ]
   })
 }

@@ -27,5 +27,4 @@ export const isHtml = (p: Pick<PageObs, 'headers' | 'body'>) => {
 }
 
 /** The header lines a finding quotes as evidence (name: value), missing ones marked. */
-export const headerLines = (p: PageObs, names: string[]) =>
-  names.map((n) => `${n}: ${p.headers[n] ?? '(not sent)'}`).join('\n')
+export const headerLines = (p: PageObs, names: string[]) => names.map((n) => `${n}: ${p.headers[n] ?? '(not sent)'}`).join('\n')

@@ -26,7 +26,13 @@ export interface ActiveEnv {
 }
 
 /** Sends the point with `param` set to `value` (all other parameters unchanged). */
-export async function send(env: ActiveEnv, p: InjectionPoint, param: string, value: string, timeoutMs: number = LIMITS.requestTimeoutMs): Promise<Sent | null> {
+export async function send(
+  env: ActiveEnv,
+  p: InjectionPoint,
+  param: string,
+  value: string,
+  timeoutMs: number = LIMITS.requestTimeoutMs,
+): Promise<Sent | null> {
   const params = new URLSearchParams({ ...p.params, [param]: value })
   let r: HttpResponse | null
   let url = p.url
@@ -39,10 +45,26 @@ export async function send(env: ActiveEnv, p: InjectionPoint, param: string, val
     r = await env.fetch(url, { timeoutMs, maxBodyBytes: LIMITS.bodyBytes })
   } else {
     request = `POST ${url}\ncontent-type: application/x-www-form-urlencoded\n\n${params.toString()}`
-    r = await env.fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: params.toString(), timeoutMs, maxBodyBytes: LIMITS.bodyBytes })
+    r = await env.fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: params.toString(),
+      timeoutMs,
+      maxBodyBytes: LIMITS.bodyBytes,
+    })
   }
   if (!r) return null
-  return { url, request, answer: { status: r.status, contentType: r.headers['content-type'] ?? '', location: r.headers.location, body: r.text(), elapsedMs: r.elapsedMs } }
+  return {
+    url,
+    request,
+    answer: {
+      status: r.status,
+      contentType: r.headers['content-type'] ?? '',
+      location: r.headers.location,
+      body: r.text(),
+      elapsedMs: r.elapsedMs,
+    },
+  }
 }
 
 const hit = (check: Check, p: InjectionPoint, param: string, s: Sent, proof: string, detail: string): Hit => ({
@@ -51,7 +73,9 @@ const hit = (check: Check, p: InjectionPoint, param: string, s: Sent, proof: str
   location: `${p.method} ${param}`,
   confirmed: true,
   detail: `Parameter "${param}" (${p.method}): ${detail}`,
-  evidence: textEvidence(`Request:\n${s.request}\n\nResponse: ${s.answer.status}${s.answer.location ? `\nlocation: ${s.answer.location}` : ''}\n\nProof:\n${proof}`),
+  evidence: textEvidence(
+    `Request:\n${s.request}\n\nResponse: ${s.answer.status}${s.answer.location ? `\nlocation: ${s.answer.location}` : ''}\n\nProof:\n${proof}`,
+  ),
 })
 
 type Tester = (env: ActiveEnv, p: InjectionPoint, param: string, baseline: Sent) => Promise<Hit | null>
@@ -59,7 +83,9 @@ type Tester = (env: ActiveEnv, p: InjectionPoint, param: string, baseline: Sent)
 const xss: Tester = async (env, p, param) => {
   const s = await send(env, p, param, A.XSS_PAYLOAD)
   const proof = s && A.xssProof(s.answer)
-  return s && proof ? hit(C.xssReflected, p, param, s, proof, `the markup ${A.XSS_PAYLOAD} is reflected unencoded into the HTML page.`) : null
+  return s && proof
+    ? hit(C.xssReflected, p, param, s, proof, `the markup ${A.XSS_PAYLOAD} is reflected unencoded into the HTML page.`)
+    : null
 }
 
 const sqliError: Tester = async (env, p, param, base) => {
@@ -76,18 +102,35 @@ const sqliBoolean: Tester = async (env, p, param, base) => {
   const v = p.params[param] ?? ''
   const numeric = /^-?\d+$/.test(v)
   const forms = numeric
-    ? [[`${v} AND 1=1`, `${v} AND 1=2`], [`${v} AND 2=2`, `${v} AND 2=3`]]
-    : [[`${v}' AND '1'='1`, `${v}' AND '1'='2`], [`${v}' AND 'b'='b`, `${v}' AND 'b'='c`]]
+    ? [
+        [`${v} AND 1=1`, `${v} AND 1=2`],
+        [`${v} AND 2=2`, `${v} AND 2=3`],
+      ]
+    : [
+        [`${v}' AND '1'='1`, `${v}' AND '1'='2`],
+        [`${v}' AND 'b'='b`, `${v}' AND 'b'='c`],
+      ]
   const proofs: string[] = []
   let last: Sent | null = null
   for (const [t, f] of forms) {
     const st = await send(env, p, param, t!)
     const sf = st && (await send(env, p, param, f!))
     if (!st || !sf || !A.booleanDiffers(base.answer, st.answer, sf.answer, [t!, f!, v])) return null
-    proofs.push(`"${t}" → same page as the original value (${st.answer.status}, ${st.answer.body.length} bytes); "${f}" → different page (${sf.answer.status}, ${sf.answer.body.length} bytes)`)
+    proofs.push(
+      `"${t}" → same page as the original value (${st.answer.status}, ${st.answer.body.length} bytes); "${f}" → different page (${sf.answer.status}, ${sf.answer.body.length} bytes)`,
+    )
     last = sf
   }
-  return last ? hit(C.sqliBoolean, p, param, last, proofs.join('\n'), 'an always-true condition keeps the page, an always-false one changes it (confirmed twice).') : null
+  return last
+    ? hit(
+        C.sqliBoolean,
+        p,
+        param,
+        last,
+        proofs.join('\n'),
+        'an always-true condition keeps the page, an always-false one changes it (confirmed twice).',
+      )
+    : null
 }
 
 const traversal: Tester = async (env, p, param, base) => {
@@ -103,7 +146,8 @@ const openRedirect: Tester = async (env, p, param) => {
   for (const payload of A.REDIRECT_PAYLOADS) {
     const s = await send(env, p, param, payload)
     const proof = s && A.openRedirectProof(s.answer, s.url)
-    if (s && proof) return hit(C.openRedirect, p, param, s, proof, `the site redirects to the external host given in the parameter (${A.REDIRECT_HOST}).`)
+    if (s && proof)
+      return hit(C.openRedirect, p, param, s, proof, `the site redirects to the external host given in the parameter (${A.REDIRECT_HOST}).`)
   }
   return null
 }
@@ -146,7 +190,15 @@ const ssti: Tester = async (env, p, param, base) => {
     if (!s || !proof) continue
     const c = await send(env, p, param, confirm)
     const proof2 = c && A.sstiProof(c.answer, base.answer, A.SSTI_CONFIRM)
-    if (c && proof2) return hit(C.ssti, p, param, c, `${payload} → …${proof}…\n${confirm} → …${proof2}…`, `the expression ${payload} is evaluated to ${A.SSTI_RESULT}.`)
+    if (c && proof2)
+      return hit(
+        C.ssti,
+        p,
+        param,
+        c,
+        `${payload} → …${proof}…\n${confirm} → …${proof2}…`,
+        `the expression ${payload} is evaluated to ${A.SSTI_RESULT}.`,
+      )
   }
   return null
 }
@@ -162,7 +214,12 @@ export const ACTIVE: readonly { check: Check; run: Tester; what: string }[] = [
 ]
 
 /** Runs one active check over every parameter of a point; first proof per parameter wins. */
-export async function runActive(env: ActiveEnv, t: (typeof ACTIVE)[number], p: InjectionPoint, baselines: Map<string, Sent>): Promise<Hit[]> {
+export async function runActive(
+  env: ActiveEnv,
+  t: (typeof ACTIVE)[number],
+  p: InjectionPoint,
+  baselines: Map<string, Sent>,
+): Promise<Hit[]> {
   const hits: Hit[] = []
   for (const param of Object.keys(p.params).slice(0, LIMITS.maxParamsPerPoint)) {
     if (env.signal.aborted) break

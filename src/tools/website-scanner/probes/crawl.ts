@@ -141,7 +141,9 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
     })
   }
   await Promise.all(fileJobs)
-  o.log(`crawl: ${pagesCrawled} page(s), ${points.size} injection point(s), ${files.length} linked download(s)${o.signal.aborted ? ' (stopped)' : outOfTime ? ' (time budget reached)' : ''}`)
+  o.log(
+    `crawl: ${pagesCrawled} page(s), ${points.size} injection point(s), ${files.length} linked download(s)${o.signal.aborted ? ' (stopped)' : outOfTime ? ' (time budget reached)' : ''}`,
+  )
   return { pages, pagesCrawled, points: [...points.values()], dirs: [...dirs], passwordForms: pwForms, files }
 }
 
@@ -149,7 +151,10 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
 async function seedUrls(o: CrawlOptions): Promise<URL[]> {
   const out: URL[] = []
   const robots = await o.fetch(new URL('/robots.txt', o.start).href, { maxBodyBytes: 256 * 1024 })
-  const fromRobots = robots && robots.status === 200 && !/html/i.test(robots.headers['content-type'] ?? '') ? robotsSeeds(robots.text(), o.start) : { paths: [], sitemaps: [] }
+  const fromRobots =
+    robots && robots.status === 200 && !/html/i.test(robots.headers['content-type'] ?? '')
+      ? robotsSeeds(robots.text(), o.start)
+      : { paths: [], sitemaps: [] }
   out.push(...fromRobots.paths)
   const sitemaps = [...fromRobots.sitemaps.filter((u) => sameOrigin(u, o.start)).map((u) => u.href)]
   const fallback = new URL('/sitemap.xml', o.start).href

@@ -15,12 +15,24 @@ import { SENSITIVE_FILES, type FileObs } from '../detect/files.js'
 import type { OptionsObs, TraceObs } from '../detect/methods.js'
 import { ADMIN_PATHS, type LightObs } from '../detect/light.js'
 
-export const toPage = (r: HttpResponse): PageObs => ({ url: r.url, status: r.status, headers: r.headers, setCookies: r.setCookies, body: r.text() })
+export const toPage = (r: HttpResponse): PageObs => ({
+  url: r.url,
+  status: r.status,
+  headers: r.headers,
+  setCookies: r.setCookies,
+  body: r.text(),
+})
 
 const COMMON_DIRS = ['/images/', '/uploads/', '/files/', '/backup/', '/static/', '/assets/']
 const TRACE_MARKER_HEADER = 'x-ward-trace'
 
-export async function observeLight(base: URL, page: PageObs, fetch: Fetcher, signal: AbortSignal, extraDirs: readonly string[] = []): Promise<LightObs> {
+export async function observeLight(
+  base: URL,
+  page: PageObs,
+  fetch: Fetcher,
+  signal: AbortSignal,
+  extraDirs: readonly string[] = [],
+): Promise<LightObs> {
   const isHttps = base.protocol === 'https:'
   const url = (p: string) => new URL(p, base).href
   const marker = `ward-${Math.random().toString(36).slice(2, 10)}`
@@ -34,7 +46,10 @@ export async function observeLight(base: URL, page: PageObs, fetch: Fetcher, sig
     sectxt2: () => fetch(url('/security.txt')),
     options: () => fetch(base.href, { method: 'OPTIONS', maxBodyBytes: 4096 }),
     trace: () => fetch(base.href, { method: 'TRACE', headers: { [TRACE_MARKER_HEADER]: marker }, maxBodyBytes: 16384 }),
-    plainHttp: () => (isHttps && portOf(base) === 443 ? fetch(`http://${base.host}${base.pathname}`, { timeoutMs: CONNECT_TIMEOUT_MS, maxBodyBytes: 16384 }) : Promise.resolve(null)),
+    plainHttp: () =>
+      isHttps && portOf(base) === 443
+        ? fetch(`http://${base.host}${base.pathname}`, { timeoutMs: CONNECT_TIMEOUT_MS, maxBodyBytes: 16384 })
+        : Promise.resolve(null),
     ...Object.fromEntries(calib.map((p, n) => [`calib${n}`, () => fetch(url(p), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(SENSITIVE_FILES.map((f) => [`file:${f.path}`, () => fetch(url(f.path), { maxBodyBytes: 256 * 1024 })])),
     ...Object.fromEntries(dirs.map((d) => [`dir:${d}`, () => fetch(url(d), { maxBodyBytes: 256 * 1024 })])),
@@ -68,7 +83,12 @@ export async function observeLight(base: URL, page: PageObs, fetch: Fetcher, sig
     options,
     trace,
     plainHttp: plain ? { url: plain.url, status: plain.status, location: plain.headers.location, httpsSeen: true } : null,
-    soft: profile(calib.map((_p, n) => got.get(`calib${n}`)).filter((r): r is HttpResponse => !!r).map((r) => ({ status: r.status, body: r.body.toString('latin1'), location: r.headers.location, path: new URL(r.url).pathname }))),
+    soft: profile(
+      calib
+        .map((_p, n) => got.get(`calib${n}`))
+        .filter((r): r is HttpResponse => !!r)
+        .map((r) => ({ status: r.status, body: r.body.toString('latin1'), location: r.headers.location, path: new URL(r.url).pathname })),
+    ),
     files,
     dirs,
     dirPages: pages(dirs.map((d) => `dir:${d}`)),
@@ -95,5 +115,8 @@ export function directoryCandidates(base: URL, page: PageObs, extra: readonly st
   }
   for (const p of extra) add(p)
   out.delete(base.pathname)
-  return [...out].slice(0, 12).concat(COMMON_DIRS.filter((d) => !out.has(d))).slice(0, 16)
+  return [...out]
+    .slice(0, 12)
+    .concat(COMMON_DIRS.filter((d) => !out.has(d)))
+    .slice(0, 16)
 }

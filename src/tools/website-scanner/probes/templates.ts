@@ -3,7 +3,15 @@
 import type { ScanContext } from '../../../toolkit/tool.js'
 import { mapLimit } from '../../../toolkit/limit.js'
 import type { HostLimiters } from '../../lib/http/rate-limit.js'
-import { createRequestCluster, createTemplateSender, loadTemplate, runTemplate, selectTemplates, type Template, type TemplateFilter } from '../../lib/templates/index.js'
+import {
+  createRequestCluster,
+  createTemplateSender,
+  loadTemplate,
+  runTemplate,
+  selectTemplates,
+  type Template,
+  type TemplateFilter,
+} from '../../lib/templates/index.js'
 import type { Egress } from '../../../toolkit/egress.js'
 import type { Recorder } from '../../../toolkit/recorder.js'
 import { placed, type Where } from '../output.js'
@@ -37,10 +45,18 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
   p.grow?.(chosen.length)
   ctx.log(`templates: running ${chosen.length} of ${loaded.length} http templates`)
   const cluster = createRequestCluster()
-  const env = { target: p.base, send: createTemplateSender(p.net, ctx.signal, p.limiter), redirectLevel: ctx.options.redirectLevel, cluster, signal: ctx.signal }
+  const env = {
+    target: p.base,
+    send: createTemplateSender(p.net, ctx.signal, p.limiter),
+    redirectLevel: ctx.options.redirectLevel,
+    cluster,
+    signal: ctx.signal,
+  }
   let requests = 0
   await mapLimit(chosen, 4, ctx.signal, (t) =>
-    p.rec.test(`Template ${t.id}: ${t.info.name}`, `Check template ${t.id} (${t.path}) against ${p.base.href}`,
+    p.rec.test(
+      `Template ${t.id}: ${t.info.name}`,
+      `Check template ${t.id} (${t.path}) against ${p.base.href}`,
       async () => {
         const o = await runTemplate(t, env)
         requests += o.requests

@@ -20,13 +20,17 @@ export const xmlrpcMethods = (a: Answer | null): string[] | null => {
 export const cronPublic = (a: Answer | null) => ok(a) && a.body.trim().length < 64 && !/<html/i.test(a.body)
 
 /** debug.log: PHP log lines. */
-export const debugLogServed = (a: Answer | null) => ok(a) && /PHP (Notice|Warning|Fatal error|Deprecated|Parse error)|\[\d{2}-[A-Z][a-z]{2}-\d{4} /.test(a.body.slice(0, 65536)) && !/<html/i.test(a.body.slice(0, 512))
+export const debugLogServed = (a: Answer | null) =>
+  ok(a) &&
+  /PHP (Notice|Warning|Fatal error|Deprecated|Parse error)|\[\d{2}-[A-Z][a-z]{2}-\d{4} /.test(a.body.slice(0, 65536)) &&
+  !/<html/i.test(a.body.slice(0, 512))
 
 /** A directory listing of uploads/. */
 export const uploadsListed = (a: Answer | null) => ok(a) && /<title>\s*Index of \//i.test(a.body.slice(0, 4096))
 
 /** A wp-config copy served as text: its defines are readable. */
-export const configCopy = (a: Answer) => a.status === 200 && /define\s*\(\s*['"](DB_PASSWORD|DB_NAME|AUTH_KEY)['"]/.test(a.body.slice(0, 65536))
+export const configCopy = (a: Answer) =>
+  a.status === 200 && /define\s*\(\s*['"](DB_PASSWORD|DB_NAME|AUTH_KEY)['"]/.test(a.body.slice(0, 65536))
 
 /** An installer that would run: WordPress's install or setup form, or a Duplicator installer. */
 export function installerOpen(a: Answer): string | null {
@@ -39,7 +43,9 @@ export function installerOpen(a: Answer): string | null {
 }
 
 /** The registration form is shown (closed registration redirects with registration=disabled). */
-export const registrationOpen = (a: Answer | null) => ok(a) && /name=["']user_login["']/.test(a.body) && /name=["']user_email["']/.test(a.body)
+export const registrationOpen = (a: Answer | null) =>
+  ok(a) && /name=["']user_login["']/.test(a.body) && /name=["']user_email["']/.test(a.body)
 
 /** Signs that the site is WordPress at all. */
-export const looksLikeWordpress = (pages: readonly (Answer | null)[]) => pages.some((a) => !!a && /\/wp-(content|includes)\/|wp-login\.php|name="generator" content="WordPress/i.test(a.body.slice(0, 200000)))
+export const looksLikeWordpress = (pages: readonly (Answer | null)[]) =>
+  pages.some((a) => !!a && /\/wp-(content|includes)\/|wp-login\.php|name="generator" content="WordPress/i.test(a.body.slice(0, 200000)))

@@ -20,9 +20,17 @@ export function usersFromRest(status: number, body: string): WpUser[] {
     const list = JSON.parse(body) as unknown
     if (!Array.isArray(list)) return []
     return list
-      .filter((u): u is { id?: unknown; name?: unknown; slug: string } => !!u && typeof u === 'object' && typeof (u as { slug?: unknown }).slug === 'string')
+      .filter(
+        (u): u is { id?: unknown; name?: unknown; slug: string } =>
+          !!u && typeof u === 'object' && typeof (u as { slug?: unknown }).slug === 'string',
+      )
       .slice(0, 500)
-      .map((u) => ({ id: typeof u.id === 'number' ? u.id : null, login: u.slug, name: typeof u.name === 'string' ? u.name : null, source: '/wp-json/wp/v2/users' }))
+      .map((u) => ({
+        id: typeof u.id === 'number' ? u.id : null,
+        login: u.slug,
+        name: typeof u.name === 'string' ? u.name : null,
+        source: '/wp-json/wp/v2/users',
+      }))
   } catch {
     return []
   }

@@ -10,7 +10,14 @@ export interface ComponentFiles {
 }
 
 /** readme.txt of each plugin slug under wp-content/plugins/. */
-export async function fetchPluginReadmes(fetch: Fetcher, base: URL, slugs: readonly string[], concurrency: number, signal: AbortSignal, onDone?: () => void): Promise<ComponentFiles[]> {
+export async function fetchPluginReadmes(
+  fetch: Fetcher,
+  base: URL,
+  slugs: readonly string[],
+  concurrency: number,
+  signal: AbortSignal,
+  onDone?: () => void,
+): Promise<ComponentFiles[]> {
   const out = await mapLimit(slugs, concurrency, signal, async (slug) => {
     let file: Answer | null = null
     for (const name of ['readme.txt', 'README.txt']) {
@@ -28,7 +35,13 @@ export async function fetchPluginReadmes(fetch: Fetcher, base: URL, slugs: reado
 }
 
 /** style.css of each theme slug under wp-content/themes/. */
-export async function fetchThemeStyles(fetch: Fetcher, base: URL, slugs: readonly string[], concurrency: number, signal: AbortSignal): Promise<ComponentFiles[]> {
+export async function fetchThemeStyles(
+  fetch: Fetcher,
+  base: URL,
+  slugs: readonly string[],
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<ComponentFiles[]> {
   const out = await mapLimit(slugs, concurrency, signal, async (slug) => {
     const a = await answerOf(fetch, new URL(`wp-content/themes/${slug}/style.css`, base).href)
     return { slug, file: a?.status === 200 ? a : null }

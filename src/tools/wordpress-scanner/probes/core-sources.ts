@@ -9,6 +9,8 @@ export interface CoreSources {
 }
 
 export async function fetchCoreSources(fetch: Fetcher, base: URL): Promise<CoreSources> {
-  const [readme, feed, login] = await Promise.all(['readme.html', 'feed/', 'wp-login.php'].map((p) => answerOf(fetch, new URL(p, base).href)))
+  const [readme, feed, login] = await Promise.all(
+    ['readme.html', 'feed/', 'wp-login.php'].map((p) => answerOf(fetch, new URL(p, base).href)),
+  )
   return { readme: readme ?? null, feed: feed ?? null, login: login ?? null }
 }

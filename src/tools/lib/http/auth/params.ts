@@ -5,34 +5,67 @@ import { SecretParam } from '../../../../toolkit/params.js'
 
 /** Members every kind shares: how to tell that the session is valid. */
 const check = {
-  check_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2000, description: 'A page that only answers as expected when logged in (default: the scanned URL, or the page the login lands on)' })),
-  success_marker: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Text (or /regex/flags) present when logged in' })),
-  failure_marker: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Text (or /regex/flags) present when the login failed or the session ended' })),
+  check_url: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      maxLength: 2000,
+      description: 'A page that only answers as expected when logged in (default: the scanned URL, or the page the login lands on)',
+    }),
+  ),
+  success_marker: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 500, description: 'Text (or /regex/flags) present when logged in' }),
+  ),
+  failure_marker: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 500, description: 'Text (or /regex/flags) present when the login failed or the session ended' }),
+  ),
 }
 
 const formLogin = Type.Object(
   {
     type: Type.Literal('form'),
-    login_url: Type.String({ pattern: '^https?://', maxLength: 2000, description: 'The page with the login form (its hidden fields, e.g. a CSRF token, are sent back)' }),
-    username_field: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Name of the user-name field (default 'username')" })),
-    password_field: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Name of the password field (default 'password')" })),
+    login_url: Type.String({
+      pattern: '^https?://',
+      maxLength: 2000,
+      description: 'The page with the login form (its hidden fields, e.g. a CSRF token, are sent back)',
+    }),
+    username_field: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "Name of the user-name field (default 'username')" }),
+    ),
+    password_field: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "Name of the password field (default 'password')" }),
+    ),
     username: Type.String({ maxLength: 500 }),
     password: SecretParam({ maxLength: 500 }),
-    extra_fields: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 2000 }), { description: 'More form fields to send' })),
+    extra_fields: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 2000 }), { description: 'More form fields to send' }),
+    ),
     ...check,
   },
   { additionalProperties: false },
 )
 const httpAuth = (kind: 'basic' | 'digest') =>
-  Type.Object({ type: Type.Literal(kind), username: Type.String({ maxLength: 500 }), password: SecretParam({ maxLength: 500 }), ...check }, { additionalProperties: false })
+  Type.Object(
+    { type: Type.Literal(kind), username: Type.String({ maxLength: 500 }), password: SecretParam({ maxLength: 500 }), ...check },
+    { additionalProperties: false },
+  )
 const cookieAuth = Type.Object(
-  { type: Type.Literal('cookie'), cookie: SecretParam({ minLength: 1, maxLength: 8000, description: 'A Cookie header value: name=value; name2=value2' }), ...check },
+  {
+    type: Type.Literal('cookie'),
+    cookie: SecretParam({ minLength: 1, maxLength: 8000, description: 'A Cookie header value: name=value; name2=value2' }),
+    ...check,
+  },
   { additionalProperties: false },
 )
 const headerAuth = Type.Object(
   {
     type: Type.Literal('headers'),
-    headers: Type.Array(Type.Object({ name: Type.String({ pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 200 }), value: SecretParam({ maxLength: 8000 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 20, description: 'Headers sent with every request, e.g. Authorization: Bearer …' }),
+    headers: Type.Array(
+      Type.Object(
+        { name: Type.String({ pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 200 }), value: SecretParam({ maxLength: 8000 }) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 20, description: 'Headers sent with every request, e.g. Authorization: Bearer …' },
+    ),
     ...check,
   },
   { additionalProperties: false },
@@ -40,8 +73,13 @@ const headerAuth = Type.Object(
 
 export const authenticationParam = Type.Optional(
   Type.Union([formLogin, httpAuth('basic'), httpAuth('digest'), cookieAuth, headerAuth], {
-    description: 'Log in before scanning: form login, HTTP Basic or Digest, a cookie, or extra headers. Credentials are stored encrypted and never shown.',
+    description:
+      'Log in before scanning: form login, HTTP Basic or Digest, a cookie, or extra headers. Credentials are stored encrypted and never shown.',
   }),
 )
-export type Authentication = Static<typeof formLogin> | Static<ReturnType<typeof httpAuth>> | Static<typeof cookieAuth> | Static<typeof headerAuth>
+export type Authentication =
+  | Static<typeof formLogin>
+  | Static<ReturnType<typeof httpAuth>>
+  | Static<typeof cookieAuth>
+  | Static<typeof headerAuth>
 export type FormLogin = Static<typeof formLogin>

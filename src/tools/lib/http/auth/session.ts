@@ -71,7 +71,13 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
     for (const [k, v] of Object.entries(a.extra_fields ?? {})) fields.set(k, v)
     fields.set(userField, a.username)
     fields.set(passwordField, a.password)
-    let res = await send(action.href, { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', referer: page.url }, signal: o.signal, maxBodyBytes: 512 * 1024 })
+    let res = await send(action.href, {
+      method: 'POST',
+      body: fields.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: page.url },
+      signal: o.signal,
+      maxBodyBytes: 512 * 1024,
+    })
     // The answer to the login POST redirects to the landing page: read it (on the session's host only).
     if (isRedirectStatus(res.status) && res.headers.location) {
       const next = new URL(res.headers.location, res.url)
@@ -86,7 +92,12 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
     if (bad) throw new AuthFailedError(`${where} was rejected: the answer ${bad}`)
     if (a.check_url) {
       const c = await get(a.check_url)
-      const problem = c.status === 401 || c.status === 403 ? `answered ${c.status}` : new URL(c.url).pathname === loginPath ? 'led back to the login page' : markerProblem(markers, c)
+      const problem =
+        c.status === 401 || c.status === 403
+          ? `answered ${c.status}`
+          : new URL(c.url).pathname === loginPath
+            ? 'led back to the login page'
+            : markerProblem(markers, c)
       if (problem) throw new AuthFailedError(`${where} did not give a session: ${a.check_url} ${problem}`)
     }
     return `${where} succeeded (${jar.size} session cookie(s))`
@@ -127,7 +138,8 @@ function sessionSender(net: Egress, auth: Authentication, jar: Map<string, strin
   let digest: DigestChallenge | null = null
   let nc = 0
   const absorb = (res: HttpResponse) => {
-    if (mine(new URL(res.url))) for (const c of res.setCookies) setCookie(jar, c.split(';')[0]!, /;\s*max-age=0\b|;\s*expires=Thu, 01 Jan 1970/i.test(c))
+    if (mine(new URL(res.url)))
+      for (const c of res.setCookies) setCookie(jar, c.split(';')[0]!, /;\s*max-age=0\b|;\s*expires=Thu, 01 Jan 1970/i.test(c))
   }
   return async (url: string, req: HttpRequest = {}): Promise<HttpResponse> => {
     const u = new URL(url)
@@ -137,7 +149,8 @@ function sessionSender(net: Egress, auth: Authentication, jar: Map<string, strin
     if (auth.type === 'basic') headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
     if (auth.type === 'headers') for (const h of auth.headers) headers[h.name.toLowerCase()] = h.value
     const method = (req.method ?? 'GET').toUpperCase()
-    if (auth.type === 'digest' && digest) headers.authorization = digestAuthorization(digest, auth.username, auth.password, method, u.pathname + u.search, ++nc)
+    if (auth.type === 'digest' && digest)
+      headers.authorization = digestAuthorization(digest, auth.username, auth.password, method, u.pathname + u.search, ++nc)
     let res = await net.http(url, { ...req, headers })
     absorb(res)
     if (auth.type === 'digest' && res.status === 401) {
@@ -146,7 +159,10 @@ function sessionSender(net: Egress, auth: Authentication, jar: Map<string, strin
       if (c && (!digest || c.nonce !== digest.nonce)) {
         digest = c
         nc = 0
-        res = await net.http(url, { ...req, headers: { ...headers, authorization: digestAuthorization(c, auth.username, auth.password, method, u.pathname + u.search, ++nc) } })
+        res = await net.http(url, {
+          ...req,
+          headers: { ...headers, authorization: digestAuthorization(c, auth.username, auth.password, method, u.pathname + u.search, ++nc) },
+        })
         absorb(res)
       }
     }
@@ -206,7 +222,10 @@ interface Markers {
 
 /** Compiled once per scan: a marker is tested against every page. */
 function compileMarkers(a: { success_marker?: string; failure_marker?: string }): Markers {
-  return { success: a.success_marker ? markerTest(a.success_marker) : undefined, failure: a.failure_marker ? markerTest(a.failure_marker) : undefined }
+  return {
+    success: a.success_marker ? markerTest(a.success_marker) : undefined,
+    failure: a.failure_marker ? markerTest(a.failure_marker) : undefined,
+  }
 }
 
 /** name=value into the jar (deleted when `expired`). */
