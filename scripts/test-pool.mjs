@@ -44,9 +44,32 @@ export async function runPool(jobs, concurrency) {
   const expected = (j) => known[j.file] ?? UNKNOWN_SECONDS
   const queue = [...jobs].sort((a, b) => expected(b) - expected(a) || a.file.localeCompare(b.file))
   const results = []
+  // A file never runs on two backends at once: its test beds bind fixed loopback addresses and ports.
+  const busy = new Set()
+  let wake = () => {}
+  const take = () => {
+    const i = queue.findIndex((j) => !busy.has(j.file))
+    return i < 0 ? undefined : queue.splice(i, 1)[0]
+  }
   const lane = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) {
+    while (queue.length) {
+      const job = take()
+      if (!job) {
+        await new Promise((r) => {
+          const prev = wake
+          wake = () => {
+            prev()
+            r()
+          }
+        })
+        continue
+      }
+      busy.add(job.file)
       const r = await runFile(job)
+      busy.delete(job.file)
+      const w = wake
+      wake = () => {}
+      w()
       process.stdout.write(
         `\n── ${r.label} · ${r.file} · ${r.seconds.toFixed(1)} s · ${r.ok ? 'passed' : `FAILED (exit ${r.exit})`} ──\n${r.output}`,
       )

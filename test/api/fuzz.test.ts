@@ -139,6 +139,9 @@ async function refreshPools() {
       ),
       tools: TOOL_IDS,
       schedules: (await w.h.db.selectFrom('schedules').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id),
+      // `/workspaces/{id}/members/{user_id}`: the members of the tenant's workspaces are the tenant alone.
+      members: [userId],
+      integrations: (await w.h.db.selectFrom('integrations').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id),
     }
   }
 }
@@ -654,7 +657,7 @@ function check(bt: Built, a: RawAnswer, changed: boolean): Violation[] {
     if (Array.isArray(data) && pools[bt.tenant][coll]) {
       const own = new Set((pools[bt.tenant][coll] ?? []).map(String))
       for (const item of data) {
-        const id = String(item?.id ?? item?.uuid)
+        const id = String(item?.id ?? item?.uuid ?? item?.user_id)
         if (!own.has(id)) {
           add('a list holds a row the caller does not own', `${coll} ${id}`)
           break
