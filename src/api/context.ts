@@ -1,9 +1,13 @@
 // What route plugins get: the database and the rules' configuration. Decorated as `app.ward`.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Caller } from '../store/accounts.js'
 import type { ServiceContext } from '../domain/scans.js'
 import type { CallerCache } from './caller-cache.js'
 
 export type WardContext = ServiceContext
+
+/** The app a route plugin is given, for the helpers that register one group of its routes. */
+export type RouteApp = Parameters<FastifyPluginAsyncTypebox>[0]
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -62,46 +62,9 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
       : null
   const stopScans = async (reason: string, graceMs: number) =>
     starting ? (await starting).stop(reason, graceMs) : worker?.stop(reason, graceMs)
-  const sender: CallbackSender | null =
-    parts.callbacks && !parts.worker
-      ? startCallbackSender({
-          db: h.db,
-          config: cfg,
-          log,
-          owner: `${newWorkerId()}:callbacks`,
-          toolName,
-          dispatcher: callbackDispatcher(cfg),
-        })
-      : null
-  const integrations =
-    parts.callbacks && !parts.worker
-      ? startIntegrationSender({
-          db: h.db,
-          config: cfg,
-          log,
-          owner: `${newWorkerId()}:integrations`,
-          toolName,
-          transport: integrationTransport(cfg),
-        })
-      : null
+  const { sender, integrations } = startSenders(parts, h.db, cfg, log)
   if (sender) process.stdout.write(`Ward callback sender started (database: ${h.kind})\n`)
-  // Only a bare worker needs its own listener: serve and all expose /metrics on the API port.
-  let metrics: MetricsServer | null = null
-  if (role === 'worker' && worker && cfg.metricsPort !== null) {
-    try {
-      metrics = await startMetricsServer({ host: cfg.host, port: cfg.metricsPort, workerId: worker.id })
-    } catch (e) {
-      await worker.stop('Ward worker could not open its metrics port')
-      await h.close()
-      throw e
-    }
-    process.stdout.write(`Ward worker metrics at ${metrics.url}/metrics\n`)
-  } else if (role !== 'worker' && cfg.metricsPort !== null)
-    log.warn(
-      role === 'callbacks'
-        ? 'WARD_METRICS_PORT is ignored by ward callbacks: it serves no metrics'
-        : `WARD_METRICS_PORT is ignored by ward ${role}: its /metrics is on the API port`,
-    )
+  const metrics = await startOwnMetrics(role, worker, cfg, log, () => h.close())
   if (role === 'worker' && worker) process.stdout.write(`Ward worker ${worker.id} started (database: ${h.kind})\n`)
   if (app) {
     await app.listen({ host: cfg.host, port: cfg.port })
@@ -158,4 +121,47 @@ async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
     process.stdout.write(
       `\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`,
     )
+}
+
+/** A process that sends callbacks without being a worker runs the two outbox senders itself (a worker runs its own). */
+function startSenders(parts: ReturnType<typeof partsOf>, db: Db, cfg: Config, log: Logger) {
+  if (!parts.callbacks || parts.worker) return { sender: null, integrations: null }
+  const sender: CallbackSender = startCallbackSender({
+    db,
+    config: cfg,
+    log,
+    owner: `${newWorkerId()}:callbacks`,
+    toolName,
+    dispatcher: callbackDispatcher(cfg),
+  })
+  const integrations = startIntegrationSender({
+    db,
+    config: cfg,
+    log,
+    owner: `${newWorkerId()}:integrations`,
+    toolName,
+    transport: integrationTransport(cfg),
+  })
+  return { sender, integrations }
+}
+
+/** Only a bare worker needs its own metrics listener: serve and all expose /metrics on the API port. */
+async function startOwnMetrics(role: Role, worker: Worker | null, cfg: Config, log: Logger, closeDb: () => Promise<void>) {
+  let metrics: MetricsServer | null = null
+  if (role === 'worker' && worker && cfg.metricsPort !== null) {
+    try {
+      metrics = await startMetricsServer({ host: cfg.host, port: cfg.metricsPort, workerId: worker.id })
+    } catch (e) {
+      await worker.stop('Ward worker could not open its metrics port')
+      await closeDb()
+      throw e
+    }
+    process.stdout.write(`Ward worker metrics at ${metrics.url}/metrics\n`)
+  } else if (role !== 'worker' && cfg.metricsPort !== null)
+    log.warn(
+      role === 'callbacks'
+        ? 'WARD_METRICS_PORT is ignored by ward callbacks: it serves no metrics'
+        : `WARD_METRICS_PORT is ignored by ward ${role}: its /metrics is on the API port`,
+    )
+  return metrics
 }

@@ -157,16 +157,48 @@ const spotOf = (f: FindingRow, names: ReadonlyMap<number, string>) => ({
   test_name: f.test_id === null ? null : (names.get(f.test_id) ?? null),
 })
 
-/** The changes of `scan` against `against` (null: nothing to compare with, so everything is new). */
-export function diffScans(
-  scan: ScanRow,
+/** The findings new, gone, still there and not covered (see `DiffLooks`). */
+function findingChanges(
+  complete: boolean,
   findings: FindingRow[],
   against: ScanRow | null,
   againstFindings: FindingRow[],
   looks?: DiffLooks,
-): ScanChanges {
-  const complete = scanIsComplete(scan)
+): ScanChanges['findings'] {
   const looked = (look: ScanLook | null | undefined, f: FindingRow) => !looks || !look || lookedAt(look, spotOf(f, looks.testNames))
+  const keys = new Set(findings.map((f) => f.dedup_key))
+  const oldKeys = new Set(againstFindings.map((f) => f.dedup_key))
+  const uniq = (fs: FindingRow[]) => [...new Map(fs.map((f) => [f.dedup_key, f])).values()]
+  // A check a scan capped was counted, not listed: its findings missing from the other scan's list are neither new nor gone.
+  const cappedNow = cappedChecks(findings)
+  const cappedBefore = cappedChecks(againstFindings)
+  return {
+    new: uniq(
+      findings.filter(
+        (f) =>
+          !oldKeys.has(f.dedup_key) &&
+          !(against && cappedBefore.has(f.vuln_id)) &&
+          (looked(looks?.against, f) || !looks?.seenBefore.has(f.dedup_key)),
+      ),
+    ).map(ref),
+    gone:
+      complete && against
+        ? uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && !cappedNow.has(f.vuln_id) && looked(looks?.scan, f))).map(ref)
+        : [],
+    still: uniq(findings.filter((f) => oldKeys.has(f.dedup_key) || (!looked(looks?.against, f) && looks?.seenBefore.has(f.dedup_key)))).map(
+      ref,
+    ),
+    // A check this scan capped is undecided for the findings it did not store: not covered either.
+    not_covered: against
+      ? uniq(
+          againstFindings.filter((f) => !keys.has(f.dedup_key) && (!(complete && looked(looks?.scan, f)) || cappedNow.has(f.vuln_id))),
+        ).map(ref)
+      : [],
+  }
+}
+
+/** The attack surface opened, closed and changed between the two outputs. */
+function surfaceChanges(scan: ScanRow, against: ScanRow | null, complete: boolean): ScanChanges['surface'] {
   const cov = parseCoverage(scan.coverage)
   const probedNow = (p: PortFacts) => {
     const r = cov?.ports[p.protocol === 'udp' ? 'udp' : 'tcp']
@@ -175,13 +207,6 @@ export function diffScans(
   const reachedNow = (u: string) => !cov || cov.origins.length === 0 || cov.origins.includes(originOf(u) ?? '')
   const now = outputOf(scan)
   const before = against ? outputOf(against) : {}
-  const keys = new Set(findings.map((f) => f.dedup_key))
-  const oldKeys = new Set(againstFindings.map((f) => f.dedup_key))
-  const uniq = (fs: FindingRow[]) => [...new Map(fs.map((f) => [f.dedup_key, f])).values()]
-  // A check a scan capped was counted, not listed: its findings missing from the other scan's list are neither new nor gone.
-  const cappedNow = cappedChecks(findings)
-  const cappedBefore = cappedChecks(againstFindings)
-
   const pNow = ports(now)
   const pBefore = ports(before)
   const changedPorts = [...pNow].filter(([k, p]) => {
@@ -199,66 +224,39 @@ export function diffScans(
   const gone = <T>(xs: T[]): T[] => (complete && against ? xs : [])
   // A certificate that appeared or was replaced; one that vanished only if this scan is complete.
   const certChanged = !!against && (cNow ? cNow.fingerprint_sha256 !== cBefore?.fingerprint_sha256 : complete && !!cBefore)
-
-  const c: ScanChanges = {
-    scan_id: scan.id,
-    against_scan_id: against?.id ?? null,
-    against_end_time: toApiTime(against?.end_time),
-    complete,
-    changed: false,
-    findings: {
-      new: uniq(
-        findings.filter(
-          (f) =>
-            !oldKeys.has(f.dedup_key) &&
-            !(against && cappedBefore.has(f.vuln_id)) &&
-            (looked(looks?.against, f) || !looks?.seenBefore.has(f.dedup_key)),
-        ),
-      ).map(ref),
-      gone: gone(
-        uniq(againstFindings.filter((f) => !keys.has(f.dedup_key) && !cappedNow.has(f.vuln_id) && looked(looks?.scan, f))).map(ref),
+  return {
+    ports: {
+      opened: minus(pNow.keys(), pBefore).map((k) => pNow.get(k)!),
+      closed: gone(
+        minus(pBefore.keys(), pNow)
+          .map((k) => pBefore.get(k)!)
+          .filter(probedNow),
       ),
-      still: uniq(
-        findings.filter((f) => oldKeys.has(f.dedup_key) || (!looked(looks?.against, f) && looks?.seenBefore.has(f.dedup_key))),
-      ).map(ref),
-      // A check this scan capped is undecided for the findings it did not store: not covered either.
-      not_covered: against
-        ? uniq(
-            againstFindings.filter((f) => !keys.has(f.dedup_key) && (!(complete && looked(looks?.scan, f)) || cappedNow.has(f.vuln_id))),
-          ).map(ref)
-        : [],
+      changed: changedPorts.map(([k, p]) => ({ port: p.port, protocol: p.protocol, before: pBefore.get(k)!, after: p })),
     },
-    surface: {
-      ports: {
-        opened: minus(pNow.keys(), pBefore).map((k) => pNow.get(k)!),
-        closed: gone(
-          minus(pBefore.keys(), pNow)
-            .map((k) => pBefore.get(k)!)
-            .filter(probedNow),
-        ),
-        changed: changedPorts.map(([k, p]) => ({ port: p.port, protocol: p.protocol, before: pBefore.get(k)!, after: p })),
-      },
-      subdomains: {
-        added: minus(dNow.keys(), dBefore).map((h) => ({ hostname: h, ip_address: dNow.get(h)! })),
-        removed: gone(minus(dBefore.keys(), dNow).map((h) => ({ hostname: h, ip_address: dBefore.get(h)! }))),
-        address_changed: [...dNow]
-          .filter(([h, ip]) => dBefore.has(h) && dBefore.get(h) !== ip)
-          .map(([h, ip]) => ({ hostname: h, before: dBefore.get(h)!, after: ip })),
-      },
-      tls: {
-        certificate: certChanged ? { before: cBefore, after: cNow } : null,
-        protocols_added: minus(tNow.protocols, tBefore.protocols).sort(),
-        protocols_removed: gone(minus(tBefore.protocols, tNow.protocols).sort()),
-        ciphers_added: minus(tNow.ciphers, tBefore.ciphers).sort(),
-        ciphers_removed: gone(minus(tBefore.ciphers, tNow.ciphers).sort()),
-      },
-      urls: { found: minus(uNow, uBefore).sort(), gone: gone(minus(uBefore, uNow).filter(reachedNow).sort()) },
+    subdomains: {
+      added: minus(dNow.keys(), dBefore).map((h) => ({ hostname: h, ip_address: dNow.get(h)! })),
+      removed: gone(minus(dBefore.keys(), dNow).map((h) => ({ hostname: h, ip_address: dBefore.get(h)! }))),
+      address_changed: [...dNow]
+        .filter(([h, ip]) => dBefore.has(h) && dBefore.get(h) !== ip)
+        .map(([h, ip]) => ({ hostname: h, before: dBefore.get(h)!, after: ip })),
     },
+    tls: {
+      certificate: certChanged ? { before: cBefore, after: cNow } : null,
+      protocols_added: minus(tNow.protocols, tBefore.protocols).sort(),
+      protocols_removed: gone(minus(tBefore.protocols, tNow.protocols).sort()),
+      ciphers_added: minus(tNow.ciphers, tBefore.ciphers).sort(),
+      ciphers_removed: gone(minus(tBefore.ciphers, tNow.ciphers).sort()),
+    },
+    urls: { found: minus(uNow, uBefore).sort(), gone: gone(minus(uBefore, uNow).filter(reachedNow).sort()) },
   }
-  const s = c.surface
-  c.changed =
-    c.findings.new.length +
-      c.findings.gone.length +
+}
+
+/** Whether anything changed: new or gone findings, or any change of the surface. */
+function anyChange(f: ScanChanges['findings'], s: ScanChanges['surface']): boolean {
+  return (
+    f.new.length +
+      f.gone.length +
       s.ports.opened.length +
       s.ports.closed.length +
       s.ports.changed.length +
@@ -272,7 +270,29 @@ export function diffScans(
       s.urls.found.length +
       s.urls.gone.length >
       0 || s.tls.certificate !== null
-  return c
+  )
+}
+
+/** The changes of `scan` against `against` (null: nothing to compare with, so everything is new). */
+export function diffScans(
+  scan: ScanRow,
+  findings: FindingRow[],
+  against: ScanRow | null,
+  againstFindings: FindingRow[],
+  looks?: DiffLooks,
+): ScanChanges {
+  const complete = scanIsComplete(scan)
+  const changes = findingChanges(complete, findings, against, againstFindings, looks)
+  const surface = surfaceChanges(scan, against, complete)
+  return {
+    scan_id: scan.id,
+    against_scan_id: against?.id ?? null,
+    against_end_time: toApiTime(against?.end_time),
+    complete,
+    changed: anyChange(changes, surface),
+    findings: changes,
+    surface,
+  }
 }
 
 /** The changes of `scan` against `against` (a scan the caller already read), or its previous complete scan. */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { Data, IdParams, errors } from '../schemas/common.js'
 import { Finding, FindingLifecycle, FindingsQuery } from '../schemas/findings.js'
@@ -14,6 +14,7 @@ import { testWithFindings } from '../../store/results.js'
 import { getTargetById } from '../../store/targets.js'
 import { wantsCsv } from '../negotiate.js'
 import { findingsCsv, type WireFinding } from '../../reports/formats/index.js'
+import type { Db } from '../../store/db.js'
 
 export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
@@ -95,37 +96,36 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: Data(FindingLifecycle), ...errors(400, 401, 404, 429) },
     },
-    handler: async (req) => {
-      const f = await getFinding(db, callerOf(req).userId, req.params.id)
-      if (!f) throw notFound('Finding')
-      const g = await groupOf(db, f.workspace_id, f.dedup_key)
-      // Findings stored before the life cycle existed: seen once, by their own scan.
-      const seen = toApiTime(f.created_at)!
-      if (!g)
-        return {
-          data: {
-            first_seen: seen,
-            last_seen: seen,
-            first_scan_id: f.scan_id,
-            last_scan_id: f.scan_id,
-            state: f.status === 'fixed' ? ('fixed' as const) : ('open' as const),
-            regression: false,
-            fixed_at: null,
-            fixed_scan_id: null,
-          },
-        }
-      return {
-        data: {
-          first_seen: toApiTime(g.first_seen)!,
-          last_seen: toApiTime(g.last_seen)!,
-          first_scan_id: g.first_scan_id,
-          last_scan_id: g.last_scan_id,
-          state: g.state as 'open' | 'fixed',
-          regression: g.regression === 1,
-          fixed_at: toApiTime(g.fixed_at),
-          fixed_scan_id: g.fixed_scan_id,
-        },
-      }
-    },
+    handler: async (req) => ({ data: await lifecycleOf(db, callerOf(req).userId, req.params.id) }),
   })
+}
+
+/** The caller's finding's life cycle across scans, or a 404. */
+async function lifecycleOf(db: Db, userId: number, id: number): Promise<Static<typeof FindingLifecycle>> {
+  const f = await getFinding(db, userId, id)
+  if (!f) throw notFound('Finding')
+  const g = await groupOf(db, f.workspace_id, f.dedup_key)
+  // Findings stored before the life cycle existed: seen once, by their own scan.
+  const seen = toApiTime(f.created_at)!
+  if (!g)
+    return {
+      first_seen: seen,
+      last_seen: seen,
+      first_scan_id: f.scan_id,
+      last_scan_id: f.scan_id,
+      state: f.status === 'fixed' ? 'fixed' : 'open',
+      regression: false,
+      fixed_at: null,
+      fixed_scan_id: null,
+    }
+  return {
+    first_seen: toApiTime(g.first_seen)!,
+    last_seen: toApiTime(g.last_seen)!,
+    first_scan_id: g.first_scan_id,
+    last_scan_id: g.last_scan_id,
+    state: g.state as 'open' | 'fixed',
+    regression: g.regression === 1,
+    fixed_at: toApiTime(g.fixed_at),
+    fixed_scan_id: g.fixed_scan_id,
+  }
 }

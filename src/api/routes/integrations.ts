@@ -2,7 +2,7 @@
 // user's id is a 404 like an unknown one (tenancy in every query of store/integrations.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { callerOf } from '../context.js'
+import { callerOf, type RouteApp } from '../context.js'
 import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import {
   CreateIntegrationBody,
@@ -20,15 +20,18 @@ import { scopesOf } from '../../toolkit/scope.js'
 import { deleteIntegration, getIntegration, listIntegrations } from '../../store/integrations.js'
 import { refusal } from '../../domain/access.js'
 import { integrationDeliveries } from '../../store/integration-outbox.js'
+import type { Db } from '../../store/db.js'
+
+/** The caller's integration, or a 404. */
+async function one(db: Db, userId: number, id: number) {
+  const row = await getIntegration(db, userId, id)
+  if (!row) throw notFound('Integration')
+  return row
+}
 
 export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.ward
   const scope = scopesOf(config).callback
-  const one = async (userId: number, id: number) => {
-    const row = await getIntegration(db, userId, id)
-    if (!row) throw notFound('Integration')
-    return row
-  }
 
   app.post('/integrations', {
     schema: {
@@ -66,7 +69,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: Data(Integration), ...errors(400, 401, 404, 429) },
     },
-    handler: async (req) => ({ data: integrationView(await one(callerOf(req).userId, req.params.id)) }),
+    handler: async (req) => ({ data: integrationView(await one(db, callerOf(req).userId, req.params.id)) }),
   })
 
   app.patch('/integrations/:id', {
@@ -80,7 +83,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const c = callerOf(req)
       await changeIntegration(db, c, scope, req.params.id, req.body)
-      return { data: integrationView(await one(c.userId, req.params.id)) }
+      return { data: integrationView(await one(db, c.userId, req.params.id)) }
     },
   })
 
@@ -98,6 +101,13 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.status(204).send(null)
     },
   })
+
+  integrationDeliveryRoutes(app)
+}
+
+/** Sending a test message and reading the delivery log. */
+function integrationDeliveryRoutes(app: RouteApp) {
+  const { db, config } = app.ward
 
   app.post('/integrations/:id/test', {
     schema: {
@@ -119,7 +129,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Data(Type.Array(Delivery)), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
-      const row = await one(callerOf(req).userId, req.params.id)
+      const row = await one(db, callerOf(req).userId, req.params.id)
       return { data: (await integrationDeliveries(db, row.id, req.query)).map(deliveryView) }
     },
   })

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { callerOf } from '../context.js'
+import { callerOf, type RouteApp } from '../context.js'
 import { refusal } from '../../domain/access.js'
 import { Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
@@ -130,10 +130,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   scanResultRoutes(app)
 }
 
-type ScanApp = Parameters<FastifyPluginAsyncTypebox>[0]
-
 /** A scan's findings in one of the export formats (SARIF, CSV, JUnit, Markdown). */
-async function exportText(app: ScanApp, s: ScanRow, kind: keyof typeof CONTENT_TYPES, findings: WireFinding[]): Promise<string> {
+async function exportText(app: RouteApp, s: ScanRow, kind: keyof typeof CONTENT_TYPES, findings: WireFinding[]): Promise<string> {
   const { db } = app.ward
   const view = scanView(s)
   const target = await getTargetById(db, s.target_id)
@@ -153,8 +151,8 @@ async function exportText(app: ScanApp, s: ScanRow, kind: keyof typeof CONTENT_T
   return WRITERS[kind](info, findings, tests, null)
 }
 
-/** What a scan produced: its output in every format, its changes, raw log lines and tests. */
-function scanResultRoutes(app: ScanApp) {
+/** A scan's output, in the format the Accept header asks for. */
+function scanOutputRoute(app: RouteApp) {
   const { db } = app.ward
 
   app.get('/scans/:id/output', {
@@ -205,6 +203,12 @@ function scanResultRoutes(app: ScanApp) {
         .send(body as never)
     },
   })
+}
+
+/** What a scan produced: its output in every format, its changes, raw log lines and tests. */
+function scanResultRoutes(app: RouteApp) {
+  const { db } = app.ward
+  scanOutputRoute(app)
 
   app.get('/scans/:id/changes', {
     schema: {

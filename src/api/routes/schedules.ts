@@ -2,7 +2,7 @@
 // 404 like an unknown one (tenancy in every query of store/schedules.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { callerOf } from '../context.js'
+import { callerOf, type RouteApp } from '../context.js'
 import { refusal } from '../../domain/access.js'
 import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import { CreateScheduleBody, RunNowResult, Schedule, SchedulesQuery, UpdateScheduleBody } from '../schemas/schedules.js'
@@ -23,6 +23,13 @@ async function views(db: Db, rows: ScheduleRow[]) {
   return rows.map((r) => scheduleView(r, history.get(r.id)!))
 }
 
+/** The caller's schedule as an answer, or a 404. */
+async function one(db: Db, userId: number, id: number) {
+  const s = await getSchedule(db, userId, id)
+  if (!s) throw notFound('Schedule')
+  return { data: (await views(db, [s]))[0]! }
+}
+
 export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   const callbackBlocklist = scopesOf(app.ward.config).callback
@@ -32,11 +39,6 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     callbackBlocklist,
     resolveVpnProfile: app.ward.resolveVpnProfile,
   })
-  const one = async (userId: number, id: number) => {
-    const s = await getSchedule(db, userId, id)
-    if (!s) throw notFound('Schedule')
-    return { data: (await views(db, [s]))[0]! }
-  }
 
   app.post('/schedules', {
     schema: {
@@ -76,7 +78,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: Data(Schedule), ...errors(400, 401, 404, 429) },
     },
-    handler: async (req) => one(callerOf(req).userId, req.params.id),
+    handler: async (req) => one(db, callerOf(req).userId, req.params.id),
   })
 
   app.patch('/schedules/:id', {
@@ -90,9 +92,16 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const c = callerOf(req)
       await changeSchedule(db, c, rules(), req.params.id, req.body)
-      return one(c.userId, req.params.id)
+      return one(db, c.userId, req.params.id)
     },
   })
+
+  scheduleActionRoutes(app)
+}
+
+/** Pause and resume, run now, and delete. */
+function scheduleActionRoutes(app: RouteApp) {
+  const { db } = app.ward
 
   for (const [verb, paused] of [
     ['pause', true],
@@ -108,7 +117,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       handler: async (req) => {
         const c = callerOf(req)
         await setSchedulePaused(db, c, req.params.id, paused)
-        return one(c.userId, req.params.id)
+        return one(db, c.userId, req.params.id)
       },
     })
 
