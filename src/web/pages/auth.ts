@@ -27,13 +27,41 @@ const SET_PASSWORD_PATH = '/set-password/'
 
 export function authPages(app: FastifyInstance, ctx: WebContext) {
   const { db, config } = ctx
-  const Store = dbRateLimitStore(db)
-  const limiter = new Store()
-  // Failed attempts per window, in the shared rate_limits table (every API process counts together).
-  const failures = (key: string) =>
-    new Promise<number>((resolve, reject) => limiter.read(key, (e, r) => (e ? reject(e) : resolve(r!.current))))
-  const fail = (key: string) =>
-    new Promise<number>((resolve, reject) => limiter.incr(key, (e, r) => (e ? reject(e) : resolve(r!.current)), config.web.signInWindowMs))
+  const pre = preSession(config)
+
+  app.get('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
+    if (req.webUser) return reply.redirect('/', 303)
+    const q = req.query as Record<string, string>
+    return signInForm(pre, req, reply, { next: q.next, ended: q.ended === '1' })
+  })
+
+  signInRoute(app, ctx, pre)
+
+  app.post('/sign-out', async (req, reply) => {
+    const sid = req.cookies[SESSION_COOKIE]
+    if (sid) await deleteSession(db, sid)
+    reply.clearCookie(SESSION_COOKIE, { path: '/' })
+    return reply.redirect('/sign-in', 303)
+  })
+
+  setPasswordPages(app, ctx, pre)
+
+  return {
+    /** A form sent after its session ended: the sign-in page (401) that keeps the form to send again. */
+    signInAgain: (req: FastifyRequest, reply: FastifyReply) => {
+      const back = sameOriginPath(pathOf(req.headers.referer))
+      return signInForm(pre, req, reply, {
+        ended: true,
+        next: back,
+        status: 401,
+        resume: resumeOf(resumeFrom(pathOf(req.url), formOf(req))),
+      })
+    },
+  }
+}
+
+/** Cookie options and the pre-session CSRF token, for the sign-in and set-password forms. */
+function preSession(config: WebContext['config']): PreSession {
   const cookieOpts = (req: FastifyRequest) => ({
     path: '/',
     httpOnly: true,
@@ -50,34 +78,20 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     reply.setCookie(cookie, token, { ...cookieOpts(req), path, maxAge: 3600 })
     return token
   }
+  return { cookieOpts, preSessionToken }
+}
 
-  function signInForm(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    o: { error?: string; name?: string; next?: string; status?: number; ended?: boolean; resume?: Resume | null } = {},
-  ) {
-    const token = preSessionToken(req, reply, SIGNIN_COOKIE, '/')
-    const body = html`<div class="signin card">
-  <h1>Sign in to Ward</h1>
-  ${o.ended ? html`<p class="msg warn" role="status" data-testid="session-ended">Your session has ended (it expired, or you signed out elsewhere). Sign in again to continue where you were${o.resume ? ': the form you sent is kept and waits for you' : ''}.</p>` : ''}
-  <form method="post" action="/sign-in">
-    <input type="hidden" name="_csrf" value="${token}">
-    <input type="hidden" name="next" value="${sameOriginPath(o.next)}">${o.resume ? resumeFields(o.resume) : ''}
-    <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
-    <div class="field"><label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required></div>
-    <button type="submit">Sign in</button>
-  </form>
-  <p class="muted">No password yet? Use the set-password link Ward printed at its first start, or ask an administrator:
-  <code>ward admin user set-password --user ID --password-stdin</code>.</p>
-</div>`
-    return sendPage(reply, page(req, 'Sign in', body, { error: o.error }), o.status ?? 200)
-  }
-
-  app.get('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
-    if (req.webUser) return reply.redirect('/', 303)
-    const q = req.query as Record<string, string>
-    return signInForm(req, reply, { next: q.next, ended: q.ended === '1' })
-  })
+/** Sign-in with a password; failed attempts are limited per user name and per client address. */
+function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
+  const { db, config } = ctx
+  const { cookieOpts } = pre
+  const Store = dbRateLimitStore(db)
+  const limiter = new Store()
+  // Failed attempts per window, in the shared rate_limits table (every API process counts together).
+  const failures = (key: string) =>
+    new Promise<number>((resolve, reject) => limiter.read(key, (e, r) => (e ? reject(e) : resolve(r!.current))))
+  const fail = (key: string) =>
+    new Promise<number>((resolve, reject) => limiter.incr(key, (e, r) => (e ? reject(e) : resolve(r!.current)), config.web.signInWindowMs))
 
   app.post('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>
@@ -89,7 +103,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     if (byUser! >= config.web.signInLimit || byIp! >= config.web.signInLimit * 3) {
       req.log.warn({ user: name, ip: req.ip }, 'web sign-in refused: too many attempts')
       reply.header('retry-after', String(Math.ceil(config.web.signInWindowMs / 1000)))
-      return signInForm(req, reply, {
+      return signInForm(pre, req, reply, {
         error: `Too many sign-in attempts; try again in ${Math.ceil(config.web.signInWindowMs / 60000)} minutes.`,
         name,
         next: b.next as string,
@@ -102,7 +116,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     if (!user || !ok) {
       await Promise.all(keys.map(fail))
       req.log.warn({ user: name, ip: req.ip, known: !!user }, 'web sign-in failed')
-      return signInForm(req, reply, {
+      return signInForm(pre, req, reply, {
         error: 'Wrong user name or password.',
         name,
         next: b.next as string,
@@ -120,23 +134,30 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
     if (resume) return sendPage(reply, page(req, 'Send your form again', resumePage(resume, s.csrf, sameOriginPath(b.next))))
     return reply.redirect(sameOriginPath(b.next), 303)
   })
+}
 
-  app.post('/sign-out', async (req, reply) => {
-    const sid = req.cookies[SESSION_COOKIE]
-    if (sid) await deleteSession(db, sid)
-    reply.clearCookie(SESSION_COOKIE, { path: '/' })
-    return reply.redirect('/sign-in', 303)
-  })
-
-  setPasswordPages(app, ctx, { cookieOpts, preSessionToken })
-
-  return {
-    /** A form sent after its session ended: the sign-in page (401) that keeps the form to send again. */
-    signInAgain: (req: FastifyRequest, reply: FastifyReply) => {
-      const back = sameOriginPath(pathOf(req.headers.referer))
-      return signInForm(req, reply, { ended: true, next: back, status: 401, resume: resumeOf(resumeFrom(pathOf(req.url), formOf(req))) })
-    },
-  }
+/** The sign-in page: a new pre-session token, and an error, the name tried and a kept form when there are. */
+function signInForm(
+  { preSessionToken }: PreSession,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  o: { error?: string; name?: string; next?: string; status?: number; ended?: boolean; resume?: Resume | null } = {},
+) {
+  const token = preSessionToken(req, reply, SIGNIN_COOKIE, '/')
+  const body = html`<div class="signin card">
+  <h1>Sign in to Ward</h1>
+  ${o.ended ? html`<p class="msg warn" role="status" data-testid="session-ended">Your session has ended (it expired, or you signed out elsewhere). Sign in again to continue where you were${o.resume ? ': the form you sent is kept and waits for you' : ''}.</p>` : ''}
+  <form method="post" action="/sign-in">
+    <input type="hidden" name="_csrf" value="${token}">
+    <input type="hidden" name="next" value="${sameOriginPath(o.next)}">${o.resume ? resumeFields(o.resume) : ''}
+    <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
+    <div class="field"><label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required></div>
+    <button type="submit">Sign in</button>
+  </form>
+  <p class="muted">No password yet? Use the set-password link Ward printed at its first start, or ask an administrator:
+  <code>ward admin user set-password --user ID --password-stdin</code>.</p>
+</div>`
+  return sendPage(reply, page(req, 'Sign in', body, { error: o.error }), o.status ?? 200)
 }
 
 /** What the sign-in and set-password pages share: cookie options and the pre-session CSRF token. */

@@ -33,57 +33,66 @@ const link = (u: string) => (/^https?:\/\//i.test(u) ? html`<a href="${u}" rel="
 
 export function findingPages(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
+  app.get('/findings', async (req, reply) => findingList(db, req, reply))
+  app.post('/findings/bulk', async (req, reply) => bulkTriage(db, req, reply))
+  for (const kind of ['csv', 'sarif', 'json'] as const)
+    app.get(`/findings/export.${kind}`, async (req, reply) => exportFindings(db, req, reply, kind))
+  findingPage(app, ctx)
+}
 
-  /** The list's filters from a query or a form: the same for the page, bulk triage and exports. */
-  async function filterOf(req: FastifyRequest, q: Record<string, string>) {
-    const u = userOf(req)
-    const ws = await workspacesOf(db, u)
-    // Default: the active workspace; "all" lists every workspace of the user.
-    const wsId = q.workspace_id === 'all' ? undefined : (num(q.workspace_id) ?? ws.active?.id)
-    const risk = q.risk && /^[0-4]$/.test(q.risk) ? Number(q.risk) : undefined
-    const status = STATUSES.includes(q.status as FindingStatus) ? q.status : undefined
-    const grouped = q.group_duplicates === '1'
-    const targetId = num(q.target_id)
-    const scanId = num(q.scan_id)
-    const regression = q.regression === '1' ? true : undefined
-    const foreign = wsId !== undefined && !ws.all.some((w) => w.id === wsId)
-    const keep = {
-      workspace_id: q.workspace_id,
-      target_id: targetId,
-      scan_id: scanId,
-      risk,
-      status,
-      group_duplicates: grouped ? 1 : undefined,
-      regression: regression ? 1 : undefined,
-    }
-    const list = (limit: number, page = 1) =>
-      foreign
-        ? Promise.resolve([])
-        : listFindings(db, u.userId, {
-            workspaceId: wsId,
-            targetId,
-            scanId,
-            riskLevel: risk,
-            status,
-            groupDuplicates: grouped,
-            regression,
-            limit,
-            page,
-          })
-    return { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list }
+type Db = WebContext['db']
+
+/** The list's filters from a query or a form: the same for the page, bulk triage and exports. */
+async function filterOf(db: Db, req: FastifyRequest, q: Record<string, string>) {
+  const u = userOf(req)
+  const ws = await workspacesOf(db, u)
+  // Default: the active workspace; "all" lists every workspace of the user.
+  const wsId = q.workspace_id === 'all' ? undefined : (num(q.workspace_id) ?? ws.active?.id)
+  const risk = q.risk && /^[0-4]$/.test(q.risk) ? Number(q.risk) : undefined
+  const status = STATUSES.includes(q.status as FindingStatus) ? q.status : undefined
+  const grouped = q.group_duplicates === '1'
+  const targetId = num(q.target_id)
+  const scanId = num(q.scan_id)
+  const regression = q.regression === '1' ? true : undefined
+  const foreign = wsId !== undefined && !ws.all.some((w) => w.id === wsId)
+  const keep = {
+    workspace_id: q.workspace_id,
+    target_id: targetId,
+    scan_id: scanId,
+    risk,
+    status,
+    group_duplicates: grouped ? 1 : undefined,
+    regression: regression ? 1 : undefined,
   }
+  const list = (limit: number, page = 1) =>
+    foreign
+      ? Promise.resolve([])
+      : listFindings(db, u.userId, {
+          workspaceId: wsId,
+          targetId,
+          scanId,
+          riskLevel: risk,
+          status,
+          groupDuplicates: grouped,
+          regression,
+          limit,
+          page,
+        })
+  return { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list }
+}
 
-  app.get('/findings', async (req, reply) => {
-    const q = req.query as Record<string, string>
-    const { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list } = await filterOf(req, q)
-    const pageNo = pageOf(q.page)
-    const rows = await list(PAGE + 1, pageNo)
-    const names = await targetNames(
-      db,
-      u.userId,
-      rows.map((f) => f.target_id),
-    )
-    const body = html`<h1>Findings</h1>
+/** The list page: filters, exports, bulk triage and one page of findings. */
+async function findingList(db: Db, req: FastifyRequest, reply: FastifyReply) {
+  const q = req.query as Record<string, string>
+  const { u, ws, wsId, risk, status, grouped, regression, targetId, scanId, keep, list } = await filterOf(db, req, q)
+  const pageNo = pageOf(q.page)
+  const rows = await list(PAGE + 1, pageNo)
+  const names = await targetNames(
+    db,
+    u.userId,
+    rows.map((f) => f.target_id),
+  )
+  const body = html`<h1>Findings</h1>
 <form method="get" action="/findings" class="filters">
   <div><label for="f-ws">Workspace</label><select id="f-ws" name="workspace_id"><option value="all"${wsId === undefined ? html` selected` : ''}>all workspaces</option>${ws.all.map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
   <div><label for="f-risk">Risk</label><select id="f-risk" name="risk"><option value="">any</option>${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === risk ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
@@ -120,90 +129,114 @@ ${rows.slice(0, PAGE).map(
 )}</tbody></table></div></form>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
     : html`<p>No findings match.</p>`
 }`
-    return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws, ok: okMessage(req) }))
+  return sendPage(reply, page(req, 'Findings', body, { section: 'findings', workspace: ws, ok: okMessage(req) }))
+}
+
+/** Triage of the chosen findings, or of all matching the filter, with one reason. */
+async function bulkTriage(db: Db, req: FastifyRequest, reply: FastifyReply) {
+  const f = formOf(req)
+  const raw = (req.body ?? {}) as Record<string, unknown>
+  // The filter the list showed travels as f.<name>: "all matching" means the same findings.
+  const q = Object.fromEntries(
+    Object.entries(f)
+      .filter(([k]) => k.startsWith('f.'))
+      .map(([k, v]) => [k.slice(2), v]),
+  )
+  const { u, keep, list } = await filterOf(db, req, q)
+  const back = `/findings${qs(keep)}`
+  if (!STATUSES.includes(f.status as FindingStatus)) throw new WardError(400, `The status must be one of ${STATUSES.join(', ')}`)
+  const until = f.status === 'accepted' && f.until && /^\d{4}-\d\d-\d\d$/.test(f.until) ? f.until : null
+  const reason = [(f.reason ?? '').trim().slice(0, 1900), until ? `accepted until ${until}` : ''].filter(Boolean).join('; ') || null
+  const chosen = new Set(
+    (Array.isArray(raw.ids) ? raw.ids : [raw.ids]).filter((x): x is string => typeof x === 'string' && /^\d{1,15}$/.test(x)).map(Number),
+  )
+  const rows =
+    f.all_matching === '1'
+      ? await list(BULK_MAX)
+      : await Promise.all([...chosen].slice(0, BULK_MAX).map((id) => getFinding(db, u.userId, id)))
+  const found = rows.filter((r): r is NonNullable<typeof r> => !!r)
+  if (!found.length) return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=none-chosen`, 303)
+  // Only findings of workspaces where the caller's role may triage; a viewer's request changes nothing.
+  const writable = (await Promise.all(found.map((r) => getFinding(db, u.userId, r.id, WRITER_ROLES)))).filter(
+    (r): r is NonNullable<typeof r> => !!r,
+  )
+  if (!writable.length) throw viewerRefused()
+  // One history entry per finding (its duplicates follow it), each with the same reason.
+  for (const row of writable) await updateFindingGroup(db, row, { status: f.status as FindingStatus }, reason, u.userId)
+  return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=findings-triaged`, 303)
+}
+
+/** The filtered list as a CSV, SARIF or JSON download. */
+async function exportFindings(db: Db, req: FastifyRequest, reply: FastifyReply, kind: 'csv' | 'sarif' | 'json') {
+  const { u, list } = await filterOf(db, req, req.query as Record<string, string>)
+  const rows = await list(EXPORT_MAX)
+  const names = await targetNames(
+    db,
+    u.userId,
+    rows.map((r) => r.target_id),
+  )
+  const wire = rows.map((r) => findingView(r) as unknown as WireFinding)
+  const info = (f: WireFinding): ScanInfo => ({
+    id: f.scan_id ?? 0,
+    target: names.get(f.target_id ?? 0) ?? '',
+    tool_id: 0,
+    status_name: '',
   })
-
-  app.post('/findings/bulk', async (req, reply) => {
-    const f = formOf(req)
-    const raw = (req.body ?? {}) as Record<string, unknown>
-    // The filter the list showed travels as f.<name>: "all matching" means the same findings.
-    const q = Object.fromEntries(
-      Object.entries(f)
-        .filter(([k]) => k.startsWith('f.'))
-        .map(([k, v]) => [k.slice(2), v]),
-    )
-    const { u, keep, list } = await filterOf(req, q)
-    const back = `/findings${qs(keep)}`
-    if (!STATUSES.includes(f.status as FindingStatus)) throw new WardError(400, `The status must be one of ${STATUSES.join(', ')}`)
-    const until = f.status === 'accepted' && f.until && /^\d{4}-\d\d-\d\d$/.test(f.until) ? f.until : null
-    const reason = [(f.reason ?? '').trim().slice(0, 1900), until ? `accepted until ${until}` : ''].filter(Boolean).join('; ') || null
-    const chosen = new Set(
-      (Array.isArray(raw.ids) ? raw.ids : [raw.ids]).filter((x): x is string => typeof x === 'string' && /^\d{1,15}$/.test(x)).map(Number),
-    )
-    const rows =
-      f.all_matching === '1'
-        ? await list(BULK_MAX)
-        : await Promise.all([...chosen].slice(0, BULK_MAX).map((id) => getFinding(db, u.userId, id)))
-    const found = rows.filter((r): r is NonNullable<typeof r> => !!r)
-    if (!found.length) return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=none-chosen`, 303)
-    // Only findings of workspaces where the caller's role may triage; a viewer's request changes nothing.
-    const writable = (await Promise.all(found.map((r) => getFinding(db, u.userId, r.id, WRITER_ROLES)))).filter(
-      (r): r is NonNullable<typeof r> => !!r,
-    )
-    if (!writable.length) throw viewerRefused()
-    // One history entry per finding (its duplicates follow it), each with the same reason.
-    for (const row of writable) await updateFindingGroup(db, row, { status: f.status as FindingStatus }, reason, u.userId)
-    return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=findings-triaged`, 303)
-  })
-
-  for (const kind of ['csv', 'sarif', 'json'] as const)
-    app.get(`/findings/export.${kind}`, async (req, reply) => {
-      const { u, list } = await filterOf(req, req.query as Record<string, string>)
-      const rows = await list(EXPORT_MAX)
-      const names = await targetNames(
-        db,
-        u.userId,
-        rows.map((r) => r.target_id),
-      )
-      const wire = rows.map((r) => findingView(r) as unknown as WireFinding)
-      const info = (f: WireFinding): ScanInfo => ({
-        id: f.scan_id ?? 0,
-        target: names.get(f.target_id ?? 0) ?? '',
-        tool_id: 0,
-        status_name: '',
-      })
-      const body =
-        kind === 'csv'
-          ? findingsCsv(wire, info)
-          : kind === 'sarif'
-            ? toSarif({ id: 0, target: 'findings of Ward', tool_id: 0, status_name: 'finished' }, wire, [], null)
-            : JSON.stringify({ data: wire }, null, 2)
-      const type = { csv: 'text/csv; charset=utf-8', sarif: 'application/sarif+json', json: 'application/json' }[kind]
-      return reply.type(type).header('content-disposition', `attachment; filename="ward-findings.${kind}"`).send(body)
-    })
-
-  findingPage(app, ctx)
+  const body =
+    kind === 'csv'
+      ? findingsCsv(wire, info)
+      : kind === 'sarif'
+        ? toSarif({ id: 0, target: 'findings of Ward', tool_id: 0, status_name: 'finished' }, wire, [], null)
+        : JSON.stringify({ data: wire }, null, 2)
+  const type = { csv: 'text/csv; charset=utf-8', sarif: 'application/sarif+json', json: 'application/json' }[kind]
+  return reply.type(type).header('content-disposition', `attachment; filename="ward-findings.${kind}"`).send(body)
 }
 
 /** One finding: its evidence, its history across scans, and the triage form. */
 function findingPage(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
 
-  async function renderFinding(req: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
+  app.get('/findings/:id', async (req, reply) => renderFinding(db, req, reply))
+
+  app.post('/findings/:id/triage', async (req, reply) => {
     const u = userOf(req)
-    const row = await getFinding(db, u.userId, idOf((req.params as { id: string }).id, 'Finding'))
-    if (!row) throw notFound('Finding')
-    const f = findingView(row)
-    const [ws, names, scan, tests, history] = await Promise.all([
-      workspacesOf(db, u),
-      targetNames(db, u.userId, [row.target_id]),
-      getScan(db, u.userId, row.scan_id),
-      row.test_id === null ? [] : testWithFindings(db, row.test_id),
-      groupHistory(db, row),
-    ])
-    const ev = f.vuln_evidence
-    const owasp = Object.values(f.owasp ?? {}).filter(Boolean) as string[]
-    const body = html`<h1>${riskBadge(f.risk_level)} ${f.name}</h1>
+    const id = idOf((req.params as { id: string }).id, 'Finding')
+    const row = await getFinding(db, u.userId, id, WRITER_ROLES)
+    if (!row) throw await refusal(getFinding(db, u.userId, id), 'Finding')
+    const f = formOf(req)
+    if (f.status !== undefined && !STATUSES.includes(f.status as FindingStatus))
+      return renderFinding(db, req, reply, `The status must be one of ${STATUSES.join(', ')}`, 400)
+    const risk = f.risk_level !== undefined && /^[0-4]$/.test(f.risk_level) ? Number(f.risk_level) : undefined
+    if (f.risk_level !== undefined && risk === undefined)
+      return renderFinding(db, req, reply, 'The risk must be info, low, medium, high or critical', 400)
+    const reason = (f.reason ?? '').trim().slice(0, 2000) || null
+    await updateFindingGroup(
+      db,
+      row,
+      { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' },
+      reason,
+      u.userId,
+    )
+    return reply.redirect(`/findings/${id}?ok=finding-triaged`, 303)
+  })
+}
+
+/** The finding page, with an error above the triage form when a triage was refused. */
+async function renderFinding(db: Db, req: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
+  const u = userOf(req)
+  const row = await getFinding(db, u.userId, idOf((req.params as { id: string }).id, 'Finding'))
+  if (!row) throw notFound('Finding')
+  const f = findingView(row)
+  const [ws, names, scan, tests, history] = await Promise.all([
+    workspacesOf(db, u),
+    targetNames(db, u.userId, [row.target_id]),
+    getScan(db, u.userId, row.scan_id),
+    row.test_id === null ? [] : testWithFindings(db, row.test_id),
+    groupHistory(db, row),
+  ])
+  const ev = f.vuln_evidence
+  const owasp = Object.values(f.owasp ?? {}).filter(Boolean) as string[]
+  const body = html`<h1>${riskBadge(f.risk_level)} ${f.name}</h1>
 <p class="muted">Finding #${f.id} on <strong>${names.get(row.target_id) ?? row.target_id}</strong>${f.port !== null ? html`, port ${f.port}/${f.protocol ?? ''}${f.service ? ` (${f.service})` : ''}` : ''}${f.url ? html`, <span class="mono">${f.url}</span>` : ''}
  — found by <a href="/scans/${row.scan_id}">${scan ? toolName(scan.tool_id) : 'scan'} #${row.scan_id}</a>, ${when(row.created_at)}.
  ${f.in_cisa_catalog ? html`<span class="badge kev" title="In the CISA Known Exploited Vulnerabilities catalogue">CISA KEV: exploited in the wild</span>` : ''}
@@ -257,30 +290,5 @@ ${
     : html`<p class="muted">No changes yet.</p>`
 }
 </section>`
-    return sendPage(reply, page(req, f.name, body, { section: 'findings', workspace: ws, ok: okMessage(req), error }), status)
-  }
-
-  app.get('/findings/:id', async (req, reply) => renderFinding(req, reply))
-
-  app.post('/findings/:id/triage', async (req, reply) => {
-    const u = userOf(req)
-    const id = idOf((req.params as { id: string }).id, 'Finding')
-    const row = await getFinding(db, u.userId, id, WRITER_ROLES)
-    if (!row) throw await refusal(getFinding(db, u.userId, id), 'Finding')
-    const f = formOf(req)
-    if (f.status !== undefined && !STATUSES.includes(f.status as FindingStatus))
-      return renderFinding(req, reply, `The status must be one of ${STATUSES.join(', ')}`, 400)
-    const risk = f.risk_level !== undefined && /^[0-4]$/.test(f.risk_level) ? Number(f.risk_level) : undefined
-    if (f.risk_level !== undefined && risk === undefined)
-      return renderFinding(req, reply, 'The risk must be info, low, medium, high or critical', 400)
-    const reason = (f.reason ?? '').trim().slice(0, 2000) || null
-    await updateFindingGroup(
-      db,
-      row,
-      { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' },
-      reason,
-      u.userId,
-    )
-    return reply.redirect(`/findings/${id}?ok=finding-triaged`, 303)
-  })
+  return sendPage(reply, page(req, f.name, body, { section: 'findings', workspace: ws, ok: okMessage(req), error }), status)
 }

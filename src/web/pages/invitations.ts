@@ -44,29 +44,18 @@ ${
 </section>`
 }
 
-export function invitationPages(
-  app: FastifyInstance,
-  ctx: WebContext,
-  renderMembers: (req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; link?: string }) => Promise<unknown>,
-) {
-  const { db, config } = ctx
+/** How the Members page renders itself, with an error or the new link. */
+type RenderMembers = (req: FastifyRequest, reply: FastifyReply, o: { error?: string; status?: number; link?: string }) => Promise<unknown>
+
+export function invitationPages(app: FastifyInstance, ctx: WebContext, renderMembers: RenderMembers) {
+  ownerInvitationRoutes(app, ctx, renderMembers)
+  inviteLinkRoutes(app, ctx)
+}
+
+/** An owner creates and revokes invitation links on the Members page. */
+function ownerInvitationRoutes(app: FastifyInstance, ctx: WebContext, renderMembers: RenderMembers) {
+  const { db } = ctx
   const wsIdOf = (req: FastifyRequest) => idOf((req.params as { id: string }).id, 'Workspace')
-  const cookieOpts = (req: FastifyRequest) => ({
-    path: INVITE_PATH,
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)),
-  })
-  const invitation = async (token: string) => {
-    const inv = token.length <= 100 ? await invitationByToken(db, token) : undefined
-    if (!inv)
-      throw new WardError(
-        404,
-        'This invitation does not exist, was already used, was revoked or has expired: ask the workspace owner for a new link.',
-      )
-    return inv
-  }
-  const tokenOf = (req: FastifyRequest) => (req.params as { token: string }).token
 
   app.post('/workspaces/:id/invitations', async (req, reply) => {
     const role = formOf(req).role as Role
@@ -88,10 +77,15 @@ export function invitationPages(
       return renderMembers(req, reply, { error: 'Only an owner can revoke an invitation, and only an open one.', status: 403 })
     return reply.redirect(`/workspaces/${wsIdOf(req)}/members?ok=invitation-revoked`, 303)
   })
+}
+
+/** The link itself: whoever opens it joins, signed in or with a new account. */
+function inviteLinkRoutes(app: FastifyInstance, ctx: WebContext) {
+  const { db, config } = ctx
 
   app.get('/invite/:token', { config: { webPublic: true } }, async (req, reply) => {
     const token = tokenOf(req)
-    const inv = await invitation(token)
+    const inv = await invitation(db, token)
     const u = req.webUser
     const offer = html`<h1>Join ${inv.workspace_name}</h1><p>You are invited to the workspace <strong>${inv.workspace_name}</strong> as <strong data-testid="invite-role">${inv.role}</strong>.</p>`
     if (u)
@@ -104,7 +98,7 @@ export function invitationPages(
         ),
       )
     const csrf = newToken()
-    reply.setCookie(INVITE_COOKIE, csrf, { ...cookieOpts(req), maxAge: 3600 })
+    reply.setCookie(INVITE_COOKIE, csrf, { ...cookieOpts(config, req), maxAge: 3600 })
     const body = html`<div class="signin card">${offer}
 <p><a class="button" href="/sign-in?next=${encodeURIComponent(`/invite/${token}`)}">Sign in to accept</a></p>
 <h2>New to Ward? Create your account</h2>
@@ -118,36 +112,18 @@ export function invitationPages(
     return sendPage(reply, page(req, 'Invitation', body))
   })
 
-  /** Joins and records the use (the invitation's workspace is known only here). */
-  async function join(req: FastifyRequest, userId: number, actor: string, token: string) {
-    const used = await acceptInvitation(db, token, userId)
-    if (!used)
-      throw new WardError(404, 'This invitation was used, revoked or has expired in the meantime: ask the workspace owner for a new link.')
-    await appendAudit(db, {
-      workspaceId: used.workspaceId,
-      actorUserId: userId,
-      actor,
-      client: req.ip,
-      action: 'invitation.used',
-      objectType: 'invitation',
-      objectId: used.id,
-      details: { role: used.role },
-    })
-    ctx.forgetUser?.(userId)
-  }
-
   app.post('/invite/:token', { config: { webPublic: true } }, async (req, reply) => {
     const u = req.webUser
     if (!u) return reply.redirect(`/invite/${tokenOf(req)}`, 303)
     checkCsrf(req, u.csrf)
-    await join(req, u.userId, u.name, tokenOf(req))
+    await join(ctx, req, u.userId, u.name, tokenOf(req))
     return reply.redirect('/workspaces?ok=invitation-used', 303)
   })
 
   app.post('/invite/:token/account', { config: { webPublic: true } }, async (req, reply) => {
     checkCsrf(req, req.cookies[INVITE_COOKIE] ?? '')
     const token = tokenOf(req)
-    await invitation(token)
+    await invitation(db, token)
     const f = formOf(req)
     const name = (f.name ?? '').trim()
     if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) throw badRequest('A user name is one line of 1 to 100 characters')
@@ -156,10 +132,53 @@ export function invitationPages(
     if (await userByName(db, name)) throw conflict('That user name is taken: sign in if it is yours, or choose another')
     const user = await createUser(db, { name, maxTargets: config.maxTargetsDefault })
     await setPasswordHash(db, user.userId, await hashPassword(f.password!))
-    await join(req, user.userId, name, token)
+    await join(ctx, req, user.userId, name, token)
     const s = await createSession(db, user.userId, config.web.sessionMs)
     reply.clearCookie(INVITE_COOKIE, { path: INVITE_PATH })
-    reply.setCookie('ward_session', s.id, { ...cookieOpts(req), path: '/', maxAge: Math.floor(config.web.sessionMs / 1000) })
+    reply.setCookie('ward_session', s.id, { ...cookieOpts(config, req), path: '/', maxAge: Math.floor(config.web.sessionMs / 1000) })
     return reply.redirect('/workspaces?ok=invitation-used', 303)
   })
+}
+
+function tokenOf(req: FastifyRequest) {
+  return (req.params as { token: string }).token
+}
+
+function cookieOpts(config: WebContext['config'], req: FastifyRequest) {
+  return {
+    path: INVITE_PATH,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.web.cookieSecure === 'on' || (config.web.cookieSecure === 'auto' && overTls(req)),
+  }
+}
+
+/** The open invitation of a link, or the 404 that says what to do. */
+async function invitation(db: WebContext['db'], token: string) {
+  const inv = token.length <= 100 ? await invitationByToken(db, token) : undefined
+  if (!inv)
+    throw new WardError(
+      404,
+      'This invitation does not exist, was already used, was revoked or has expired: ask the workspace owner for a new link.',
+    )
+  return inv
+}
+
+/** Joins and records the use (the invitation's workspace is known only here). */
+async function join(ctx: WebContext, req: FastifyRequest, userId: number, actor: string, token: string) {
+  const { db } = ctx
+  const used = await acceptInvitation(db, token, userId)
+  if (!used)
+    throw new WardError(404, 'This invitation was used, revoked or has expired in the meantime: ask the workspace owner for a new link.')
+  await appendAudit(db, {
+    workspaceId: used.workspaceId,
+    actorUserId: userId,
+    actor,
+    client: req.ip,
+    action: 'invitation.used',
+    objectType: 'invitation',
+    objectId: used.id,
+    details: { role: used.role },
+  })
+  ctx.forgetUser?.(userId)
 }

@@ -21,15 +21,56 @@ const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '')
 export function profilePages(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
 
-  async function render(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    o: { newKey?: string; error?: string; ok?: string; status?: number } = {},
-  ) {
+  app.get('/profile', async (req, reply) => renderProfile(db, req, reply, { newKey: takeNewKey(db, req, reply) }))
+
+  // Redirect after post: the new key waits for the next page in a sealed, short-lived cookie that
+  // page clears, so reloading the page shows the list again instead of creating another key.
+  app.post('/profile/keys', async (req, reply) => {
     const u = userOf(req)
-    const [keys, used, ws] = await Promise.all([userKeys(db, u.userId), countUserTargets(db, u.userId), workspacesOf(db, u)])
-    const active = keys.filter((k) => !k.revoked_at)
-    const body = html`<h1>Profile</h1>
+    const key = await createApiKey(db, u.userId)
+    req.log.info({ userId: u.userId }, 'API key created in the web interface')
+    reply.setCookie(NEW_KEY_COOKIE, secretsOf(db).seal(`${u.userId}:${key!}`), {
+      path: '/profile',
+      httpOnly: true,
+      sameSite: 'strict',
+      maxAge: 300,
+      secure: ctx.config.web.cookieSecure === 'on' || (ctx.config.web.cookieSecure === 'auto' && overTls(req)),
+    })
+    return reply.redirect('/profile', 303)
+  })
+
+  app.post('/profile/keys/:id/revoke', async (req, reply) => {
+    const u = userOf(req)
+    if (!(await revokeOwnKey(db, u.userId, idOf((req.params as { id: string }).id, 'API key'))))
+      return renderProfile(db, req, reply, { error: 'That key does not exist or is already revoked.', status: 404 })
+    ctx.forgetUser?.(u.userId)
+    return reply.redirect('/profile?ok=key-revoked', 303)
+  })
+
+  app.post('/profile/password', async (req, reply) => {
+    const u = userOf(req)
+    const f = formOf(req)
+    const row = await userForSignIn(db, u.name)
+    if (!row || !(await verifyPassword(f.current ?? '', row.password_hash)))
+      return renderProfile(db, req, reply, { error: 'The current password is wrong.', status: 400 })
+    const problem = passwordProblem(f.password ?? '')
+    if (problem) return renderProfile(db, req, reply, { error: problem, status: 400 })
+    await setPasswordHash(db, u.userId, await hashPassword(f.password!))
+    return reply.redirect('/sign-in', 303)
+  })
+}
+
+/** The profile page, with a new key shown once, or an error over the forms. */
+async function renderProfile(
+  db: WebContext['db'],
+  req: FastifyRequest,
+  reply: FastifyReply,
+  o: { newKey?: string; error?: string; ok?: string; status?: number } = {},
+) {
+  const u = userOf(req)
+  const [keys, used, ws] = await Promise.all([userKeys(db, u.userId), countUserTargets(db, u.userId), workspacesOf(db, u)])
+  const active = keys.filter((k) => !k.revoked_at)
+  const body = html`<h1>Profile</h1>
 <div class="grid">
   <section class="card" aria-labelledby="acct"><h2 id="acct">Account</h2>
     <dl class="props">
@@ -68,61 +109,22 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
   <form method="post" action="/profile/keys" class="actions">${csrfField(req)}<button type="submit">Create a new API key</button></form>
   <p class="muted">${active.length} active key(s).</p>
 </section>`
-    return sendPage(
-      reply,
-      page(req, 'Profile', body, { section: 'profile', workspace: ws, ok: o.ok ?? okMessage(req), error: o.error }),
-      o.status ?? 200,
-    )
+  return sendPage(
+    reply,
+    page(req, 'Profile', body, { section: 'profile', workspace: ws, ok: o.ok ?? okMessage(req), error: o.error }),
+    o.status ?? 200,
+  )
+}
+
+/** The key created just before, once: read from its cookie, which is cleared. */
+function takeNewKey(db: WebContext['db'], req: FastifyRequest, reply: FastifyReply): string | undefined {
+  const sealed = req.cookies[NEW_KEY_COOKIE]
+  if (!sealed || !isSealed(sealed)) return undefined
+  reply.clearCookie(NEW_KEY_COOKIE, { path: '/profile' })
+  try {
+    const [owner, key] = secretsOf(db).open(sealed).split(/:(.*)/s)
+    return Number(owner) === userOf(req).userId ? key : undefined
+  } catch {
+    return undefined
   }
-
-  app.get('/profile', async (req, reply) => render(req, reply, { newKey: takeNewKey(req, reply) }))
-
-  // Redirect after post: the new key waits for the next page in a sealed, short-lived cookie that
-  // page clears, so reloading the page shows the list again instead of creating another key.
-  app.post('/profile/keys', async (req, reply) => {
-    const u = userOf(req)
-    const key = await createApiKey(db, u.userId)
-    req.log.info({ userId: u.userId }, 'API key created in the web interface')
-    reply.setCookie(NEW_KEY_COOKIE, secretsOf(db).seal(`${u.userId}:${key!}`), {
-      path: '/profile',
-      httpOnly: true,
-      sameSite: 'strict',
-      maxAge: 300,
-      secure: ctx.config.web.cookieSecure === 'on' || (ctx.config.web.cookieSecure === 'auto' && overTls(req)),
-    })
-    return reply.redirect('/profile', 303)
-  })
-
-  /** The key created just before, once: read from its cookie, which is cleared. */
-  function takeNewKey(req: FastifyRequest, reply: FastifyReply): string | undefined {
-    const sealed = req.cookies[NEW_KEY_COOKIE]
-    if (!sealed || !isSealed(sealed)) return undefined
-    reply.clearCookie(NEW_KEY_COOKIE, { path: '/profile' })
-    try {
-      const [owner, key] = secretsOf(db).open(sealed).split(/:(.*)/s)
-      return Number(owner) === userOf(req).userId ? key : undefined
-    } catch {
-      return undefined
-    }
-  }
-
-  app.post('/profile/keys/:id/revoke', async (req, reply) => {
-    const u = userOf(req)
-    if (!(await revokeOwnKey(db, u.userId, idOf((req.params as { id: string }).id, 'API key'))))
-      return render(req, reply, { error: 'That key does not exist or is already revoked.', status: 404 })
-    ctx.forgetUser?.(u.userId)
-    return reply.redirect('/profile?ok=key-revoked', 303)
-  })
-
-  app.post('/profile/password', async (req, reply) => {
-    const u = userOf(req)
-    const f = formOf(req)
-    const row = await userForSignIn(db, u.name)
-    if (!row || !(await verifyPassword(f.current ?? '', row.password_hash)))
-      return render(req, reply, { error: 'The current password is wrong.', status: 400 })
-    const problem = passwordProblem(f.password ?? '')
-    if (problem) return render(req, reply, { error: problem, status: 400 })
-    await setPasswordHash(db, u.userId, await hashPassword(f.password!))
-    return reply.redirect('/sign-in', 303)
-  })
 }

@@ -12,6 +12,7 @@ import { targetNames } from '../../store/web-lists.js'
 import { publish } from '../../store/notify.js'
 import type { ScheduleRow } from '../../store/schema.js'
 import { toolName } from '../../tools/registry.js'
+import type { ToolManifest } from '../../toolkit/tool.js'
 import { userOf, type WebContext } from '../context.js'
 import { newScanWords } from '../form-words.js'
 import { html, qs } from '../html.js'
@@ -34,31 +35,80 @@ export function schedulePages(app: FastifyInstance, ctx: WebContext) {
     resolveVpnProfile: ctx.resolveVpnProfile,
   }
 
-  async function render(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    o: { error?: string; status?: number; form?: Record<string, string> } = {},
-  ) {
-    const u = userOf(req)
-    const q = req.query as Record<string, string>
-    const f = o.form ?? {}
-    const ws = await workspacesOf(db, u)
-    const fromId = num(f.from_scan_id ?? q.from_scan_id)
-    const [rows, targets, from] = await Promise.all([
-      listSchedules(db, u.userId, { workspaceId: ws.active?.id, limit: 200, page: 1 }),
-      listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }),
-      fromId ? getScan(db, u.userId, fromId) : undefined,
-    ])
-    if (fromId && !from) throw notFound('Scan')
-    const [history, names] = await Promise.all([
-      scheduleHistory(
-        db,
-        rows.map((r) => r.id),
-      ),
-      targetNames(db, u.userId, [...rows.map((r) => r.target_id ?? 0), from?.target_id ?? 0]),
-    ])
-    const useInterval = (f.timing ?? 'interval') === 'interval'
-    const body = html`<h1>Schedules</h1>
+  app.get('/schedules', async (req, reply) => renderSchedules(db, toolList, req, reply))
+
+  app.post('/schedules', async (req, reply) => {
+    const f = formOf(req)
+    const byInterval = (f.timing ?? 'interval') === 'interval'
+    const r = await attempt(() =>
+      createSchedule(db, userOf(req), rules, {
+        name: f.name?.trim() || undefined,
+        ...(num(f.from_scan_id)
+          ? { from_scan_id: num(f.from_scan_id) }
+          : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
+        ...(byInterval
+          ? { interval_minutes: num(f.interval_minutes) ?? 0 }
+          : { cron: f.cron ?? '', timezone: f.timezone?.trim() || 'UTC' }),
+      } as Parameters<typeof createSchedule>[3]),
+    )
+    if (!r.ok) return renderSchedules(db, toolList, req, reply, { error: newScanWords(r.message), status: r.status, form: f })
+    return reply.redirect(`/schedules?ok=schedule-created#schedule-${r.value}`, 303)
+  })
+
+  const loadId = async (req: FastifyRequest) => {
+    const id = idOf((req.params as { id: string }).id, 'Schedule')
+    if (!(await getSchedule(db, userOf(req).userId, id))) throw notFound('Schedule')
+    return id
+  }
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const)
+    app.post(`/schedules/:id/${verb}`, async (req, reply) => {
+      const id = await loadId(req)
+      await setSchedulePaused(db, userOf(req), id, paused)
+      return reply.redirect(`/schedules?ok=schedule-${verb}d#schedule-${id}`, 303)
+    })
+  app.post('/schedules/:id/run', async (req, reply) => {
+    const id = await loadId(req)
+    const run = await runScheduleNow(db, userOf(req).userId, id)
+    if (run?.scanIds.length) publish({ type: 'queued' })
+    return reply.redirect(`/schedules${qs({ ok: run?.outcome === 'skipped' ? 'schedule-skipped' : 'schedule-run' })}#schedule-${id}`, 303)
+  })
+  app.post('/schedules/:id/delete', async (req, reply) => {
+    await deleteSchedule(db, userOf(req).userId, await loadId(req))
+    return reply.redirect('/schedules?ok=schedule-deleted', 303)
+  })
+}
+
+/** The schedules of the active workspace and the new-schedule form (kept as sent when it was refused). */
+async function renderSchedules(
+  db: WebContext['db'],
+  toolList: ToolManifest[],
+  req: FastifyRequest,
+  reply: FastifyReply,
+  o: { error?: string; status?: number; form?: Record<string, string> } = {},
+) {
+  const u = userOf(req)
+  const q = req.query as Record<string, string>
+  const f = o.form ?? {}
+  const ws = await workspacesOf(db, u)
+  const fromId = num(f.from_scan_id ?? q.from_scan_id)
+  const [rows, targets, from] = await Promise.all([
+    listSchedules(db, u.userId, { workspaceId: ws.active?.id, limit: 200, page: 1 }),
+    listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }),
+    fromId ? getScan(db, u.userId, fromId) : undefined,
+  ])
+  if (fromId && !from) throw notFound('Scan')
+  const [history, names] = await Promise.all([
+    scheduleHistory(
+      db,
+      rows.map((r) => r.id),
+    ),
+    targetNames(db, u.userId, [...rows.map((r) => r.target_id ?? 0), from?.target_id ?? 0]),
+  ])
+  const useInterval = (f.timing ?? 'interval') === 'interval'
+  const body = html`<h1>Schedules</h1>
 ${
   rows.length
     ? html`<div class="table-wrap"><table data-testid="schedules"><thead><tr><th>Name</th><th>Scans</th><th>When</th><th>Next run</th><th>Last scans</th><th></th></tr></thead><tbody>${rows.map(
@@ -95,55 +145,9 @@ ${
   </div>
   <button type="submit">Create schedule</button>
 </form></section>`
-    return sendPage(
-      reply,
-      page(req, 'Schedules', body, { section: 'schedules', workspace: ws, ok: okMessage(req), error: o.error }),
-      o.status ?? 200,
-    )
-  }
-
-  app.get('/schedules', async (req, reply) => render(req, reply))
-
-  app.post('/schedules', async (req, reply) => {
-    const f = formOf(req)
-    const byInterval = (f.timing ?? 'interval') === 'interval'
-    const r = await attempt(() =>
-      createSchedule(db, userOf(req), rules, {
-        name: f.name?.trim() || undefined,
-        ...(num(f.from_scan_id)
-          ? { from_scan_id: num(f.from_scan_id) }
-          : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
-        ...(byInterval
-          ? { interval_minutes: num(f.interval_minutes) ?? 0 }
-          : { cron: f.cron ?? '', timezone: f.timezone?.trim() || 'UTC' }),
-      } as Parameters<typeof createSchedule>[3]),
-    )
-    if (!r.ok) return render(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
-    return reply.redirect(`/schedules?ok=schedule-created#schedule-${r.value}`, 303)
-  })
-
-  const loadId = async (req: FastifyRequest) => {
-    const id = idOf((req.params as { id: string }).id, 'Schedule')
-    if (!(await getSchedule(db, userOf(req).userId, id))) throw notFound('Schedule')
-    return id
-  }
-  for (const [verb, paused] of [
-    ['pause', true],
-    ['resume', false],
-  ] as const)
-    app.post(`/schedules/:id/${verb}`, async (req, reply) => {
-      const id = await loadId(req)
-      await setSchedulePaused(db, userOf(req), id, paused)
-      return reply.redirect(`/schedules?ok=schedule-${verb}d#schedule-${id}`, 303)
-    })
-  app.post('/schedules/:id/run', async (req, reply) => {
-    const id = await loadId(req)
-    const run = await runScheduleNow(db, userOf(req).userId, id)
-    if (run?.scanIds.length) publish({ type: 'queued' })
-    return reply.redirect(`/schedules${qs({ ok: run?.outcome === 'skipped' ? 'schedule-skipped' : 'schedule-run' })}#schedule-${id}`, 303)
-  })
-  app.post('/schedules/:id/delete', async (req, reply) => {
-    await deleteSchedule(db, userOf(req).userId, await loadId(req))
-    return reply.redirect('/schedules?ok=schedule-deleted', 303)
-  })
+  return sendPage(
+    reply,
+    page(req, 'Schedules', body, { section: 'schedules', workspace: ws, ok: okMessage(req), error: o.error }),
+    o.status ?? 200,
+  )
 }
