@@ -4,6 +4,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { loadTemplate, type Template, type TemplateMatch } from '../../../src/tools/lib/templates/index.js'
 import { templateCheck, templateHit } from '../../../src/tools/website-scanner/detect/templates.js'
+import type { Hit } from '../../../src/tools/website-scanner/detect/types.js'
 
 const yaml = (severity: string, classification = '') => `id: acme-panel
 info:
@@ -33,6 +34,11 @@ function load(text: string): Template {
   if (!r.ok) assert.fail(`template did not load: ${r.reason}`)
   return r.template
 }
+/** The evidence table's rows (none when the evidence is not a table). */
+function rowsOf(hit: Hit): string[][] {
+  const d = hit.evidence?.data
+  return d && 'rows' in d ? d.rows : []
+}
 const match = (over: Partial<TemplateMatch> = {}): TemplateMatch => ({
   requestLine: 'GET /admin HTTP/1.1',
   url: 'http://127.0.98.1/admin',
@@ -58,7 +64,7 @@ test('templateCheck: well-formed CWE, CVE and http(s) references pass, the rest 
 
 test('templateHit: the match is the evidence, the CVSS score comes along; none without a score', () => {
   const hit = templateHit(load(yaml('high', CLASSIFIED)), match({ matcherNames: ['panel'], truncated: true }))
-  const rows = hit.evidence.type === 'table' ? hit.evidence.data.rows.map((r) => r[0]) : []
+  const rows = rowsOf(hit).map((r) => r[0])
   assert.deepEqual(rows, ['request', 'matchers', 'matched', 'note'])
   assert.equal(hit.cvss?.score, 9.1)
   assert.equal(templateHit(load(yaml('high')), match()).cvss, null)
@@ -66,6 +72,6 @@ test('templateHit: the match is the evidence, the CVSS score comes along; none w
 
 test('templateHit: a hostile hit longer than a cell is cut, not dropped', () => {
   const hit = templateHit(load(yaml('low')), match({ hits: ['x'.repeat(2000)] }))
-  const cell = hit.evidence.type === 'table' ? String(hit.evidence.data.rows[1]![1]) : ''
+  const cell = rowsOf(hit)[1]?.[1] ?? ''
   assert.equal(cell.length, 501)
 })
