@@ -96,8 +96,39 @@ export async function discoverTcpPorts(
   const bad = ports.find((p) => !Number.isInteger(p) || p < 1 || p > 65535)
   if (bad !== undefined) throw new RangeError(`port ${bad} is not in 1..65535`)
   const maxTimeout = clamp(Math.round(opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS), 20, 120_000)
-  const method = opts.method ?? 'auto'
   if (!ports.length || opts.signal.aborted) return []
+  const nativeStates = await scanNatively(net, host, ports, maxTimeout, opts)
+  if (nativeStates) return nativeStates
+  const maxWindow = clamp(
+    Math.round(opts.concurrency ?? (net.kind === 'direct' ? DEFAULT_CONCURRENCY : DEFAULT_PROXY_CONCURRENCY)),
+    1,
+    10_000,
+  )
+  const address = await pinAddress(net, host, ports[0], maxTimeout, opts.signal)
+  if (opts.signal.aborted) return []
+
+  // One child signal for all connects: the caller's signal keeps a single listener.
+  const inner = new AbortController()
+  setMaxListeners(0, inner.signal)
+
+  return new Promise<PortResult[]>((resolve, reject) => {
+    new ConnectScan({ net, host, address, ports, maxTimeout, maxWindow, opts, inner }, resolve, reject).start()
+  })
+}
+
+/**
+ * The scans the egress's native scanner runs: SYN where permitted, then connects from its worker
+ * thread. Reports the method through `opts.onMethod`. Null when the adaptive loop over Node's sockets
+ * must run instead (no native scanner, or it failed without the failure being final).
+ */
+async function scanNatively(
+  net: Egress,
+  host: string,
+  ports: number[],
+  maxTimeout: number,
+  opts: DiscoverOptions,
+): Promise<PortResult[] | null> {
+  const method = opts.method ?? 'auto'
   const native = net.portScan
   let note: string | null = null
   // The scan a native scanner runs; null when it cannot, with `note` saying why.
@@ -138,176 +169,235 @@ export async function discoverTcpPorts(
     const r = await runNative('connect', clamp(Math.round(opts.concurrency ?? DEFAULT_CONCURRENCY), 1, 10_000))
     if (r) return r
   }
-  const maxWindow = clamp(
-    Math.round(opts.concurrency ?? (net.kind === 'direct' ? DEFAULT_CONCURRENCY : DEFAULT_PROXY_CONCURRENCY)),
-    1,
-    10_000,
-  )
-  const address = await pinAddress(net, host, ports[0], maxTimeout, opts.signal)
-  if (opts.signal.aborted) return []
+  return null
+}
 
-  // One child signal for all connects: the caller's signal keeps a single listener.
-  const inner = new AbortController()
-  setMaxListeners(0, inner.signal)
+interface ConnectScanSetup {
+  net: Egress
+  host: string
+  /** Where the connects go: `host` pinned to one address (see pinAddress). */
+  address: string
+  ports: readonly number[]
+  maxTimeout: number
+  maxWindow: number
+  opts: DiscoverOptions
+  /** Aborted when the scan ends: the connects still in flight give up. */
+  inner: AbortController
+}
 
-  return new Promise<PortResult[]>((resolve, reject) => {
-    const state = new Uint8Array(65536)
-    const retried = new Uint8Array(65536)
-    const retryQueue: number[] = []
-    let retryNext = 0
-    const total = ports.length
-    const minWindow = Math.min(MIN_WINDOW, maxWindow)
-    let next = 0
-    let done = 0
-    let inFlight = 0
-    // One connect alone first: its round trip is the unqueued baseline the delay signal compares with.
-    // Then the window opens fully (or after WARMUP_MS without an answer).
-    let window = 1
-    let opened = false
-    const openUp = () => {
-      if (!opened && !finished) {
-        opened = true
-        window = maxWindow
-        clearTimeout(warmup)
-        pump()
+/**
+ * The adaptive connect scan over Node's sockets: the window and the round-trip timing (see the top
+ * of this file), one connect per port, and one retry round for the ports that timed out.
+ */
+class ConnectScan {
+  private readonly net: Egress
+  private readonly host: string
+  private readonly address: string
+  private readonly ports: readonly number[]
+  private readonly maxTimeout: number
+  private readonly maxWindow: number
+  private readonly opts: DiscoverOptions
+  private readonly inner: AbortController
+  private readonly state = new Uint8Array(65536)
+  private readonly retried = new Uint8Array(65536)
+  private readonly retryQueue: number[] = []
+  private retryNext = 0
+  private readonly total: number
+  private readonly minWindow: number
+  private next = 0
+  private done = 0
+  private inFlight = 0
+  // One connect alone first: its round trip is the unqueued baseline the delay signal compares with.
+  // Then the window opens fully (or after WARMUP_MS without an answer).
+  private window = 1
+  private opened = false
+  private warmup: NodeJS.Timeout | undefined
+  private replies = 0
+  private srtt = -1
+  private rttvar = 0
+  private minRtt = Infinity
+  private lastCut = 0
+  private timeout: number
+  private lastProgress = 0
+  private pressureTimer: NodeJS.Timeout | undefined
+  private finished = false
+  // Rate limit: when the next connect may start. A stall earns at most 10 ms of catch-up, so no burst outruns the rate by more.
+  private slot = 0
+  private paceTimer: NodeJS.Timeout | undefined
+
+  constructor(
+    setup: ConnectScanSetup,
+    private readonly resolve: (r: PortResult[]) => void,
+    private readonly reject: (e: Error) => void,
+  ) {
+    this.net = setup.net
+    this.host = setup.host
+    this.address = setup.address
+    this.ports = setup.ports
+    this.maxTimeout = setup.maxTimeout
+    this.maxWindow = setup.maxWindow
+    this.opts = setup.opts
+    this.inner = setup.inner
+    this.total = setup.ports.length
+    this.minWindow = Math.min(MIN_WINDOW, setup.maxWindow)
+    this.timeout = setup.maxTimeout
+  }
+
+  start(): void {
+    this.warmup = setTimeout(this.openUp, WARMUP_MS)
+    this.opts.signal.addEventListener('abort', this.onAbort, { once: true })
+    this.pump()
+  }
+
+  private readonly openUp = (): void => {
+    if (!this.opened && !this.finished) {
+      this.opened = true
+      this.window = this.maxWindow
+      clearTimeout(this.warmup)
+      this.pump()
+    }
+  }
+
+  private readonly onAbort = (): void => this.finish()
+
+  private finish(err?: Error): void {
+    if (this.finished) return
+    this.finished = true
+    clearTimeout(this.pressureTimer)
+    clearTimeout(this.paceTimer)
+    clearTimeout(this.warmup)
+    this.opts.signal.removeEventListener('abort', this.onAbort)
+    this.inner.abort(err ?? this.opts.signal.reason)
+    if (err) {
+      this.reject(err)
+      return
+    }
+    this.opts.onProgress?.(this.done, this.total)
+    const out: PortResult[] = []
+    for (const p of this.ports) if (this.state[p]) out.push({ port: p, state: STATE_NAME[this.state[p]] })
+    this.resolve(out.sort((a, b) => a.port - b.port))
+  }
+
+  private settle(port: number, s: number): void {
+    if (this.state[port]) return
+    this.state[port] = s
+    this.done++
+    if (s === OPEN) this.opts.onOpen?.(port)
+    const now = performance.now()
+    if (this.opts.onProgress && now - this.lastProgress > 200) {
+      this.lastProgress = now
+      this.opts.onProgress(this.done, this.total)
+    }
+  }
+
+  private sampleRtt(ms: number): void {
+    // RFC 6298 smoothing, as nmap does for its timeouts.
+    if (this.srtt < 0) {
+      this.srtt = ms
+      this.rttvar = ms / 2
+    } else {
+      this.rttvar += (Math.abs(ms - this.srtt) - this.rttvar) / 4
+      this.srtt += (ms - this.srtt) / 8
+    }
+    this.timeout = clamp(Math.ceil(this.srtt + 4 * this.rttvar), Math.min(MIN_TIMEOUT_MS, this.maxTimeout), this.maxTimeout)
+  }
+
+  private onReply(port: number, s: number, started: number): void {
+    this.replies++
+    const now = performance.now()
+    const rtt = now - started
+    if (rtt < this.minRtt) this.minRtt = rtt
+    this.sampleRtt(rtt)
+    const { srtt, minRtt } = this
+    if (this.retried[port]) this.window = Math.max(this.minWindow, Math.floor(this.window / 2))
+    else if (srtt > 2 * minRtt && srtt - minRtt > QUEUE_DELAY_MS) {
+      if (now - this.lastCut > srtt) {
+        this.lastCut = now
+        this.window = Math.max(Math.min(DELAY_MIN_WINDOW, this.window), Math.floor(this.window * 0.8))
       }
-    }
-    const warmup = setTimeout(openUp, WARMUP_MS)
-    let replies = 0
-    let srtt = -1
-    let rttvar = 0
-    let minRtt = Infinity
-    let lastCut = 0
-    let timeout = maxTimeout
-    let lastProgress = 0
-    let pressureTimer: NodeJS.Timeout | undefined
-    let finished = false
-    // Rate limit: when the next connect may start. A stall earns at most 10 ms of catch-up, so no burst outruns the rate by more.
-    let slot = 0
-    let paceTimer: NodeJS.Timeout | undefined
+    } else if (this.opened && this.window < this.maxWindow && (srtt < 1.5 * minRtt || srtt - minRtt < QUEUE_DELAY_MS / 2)) this.window++
+    this.settle(port, s)
+    if (this.replies === 1) queueMicrotask(this.openUp)
+  }
 
-    const onAbort = () => finish()
-    opts.signal.addEventListener('abort', onAbort, { once: true })
+  /** One connect to `port`: a retried port waits longer than the current timeout. */
+  private launch(port: number): void {
+    this.inFlight++
+    const started = performance.now()
+    const t = this.retried[port] ? Math.min(this.maxTimeout, Math.max(this.timeout * 2, MIN_TIMEOUT_MS * 2)) : this.timeout
+    const signal = t > ABORT_SLACK_MS ? this.inner.signal : undefined
+    this.net.connect({ host: this.address, port, timeoutMs: t, signal }).then(
+      (sock: Socket) => this.connected(port, started, sock),
+      (err: NodeJS.ErrnoException) => this.failed(port, started, t, err),
+    )
+  }
 
-    function finish(err?: Error) {
-      if (finished) return
-      finished = true
-      clearTimeout(pressureTimer)
-      clearTimeout(paceTimer)
-      clearTimeout(warmup)
-      opts.signal.removeEventListener('abort', onAbort)
-      inner.abort(err ?? opts.signal.reason)
-      if (err) return reject(err)
-      opts.onProgress?.(done, total)
-      const out: PortResult[] = []
-      for (const p of ports) if (state[p]) out.push({ port: p, state: STATE_NAME[state[p]] })
-      resolve(out.sort((a, b) => a.port - b.port))
-    }
+  private connected(port: number, started: number, sock: Socket): void {
+    // A connect to a free ephemeral port of our own address can meet itself (TCP simultaneous
+    // open); nothing listens there.
+    const self = sock.localPort === sock.remotePort && sock.localAddress === sock.remoteAddress
+    sock.destroy()
+    this.inFlight--
+    if (this.finished) return
+    this.onReply(port, self ? CLOSED : OPEN, started)
+    this.pump()
+  }
 
-    function settle(port: number, s: number) {
-      if (state[port]) return
-      state[port] = s
-      done++
-      if (s === OPEN) opts.onOpen?.(port)
-      const now = performance.now()
-      if (opts.onProgress && now - lastProgress > 200) {
-        lastProgress = now
-        opts.onProgress(done, total)
+  /** A connect that failed after `t` ms at most: an answer, our own shortage, the egress's, or silence (retried once). */
+  private failed(port: number, started: number, t: number, err: NodeJS.ErrnoException): void {
+    this.inFlight--
+    if (this.finished) return
+    const code = err?.code ?? ''
+    if (REFUSED.has(code)) this.onReply(port, CLOSED, started)
+    else if (LOCAL_PRESSURE.has(code)) {
+      this.backOff(port)
+      return
+    } else if (EGRESS_FAILED.has(code)) {
+      this.finish(err)
+      return
+    } else if (EGRESS_REFUSED.has(code)) this.settle(port, FILTERED)
+    else if (UNREACHABLE.has(code) && this.replies === 0) {
+      this.finish(new TargetUnreachableError(`${this.host} is unreachable (${code})`))
+      return
+    } else if (!this.retried[port] && t < this.maxTimeout) {
+      this.retried[port] = 1
+      this.retryQueue.push(port)
+    } else this.settle(port, FILTERED)
+    this.pump()
+  }
+
+  private backOff(port: number): void {
+    this.retryQueue.push(port)
+    this.window = Math.max(this.minWindow, Math.floor(this.inFlight * 0.75))
+    clearTimeout(this.pressureTimer)
+    this.pressureTimer = setTimeout(this.pump, 20)
+  }
+
+  /** Starts connects while the window and the rate allow: first every port once, then the retry round. */
+  private readonly pump = (): void => {
+    if (this.finished) return
+    const { ports, total, retryQueue, state, opts } = this
+    while (this.inFlight < this.window) {
+      const now = opts.maxRate ? performance.now() : 0
+      if (now < this.slot) {
+        if (!this.paceTimer) this.paceTimer = setTimeout(this.paced, Math.max(1, this.slot - now))
+        break
       }
+      let port: number
+      if (this.next < total) port = ports[this.next++]
+      else if (this.retryNext < retryQueue.length) port = retryQueue[this.retryNext++]
+      else break
+      if (state[port]) continue
+      if (opts.maxRate) this.slot = Math.max(this.slot, now - 10) + 1000 / opts.maxRate
+      this.launch(port)
     }
+    if (this.inFlight === 0 && this.next >= total && this.retryNext >= retryQueue.length) this.finish()
+  }
 
-    function sampleRtt(ms: number) {
-      // RFC 6298 smoothing, as nmap does for its timeouts.
-      if (srtt < 0) {
-        srtt = ms
-        rttvar = ms / 2
-      } else {
-        rttvar += (Math.abs(ms - srtt) - rttvar) / 4
-        srtt += (ms - srtt) / 8
-      }
-      timeout = clamp(Math.ceil(srtt + 4 * rttvar), Math.min(MIN_TIMEOUT_MS, maxTimeout), maxTimeout)
-    }
-
-    function onReply(port: number, s: number, started: number) {
-      replies++
-      const now = performance.now()
-      const rtt = now - started
-      if (rtt < minRtt) minRtt = rtt
-      sampleRtt(rtt)
-      if (retried[port]) window = Math.max(minWindow, Math.floor(window / 2))
-      else if (srtt > 2 * minRtt && srtt - minRtt > QUEUE_DELAY_MS) {
-        if (now - lastCut > srtt) {
-          lastCut = now
-          window = Math.max(Math.min(DELAY_MIN_WINDOW, window), Math.floor(window * 0.8))
-        }
-      } else if (opened && window < maxWindow && (srtt < 1.5 * minRtt || srtt - minRtt < QUEUE_DELAY_MS / 2)) window++
-      settle(port, s)
-      if (replies === 1) queueMicrotask(openUp)
-    }
-
-    function launch(port: number) {
-      inFlight++
-      const started = performance.now()
-      const t = retried[port] ? Math.min(maxTimeout, Math.max(timeout * 2, MIN_TIMEOUT_MS * 2)) : timeout
-      const signal = t > ABORT_SLACK_MS ? inner.signal : undefined
-      net.connect({ host: address, port, timeoutMs: t, signal }).then(
-        (sock: Socket) => {
-          // A connect to a free ephemeral port of our own address can meet itself (TCP simultaneous
-          // open); nothing listens there.
-          const self = sock.localPort === sock.remotePort && sock.localAddress === sock.remoteAddress
-          sock.destroy()
-          inFlight--
-          if (finished) return
-          onReply(port, self ? CLOSED : OPEN, started)
-          pump()
-        },
-        (err: NodeJS.ErrnoException) => {
-          inFlight--
-          if (finished) return
-          const code = err?.code ?? ''
-          if (REFUSED.has(code)) onReply(port, CLOSED, started)
-          else if (LOCAL_PRESSURE.has(code)) return backOff(port)
-          else if (EGRESS_FAILED.has(code)) return finish(err)
-          else if (EGRESS_REFUSED.has(code)) settle(port, FILTERED)
-          else if (UNREACHABLE.has(code) && replies === 0) {
-            return finish(new TargetUnreachableError(`${host} is unreachable (${code})`))
-          } else if (!retried[port] && t < maxTimeout) {
-            retried[port] = 1
-            retryQueue.push(port)
-          } else settle(port, FILTERED)
-          pump()
-        },
-      )
-    }
-
-    function backOff(port: number) {
-      retryQueue.push(port)
-      window = Math.max(minWindow, Math.floor(inFlight * 0.75))
-      clearTimeout(pressureTimer)
-      pressureTimer = setTimeout(pump, 20)
-    }
-
-    function pump() {
-      if (finished) return
-      while (inFlight < window) {
-        const now = opts.maxRate ? performance.now() : 0
-        if (now < slot) {
-          if (!paceTimer) paceTimer = setTimeout(() => ((paceTimer = undefined), pump()), Math.max(1, slot - now))
-          break
-        }
-        let port: number
-        if (next < total) port = ports[next++]
-        else if (retryNext < retryQueue.length) port = retryQueue[retryNext++]
-        else break
-        if (state[port]) continue
-        if (opts.maxRate) slot = Math.max(slot, now - 10) + 1000 / opts.maxRate
-        launch(port)
-      }
-      if (inFlight === 0 && next >= total && retryNext >= retryQueue.length) finish()
-    }
-
-    pump()
-  })
+  private readonly paced = (): void => {
+    this.paceTimer = undefined
+    this.pump()
+  }
 }
 
 /**

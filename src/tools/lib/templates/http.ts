@@ -108,6 +108,18 @@ export interface HttpRunStats {
   failures: string[]
 }
 
+/** What one run of a template keeps across its requests: variables, cookies, counts. */
+interface TemplateRun {
+  t: Template
+  env: TemplateHttpEnv
+  regex: RegexRunner
+  stats: HttpRunStats
+  vars: RunVars
+  evalEnv: EvalEnv
+  jar: Map<string, string>
+  root: string
+}
+
 /**
  * Runs a template's http blocks. Returns what matched (empty: nothing did). Throws for template
  * errors (unresolvable variable, regex budget, payload cap, a request aimed off the target).
@@ -122,128 +134,142 @@ export async function runHttpTemplate(
   const evalEnv: EvalEnv = { vars, regex }
   // Template variables may refer to each other and to the target's: resolved in order.
   for (const [k, v] of Object.entries(t.variables)) vars.set(k, interpolate(v, evalEnv))
-  const jar = new Map<string, string>()
+  const run: TemplateRun = { t, env, regex, stats, vars, evalEnv, jar: new Map(), root: targetVars(env.target).RootURL! }
   const matches: TemplateMatch[] = []
-  const root = targetVars(env.target).RootURL!
-
-  const send = async (b: Built, block: HttpBlock): Promise<TemplateResponse> => {
-    let url = new URL(b.url)
-    if (!sameHost(url, env.target))
-      throw new TemplateScopeError(`request to ${url.host.slice(0, 100)} refused: templates only reach the target ${env.target.host}`)
-    const requestLine = `${b.method} ${url.pathname}${url.search} HTTP/1.1`
-    const headers = { ...b.headers }
-    if (!block.disableCookie && jar.size && !Object.keys(headers).some((h) => h.toLowerCase() === 'cookie'))
-      headers.Cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
-    const req: HttpSendRequest = { method: b.method, headers, body: b.body || undefined }
-    let res: HttpResponse
-    for (let hop = 0; ; hop++) {
-      stats.requests++
-      const u = url.href
-      const key = `${req.method} ${u}\n${JSON.stringify(Object.entries(req.headers).sort())}\n${req.body ?? ''}`
-      res =
-        env.cluster && (req.method === 'GET' || req.method === 'HEAD')
-          ? await env.cluster.get(key, t.id, () => env.send(u, req))
-          : await env.send(u, req)
-      if (!block.disableCookie)
-        for (const c of res.setCookies) {
-          const [nv] = c.split(';')
-          const i = nv!.indexOf('=')
-          if (i > 0) jar.set(nv!.slice(0, i).trim(), nv!.slice(i + 1).trim())
-        }
-      const loc = res.headers['location']
-      if (!block.redirects || res.status < 300 || res.status > 399 || !loc || hop >= block.maxRedirects) break
-      let next: URL
-      try {
-        next = new URL(loc, url)
-      } catch {
-        break
-      }
-      // Redirects follow the scan's one policy; host-redirects keep to the same host on top.
-      if (
-        !redirectAllowed(env.redirectLevel === 'none' ? 'same_host' : env.redirectLevel, url, next) ||
-        (block.hostRedirects && !sameHost(next, url))
-      )
-        break
-      url = next
-      if (res.status !== 307 && res.status !== 308) {
-        req.method = req.method === 'HEAD' ? 'HEAD' : 'GET'
-        req.body = undefined
-      }
-    }
-    return toTemplateResponse(res, requestLine)
-  }
-
-  const extract = (block: HttpBlock, r: TemplateResponse, e: EvalEnv) => {
-    const shown: string[] = []
-    for (const x of block.extractors) {
-      const vals = runExtractor(x, e, r.headers, r.setCookies)
-      // Named values feed later requests ({{name}}); internal ones are never shown.
-      if (x.name && vals.length) vars.set(x.name, vals[0]!)
-      if (!x.internal) shown.push(...vals)
-    }
-    return shown
-  }
-
-  blocks: for (const block of t.http) {
+  for (const block of t.http) {
     for (const combo of combinations(block.payloads, block.attack)) {
       if (env.signal.aborted) return matches
       for (const [k, v] of Object.entries(combo)) vars.set(k, v)
-      const responses: TemplateResponse[] = []
-      const reqs = buildRequests(block, evalEnv, root)
-      for (let i = 0; i < reqs.length; i++) {
-        if (env.signal.aborted) return matches
-        let r: TemplateResponse
-        try {
-          r = await send(reqs[i]!, block)
-        } catch (e) {
-          if (e instanceof TemplateScopeError || env.signal.aborted) throw e
-          stats.failures.push((e as Error).message)
-          // A request that got no answer ends this sequence (later steps depend on it).
-          if (block.reqCondition) break
-          continue
-        }
-        responses.push(r)
-        if (block.reqCondition) {
-          // Responses are named by their step: status_code_1, body_2 ...; the latest also unsuffixed.
-          const all = responseVars(r, `_${i + 1}`)
-          for (const [k, v] of Object.entries(all)) vars.set(k, v)
-          continue
-        }
-        const rv = new RunVars(vars)
-        for (const [k, v] of Object.entries(responseVars(r))) rv.set(k, v as Value)
-        const e: EvalEnv = { vars: rv, regex }
-        const extracted = extract(block, r, e)
-        for (const [k, v] of vars) if (!rv.has(k)) rv.set(k, v)
-        const m = block.matchers.length
-          ? runMatchers(block.matchers, block.matchersCondition, e, r.bodyBytes)
-          : { matched: extracted.length > 0, hits: [], names: [] }
-        if (m.matched) {
-          matches.push({ requestLine: r.requestLine, url: r.url, matcherNames: m.names, hits: m.hits, extracted, truncated: r.truncated })
-          if (block.stopAtFirstMatch || t.stopAtFirstMatch) break blocks
-        }
-      }
-      if (block.reqCondition && responses.length) {
-        const last = responses[responses.length - 1]!
-        const rv = new RunVars(vars)
-        for (const [k, v] of Object.entries(responseVars(last))) rv.set(k, v as Value)
-        const e: EvalEnv = { vars: rv, regex }
-        const extracted = extract(block, last, e)
-        const m = block.matchers.length
-          ? runMatchers(block.matchers, block.matchersCondition, e, last.bodyBytes)
-          : { matched: extracted.length > 0, hits: [], names: [] }
-        if (m.matched) {
-          matches.push({
-            requestLine: responses.map((x) => x.requestLine).join(' → '),
-            url: last.url,
-            matcherNames: m.names,
-            hits: m.hits,
-            extracted,
-            truncated: responses.some((x) => x.truncated),
-          })
-          if (block.stopAtFirstMatch || t.stopAtFirstMatch) break blocks
-        }
-      }
+      if (await runRequests(run, block, matches)) return matches
     }
   }
   return matches
+}
+
+/**
+ * The requests of one block for one payload combination, each matched on its own or, with
+ * req-condition, all of them together after the last. Adds to `matches`; true when the run ends here
+ * (aborted, or a match where the block or template stops at the first).
+ */
+async function runRequests(run: TemplateRun, block: HttpBlock, matches: TemplateMatch[]): Promise<boolean> {
+  const { env, t } = run
+  const responses: TemplateResponse[] = []
+  const reqs = buildRequests(block, run.evalEnv, run.root)
+  for (let i = 0; i < reqs.length; i++) {
+    if (env.signal.aborted) return true
+    let r: TemplateResponse
+    try {
+      r = await sendRequest(run, reqs[i]!, block)
+    } catch (e) {
+      if (e instanceof TemplateScopeError || env.signal.aborted) throw e
+      run.stats.failures.push((e as Error).message)
+      // A request that got no answer ends this sequence (later steps depend on it).
+      if (block.reqCondition) break
+      continue
+    }
+    responses.push(r)
+    if (block.reqCondition) {
+      // Responses are named by their step: status_code_1, body_2 ...; the latest also unsuffixed.
+      const all = responseVars(r, `_${i + 1}`)
+      for (const [k, v] of Object.entries(all)) run.vars.set(k, v)
+      continue
+    }
+    const { m, extracted } = matchResponse(run, block, r, true)
+    if (m.matched) {
+      matches.push({ requestLine: r.requestLine, url: r.url, matcherNames: m.names, hits: m.hits, extracted, truncated: r.truncated })
+      if (block.stopAtFirstMatch || t.stopAtFirstMatch) return true
+    }
+  }
+  if (block.reqCondition && responses.length) {
+    const last = responses[responses.length - 1]!
+    const { m, extracted } = matchResponse(run, block, last, false)
+    if (m.matched) {
+      matches.push({
+        requestLine: responses.map((x) => x.requestLine).join(' → '),
+        url: last.url,
+        matcherNames: m.names,
+        hits: m.hits,
+        extracted,
+        truncated: responses.some((x) => x.truncated),
+      })
+      if (block.stopAtFirstMatch || t.stopAtFirstMatch) return true
+    }
+  }
+  return false
+}
+
+/**
+ * The match step over one response: extractors, then matchers (none: a match when something was
+ * extracted). `shareExtracted` makes the run's variables, extracted ones included, visible to the matchers.
+ */
+function matchResponse(run: TemplateRun, block: HttpBlock, r: TemplateResponse, shareExtracted: boolean) {
+  const rv = new RunVars(run.vars)
+  for (const [k, v] of Object.entries(responseVars(r))) rv.set(k, v as Value)
+  const e: EvalEnv = { vars: rv, regex: run.regex }
+  const extracted = extract(run, block, r, e)
+  if (shareExtracted) for (const [k, v] of run.vars) if (!rv.has(k)) rv.set(k, v)
+  const m = block.matchers.length
+    ? runMatchers(block.matchers, block.matchersCondition, e, r.bodyBytes)
+    : { matched: extracted.length > 0, hits: [], names: [] }
+  return { m, extracted }
+}
+
+function extract(run: TemplateRun, block: HttpBlock, r: TemplateResponse, e: EvalEnv): string[] {
+  const shown: string[] = []
+  for (const x of block.extractors) {
+    const vals = runExtractor(x, e, r.headers, r.setCookies)
+    // Named values feed later requests ({{name}}); internal ones are never shown.
+    if (x.name && vals.length) run.vars.set(x.name, vals[0]!)
+    if (!x.internal) shown.push(...vals)
+  }
+  return shown
+}
+
+/** One request of a block, with the run's cookies, following redirects by the scan's policy. */
+async function sendRequest(run: TemplateRun, b: Built, block: HttpBlock): Promise<TemplateResponse> {
+  const { env, stats, jar, t } = run
+  let url = new URL(b.url)
+  if (!sameHost(url, env.target))
+    throw new TemplateScopeError(`request to ${url.host.slice(0, 100)} refused: templates only reach the target ${env.target.host}`)
+  const requestLine = `${b.method} ${url.pathname}${url.search} HTTP/1.1`
+  const headers = { ...b.headers }
+  if (!block.disableCookie && jar.size && !Object.keys(headers).some((h) => h.toLowerCase() === 'cookie'))
+    headers.Cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+  const req: HttpSendRequest = { method: b.method, headers, body: b.body || undefined }
+  let res: HttpResponse
+  for (let hop = 0; ; hop++) {
+    stats.requests++
+    const u = url.href
+    const key = `${req.method} ${u}\n${JSON.stringify(Object.entries(req.headers).sort())}\n${req.body ?? ''}`
+    res =
+      env.cluster && (req.method === 'GET' || req.method === 'HEAD')
+        ? await env.cluster.get(key, t.id, () => env.send(u, req))
+        : await env.send(u, req)
+    if (!block.disableCookie)
+      for (const c of res.setCookies) {
+        const [nv] = c.split(';')
+        const i = nv!.indexOf('=')
+        if (i > 0) jar.set(nv!.slice(0, i).trim(), nv!.slice(i + 1).trim())
+      }
+    const loc = res.headers['location']
+    if (!block.redirects || res.status < 300 || res.status > 399 || !loc || hop >= block.maxRedirects) break
+    let next: URL
+    try {
+      next = new URL(loc, url)
+    } catch {
+      break
+    }
+    // Redirects follow the scan's one policy; host-redirects keep to the same host on top.
+    if (
+      !redirectAllowed(env.redirectLevel === 'none' ? 'same_host' : env.redirectLevel, url, next) ||
+      (block.hostRedirects && !sameHost(next, url))
+    )
+      break
+    url = next
+    if (res.status !== 307 && res.status !== 308) {
+      req.method = req.method === 'HEAD' ? 'HEAD' : 'GET'
+      req.body = undefined
+    }
+  }
+  return toTemplateResponse(res, requestLine)
 }
