@@ -2,23 +2,23 @@
 // known vulnerabilities by version (Drupalgeddon 2 and 3 among them: Ward never exploits), modules and
 // themes (from the page and by .info files of a shipped list), user pages, update.php and install.php.
 // The sequence only: I/O is in probes/, decisions in detect/.
-import { defineTool } from '../../toolkit/tool.js'
+import { defineTool, type ScanContext } from '../../toolkit/tool.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
 import { productVersionFindings } from '../lib/versions/report.js'
-import { mostVoted, pageFacts } from '../lib/cms/page.js'
-import { openCmsSite } from '../lib/cms/site.js'
+import { mostVoted, pageFacts, type PageFacts } from '../lib/cms/page.js'
+import { openCmsSite, type CmsSite } from '../lib/cms/site.js'
 import { drupalScannerManifest } from './manifest.js'
 import * as C from './checks.js'
 import { modulesToProbe } from './data/modules.js'
-import { fetchCoreFiles, fetchModuleInfos, fetchUserPages } from './probes/files.js'
+import { type CoreFiles, fetchCoreFiles, fetchModuleInfos, fetchUserPages } from './probes/files.js'
 import * as D from './detect/drupal.js'
 import type { DrupalOutput } from './output.js'
+import type { DrupalParams } from './params.js'
 
 export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
-  const p = ctx.params
   const site = await openCmsSite(ctx)
   if (!site) return
-  const { base, where, fetch, home } = site
+  const { base, fetch, home } = site
   const facts = pageFacts(home?.body ?? '', base.href)
   const major = D.generatorMajor(facts, site.homeHeaders['x-generator'])
   const files = await fetchCoreFiles(fetch, base)
@@ -34,7 +34,24 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
     return
   }
 
-  // ---- core version
+  await coreVersionTest(ctx, site, { facts, files, major }, out)
+  await modulesTest(ctx, site, facts, out)
+  await usersTest(ctx, site, out)
+  await exposedScriptsTest(ctx, site, files)
+
+  ctx.output('drupal', out)
+  ctx.log(`${fetch.count} requests`)
+})
+
+/** The core version from the changelogs, core asset versions and the generator, and its known vulnerabilities by version. */
+async function coreVersionTest(
+  ctx: ScanContext<DrupalParams>,
+  site: CmsSite,
+  seen: { facts: PageFacts; files: CoreFiles; major: string | null },
+  out: DrupalOutput,
+): Promise<void> {
+  const { base, where } = site
+  const { facts, files, major } = seen
   const vt = await ctx.test(
     'Drupal core version',
     'Reads the core version from CHANGELOG.txt, core/CHANGELOG.txt, ?v= of core assets and the generator, and checks it against the version catalogue and imported CVEs (by version only: nothing is exploited).',
@@ -71,8 +88,12 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
     }
   }
   await vt.done()
+}
 
-  // ---- modules and themes (listed: contributed modules have no shipped vulnerability ranges)
+/** Modules and themes (listed: contributed modules have no shipped vulnerability ranges). */
+async function modulesTest(ctx: ScanContext<DrupalParams>, site: CmsSite, facts: PageFacts, out: DrupalOutput): Promise<void> {
+  const p = ctx.params
+  const { base, fetch } = site
   const mt = await ctx.test(
     'Drupal modules and themes',
     'Lists modules and themes named by the page and found by their .info file (tool_params.enumerate).',
@@ -91,8 +112,12 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
     `modules: ${out.modules.map((m) => `${m.slug}${m.version ? ` ${m.version}` : ''}`).join(', ') || 'none'}; themes: ${out.themes.map((t) => t.slug).join(', ') || 'none'}`,
   )
   await mt.done()
+}
 
-  // ---- users
+/** User names shown to anonymous visitors on /user/N. */
+async function usersTest(ctx: ScanContext<DrupalParams>, site: CmsSite, out: DrupalOutput): Promise<void> {
+  const p = ctx.params
+  const { base, where, fetch } = site
   const ut = await ctx.test('Drupal user enumeration', 'Requests /user/N and reports user names shown to anonymous visitors.')
   const users = (await fetchUserPages(fetch, base, p.max_user_ids))
     .map((u) => D.userFromPage(u.id, u.answer))
@@ -110,8 +135,11 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
       ),
     })
   await ut.done()
+}
 
-  // ---- update.php and install.php
+/** update.php and install.php that would run for anyone. */
+async function exposedScriptsTest(ctx: ScanContext<DrupalParams>, site: CmsSite, files: CoreFiles): Promise<void> {
+  const { where } = site
   const et = await ctx.test(
     'Drupal update.php and install.php',
     'Requests update.php and install.php and reports them when they would run for anyone.',
@@ -128,7 +156,4 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
     if (a && D.installOpen(a))
       await et.finding({ check: C.drupalInstallExposed, ...where, url: a.url, detail: `${a.url} offers to install Drupal.` })
   await et.done()
-
-  ctx.output('drupal', out)
-  ctx.log(`${fetch.count} requests`)
-})
+}

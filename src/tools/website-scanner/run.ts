@@ -10,9 +10,10 @@ import { endpointUrl, portOf, serviceOf } from '../lib/http/url.js'
 import { observeLight, toPage } from './probes/light.js'
 import { LIGHT_TESTS, lightComponents, lightTests, type Crawled } from './detect/light.js'
 import type { Fetcher } from '../lib/http/fetch.js'
+import type { Egress } from '../../toolkit/egress.js'
 import { createRecorder, type Recorder } from '../../toolkit/recorder.js'
 import type { Component, PageObs } from './detect/types.js'
-import { crawl } from './probes/crawl.js'
+import { crawl, type CrawlResult, type InjectionPoint } from './probes/crawl.js'
 import { ACTIVE, baselineOf, runActive } from './probes/active.js'
 import { placed, type Where } from './output.js'
 import { LIMITS, type WebsiteParams } from './params.js'
@@ -28,6 +29,39 @@ export const websiteScanner = defineTool(websiteScannerManifest, (ctx) => runWeb
 
 async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
   const deep = ctx.params.scan_type === 'deep'
+  const site = await openSite(ctx, deep)
+  if (!site) return
+  // Progress: crawl pages count as units, then tests; the total grows once the crawl knows the points.
+  const prog: Progress = { crawled: 0, total: LIGHT_TESTS + (deep ? 1 + CRAWL_UNITS + ACTIVE.length * 4 : 0) }
+  const rec = createRecorder(ctx, {
+    quietAfterStop: true,
+    logHits: true,
+    onDone: () => ctx.progress(prog.crawled + rec.done, prog.total),
+  })
+  ctx.progress(0, prog.total)
+  if (deep) await deepScan(ctx, site, rec, prog)
+  else await lightScan(ctx, site, rec, prog)
+}
+
+/** What every phase works on: the authenticated egress, the start page and the scan's fetcher. */
+interface Site {
+  net: Egress
+  authenticated: boolean
+  base: URL
+  page: PageObs
+  where: Where
+  limiter: HostLimiters
+  fetch: Fetcher
+}
+
+/** Progress state shared by the phases (the crawl's units, then the total the recorder reports against). */
+interface Progress {
+  crawled: number
+  total: number
+}
+
+/** Logs in (when asked), resolves the start URL and reports it, and builds the paced fetcher; null when nothing to scan. */
+async function openSite(ctx: ScanContext<WebsiteParams>, deep: boolean): Promise<Site | null> {
   // Logged in first (when tool_params.authentication asks): every request below carries the session.
   const net = await loginForScan(ctx as ScanContext<unknown>, ctx.params.authentication)
   const authenticated = net !== ctx.net
@@ -39,7 +73,7 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
     signal: ctx.signal,
     log: ctx.log,
   })
-  if (ctx.signal.aborted) return
+  if (ctx.signal.aborted) return null
   const base = new URL(start.url)
   ctx.output('scanned_url', start.url)
   ctx.output('original_url', start.original)
@@ -56,50 +90,56 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
     limiter,
   )
   const page = start.response ? toPage(start.response) : null
-  if (!page) return
-  const where: Where = { url: start.url, port: portOf(base), service: serviceOf(base) }
+  if (!page) return null
+  return { net, authenticated, base, page, where: { url: start.url, port: portOf(base), service: serviceOf(base) }, limiter, fetch }
+}
 
-  // Progress: crawl pages count as units, then tests; the total grows once the crawl knows the points.
-  let crawled = 0
-  let total = LIGHT_TESTS + (deep ? 1 + CRAWL_UNITS + ACTIVE.length * 4 : 0)
-  const rec = createRecorder(ctx, { quietAfterStop: true, logHits: true, onDone: () => ctx.progress(crawled + rec.done, total) })
-  ctx.progress(0, total)
+/** The light checks, then the templates only when asked to. */
+async function lightScan(ctx: ScanContext<WebsiteParams>, site: Site, rec: Recorder, prog: Progress): Promise<void> {
+  const { base, page, where, fetch } = site
+  ctx.output('components', await lightPhase(ctx, { base, page, where, fetch, rec }))
+  // Light scans run templates only when asked to.
+  if (ctx.params.templates) await templatePhase(ctx, site, rec, prog)
+  ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
+}
 
-  if (!deep) {
-    ctx.output('components', await lightPhase(ctx, { base, page, where, fetch, rec }))
-    // Light scans run templates only when asked to.
-    if (ctx.params.templates)
-      await runTemplatePhase({
-        ctx: ctx as ScanContext<unknown>,
-        net,
-        base,
-        where,
-        rec,
-        filter: ctx.params.templates,
-        limiter,
-        grow: (n) => (total += n),
-      })
-    ctx.log(`light scan done: ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`)
-    return
-  }
+/** Crawl, light checks with what the crawl found, active checks per injection point, then templates. */
+async function deepScan(ctx: ScanContext<WebsiteParams>, site: Site, rec: Recorder, prog: Progress): Promise<void> {
+  const { base, page, where, fetch } = site
+  const c = await crawlPhase(ctx, site, rec, prog)
+  if (ctx.signal.aborted) return
 
+  ctx.output(
+    'components',
+    await lightPhase(ctx, { base, page, where, fetch, rec }, c.dirs, { passwordForms: c.passwordForms, files: c.files }),
+  )
+  await activePhase(ctx, site, rec, c.points)
+  if (!ctx.signal.aborted) await templatePhase(ctx, site, rec, prog)
+  ctx.progress(prog.total, prog.total)
+  ctx.log(
+    `deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`,
+  )
+}
+
+/** The crawl, in its share of the time left; reports the pages and injection points it found. */
+async function crawlPhase(ctx: ScanContext<WebsiteParams>, site: Site, rec: Recorder, prog: Progress): Promise<CrawlResult> {
   // The crawl takes its share of the time left; the active checks get the rest.
   const until = ctx.deadline ? Date.now() + LIMITS.crawlShareOfTimeLeft * Math.max(0, ctx.deadline - Date.now()) : undefined
   const c = await crawl({
-    start: base,
-    fetch,
+    start: site.base,
+    fetch: site.fetch,
     budget: scanBudget(ctx),
     signal: ctx.signal,
     log: ctx.log,
     until,
-    authenticated,
+    authenticated: site.authenticated,
     onPage: (visited, known) => {
-      crawled = Math.floor((CRAWL_UNITS * visited) / known)
-      ctx.progress(crawled + rec.done, total)
+      prog.crawled = Math.floor((CRAWL_UNITS * visited) / known)
+      ctx.progress(prog.crawled + rec.done, prog.total)
     },
   })
-  crawled = CRAWL_UNITS // the crawl's share is complete whatever it found
-  total = LIGHT_TESTS + 1 + CRAWL_UNITS + c.points.length * ACTIVE.length
+  prog.crawled = CRAWL_UNITS // the crawl's share is complete whatever it found
+  prog.total = LIGHT_TESTS + 1 + CRAWL_UNITS + c.points.length * ACTIVE.length
   ctx.output(
     'pages',
     c.pages.map((p) => ({ url: p.url, status: p.status })),
@@ -109,15 +149,13 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
     'injection_points',
     c.points.map((p) => ({ method: p.method, url: p.url, params: Object.keys(p.params) })),
   )
-  if (ctx.signal.aborted) return
+  return c
+}
 
-  ctx.output(
-    'components',
-    await lightPhase(ctx, { base, page, where, fetch, rec }, c.dirs, { passwordForms: c.passwordForms, files: c.files }),
-  )
-
-  const env = { fetch, signal: ctx.signal, log: ctx.log, sleepBudget: { ms: LIMITS.sleepBudgetMs } }
-  await mapLimit(c.points, 2, ctx.signal, async (p) => {
+/** Every active check on every injection point (two points at a time), against the point's baseline. */
+async function activePhase(ctx: ScanContext<WebsiteParams>, site: Site, rec: Recorder, points: InjectionPoint[]): Promise<void> {
+  const env = { fetch: site.fetch, signal: ctx.signal, log: ctx.log, sleepBudget: { ms: LIMITS.sleepBudgetMs } }
+  await mapLimit(points, 2, ctx.signal, async (p) => {
     const baselines = await baselineOf(env, p)
     const path = `${p.method} ${new URL(p.url).pathname}`
     for (const t of ACTIVE) {
@@ -126,25 +164,24 @@ async function runWebsiteScan(ctx: ScanContext<WebsiteParams>): Promise<void> {
         `${t.check.name}: ${path}`,
         `Deep scan: ${t.what} for the parameters ${Object.keys(p.params).join(', ')} of ${p.method} ${endpointUrl(new URL(p.url))}`,
         () => (baselines.size ? runActive(env, t, p, baselines) : 'the endpoint did not answer its baseline request'),
-        placed(where),
+        placed(site.where),
       )
     }
   })
-  if (!ctx.signal.aborted)
-    await runTemplatePhase({
-      ctx: ctx as ScanContext<unknown>,
-      net,
-      base,
-      where,
-      rec,
-      filter: ctx.params.templates,
-      limiter,
-      grow: (n) => (total += n),
-    })
-  ctx.progress(total, total)
-  ctx.log(
-    `deep scan done: ${c.pages.length} pages, ${c.points.length} injection points, ${rec.done} tests, ${rec.findings} findings, ${fetch.count} requests`,
-  )
+}
+
+/** The template phase on the scan's session and pace; the templates it loads grow the progress total. */
+async function templatePhase(ctx: ScanContext<WebsiteParams>, site: Site, rec: Recorder, prog: Progress): Promise<void> {
+  await runTemplatePhase({
+    ctx: ctx as ScanContext<unknown>,
+    net: site.net,
+    base: site.base,
+    where: site.where,
+    rec,
+    filter: ctx.params.templates,
+    limiter: site.limiter,
+    grow: (n) => (prog.total += n),
+  })
 }
 
 /** The light requests, then one test per light check; returns the components the site announces. */

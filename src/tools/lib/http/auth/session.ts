@@ -48,7 +48,7 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
   const get = sessionGetter(send, mine, o.signal)
 
   const login = async (): Promise<string> => {
-    if (auth.type === 'form') return formLogin(auth)
+    if (auth.type === 'form') return formLogin(auth, { send, get, mine, markers, loginPath, jar, signal: o.signal })
     const url = auth.check_url ?? o.target.href
     const res = await get(url)
     const what = { basic: 'HTTP Basic', digest: 'HTTP Digest', cookie: 'the session cookie', headers: 'the extra headers' }[auth.type]
@@ -56,51 +56,6 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
     const bad = markerProblem(markers, res)
     if (bad) throw new AuthFailedError(`${what}: ${url} ${bad}`)
     return `${what} accepted by ${url} (${res.status})`
-  }
-
-  const formLogin = async (a: FormLogin): Promise<string> => {
-    const page = await get(a.login_url)
-    if (page.status >= 400) throw new AuthFailedError(`form login: the login page ${a.login_url} answered ${page.status}`)
-    const userField = a.username_field ?? 'username'
-    const passwordField = a.password_field ?? 'password'
-    const form = loginForm(page.text(), passwordField)
-    const action = new URL(form?.action || a.login_url, page.url)
-    if (!mine(action)) throw new AuthFailedError(`form login: the login form posts to another host (${action.host}); nothing was sent`)
-    const fields = new URLSearchParams()
-    for (const [k, v] of form?.hidden ?? []) fields.set(k, v)
-    for (const [k, v] of Object.entries(a.extra_fields ?? {})) fields.set(k, v)
-    fields.set(userField, a.username)
-    fields.set(passwordField, a.password)
-    let res = await send(action.href, {
-      method: 'POST',
-      body: fields.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: page.url },
-      signal: o.signal,
-      maxBodyBytes: 512 * 1024,
-    })
-    // The answer to the login POST redirects to the landing page: read it (on the session's host only).
-    if (isRedirectStatus(res.status) && res.headers.location) {
-      const next = new URL(res.headers.location, res.url)
-      res = mine(next) ? await get(next.href) : res
-    }
-    const where = `form login to ${action.href}`
-    if (res.status >= 400) throw new AuthFailedError(`${where} was rejected: ${res.status}`)
-    let bad = markerProblem(markers, res)
-    // Without markers: the same login form (its password field by name) shown again means rejected.
-    if (!bad && !a.success_marker && loginForm(res.text(), passwordField)?.named) bad = 'showed the login form again'
-    if (!bad && new URL(res.url).pathname === loginPath && res.url !== page.url && !a.success_marker) bad = 'came back to the login page'
-    if (bad) throw new AuthFailedError(`${where} was rejected: the answer ${bad}`)
-    if (a.check_url) {
-      const c = await get(a.check_url)
-      const problem =
-        c.status === 401 || c.status === 403
-          ? `answered ${c.status}`
-          : new URL(c.url).pathname === loginPath
-            ? 'led back to the login page'
-            : markerProblem(markers, c)
-      if (problem) throw new AuthFailedError(`${where} did not give a session: ${a.check_url} ${problem}`)
-    }
-    return `${where} succeeded (${jar.size} session cookie(s))`
   }
 
   const ended = (res: HttpResponse, requested: URL) => sessionEnded(res, requested, { auth, loginPath, markers, mine })
@@ -131,6 +86,64 @@ export async function authenticate(net: Egress, auth: Authentication, o: AuthOpt
   loggedIn = true
   const authed: Egress = Object.assign(Object.create(net) as Egress, { http })
   return { net: authed, summary, relogins: () => relogins }
+}
+
+/** The login form: fetched, filled and posted on the target's host; the answer (and check_url) must show a session. */
+async function formLogin(a: FormLogin, s: FormLoginSession): Promise<string> {
+  const { send, get, mine, markers, loginPath, jar } = s
+  const page = await get(a.login_url)
+  if (page.status >= 400) throw new AuthFailedError(`form login: the login page ${a.login_url} answered ${page.status}`)
+  const userField = a.username_field ?? 'username'
+  const passwordField = a.password_field ?? 'password'
+  const form = loginForm(page.text(), passwordField)
+  const action = new URL(form?.action || a.login_url, page.url)
+  if (!mine(action)) throw new AuthFailedError(`form login: the login form posts to another host (${action.host}); nothing was sent`)
+  const fields = new URLSearchParams()
+  for (const [k, v] of form?.hidden ?? []) fields.set(k, v)
+  for (const [k, v] of Object.entries(a.extra_fields ?? {})) fields.set(k, v)
+  fields.set(userField, a.username)
+  fields.set(passwordField, a.password)
+  let res = await send(action.href, {
+    method: 'POST',
+    body: fields.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', referer: page.url },
+    signal: s.signal,
+    maxBodyBytes: 512 * 1024,
+  })
+  // The answer to the login POST redirects to the landing page: read it (on the session's host only).
+  if (isRedirectStatus(res.status) && res.headers.location) {
+    const next = new URL(res.headers.location, res.url)
+    res = mine(next) ? await get(next.href) : res
+  }
+  const where = `form login to ${action.href}`
+  if (res.status >= 400) throw new AuthFailedError(`${where} was rejected: ${res.status}`)
+  let bad = markerProblem(markers, res)
+  // Without markers: the same login form (its password field by name) shown again means rejected.
+  if (!bad && !a.success_marker && loginForm(res.text(), passwordField)?.named) bad = 'showed the login form again'
+  if (!bad && new URL(res.url).pathname === loginPath && res.url !== page.url && !a.success_marker) bad = 'came back to the login page'
+  if (bad) throw new AuthFailedError(`${where} was rejected: the answer ${bad}`)
+  if (a.check_url) {
+    const c = await get(a.check_url)
+    const problem =
+      c.status === 401 || c.status === 403
+        ? `answered ${c.status}`
+        : new URL(c.url).pathname === loginPath
+          ? 'led back to the login page'
+          : markerProblem(markers, c)
+    if (problem) throw new AuthFailedError(`${where} did not give a session: ${a.check_url} ${problem}`)
+  }
+  return `${where} succeeded (${jar.size} session cookie(s))`
+}
+
+/** What the form login needs of the session being built. */
+interface FormLoginSession {
+  send: (url: string, req: HttpRequest) => Promise<HttpResponse>
+  get: (url: string) => Promise<HttpResponse>
+  mine: (u: URL) => boolean
+  markers: Markers
+  loginPath: string | null
+  jar: Map<string, string>
+  signal: AbortSignal
 }
 
 /** One request with the session's credentials (no re-login, no logout guard); keeps the session's cookies. */
