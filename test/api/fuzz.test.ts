@@ -141,7 +141,9 @@ async function refreshPools() {
       schedules: (await w.h.db.selectFrom('schedules').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id),
       // `/workspaces/{id}/members/{user_id}`: the members of the tenant's workspaces are the tenant alone.
       members: [userId],
-      integrations: (await w.h.db.selectFrom('integrations').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id),
+      integrations: (await w.h.db.selectFrom('integrations').select('id').where('user_id', '=', userId).orderBy('id').execute()).map(
+        (r) => r.id,
+      ),
     }
   }
 }
