@@ -119,5 +119,13 @@ for (const label of ['sqlite', 'postgres']) {
   )
 }
 reportDurations(results)
+// The runner's summary over every file: each file's own `ℹ tests/pass/fail/skipped` lines, added up.
+const total = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0 }
+for (const r of results) for (const [, k, n] of r.output.matchAll(/^ℹ (tests|pass|fail|cancelled|skipped) (\d+)$/gm)) total[k] += Number(n)
+console.log(
+  `\n=== summary ===\n  ${Object.entries(total)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ')} (${results.length} file runs)`,
+)
 console.log(`\n=== backends ===\n${[...passLines, ...backendLines].map((l) => `  ${l}`).join('\n')}\n`)
 process.exit(failed.length ? 1 : 0)
