@@ -226,7 +226,7 @@ async function runBackend(url: string, duration: number, connections: number, ru
       opts: post('/scans', () => ({ tool_id: 70, target_id: ids.targetId, tool_params: { ports: '80' } })),
     },
   ]
-  const chosen = routes.filter((r) => r.route.startsWith('bare Fastify (') || !only || only.some((o) => r.route.includes(o)))
+  const chosen = routes.filter((r) => r.route.startsWith('bare Fastify') || !only || only.some((o) => r.route.includes(o)))
   const results = new Map<string, autocannon.Result[]>(chosen.map((r) => [r.route, []]))
   try {
     // Warm-up: JIT, SQLite page cache, prepared statements.
