@@ -34,8 +34,11 @@ interface Result {
   note?: string
 }
 
-async function startServer(variant: string): Promise<{ port: number; child: ChildProcess; stats(): Promise<{ requests: number }> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/testbed/fuzz-site.ts', '--host', HOST, '--variant', variant], {
+export async function startServer(
+  variant: string,
+  host = HOST,
+): Promise<{ port: number; child: ChildProcess; stats(): Promise<{ requests: number }> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/testbed/fuzz-site.ts', '--host', host, '--variant', variant], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   })
@@ -52,7 +55,7 @@ async function startServer(variant: string): Promise<{ port: number; child: Chil
   return { port, child, stats }
 }
 
-async function which(cmd: string): Promise<string | null> {
+export async function which(cmd: string): Promise<string | null> {
   try {
     const { stdout } = await run$('which', [cmd])
     return stdout.trim() || null
@@ -75,7 +78,7 @@ async function timed(
 }
 
 /** Runs a command through bash and reads its CPU time from `times` (children's user and system time). */
-async function runCounted(bin: string, args: string[]): Promise<{ stdout: string; cpuMs: number }> {
+export async function runCounted(bin: string, args: string[]): Promise<{ stdout: string; cpuMs: number }> {
   const { stdout } = await run$(
     'bash',
     ['-c', '"$@" > >(cat); code=$?; wait; echo; echo "@@cpu"; times; exit $code', 'bash', bin, ...args],

@@ -1,6 +1,8 @@
 // Shared by the template engine tests: load a YAML template and run it against a test-bed URL
 // through the real direct egress (its scope guard) and a per-host limiter.
 import assert from 'node:assert/strict'
+import { before, after } from 'node:test'
+import { startTemplateSite, type TemplateSite } from '../../testbed/template-site.js'
 import { createDirectEgress } from '../../../src/engine/net/direct.js'
 import { parseScope } from '../../../src/toolkit/scope.js'
 import { HostLimiters } from '../../../src/tools/lib/http/rate-limit.js'
@@ -52,3 +54,16 @@ http:
     path:
       - "{{BaseURL}}${path}"
 ${extra}${body}`
+
+/** Starts the template bed before the file's tests and closes it (and the egress) after them. */
+export function useTemplateSite(): { readonly site: TemplateSite } {
+  const holder = {} as { site: TemplateSite }
+  before(async () => {
+    holder.site = await startTemplateSite()
+  })
+  after(async () => {
+    await holder.site.close()
+    await egress.close()
+  })
+  return holder
+}

@@ -287,6 +287,8 @@ http:
 `
     const [hit] = await posNeg(t)
     assert.equal(hit!.requestLine, 'GET /pos/login HTTP/1.1 → GET /account HTTP/1.1')
+    // Numbered response parts turn req-condition on by themselves, as nuclei does (community templates rely on it).
+    await posNeg(t.replace('    req-condition: true\n', ''))
     // Without the cookie jar the second step fails.
     assert.equal(
       (await run(t.replace('req-condition: true', 'req-condition: true\n    disable-cookie: true'), `${site.url}/pos`)).status,

@@ -62,6 +62,9 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   len: (a) => (arity('len', a, 1), Array.isArray(a[0]) ? a[0].length : toStr(a[0]!).length),
   to_lower: s1('to_lower', (s) => s.toLowerCase()),
   to_upper: s1('to_upper', (s) => s.toUpperCase()),
+  // Older templates' spellings of the two above.
+  tolower: s1('tolower', (s) => s.toLowerCase()),
+  toupper: s1('toupper', (s) => s.toUpperCase()),
   trim: (a) => (arity('trim', a, 1, 2), a.length === 2 ? trimSet(toStr(a[0]!), toStr(a[1]!), true, true) : toStr(a[0]!).trim()),
   trim_left: (a) => (arity('trim_left', a, 2), trimSet(toStr(a[0]!), toStr(a[1]!), true, false)),
   trim_right: (a) => (arity('trim_right', a, 2), trimSet(toStr(a[0]!), toStr(a[1]!), false, true)),

@@ -2,13 +2,14 @@
 // variables, payloads), sends it through the tool's egress (scope guard, per-host rate, timeout,
 // body bound), follows redirects by the scan's policy, keeps cookies, and evaluates matchers and
 // extractors (per request, or over all of a block's responses with req-condition).
+import { isIP } from 'node:net'
 import type { HttpResponse } from '../../../toolkit/egress.js'
 import type { RedirectLevel } from '../../../toolkit/tool.js'
 import { redirectAllowed } from '../http/redirect-policy.js'
 import type { HttpBlock, Template } from './model.js'
 import type { Value } from './dsl-parse.js'
 import type { EvalEnv } from './dsl-eval.js'
-import { interpolate, RunVars } from './interpolate.js'
+import { interpolate, RunVars, UnresolvedError } from './interpolate.js'
 import { combinations } from './payloads.js'
 import { responseVars, toTemplateResponse, type TemplateResponse } from './response.js'
 import { runExtractor, runMatchers } from './match.js'
@@ -58,6 +59,8 @@ export function targetVars(u: URL): Record<string, string> {
     Path: path,
     File: path.split('/').pop() ?? '',
     Scheme: u.protocol.replace(':', ''),
+    // The address connected to, where the target names one (a name's address is the egress's to resolve).
+    ...(isIP(u.hostname.replace(/^\[|\]$/g, '')) ? { ip: u.hostname.replace(/^\[|\]$/g, '') } : {}),
   }
 }
 
@@ -70,7 +73,7 @@ interface Built {
 
 /** A raw request after interpolation → method, URL (relative to the target's root) and headers. */
 function parseRaw(raw: string, root: string): Built {
-  const text = raw.replace(/^\s+/, '').replace(/\r\n/g, '\n')
+  const text = stripAnnotations(raw.replace(/^\s+/, '').replace(/\r\n/g, '\n'), root)
   const split = text.indexOf('\n\n')
   const head = split < 0 ? text : text.slice(0, split)
   const body = split < 0 ? '' : text.slice(split + 2)
@@ -90,16 +93,40 @@ function parseRaw(raw: string, root: string): Built {
   return { method: m[1]!.toUpperCase(), url: target, headers, body: body.replace(/\n/g, '\r\n') }
 }
 
-/** Every request of a block in order (paths, then raw), interpolated with `vars`. */
-function buildRequests(block: HttpBlock, env: EvalEnv, root: string): Built[] {
-  const out: Built[] = []
-  for (const p of block.paths) {
-    const headers = Object.fromEntries(Object.entries(block.headers).map(([k, v]) => [k, interpolate(v, env)]))
-    out.push({ method: block.method, url: interpolate(p, env), headers, body: interpolate(block.body, env) })
+/**
+ * Leading request annotations (`@timeout: 10s`, `@Host: ...`, `@tls-sni: ...`) are dropped: Ward's own
+ * request timeout bounds every request, and `@Host` may only name the target itself.
+ */
+function stripAnnotations(text: string, root: string): string {
+  let rest = text
+  for (let m = /^@([\w-]+):?[ \t]*([^\n]*)\n/.exec(rest); m; m = /^@([\w-]+):?[ \t]*([^\n]*)\n/.exec(rest)) {
+    if (m[1]!.toLowerCase() === 'host') {
+      const value = m[2]!.trim()
+      const host = /^[a-z][\w+.-]*:\/\//i.test(value) ? new URL(value).hostname : value.replace(/:\d+$/, '')
+      if (host.toLowerCase() !== new URL(root).hostname.toLowerCase())
+        throw new TemplateScopeError(`request to ${host.slice(0, 100)} refused: templates only reach the target ${new URL(root).host}`)
+    }
+    rest = rest.slice(m[0].length)
   }
-  for (const r of block.raw) out.push(parseRaw(interpolate(r, env), root))
-  return out
+  return rest
 }
+
+const requestCount = (block: HttpBlock) => block.paths.length + block.raw.length
+
+/**
+ * Request `i` of a block (paths, then raw), interpolated with the run's variables at the time it is
+ * sent, so a step can use what an earlier step extracted.
+ */
+function buildRequest(block: HttpBlock, i: number, env: EvalEnv, root: string): Built {
+  const p = block.paths[i]
+  if (p === undefined) return parseRaw(interpolate(block.raw[i - block.paths.length]!, env), root)
+  const headers = Object.fromEntries(Object.entries(block.headers).map(([k, v]) => [k, interpolate(v, env)]))
+  return { method: block.method, url: interpolate(p, env), headers, body: interpolate(block.body, env) }
+}
+
+/** The names the template's extractors give their values (variables of later steps). */
+export const extractorNames = (t: Template): Set<string> =>
+  new Set(t.http.flatMap((b) => b.extractors.flatMap((x) => (x.name ? [x.name] : []))))
 
 const sameHost = (a: URL, b: URL) => a.hostname.toLowerCase() === b.hostname.toLowerCase()
 
@@ -154,12 +181,20 @@ export async function runHttpTemplate(
 async function runRequests(run: TemplateRun, block: HttpBlock, matches: TemplateMatch[]): Promise<boolean> {
   const { env, t } = run
   const responses: TemplateResponse[] = []
-  const reqs = buildRequests(block, run.evalEnv, run.root)
-  for (let i = 0; i < reqs.length; i++) {
+  for (let i = 0; i < requestCount(block); i++) {
     if (env.signal.aborted) return true
+    let built: Built
+    try {
+      built = buildRequest(block, i, run.evalEnv, run.root)
+    } catch (e) {
+      // A value an earlier step was to extract is missing: the target is not what this sequence
+      // needs, so it ends here unmatched (as nuclei skips such a request).
+      if (e instanceof UnresolvedError && e.variable && extractorNames(t).has(e.variable)) return false
+      throw e
+    }
     let r: TemplateResponse
     try {
-      r = await sendRequest(run, reqs[i]!, block)
+      r = await sendRequest(run, built, block)
     } catch (e) {
       if (e instanceof TemplateScopeError || env.signal.aborted) throw e
       run.stats.failures.push((e as Error).message)

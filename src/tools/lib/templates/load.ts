@@ -192,7 +192,7 @@ function httpBlock(b: Record<string, unknown>, o: LoadOptions, files: Record<str
     maxRedirects: Math.min(Number(b['max-redirects'] ?? 10) || 10, 10),
     disableCookie: bool(b['disable-cookie']),
     stopAtFirstMatch: bool(b['stop-at-first-match']),
-    reqCondition: bool(b['req-condition']),
+    reqCondition: bool(b['req-condition']) || numberedResponseParts(b),
     matchersCondition: str(b['matchers-condition']).toLowerCase() === 'and' ? 'and' : 'or',
     matchers: list2(b.matchers).map(matcher),
     extractors: list2(b.extractors).map(extractor),
@@ -203,6 +203,15 @@ function httpBlock(b: Record<string, unknown>, o: LoadOptions, files: Record<str
   checkMarkers([...paths, ...raw, ...Object.values(headers), block.body])
   if (block.matchers.length === 0 && block.extractors.length === 0) skip('an http request has no matchers and no extractors')
   return block
+}
+
+/**
+ * Whether matchers or extractors name a numbered response (status_code_1, body_2): nuclei then turns
+ * req-condition on by itself, and community templates rely on it.
+ */
+function numberedResponseParts(b: Record<string, unknown>): boolean {
+  const exprs = [...list2(b.matchers), ...list2(b.extractors)].flatMap((m) => [...list(m.dsl), str(m.part)])
+  return exprs.some((e) => /\b(?:status_code|body|header|all_headers|response|raw|content_length|content_type|duration)_\d+\b/.test(e))
 }
 
 const MATCHER_TYPES = new Set(['word', 'regex', 'status', 'size', 'binary', 'dsl'])

@@ -1,7 +1,7 @@
 // Matchers and extractors over one response's variables (nuclei semantics: part, condition,
 // negative, case-insensitive, hex encoding, match-all; named extractor values become variables).
 import type { Extractor, Matcher } from './model.js'
-import type { Value } from './dsl-parse.js'
+import { DslError, type Value } from './dsl-parse.js'
 import { evalDsl, truthy, type EvalEnv } from './dsl-eval.js'
 import { toStr } from './dsl-functions.js'
 import { interpolate } from './interpolate.js'
@@ -23,6 +23,19 @@ export function partOf(env: EvalEnv, part: string): string {
   const vars = env.vars
   const v = vars instanceof Map ? vars.get(name) : (vars as Record<string, Value>)[name]
   return v === undefined ? '' : toStr(v)
+}
+
+/**
+ * A DSL matcher or extractor over a value the response did not give (an extractor that found
+ * nothing, a step that got no answer) is false, as in nuclei; other errors stay errors.
+ */
+function evalOrMissing(e: string, env: EvalEnv): Value {
+  try {
+    return evalDsl(e, env)
+  } catch (err) {
+    if (err instanceof DslError && err.message.startsWith('unknown variable ')) return null
+    throw err
+  }
 }
 
 function combine(results: boolean[], condition: 'and' | 'or'): boolean {
@@ -81,7 +94,7 @@ export function runMatcher(m: Matcher, env: EvalEnv, bodyBytes?: Buffer): MatchO
     }
     case 'dsl':
       results = m.dsl.map((e) => {
-        const ok = truthy(evalDsl(e, env))
+        const ok = truthy(evalOrMissing(e, env))
         if (ok) hits.push(e)
         return ok
       })
@@ -165,7 +178,7 @@ export function runExtractor(x: Extractor, env: EvalEnv, headers: Record<string,
     }
     case 'dsl':
       for (const e of x.dsl) {
-        const v = evalDsl(e, env)
+        const v = evalOrMissing(e, env)
         if (v !== null && v !== '' && v !== false) out.push(toStr(v))
       }
       break

@@ -1,7 +1,7 @@
 // One template against one target: its outcome is matched (with what), clean, or an error whose
 // message says why (a hostile regex, too many payloads, a request off the target, no answer).
 import type { Template } from './model.js'
-import { runHttpTemplate, type TemplateHttpEnv, type TemplateMatch, TemplateScopeError } from './http.js'
+import { extractorNames, runHttpTemplate, type TemplateHttpEnv, type TemplateMatch, TemplateScopeError } from './http.js'
 import { createRegexRunner, RegexError } from './regex.js'
 import { PayloadLimitError } from './payloads.js'
 import { UnresolvedError } from './interpolate.js'
@@ -11,7 +11,7 @@ export type TemplateOutcome =
   | { status: 'matched'; matches: TemplateMatch[]; requests: number }
   | { status: 'clean'; requests: number }
   | { status: 'error'; message: string; requests: number }
-  | { status: 'skipped'; reason: string; requests: 0 }
+  | { status: 'skipped'; reason: string; requests: number }
 
 /** Regex work one template may spend on one target. */
 export const REGEX_BUDGET_MS = 3000
@@ -27,6 +27,13 @@ export async function runTemplate(t: Template, env: TemplateHttpEnv): Promise<Te
       return { status: 'error', message: `no response: ${stats.failures[0]}`, requests: stats.requests }
     return { status: 'clean', requests: stats.requests }
   } catch (e) {
+    const missing = e instanceof UnresolvedError ? e.variable : undefined
+    if (missing && !definedBy(t).has(missing))
+      return {
+        status: 'skipped',
+        reason: `needs the variable ${missing}, which the template leaves to the user (nuclei's -var); Ward has no setting for it`,
+        requests: stats.requests,
+      }
     if (
       e instanceof RegexError ||
       e instanceof PayloadLimitError ||
@@ -38,4 +45,12 @@ export async function runTemplate(t: Template, env: TemplateHttpEnv): Promise<Te
     if (env.signal.aborted) return { status: 'error', message: 'scan stopped', requests: stats.requests }
     return { status: 'error', message: (e as Error).message, requests: stats.requests }
   }
+}
+
+/** The names a template gives values to itself: its variables, payloads and named extractors. */
+function definedBy(t: Template): Set<string> {
+  const names = extractorNames(t)
+  for (const k of Object.keys(t.variables)) names.add(k)
+  for (const b of t.http) for (const k of Object.keys(b.payloads)) names.add(k)
+  return names
 }

@@ -1,7 +1,7 @@
 // The template phase of the Website Scanner: stored http templates the filter allows, run against the
 // scanned URL, one test each; a template that matched is a finding `template.<id>`.
 import type { ScanContext } from '../../../toolkit/tool.js'
-import { mapLimit } from '../../../toolkit/limit.js'
+import { scanBudget } from '../../../toolkit/budget.js'
 import type { HostLimiters } from '../../lib/http/rate-limit.js'
 import {
   createRequestCluster,
@@ -16,6 +16,7 @@ import type { Egress } from '../../../toolkit/egress.js'
 import type { Recorder } from '../../../toolkit/recorder.js'
 import { placed, type Where } from '../output.js'
 import { templateHit } from '../detect/templates.js'
+import { LIMITS } from '../params.js'
 
 export interface TemplatePhase {
   ctx: ScanContext<unknown>
@@ -53,7 +54,8 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
     signal: ctx.signal,
   }
   let requests = 0
-  await mapLimit(chosen, 4, ctx.signal, (t) =>
+  // In the scan's one budget (per host too), as many at once as the scanner's other request phases.
+  await scanBudget(ctx).each(chosen, { limit: LIMITS.concurrency, host: p.base.hostname, signal: ctx.signal }, (t) =>
     p.rec.test(
       `Template ${t.id}: ${t.info.name}`,
       `Check template ${t.id} (${t.path}) against ${p.base.href}`,
