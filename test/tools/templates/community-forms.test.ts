@@ -1,7 +1,8 @@
 // Forms the community templates use that the first engine tests did not: measured against a sample of
 // the community repository (docs/templates.md), each of these made templates fail or error.
-import { test } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { loadTemplate } from '../../../src/tools/lib/templates/index.js'
 import { BLOCKED_HOST, run, useTemplateSite } from './engine-helpers.js'
 
 const bed = useTemplateSite()
@@ -123,6 +124,63 @@ test('older spellings tolower/toupper, and ip for an address target', async () =
     matchers:
       - type: dsl
         dsl: ["contains(tolower(body), 'powered by acmecms') && toupper('a') == 'A' && ip == Host"]
+`
+  assert.equal((await run(t, `${bed.site.url}/pos`)).status, 'matched')
+  assert.equal((await run(t, `${bed.site.url}/neg`)).status, 'clean')
+})
+
+describe('flow: http(N) joined by && and ||', () => {
+  const flow = (expr: string, firstInternal: boolean) => `${head('flow')}flow: ${expr}
+http:
+  - method: GET
+    path: ["{{BaseURL}}/word"]
+    matchers:
+      - type: word
+        internal: ${firstInternal}
+        words: ["AcmeCMS"]
+  - method: GET
+    path: ["{{RootURL}}/landing"]
+    matchers:
+      - type: word
+        words: ["landing page marker"]
+`
+  test('&&: the second block runs only where the first matched; an internal precondition is not reported', async () => {
+    bed.site.reset()
+    const pos = await run(flow('http(1) && http(2)', true), `${bed.site.url}/pos`)
+    assert.equal(pos.status, 'matched')
+    assert.deepEqual(pos.status === 'matched' ? pos.matches.map((x) => x.requestLine) : [], ['GET /landing HTTP/1.1'])
+    bed.site.reset()
+    assert.equal((await run(flow('http(1) && http(2)', true), `${bed.site.url}/neg`)).status, 'clean')
+    assert.equal(bed.site.hits.get('/landing'), undefined, 'the second block was not sent')
+  })
+  test('||: the second block runs only where the first did not match', async () => {
+    bed.site.reset()
+    const pos = await run(flow('(http(1)) || http(2);', false), `${bed.site.url}/pos`)
+    assert.deepEqual(pos.status === 'matched' ? pos.matches.map((x) => x.requestLine) : pos, ['GET /pos/word HTTP/1.1'])
+    assert.equal(bed.site.hits.get('/landing'), undefined)
+    const neg = await run(flow('http(1) || http(2)', false), `${bed.site.url}/neg`)
+    assert.deepEqual(neg.status === 'matched' ? neg.matches.map((x) => x.requestLine) : neg, ['GET /landing HTTP/1.1'])
+  })
+  test('a flow beyond that (JavaScript) is refused at load with its reason', () => {
+    const r = loadTemplate(flow('for (let x of iterate(template.a)) { http(1) }', true), { path: 'f.yaml' })
+    assert.equal(r.ok, false)
+    assert.match(r.ok ? '' : r.reason, /flow: only http\(N\) joined by && and \|\| is supported/)
+    const bad = loadTemplate(flow('http(1) && http(3)', true), { path: 'f.yaml' })
+    assert.match(bad.ok ? '' : bad.reason, /http\(3\) names no request block \(the template has 2\)/)
+  })
+})
+
+test('date_time and the short spellings randbase, trimprefix, trimsuffix', async () => {
+  const year = String(new Date().getUTCFullYear())
+  const t = `${head('dates')}http:
+  - method: GET
+    path: ["{{BaseURL}}/word"]
+    matchers:
+      - type: dsl
+        dsl:
+          - "date_time('%Y') == '${year}' && date_time('2006-01-02', 0) == '1970-01-01' && date_time('%H:%m:%s', 3723) == '01:02:03'"
+          - "len(randbase(5)) == 5 && trimprefix('abc', 'a') == 'bc' && trimsuffix('abc', 'c') == 'ab' && contains(body, 'AcmeCMS')"
+        condition: and
 `
   assert.equal((await run(t, `${bed.site.url}/pos`)).status, 'matched')
   assert.equal((await run(t, `${bed.site.url}/neg`)).status, 'clean')

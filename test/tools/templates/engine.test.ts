@@ -465,8 +465,8 @@ describe('unsupported templates are skipped with their reason', () => {
     assert.equal(reasonOf(head + 'javascript:\n  - code: x\n'), 'javascript protocol is not supported')
     assert.equal(reasonOf(head + 'file:\n  - extensions: [all]\n'), 'file protocol (reads local files) is not supported')
     assert.equal(
-      reasonOf(head + 'flow: http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n'),
-      'flow: (scripted control flow) is not supported',
+      reasonOf(head + 'flow: iterate(1) && http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n'),
+      'flow: only http(N) joined by && and || is supported (at "iterate(1) && http(1)")',
     )
     assert.equal(
       reasonOf(head + 'http:\n  - raw: ["GET / HTTP/1.1"]\n    unsafe: true\n    matchers: [{type: status, status: [200]}]\n'),

@@ -104,13 +104,13 @@ test('import of .tar.gz and .zip archives as users download them (a top folder, 
     zipSync({
       'repo-main/http/z-zip.yaml': strToU8(tpl('z-zip', { severity: 'low', tags: 'panel' })),
       'repo-main/http/bad.yaml': strToU8(
-        'id: bad\ninfo: {name: b, author: w, severity: low}\nflow: http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n',
+        'id: bad\ninfo: {name: b, author: w, severity: low}\nflow: iterate(1) && http(1)\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n',
       ),
     }),
   )
   const z = JSON.parse(await admin(['templates', 'import', zip], { json: 'true' }))
   assert.equal(z.loaded, 1)
-  assert.deepEqual(z.skipped, [{ file: `${zip}:repo-main/http/bad.yaml`, reason: 'flow: (scripted control flow) is not supported' }])
+  assert.deepEqual(z.skipped, [{ file: `${zip}:repo-main/http/bad.yaml`, reason: 'flow: only http(N) joined by && and || is supported (at "iterate(1) && http(1)")' }])
   await assert.rejects(admin(['templates', 'import', path.join(dir, 'missing.zip')]), UsageError)
   await assert.rejects(admin(['templates', 'import', path.join(dir, 'main.tar.gz'.replace('tar.gz', 'rar'))]), UsageError)
 })

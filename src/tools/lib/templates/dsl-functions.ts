@@ -62,9 +62,6 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   len: (a) => (arity('len', a, 1), Array.isArray(a[0]) ? a[0].length : toStr(a[0]!).length),
   to_lower: s1('to_lower', (s) => s.toLowerCase()),
   to_upper: s1('to_upper', (s) => s.toUpperCase()),
-  // Older templates' spellings of the two above.
-  tolower: s1('tolower', (s) => s.toLowerCase()),
-  toupper: s1('toupper', (s) => s.toUpperCase()),
   trim: (a) => (arity('trim', a, 1, 2), a.length === 2 ? trimSet(toStr(a[0]!), toStr(a[1]!), true, true) : toStr(a[0]!).trim()),
   trim_left: (a) => (arity('trim_left', a, 2), trimSet(toStr(a[0]!), toStr(a[1]!), true, false)),
   trim_right: (a) => (arity('trim_right', a, 2), trimSet(toStr(a[0]!), toStr(a[1]!), false, true)),
@@ -188,10 +185,37 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   rand_int: (a) => (arity('rand_int', a, 0, 2), randomInt(int(a[0], 0), Math.max(int(a[0], 0) + 1, int(a[1], 2 ** 31 - 1)))),
   rand_ip: () => `${randomInt(1, 224)}.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
   unix_time: (a) => (arity('unix_time', a, 0, 1), Math.floor(Date.now() / 1000) + int(a[0], 0)),
+  date_time: (a) => (arity('date_time', a, 1, 2), formatDate(toStr(a[0]!), a[1] == null ? new Date() : new Date(int(a[1], 0) * 1000))),
   to_number: (a) => (arity('to_number', a, 1), Number(toStr(a[0]!))),
   to_string: (a) => (arity('to_string', a, 1), toStr(a[0]!)),
   dec_to_hex: (a) => (arity('dec_to_hex', a, 1), Number(a[0]).toString(16)),
   hex_to_dec: (a) => (arity('hex_to_dec', a, 1), parseInt(toStr(a[0]!).replace(/^0x/i, ''), 16)),
   compare_versions: (a) => (arity('compare_versions', a, 2, Infinity), a.slice(1).every((c) => satisfies(toStr(a[0]!), toStr(c)))),
   random_bytes: (a) => randomBytes(Math.min(int(a[0], 8), 4096)).toString('latin1'),
+}
+
+// Older or shorter spellings the community templates still use.
+for (const [alias, name] of [
+  ['tolower', 'to_lower'],
+  ['toupper', 'to_upper'],
+  ['randbase', 'rand_base'],
+  ['trimprefix', 'trim_prefix'],
+  ['trimsuffix', 'trim_suffix'],
+] as const)
+  DSL_FUNCTIONS[alias] = DSL_FUNCTIONS[name]!
+
+/** date_time's layouts (UTC): nuclei's %Y-%M-%D %H:%m:%s, or Go's reference date 2006-01-02 15:04:05. */
+function formatDate(layout: string, d: Date): string {
+  const p2 = (n: number) => String(n).padStart(2, '0')
+  const parts: Record<string, string> = {
+    Y: String(d.getUTCFullYear()),
+    M: p2(d.getUTCMonth() + 1),
+    D: p2(d.getUTCDate()),
+    H: p2(d.getUTCHours()),
+    m: p2(d.getUTCMinutes()),
+    s: p2(d.getUTCSeconds()),
+  }
+  if (layout.includes('%')) return layout.replace(/%([YMDHms])/g, (_, k: string) => parts[k]!)
+  const go: Record<string, string> = { '2006': parts.Y!, '01': parts.M!, '02': parts.D!, '15': parts.H!, '04': parts.m!, '05': parts.s! }
+  return layout.replace(/2006|01|02|15|04|05/g, (k) => go[k]!)
 }

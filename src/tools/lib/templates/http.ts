@@ -11,6 +11,7 @@ import type { Value } from './dsl-parse.js'
 import type { EvalEnv } from './dsl-eval.js'
 import { interpolate, RunVars, UnresolvedError } from './interpolate.js'
 import { combinations } from './payloads.js'
+import { evalFlow } from './flow.js'
 import { responseVars, toTemplateResponse, type TemplateResponse } from './response.js'
 import { runExtractor, runMatchers } from './match.js'
 import type { RequestCluster } from './cluster.js'
@@ -163,14 +164,32 @@ export async function runHttpTemplate(
   for (const [k, v] of Object.entries(t.variables)) vars.set(k, interpolate(v, evalEnv))
   const run: TemplateRun = { t, env, regex, stats, vars, evalEnv, jar: new Map(), root: targetVars(env.target).RootURL! }
   const matches: TemplateMatch[] = []
-  for (const block of t.http) {
-    for (const combo of combinations(block.payloads, block.attack)) {
-      if (env.signal.aborted) return matches
-      for (const [k, v] of Object.entries(combo)) vars.set(k, v)
-      if (await runRequests(run, block, matches)) return matches
-    }
+  if (t.flow) {
+    await evalFlow(t.flow, async (n) => {
+      let any = false
+      for (const block of n === null ? t.http : [t.http[n - 1]!]) {
+        const found: TemplateMatch[] = []
+        await runBlock(run, block, found)
+        any ||= found.length > 0
+        // A block whose matchers are all internal is a precondition (is this the product?): not reported.
+        if (block.matchers.some((m) => !m.internal) || block.matchers.length === 0) matches.push(...found)
+      }
+      return any
+    })
+    return matches
   }
+  for (const block of t.http) if (await runBlock(run, block, matches)) return matches
   return matches
+}
+
+/** One block over its payload combinations; true when the run ends here (aborted, or stopped at a match). */
+async function runBlock(run: TemplateRun, block: HttpBlock, matches: TemplateMatch[]): Promise<boolean> {
+  for (const combo of combinations(block.payloads, block.attack)) {
+    if (run.env.signal.aborted) return true
+    for (const [k, v] of Object.entries(combo)) run.vars.set(k, v)
+    if (await runRequests(run, block, matches)) return true
+  }
+  return false
 }
 
 /**

@@ -7,6 +7,7 @@ import { callsOf, DslError } from './dsl-parse.js'
 import { DSL_FUNCTIONS } from './dsl-functions.js'
 import { compileRegex, RegexError } from './regex.js'
 import { markersOf } from './interpolate.js'
+import { FlowError, parseFlow } from './flow.js'
 import { JqError, parseJq } from './jq.js'
 import { parseXPath, XPathError } from './xpath.js'
 
@@ -37,7 +38,6 @@ const UNSUPPORTED_PROTOCOLS: Record<string, string> = {
   headless: 'headless (browser) protocol is not supported',
   javascript: 'javascript protocol is not supported',
   file: 'file protocol (reads local files) is not supported',
-  flow: 'flow: (scripted control flow) is not supported',
   workflows: 'workflows are not supported',
   websocket: 'websocket protocol is not supported',
   whois: 'whois protocol is not supported',
@@ -91,7 +91,7 @@ export function loadTemplate(text: string, o: LoadOptions): LoadResult {
       ),
     ]
     if (protocols.length === 0) skip('no supported protocol (http, tcp/network, dns, ssl)')
-    if (protocols.length > 1) skip(`several protocols in one template (${protocols.join(', ')}) need flow, which is not supported`)
+    if (protocols.length > 1) skip(`several protocols in one template (${protocols.join(', ')}) are not supported`)
     const protocol = protocols[0]!
     const files: Record<string, string> = {}
     const variables: Record<string, string> = {}
@@ -106,12 +106,13 @@ export function loadTemplate(text: string, o: LoadOptions): LoadResult {
       variables,
       http: blocks,
       stopAtFirstMatch: bool(d['stop-at-first-match']),
+      flow: 'flow' in d ? parseFlow(str(d.flow), blocks.length) : null,
       path: o.path,
     }
     return { ok: true, template, files }
   } catch (e) {
     if (e instanceof Skip) return { ok: false, reason: e.message, id }
-    if (e instanceof DslError || e instanceof RegexError || e instanceof JqError || e instanceof XPathError)
+    if (e instanceof DslError || e instanceof FlowError || e instanceof RegexError || e instanceof JqError || e instanceof XPathError)
       return { ok: false, reason: e.message, id }
     throw e
   }

@@ -1,4 +1,6 @@
 // A template as the engine sees it after loading: the nuclei YAML keys Ward runs, typed.
+import type { FlowNode } from './flow.js'
+
 export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical' | 'unknown'
 
 export interface TemplateInfo {
@@ -80,6 +82,8 @@ export interface Template {
   variables: Record<string, string>
   http: HttpBlock[]
   stopAtFirstMatch: boolean
+  /** Which http blocks run, and when (`flow:`); null: all of them, in order. */
+  flow: FlowNode | null
   /** The file it came from (relative to the imported tree) — for messages. */
   path: string
 }
