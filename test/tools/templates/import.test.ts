@@ -110,7 +110,9 @@ test('import of .tar.gz and .zip archives as users download them (a top folder, 
   )
   const z = JSON.parse(await admin(['templates', 'import', zip], { json: 'true' }))
   assert.equal(z.loaded, 1)
-  assert.deepEqual(z.skipped, [{ file: `${zip}:repo-main/http/bad.yaml`, reason: 'flow: only http(N) joined by && and || is supported (at "iterate(1) && http(1)")' }])
+  assert.deepEqual(z.skipped, [
+    { file: `${zip}:repo-main/http/bad.yaml`, reason: 'flow: only http(N) joined by && and || is supported (at "iterate(1) && http(1)")' },
+  ])
   await assert.rejects(admin(['templates', 'import', path.join(dir, 'missing.zip')]), UsageError)
   await assert.rejects(admin(['templates', 'import', path.join(dir, 'main.tar.gz'.replace('tar.gz', 'rar'))]), UsageError)
 })

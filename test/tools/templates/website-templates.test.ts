@@ -135,3 +135,32 @@ test('tool_params.templates is validated: unknown keys and severities are refuse
     true,
   )
 })
+
+test('output_data.templates counts every request sent, not only the clustered GETs', async () => {
+  const post = `id: acme-post
+info: {name: post, author: ward, severity: low, tags: exposure}
+http:
+  - raw:
+      - |
+        POST /raw HTTP/1.1
+        Host: {{Hostname}}
+        X-Ward: raw
+
+        a=1
+    matchers:
+      - type: word
+        words: ["raw ok"]
+`
+  const two: StoredTemplate[] = [
+    { id: 'acme-post', path: 'http/acme-post.yaml', yaml: post, files: {} },
+    { id: 'acme-get-1', path: 'http/a.yaml', yaml: T('acme-get-1', '/pos/word', 'AcmeCMS'), files: {} },
+    { id: 'acme-get-2', path: 'http/b.yaml', yaml: T('acme-get-2', '/pos/word', 'AcmeCMS'), files: {} },
+  ]
+  const r = await runTool(websiteScanner, {
+    target: site.url + '/',
+    params: { scan_type: 'light', templates: { ids: ['acme-post', 'acme-get-1', 'acme-get-2'] } },
+    templates: { forProtocol: async (p) => (p === 'http' ? two : []) },
+  })
+  // Three asked; the two identical GETs are sent once: one POST and one GET leave Ward.
+  assert.deepEqual(r.output.templates, { run: 3, requests: 3, requests_sent: 2, requests_saved_by_clustering: 1 })
+})

@@ -69,7 +69,13 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
       placed(p.where),
     ),
   )
-  ctx.output('templates', { run: chosen.length, requests, requests_sent: cluster.sent, requests_saved_by_clustering: cluster.saved })
+  // Sent: every request asked for but those another template's identical request answered (POSTs too).
+  ctx.output('templates', {
+    run: chosen.length,
+    requests,
+    requests_sent: requests - cluster.saved,
+    requests_saved_by_clustering: cluster.saved,
+  })
   ctx.log(`templates done: ${chosen.length} templates, ${requests} requests (${cluster.saved} answered by clustering)`)
   return chosen.length
 }
