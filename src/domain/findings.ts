@@ -76,6 +76,8 @@ export async function findingMaker(db: Db): Promise<(f: FindingInput, at: Findin
   for (const cve of await importedKevCves(db)) kev.add(cve)
   return async (f, at) => {
     const cves = [...(f.check.cve ?? []), ...(f.cve ?? [])]
-    return buildFinding(f, at, kev, cves.length ? await findingEpss(db, cves) : null)
+    const imported = cves.length ? await findingEpss(db, cves) : null
+    // A score the check states itself has no date of its own: it is dated the day the scan read it.
+    return buildFinding(f, at, kev, imported ?? (f.epss != null ? { score: f.epss, date: at.now.slice(0, 10) } : null))
   }
 }

@@ -25,6 +25,8 @@ export interface Hit {
   name?: string
   /** CVSS base score and vector of this occurrence's CVEs (the highest), for version findings. */
   cvss?: { score: number; vector: string | null } | null
+  /** An EPSS probability the check's source states (a template's classification); an imported score of its CVEs wins. */
+  epss?: number | null
 }
 
 /** Where a test's hits are when they do not say (the port and service the test looked at). */

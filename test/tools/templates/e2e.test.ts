@@ -19,6 +19,8 @@ info:
   reference: [https://example.invalid/acme-console]
   classification:
     cwe-id: CWE-306
+    cve-id: CVE-2099-7777
+    epss-score: 0.31
     cvss-metrics: CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N
     cvss-score: 9.1
 http:
@@ -65,6 +67,8 @@ test('an imported template finds its finding in a deep scan through the API', as
     assert.equal(f.risk_level, 3)
     assert.equal(f.cwe, 'CWE-306')
     assert.equal(f.cvss_score, 9.1)
+    // No imported EPSS score for its CVE: the template's own, dated the day the scan read it.
+    assert.deepEqual(f.epss, { score: 0.31, date: new Date().toISOString().slice(0, 10) })
     assert.equal(f.recommendation, 'Put the console behind authentication.')
     assert.ok(f.references.includes('https://example.invalid/acme-console'))
     assert.match(JSON.stringify(f.vuln_evidence), /GET \/pos\/word HTTP\/1\.1.*AcmeCMS admin console.*Welcome to AcmeCMS/)
@@ -75,6 +79,14 @@ test('an imported template finds its finding in a deep scan through the API', as
     )
     const output = (await w.req('GET', `/api/v2/scans/${after.id}/output`)).json().data
     assert.equal(JSON.stringify(output).includes('requests_saved_by_clustering'), true)
+
+    // An imported EPSS score of the template's CVE wins over the template's own.
+    await w.h.db
+      .insertInto('epss_scores')
+      .values({ cve: 'CVE-2099-7777', score: 0.77, percentile: 0.9, score_date: '2026-11-20' })
+      .execute()
+    const again = (await scan()).findings.find((x) => x.vuln_id === 'template.acme-admin-console')
+    assert.deepEqual(again.epss, { score: 0.77, date: '2026-11-20' })
   } finally {
     await w.close()
     await site.close()

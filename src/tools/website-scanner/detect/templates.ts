@@ -40,6 +40,7 @@ export function templateHit(t: Template, m: TemplateMatch): Hit {
     url: m.url,
     evidence: tableEvidence(['part', 'value'], rows),
     cvss: c.cvssScore !== null ? { score: c.cvssScore, vector: c.cvssMetrics } : null,
+    epss: c.epssScore !== null && c.epssScore >= 0 && c.epssScore <= 1 ? c.epssScore : null,
     confirmed: false,
   }
 }
