@@ -4,9 +4,12 @@ import type { FindingInput } from '../toolkit/tool.js'
 import type { Db } from '../store/db.js'
 import type { FindingPlace, FindingRecord } from '../store/finding-rows.js'
 import { importedKevCves } from '../store/kev-cves.js'
-import { epssOf } from '../store/cves.js'
+import { epssOf, nvdCvssOf } from '../store/cves.js'
 import { dedupKey } from './finding-identity.js'
 import { isInKev, loadKevSnapshot } from './kev.js'
+
+/** vuln_id prefix of the findings of check templates (decisions.md "Templates"). */
+const TEMPLATE_PREFIX = 'template.'
 
 export type { FindingPlace } from '../store/finding-rows.js'
 
@@ -77,7 +80,15 @@ export async function findingMaker(db: Db): Promise<(f: FindingInput, at: Findin
   return async (f, at) => {
     const cves = [...(f.check.cve ?? []), ...(f.cve ?? [])]
     const imported = cves.length ? await findingEpss(db, cves) : null
+    // A template's CVSS is what its author wrote; the imported NVD record of its CVEs wins.
+    const nvd = f.check.id.startsWith(TEMPLATE_PREFIX)
+      ? await nvdCvssOf(
+          db,
+          cves.map((c) => c.toUpperCase()),
+        )
+      : null
+    const input = nvd ? { ...f, cvss: nvd } : f
     // A score the check states itself has no date of its own: it is dated the day the scan read it.
-    return buildFinding(f, at, kev, imported ?? (f.epss != null ? { score: f.epss, date: at.now.slice(0, 10) } : null))
+    return buildFinding(input, at, kev, imported ?? (f.epss != null ? { score: f.epss, date: at.now.slice(0, 10) } : null))
   }
 }

@@ -136,6 +136,27 @@ export async function epssOf(db: Db, cves: readonly string[]): Promise<Array<{ c
     .execute()
 }
 
+/** The highest imported CVSS base score (v3.x, else v4.0) among these CVEs, with its vector; null when none is scored. */
+export async function nvdCvssOf(db: Db, cves: readonly string[]): Promise<{ score: number; vector: string } | null> {
+  if (!cves.length) return null
+  const rows = await db
+    .selectFrom('cves')
+    .select(['cvss3_score', 'cvss3_vector', 'cvss4_score', 'cvss4_vector'])
+    .where('cve', 'in', [...cves])
+    .execute()
+  let best: { score: number; vector: string } | null = null
+  for (const r of rows) {
+    const s =
+      r.cvss3_score !== null && r.cvss3_vector
+        ? { score: r.cvss3_score, vector: r.cvss3_vector }
+        : r.cvss4_score !== null && r.cvss4_vector
+          ? { score: r.cvss4_score, vector: r.cvss4_vector }
+          : null
+    if (s && (!best || s.score > best.score)) best = s
+  }
+  return best
+}
+
 /**
  * Gives stored findings the EPSS score of an import (the highest of their CVEs), so findings raised
  * before `ward admin epss import` are enriched like new ones; returns how many changed.

@@ -80,13 +80,30 @@ test('an imported template finds its finding in a deep scan through the API', as
     const output = (await w.req('GET', `/api/v2/scans/${after.id}/output`)).json().data
     assert.equal(JSON.stringify(output).includes('requests_saved_by_clustering'), true)
 
-    // An imported EPSS score of the template's CVE wins over the template's own.
+    // Imported EPSS and NVD records of the template's CVE win over the template's own scores.
     await w.h.db
       .insertInto('epss_scores')
       .values({ cve: 'CVE-2099-7777', score: 0.77, percentile: 0.9, score_date: '2026-11-20' })
       .execute()
+    const vector = 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N'
+    await w.h.db
+      .insertInto('cves')
+      .values({
+        cve: 'CVE-2099-7777',
+        description: 'x',
+        cvss3_score: 5.9,
+        cvss3_vector: vector,
+        cvss4_score: null,
+        cvss4_vector: null,
+        cwe: '[]',
+        refs: '[]',
+        last_modified: null,
+        imported_at: new Date().toISOString(),
+      })
+      .execute()
     const again = (await scan()).findings.find((x) => x.vuln_id === 'template.acme-admin-console')
     assert.deepEqual(again.epss, { score: 0.77, date: '2026-11-20' })
+    assert.deepEqual([again.cvss_score, again.cvss_vector], [5.9, vector])
   } finally {
     await w.close()
     await site.close()
