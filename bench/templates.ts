@@ -5,7 +5,7 @@
 //    Ward's loader; the share that loads per protocol and the top reasons for the rest.
 // 2. Running: every loaded http template of the sample in one light Website Scanner scan (the real tool,
 //    its egress and request clustering, `rate_limit` raised so the pacing does not set the rate) against
-//    the URL-fuzzing test bed on its own loopback address; the share that runs (a test that is neither
+//    the URL-fuzzing test bed (404s, and planted exposures) on its own loopback address; the share that runs (a test that is neither
 //    an error nor skipped), requests, requests saved by clustering, CPU per template, peak RSS, and
 //    ffuf's request rate against the same host in the same run (when installed).
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync } from 'node:fs'
@@ -151,7 +151,7 @@ function printRun(tests: HarnessTest[], httpLoaded: number): void {
     `ran to an answer: ${ran.length} (${fmt((100 * ran.length) / Math.max(1, tpl.length), 1)}%), matched on the bed: ${ran.filter((t) => t.result === 'failed').length}`,
   )
   const matched = ran.filter((t) => t.result === 'failed').map((t) => t.name.split(':')[0]!.slice('Template '.length))
-  if (matched.length) console.log(`matched (the bed is a plain site with 404s; each is a false positive to look at): ${matched.join(', ')}`)
+  if (matched.length) console.log(`matched (the bed is the URL fuzzer's site: 404s, and planted .git, .env, SQL dumps, robots.txt): ${matched.join(', ')}`)
   console.log(`errors: ${errors.length}, skipped: ${skipped.length}`)
   if (errors.length) console.log(`top errors:\n${topReasons(errors.map((t) => t.message ?? '')).join('\n')}`)
   if (skipped.length) console.log(`top skip reasons:\n${topReasons(skipped.map((t) => t.message ?? '')).join('\n')}`)
