@@ -151,7 +151,8 @@ function printRun(tests: HarnessTest[], httpLoaded: number): void {
     `ran to an answer: ${ran.length} (${fmt((100 * ran.length) / Math.max(1, tpl.length), 1)}%), matched on the bed: ${ran.filter((t) => t.result === 'failed').length}`,
   )
   const matched = ran.filter((t) => t.result === 'failed').map((t) => t.name.split(':')[0]!.slice('Template '.length))
-  if (matched.length) console.log(`matched (the bed is the URL fuzzer's site: 404s, and planted .git, .env, SQL dumps, robots.txt): ${matched.join(', ')}`)
+  if (matched.length)
+    console.log(`matched (the bed is the URL fuzzer's site: 404s, and planted .git, .env, SQL dumps, robots.txt): ${matched.join(', ')}`)
   console.log(`errors: ${errors.length}, skipped: ${skipped.length}`)
   if (errors.length) console.log(`top errors:\n${topReasons(errors.map((t) => t.message ?? '')).join('\n')}`)
   if (skipped.length) console.log(`top skip reasons:\n${topReasons(skipped.map((t) => t.message ?? '')).join('\n')}`)

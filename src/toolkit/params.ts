@@ -50,6 +50,7 @@ export const SecretParam = (options: StringOptions = {}) => Type.String({ ...opt
 type Walkable = Omit<SchemaLike, 'anyOf' | 'items'> & {
   writeOnly?: boolean
   properties?: Record<string, Walkable>
+  patternProperties?: Record<string, Walkable>
   additionalProperties?: unknown
   items?: Walkable
   anyOf?: Walkable[]
@@ -76,8 +77,12 @@ export function mapSecretParams(schema: TSchema, value: unknown, f: (secret: str
     }
     if (v && typeof v === 'object') {
       const extra = typeof s.additionalProperties === 'object' ? (s.additionalProperties as Walkable) : null
+      const byPattern = (k: string) => Object.entries(s.patternProperties ?? {}).find(([p]) => new RegExp(p, 'u').test(k))?.[1]
       return Object.fromEntries(
-        Object.entries(v).map(([k, x]) => [k, s.properties?.[k] ? walk(s.properties[k]!, x) : extra ? walk(extra, x) : x]),
+        Object.entries(v).map(([k, x]) => {
+          const member = s.properties?.[k] ?? byPattern(k) ?? extra
+          return [k, member ? walk(member, x) : x]
+        }),
       )
     }
     return v

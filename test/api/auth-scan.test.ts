@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startWard, waitForScan, isTerminal, type TestWard } from '../helpers/ward.js'
 import { startFormSite, USER, type AuthBed } from '../testbed/auth-sites.js'
+import { scanAnswersText } from '../helpers/scan-text.js'
 
 const HOST = '127.0.36.21'
 const PASSWORD = 'Api-pw-51c0ffee-unique'
@@ -29,17 +30,6 @@ const auth = (password: string) => ({
   failure_marker: 'Invalid credentials',
 })
 
-async function allText(id: number): Promise<string> {
-  const reads = [`/api/v2/scans/${id}`, '/api/v2/scans', `/api/v2/scans/${id}/tests`, `/api/v2/scans/${id}/raw`]
-  const out: string[] = []
-  for (const url of reads) out.push((await w.req('GET', url)).body)
-  for (const accept of ['application/json', 'application/sarif+json', 'text/csv', 'application/xml', 'text/markdown'])
-    out.push((await w.req('GET', `/api/v2/scans/${id}/output`, { headers: { accept } })).body)
-  const rows = await w.h.db.selectFrom('scans').select(['tool_params', 'status_message']).where('id', '=', id).executeTakeFirstOrThrow()
-  out.push(rows.tool_params, rows.status_message ?? '')
-  return out.join('\n')
-}
-
 test('wrong credentials: the scan ends auth failed with the reason; nothing shows or stores the password in clear', async () => {
   const r = await w.req('POST', '/api/v2/scans', {
     body: { tool_id: 170, target_name: bed.url, tool_params: { scan_type: 'light', authentication: auth(WRONG) } },
@@ -49,7 +39,7 @@ test('wrong credentials: the scan ends auth failed with the reason; nothing show
   const s = await waitForScan(w, id, isTerminal, 60000)
   assert.equal(s.status_name, 'auth failed', s.status_message)
   assert.match(s.status_message, /form login to http:\/\/127\.0\.36\.21:\d+\/login was rejected: the answer holds the failure marker/)
-  const text = await allText(id)
+  const text = await scanAnswersText(w, id)
   assert.ok(!text.includes(WRONG), 'the password is in no answer, output, status or stored row')
   const stored = JSON.parse(
     (await w.h.db.selectFrom('scans').select('tool_params').where('id', '=', id).executeTakeFirstOrThrow()).tool_params,
@@ -97,5 +87,5 @@ test('a schedule stores the credentials sealed once, hides them, and its scans l
     tests.some((x: any) => x.name === 'Authentication'),
     'the login is a test of the scan',
   )
-  assert.ok(!(await allText(scanId)).includes(PASSWORD))
+  assert.ok(!(await scanAnswersText(w, scanId)).includes(PASSWORD))
 })

@@ -31,6 +31,8 @@ export interface TemplateHttpEnv {
   redirectLevel: RedirectLevel
   cluster?: RequestCluster
   signal: AbortSignal
+  /** Values the user gave for variables templates leave open ({{username}}): they win over a template's defaults. */
+  variables?: Readonly<Record<string, string>>
 }
 
 export interface TemplateMatch {
@@ -160,8 +162,9 @@ export async function runHttpTemplate(
 ): Promise<TemplateMatch[]> {
   const vars = new RunVars(Object.entries(targetVars(env.target)))
   const evalEnv: EvalEnv = { vars, regex }
-  // Template variables may refer to each other and to the target's: resolved in order.
-  for (const [k, v] of Object.entries(t.variables)) vars.set(k, interpolate(v, evalEnv))
+  for (const [k, v] of Object.entries(env.variables ?? {})) vars.set(k, v)
+  // Template variables may refer to each other, to the target's and to the user's: resolved in order.
+  for (const [k, v] of Object.entries(t.variables)) if (!env.variables?.[k]) vars.set(k, interpolate(v, evalEnv))
   const run: TemplateRun = { t, env, regex, stats, vars, evalEnv, jar: new Map(), root: targetVars(env.target).RootURL! }
   const matches: TemplateMatch[] = []
   if (t.flow) {

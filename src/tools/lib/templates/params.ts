@@ -1,5 +1,6 @@
 // tool_params.templates, the same shape for every tool that runs templates (decisions.md "Templates").
 import { Type } from '@sinclair/typebox'
+import { SecretParam } from '../../../toolkit/params.js'
 
 const names = (what: string) => Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 10_000, description: what })
 
@@ -15,6 +16,15 @@ export const templatesParam = Type.Object(
     ),
     exclude_tags: Type.Optional(names('never run templates with these tags')),
     exclude_ids: Type.Optional(names('never run these templates')),
+    // Each value is a secret (a password, a token): stored sealed, never shown, masked in evidence.
+    variables: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$' }), SecretParam({ minLength: 1, maxLength: 1000 }), {
+        additionalProperties: false,
+        maxProperties: 50,
+        description:
+          'values of the variables templates leave to the user (nuclei\'s -var), e.g. {"username": "...", "password": "..."} for authenticated checks; stored sealed and masked in evidence',
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -31,7 +31,7 @@ export async function runTemplate(t: Template, env: TemplateHttpEnv): Promise<Te
     if (missing && !definedBy(t).has(missing))
       return {
         status: 'skipped',
-        reason: `needs the variable ${missing}, which the template leaves to the user (nuclei's -var); Ward has no setting for it`,
+        reason: `needs the variable ${missing}, which the template leaves to the user (nuclei's -var): give it in tool_params.templates.variables`,
         requests: stats.requests,
       }
     if (

@@ -8,6 +8,8 @@ export interface TemplateFilter {
   severities?: string[]
   exclude_tags?: string[]
   exclude_ids?: string[]
+  /** Values of the variables templates leave to the user (secrets: masked wherever a result shows them). */
+  variables?: Record<string, string>
 }
 
 export const RISKY_TAGS = ['dos', 'fuzz', 'intrusive', 'bruteforce'] as const

@@ -7,6 +7,8 @@ import {
   createRequestCluster,
   createTemplateSender,
   loadTemplate,
+  maskMatch,
+  secretMask,
   runTemplate,
   selectTemplates,
   type Template,
@@ -52,7 +54,9 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
     redirectLevel: ctx.options.redirectLevel,
     cluster,
     signal: ctx.signal,
+    variables: p.filter?.variables,
   }
+  const mask = secretMask(Object.values(p.filter?.variables ?? {}))
   let requests = 0
   // In the scan's one budget (per host too), as many at once as the scanner's other request phases.
   await scanBudget(ctx).each(chosen, { limit: LIMITS.concurrency, host: p.base.hostname, signal: ctx.signal }, (t) =>
@@ -62,9 +66,9 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
       async () => {
         const o = await runTemplate(t, env)
         requests += o.requests
-        if (o.status === 'skipped') return o.reason
-        if (o.status === 'error') throw new Error(`template ${t.id}: ${o.message}`)
-        return o.status === 'matched' ? o.matches.slice(0, 5).map((m) => templateHit(t, m)) : []
+        if (o.status === 'skipped') return mask(o.reason)
+        if (o.status === 'error') throw new Error(mask(`template ${t.id}: ${o.message}`))
+        return o.status === 'matched' ? o.matches.slice(0, 5).map((m) => templateHit(t, maskMatch(m, mask))) : []
       },
       placed(p.where),
     ),
