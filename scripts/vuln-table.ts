@@ -15,7 +15,7 @@ export const DOC_PATH = fileURLToPath(new URL('../docs/vulnerabilities.md', impo
 export const EXPOSED_PRODUCTS: readonly ProductKey[] = [
   'vsftpd', 'proftpd', 'openssh', 'dropbear', 'exim', 'postfix', 'dovecot', 'bind', 'apache-httpd', 'nginx', 'microsoft-iis',
   'jetty', 'tomcat', 'werkzeug', 'elasticsearch', 'mysql', 'mariadb', 'postgresql', 'redis', 'memcached', 'mongodb', 'samba',
-  'openssl', 'php', 'wordpress', 'drupal', 'joomla', 'jquery',
+  'openssl', 'php', 'wordpress', 'drupal', 'sharepoint', 'joomla', 'jquery',
 ]
 
 /**

@@ -14,6 +14,7 @@ import { websiteReconManifest } from './website-recon/manifest.js'
 import { vhostFinderManifest } from './vhost-finder/manifest.js'
 import { wordpressScannerManifest } from './wordpress-scanner/manifest.js'
 import { drupalScannerManifest } from './drupal-scanner/manifest.js'
+import { sharepointScannerManifest } from './sharepoint-scanner/manifest.js'
 
 // Tool ids the field's client knows that Ward does not run (decisions.md, "Tool ids"): a scan asking
 // for one is refused with the reason, so a team moving to Ward learns why instead of "unknown tool".
@@ -58,6 +59,7 @@ export const TOOL_MANIFESTS: readonly ToolManifest<any>[] = [
   urlFuzzerManifest,
   vhostFinderManifest,
   websiteScannerManifest,
+  sharepointScannerManifest,
   wordpressScannerManifest,
   drupalScannerManifest,
   websiteReconManifest,

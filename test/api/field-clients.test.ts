@@ -228,8 +228,8 @@ test('a curl user following the README: form-encoded targets, list, read, delete
   assert.equal(del.text, '')
 })
 
-test('the Python client starts the new tools (160, 270, 280) by target_name as it does the others; 490 is refused with its reason', async () => {
-  for (const tool_id of [160, 270, 280]) {
+test('the Python client starts the new tools (160, 260, 270, 280) by target_name as it does the others; 490 is refused with its reason', async () => {
+  for (const tool_id of [160, 260, 270, 280]) {
     const started = await python('POST', 'scans/', { tool_id, target_name: bed.httpUrl, tool_params: {} })
     assertJson(started, 201)
     const ended = await pollUntilEnded(started.json().data.created_id)

@@ -47,7 +47,7 @@ let tables: string[] = []
 const T = { A: { key: '', userId: 0 }, B: { key: '', userId: 0 }, revokedKey: '' }
 type Pools = Record<string, Array<number | string>>
 const pools: { A: Pools; B: Pools } = { A: {}, B: {} }
-const TOOL_IDS = [9001, 20, 70, 80, 90, 160, 170, 270, 280, 310, 350, 400, 450]
+const TOOL_IDS = [9001, 20, 70, 80, 90, 160, 170, 260, 270, 280, 310, 350, 400, 450]
 
 // ---------------------------------------------------------------- seed: two tenants with targets, scans, findings
 

@@ -226,7 +226,7 @@ describe('strict input', () => {
     const r = await w.req('GET', '/api/v2/tools')
     assert.equal(r.statusCode, 200)
     const tools = r.json().data as any[]
-    for (const id of [20, 70, 80, 90, 160, 170, 270, 280, 310, 350, 400, 450]) {
+    for (const id of [20, 70, 80, 90, 160, 170, 260, 270, 280, 310, 350, 400, 450]) {
       const t = tools.find((x) => x.id === id)
       assert.ok(t, `tool ${id}`)
       assert.ok(t.name && t.description, `tool ${id} named and described`)

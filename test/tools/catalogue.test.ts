@@ -24,6 +24,7 @@ const LAYOUT: Record<number, { folder: string; prefixes: string[] }> = {
   90: { folder: 'url-fuzzer', prefixes: ['fuzzer.'] },
   160: { folder: 'vhost-finder', prefixes: ['vhost.'] },
   170: { folder: 'website-scanner', prefixes: ['website.', 'cve.', 'eol.'] },
+  260: { folder: 'sharepoint-scanner', prefixes: ['sharepoint.', 'cve.', 'eol.'] },
   270: { folder: 'wordpress-scanner', prefixes: ['wordpress.', 'cve.', 'eol.'] },
   280: { folder: 'drupal-scanner', prefixes: ['drupal.', 'cve.', 'eol.'] },
   350: { folder: 'netvuln', prefixes: ['netvuln.', 'tcp.exposure.', 'tls.', 'cve.', 'eol.', 'backdoor.'] },

@@ -6,7 +6,7 @@ import { defineTool, type ScanContext } from '../../toolkit/tool.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
 import { productVersionFindings } from '../lib/versions/report.js'
 import { mostVoted, pageFacts, type PageFacts } from '../lib/cms/page.js'
-import { openCmsSite, type CmsSite } from '../lib/cms/site.js'
+import { endNotProduct, openCmsSite, type CmsSite } from '../lib/cms/site.js'
 import { drupalScannerManifest } from './manifest.js'
 import * as C from './checks.js'
 import { modulesToProbe } from './data/modules.js'
@@ -24,13 +24,14 @@ export const drupalScanner = defineTool(drupalScannerManifest, async (ctx) => {
   const files = await fetchCoreFiles(fetch, base)
   const out: DrupalOutput = { version: null, major, modules: [], themes: [], users: [] }
   if (!D.looksLikeDrupal([home, files.changelog, files.coreChangelog], major)) {
-    ctx.log(
-      `${base.href} does not look like Drupal (no generator, Drupal.settings, sites/ or core/ paths, changelog): nothing more is tried`,
-    )
-    const t = await ctx.test('Drupal detection', 'Looks for the signs of a Drupal site on the home page and its changelogs.')
-    // Detection ran to a result (not Drupal): the scan is finished, not a connection error.
-    await t.done()
-    ctx.output('drupal', out)
+    await endNotProduct(ctx, {
+      base,
+      product: 'Drupal',
+      signs: 'no generator, Drupal.settings, sites/ or core/ paths, changelog',
+      test: 'Looks for the signs of a Drupal site on the home page and its changelogs.',
+      member: 'drupal',
+      output: out,
+    })
     return
   }
 

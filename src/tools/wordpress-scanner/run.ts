@@ -8,7 +8,7 @@ import { productVersionFindings } from '../lib/versions/report.js'
 import { pageFacts } from '../lib/cms/page.js'
 import { componentVulns, isOutdated, type KnownComponent } from '../lib/cms/components.js'
 import type { Answer } from '../lib/cms/answer.js'
-import { openCmsSite, type CmsSite } from '../lib/cms/site.js'
+import { endNotProduct, openCmsSite, type CmsSite } from '../lib/cms/site.js'
 import { wordpressScannerManifest } from './manifest.js'
 import type { WordpressParams } from './params.js'
 import * as C from './checks.js'
@@ -36,14 +36,14 @@ export const wordpressScanner = defineTool(wordpressScannerManifest, async (ctx)
   const core = await fetchCoreSources(fetch, base)
   const out: WordpressOutput = { version: null, plugins: [], themes: [], users: [] }
   if (!X.looksLikeWordpress([home, core.login, core.readme])) {
-    ctx.log(`${base.href} does not look like WordPress (no wp-content, wp-includes, wp-login.php or generator): nothing more is tried`)
-    const t = await ctx.test(
-      'WordPress detection',
-      'Looks for the signs of a WordPress site on the home page, readme.html and wp-login.php.',
-    )
-    // Detection ran to a result (not WordPress): the scan is finished, not a connection error.
-    await t.done()
-    ctx.output('wordpress', out)
+    await endNotProduct(ctx, {
+      base,
+      product: 'WordPress',
+      signs: 'no wp-content, wp-includes, wp-login.php or generator',
+      test: 'Looks for the signs of a WordPress site on the home page, readme.html and wp-login.php.',
+      member: 'wordpress',
+      output: out,
+    })
     return
   }
 

@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto'
 import { maskPassword } from '../../../src/tools/password-auditor/detect/mask.js'
 import { lockoutSign, saysLocked } from '../../../src/tools/password-auditor/detect/lockout.js'
 import { asksLogin, asksPassword, loginVerdict, negotiate } from '../../../src/tools/password-auditor/detect/telnet.js'
-import { pgMd5, scramClient } from '../../../src/tools/password-auditor/detect/pg-auth.js'
+import { pgMd5 } from '../../../src/tools/password-auditor/detect/pg-auth.js'
+import { mongoSha1Password, scramClient } from '../../../src/tools/password-auditor/detect/scram.js'
+import * as M from '../../../src/tools/password-auditor/detect/mongo-wire.js'
 import { nativePassword, parseHandshake } from '../../../src/tools/password-auditor/detect/mysql-auth.js'
 import {
   authHeaderVerdict,
@@ -76,6 +78,34 @@ test('SCRAM-SHA-256: RFC 7677 test vector (user, pencil)', () => {
   assert.throws(() => c.final('r=someoneelse,s=W22Z,i=4096', 'pencil'))
 })
 
+test("SCRAM-SHA-1 with the user named: RFC 5802 test vector (user, pencil); MongoDB's SHA-1 password digest", () => {
+  const c = scramClient('fyko+d2lbbFgONRv9qkxdawL', { user: 'user', hash: 'sha1' })
+  assert.equal(c.first, 'n,,n=user,r=fyko+d2lbbFgONRv9qkxdawL')
+  assert.equal(
+    c.final('r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,s=QSXCR+Q6sek8bf92,i=4096', 'pencil'),
+    'c=biws,r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,p=v0X8v3Bz2T0CJGbJQyF0X+HI4Ts=',
+  )
+  assert.equal(scramClient('n', { user: 'a=b,c' }).first, 'n,,n=a=3Db=2Cc,r=n')
+  assert.equal(mongoSha1Password('user', 'pencil'), '1c33006ec1ffd90f9cadcbcc0e118200')
+})
+
+test('MongoDB wire: BSON bytes of {hello: 1}, a round trip of the types the auditor reads, OP_MSG framing and results', () => {
+  assert.equal(M.encodeBson({ hello: 1 }).toString('hex'), '100000001068656c6c6f000100000000')
+  const doc = { s: 'é', n: 7, d: 1.5, b: true, z: null, bin: Buffer.from('ab'), o: { a: ['x', 2] } }
+  assert.deepEqual(M.decodeBson(M.encodeBson(doc)), doc)
+  assert.throws(() => M.decodeBson(M.encodeBson({ a: 1 }).subarray(0, 9)))
+  const msg = M.opMsg(5, { ok: 1 })
+  assert.equal(M.frameLength(msg), msg.length)
+  assert.equal(M.frameLength(msg.subarray(0, msg.length - 1)), 0)
+  assert.deepEqual(M.replyDoc(msg), { ok: 1 })
+  assert.deepEqual(M.commandResult({ ok: 0, code: 18, errmsg: 'Authentication failed.' }), {
+    ok: false,
+    code: 18,
+    message: 'Authentication failed.',
+  })
+  assert.deepEqual(M.commandResult({ ok: 1 }), { ok: true, code: null, message: '' })
+})
+
 test('MySQL native password: SHA1(pw) XOR SHA1(scramble + SHA1(SHA1(pw))); empty for no password', () => {
   const scramble = Buffer.alloc(20, 7)
   const r = nativePassword('r00t', scramble)
@@ -142,6 +172,7 @@ test('web verdicts: Grafana "Logged in" / 401; Jenkins redirect past the login /
 test('plan: detection names the login; an unknown service on a usual port is not guessed', () => {
   assert.equal(loginKind(2222, svc('ssh')), 'ssh')
   assert.equal(loginKind(5432, svc(null)), 'postgresql')
+  assert.equal(loginKind(27017, svc('mongodb')), 'mongodb')
   assert.equal(loginKind(5432, svc('smtp')), null)
 })
 

@@ -50,3 +50,17 @@ export async function openCmsSite(ctx: ScanContext<{ concurrency: number; rate_l
     homeHeaders: r?.headers ?? {},
   }
 }
+
+/**
+ * The end of a scan whose site is not the product: the log line, one finished detection test (the
+ * scan ran to a result, it is no connection error) and the empty output member.
+ */
+export async function endNotProduct(
+  ctx: ScanContext<unknown>,
+  o: { base: URL; product: string; signs: string; test: string; member: string; output: unknown },
+): Promise<void> {
+  ctx.log(`${o.base.href} does not look like ${o.product} (${o.signs}): nothing more is tried`)
+  const t = await ctx.test(`${o.product} detection`, o.test)
+  await t.done()
+  ctx.output(o.member, o.output)
+}

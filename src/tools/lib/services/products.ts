@@ -61,6 +61,11 @@ export const PRODUCTS = {
   samba: { label: 'Samba', aliases: ['samba', 'sambasmbd'], cpe: ['samba:samba'] },
   wordpress: { label: 'WordPress', aliases: ['wordpress'], cpe: ['wordpress:wordpress'] },
   drupal: { label: 'Drupal', aliases: ['drupal'], cpe: ['drupal:drupal'] },
+  sharepoint: {
+    label: 'Microsoft SharePoint',
+    aliases: ['sharepoint', 'microsoftsharepoint', 'microsoftsharepointserver'],
+    cpe: ['microsoft:sharepoint_server', 'microsoft:sharepoint_enterprise_server', 'microsoft:sharepoint_foundation'],
+  },
   joomla: { label: 'Joomla', aliases: ['joomla'], cpe: ['joomla:joomla!'] },
   jquery: { label: 'jQuery', aliases: ['jquery'], cpe: ['jquery:jquery'] },
   'jquery-ui': { label: 'jQuery UI', aliases: ['jqueryui'], cpe: ['jqueryui:jquery_ui', 'jquery:jquery_ui'] },

@@ -11,6 +11,7 @@ const NAMED: Readonly<Record<string, ServiceKind>> = {
   postgresql: 'postgresql',
   postgres: 'postgresql',
   redis: 'redis',
+  mongodb: 'mongodb',
   http: 'http',
   https: 'http',
   'http-alt': 'http',
@@ -35,6 +36,7 @@ const BY_PORT: Readonly<Record<number, ServiceKind>> = {
   8443: 'http',
   8888: 'http',
   9090: 'http',
+  27017: 'mongodb',
 }
 
 function fromBanner(banner: string | null): ServiceKind | null {

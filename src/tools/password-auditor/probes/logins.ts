@@ -12,6 +12,7 @@ import { telnetLogin } from './telnet.js'
 import { mysqlLogin } from './mysql.js'
 import { postgresLogin } from './postgres.js'
 import { redisLogin } from './redis.js'
+import { mongodbLogin } from './mongodb.js'
 import { fetchLoginPages, webLogin } from './web.js'
 
 export interface Login extends LoginRef {
@@ -41,9 +42,15 @@ export async function loginsOf(
       for (const s of surfaces) logins.push(webLoginOf(net, s, k.port))
       continue
     }
-    const attempt = { ftp: ftpLogin, ssh: sshLogin, telnet: telnetLogin, mysql: mysqlLogin, postgresql: postgresLogin, redis: redisLogin }[
-      k.kind
-    ]({ net, host, port: k.port })
+    const attempt = {
+      ftp: ftpLogin,
+      ssh: sshLogin,
+      telnet: telnetLogin,
+      mysql: mysqlLogin,
+      postgresql: postgresLogin,
+      redis: redisLogin,
+      mongodb: mongodbLogin,
+    }[k.kind]({ net, host, port: k.port })
     logins.push({ service: k.kind, port: k.port, product: k.product, url: null, listId: k.kind, attempt })
   }
   return logins

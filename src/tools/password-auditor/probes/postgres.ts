@@ -2,7 +2,8 @@
 // md5, SCRAM-SHA-256). AuthenticationOk, or an error other than a failed authentication after it, is
 // a success; SQLSTATE 28P01 (invalid_password) and 28000 are failures.
 import { withSession, type ProbeTarget, type Session } from '../../lib/services/session.js'
-import { pgMd5, scramClient } from '../detect/pg-auth.js'
+import { pgMd5 } from '../detect/pg-auth.js'
+import { scramClient } from '../detect/scram.js'
 import { saysLocked } from '../detect/lockout.js'
 import { timed, type Attempter } from './attempt.js'
 

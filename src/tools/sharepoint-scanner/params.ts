@@ -1,0 +1,17 @@
+// tool_params of the SharePoint Scanner: defaults and limits live in the schema (validated before a scan is queued).
+import { Type, type Static } from '@sinclair/typebox'
+
+export const sharepointParams = Type.Object(
+  {
+    max_items: Type.Integer({
+      default: 100,
+      minimum: 1,
+      maximum: 1000,
+      description: 'Site users and lists kept in the output at most (the findings count them all)',
+    }),
+    concurrency: Type.Integer({ default: 4, minimum: 1, maximum: 50, description: 'Requests in flight at most' }),
+    rate_limit: Type.Integer({ default: 30, minimum: 1, maximum: 1000, description: 'Requests per second at most' }),
+  },
+  { additionalProperties: false, default: {} },
+)
+export type SharepointParams = Static<typeof sharepointParams>
