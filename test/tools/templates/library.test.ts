@@ -3,6 +3,7 @@
 // plain-404 and soft-404 modes, and none repeats a check the Website Scanner already makes.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { LIBRARY_BED, startLibraryBed, type LibraryBed } from '../../testbed/template-library-site.js'
 import { mergeWithShipped, readShippedLibrary, SHIPPED_DIR, type ShippedTemplate } from '../../../src/tools/lib/templates/shipped.js'
@@ -28,6 +29,9 @@ after(async () => {
 
 test('lint: every shipped file loads, ids are unique and name their files, and the info is complete', () => {
   assert.ok(SHIPPED_DIR.endsWith('/templates/'), SHIPPED_DIR)
+  // The library is data beside the code: the npm package must carry it (no `files` list leaves it out).
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { files?: string[] }
+  assert.ok(!pkg.files || pkg.files.some((f) => /^\/?templates\/?$/.test(f)), 'package.json `files` must list templates/')
   assert.deepEqual(library.problems, [], 'files that do not load')
   assert.ok(shipped.length >= 150, `${shipped.length} shipped templates`)
   const bad: string[] = []
@@ -110,4 +114,13 @@ test('an imported template with a shipped id replaces the shipped one; other ids
       ['zz-team-check', 'ours'],
     ],
   )
+})
+
+test('the built dist/ finds the same library (data files resolved from the package root, not compiled)', async () => {
+  const built = (await import(new URL('../../../dist/tools/lib/templates/shipped.js', import.meta.url).href)) as {
+    SHIPPED_DIR: string
+    readShippedLibrary: typeof readShippedLibrary
+  }
+  assert.equal(built.SHIPPED_DIR, SHIPPED_DIR)
+  assert.equal(built.readShippedLibrary().templates.length, shipped.length)
 })
