@@ -4,7 +4,8 @@
 // version, an authenticated-only answer; the template must stay silent). Each template gets its own
 // namespace, /t/<template id>/..., so templates that ask for the same path do not collide.
 // The clean twin runs in two modes: `not-found` (a plain 404 for every other path) and `soft-404`
-// (every other path answers 200 with an HTML "page not found" that echoes the requested path).
+// (every other path answers 200 with an HTML "page not found" that echoes the requested path and
+// names many products in a blog teaser).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -36,10 +37,14 @@ const NOT_FOUND: Answer = [
   { 'content-type': 'text/html' },
   '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>',
 ]
+// The soft-404 page also carries a blog teaser naming many products: a template must match the
+// product's own page, never a page that merely mentions it.
+const BLOG =
+  'Read on our blog: moving from Jenkins to GitLab CI, Grafana and Kibana dashboards, phpMyAdmin vs Adminer, Confluence and Jira tips, SonarQube, Nexus Repository Manager, RabbitMQ Management, Zabbix, Nagios, Prometheus, Webmin, cPanel, Plesk, Tomcat, JBoss, WebLogic, Keycloak, Kubernetes Dashboard, Portainer, Rancher, Argo CD, MinIO Console, Jupyter, Apache Solr, Spark, Flink, Airflow, Superset, Metabase, Roundcube Webmail, Zimbra, Outlook, Citrix Gateway, GlobalProtect, Pulse Secure, BIG-IP, vSphere, Proxmox Virtual Environment, pfSense, OpenWrt LuCI, RouterOS, UniFi, Synology DiskStation, QNAP, iLO and iDRAC (Hewlett Packard Enterprise, Integrated Lights-Out), SolarWinds Orion, ColdFusion Administrator, Axis2, Guacamole, Django administration, Redmine, Sentry, Odoo, Openfire, Gitea, TeamCity, Artifactory, Spring Boot Admin, Eureka, Hystrix Dashboard, Nacos, Selenium Grid, Swagger UI, GraphQL, XAMPP, Joomla, PrestaShop, OpenCart, MantisBT, Symfony Profiler, Laravel Telescope, Horizon, Werkzeug, Grafana 8.3.0, Jenkins 2.150, Confluence 7.13.6.'
 const softNotFound = (path: string): Answer => [
   200,
   { 'content-type': 'text/html; charset=utf-8' },
-  `<!DOCTYPE html><html><head><title>Page not found - Acme</title></head><body><nav><a href="/">Home</a> <a href="/login">Login</a> <a href="/admin">Admin</a></nav><h1>Sorry, we could not find ${escapeHtml(path)}</h1><p>The page may have moved. Status: 200 OK, error: not found.</p></body></html>`,
+  `<!DOCTYPE html><html><head><title>Page not found - Acme</title></head><body><nav><a href="/">Home</a> <a href="/login">Login</a> <a href="/admin">Admin</a></nav><h1>Sorry, we could not find ${escapeHtml(path)}</h1><p>The page may have moved. Status: 200 OK, error: not found.</p><aside>${BLOG}</aside></body></html>`,
 ]
 const FORBIDDEN: Answer = [
   403,
