@@ -6,7 +6,14 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { LIBRARY_BED, startLibraryBed, type LibraryBed } from '../../testbed/template-library-site.js'
-import { mergeWithShipped, readShippedLibrary, SHIPPED_DIR, type ShippedTemplate } from '../../../src/tools/lib/templates/shipped.js'
+import {
+  loadedShipped,
+  mergeWithShipped,
+  readShippedLibrary,
+  shippedTemplates,
+  SHIPPED_DIR,
+  type ShippedTemplate,
+} from '../../../src/tools/lib/templates/shipped.js'
 import { SENSITIVE_FILES } from '../../../src/tools/website-scanner/detect/files.js'
 import { mapLimit } from '../../../src/toolkit/limit.js'
 import { egress, run } from './engine-helpers.js'
@@ -123,4 +130,14 @@ test('the built dist/ finds the same library (data files resolved from the packa
   }
   assert.equal(built.SHIPPED_DIR, SHIPPED_DIR)
   assert.equal(built.readShippedLibrary().templates.length, shipped.length)
+})
+
+test('a scan reuses the loaded shipped templates; an imported text under a shipped id is loaded afresh', () => {
+  const stored = shippedTemplates('http')
+  assert.equal(stored.length, shipped.length)
+  const one = stored.find((s) => s.id === 'nginx-default-page')!
+  assert.equal(loadedShipped(one)?.id, 'nginx-default-page')
+  assert.equal(loadedShipped(one), loadedShipped({ ...one }), 'the same loaded object every time')
+  assert.equal(loadedShipped({ ...one, yaml: one.yaml.replace('nginx default page', 'our nginx check') }), undefined)
+  assert.equal(loadedShipped({ ...one, id: 'zz-team-check' }), undefined)
 })

@@ -51,12 +51,29 @@ export function readShippedLibrary(dir = SHIPPED_DIR): ShippedLibrary {
   return { templates, problems }
 }
 
-let cached: ShippedLibrary | undefined
+let cached: (ShippedLibrary & { byId: Map<string, ShippedTemplate> }) | undefined
+const library = () => {
+  if (!cached) {
+    const lib = readShippedLibrary()
+    cached = { ...lib, byId: new Map(lib.templates.map((t) => [t.id, t])) }
+  }
+  return cached
+}
 
 /** The shipped templates of one protocol (read once per process). */
 export function shippedTemplates(protocol: Template['protocol']): StoredTemplate[] {
-  cached ??= readShippedLibrary()
-  return cached.templates.filter((t) => t.template.protocol === protocol).map(({ id, path, yaml, files }) => ({ id, path, yaml, files }))
+  return library()
+    .templates.filter((t) => t.template.protocol === protocol)
+    .map(({ id, path, yaml, files }) => ({ id, path, yaml, files }))
+}
+
+/**
+ * The already loaded template when `s` is a shipped one, unchanged (loaded templates are never
+ * mutated by a run), so a scan does not parse the whole library again; undefined otherwise.
+ */
+export function loadedShipped(s: StoredTemplate): Template | undefined {
+  const hit = cached?.byId.get(s.id)
+  return hit && hit.yaml === s.yaml ? hit.template : undefined
 }
 
 /**
