@@ -1,8 +1,10 @@
-// The TemplateSource a scan's tools get: the stored templates of one protocol (store/templates.ts),
-// read once per protocol per scan.
+// The TemplateSource a scan's tools get: the stored templates of one protocol (store/templates.ts)
+// merged with Ward's shipped library (an imported template with a shipped id wins), read once per
+// protocol per scan.
 import type { Db } from '../store/db.js'
 import { templatesToRun } from '../store/templates.js'
 import type { StoredTemplate, TemplateSource } from '../toolkit/templates.js'
+import { mergeWithShipped, shippedTemplates } from '../tools/lib/templates/shipped.js'
 
 const files = (s: string): Record<string, string> => {
   try {
@@ -22,7 +24,10 @@ export function createTemplateSource(db: Db): TemplateSource {
         byProtocol.set(
           protocol,
           (p = templatesToRun(db, protocol).then((rows) =>
-            rows.map((r) => ({ id: r.id, path: r.file_path, yaml: r.yaml, files: files(r.files) })),
+            mergeWithShipped(
+              rows.map((r) => ({ id: r.id, path: r.file_path, yaml: r.yaml, files: files(r.files) })),
+              shippedTemplates(protocol),
+            ),
           )),
         )
       return p

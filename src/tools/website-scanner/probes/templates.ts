@@ -19,6 +19,7 @@ import type { Recorder } from '../../../toolkit/recorder.js'
 import { placed, type Where } from '../output.js'
 import { templateHit } from '../detect/templates.js'
 import { LIMITS } from '../params.js'
+import { loadedShipped } from '../../lib/templates/shipped.js'
 
 export interface TemplatePhase {
   ctx: ScanContext<unknown>
@@ -39,6 +40,11 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
   const stored = await ctx.templates.forProtocol('http')
   const loaded: Template[] = []
   for (const s of stored) {
+    const shipped = loadedShipped(s)
+    if (shipped) {
+      loaded.push(shipped)
+      continue
+    }
     const r = loadTemplate(s.yaml, { path: s.path, readFile: (ref) => s.files[ref] ?? null })
     if (r.ok) loaded.push(r.template)
     else ctx.log(`template ${s.id}: not loaded: ${r.reason}`)
