@@ -19,6 +19,7 @@ import { startCallbackSender, type CallbackSender } from '../reports/callback-se
 import { startIntegrationSender } from '../reports/integrations/sender.js'
 import { engineRegistry } from '../engine/metrics.js'
 import { startMetricsServer, type MetricsServer } from './worker-metrics.js'
+import { ROLES_EXIT_MARGIN_MS } from '../toolkit/timeouts.js'
 
 export type Role = 'all' | 'serve' | 'worker' | 'callbacks'
 export const ROLES: readonly Role[] = ['all', 'serve', 'worker', 'callbacks']
@@ -86,7 +87,7 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
     stopping = true
     log.info({ signal }, 'shutting down')
     // The drain (running scans may end within the grace period), then 10 s for the rest.
-    const hard = setTimeout(() => process.exit(1), (parts.worker ? cfg.shutdownGraceMs : 0) + 10000)
+    const hard = setTimeout(() => process.exit(1), (parts.worker ? cfg.shutdownGraceMs : 0) + ROLES_EXIT_MARGIN_MS)
     hard.unref()
     try {
       await Promise.all([

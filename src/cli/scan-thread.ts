@@ -11,6 +11,7 @@ import type { Db } from '../store/db.js'
 import type { Config } from '../config/config.js'
 import { subscribe, type StoreEvent } from '../store/notify.js'
 import { expireLeasesOf } from '../store/scans.js'
+import { EXIT_MARGIN_MS } from '../toolkit/timeouts.js'
 
 /** Messages to the thread. */
 export type ToThread =
@@ -179,7 +180,7 @@ export async function startScanThread(o: ScanThreadOptions): Promise<ScanThread>
       })
       h.post({ type: 'stop', reason, graceMs })
       // A thread that cannot drain (stuck) is ended after the grace period and a few seconds more.
-      const hard = setTimeout(() => void h.thread.terminate(), graceMs + 5000)
+      const hard = setTimeout(() => void h.thread.terminate(), graceMs + EXIT_MARGIN_MS)
       await done
       clearTimeout(hard)
       await h.thread.terminate()

@@ -5,6 +5,7 @@ import http from 'node:http'
 import { Registry } from 'prom-client'
 import { processRegistry } from '../api/plugins/metrics.js'
 import { engineRegistry } from '../engine/metrics.js'
+import { KEEP_ALIVE_TIMEOUT_MS } from '../toolkit/timeouts.js'
 
 const registry = Registry.merge([processRegistry, engineRegistry])
 
@@ -30,7 +31,7 @@ export async function startMetricsServer(o: { host: string; port: number; worker
     )
   })
   // Scrapers keep connections open; they must not hold the worker's shutdown.
-  server.keepAliveTimeout = 5000
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(o.port, o.host, () => {

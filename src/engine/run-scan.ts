@@ -25,9 +25,9 @@ import { engineMetrics } from './metrics.js'
 import { CoverageRecorder } from '../toolkit/coverage.js'
 import { recordingAnswers } from './answer-recording.js'
 import { testTally } from '../store/test-tally.js'
+import { SCAN_SHUTDOWN_GRACE_MS } from '../toolkit/timeouts.js'
 
 const END_WRITE_ATTEMPTS = 6
-const SHUTDOWN_GRACE_MS = 5000
 
 export interface RunScanDeps {
   db: Db
@@ -235,7 +235,7 @@ function runWithGrace(run: Promise<void>, signal: AbortSignal, graceMs: number):
     }
     const onAbort = () => {
       // Shutdown must finish within 10 s: tools get a short grace, then their scans are ended anyway.
-      const ms = abortKind(signal) === 'shutdown' ? Math.min(graceMs, SHUTDOWN_GRACE_MS) : graceMs
+      const ms = abortKind(signal) === 'shutdown' ? Math.min(graceMs, SCAN_SHUTDOWN_GRACE_MS) : graceMs
       graceTimer = setTimeout(() => finish(ended('ignored-abort', abortKind(signal))), ms)
     }
     if (signal.aborted) onAbort()

@@ -20,10 +20,8 @@ export interface ScanScope {
 
 /** The VPN profile could not be brought up → `VPN connection error`. */
 import { EgressUnavailableError } from './egress-errors.js'
+import { EGRESS_CHECK_TIMEOUT_MS } from '../toolkit/timeouts.js'
 export { EgressUnavailableError }
-
-/** Time the proxy check may take before the scan ends `VPN connection error`. */
-const CHECK_TIMEOUT_MS = 10000
 
 export async function egressForScan(
   db: Db,
@@ -68,7 +66,7 @@ export async function egressForScan(
       `${tool.name} needs UDP, which ${label} cannot carry: ${profile.type === 'socks5' ? 'Ward tunnels only TCP through SOCKS5' : 'an HTTP CONNECT proxy tunnels only TCP'}; scan without a VPN profile (vpn_profile_uuid: null) or use a TCP tool`,
     )
   }
-  const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS + 1000)
+  const timeout = AbortSignal.timeout(EGRESS_CHECK_TIMEOUT_MS + 1000)
   try {
     await egress.check(AbortSignal.any([signal, timeout]))
   } catch (e) {

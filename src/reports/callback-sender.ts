@@ -29,6 +29,7 @@ import {
   parseRetryAfter,
   signBody,
 } from './callback-signing.js'
+import { wakeableSleep } from './wakeable-sleep.js'
 
 export interface CallbackSender {
   stop(): Promise<void>
@@ -268,13 +269,9 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
         log.error({ err: e }, 'claiming report callbacks failed')
       }
       if (stopping.signal.aborted) break
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.max(20, config.pollMs))
-        wake = () => {
-          clearTimeout(t)
-          resolve()
-        }
-      })
+      const pause = wakeableSleep(Math.max(20, config.pollMs))
+      wake = pause.wake
+      await pause.done
     }
   })()
 

@@ -5,6 +5,7 @@ import type { AuditLogTable } from './schema.js'
 import type { Selectable } from 'kysely'
 import { memberWorkspaces, OWNER_ROLES } from './members.js'
 import { nowIso } from './time.js'
+import { newestPage } from './paging.js'
 
 export interface AuditEntry {
   workspaceId: number | null
@@ -63,11 +64,7 @@ export function listAudit(db: Db, userId: number, f: AuditFilter): Promise<Audit
   if (f.action !== undefined) q = q.where('action', '=', f.action)
   if (f.from !== undefined) q = q.where('at', '>=', f.from)
   if (f.to !== undefined) q = q.where('at', '<=', f.to)
-  return q
-    .orderBy('id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute()
+  return newestPage(q, f)
 }
 
 /** Every entry since a time, oldest first (the instance-wide export for a SIEM). */

@@ -2,10 +2,11 @@
 // state (so no terminal scan with a callback is ever left without one, and the unique scan_id
 // makes a second one impossible); senders claim due rows with a lease, one UPDATE each.
 import { randomUUID } from 'node:crypto'
-import type { ExpressionBuilder, Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { CallbackAttemptRow, CallbackDeliveryRow, Database } from './schema.js'
-import { isoAfter, nowIso } from './time.js'
+import { nowIso } from './time.js'
+import { claimDue, type OutboxAttempt, pendingColumns, recordOutboxAttempt, releaseLease, withAttempts } from './outbox.js'
 import { secretsOf } from './secrets.js'
 import { ensureSealed } from './secret-box.js'
 import { settleGroups } from './finding-lifecycle.js'
@@ -18,7 +19,6 @@ export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boo
   const s = await trx.selectFrom('scans').select('report_callback').where('id', '=', scanId).executeTakeFirst()
   if (!s?.report_callback) return false
   const cb = JSON.parse(s.report_callback) as { url: string; format?: string; secret?: string }
-  const now = nowIso()
   await trx
     .insertInto('callback_deliveries')
     .values({
@@ -28,15 +28,7 @@ export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boo
       format: cb.format === 'pdf' ? 'pdf' : 'json',
       // Copied sealed (a row an older Ward wrote in plain text is sealed here).
       secret: cb.secret ? ensureSealed(secretsOf(trx), cb.secret) : null,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_expires_at: null,
-      last_status_code: null,
-      last_error: null,
-      created_at: now,
-      delivered_at: null,
+      ...pendingColumns(nowIso()),
     })
     .execute()
   return true
@@ -58,73 +50,23 @@ export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => P
 }
 
 /**
- * Claims one due delivery for `owner` until `leaseMs` from now: the UPDATE re-checks that the row
- * is still pending, due and unleased (or its lease expired), so two senders never hold it at once.
+ * Claims one due delivery for `owner` until `leaseMs` from now (store/outbox.ts claimDue).
  * The claimed row's `secret` is opened: the sender signs with it.
  */
 export async function claimDueDelivery(db: Db, owner: string, leaseMs: number): Promise<CallbackDeliveryRow | null> {
-  const now = nowIso()
-  const free = (eb: ExpressionBuilder<Database, 'callback_deliveries'>) =>
-    eb.and([
-      eb('status', '=', 'pending'),
-      eb('next_attempt_at', '<=', now),
-      eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
-    ])
-  const pick = db.selectFrom('callback_deliveries').select('id').where(free).orderBy('next_attempt_at').orderBy('id').limit(1)
-  const row = await db
-    .updateTable('callback_deliveries')
-    .set({ lease_owner: owner, lease_expires_at: isoAfter(leaseMs) })
-    .where('id', '=', (eb) => eb.selectFrom(pick.as('p')).select('p.id'))
-    .where(free)
-    .returningAll()
-    .executeTakeFirst()
+  const row = await claimDue(db, 'callback_deliveries', owner, leaseMs)
   if (!row) return null
   return row.secret === null ? row : { ...row, secret: secretsOf(db).open(row.secret) }
 }
 
-export interface AttemptResult {
-  attempt: number
-  startedAt: string
-  statusCode: number | null
-  error: string | null
-  durationMs: number
+export interface AttemptResult extends OutboxAttempt {
   /** The delivery's next state. */
   next: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; at: string }
 }
 
 /** Records an attempt and releases the lease; only the lease holder may do so. */
-export async function recordAttempt(db: Db, owner: string, deliveryId: number, r: AttemptResult): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const upd = await trx
-      .updateTable('callback_deliveries')
-      .set({
-        status: r.next.status,
-        attempts: r.attempt,
-        next_attempt_at: r.next.status === 'pending' ? r.next.at : nowIso(),
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status_code: r.statusCode,
-        last_error: r.error,
-        delivered_at: r.next.status === 'delivered' ? nowIso() : null,
-      })
-      .where('id', '=', deliveryId)
-      .where('lease_owner', '=', owner)
-      .where('status', '=', 'pending')
-      .executeTakeFirst()
-    if (!Number(upd.numUpdatedRows)) return false
-    await trx
-      .insertInto('callback_attempts')
-      .values({
-        delivery_id: deliveryId,
-        attempt: r.attempt,
-        started_at: r.startedAt,
-        status_code: r.statusCode,
-        error: r.error,
-        duration_ms: r.durationMs,
-      })
-      .execute()
-    return true
-  })
+export function recordAttempt(db: Db, owner: string, deliveryId: number, r: AttemptResult): Promise<boolean> {
+  return recordOutboxAttempt(db, { deliveries: 'callback_deliveries', attempts: 'callback_attempts' }, owner, deliveryId, r)
 }
 
 /**
@@ -144,30 +86,12 @@ export async function skipDelivery(db: Db, owner: string, deliveryId: number, re
 }
 
 /** Releases a lease without recording an attempt (the sender stopped before sending). */
-export async function releaseDelivery(db: Db, owner: string, deliveryId: number): Promise<void> {
-  await db
-    .updateTable('callback_deliveries')
-    .set({ lease_owner: null, lease_expires_at: null })
-    .where('id', '=', deliveryId)
-    .where('lease_owner', '=', owner)
-    .execute()
-}
+export const releaseDelivery = (db: Db, owner: string, deliveryId: number): Promise<void> =>
+  releaseLease(db, 'callback_deliveries', owner, deliveryId)
 
 export async function scanDeliveries(db: Db, scanId: number): Promise<Array<CallbackDeliveryRow & { attempt_list: CallbackAttemptRow[] }>> {
   const deliveries = await db.selectFrom('callback_deliveries').selectAll().where('scan_id', '=', scanId).orderBy('id', 'desc').execute()
-  if (!deliveries.length) return []
-  const attempts = await db
-    .selectFrom('callback_attempts')
-    .selectAll()
-    .where(
-      'delivery_id',
-      'in',
-      deliveries.map((d) => d.id),
-    )
-    .orderBy('attempt')
-    .orderBy('id')
-    .execute()
-  return deliveries.map((d) => ({ ...d, attempt_list: attempts.filter((a) => a.delivery_id === d.id) }))
+  return withAttempts(db, 'callback_attempts', deliveries)
 }
 
 /**

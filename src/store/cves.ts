@@ -6,13 +6,19 @@ import { insertRows } from './bulk-insert.js'
 import type { CveProductsTable, CvesTable } from './schema.js'
 import { parseCves } from './finding-rows.js'
 
-export interface CveImport {
+/** What a CVE says about itself, as the imported feed describes it. */
+export interface CveFacts {
   id: string
   description: string
+  /** CVSS v3.1 (or v3.0) base metrics, when NVD or the CNA scored it. */
   cvss3: { score: number; vector: string } | null
+  /** CVSS v4.0 base metrics, when present. */
   cvss4: { score: number; vector: string } | null
   cwe: string[]
   references: string[]
+}
+
+export interface CveImport extends CveFacts {
   lastModified: string | null
   /** Vulnerable product ranges: the CPE's own version, or null when the bounds give the range. */
   products: Array<{

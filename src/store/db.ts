@@ -12,6 +12,9 @@ import { attachPgNotify } from './notify.js'
 import { loadPg, type Pg } from './pg-driver.js'
 import { SecretsCarrier, loadSecrets, type SecretKeySource } from './secrets.js'
 
+/** How long SQLite waits on a lock held by another connection before answering SQLITE_BUSY. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000
+
 export type Db = Kysely<Database>
 
 export interface DbHandle {
@@ -41,7 +44,7 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
       database.pragma('journal_mode = WAL')
       database.pragma('synchronous = NORMAL')
       database.pragma('foreign_keys = ON')
-      database.pragma('busy_timeout = 5000')
+      database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
       cacheStatements(database)
       setReader(sqliteReader(database))
       return new SqliteDialect({ database })

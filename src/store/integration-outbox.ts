@@ -4,11 +4,12 @@
 // (integration_id, event_key) makes a second one impossible; senders claim due rows with a lease,
 // one UPDATE each; each attempt is recorded (the delivery log people read).
 import { randomUUID } from 'node:crypto'
-import type { ExpressionBuilder, Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, IntegrationAttemptRow, IntegrationDeliveryRow } from './schema.js'
 import { isoAfter, nowIso } from './time.js'
 import type { IntegrationEvent } from './integration-kinds.js'
+import { claimDue, type OutboxAttempt, pendingColumns, recordOutboxAttempt, releaseLease, withAttempts } from './outbox.js'
 
 type Tx = Transaction<Database>
 
@@ -55,16 +56,8 @@ async function enqueue(
         kind,
         scan_id: scanId,
         ref: ref === null ? null : JSON.stringify(ref),
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status_code: null,
-        last_error: null,
         payload: null,
-        created_at: now,
-        delivered_at: null,
+        ...pendingColumns(now),
       })),
     )
     .onConflict((oc) => oc.columns(['integration_id', 'event_key']).doNothing())
@@ -117,41 +110,17 @@ export async function enqueueTest(db: Db, integrationId: number): Promise<number
       kind: 'test',
       scan_id: null,
       ref: null,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_expires_at: null,
-      last_status_code: null,
-      last_error: null,
       payload: null,
-      created_at: now,
-      delivered_at: null,
+      ...pendingColumns(now),
     })
     .returning('id')
     .executeTakeFirstOrThrow()
   return row.id
 }
 
-/** Claims one due delivery for `owner` until `leaseMs` from now (the UPDATE re-checks it is free). */
-export async function claimIntegrationDelivery(db: Db, owner: string, leaseMs: number): Promise<IntegrationDeliveryRow | null> {
-  const now = nowIso()
-  const free = (eb: ExpressionBuilder<Database, 'integration_deliveries'>) =>
-    eb.and([
-      eb('status', '=', 'pending'),
-      eb('next_attempt_at', '<=', now),
-      eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
-    ])
-  const pick = db.selectFrom('integration_deliveries').select('id').where(free).orderBy('next_attempt_at').orderBy('id').limit(1)
-  const row = await db
-    .updateTable('integration_deliveries')
-    .set({ lease_owner: owner, lease_expires_at: isoAfter(leaseMs) })
-    .where('id', '=', (eb) => eb.selectFrom(pick.as('p')).select('p.id'))
-    .where(free)
-    .returningAll()
-    .executeTakeFirst()
-  return row ?? null
-}
+/** Claims one due delivery for `owner` until `leaseMs` from now (store/outbox.ts claimDue). */
+export const claimIntegrationDelivery = (db: Db, owner: string, leaseMs: number): Promise<IntegrationDeliveryRow | null> =>
+  claimDue(db, 'integration_deliveries', owner, leaseMs)
 
 /** Renews the lease while a long delivery (many tickets) is still working. */
 export async function renewIntegrationLease(db: Db, owner: string, id: number, leaseMs: number): Promise<boolean> {
@@ -166,61 +135,20 @@ export async function renewIntegrationLease(db: Db, owner: string, id: number, l
 }
 
 export type DeliveryStatus = 'delivered' | 'skipped' | 'failed' | 'refused'
-export interface IntegrationAttempt {
-  attempt: number
-  startedAt: string
-  statusCode: number | null
-  error: string | null
-  durationMs: number
+export interface IntegrationAttempt extends OutboxAttempt {
   answer: string | null
   next: { status: DeliveryStatus } | { status: 'pending'; at: string }
 }
 
 /** Records an attempt and releases the lease; only the lease holder may do so. */
-export async function recordIntegrationAttempt(db: Db, owner: string, id: number, r: IntegrationAttempt): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const upd = await trx
-      .updateTable('integration_deliveries')
-      .set({
-        status: r.next.status,
-        attempts: r.attempt,
-        next_attempt_at: r.next.status === 'pending' ? r.next.at : nowIso(),
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status_code: r.statusCode,
-        last_error: r.error,
-        delivered_at: r.next.status === 'delivered' ? nowIso() : null,
-      })
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .where('status', '=', 'pending')
-      .executeTakeFirst()
-    if (!Number(upd.numUpdatedRows)) return false
-    await trx
-      .insertInto('integration_attempts')
-      .values({
-        delivery_id: id,
-        attempt: r.attempt,
-        started_at: r.startedAt,
-        status_code: r.statusCode,
-        answer: r.answer,
-        error: r.error,
-        duration_ms: r.durationMs,
-      })
-      .execute()
-    return true
-  })
+export function recordIntegrationAttempt(db: Db, owner: string, id: number, r: IntegrationAttempt): Promise<boolean> {
+  const tables = { deliveries: 'integration_deliveries', attempts: 'integration_attempts' } as const
+  return recordOutboxAttempt(db, tables, owner, id, r, { answer: r.answer })
 }
 
 /** Releases a lease without recording an attempt (the sender stopped before sending). */
-export async function releaseIntegrationDelivery(db: Db, owner: string, id: number): Promise<void> {
-  await db
-    .updateTable('integration_deliveries')
-    .set({ lease_owner: null, lease_expires_at: null })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .execute()
-}
+export const releaseIntegrationDelivery = (db: Db, owner: string, id: number): Promise<void> =>
+  releaseLease(db, 'integration_deliveries', owner, id)
 
 /**
  * The delivery's payload: the one stored at its first attempt, or `build()`'s, stored now (the first
@@ -257,19 +185,7 @@ export async function integrationDeliveries(
     .limit(o.limit)
     .offset((o.page - 1) * o.limit)
     .execute()
-  if (!rows.length) return []
-  const attempts = await db
-    .selectFrom('integration_attempts')
-    .selectAll()
-    .where(
-      'delivery_id',
-      'in',
-      rows.map((d) => d.id),
-    )
-    .orderBy('attempt')
-    .orderBy('id')
-    .execute()
-  return rows.map((d) => ({ ...d, attempt_list: attempts.filter((a) => a.delivery_id === d.id) }))
+  return withAttempts(db, 'integration_attempts', rows)
 }
 
 /** The issue that belongs to a duplicate group in this integration's system, if known. */

@@ -8,6 +8,7 @@ import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 import { secretsOf } from './secrets.js'
 import { ensureSealed } from './secret-box.js'
 import { mapSecrets, type Config, type IntegrationType } from './integration-kinds.js'
+import { newestPage } from './paging.js'
 
 export interface IntegrationInput {
   workspace_id: number
@@ -63,11 +64,7 @@ export function listIntegrations(
 ): Promise<IntegrationRow[]> {
   let q = db.selectFrom('integrations').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (o.workspaceId !== undefined) q = q.where('workspace_id', '=', o.workspaceId)
-  return q
-    .orderBy('id', 'desc')
-    .limit(o.limit)
-    .offset((o.page - 1) * o.limit)
-    .execute()
+  return newestPage(q, o)
 }
 
 export type IntegrationChanges = Partial<Omit<IntegrationInput, 'workspace_id' | 'type'>>

@@ -14,6 +14,8 @@ export const PG_CHANNEL = 'ward_events'
 const ORIGIN = randomBytes(6).toString('hex')
 const BACKOFF_MIN_MS = 250
 const BACKOFF_MAX_MS = 10000
+/** Connecting the LISTEN client to PostgreSQL. */
+const CONNECT_TIMEOUT_MS = 5000
 
 const bus = new EventEmitter()
 bus.setMaxListeners(0)
@@ -68,7 +70,7 @@ export function attachPgNotify(url: string, log: (msg: string, err?: unknown) =>
     if (closed) return
     const { Client } = await loadPg()
     if (closed) return
-    const c = new Client({ connectionString: url, connectionTimeoutMillis: 5000 })
+    const c = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
     client = c
     c.on('error', (err) => dropped(c, err))
     c.on('end', () => dropped(c))

@@ -13,6 +13,7 @@ import { secretsOf } from './secrets.js'
 import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
+import { newestPage } from './paging.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -163,11 +164,7 @@ export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<
   if (f.status !== undefined) q = q.where('status', '=', f.status)
   if (f.startFrom !== undefined) q = q.where('start_time', '>=', f.startFrom)
   if (f.startTo !== undefined) q = q.where('start_time', '<=', f.startTo)
-  return q
-    .orderBy('id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute()
+  return newestPage(q, f)
 }
 
 /** Moves a scan to `to` if it is in a state that may reach it (and, given `owner`, still holds that lease); returns whether it moved. */

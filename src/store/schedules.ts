@@ -4,7 +4,7 @@
 // under a unique (schedule, slot). A worker that dies inside it leaves nothing behind: the
 // transaction rolls back and the schedule is still due for the next worker.
 import { randomUUID } from 'node:crypto'
-import type { Transaction } from 'kysely'
+import type { Selectable, Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, ScheduleRow, ScheduleRunRow, ScanRow } from './schema.js'
 import { nowIso } from './time.js'
@@ -13,6 +13,7 @@ import { queueScan } from './scans.js'
 import { sealCallbackSecret, secretsOf } from './secrets.js'
 import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 import { enqueueScheduleMissed } from './integration-outbox.js'
+import { newestPage } from './paging.js'
 
 type Tx = Transaction<Database>
 export type NewSchedule = Omit<ScheduleRow, 'id' | 'last_run_at' | 'created_at' | 'updated_at'>
@@ -43,11 +44,7 @@ export const getSchedule = (db: Db, userId: number, id: number, roles?: readonly
 export const listSchedules = (db: Db, userId: number, f: { workspaceId?: number; limit: number; page: number }) => {
   let q = db.selectFrom('schedules').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
-  return q
-    .orderBy('id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute()
+  return newestPage(q, f)
 }
 
 export async function updateSchedule(db: Db, userId: number, id: number, set: ScheduleChanges): Promise<boolean> {
@@ -75,43 +72,28 @@ export async function scheduleHistory(db: Db, ids: number[], n = 5): Promise<Map
   const out = new Map(ids.map((id) => [id, { scans: [] as ScanRow[], runs: [] as ScheduleRunRow[] }]))
   if (!ids.length) return out
   // The n newest per schedule: a window numbers each schedule's rows, newest first.
-  const scans = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('scans')
-        .selectAll()
-        .select((e) =>
-          e.fn
-            .agg<number>('row_number')
-            .over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc'))
-            .as('rn'),
-        )
-        .where('schedule_id', 'in', ids)
-        .as('s'),
-    )
-    .selectAll()
-    .where('rn', '<=', n)
-    .orderBy('id', 'desc')
-    .execute()
+  const newest = <T extends 'scans' | 'schedule_runs'>(table: T) =>
+    db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom(table as 'schedule_runs')
+          .selectAll()
+          .select((e) =>
+            e.fn
+              .agg<number>('row_number')
+              .over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc'))
+              .as('rn'),
+          )
+          .where('schedule_id', 'in', ids)
+          .as('t'),
+      )
+      .selectAll()
+      .where('rn', '<=', n)
+      .orderBy('id', 'desc')
+      .execute() as Promise<Array<Selectable<Database[T]> & { rn: number }>>
+  const scans = await newest('scans')
   for (const { rn: _, ...s } of scans) out.get(s.schedule_id!)?.scans.push(s)
-  const runs = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('schedule_runs')
-        .selectAll()
-        .select((e) =>
-          e.fn
-            .agg<number>('row_number')
-            .over((ob) => ob.partitionBy('schedule_id').orderBy('id', 'desc'))
-            .as('rn'),
-        )
-        .where('schedule_id', 'in', ids)
-        .as('r'),
-    )
-    .selectAll()
-    .where('rn', '<=', n)
-    .orderBy('id', 'desc')
-    .execute()
+  const runs = await newest('schedule_runs')
   for (const { rn: _, ...r } of runs) out.get(r.schedule_id)?.runs.push(r)
   return out
 }

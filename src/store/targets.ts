@@ -4,6 +4,7 @@ import { selectPrepared, type Db } from './db.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
+import { newestPage } from './paging.js'
 
 export interface TargetFilter {
   workspaceId?: number
@@ -16,11 +17,7 @@ export async function listTargets(db: Db, userId: number, f: TargetFilter): Prom
   let q = db.selectFrom('targets').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
   if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
-  return q
-    .orderBy('id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute()
+  return newestPage(q, f)
 }
 
 /**

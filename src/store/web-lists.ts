@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import type { Db } from './db.js'
 import type { ScanRow, TargetRow } from './schema.js'
 import { memberWorkspaces } from './members.js'
+import { newestPage } from './paging.js'
 
 const isMember = (db: Db, userId: number, workspaceId: number) => memberWorkspaces(db, userId).where('wm.workspace_id', '=', workspaceId)
 
@@ -22,11 +23,7 @@ export async function searchTargets(
   // "%", "_" and the escape character in a search are plain characters.
   if (f.search)
     q = q.where(sql<boolean>`lower(name) like ${'%' + f.search.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%'} escape '\\'`)
-  return q
-    .orderBy('id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .execute()
+  return newestPage(q, f)
 }
 
 /** Open findings of a workspace per risk level (0..4), counting each duplicate group once. */

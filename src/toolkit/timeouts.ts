@@ -23,3 +23,20 @@ export const DNS_QUERY_TIMEOUT_MS = 2000
 export const DNS_TCP_TIMEOUT_MS = 10_000
 /** A host name resolved before a scan starts. */
 export const RESOLVE_TIMEOUT_MS = 5000
+/** A regular-expression budget of one template run (matchers over hostile bodies stop there). */
+export const TEMPLATE_REGEX_BUDGET_MS = 5000
+
+// The waits of the egress and of the processes around a scan (engine, api, cli).
+
+/** A proxy (SOCKS5, HTTP CONNECT) proved working before a scan goes through it. */
+export const EGRESS_CHECK_TIMEOUT_MS = 10_000
+/** On a worker shutdown, the most grace a tool gets to stop before its scan is ended anyway. */
+export const SCAN_SHUTDOWN_GRACE_MS = 5000
+/** Beyond the callback timeout, how long "Send a test" waits for its delivery's answer. */
+export const TEST_MESSAGE_MARGIN_MS = 5000
+/** Beyond a shutdown grace, how long a process or thread has to exit before it is ended. */
+export const EXIT_MARGIN_MS = 5000
+/** Beyond the worker's shutdown grace, how long `ward` waits for its roles before exiting anyway. */
+export const ROLES_EXIT_MARGIN_MS = 10_000
+/** An idle keep-alive connection of the worker's metrics server. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5000

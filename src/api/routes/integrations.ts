@@ -21,6 +21,7 @@ import { deleteIntegration, getIntegration, listIntegrations } from '../../store
 import { refusal } from '../../domain/access.js'
 import { integrationDeliveries } from '../../store/integration-outbox.js'
 import type { Db } from '../../store/db.js'
+import { TEST_MESSAGE_MARGIN_MS } from '../../toolkit/timeouts.js'
 
 /** The caller's integration, or a 404. */
 async function one(db: Db, userId: number, id: number) {
@@ -117,7 +118,9 @@ function integrationDeliveryRoutes(app: RouteApp) {
       params: IdParams,
       response: { 200: Data(TestResult), ...errors(400, 401, 403, 404, 429) },
     },
-    handler: async (req) => ({ data: await sendTestMessage(db, callerOf(req), req.params.id, config.callbackTimeoutMs + 5000) }),
+    handler: async (req) => ({
+      data: await sendTestMessage(db, callerOf(req), req.params.id, config.callbackTimeoutMs + TEST_MESSAGE_MARGIN_MS),
+    }),
   })
 
   app.get('/integrations/:id/deliveries', {

@@ -9,6 +9,7 @@ import type { ConnectOptions, Egress, NativePortScanner, TlsConnectOptions } fro
 import { addressBlockedBy, formatAddress, parseAddress, resolveInScope, scopedLookup, ScopeError, type Scope } from '../../toolkit/scope.js'
 import { createHttpClient } from './http.js'
 import { nativeScanAddress, nativeScanUnavailable } from './native-scan.js'
+import { CONNECT_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 
 /** Per scope, the verdict on recent literal hosts (a port scan dials one host thousands of times): canonical address, or null when blocked. */
 const literalVerdicts = new WeakMap<Scope, Map<string, string | null>>()
@@ -44,7 +45,7 @@ export function connectDirect(o: ConnectOptions, scope?: Scope): Promise<net.Soc
     const socket = net.connect({ ...target, port: o.port })
     const timer = setTimeout(
       () => fail(Object.assign(new Error(`connect to ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })),
-      o.timeoutMs ?? 5000,
+      o.timeoutMs ?? CONNECT_TIMEOUT_MS,
     )
     const onAbort = () => fail(abortError(o.signal!))
     o.signal?.addEventListener('abort', onAbort, { once: true })
@@ -82,7 +83,7 @@ export function tlsOver(socket: net.Socket, o: TlsConnectOptions): Promise<tls.T
     const t = tls.connect({ socket, servername, rejectUnauthorized: false, ...(o.tls ?? { secureContext: sharedContext() }) })
     const timer = setTimeout(
       () => fail(Object.assign(new Error(`TLS handshake with ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })),
-      o.timeoutMs ?? 5000,
+      o.timeoutMs ?? CONNECT_TIMEOUT_MS,
     )
     const onAbort = () => fail(abortError(o.signal!))
     o.signal?.addEventListener('abort', onAbort, { once: true })

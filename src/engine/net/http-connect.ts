@@ -9,6 +9,7 @@ import { egressError, hostPort, parseProxyUrl, type ProxyEndpoint } from '../../
 export { parseProxyUrl }
 import { ipVersion } from '../../toolkit/ip.js'
 import type { Scope } from '../../toolkit/scope.js'
+import { EGRESS_CHECK_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 
 export interface HttpConnectProfile {
   /** `http://[user:pass@]host:port` or `https://[user:pass@]host:port`; credentials percent-encoded. */
@@ -134,7 +135,12 @@ export const CHECK_AUTHORITY = 'ward-egress-check.invalid:443'
  *  - no HTTP answer → the proxy is down or is not an HTTP proxy.
  * Port 443 because common configurations (squid's `CONNECT !SSL_ports`) deny other ports before auth.
  */
-export async function checkHttpConnect(p: HttpConnectProfile, signal?: AbortSignal, timeoutMs = 10000, vpnHost?: Scope): Promise<void> {
+export async function checkHttpConnect(
+  p: HttpConnectProfile,
+  signal?: AbortSignal,
+  timeoutMs = EGRESS_CHECK_TIMEOUT_MS,
+  vpnHost?: Scope,
+): Promise<void> {
   const proxy = parseProxyUrl(p.url)
   const socket = await tunnel(
     { host: proxy.host, port: proxy.port, timeoutMs, signal },

@@ -3,6 +3,7 @@ import type net from 'node:net'
 import type tls from 'node:tls'
 import { Agent, type buildConnector, type Dispatcher } from 'undici'
 import type { ConnectOptions, HttpRequest, HttpResponse, TlsConnectOptions } from '../../toolkit/egress.js'
+import { HTTP_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 
 const DEFAULT_MAX_BODY = 2 * 1024 * 1024
 
@@ -23,8 +24,8 @@ export function createHttpClient(
       const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80)
       const p =
         opts.protocol === 'https:'
-          ? tlsConnect({ host, port, servername: opts.servername || undefined, timeoutMs: 10000 })
-          : dial({ host, port, timeoutMs: 10000 })
+          ? tlsConnect({ host, port, servername: opts.servername || undefined, timeoutMs: HTTP_TIMEOUT_MS })
+          : dial({ host, port, timeoutMs: HTTP_TIMEOUT_MS })
       p.then(
         (s) => cb(null, s),
         (e) => cb(e, null),
@@ -122,7 +123,7 @@ class InFlight implements Dispatcher.DispatchHandlers {
     private readonly reject: (e: Error) => void,
     private readonly unwatch: () => void,
   ) {
-    const timeoutMs = req.timeoutMs ?? 10000
+    const timeoutMs = req.timeoutMs ?? HTTP_TIMEOUT_MS
     this.max = req.maxBodyBytes ?? DEFAULT_MAX_BODY
     this.timer = setTimeout(
       () => this.fail(Object.assign(new Error(`HTTP request to ${url} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),

@@ -5,8 +5,9 @@ import tls from 'node:tls'
 import { Agent, type buildConnector, type Dispatcher } from 'undici'
 import { parseAddress, type Scope } from '../../toolkit/scope.js'
 import { connectDirect } from './direct.js'
+import { HTTP_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 
-export function createScopedDispatcher(scope: Scope, timeoutMs = 10000): Dispatcher {
+export function createScopedDispatcher(scope: Scope, timeoutMs = HTTP_TIMEOUT_MS): Dispatcher {
   return new Agent({
     connect: (opts: buildConnector.Options, cb: buildConnector.Callback) => {
       const host: string = opts.hostname

@@ -11,6 +11,7 @@ import { egressError, hostPort } from '../../toolkit/egress-profile.js'
 export { egressError, hostPort }
 import { ipVersion } from '../../toolkit/ip.js'
 import { assertHostInScope, BLOCKED_CODE, type Scope } from '../../toolkit/scope.js'
+import { CONNECT_TIMEOUT_MS, EGRESS_CHECK_TIMEOUT_MS, HTTP_TIMEOUT_MS } from '../../toolkit/timeouts.js'
 
 /**
  * The scopes a proxy egress enforces: the proxy's own address (dialled from here, resolved and
@@ -49,7 +50,7 @@ export async function tunnel(
   what = `connect to ${hostPort(o.host, o.port)} through ${proxyLabel}`,
 ): Promise<net.Socket> {
   if (o.signal?.aborted) throw abortError(o.signal)
-  const timeoutMs = o.timeoutMs ?? 5000
+  const timeoutMs = o.timeoutMs ?? CONNECT_TIMEOUT_MS
   const ac = new AbortController()
   let phase: 'proxy' | 'tunnel' = 'proxy'
   const timer = setTimeout(() => {
@@ -93,7 +94,7 @@ export async function tunnel(
  */
 export function httpWithDeadline(http: Egress['http']): Egress['http'] {
   return (url, req = {}) => {
-    const timeout = AbortSignal.timeout(req.timeoutMs ?? 10000)
+    const timeout = AbortSignal.timeout(req.timeoutMs ?? HTTP_TIMEOUT_MS)
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout
     if (signal.aborted) return Promise.reject(abortError(signal))
     return new Promise((resolve, reject) => {
@@ -245,7 +246,12 @@ const noMethodError = (label: string, hasCredentials: boolean) =>
  * close. No CONNECT is sent, so the check sends no traffic beyond the proxy. Offers the same methods
  * as the real connections do, so it passes exactly when they would authenticate.
  */
-export async function checkSocks5(p: Socks5Profile, signal?: AbortSignal, timeoutMs = 10000, vpnHost?: Scope): Promise<void> {
+export async function checkSocks5(
+  p: Socks5Profile,
+  signal?: AbortSignal,
+  timeoutMs = EGRESS_CHECK_TIMEOUT_MS,
+  vpnHost?: Scope,
+): Promise<void> {
   const proxyHost = stripBrackets(p.host)
   const label = `SOCKS5 proxy ${hostPort(proxyHost, p.port)}`
   const hasCredentials = Boolean(p.username || p.password)

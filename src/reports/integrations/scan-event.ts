@@ -3,7 +3,8 @@
 // integration's events and min_risk. Built once per delivery and stored, so every retry says the same.
 import { createHash } from 'node:crypto'
 import type { Db } from '../../store/db.js'
-import type { FindingRow, IntegrationRow, ScanRow } from '../../store/schema.js'
+import type { FindingRow, IntegrationRow } from '../../store/schema.js'
+import { seenBefore } from '../../store/finding-lifecycle.js'
 import { getScanById } from '../../store/scans.js'
 import { toApiTime } from '../../store/time.js'
 import { scanChanges } from '../scan-changes.js'
@@ -82,22 +83,6 @@ async function rowsOf(db: Db, ids: number[]): Promise<FindingRow[]> {
   return out.sort((a, b) => b.risk_level - a.risk_level || a.id - b.id)
 }
 
-/** Groups of this scan's findings first seen by an earlier scan (they came back: a regression). */
-async function seenEarlier(db: Db, scan: ScanRow, keys: string[]): Promise<Set<string>> {
-  const out = new Set<string>()
-  for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db
-      .selectFrom('finding_groups')
-      .select('dedup_key')
-      .where('workspace_id', '=', scan.workspace_id)
-      .where('dedup_key', 'in', keys.slice(i, i + 500))
-      .where('first_scan_id', '<', scan.id)
-      .execute()
-    for (const r of rows) out.add(r.dedup_key)
-  }
-  return out
-}
-
 export interface EventOptions {
   publicUrl: string | null
   toolName?: ToolNames
@@ -118,11 +103,8 @@ export async function scanEvent(db: Db, scanId: number, integ: IntegrationRow, o
       changes.findings.new.map((f) => f.id),
     )
   ).filter(risky)
-  const back = await seenEarlier(
-    db,
-    scan,
-    appeared.map((f) => f.dedup_key),
-  )
+  // Groups first seen by an earlier scan came back: a regression.
+  const back = await seenBefore(db, scan, appeared)
   const pick = (event: string, rows: FindingRow[]) => (wanted.has(event) ? rows.map((f) => item(f, o.publicUrl)) : [])
   const failed = FAILED_STATES.includes(scan.status)
   const target = await db.selectFrom('targets').select('name').where('id', '=', scan.target_id).executeTakeFirst()

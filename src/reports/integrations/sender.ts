@@ -28,6 +28,7 @@ import { jiraSystem } from './jira.js'
 import { githubSystem, gitlabSystem } from './git-issues.js'
 import { defectDojo } from './defectdojo.js'
 import { ReceiverError, type IntegrationTransport, type Outcome } from './http.js'
+import { wakeableSleep } from '../wakeable-sleep.js'
 
 export interface IntegrationSenderOptions {
   db: Db
@@ -175,13 +176,9 @@ export function startIntegrationSender(o: IntegrationSenderOptions): Integration
         o.log.error({ err: e }, 'claiming integration deliveries failed')
       }
       if (stopping.signal.aborted) break
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.max(20, o.config.pollMs))
-        wake = () => {
-          clearTimeout(t)
-          resolve()
-        }
-      })
+      const pause = wakeableSleep(Math.max(20, o.config.pollMs))
+      wake = pause.wake
+      await pause.done
     }
   })()
   return {

@@ -13,6 +13,7 @@ import { html } from '../html.js'
 import { csrfField, page } from '../layout.js'
 import { attempt, formOf, idOf, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
+import { TEST_MESSAGE_MARGIN_MS } from '../../toolkit/timeouts.js'
 
 const EXAMPLES: Record<IntegrationType, string> = {
   slack: '{"url": "https://hooks.slack.com/services/..."}',
@@ -142,7 +143,7 @@ ${rows.map((r) => {
 
   app.post('/integrations/:id/test', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Integration')
-    const t = await sendTestMessage(db, userOf(req), id, ctx.config.callbackTimeoutMs + 5000)
+    const t = await sendTestMessage(db, userOf(req), id, ctx.config.callbackTimeoutMs + TEST_MESSAGE_MARGIN_MS)
     const said = `Test ${t.status}${t.status_code !== null ? ` (the receiver answered ${t.status_code})` : ''}${t.message ? `: ${t.message}` : ''}.`
     return render(req, reply, t.status === 'delivered' ? { ok: said } : { error: said }, t.status === 'delivered' ? 200 : 502)
   })

@@ -137,3 +137,12 @@ function safeDecode(name: DecoderName, reply: Buffer): string | null {
     return null
   }
 }
+
+/** The protocol a greeting banner shows at a glance (SSH, HTTP, FTP), or null: the sniff every tool shares. */
+export function bannerProtocol(banner: string | null): 'ssh' | 'http' | 'ftp' | null {
+  if (!banner) return null
+  if (banner.startsWith('SSH-')) return 'ssh'
+  if (/^HTTP\/\d/.test(banner)) return 'http'
+  if (/^220[ -].*ftp/i.test(banner)) return 'ftp'
+  return null
+}

@@ -4,6 +4,7 @@
 // work; spending it fails the template with a clear error. Another branch adds a shared
 // toolkit/safe-regex.ts; this small adapter keeps the engine independent of it until they meet.
 import { RE2JS } from 're2js'
+import { TEMPLATE_REGEX_BUDGET_MS } from '../../../toolkit/timeouts.js'
 
 export class RegexError extends Error {
   override name = 'RegexError'
@@ -36,7 +37,7 @@ export function compileRegex(pattern: string, caseInsensitive = false): RE2JS {
 }
 
 /** A runner whose regex work is bounded in total: past `budgetMs` every call throws a RegexError. */
-export function createRegexRunner(budgetMs = 5000): RegexRunner & { spentMs(): number } {
+export function createRegexRunner(budgetMs = TEMPLATE_REGEX_BUDGET_MS): RegexRunner & { spentMs(): number } {
   let spent = 0
   const timed = <T>(f: () => T): T => {
     if (spent > budgetMs) throw new RegexError(`regex time budget of ${budgetMs} ms spent`)

@@ -3,8 +3,9 @@
 import type { Egress } from '../../../toolkit/egress.js'
 import type { HostLimiters } from '../http/rate-limit.js'
 import type { HttpSendRequest } from './http.js'
+import { HTTP_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
-export const TEMPLATE_HTTP = { timeoutMs: 10_000, maxBodyBytes: 4 << 20 } as const
+export const TEMPLATE_HTTP = { timeoutMs: HTTP_TIMEOUT_MS, maxBodyBytes: 4 << 20 } as const
 
 export function createTemplateSender(net: Egress, signal: AbortSignal, limiter?: HostLimiters) {
   return async (url: string, req: HttpSendRequest) => {

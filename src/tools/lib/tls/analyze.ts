@@ -3,7 +3,7 @@
 // into findings.
 import type { SecureVersion } from 'node:tls'
 import { X509Certificate } from 'node:crypto'
-import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls'
+import type { ConnectionOptions, TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls'
 import type { Egress } from '../../../toolkit/egress.js'
 import { mapLimit } from '../../../toolkit/limit.js'
 import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
@@ -259,18 +259,16 @@ async function offerUntilRefused(
   return accepted
 }
 
+/** A handshake by the runtime's TLS to the session's endpoint and name, with these TLS options. */
+function runtimeConnect(s: TlsSession, tls: ConnectionOptions): Promise<TLSSocket> {
+  return s.net.tlsConnect({ ...s.ep, servername: s.sniName, timeoutMs: s.o.timeoutMs, signal: s.o.signal, tls })
+}
+
 /** The suite the runtime's TLS negotiates at exactly version `v`, or null. */
 async function runtimeHandshake(s: TlsSession, v: SecureVersion): Promise<string | null> {
-  const { net, ep, o, sniName } = s
   let sock: TLSSocket | undefined
   try {
-    sock = await net.tlsConnect({
-      ...ep,
-      servername: sniName,
-      timeoutMs: o.timeoutMs,
-      signal: o.signal,
-      tls: { minVersion: v, maxVersion: v, ciphers: 'ALL:@SECLEVEL=0' },
-    })
+    sock = await runtimeConnect(s, { minVersion: v, maxVersion: v, ciphers: 'ALL:@SECLEVEL=0' })
     return sock.getCipher()?.name ?? null
   } catch {
     return null
@@ -326,19 +324,16 @@ async function dhStep(s: TlsSession): Promise<void> {
 
 /** Certificate chain and trust, from the runtime's handshake (the fallback is the hello's Certificate). */
 async function certificateStep(s: TlsSession): Promise<void> {
-  const { net, ep, o, log, sniName, report, helloCerts, stopped } = s
+  const { o, log, report, helloCerts, stopped } = s
   const now = Date.now()
   let ders: Buffer[] = []
   let sock: TLSSocket | undefined
   try {
-    sock = await net.tlsConnect({
-      ...ep,
-      servername: sniName,
-      timeoutMs: o.timeoutMs,
-      signal: o.signal,
+    sock = await runtimeConnect(
+      s,
       // Anonymous suites carry no certificate: leave them out of this handshake.
-      tls: { minVersion: 'TLSv1', ciphers: 'ALL:!aNULL:@SECLEVEL=0', ...(o.ca ? { ca: o.ca } : {}) },
-    })
+      { minVersion: 'TLSv1', ciphers: 'ALL:!aNULL:@SECLEVEL=0', ...(o.ca ? { ca: o.ca } : {}) },
+    )
     ders = chainOf(sock.getPeerCertificate(true))
     const err = sock.authorizationError
       ? String((sock.authorizationError as Error & { code?: string }).code ?? sock.authorizationError)
@@ -394,18 +389,12 @@ async function httpStep(s: TlsSession): Promise<void> {
 
 /** Whether the server renegotiates when the client asks, on the runtime's TLS at the highest version that has renegotiation. */
 async function renegotiationStep(s: TlsSession): Promise<void> {
-  const { net, ep, o, log, report, sniName, stopped } = s
+  const { o, log, report, stopped } = s
   const v = (['TLSv1.2', 'TLSv1.1', 'TLSv1.0'] as const).find((p) => report.protocols.find((x) => x.name === p)?.accepted)
   if (!v) return
   let sock: TLSSocket | undefined
   try {
-    sock = await net.tlsConnect({
-      ...ep,
-      servername: sniName,
-      timeoutMs: o.timeoutMs,
-      signal: o.signal,
-      tls: { minVersion: NODE_VERSION[v], maxVersion: NODE_VERSION[v], ciphers: 'ALL:@SECLEVEL=0' },
-    })
+    sock = await runtimeConnect(s, { minVersion: NODE_VERSION[v], maxVersion: NODE_VERSION[v], ciphers: 'ALL:@SECLEVEL=0' })
     const t = sock
     report.clientRenegotiation = await new Promise<boolean | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), Math.min(o.timeoutMs ?? CONNECT_TIMEOUT_MS, 3000))

@@ -1,4 +1,5 @@
 // Which service checks apply to an open port, from tool 70's detection, the banner, then the usual port. Pure.
+import { bannerProtocol } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
 
 export type Kind = 'ftp' | 'ssh' | 'smtp' | 'http' | 'redis' | 'memcached' | 'mongodb' | 'elasticsearch'
@@ -44,12 +45,9 @@ const PORT_KINDS: Readonly<Record<number, Kind>> = {
 }
 
 function fromBanner(banner: string | null): Kind | null {
-  if (!banner) return null
-  if (banner.startsWith('SSH-')) return 'ssh'
-  if (/^HTTP\/\d/.test(banner)) return 'http'
-  if (/^220[ -].*ftp/i.test(banner)) return 'ftp'
-  if (/^220[ -].*\b(e?smtp|mail|exim|postfix|sendmail)/i.test(banner)) return 'smtp'
-  return null
+  const seen = bannerProtocol(banner)
+  if (seen || !banner) return seen
+  return /^220[ -].*\b(e?smtp|mail|exim|postfix|sendmail)/i.test(banner) ? 'smtp' : null
 }
 
 /** The one protocol a port is checked as, or null (only version matching applies). */

@@ -1,4 +1,5 @@
 // Which login a port gets, from service detection, the banner, then the usual port. Pure.
+import { bannerProtocol } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
 import type { ServiceKind } from '../params.js'
 
@@ -40,12 +41,9 @@ const BY_PORT: Readonly<Record<number, ServiceKind>> = {
 }
 
 function fromBanner(banner: string | null): ServiceKind | null {
-  if (!banner) return null
-  if (banner.startsWith('SSH-')) return 'ssh'
-  if (/^HTTP\/\d/.test(banner)) return 'http'
-  if (/^220[ -].*ftp/i.test(banner)) return 'ftp'
-  if (/(login|username)\s*:\s*$/i.test(banner)) return 'telnet'
-  return null
+  const seen = bannerProtocol(banner)
+  if (seen || !banner) return seen
+  return /(login|username)\s*:\s*$/i.test(banner) ? 'telnet' : null
 }
 
 /** The login kind of an open port, or null when the auditor has none for it. */
