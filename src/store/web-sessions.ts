@@ -15,9 +15,14 @@ export interface WebUser extends Caller {
   sessionHash: string
 }
 
-/** A user by name (case-insensitive) with the password hash, for sign-in. */
+/** An enabled user by name (case-insensitive) with the password hash, for sign-in. */
 export const userForSignIn = (db: Db, name: string) =>
-  db.selectFrom('users').select(['id', 'name', 'password_hash']).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst()
+  db
+    .selectFrom('users')
+    .select(['id', 'name', 'password_hash'])
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst()
 
 export async function setPasswordHash(db: Db, userId: number, hash: string): Promise<boolean> {
   const r = await db
@@ -68,6 +73,7 @@ export async function sessionUser(db: Db, id: string): Promise<WebUser | null> {
     .select(['users.id', 'users.name', 'users.active_workspace_id', 'users.max_targets', 'users.license_expires', 'web_sessions.csrf'])
     .where('web_sessions.id_hash', '=', h)
     .where('web_sessions.expires_at', '>', nowIso())
+    .where('users.disabled_at', 'is', null)
     .executeTakeFirst()
   if (!row) return null
   return {
