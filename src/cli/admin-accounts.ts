@@ -1,6 +1,7 @@
 // `ward admin user|key|workspace ...`: users, their keys and workspaces.
 import { auditSince, SYSTEM_ACTOR } from '../store/audit.js'
 import { setUserAdmin, setUserDisabled } from '../store/instance-admin.js'
+import { publish } from '../store/notify.js'
 import {
   activeKeysMatching,
   keyPrefix,
@@ -115,6 +116,7 @@ export async function userSet(c: AdminContext, o: { user?: string; maxTargets?: 
 export async function userDisable(c: AdminContext, o: { user?: string }, disabled: boolean) {
   const userId = await userArg(c, o.user)
   const r = await setUserDisabled(c.h.db, userId, disabled, { by: null, actor: SYSTEM_ACTOR })
+  publish({ type: 'user-changed', userId })
   c.out(
     r === 'unchanged'
       ? `user ${userId} was already ${disabled ? 'disabled' : 'enabled'}`

@@ -74,7 +74,7 @@ function accountCommands(admin: Command, open: () => Promise<AdminContext>) {
     .action(async (o) => userSet(await open(), o))
   user
     .command('disable')
-    .description("disable a user: their API keys and web sessions stop working (keys are kept for re-enabling)")
+    .description('disable a user: their API keys and web sessions stop working (keys are kept for re-enabling)')
     .option('--user <id|name>', 'user id or name')
     .action(async (o) => userDisable(await open(), o, true))
   user

@@ -153,7 +153,15 @@ export async function listUsers(db: Db): Promise<UserInfo[]> {
       'users.disabled_at',
       (e) => e.fn.count('api_keys.id').as('active_keys'),
     ])
-    .groupBy(['users.id', 'users.name', 'users.max_targets', 'users.license_expires', 'users.created_at', 'users.is_admin', 'users.disabled_at'])
+    .groupBy([
+      'users.id',
+      'users.name',
+      'users.max_targets',
+      'users.license_expires',
+      'users.created_at',
+      'users.is_admin',
+      'users.disabled_at',
+    ])
     .orderBy('users.id')
     .execute()
   return rows.map((r) => ({ ...r, active_keys: Number(r.active_keys) }))
@@ -259,4 +267,23 @@ export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
   return Number(r.numUpdatedRows)
+}
+
+/** Every workspace of the instance with its owners' names and its number of members (instance admins). */
+export async function listAllWorkspaces(
+  db: Db,
+): Promise<Array<{ id: number; name: string; created_at: string; owners: string[]; members: number }>> {
+  const [rows, members] = await Promise.all([
+    db.selectFrom('workspaces').select(['id', 'name', 'created_at']).orderBy('id').execute(),
+    db
+      .selectFrom('workspace_members as wm')
+      .innerJoin('users', 'users.id', 'wm.user_id')
+      .select(['wm.workspace_id', 'wm.role', 'users.name'])
+      .orderBy('users.name')
+      .execute(),
+  ])
+  return rows.map((w) => {
+    const mine = members.filter((m) => m.workspace_id === w.id)
+    return { ...w, owners: mine.filter((m) => m.role === 'owner').map((m) => m.name), members: mine.length }
+  })
 }

@@ -20,12 +20,7 @@ export interface AdminUserRow {
 
 /** Whether the user is an enabled instance admin, read now. */
 export async function isInstanceAdmin(db: Db, userId: number): Promise<boolean> {
-  const r = await db
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', userId)
-    .where(instanceAdmin(userId))
-    .executeTakeFirst()
+  const r = await db.selectFrom('users').select('id').where('id', '=', userId).where(instanceAdmin(userId)).executeTakeFirst()
   return !!r
 }
 
@@ -93,7 +88,10 @@ async function asAdmin(
   let answer: UserChange = 'done'
   try {
     return await db.transaction().execute(async (trx) => {
-      if (o.by !== null && !(await trx.selectFrom('users').select('id').where('id', '=', o.by).where(instanceAdmin(o.by)).executeTakeFirst()))
+      if (
+        o.by !== null &&
+        !(await trx.selectFrom('users').select('id').where('id', '=', o.by).where(instanceAdmin(o.by)).executeTakeFirst())
+      )
         return 'missing'
       if (!(await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst())) return 'missing'
       const r = await change(trx)

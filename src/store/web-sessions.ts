@@ -13,6 +13,8 @@ export interface WebUser extends Caller {
   name: string
   csrf: string
   sessionHash: string
+  /** An instance admin (read with the session, per request): the Users page is in the navigation. */
+  isAdmin: boolean
 }
 
 /** An enabled user by name (case-insensitive) with the password hash, for sign-in. */
@@ -70,7 +72,15 @@ export async function sessionUser(db: Db, id: string): Promise<WebUser | null> {
   const row = await db
     .selectFrom('web_sessions')
     .innerJoin('users', 'users.id', 'web_sessions.user_id')
-    .select(['users.id', 'users.name', 'users.active_workspace_id', 'users.max_targets', 'users.license_expires', 'web_sessions.csrf'])
+    .select([
+      'users.id',
+      'users.name',
+      'users.active_workspace_id',
+      'users.max_targets',
+      'users.license_expires',
+      'users.is_admin',
+      'web_sessions.csrf',
+    ])
     .where('web_sessions.id_hash', '=', h)
     .where('web_sessions.expires_at', '>', nowIso())
     .where('users.disabled_at', 'is', null)
@@ -85,6 +95,7 @@ export async function sessionUser(db: Db, id: string): Promise<WebUser | null> {
     licenseExpires: row.license_expires,
     csrf: row.csrf,
     sessionHash: h,
+    isAdmin: row.is_admin === 1,
   }
 }
 
