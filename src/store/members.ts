@@ -5,7 +5,6 @@ import { sql, type SqlBool, type Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database } from './schema.js'
 import { nowIso } from './time.js'
-import { appendAudit, type AuditActor } from './audit.js'
 
 export const ROLES = ['owner', 'member', 'viewer'] as const
 export type Role = (typeof ROLES)[number]
@@ -68,7 +67,7 @@ export type MemberChange = 'done' | 'missing' | 'forbidden' | 'no-user' | 'exist
  * Runs a change of membership for an owner of the workspace, in one transaction that first locks the
  * workspace's row: two owners demoting each other at once cannot leave it without one.
  */
-async function asOwner(
+export async function asOwner(
   db: Db,
   callerId: number,
   workspaceId: number,
@@ -159,63 +158,3 @@ function lastOwner(e: unknown): MemberChange {
  */
 export const memberOf = (column: string, userId: unknown, roles?: readonly Role[]) =>
   sql<SqlBool>`exists (select 1 from workspace_members wm where wm.workspace_id = ${sql.ref(column)} and wm.user_id = ${userId}${roles ? sql` and wm.role in (${sql.join([...roles])})` : sql``})`
-
-/**
- * Deletes a workspace (owners only) with everything in it: targets, scans (waiting ones never start),
- * findings, schedules, invitations, integrations (the foreign keys cascade). Refused while one of its
- * scans runs: stop them first, as for a target. Members whose active workspace it was fall back to
- * another; the audit entry is written in the same transaction, without a workspace (its log is no
- * longer anyone's to read): the deleting owner and instance admins read it. `members` receives the
- * ids of the people who lost access.
- */
-export function deleteWorkspace(
-  db: Db,
-  callerId: number,
-  workspaceId: number,
-  actor: AuditActor,
-  members: number[] = [],
-): Promise<MemberChange> {
-  return asOwner(db, callerId, workspaceId, async (trx) => {
-    const running = await trx
-      .selectFrom('scans')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'running')
-      .executeTakeFirst()
-    if (running) return 'running'
-    const ws = await trx.selectFrom('workspaces').select('name').where('id', '=', workspaceId).executeTakeFirstOrThrow()
-    const counts = await trx
-      .selectFrom('targets')
-      .select(['user_id', (e) => e.fn.countAll<number>().as('n')])
-      .where('workspace_id', '=', workspaceId)
-      .groupBy('user_id')
-      .execute()
-    members.push(
-      ...(await trx.selectFrom('workspace_members').select('user_id').where('workspace_id', '=', workspaceId).execute()).map(
-        (m) => m.user_id,
-      ),
-    )
-    await trx.deleteFrom('workspaces').where('id', '=', workspaceId).execute()
-    // Target limits count the creator's targets, whoever deletes them.
-    for (const c of counts)
-      await trx
-        .updateTable('users')
-        .set({ target_count: sql`target_count - ${Number(c.n)}` })
-        .where('id', '=', c.user_id)
-        .execute()
-    await trx
-      .updateTable('users')
-      .set({ active_workspace_id: sql`(select min(wm.workspace_id) from workspace_members wm where wm.user_id = users.id)` })
-      .where('active_workspace_id', '=', workspaceId)
-      .execute()
-    await appendAudit(trx, {
-      ...actor,
-      workspaceId: null,
-      action: 'workspace.deleted',
-      objectType: 'workspace',
-      objectId: workspaceId,
-      details: { name: ws.name, targets: counts.reduce((a, c) => a + Number(c.n), 0) },
-    })
-    return 'done'
-  })
-}

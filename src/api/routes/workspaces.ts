@@ -6,7 +6,7 @@ import { createWorkspace, getWorkspace, listWorkspaces, setActiveWorkspace } fro
 import { badRequest, conflict, notFound } from '../../domain/errors.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 import { Role } from '../schemas/members.js'
-import { deleteWorkspace } from '../../store/members.js'
+import { deleteWorkspace } from '../../store/workspace-deletion.js'
 import { memberChangeError } from '../../domain/access.js'
 import { auditActorOf } from '../plugins/audit.js'
 
