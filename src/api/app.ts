@@ -14,6 +14,7 @@ import health from './plugins/health.js'
 import audit from './plugins/audit.js'
 import metrics from './plugins/metrics.js'
 import { createCallerCache } from './caller-cache.js'
+import { subscribe } from '../store/notify.js'
 import { ErrorBody } from './schemas/common.js'
 import { apiRoutes } from './routes/index.js'
 import web from '../web/plugin.js'
@@ -61,6 +62,11 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   app.decorate('ward', ward)
   pdfBuilds.configure(ward.config.pdfBuilds)
   app.decorate('callers', createCallerCache(ward.config.authCacheMs))
+  // A user disabled by another process (PostgreSQL NOTIFY) is forgotten when the event arrives.
+  const unsubscribe = subscribe((e) => {
+    if (e.type === 'user-changed') app.callers.forgetUser(e.userId)
+  })
+  app.addHook('onClose', async () => unsubscribe())
   app.decorateRequest('caller', null)
   await app.register(errorBody)
   await app.register(input)

@@ -1,7 +1,8 @@
 // A short-lived cache of authenticated callers by key hash: most requests then cost no auth query.
 // Only valid keys are cached (an attacker guessing keys cannot fill it), the size is bounded, and
-// changes made through this process (active workspace) invalidate at once. Changes made elsewhere —
-// `ward admin key revoke`, another API process — are seen within `ttlMs`; 0 turns the cache off.
+// changes made through this process (active workspace, a user disabled) invalidate at once; a user
+// disabled in another process is forgotten when its event arrives (PostgreSQL NOTIFY). Otherwise changes
+// made elsewhere — `ward admin key revoke` on SQLite — are seen within `ttlMs`; 0 turns the cache off.
 import type { Caller } from '../store/accounts.js'
 
 export interface CallerCache {

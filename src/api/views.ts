@@ -76,6 +76,7 @@ export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: Schedu
     timezone: s.timezone,
     interval_minutes: s.interval_minutes,
     paused: s.paused === 1,
+    paused_reason: s.paused_reason,
     next_run_at: s.paused === 1 ? null : toApiTime(s.next_run_at),
     last_run_at: toApiTime(s.last_run_at),
     created_at: toApiTime(s.created_at)!,

@@ -1,5 +1,7 @@
 // `ward admin user|key|workspace ...`: users, their keys and workspaces.
-import { auditSince } from '../store/audit.js'
+import { auditSince, SYSTEM_ACTOR } from '../store/audit.js'
+import { setUserAdmin, setUserDisabled } from '../store/instance-admin.js'
+import { publish } from '../store/notify.js'
 import {
   activeKeysMatching,
   keyPrefix,
@@ -69,22 +71,58 @@ export async function userList({ h, out }: AdminContext) {
   const users = await listUsers(h.db)
   out(
     table(
-      ['id', 'name', 'max_targets', 'license_expires', 'active_keys', 'created_at'],
-      users.map((u) => [u.id, u.name, u.max_targets, u.license_expires, u.active_keys, u.created_at.slice(0, 19) + 'Z']),
+      ['id', 'name', 'max_targets', 'license_expires', 'active_keys', 'created_at', 'admin', 'state'],
+      users.map((u) => [
+        u.id,
+        u.name,
+        u.max_targets,
+        u.license_expires,
+        u.active_keys,
+        u.created_at.slice(0, 19) + 'Z',
+        u.is_admin ? 'admin' : null,
+        u.disabled_at ? `disabled ${u.disabled_at.slice(0, 19)}Z` : 'enabled',
+      ]),
     ),
   )
 }
 
-export async function userSet({ h, out }: AdminContext, o: { user?: string; maxTargets?: string; licenseExpires?: string }) {
-  const userId = positiveInt(o.user, 'user')
+/** A user given by id or by name (names are unique, case-insensitive). */
+async function userArg(c: AdminContext, v: string | undefined): Promise<number> {
+  if (v !== undefined && !/^\d+$/.test(v)) {
+    const u = await userByName(c.h.db, v.trim())
+    if (!u) throw new UsageError(`no user is named "${v}"`)
+    return u.id
+  }
+  const userId = positiveInt(v, 'user')
+  if (!(await userExists(c.h.db, userId))) throw new UsageError(`user ${userId} does not exist`)
+  return userId
+}
+
+export async function userSet(c: AdminContext, o: { user?: string; maxTargets?: string; licenseExpires?: string; admin?: boolean }) {
+  const userId = await userArg(c, o.user)
   const maxTargets = o.maxTargets !== undefined ? positiveInt(o.maxTargets, 'max-targets') : undefined
   const lic =
     o.licenseExpires === undefined ? undefined : o.licenseExpires === 'none' ? null : calendarDate(o.licenseExpires, 'license-expires')
-  if (maxTargets === undefined && lic === undefined)
-    throw new UsageError('ward admin user set needs --max-targets and/or --license-expires')
-  if (!(await setUserLimits(h.db, userId, { maxTargets, licenseExpires: lic }))) throw new UsageError(`user ${userId} does not exist`)
-  out(
-    `user ${userId}:${maxTargets !== undefined ? ` max targets ${maxTargets}` : ''}${lic !== undefined ? ` licence expires ${lic ?? 'never'}` : ''}`,
+  if (maxTargets === undefined && lic === undefined && o.admin === undefined)
+    throw new UsageError('ward admin user set needs --max-targets, --license-expires, --admin or --no-admin')
+  if (!(await setUserLimits(c.h.db, userId, { maxTargets, licenseExpires: lic }))) throw new UsageError(`user ${userId} does not exist`)
+  if (o.admin !== undefined) await setUserAdmin(c.h.db, userId, o.admin, { by: null, actor: SYSTEM_ACTOR })
+  c.out(
+    `user ${userId}:${maxTargets !== undefined ? ` max targets ${maxTargets}` : ''}${lic !== undefined ? ` licence expires ${lic ?? 'never'}` : ''}${o.admin !== undefined ? (o.admin ? ' instance admin' : ' not an instance admin') : ''}`,
+  )
+}
+
+/** `ward admin user disable|enable`: the way in when nobody can sign in; a disabled user's keys and sessions stop. */
+export async function userDisable(c: AdminContext, o: { user?: string }, disabled: boolean) {
+  const userId = await userArg(c, o.user)
+  const r = await setUserDisabled(c.h.db, userId, disabled, { by: null, actor: SYSTEM_ACTOR })
+  publish({ type: 'user-changed', userId })
+  c.out(
+    r === 'unchanged'
+      ? `user ${userId} was already ${disabled ? 'disabled' : 'enabled'}`
+      : disabled
+        ? `user ${userId} disabled: web sessions ended; API processes refuse the user's keys within WARD_AUTH_CACHE_MS`
+        : `user ${userId} enabled`,
   )
 }
 

@@ -13,6 +13,7 @@ import {
   keyRevoke,
   userCreate,
   userList,
+  userDisable,
   userSet,
   userSetPassword,
   workspaceCreate,
@@ -42,7 +43,7 @@ const LIMITS = {
 } as const
 
 function accountCommands(admin: Command, open: () => Promise<AdminContext>) {
-  const user = admin.command('user').description('users: create, list, change limits, set the web sign-in password')
+  const user = admin.command('user').description('users: create, list, change limits and admin role, disable, set the web sign-in password')
   user
     .command('create')
     .description('a user with a workspace and an API key (printed once)')
@@ -64,11 +65,23 @@ function accountCommands(admin: Command, open: () => Promise<AdminContext>) {
     .action(async () => userList(await open()))
   user
     .command('set')
-    .description("change a user's target limit and/or licence end")
-    .option('--user <id>', 'user id')
+    .description("change a user's target limit, licence end or instance admin role")
+    .option('--user <id|name>', 'user id or name')
     .option(...LIMITS.maxTargets)
     .option('--license-expires <date>', 'licence end, YYYY-MM-DD, or "none" for no end')
+    .option('--admin', 'make the user an instance admin')
+    .option('--no-admin', 'withdraw the instance admin role')
     .action(async (o) => userSet(await open(), o))
+  user
+    .command('disable')
+    .description('disable a user: their API keys and web sessions stop working (keys are kept for re-enabling)')
+    .option('--user <id|name>', 'user id or name')
+    .action(async (o) => userDisable(await open(), o, true))
+  user
+    .command('enable')
+    .description('enable a disabled user again')
+    .option('--user <id|name>', 'user id or name')
+    .action(async (o) => userDisable(await open(), o, false))
   const key = admin.command('key').description('API keys: create, list, revoke')
   key
     .command('create')

@@ -5,13 +5,14 @@ import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
 import { OWNER_ROLES, WRITER_ROLES, type MemberChange, type Role } from '../store/members.js'
+import type { UserChange } from '../store/instance-admin.js'
 import { conflict, forbidden, notFound, type WardError } from './errors.js'
 
 export const canWrite = (role: Role | null | undefined) => !!role && WRITER_ROLES.includes(role)
 export const isOwner = (role: Role | null | undefined) => !!role && OWNER_ROLES.includes(role)
 
 export const viewerRefused = () => forbidden('Your role in this workspace is viewer, which allows reading and downloading only')
-export const notOwner = () => forbidden('Only an owner of this workspace can manage its members')
+export const notOwner = () => forbidden('Only an owner of this workspace can manage its members or delete it')
 
 /** The workspace for a change: 404 unless the caller belongs to it, 403 for a viewer. */
 export async function writableWorkspace(db: Db, caller: Pick<Caller, 'userId'>, workspaceId: number) {
@@ -44,5 +45,24 @@ export function memberChangeError(r: MemberChange, missingUser: string): WardErr
       return conflict('That user is already a member of this workspace')
     case 'last-owner':
       return conflict('A workspace always keeps an owner: make another member an owner first')
+    case 'running':
+      return conflict('A scan of this workspace is running: stop it first')
+  }
+}
+
+export const notAdmin = () => forbidden('Only an instance admin can do this')
+
+/** The answer to a change of a user by an admin that did not happen (null when it did, or changed nothing). */
+export function userChangeError(r: UserChange): WardError | null {
+  switch (r) {
+    case 'done':
+    case 'unchanged':
+      return null
+    case 'missing':
+      return notFound('User')
+    case 'self':
+      return conflict('You cannot disable yourself: another admin, or `ward admin user disable`, can')
+    case 'last-admin':
+      return conflict('The instance always keeps an enabled admin: make someone else an admin first')
   }
 }

@@ -4,7 +4,7 @@
 import type { Db } from '../store/db.js'
 import type { Caller } from '../store/accounts.js'
 import type { ScheduleRow } from '../store/schema.js'
-import { getSchedule, insertSchedule, updateSchedule, type ScheduleChanges } from '../store/schedules.js'
+import { getSchedule, insertSchedule, takeOverSchedule, updateSchedule, type ScheduleChanges } from '../store/schedules.js'
 import { cronProblem, nextSlot, timezoneProblem, type Timing } from '../store/schedule-timing.js'
 import { badRequest, notFound } from './errors.js'
 import { refusal } from './access.js'
@@ -138,7 +138,9 @@ export async function changeSchedule(
 export async function setSchedulePaused(db: Db, caller: Caller, id: number, paused: boolean, now = new Date()): Promise<ScheduleRow> {
   const s = await getSchedule(db, caller.userId, id, WRITER_ROLES)
   if (!s) throw await refusal(getSchedule(db, caller.userId, id), 'Schedule')
-  if ((s.paused === 1) !== paused)
+  // Paused by Ward because its creator can no longer start scans here: whoever resumes it takes it over.
+  if (!paused && s.paused_reason !== null) await takeOverSchedule(db, caller.userId, id, nextSlot(s, now).toISOString())
+  else if ((s.paused === 1) !== paused)
     await updateSchedule(db, caller.userId, id, paused ? { paused: 1 } : { paused: 0, next_run_at: nextSlot(s, now).toISOString() })
   return (await getSchedule(db, caller.userId, id)) ?? Promise.reject(notFound('Schedule'))
 }

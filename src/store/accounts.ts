@@ -32,6 +32,13 @@ export async function createUser(db: Db, u: { name: string; maxTargets: number; 
       })
       .returning('id')
       .executeTakeFirstOrThrow()
+    // The first user of an installation is its instance admin (`ward admin user set --admin` names others).
+    await trx
+      .updateTable('users')
+      .set({ is_admin: 1 })
+      .where('id', '=', user.id)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('users as u').select('u.id').where('u.id', '<', user.id))))
+      .execute()
     const ws = await trx
       .insertInto('workspaces')
       .values({ user_id: user.id, name: 'Default', vpn_profile_uuid: null, created_at: now })
@@ -128,6 +135,8 @@ export interface UserInfo {
   license_expires: string | null
   created_at: string
   active_keys: number
+  is_admin: number
+  disabled_at: string | null
 }
 
 export async function listUsers(db: Db): Promise<UserInfo[]> {
@@ -140,9 +149,19 @@ export async function listUsers(db: Db): Promise<UserInfo[]> {
       'users.max_targets',
       'users.license_expires',
       'users.created_at',
+      'users.is_admin',
+      'users.disabled_at',
       (e) => e.fn.count('api_keys.id').as('active_keys'),
     ])
-    .groupBy(['users.id', 'users.name', 'users.max_targets', 'users.license_expires', 'users.created_at'])
+    .groupBy([
+      'users.id',
+      'users.name',
+      'users.max_targets',
+      'users.license_expires',
+      'users.created_at',
+      'users.is_admin',
+      'users.disabled_at',
+    ])
     .orderBy('users.id')
     .execute()
   return rows.map((r) => ({ ...r, active_keys: Number(r.active_keys) }))
@@ -189,7 +208,9 @@ export async function callerByKeyHash(db: Db, keyHash: string): Promise<Caller |
         .innerJoin('users', 'users.id', 'api_keys.user_id')
         .select(['api_keys.key_hash', 'users.id as user_id', 'users.active_workspace_id', 'users.max_targets', 'users.license_expires'])
         .where('api_keys.key_hash', '=', arg<string>(0))
-        .where('api_keys.revoked_at', 'is', null),
+        .where('api_keys.revoked_at', 'is', null)
+        // A disabled user's keys are refused like revoked ones.
+        .where('users.disabled_at', 'is', null),
     [keyHash],
   )
   // The lookup is by hash; the constant-time compare keeps the final decision free of timing leaks.
@@ -246,4 +267,23 @@ export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
   return Number(r.numUpdatedRows)
+}
+
+/** Every workspace of the instance with its owners' names and its number of members (instance admins). */
+export async function listAllWorkspaces(
+  db: Db,
+): Promise<Array<{ id: number; name: string; created_at: string; owners: string[]; members: number }>> {
+  const [rows, members] = await Promise.all([
+    db.selectFrom('workspaces').select(['id', 'name', 'created_at']).orderBy('id').execute(),
+    db
+      .selectFrom('workspace_members as wm')
+      .innerJoin('users', 'users.id', 'wm.user_id')
+      .select(['wm.workspace_id', 'wm.role', 'users.name'])
+      .orderBy('users.name')
+      .execute(),
+  ])
+  return rows.map((w) => {
+    const mine = members.filter((m) => m.workspace_id === w.id)
+    return { ...w, owners: mine.filter((m) => m.role === 'owner').map((m) => m.name), members: mine.length }
+  })
 }

@@ -1,8 +1,9 @@
 // The audit log: appended to, never changed. Reads are for owners (the workspaces they own, and
-// their own entries without a workspace: sign-ins, keys) — tenancy inside the query, as elsewhere.
+// their own entries without a workspace: sign-ins, keys) and for instance admins (everything) —
+// tenancy inside the query, as elsewhere.
 import type { Db } from './db.js'
-import type { AuditLogTable } from './schema.js'
-import type { Selectable } from 'kysely'
+import type { AuditLogTable, Database } from './schema.js'
+import { sql, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import { memberWorkspaces, OWNER_ROLES } from './members.js'
 import { nowIso } from './time.js'
 import { newestPage } from './paging.js'
@@ -19,7 +20,12 @@ export interface AuditEntry {
   details: Record<string, unknown>
 }
 
-export async function appendAudit(db: Db, e: AuditEntry): Promise<void> {
+/** Who acted, as the audit log names them (see AuditEntry). */
+export type AuditActor = Pick<AuditEntry, 'actorUserId' | 'actor' | 'client'>
+export const SYSTEM_ACTOR: AuditActor = { actorUserId: null, actor: 'system', client: null }
+
+/** Appends one entry; given a transaction, the entry commits or rolls back with the change it records. */
+export async function appendAudit(db: Db | Transaction<Database>, e: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({
@@ -48,13 +54,18 @@ export interface AuditFilter {
 
 export type AuditRow = Selectable<AuditLogTable>
 
-/** Entries the user may read (see above), newest first. */
+/** The user is an enabled instance admin, as a condition inside a query (never a cached flag). */
+export const instanceAdmin = (userId: number) =>
+  sql<SqlBool>`exists (select 1 from users adm where adm.id = ${userId} and adm.is_admin = 1 and adm.disabled_at is null)`
+
+/** Entries the user may read (see above; an instance admin reads every entry), newest first. */
 export function listAudit(db: Db, userId: number, f: AuditFilter): Promise<AuditRow[]> {
   let q = db
     .selectFrom('audit_log')
     .selectAll()
     .where((eb) =>
       eb.or([
+        instanceAdmin(userId),
         eb('workspace_id', 'in', memberWorkspaces(db, userId, OWNER_ROLES)),
         eb.and([eb('workspace_id', 'is', null), eb('actor_user_id', '=', userId)]),
       ]),

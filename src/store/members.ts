@@ -61,13 +61,13 @@ export async function listMembers(db: Db, callerId: number, workspaceId: number)
 }
 
 /** What a change of membership came to; `forbidden`/`missing` describe the caller's access to the workspace. */
-export type MemberChange = 'done' | 'missing' | 'forbidden' | 'no-user' | 'exists' | 'last-owner'
+export type MemberChange = 'done' | 'missing' | 'forbidden' | 'no-user' | 'exists' | 'last-owner' | 'running'
 
 /**
  * Runs a change of membership for an owner of the workspace, in one transaction that first locks the
  * workspace's row: two owners demoting each other at once cannot leave it without one.
  */
-async function asOwner(
+export async function asOwner(
   db: Db,
   callerId: number,
   workspaceId: number,

@@ -8,7 +8,11 @@ import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
 import { loadPg } from './pg-driver.js'
 
-export type StoreEvent = { type: 'queued' } | { type: 'stop'; scanId: number }
+export type StoreEvent =
+  | { type: 'queued' }
+  | { type: 'stop'; scanId: number }
+  // A user's row changed (disabled, admin role): API processes forget that user's cached callers.
+  | { type: 'user-changed'; userId: number }
 
 export const PG_CHANNEL = 'ward_events'
 const ORIGIN = randomBytes(6).toString('hex')

@@ -11,12 +11,13 @@ import { nowIso } from './time.js'
 import { nextSlot } from './schedule-timing.js'
 import { queueScan } from './scans.js'
 import { sealCallbackSecret, secretsOf } from './secrets.js'
-import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
+import { memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
+import { appendAudit, SYSTEM_ACTOR } from './audit.js'
 import { enqueueScheduleMissed } from './integration-outbox.js'
 import { newestPage } from './paging.js'
 
 type Tx = Transaction<Database>
-export type NewSchedule = Omit<ScheduleRow, 'id' | 'last_run_at' | 'created_at' | 'updated_at'>
+export type NewSchedule = Omit<ScheduleRow, 'id' | 'last_run_at' | 'created_at' | 'updated_at' | 'paused_reason'>
 export type ScheduleChanges = Partial<Omit<ScheduleRow, 'id' | 'workspace_id' | 'user_id' | 'created_at'>>
 
 // The callback's secret is stored sealed, like a scan's; queueScan keeps it sealed when a run copies it.
@@ -219,6 +220,7 @@ export async function claimDueSchedule(
       .executeTakeFirst()
     if (Number(moved.numUpdatedRows) !== 1) return null
     await o.held?.(s.id)
+    if (!(await creatorMayStart(trx, s))) return pauseOrphan(trx, s, at, workerId)
     // Slots after this one that are already past were missed (no worker ran): they fire once, as this one.
     const following = nextSlot(s, new Date(s.next_run_at), new Date(s.next_run_at)).toISOString()
     if (following <= at)
@@ -230,6 +232,56 @@ export async function claimDueSchedule(
       )
     return fire(trx, s, s.next_run_at, at, workerId)
   })
+}
+
+/** The schedule's creator is still an enabled owner or member of its workspace (scans start as them). */
+const creatorMayStart = async (trx: Tx, s: ScheduleRow) =>
+  !!(await trx
+    .selectFrom('workspace_members as wm')
+    .innerJoin('users', 'users.id', 'wm.user_id')
+    .select('wm.user_id')
+    .where('wm.workspace_id', '=', s.workspace_id)
+    .where('wm.user_id', '=', s.user_id)
+    .where('wm.role', 'in', [...WRITER_ROLES])
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst())
+
+export const ORPHAN_REASON = 'its creator can no longer start scans in this workspace (left, became a viewer or was disabled)'
+
+/**
+ * A due schedule whose creator lost the right to start scans here starts nothing: Ward pauses it with
+ * the reason shown beside it, records the skipped run and an audit entry by `system`. A member who
+ * resumes it takes it over (its scans then start as them).
+ */
+async function pauseOrphan(trx: Tx, s: ScheduleRow, at: string, workerId: string): Promise<FiredRun> {
+  const message = `paused: ${ORPHAN_REASON}`
+  await trx.updateTable('schedules').set({ paused: 1, paused_reason: ORPHAN_REASON, updated_at: at }).where('id', '=', s.id).execute()
+  await trx
+    .insertInto('schedule_runs')
+    .values({ schedule_id: s.id, slot_at: s.next_run_at, fired_at: at, outcome: 'skipped', scan_ids: '[]', message, worker_id: workerId })
+    .execute()
+  await appendAudit(trx, {
+    ...SYSTEM_ACTOR,
+    workspaceId: s.workspace_id,
+    action: 'schedule.paused',
+    objectType: 'schedule',
+    objectId: s.id,
+    details: { reason: ORPHAN_REASON, creator_user_id: s.user_id },
+  })
+  await enqueueScheduleMissed(trx, s, s.next_run_at, message)
+  return { scheduleId: s.id, slotAt: s.next_run_at, outcome: 'skipped', scanIds: [], message }
+}
+
+/** Resumes a schedule Ward paused for its creator: the resuming member takes it over. */
+export async function takeOverSchedule(db: Db, userId: number, id: number, nextRunAt: string): Promise<boolean> {
+  const r = await db
+    .updateTable('schedules')
+    .set({ paused: 0, paused_reason: null, user_id: userId, next_run_at: nextRunAt, updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('paused_reason', 'is not', null)
+    .where('workspace_id', 'in', writableWorkspaces(db, userId))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
 }
 
 /** "Run now": fires the schedule at once, outside its rhythm (next_run_at is left as it is). */
@@ -244,6 +296,7 @@ export async function runScheduleNow(db: Db, userId: number, id: number): Promis
     if (!s) return null
     const at = nowIso()
     await trx.updateTable('schedules').set({ last_run_at: at }).where('id', '=', id).execute()
-    return fire(trx, s, `manual:${at}:${randomUUID().slice(0, 8)}`, at, null)
+    // Started by the person who pressed it, whoever created the schedule.
+    return fire(trx, { ...s, user_id: userId }, `manual:${at}:${randomUUID().slice(0, 8)}`, at, null)
   })
 }

@@ -532,3 +532,14 @@ export interface Database {
 export type IntegrationRow = Selectable<IntegrationsTable>
 export type IntegrationDeliveryRow = Selectable<IntegrationDeliveriesTable>
 export type IntegrationAttemptRow = Selectable<IntegrationAttemptsTable>
+/** Migration 026: instance administrators, disabled users, and why Ward paused a schedule. */
+export interface UsersTable {
+  /** 1: may list, disable and enable users, and read every workspace and the whole audit log. */
+  is_admin: Generated<number>
+  /** When an admin disabled the user (keys and sessions refused); null: enabled. */
+  disabled_at: string | null
+}
+export interface SchedulesTable {
+  /** Set when Ward paused the schedule itself (its creator can no longer start scans here); null otherwise. */
+  paused_reason: string | null
+}

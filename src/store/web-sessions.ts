@@ -13,11 +13,18 @@ export interface WebUser extends Caller {
   name: string
   csrf: string
   sessionHash: string
+  /** An instance admin (read with the session, per request): the Users page is in the navigation. */
+  isAdmin: boolean
 }
 
-/** A user by name (case-insensitive) with the password hash, for sign-in. */
+/** An enabled user by name (case-insensitive) with the password hash, for sign-in. */
 export const userForSignIn = (db: Db, name: string) =>
-  db.selectFrom('users').select(['id', 'name', 'password_hash']).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst()
+  db
+    .selectFrom('users')
+    .select(['id', 'name', 'password_hash'])
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst()
 
 export async function setPasswordHash(db: Db, userId: number, hash: string): Promise<boolean> {
   const r = await db
@@ -65,9 +72,18 @@ export async function sessionUser(db: Db, id: string): Promise<WebUser | null> {
   const row = await db
     .selectFrom('web_sessions')
     .innerJoin('users', 'users.id', 'web_sessions.user_id')
-    .select(['users.id', 'users.name', 'users.active_workspace_id', 'users.max_targets', 'users.license_expires', 'web_sessions.csrf'])
+    .select([
+      'users.id',
+      'users.name',
+      'users.active_workspace_id',
+      'users.max_targets',
+      'users.license_expires',
+      'users.is_admin',
+      'web_sessions.csrf',
+    ])
     .where('web_sessions.id_hash', '=', h)
     .where('web_sessions.expires_at', '>', nowIso())
+    .where('users.disabled_at', 'is', null)
     .executeTakeFirst()
   if (!row) return null
   return {
@@ -79,6 +95,7 @@ export async function sessionUser(db: Db, id: string): Promise<WebUser | null> {
     licenseExpires: row.license_expires,
     csrf: row.csrf,
     sessionHash: h,
+    isAdmin: row.is_admin === 1,
   }
 }
 

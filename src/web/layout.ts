@@ -14,6 +14,7 @@ export type Section =
   | 'vpn'
   | 'integrations'
   | 'audit'
+  | 'users'
   | 'profile'
   | null
 
@@ -27,6 +28,7 @@ const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['vpn', '/vpn-profiles', 'VPN profiles'],
   ['integrations', '/integrations', 'Integrations'],
   ['audit', '/audit', 'Audit'],
+  ['users', '/users', 'Users'],
   ['profile', '/profile', 'Profile & API keys'],
 ]
 
@@ -62,7 +64,7 @@ ${o.chart ? html`<link rel="stylesheet" href="${assetUrl('uPlot.min.css')}"><scr
   <a class="brand" href="/">Ward</a>
   ${
     u
-      ? html`<nav aria-label="Main">${NAV.map(([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
+      ? html`<nav aria-label="Main">${NAV.filter(([s]) => s !== 'users' || u.isAdmin).map(([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
   <div class="right">
     ${
       o.workspace !== undefined

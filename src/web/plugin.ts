@@ -20,6 +20,7 @@ import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
 import { memberPages } from './pages/members.js'
 import { auditPages } from './pages/audit.js'
+import { userPages } from './pages/users.js'
 import { integrationPages } from './pages/integrations.js'
 import { targetPages } from './pages/targets.js'
 import { targetPage } from './pages/target-page.js'
@@ -125,13 +126,13 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
     reply.header('cache-control', 'public, max-age=31536000, immutable').header('vary', 'accept-encoding').type(a.type)
     return enc ? reply.header('content-encoding', enc).send(a[enc]) : reply.send(a.body)
   })
-
   signInAgain = authPages(app, ctx).signInAgain
   dashboardPages(app, ctx)
   profilePages(app, ctx)
   workspacePages(app, ctx)
   memberPages(app, ctx)
   auditPages(app, ctx)
+  userPages(app, ctx)
   integrationPages(app, ctx)
   targetPages(app, ctx)
   targetPage(app, ctx)

@@ -74,6 +74,11 @@ const OK: Record<string, string> = {
   'schedule-run': 'Scan queued by the schedule.',
   'schedule-skipped': 'Not run: the previous scan of this schedule is still running.',
   'schedule-deleted': 'Schedule deleted; its scans are kept.',
+  'workspace-deleted': 'Workspace deleted with its targets, scans, findings and schedules.',
+  'user-disabled': 'User disabled: their API keys and web sessions stopped working.',
+  'user-enabled': 'User enabled again.',
+  'admin-granted': 'The user is now an instance admin.',
+  'admin-revoked': 'The user is no longer an instance admin.',
 }
 export const okMessage = (req: FastifyRequest) => OK[String((req.query as Record<string, unknown>)?.ok ?? '')] ?? null
 

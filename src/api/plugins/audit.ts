@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AUDITED, type AuditedRoute, type ObjectTable } from '../audited-routes.js'
-import { appendAudit } from '../../store/audit.js'
+import { appendAudit, type AuditActor } from '../../store/audit.js'
 import { userByName } from '../../store/accounts.js'
 import type { Db } from '../../store/db.js'
 import type { WebUser } from '../../store/web-sessions.js'
@@ -46,7 +46,7 @@ function fieldsOf(a: AuditedRoute, req: FastifyRequest): Record<string, unknown>
 }
 
 /** Who acted: the signed-in person, the API key's user with the key's prefix, or the name typed at sign-in. */
-async function actorOf(db: Db, req: FastifyRequest): Promise<{ id: number | null; name: string }> {
+export async function actorOf(db: Db, req: FastifyRequest): Promise<{ id: number | null; name: string }> {
   const web = (req as { webUser?: WebUser | null }).webUser
   if (web) return { id: web.userId, name: web.name }
   if (req.caller) {
@@ -108,3 +108,9 @@ async function auditPlugin(app: FastifyInstance) {
 }
 
 export default fp(auditPlugin, { name: 'ward-audit', fastify: '5.x' })
+
+/** Who acted, for a change that writes its own audit entry inside its transaction. */
+export async function auditActorOf(db: Db, req: FastifyRequest): Promise<AuditActor> {
+  const a = await actorOf(db, req)
+  return { actorUserId: a.id, actor: a.name, client: req.ip }
+}

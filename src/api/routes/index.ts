@@ -5,6 +5,7 @@ import { workspaceRoutes } from './workspaces.js'
 import { memberRoutes } from './members.js'
 import { invitationRoutes } from './invitations.js'
 import { auditRoutes } from './audit.js'
+import { userRoutes } from './users.js'
 import { scanRoutes } from './scans.js'
 import { findingRoutes } from './findings.js'
 import { findingUpdateRoutes } from './finding-updates.js'
@@ -21,6 +22,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(memberRoutes)
   await api.register(invitationRoutes)
   await api.register(auditRoutes)
+  await api.register(userRoutes)
   await api.register(scanRoutes)
   await api.register(findingRoutes)
   await api.register(findingUpdateRoutes)

@@ -6,6 +6,9 @@ import { createWorkspace, getWorkspace, listWorkspaces, setActiveWorkspace } fro
 import { badRequest, conflict, notFound } from '../../domain/errors.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 import { Role } from '../schemas/members.js'
+import { deleteWorkspace } from '../../store/workspace-deletion.js'
+import { memberChangeError } from '../../domain/access.js'
+import { auditActorOf } from '../plugins/audit.js'
 
 const Workspace = Type.Object({
   id: Type.Integer(),
@@ -71,6 +74,24 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await getWorkspace(db, c.userId, req.params.id))) throw notFound('Workspace')
       await setActiveWorkspace(db, c.userId, req.params.id)
       app.callers.forgetUser(c.userId)
+      return reply.status(204).send(null)
+    },
+  })
+
+  app.delete('/workspaces/:id', {
+    schema: {
+      tags: ['workspaces'],
+      summary: 'Delete a workspace with its targets, scans, findings and schedules (owners only; 409 while one of its scans runs)',
+      params: IdParams,
+      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
+    },
+    handler: async (req, reply) => {
+      const members: number[] = []
+      const r = await deleteWorkspace(db, callerOf(req).userId, req.params.id, await auditActorOf(db, req), members)
+      const e = memberChangeError(r, 'Workspace')
+      if (e) throw e
+      // Their cached callers may name it as the active workspace; the store moved them.
+      for (const m of members) app.callers.forgetUser(m)
       return reply.status(204).send(null)
     },
   })

@@ -63,6 +63,11 @@ export const Schedule = Type.Object({
   timezone: Type.String(),
   interval_minutes: Nullable(Type.Integer()),
   paused: Type.Boolean(),
+  paused_reason: Nullable(
+    Type.String({
+      description: 'why Ward paused it (its creator can no longer start scans here); null when a person paused it or it runs',
+    }),
+  ),
   next_run_at: Nullable(Type.String({ description: 'ISO 8601 UTC; null while paused' })),
   last_run_at: Nullable(Type.String()),
   created_at: Type.String(),

@@ -20,6 +20,7 @@ import { m019WorkspaceMembers } from './019-workspace-members.js'
 import { m020InvitationsAudit } from './020-invitations-audit.js'
 import { m021Integrations } from './021-integrations.js'
 import { m024OneFactOneId } from './024-one-fact-one-id.js'
+import { m026InstanceAdmins } from './026-instance-admins.js'
 import { m028FindingsVersion } from './028-findings-version.js'
 import type { DbKind } from './columns.js'
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '020-invitations-audit': m020InvitationsAudit,
   '021-integrations': m021Integrations,
   '024-one-fact-one-id': m024OneFactOneId,
+  '026-instance-admins': m026InstanceAdmins,
   '028-findings-version': m028FindingsVersion,
 }
 

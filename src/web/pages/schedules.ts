@@ -116,7 +116,7 @@ ${
           const h = history.get(s.id)!
           return html`<tr id="schedule-${s.id}" data-schedule-id="${s.id}"><td>${s.name || html`<span class="muted">schedule #${s.id}</span>`}</td>
 <td>${toolName(s.tool_id)} of ${s.target_id ? html`<a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a>` : `every ${s.target_type} target`}</td>
-<td>${timing(s)}</td><td data-testid="next-run">${s.paused ? html`<span class="badge st">paused</span>` : when(s.next_run_at)}</td>
+<td>${timing(s)}</td><td data-testid="next-run">${s.paused ? html`<span class="badge st">paused</span>${s.paused_reason ? html` <span class="muted small" data-testid="paused-reason">by Ward: ${s.paused_reason}; resume it and its scans start as you</span>` : ''}` : when(s.next_run_at)}</td>
 <td>${h.scans.length ? h.scans.map((x) => html`<a href="/scans/${x.id}">#${x.id}</a> ${statusBadge(x.status)} `) : html`<span class="muted">none yet</span>`}</td>
 <td class="row-actions">
   <form class="inline" method="post" action="/schedules/${s.id}/run">${csrfField(req)}<button class="small" type="submit">Run now</button></form>

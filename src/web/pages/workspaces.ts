@@ -1,4 +1,4 @@
-// Workspaces (list, create, rename, set active, default VPN profile) and the VPN profiles page.
+// Workspaces (list, create, rename, delete, set active, default VPN profile) and the VPN profiles page.
 import { scopesOf } from '../../toolkit/scope.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createWorkspace, getWorkspace, setActiveWorkspace } from '../../store/accounts.js'
@@ -14,7 +14,9 @@ import { renameWorkspace } from '../../store/web-sessions.js'
 import { newVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js'
-import { isOwner, writableWorkspace } from '../../domain/access.js'
+import { isOwner, memberChangeError, writableWorkspace } from '../../domain/access.js'
+import { deleteWorkspace } from '../../store/workspace-deletion.js'
+import { auditActorOf } from '../../api/plugins/audit.js'
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
 import { csrfField, page } from '../layout.js'
@@ -54,7 +56,8 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     isOwner(w.role)
       ? html`<form class="inline" method="post" action="/workspaces/${w.id}/rename">${csrfField(req)}
     <label class="offscreen" for="rename-${w.id}">New name for ${w.name}</label><input type="text" id="rename-${w.id}" name="name" value="${w.name}" required maxlength="200">
-    <button class="small secondary" type="submit">Rename</button></form>`
+    <button class="small secondary" type="submit">Rename</button></form>
+    <form class="inline" method="post" action="/workspaces/${w.id}/delete" data-confirm="Delete this workspace with all its targets, scans, findings and schedules?">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form>`
       : ''
   }</td>
   <td>${w.id === ws.active?.id ? '' : html`<form class="inline" method="post" action="/workspaces/${w.id}/activate">${csrfField(req)}<button class="small" type="submit">Set active</button></form>`}</td>
@@ -122,6 +125,22 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
   })
 
   vpnProfilePages(app, ctx)
+  workspaceDeletion(app, ctx)
+}
+
+/** Deleting a workspace (owners): a refusal (403, 404, or 409 while a scan runs) is the error page. */
+function workspaceDeletion(app: FastifyInstance, ctx: WebContext) {
+  app.post('/workspaces/:id/delete', async (req, reply) => {
+    const id = idOf((req.params as { id: string }).id, 'Workspace')
+    const members: number[] = []
+    const e = memberChangeError(
+      await deleteWorkspace(ctx.db, userOf(req).userId, id, await auditActorOf(ctx.db, req), members),
+      'Workspace',
+    )
+    if (e) throw e
+    for (const m of members) ctx.forgetUser?.(m)
+    return reply.redirect('/workspaces?ok=workspace-deleted', 303)
+  })
 }
 
 /** The VPN profiles page: list, create, delete. */
