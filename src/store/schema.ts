@@ -530,3 +530,21 @@ export interface Database {
 export type IntegrationRow = Selectable<IntegrationsTable>
 export type IntegrationDeliveryRow = Selectable<IntegrationDeliveriesTable>
 export type IntegrationAttemptRow = Selectable<IntegrationAttemptsTable>
+
+/** Saved scan settings (migration 027): one tool's parameters under a name, credentials sealed. */
+export interface ScanSettingsTable {
+  id: Generated<number>
+  workspace_id: number
+  user_id: number
+  name: string
+  tool_id: number
+  /** JSON; SecretParam members sealed. */
+  tool_params: string
+  max_scan_time: number
+  created_at: string
+  updated_at: string
+}
+export interface Database {
+  scan_settings: ScanSettingsTable
+}
+export type ScanSettingsRow = Selectable<ScanSettingsTable>

@@ -74,6 +74,9 @@ const OK: Record<string, string> = {
   'schedule-run': 'Scan queued by the schedule.',
   'schedule-skipped': 'Not run: the previous scan of this schedule is still running.',
   'schedule-deleted': 'Schedule deleted; its scans are kept.',
+  'settings-saved': 'Scan settings saved: start scans and schedules with them from this list.',
+  'settings-renamed': 'Scan settings renamed.',
+  'settings-deleted': 'Scan settings deleted; scans and schedules started from them are kept.',
 }
 export const okMessage = (req: FastifyRequest) => OK[String((req.query as Record<string, unknown>)?.ok ?? '')] ?? null
 
