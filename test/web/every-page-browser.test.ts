@@ -5,7 +5,7 @@
 // screenshot of each page at 1440 px. ward-test: single-run (one browser pass is enough)
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import net from 'node:net'
+import type net from 'node:net'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
