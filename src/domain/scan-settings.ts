@@ -11,7 +11,7 @@ import { WRITER_ROLES } from '../store/members.js'
 import type { ToolCatalogue } from '../toolkit/tool.js'
 import { badRequest, notFound } from './errors.js'
 import { refusal, writableWorkspace } from './access.js'
-import { sealedToolParams, toolOf, type CreateScanInput } from './scans.js'
+import { sealedToolParams, toolOf } from './scans.js'
 
 export interface SaveSettingsInput {
   name: string
@@ -80,22 +80,4 @@ export async function changeScanSettings(
   if (body.tool_params !== undefined) set.tool_params = JSON.stringify(sealedToolParams(db, toolOf(tools, s.tool_id), body.tool_params))
   if (Object.keys(set).length && !(await updateScanSettings(db, caller.userId, id, set))) throw notFound('Scan settings')
   return (await getScanSettings(db, caller.userId, id)) ?? Promise.reject(notFound('Scan settings'))
-}
-
-/**
- * A scan or schedule body with saved settings applied: their tool, tool_params (credentials stay
- * sealed) and max_scan_time, the fields `body` gives winning. Settings the caller cannot read are a 404.
- */
-export async function withSavedSettings<T extends CreateScanInput & { settings_id?: number }>(db: Db, caller: Caller, body: T): Promise<T> {
-  if (body.settings_id === undefined) return body
-  const { settings_id: id, ...given } = body
-  if (given.from_scan_id !== undefined) throw badRequest('Invalid parameters: give at most one of settings_id and from_scan_id')
-  const s = await getScanSettings(db, caller.userId, id)
-  if (!s) throw notFound('Scan settings')
-  if (given.tool_id !== undefined && given.tool_id !== s.tool_id)
-    throw badRequest(
-      `Invalid parameters: tool_id ${given.tool_id} differs from the tool of scan settings ${s.id} (${s.tool_id}); leave tool_id out or give ${s.tool_id}`,
-    )
-  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined))
-  return { tool_id: s.tool_id, max_scan_time: s.max_scan_time, tool_params: JSON.parse(s.tool_params), ...defined } as T
 }

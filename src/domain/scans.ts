@@ -13,7 +13,7 @@ import { secretsOf } from '../store/secrets.js'
 import { badRequest, notFound } from './errors.js'
 import { assertTargetInScope, findOrCreateTarget, licenceValid } from './targets.js'
 import { writableWorkspace } from './access.js'
-import { withSavedSettings } from './scan-settings.js'
+import { getScanSettings } from '../store/scan-settings.js'
 import { callbackUrlProblem } from './callback-url.js'
 import { forbidden } from './errors.js'
 import type { Scope } from '../toolkit/scope.js'
@@ -192,6 +192,24 @@ export async function withEarlierScan<T extends CreateScanInput & { target_type?
     tool_params: toolParamsOf(s) as Record<string, unknown>,
     ...defined,
   } as T
+}
+
+/**
+ * A scan or schedule body with saved settings applied: their tool, tool_params (credentials stay
+ * sealed) and max_scan_time, the fields `body` gives winning. Settings the caller cannot read are a 404.
+ */
+export async function withSavedSettings<T extends CreateScanInput & { settings_id?: number }>(db: Db, caller: Caller, body: T): Promise<T> {
+  if (body.settings_id === undefined) return body
+  const { settings_id: id, ...given } = body
+  if (given.from_scan_id !== undefined) throw badRequest('Invalid parameters: give at most one of settings_id and from_scan_id')
+  const s = await getScanSettings(db, caller.userId, id)
+  if (!s) throw notFound('Scan settings')
+  if (given.tool_id !== undefined && given.tool_id !== s.tool_id)
+    throw badRequest(
+      `Invalid parameters: tool_id ${given.tool_id} differs from the tool of scan settings ${s.id} (${s.tool_id}); leave tool_id out or give ${s.tool_id}`,
+    )
+  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined))
+  return { tool_id: s.tool_id, max_scan_time: s.max_scan_time, tool_params: JSON.parse(s.tool_params), ...defined } as T
 }
 
 export async function createScan(

@@ -9,9 +9,8 @@ import { cronProblem, nextSlot, timezoneProblem, type Timing } from '../store/sc
 import { badRequest, notFound } from './errors.js'
 import { refusal } from './access.js'
 import { WRITER_ROLES } from '../store/members.js'
-import { resolveScan, withEarlierScan, type CreateScanInput, type ScanRules } from './scans.js'
+import { resolveScan, withEarlierScan, withSavedSettings, type CreateScanInput, type ScanRules } from './scans.js'
 import type { TargetType } from './target-type.js'
-import { withSavedSettings } from './scan-settings.js'
 
 export interface ScheduleTimingInput {
   cron?: string | null

@@ -26,7 +26,6 @@ import { targetPage } from './pages/target-page.js'
 import { scanPages } from './pages/scans.js'
 import { scanChangesPage } from './pages/scan-changes.js'
 import { schedulePages } from './pages/schedules.js'
-import { scanSettingsPages } from './pages/scan-settings.js'
 import { findingPages } from './pages/findings.js'
 import { dashboardPages } from './pages/dashboard.js'
 
@@ -139,7 +138,6 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   scanPages(app, ctx)
   scanChangesPage(app, ctx)
   schedulePages(app, ctx)
-  scanSettingsPages(app, ctx)
   findingPages(app, ctx)
 }
 

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createScan } from '../../domain/scans.js'
 import { saveScanSettings } from '../../domain/scan-settings.js'
+import { scanSettingsPages } from './scan-settings.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { badRequest, notFound } from '../../domain/errors.js'
 import { viewerRefused } from '../../domain/access.js'
@@ -224,11 +225,12 @@ export function scanPages(app: FastifyInstance, ctx: WebContext) {
   newScanPages(app, env)
   scanPage(app, env)
   scanActions(app, env)
+  scanSettingsPages(app, ctx)
 }
 
 /** The new-scan form (generated from each tool's tool_params schema) and what it posts. */
 function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
-  const { ctx, db, tools, toolList, schemas, callbackBlocklist } = env
+  const { db, toolList, schemas } = env
   async function renderNew(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -292,6 +294,19 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
 
   app.get('/scans/new', async (req, reply) => renderNew(req, reply))
 
+  newScanPosts(app, env, renderNew)
+}
+
+/** What the new-scan form posts: "Start scan", and "Save settings" (no scan). */
+function newScanPosts(
+  app: FastifyInstance,
+  { ctx, db, tools, schemas, callbackBlocklist }: ScanPagesEnv,
+  renderNew: (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    o: { error?: string; status?: number; form?: Record<string, string> },
+  ) => Promise<unknown>,
+) {
   /** What both submit buttons of the form share: the tool, its posted parameters (credentials kept), the time limit. */
   async function postedScan(req: FastifyRequest, f: Record<string, string>) {
     const u = userOf(req)
