@@ -1,7 +1,7 @@
 // Which requests leave an audit entry, API and web pages alike: the route, the action it records,
 // the object, where the object's workspace comes from, and the only request fields kept as "what
 // changed" — never a password, key, token, callback secret or tool parameter.
-export type ObjectTable = 'targets' | 'scans' | 'findings' | 'schedules'
+export type ObjectTable = 'targets' | 'scans' | 'findings' | 'schedules' | 'scan_settings'
 
 export interface AuditedRoute {
   action: string
@@ -34,8 +34,9 @@ const SCHEDULE = [
   'target_name',
   'target_type',
   'workspace_id',
+  'settings_id',
 ] as const
-const SCAN = ['tool_id', 'target_id', 'target_name', 'workspace_id', 'from_scan_id'] as const
+const SCAN = ['tool_id', 'target_id', 'target_name', 'workspace_id', 'from_scan_id', 'settings_id'] as const
 const MEMBER = ['user_name', 'role'] as const
 
 export const AUDITED: Record<string, AuditedRoute> = {
@@ -57,6 +58,21 @@ export const AUDITED: Record<string, AuditedRoute> = {
   [`POST ${A}/schedules/:id/resume`]: { action: 'schedule.resumed', objectType: 'schedule', id, workspace: 'schedules' },
   [`POST ${A}/schedules/:id/run`]: { action: 'schedule.run', objectType: 'schedule', id, workspace: 'schedules' },
   [`DELETE ${A}/schedules/:id`]: { action: 'schedule.deleted', objectType: 'schedule', id, workspace: 'schedules' },
+  [`POST ${A}/scan-settings`]: {
+    action: 'scan_settings.created',
+    objectType: 'scan_settings',
+    id: 'created',
+    workspace: 'scan_settings',
+    fields: ['name', 'tool_id', 'from_scan_id', 'workspace_id', 'max_scan_time'],
+  },
+  [`PATCH ${A}/scan-settings/:id`]: {
+    action: 'scan_settings.changed',
+    objectType: 'scan_settings',
+    id,
+    workspace: 'scan_settings',
+    fields: ['name', 'max_scan_time'],
+  },
+  [`DELETE ${A}/scan-settings/:id`]: { action: 'scan_settings.deleted', objectType: 'scan_settings', id, workspace: 'scan_settings' },
   [`POST ${A}/vpn_profiles`]: {
     action: 'vpn_profile.created',
     objectType: 'vpn_profile',

@@ -1,6 +1,6 @@
 // Stored rows → the resources of the spec (field names, units and formats of decisions.md).
 import { isSealed } from '../store/secret-box.js'
-import type { ScanRow, ScheduleRow, ScheduleRunRow, TestRow } from '../store/schema.js'
+import type { ScanRow, ScanSettingsRow, ScheduleRow, ScheduleRunRow, TestRow } from '../store/schema.js'
 import { toApiTime } from '../store/time.js'
 import type { ScanState } from '../store/scan-states.js'
 import type { ScanViewRow } from '../store/scans.js'
@@ -97,8 +97,19 @@ export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: Schedu
   }
 }
 
+export const scanSettingsView = (s: ScanSettingsRow) => ({
+  id: s.id,
+  name: s.name,
+  workspace_id: s.workspace_id,
+  tool_id: s.tool_id,
+  tool_params: hideSealed(JSON.parse(s.tool_params)) as Record<string, unknown>,
+  max_scan_time: s.max_scan_time,
+  created_at: toApiTime(s.created_at)!,
+  updated_at: toApiTime(s.updated_at)!,
+})
+
 /** Credentials in stored tool_params (SecretParam members, sealed) are never shown, not even encrypted. */
-function hideSealed(v: unknown): unknown {
+export function hideSealed(v: unknown): unknown {
   if (typeof v === 'string') return isSealed(v) ? '(secret: stored encrypted)' : v
   if (Array.isArray(v)) return v.map(hideSealed)
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, hideSealed(x)]))

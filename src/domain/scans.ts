@@ -6,13 +6,14 @@ import { getTarget } from '../store/targets.js'
 import { getScan, toolParamsOf } from '../store/scans.js'
 import { queueScan } from '../store/scans.js'
 import { publish } from '../store/notify.js'
-import type { ToolCatalogue } from '../toolkit/tool.js'
+import type { ToolCatalogue, ToolManifest } from '../toolkit/tool.js'
 import { mapSecretParams, resolveToolParams } from '../toolkit/params.js'
 import { ensureSealed } from '../store/secret-box.js'
 import { secretsOf } from '../store/secrets.js'
 import { badRequest, notFound } from './errors.js'
 import { assertTargetInScope, findOrCreateTarget, licenceValid } from './targets.js'
 import { writableWorkspace } from './access.js'
+import { getScanSettings } from '../store/scan-settings.js'
 import { callbackUrlProblem } from './callback-url.js'
 import { forbidden } from './errors.js'
 import type { Scope } from '../toolkit/scope.js'
@@ -24,6 +25,8 @@ export interface CreateScanInput {
   tool_id?: number
   /** Start from an earlier scan's settings (an extension): its tool, target, tool_params, max_scan_time, VPN profile; fields given win. */
   from_scan_id?: number
+  /** Start from saved scan settings (an extension): their tool, tool_params, max_scan_time; fields given win. */
+  settings_id?: number
   target_id?: number
   target_name?: string | null
   workspace_id?: number | null
@@ -73,6 +76,34 @@ export interface ResolvedScan {
   reportCallback: { url: string; format: string; secret?: string; only_on_change?: boolean } | null
 }
 
+/** The tool a scan asks for: a 400 naming the known ids, or why Ward does not run it. */
+export function toolOf(tools: ToolCatalogue, toolId: number | undefined): ToolManifest {
+  if (toolId === undefined) throw badRequest('Invalid parameters: body field "tool_id" is required')
+  const refused = tools.refusal?.(toolId)
+  if (refused)
+    throw badRequest(`Invalid parameters: tool_id ${toolId} is the ${refused.name}, which Ward does not run: ${refused.reason}`, {
+      tool_id: toolId,
+      tool_name: refused.name,
+    })
+  const tool = tools.get(toolId)
+  if (!tool)
+    throw badRequest(`Invalid parameters: unknown tool_id ${toolId}; known tool ids: ${tools.ids().join(', ')}`, {
+      known_tool_ids: tools.ids(),
+    })
+  return tool
+}
+
+/**
+ * `raw` checked against the tool's tool_params schema (defaults filled in), with its credentials
+ * (SecretParam members) sealed; the worker opens them (engine/run-scan.ts). Params stored earlier
+ * (a schedule, saved settings, "scan again") come back already sealed and are kept as they are.
+ */
+export function sealedToolParams(db: Db, tool: ToolManifest, raw: unknown): unknown {
+  const params = resolveToolParams(tool.params, raw ?? {}, tool.validateParams)
+  if (!params.ok) throw badRequest(`Invalid parameters: ${params.message}`)
+  return mapSecretParams(tool.params, params.value, (secret) => ensureSealed(secretsOf(db), secret))
+}
+
 /**
  * The rules of POST /scans, without queueing: tool, tool_params, callback, workspace, licence,
  * VPN profile and the target (created for a new target_name). `targets: 'none'` (a schedule of
@@ -85,23 +116,11 @@ export async function resolveScan(
   body: CreateScanInput,
   targets: 'one' | 'none' = 'one',
 ): Promise<ResolvedScan> {
-  if (body.tool_id === undefined) throw badRequest('Invalid parameters: body field "tool_id" is required')
-  const refused = rules.tools.refusal?.(body.tool_id)
-  if (refused)
-    throw badRequest(`Invalid parameters: tool_id ${body.tool_id} is the ${refused.name}, which Ward does not run: ${refused.reason}`, {
-      tool_id: body.tool_id,
-      tool_name: refused.name,
-    })
-  const tool = rules.tools.get(body.tool_id)
-  if (!tool)
-    throw badRequest(`Invalid parameters: unknown tool_id ${body.tool_id}; known tool ids: ${rules.tools.ids().join(', ')}`, {
-      known_tool_ids: rules.tools.ids(),
-    })
+  const tool = toolOf(rules.tools, body.tool_id)
   const hasId = body.target_id !== undefined
   const hasName = body.target_name !== undefined && body.target_name !== null
   if (targets === 'one' && hasId === hasName) throw badRequest('Invalid parameters: give exactly one of target_id and target_name')
-  const params = resolveToolParams(tool.params, body.tool_params ?? {}, tool.validateParams)
-  if (!params.ok) throw badRequest(`Invalid parameters: ${params.message}`)
+  const toolParams = sealedToolParams(db, tool, body.tool_params)
   if (body.report_callback) {
     const problem = callbackUrlProblem(body.report_callback.url, rules.callbackBlocklist)
     if (problem) throw badRequest(`Invalid parameters: ${problem}`)
@@ -140,9 +159,6 @@ export async function resolveScan(
         ...(rc.only_on_change ? { only_on_change: true } : {}),
       }
     : null
-  // Credentials (SecretParam members) are stored sealed; the worker opens them (engine/run-scan.ts).
-  // A schedule's stored params come back here already sealed (an update without new tool_params): kept as they are.
-  const toolParams = mapSecretParams(tool.params, params.value, (secret) => ensureSealed(secretsOf(db), secret))
   return { toolId: tool.id, toolParams, workspaceId, vpnProfileUuid: vpn, targetId, reportCallback: cb }
 }
 
@@ -178,13 +194,31 @@ export async function withEarlierScan<T extends CreateScanInput & { target_type?
   } as T
 }
 
+/**
+ * A scan or schedule body with saved settings applied: their tool, tool_params (credentials stay
+ * sealed) and max_scan_time, the fields `body` gives winning. Settings the caller cannot read are a 404.
+ */
+export async function withSavedSettings<T extends CreateScanInput & { settings_id?: number }>(db: Db, caller: Caller, body: T): Promise<T> {
+  if (body.settings_id === undefined) return body
+  const { settings_id: id, ...given } = body
+  if (given.from_scan_id !== undefined) throw badRequest('Invalid parameters: give at most one of settings_id and from_scan_id')
+  const s = await getScanSettings(db, caller.userId, id)
+  if (!s) throw notFound('Scan settings')
+  if (given.tool_id !== undefined && given.tool_id !== s.tool_id)
+    throw badRequest(
+      `Invalid parameters: tool_id ${given.tool_id} differs from the tool of scan settings ${s.id} (${s.tool_id}); leave tool_id out or give ${s.tool_id}`,
+    )
+  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined))
+  return { tool_id: s.tool_id, max_scan_time: s.max_scan_time, tool_params: JSON.parse(s.tool_params), ...defined } as T
+}
+
 export async function createScan(
   db: Db,
   caller: Caller,
   rules: ScanRules,
   input: CreateScanInput,
 ): Promise<{ scanId: number; targetId: number }> {
-  const body = await withEarlierScan(db, caller, input)
+  const body = await withEarlierScan(db, caller, await withSavedSettings(db, caller, input))
   const r = await resolveScan(db, caller, rules, body)
   const scanId = await queueScan(db, {
     workspaceId: r.workspaceId,

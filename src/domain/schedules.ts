@@ -9,7 +9,7 @@ import { cronProblem, nextSlot, timezoneProblem, type Timing } from '../store/sc
 import { badRequest, notFound } from './errors.js'
 import { refusal } from './access.js'
 import { WRITER_ROLES } from '../store/members.js'
-import { resolveScan, withEarlierScan, type CreateScanInput, type ScanRules } from './scans.js'
+import { resolveScan, withEarlierScan, withSavedSettings, type CreateScanInput, type ScanRules } from './scans.js'
 import type { TargetType } from './target-type.js'
 
 export interface ScheduleTimingInput {
@@ -62,7 +62,7 @@ export async function createSchedule(
   input: CreateScheduleInput,
   now = new Date(),
 ): Promise<number> {
-  const body = await withEarlierScan(db, caller, input)
+  const body = await withEarlierScan(db, caller, await withSavedSettings(db, caller, input))
   const byType = body.target_type !== undefined && body.target_type !== null
   const hasTarget = body.target_id !== undefined || (body.target_name !== undefined && body.target_name !== null)
   if (byType === hasTarget) throw badRequest('Invalid parameters: give exactly one of target_id, target_name and target_type')

@@ -543,3 +543,21 @@ export interface SchedulesTable {
   /** Set when Ward paused the schedule itself (its creator can no longer start scans here); null otherwise. */
   paused_reason: string | null
 }
+
+/** Saved scan settings (migration 027): one tool's parameters under a name, credentials sealed. */
+export interface ScanSettingsTable {
+  id: Generated<number>
+  workspace_id: number
+  user_id: number
+  name: string
+  tool_id: number
+  /** JSON; SecretParam members sealed. */
+  tool_params: string
+  max_scan_time: number
+  created_at: string
+  updated_at: string
+}
+export interface Database {
+  scan_settings: ScanSettingsTable
+}
+export type ScanSettingsRow = Selectable<ScanSettingsTable>

@@ -79,6 +79,9 @@ const OK: Record<string, string> = {
   'user-enabled': 'User enabled again.',
   'admin-granted': 'The user is now an instance admin.',
   'admin-revoked': 'The user is no longer an instance admin.',
+  'settings-saved': 'Scan settings saved: start scans and schedules with them from this list.',
+  'settings-renamed': 'Scan settings renamed.',
+  'settings-deleted': 'Scan settings deleted; scans and schedules started from them are kept.',
 }
 export const okMessage = (req: FastifyRequest) => OK[String((req.query as Record<string, unknown>)?.ok ?? '')] ?? null
 

@@ -13,6 +13,7 @@ import { vpnProfileRoutes } from './vpn-profiles.js'
 import { callbackRoutes } from './callbacks.js'
 import { toolRoutes } from './tools.js'
 import { scheduleRoutes } from './schedules.js'
+import { scanSettingsRoutes } from './scan-settings.js'
 import { templateRoutes } from './templates.js'
 import { integrationRoutes } from './integrations.js'
 
@@ -30,6 +31,7 @@ export const apiRoutes: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(callbackRoutes)
   await api.register(toolRoutes)
   await api.register(scheduleRoutes)
+  await api.register(scanSettingsRoutes)
   await api.register(templateRoutes)
   await api.register(integrationRoutes)
 }

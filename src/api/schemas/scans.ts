@@ -69,9 +69,19 @@ export const FromScanId = Type.Optional(
   }),
 )
 
+export const SettingsId = Type.Optional(
+  Type.Integer({
+    minimum: 1,
+    maximum: 2147483647,
+    description:
+      'extension: start from saved scan settings (GET /scan-settings): their tool, tool_params and max_scan_time; fields given win; not with from_scan_id',
+  }),
+)
+
 export const CreateScanBody = Type.Object({
-  tool_id: Type.Optional(Type.Integer({ description: `${toolIdDescription()}; required unless from_scan_id is given` })),
+  tool_id: Type.Optional(Type.Integer({ description: `${toolIdDescription()}; required unless from_scan_id or settings_id is given` })),
   from_scan_id: FromScanId,
+  settings_id: SettingsId,
   target_id: Type.Optional(Id),
   target_name: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
   workspace_id: Type.Optional(Nullable(Id)),

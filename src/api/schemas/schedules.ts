@@ -1,7 +1,7 @@
 // Schedules: scans that start by themselves, on a cron expression or an interval.
 import { Type } from '@sinclair/typebox'
 import { Id, Nullable, Pagination } from './common.js'
-import { FromScanId, ReportCallback, ScanState } from './scans.js'
+import { FromScanId, ReportCallback, ScanState, SettingsId } from './scans.js'
 import { toolIdDescription } from '../../tools/registry.js'
 
 const TargetType = Type.Union([Type.Literal('hostname'), Type.Literal('ip_address'), Type.Literal('url')])
@@ -31,6 +31,7 @@ const Changeable = {
 export const CreateScheduleBody = Type.Object({
   tool_id: Type.Optional(Type.Integer({ description: `${toolIdDescription()}; required unless from_scan_id is given` })),
   from_scan_id: FromScanId,
+  settings_id: SettingsId,
   target_id: Type.Optional(Id),
   target_name: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
   target_type: Type.Optional(Nullable(TargetType)),

@@ -7,7 +7,7 @@ import { createUser, userByName } from '../../store/accounts.js'
 import { createSession, newToken, setPasswordHash } from '../../store/web-sessions.js'
 import { appendAudit } from '../../store/audit.js'
 import { ROLES, type Role } from '../../store/members.js'
-import { toApiTime } from '../../store/time.js'
+import { when } from '../time.js'
 import { hashPassword, passwordProblem } from '../../domain/passwords.js'
 import { notOwner } from '../../domain/access.js'
 import { badRequest, conflict, WardError } from '../../domain/errors.js'
@@ -35,10 +35,10 @@ ${newLink ? html`<p class="msg ok" role="status">Send this one-time link to the 
 </form>
 ${
   open.length
-    ? html`<table data-testid="invitations"><thead><tr><th>Role</th><th>Created</th><th>Expires</th><th></th></tr></thead><tbody>${open.map(
-        (i) => html`<tr><td>${i.role}</td><td>${toApiTime(i.created_at)}</td><td>${toApiTime(i.expires_at)}</td>
+    ? html`<div class="table-wrap"><table data-testid="invitations"><thead><tr><th>Role</th><th>Created</th><th>Expires</th><th></th></tr></thead><tbody>${open.map(
+        (i) => html`<tr><td>${i.role}</td><td>${when(i.created_at)}</td><td>${when(i.expires_at)}</td>
 <td><form class="inline" method="post" action="/workspaces/${workspaceId}/invitations/${i.id}/revoke">${csrfField(req)}<button class="small danger" type="submit">Revoke</button></form></td></tr>`,
-      )}</tbody></table>`
+      )}</tbody></table></div>`
     : html`<p class="muted">No open invitations.</p>`
 }
 </section>`

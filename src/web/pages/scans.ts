@@ -2,10 +2,13 @@
 // the scan page with live progress (htmx polling of a fragment), stop, delete, outputs and the PDF.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createScan } from '../../domain/scans.js'
+import { saveScanSettings } from '../../domain/scan-settings.js'
+import { scanSettingsPages } from './scan-settings.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { badRequest, notFound } from '../../domain/errors.js'
 import { viewerRefused } from '../../domain/access.js'
 import { deleteScan, getScan, listScans, requestStop, toolParamsOf } from '../../store/scans.js'
+import { getScanSettings } from '../../store/scan-settings.js'
 import { scanFindings, scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
 import { listTargets } from '../../store/targets.js'
@@ -106,12 +109,11 @@ function findingGroupRow(g: ScanFinding[]): SafeHtml {
 }
 
 /**
- * "Scan again" never writes credentials into the page: an object parameter (authentication) left
- * empty on the form keeps the earlier scan's value, still sealed.
+ * "Scan again" and saved settings never write credentials into the page: an object parameter
+ * (authentication) left empty on the form keeps the earlier value (a scan's or saved settings'), still sealed.
  */
-function withKeptCredentials(from: ScanRow | undefined, schema: JsonSchema, params: Record<string, unknown>): Record<string, unknown> {
-  if (!from) return params
-  const earlier = toolParamsOf(from) as Record<string, unknown>
+function withKeptCredentials(earlier: Record<string, unknown> | undefined, schema: JsonSchema, params: Record<string, unknown>) {
+  if (!earlier) return params
   const kept: Record<string, unknown> = {}
   for (const [name, s] of Object.entries(schema.properties ?? {})) {
     const isUnion = !!s.anyOf?.length && s.anyOf.every((o) => o.type === 'object')
@@ -120,12 +122,35 @@ function withKeptCredentials(from: ScanRow | undefined, schema: JsonSchema, para
   return { ...params, ...kept }
 }
 
+/** The tool_params a new-scan form posted for `toolId`, with the credentials kept from `earlier` of the same tool. */
+export function postedToolParams(
+  schema: JsonSchema | undefined,
+  toolId: number,
+  earlier: Record<string, unknown> | undefined,
+  body: unknown,
+): Record<string, unknown> {
+  if (!schema) return {}
+  return withKeptCredentials(earlier, schema, paramsFromForm(toolId, schema, (body ?? {}) as Record<string, string | string[]>))
+}
+
+/** The forms' JSON schemas of the tools' tool_params, by tool id. */
+export const formSchemas = (toolList: readonly { id: number; params: unknown }[]) =>
+  new Map(toolList.map((t) => [t.id, JSON.parse(JSON.stringify(t.params)) as JsonSchema]))
+
+/** Saved settings the user may read, from a form or query value (absent or not a number: none; unknown: 404). */
+export async function savedSettingsOf(db: WebContext['db'], userId: number, id: string | undefined) {
+  if (!id || !/^\d{1,15}$/.test(id)) return undefined
+  const s = await getScanSettings(db, userId, Number(id))
+  if (!s) throw notFound('Scan settings')
+  return s
+}
+
 /** What the scan pages share: the tools and their form schemas, loading a scan of the user, the list. */
 function scanPagesEnv(ctx: WebContext) {
   const { db, tools } = ctx
   const callbackBlocklist = scopesOf(ctx.config).callback
   const toolList = [...tools.all()].sort((a, b) => a.id - b.id)
-  const schemas = new Map(toolList.map((t) => [t.id, JSON.parse(JSON.stringify(t.params)) as JsonSchema]))
+  const schemas = formSchemas(toolList)
 
   const places = queueReader(db, ctx.config.userMaxRunning)
   /** Where a waiting scan stands in the queue. */
@@ -178,7 +203,7 @@ ${rows.slice(0, PAGE).map(
 }</div>`
     if (q.fragment) return sendPage(reply, table)
     const body = html`<h1>Scans</h1>
-${ws.writes() ? html`<div class="actions"><a class="button" href="/scans/new">New scan</a></div>` : ''}
+<div class="actions">${ws.writes() ? html`<a class="button" href="/scans/new">New scan</a>` : ''}<a class="button secondary" href="/scan-settings">Saved scan settings</a></div>
 <form method="get" action="/scans" class="filters">
   <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${SCAN_STATES.map((x) => html`<option${x === st ? html` selected` : ''}>${x}</option>`)}</select></div>
   <div><label for="f-tool">Tool</label><select id="f-tool" name="tool_id"><option value="">any</option>${toolList.map((t) => html`<option value="${t.id}"${t.id === toolId ? html` selected` : ''}>${t.name}</option>`)}</select></div>
@@ -200,11 +225,12 @@ export function scanPages(app: FastifyInstance, ctx: WebContext) {
   newScanPages(app, env)
   scanPage(app, env)
   scanActions(app, env)
+  scanSettingsPages(app, ctx)
 }
 
 /** The new-scan form (generated from each tool's tool_params schema) and what it posts. */
 function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
-  const { ctx, db, tools, toolList, schemas, callbackBlocklist } = env
+  const { db, toolList, schemas } = env
   async function renderNew(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -222,25 +248,33 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
     const fromId = f.from_scan_id ?? q.from_scan_id
     const from = fromId && /^\d{1,15}$/.test(fromId) ? await getScan(db, u.userId, Number(fromId)) : undefined
     if (fromId && !from) throw notFound('Scan')
-    const earlier = from ? (toolParamsOf(from) as Record<string, unknown>) : undefined
-    const chosenTool = Number(f.tool_id ?? from?.tool_id ?? q.tool_id ?? toolList.find((t) => t.id === 70)?.id ?? toolList[0]?.id)
+    // Saved settings: their tool, parameters and time limit fill the form; the target is chosen here.
+    const saved = from ? undefined : await savedSettingsOf(db, u.userId, f.settings_id ?? q.settings_id)
+    const earlier = from
+      ? (toolParamsOf(from) as Record<string, unknown>)
+      : saved
+        ? (JSON.parse(saved.tool_params) as Record<string, unknown>)
+        : undefined
+    const preset = from ?? saved
+    const chosenTool = Number(f.tool_id ?? preset?.tool_id ?? q.tool_id ?? toolList.find((t) => t.id === 70)?.id ?? toolList[0]?.id)
     const chosenTarget = f.target_id ?? (from ? String(from.target_id) : undefined) ?? q.target_id ?? ''
     const vpnChoice = f.vpn ?? (from ? (from.vpn_profile_uuid ?? 'none') : undefined)
     const body = html`<h1>New scan</h1>
-<form method="post" action="/scans/new" class="card">${csrfField(req)}${from ? html`<input type="hidden" name="from_scan_id" value="${from.id}">` : ''}
+<form method="post" action="/scans/new" class="card">${csrfField(req)}${from ? html`<input type="hidden" name="from_scan_id" value="${from.id}">` : ''}${saved ? html`<input type="hidden" name="settings_id" value="${saved.id}">` : ''}
   ${from ? html`<p class="muted" data-testid="from-scan">The settings of scan <a href="/scans/${from.id}">#${from.id}</a>: change what you need.</p>` : ''}
+  ${saved ? html`<p class="muted" data-testid="from-settings">The saved settings <a href="/scan-settings#settings-${saved.id}">${saved.name}</a>: choose the target, change what you need.</p>` : ''}
   <div class="grid">
     <div class="field"><label for="tool_id">Tool</label><select id="tool_id" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${t.id === chosenTool ? html` selected` : ''}>${t.name} (${t.id})</option>`)}</select>
       ${toolList.map((t) => html`<small data-tool-help="${t.id}"${t.id === chosenTool ? '' : html` hidden`}>${t.description}</small>`)}</div>
     <div class="field"><label for="target_id">Target</label><select id="target_id" name="target_id"><option value="">— a new target (type its name below) —</option>${targets.map((t) => html`<option value="${t.id}"${String(t.id) === chosenTarget ? html` selected` : ''}>${t.name}</option>`)}</select></div>
     <div class="field"><label for="target_name">…or a new target's name</label><input type="text" id="target_name" name="target_name" maxlength="2048" value="${f.target_name ?? ''}" placeholder="host, IP or URL"><small>Added to the workspace below.</small></div>
     <div class="field"><label for="workspace_id">Workspace</label><select id="workspace_id" name="workspace_id">${ws.all.map((w) => html`<option value="${w.id}"${w.id === (f.workspace_id ? Number(f.workspace_id) : ws.active?.id) ? html` selected` : ''}>${w.name}</option>`)}</select><small>A chosen target scans in its own workspace.</small></div>
-    <div class="field"><label for="max_scan_time">Maximum scan time (minutes)</label><input type="number" id="max_scan_time" name="max_scan_time" min="1" max="1440" value="${f.max_scan_time ?? (from ? String(from.max_scan_time) : '1440')}"><small>1 to 1440; some short tools ignore it.</small></div>
+    <div class="field"><label for="max_scan_time">Maximum scan time (minutes)</label><input type="number" id="max_scan_time" name="max_scan_time" min="1" max="1440" value="${f.max_scan_time ?? (preset ? String(preset.max_scan_time) : '1440')}"><small>1 to 1440; some short tools ignore it.</small></div>
     <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${vpnChoice === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${vpnChoice === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
   </div>
   <h2>Tool parameters</h2>
   <p class="muted" data-testid="params-help">Lists take one item per line, or items separated by commas. An empty field leaves the choice to the tool.</p>
-  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], o.form && t.id === chosenTool ? paramsFromForm(t.id, schemas.get(t.id)!, o.form) : t.id === from?.tool_id ? earlier : undefined)}</fieldset>`)}
+  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], o.form && t.id === chosenTool ? paramsFromForm(t.id, schemas.get(t.id)!, o.form) : t.id === preset?.tool_id ? earlier : undefined)}</fieldset>`)}
   <details><summary>Report callback (optional)</summary>
     <div class="grid">
       <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
@@ -249,33 +283,64 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
     </div>
   </details>
   <div class="actions"><button type="submit">Start scan</button></div>
+  <details class="mt" data-testid="save-settings"><summary>Save these settings for later</summary>
+    <p class="muted">Saves the tool, its parameters and the time limit under a name (credentials stay encrypted), to start scans and schedules from.</p>
+    <div class="field"><label for="settings_name">Name of the settings</label><input type="text" id="settings_name" name="settings_name" maxlength="200" value="${f.settings_name ?? ''}" placeholder="Weekly deep scan, authenticated"></div>
+    <button type="submit" class="secondary" formaction="/scan-settings/from-form">Save settings</button>
+  </details>
 </form>`
     return sendPage(reply, page(req, 'New scan', body, { section: 'scans', workspace: ws, error: o.error }), o.status ?? 200)
   }
 
   app.get('/scans/new', async (req, reply) => renderNew(req, reply))
 
-  app.post('/scans/new', async (req, reply) => {
+  newScanPosts(app, env, renderNew)
+}
+
+/** What the new-scan form posts: "Start scan", and "Save settings" (no scan). */
+function newScanPosts(
+  app: FastifyInstance,
+  { ctx, db, tools, schemas, callbackBlocklist }: ScanPagesEnv,
+  renderNew: (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    o: { error?: string; status?: number; form?: Record<string, string> },
+  ) => Promise<unknown>,
+) {
+  /** What both submit buttons of the form share: the tool, its posted parameters (credentials kept), the time limit. */
+  async function postedScan(req: FastifyRequest, f: Record<string, string>) {
     const u = userOf(req)
+    const toolId = Number(f.tool_id)
+    const maxTime = f.max_scan_time && /^\d{1,5}$/.test(f.max_scan_time) ? Number(f.max_scan_time) : undefined
+    if (maxTime !== undefined && (maxTime < 1 || maxTime > 1440)) throw badRequest('The maximum scan time must be from 1 to 1440 minutes')
+    const earlier = f.from_scan_id && /^\d{1,15}$/.test(f.from_scan_id) ? await getScan(db, u.userId, Number(f.from_scan_id)) : undefined
+    const from = earlier?.tool_id === toolId ? earlier : undefined
+    const settings = from ? undefined : await savedSettingsOf(db, u.userId, f.settings_id)
+    const kept = from ? toolParamsOf(from) : settings?.tool_id === toolId ? JSON.parse(settings.tool_params) : undefined
+    return {
+      toolId: Number.isInteger(toolId) ? toolId : -1,
+      maxTime,
+      from,
+      toolParams: postedToolParams(schemas.get(toolId), toolId, kept as Record<string, unknown> | undefined, req.body),
+      workspaceId: f.workspace_id && /^\d{1,15}$/.test(f.workspace_id) ? Number(f.workspace_id) : undefined,
+    }
+  }
+
+  app.post('/scans/new', async (req, reply) => {
     const f = formOf(req)
     const r = await attempt(async () => {
-      const toolId = Number(f.tool_id)
-      const schema = schemas.get(toolId)
+      const p = await postedScan(req, f)
       const targetId = f.target_id && /^\d{1,15}$/.test(f.target_id) ? Number(f.target_id) : undefined
-      const maxTime = f.max_scan_time && /^\d{1,5}$/.test(f.max_scan_time) ? Number(f.max_scan_time) : undefined
-      if (maxTime !== undefined && (maxTime < 1 || maxTime > 1440)) throw badRequest('The maximum scan time must be from 1 to 1440 minutes')
       const vpn = f.vpn === 'none' ? { vpn_profile_uuid: null } : f.vpn ? { vpn_profile_uuid: f.vpn } : {}
-      const earlier = f.from_scan_id && /^\d{1,15}$/.test(f.from_scan_id) ? await getScan(db, u.userId, Number(f.from_scan_id)) : undefined
-      const from = earlier?.tool_id === toolId ? earlier : undefined
       return createScan(
         db,
-        u,
+        userOf(req),
         { tools, targetBlocklist: ctx.blocklist, callbackBlocklist, resolveVpnProfile: ctx.resolveVpnProfile },
         {
-          tool_id: Number.isInteger(toolId) ? toolId : -1,
+          tool_id: p.toolId,
           ...(targetId !== undefined ? { target_id: targetId } : { target_name: f.target_name?.trim() || undefined }),
-          workspace_id: targetId === undefined && f.workspace_id && /^\d{1,15}$/.test(f.workspace_id) ? Number(f.workspace_id) : undefined,
-          max_scan_time: maxTime,
+          workspace_id: targetId === undefined ? p.workspaceId : undefined,
+          max_scan_time: p.maxTime,
           ...vpn,
           report_callback: f.callback_url?.trim()
             ? {
@@ -284,16 +349,31 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
                 ...(f.callback_secret ? { secret: f.callback_secret } : {}),
               }
             : null,
-          tool_params: schema
-            ? withKeptCredentials(from, schema, paramsFromForm(toolId, schema, (req.body ?? {}) as Record<string, string | string[]>))
-            : {},
+          tool_params: p.toolParams,
           // What the form does not show (URL options) comes from the earlier scan of the same tool.
-          ...(from ? { from_scan_id: from.id } : {}),
+          ...(p.from ? { from_scan_id: p.from.id } : {}),
         },
       )
     })
     if (!r.ok) return renderNew(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
     return reply.redirect(`/scans/${r.value.scanId}?ok=scan-started`, 303)
+  })
+
+  // "Save settings" on the same form: the tool, its parameters and the time limit under a name, no scan.
+  app.post('/scan-settings/from-form', async (req, reply) => {
+    const f = formOf(req)
+    const r = await attempt(async () => {
+      const p = await postedScan(req, f)
+      return saveScanSettings(db, userOf(req), tools, {
+        name: f.settings_name ?? '',
+        tool_id: p.toolId,
+        tool_params: p.toolParams,
+        max_scan_time: p.maxTime,
+        workspace_id: p.workspaceId,
+      })
+    })
+    if (!r.ok) return renderNew(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
+    return reply.redirect(`/scan-settings?ok=settings-saved#settings-${r.value}`, 303)
   })
 }
 
@@ -326,7 +406,8 @@ ${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data
   ${
     writes
       ? html`<a class="button secondary" href="/scans/new${qs({ from_scan_id: s.id })}">Scan again</a>
-  <a class="button secondary" href="/schedules${qs({ from_scan_id: s.id })}#new-schedule">Schedule these settings</a>`
+  <a class="button secondary" href="/schedules${qs({ from_scan_id: s.id })}#new-schedule">Schedule these settings</a>
+  <a class="button secondary" href="/scan-settings${qs({ from_scan_id: s.id })}#new-settings">Save these settings</a>`
       : ''
   }
   <a class="button secondary" href="/scans/${s.id}/changes">What changed</a>

@@ -20,7 +20,7 @@ import { csrfField, page } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { when } from '../time.js'
 import { workspacesOf } from '../workspace.js'
-import { statusBadge } from './scans.js'
+import { savedSettingsOf, statusBadge } from './scans.js'
 
 const timing = (s: ScheduleRow) => (s.interval_minutes ? `every ${s.interval_minutes} min` : `cron ${s.cron} (${s.timezone})`)
 const num = (v: string | undefined) => (v && /^\d{1,9}$/.test(v) ? Number(v) : undefined)
@@ -45,7 +45,9 @@ export function schedulePages(app: FastifyInstance, ctx: WebContext) {
         name: f.name?.trim() || undefined,
         ...(num(f.from_scan_id)
           ? { from_scan_id: num(f.from_scan_id) }
-          : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
+          : num(f.settings_id)
+            ? { settings_id: num(f.settings_id), target_id: num(f.target_id) ?? -1 }
+            : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
         ...(byInterval
           ? { interval_minutes: num(f.interval_minutes) ?? 0 }
           : { cron: f.cron ?? '', timezone: f.timezone?.trim() || 'UTC' }),
@@ -94,10 +96,11 @@ async function renderSchedules(
   const f = o.form ?? {}
   const ws = await workspacesOf(db, u)
   const fromId = num(f.from_scan_id ?? q.from_scan_id)
-  const [rows, targets, from] = await Promise.all([
+  const [rows, targets, from, saved] = await Promise.all([
     listSchedules(db, u.userId, { workspaceId: ws.active?.id, limit: 200, page: 1 }),
     listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }),
     fromId ? getScan(db, u.userId, fromId) : undefined,
+    fromId ? undefined : savedSettingsOf(db, u.userId, f.settings_id ?? q.settings_id),
   ])
   if (fromId && !from) throw notFound('Scan')
   const [history, names] = await Promise.all([
@@ -133,7 +136,11 @@ ${
       ? html`<input type="hidden" name="from_scan_id" value="${from.id}"><p data-testid="from-scan">With the settings of scan <a href="/scans/${from.id}">#${from.id}</a>: ${toolName(from.tool_id)} of ${names.get(from.target_id) ?? from.target_id}, its tool parameters and time limit.</p>`
       : html`<div class="grid">
     <div class="field"><label for="s-target">Target</label><select id="s-target" name="target_id">${targets.map((t) => html`<option value="${t.id}"${String(t.id) === (f.target_id ?? q.target_id) ? html` selected` : ''}>${t.name}</option>`)}</select></div>
-    <div class="field"><label for="s-tool">Tool</label><select id="s-tool" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${String(t.id) === f.tool_id ? html` selected` : ''}>${t.name}</option>`)}</select><small>With the tool's default parameters; to schedule other parameters, start a scan with them and choose "Schedule these settings" on its page.</small></div>
+    ${
+      saved
+        ? html`<input type="hidden" name="settings_id" value="${saved.id}"><p class="field" data-testid="from-settings">With the saved settings <a href="/scan-settings#settings-${saved.id}">${saved.name}</a>: ${toolName(saved.tool_id)}, its tool parameters and time limit.</p>`
+        : html`<div class="field"><label for="s-tool">Tool</label><select id="s-tool" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${String(t.id) === f.tool_id ? html` selected` : ''}>${t.name}</option>`)}</select><small>With the tool's default parameters; for other parameters, choose "Schedule with…" on <a href="/scan-settings">saved scan settings</a>, or "Schedule these settings" on a scan's page.</small></div>`
+    }
   </div>`
   }
   <div class="grid">
