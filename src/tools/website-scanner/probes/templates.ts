@@ -6,10 +6,8 @@ import type { HostLimiters } from '../../lib/http/rate-limit.js'
 import {
   createRequestCluster,
   createTemplateSender,
-  loadTemplate,
+  loadStoredTemplates,
   runTemplate,
-  selectTemplates,
-  type Template,
   type TemplateFilter,
 } from '../../lib/templates/index.js'
 import type { Egress } from '../../../toolkit/egress.js'
@@ -33,17 +31,10 @@ export interface TemplatePhase {
 export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
   const { ctx } = p
   if (!ctx.templates) return 0
-  const stored = await ctx.templates.forProtocol('http')
-  const loaded: Template[] = []
-  for (const s of stored) {
-    const r = loadTemplate(s.yaml, { path: s.path, readFile: (ref) => s.files[ref] ?? null })
-    if (r.ok) loaded.push(r.template)
-    else ctx.log(`template ${s.id}: not loaded: ${r.reason}`)
-  }
-  const chosen = selectTemplates(loaded, p.filter)
+  const { chosen, loaded } = await loadStoredTemplates(ctx.templates, 'http', p.filter, (l) => ctx.log(l))
   if (!chosen.length) return 0
   p.grow?.(chosen.length)
-  ctx.log(`templates: running ${chosen.length} of ${loaded.length} http templates`)
+  ctx.log(`templates: running ${chosen.length} of ${loaded} http templates`)
   const cluster = createRequestCluster()
   const env = {
     target: p.base,
