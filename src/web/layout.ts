@@ -14,6 +14,7 @@ export type Section =
   | 'vpn'
   | 'integrations'
   | 'audit'
+  | 'templates'
   | 'profile'
   | null
 
@@ -26,6 +27,7 @@ const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['workspaces', '/workspaces', 'Workspaces'],
   ['vpn', '/vpn-profiles', 'VPN profiles'],
   ['integrations', '/integrations', 'Integrations'],
+  ['templates', '/templates', 'Templates'],
   ['audit', '/audit', 'Audit'],
   ['profile', '/profile', 'Profile & API keys'],
 ]

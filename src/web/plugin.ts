@@ -20,6 +20,7 @@ import { profilePages } from './pages/profile.js'
 import { workspacePages } from './pages/workspaces.js'
 import { memberPages } from './pages/members.js'
 import { auditPages } from './pages/audit.js'
+import { templatePages } from './pages/templates.js'
 import { integrationPages } from './pages/integrations.js'
 import { targetPages } from './pages/targets.js'
 import { targetPage } from './pages/target-page.js'
@@ -132,6 +133,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   workspacePages(app, ctx)
   memberPages(app, ctx)
   auditPages(app, ctx)
+  templatePages(app, ctx)
   integrationPages(app, ctx)
   targetPages(app, ctx)
   targetPage(app, ctx)
