@@ -15,6 +15,7 @@ export type Section =
   | 'integrations'
   | 'audit'
   | 'users'
+  | 'templates'
   | 'profile'
   | null
 
@@ -27,6 +28,7 @@ const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['workspaces', '/workspaces', 'Workspaces'],
   ['vpn', '/vpn-profiles', 'VPN profiles'],
   ['integrations', '/integrations', 'Integrations'],
+  ['templates', '/templates', 'Templates'],
   ['audit', '/audit', 'Audit'],
   ['users', '/users', 'Users'],
   ['profile', '/profile', 'Profile & API keys'],

@@ -21,6 +21,7 @@ import { workspacePages } from './pages/workspaces.js'
 import { memberPages } from './pages/members.js'
 import { auditPages } from './pages/audit.js'
 import { userPages } from './pages/users.js'
+import { templatePages } from './pages/templates.js'
 import { integrationPages } from './pages/integrations.js'
 import { targetPages } from './pages/targets.js'
 import { targetPage } from './pages/target-page.js'
@@ -131,8 +132,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   profilePages(app, ctx)
   workspacePages(app, ctx)
   memberPages(app, ctx)
-  auditPages(app, ctx)
-  userPages(app, ctx)
+  for (const pages of [auditPages, userPages, templatePages]) pages(app, ctx)
   integrationPages(app, ctx)
   targetPages(app, ctx)
   targetPage(app, ctx)

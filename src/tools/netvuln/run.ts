@@ -42,6 +42,7 @@ import { probeMongo } from './probes/mongodb.js'
 import { probeSsh } from './probes/ssh.js'
 import { fetchRoot, type HttpRoot } from './probes/http.js'
 import { outputServices } from './output.js'
+import { runNetTemplatePhase } from './probes/templates.js'
 
 type Ctx = ScanContext<NetvulnParams>
 
@@ -123,6 +124,7 @@ async function scan(ctx: Ctx, plan: PortPlan): Promise<void> {
   const applied = await serviceJobs(ctx, rec, host, infos)
   if (ctx.signal.aborted) return outputServices(ctx, infos)
   await recordNotRun(ctx, applied, infos)
+  if (!ctx.signal.aborted) await runNetTemplatePhase({ ctx, rec, host, infos })
   await rec.test(
     'Backdoors and hostile services',
     'Looks for plainly hostile answers among the banners: unauthenticated root shells, shells that run what a client sends, Metasploitable.',

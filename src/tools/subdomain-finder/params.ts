@@ -1,5 +1,6 @@
 // tool_params of the Subdomain Finder: scanner-free, so the manifest can carry it.
 import { Type, type Static } from '@sinclair/typebox'
+import { templatesParamWith } from '../lib/templates/params.js'
 
 export const subdomainFinderParams = Type.Object(
   {
@@ -18,6 +19,11 @@ export const subdomainFinderParams = Type.Object(
         maxItems: 100_000,
         description: 'Names to try instead of the shipped list',
       }),
+    ),
+    templates: Type.Optional(
+      templatesParamWith(
+        'Check templates (nuclei YAML format, dns protocol) to run on the domain and every name found (takeover checks). By default every stored dns template except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',
+      ),
     ),
   },
   { additionalProperties: false },

@@ -23,6 +23,7 @@ import { nameServerAddresses, zoneTransfers } from './probes/zone-transfer.js'
 import { exists, isSubdomain, matchesWildcard, targetOf, type Wildcard } from './detect/names.js'
 import { analyzeDmarc, analyzeSpf } from './detect/email-policy.js'
 import { takeoverService } from './detect/takeover.js'
+import { runDnsTemplatePhase } from './probes/templates.js'
 import {
   danglingFinding,
   describeFound,
@@ -72,6 +73,13 @@ export const subdomainFinder = defineTool(subdomainFinderManifest, async (ctx) =
   ctx.output('subdomains', sorted.map(subdomainRow))
   ctx.output('records', dedupRecords(r.allRecords).map(recordRow))
   await danglingCnameStep(r, sorted)
+  if (!ctx.signal.aborted)
+    await runDnsTemplatePhase(
+      ctx,
+      r.client,
+      r.domain,
+      sorted.map((f) => f.hostname),
+    )
   ctx.progress(r.total, r.total)
 })
 

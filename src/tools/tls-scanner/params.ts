@@ -1,5 +1,6 @@
 // tool_params of the SSL/TLS Scanner.
 import { Type, type Static } from '@sinclair/typebox'
+import { templatesParamWith } from '../lib/templates/params.js'
 
 export const TlsScannerParams = Type.Object(
   {
@@ -18,6 +19,11 @@ export const TlsScannerParams = Type.Object(
         pattern: '^[A-Za-z0-9._-]+$',
         description: 'Server name to send (SNI) and to match the certificate against. Default: the target host name.',
       }),
+    ),
+    templates: Type.Optional(
+      templatesParamWith(
+        'Check templates (nuclei YAML format, ssl protocol) to run against the port. By default every stored ssl template except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',
+      ),
     ),
   },
   { additionalProperties: false },

@@ -9,6 +9,7 @@ import type { TlsScannerParams } from './params.js'
 import { analyzeEndpoint } from './probes/analysis.js'
 import { PHASES, phaseOutcome, tlsPort } from './detect/phases.js'
 import { outputReport } from './output.js'
+import { runSslTemplatePhase } from './probes/templates.js'
 
 export { tlsPort }
 
@@ -47,6 +48,7 @@ export function createTlsScanner(o: TlsScannerOptions = {}) {
         await t.done()
       }
     }
+    if (!ctx.signal.aborted && report.speaksTls) await runSslTemplatePhase(ctx, host, port)
   })
 }
 

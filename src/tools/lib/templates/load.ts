@@ -1,15 +1,16 @@
 // Loads one template file: YAML → typed Template, or the reason it is skipped. A template that uses
 // a feature Ward does not run is refused whole at load time (never half-run).
 import { parse as parseYaml } from 'yaml'
-import type { Attack, Extractor, HttpBlock, Matcher, Severity, Template, TemplateInfo } from './model.js'
-import { compileDsl } from './dsl-eval.js'
-import { callsOf, DslError } from './dsl-parse.js'
-import { DSL_FUNCTIONS } from './dsl-functions.js'
-import { compileRegex, RegexError } from './regex.js'
-import { markersOf } from './interpolate.js'
+import type { Attack, HttpBlock, Severity, Template, TemplateInfo } from './model.js'
+import { DslError } from './dsl-parse.js'
+import { RegexError } from './regex.js'
+import { JqError } from './jq.js'
+import { XPathError } from './xpath.js'
+import { bool, checkMarkers, extractor, isObj, list, list2, matcher, Skip, skip, str } from './load-parts.js'
+import { parseTcpBlock } from './tcp-load.js'
+import { parseSslBlock } from './ssl-load.js'
+import { parseDnsBlock } from './dns-load.js'
 import { FlowError, parseFlow } from './flow.js'
-import { JqError, parseJq } from './jq.js'
-import { parseXPath, XPathError } from './xpath.js'
 
 export type LoadResult = { ok: true; template: Template; files: Record<string, string> } | { ok: false; reason: string; id?: string }
 
@@ -26,11 +27,6 @@ export const TEMPLATE_LIMITS = {
   requestsPerBlock: 50,
   payloadValues: 10_000,
   payloadFileBytes: 1 << 20,
-}
-
-class Skip extends Error {}
-const skip = (reason: string): never => {
-  throw new Skip(reason)
 }
 
 const UNSUPPORTED_PROTOCOLS: Record<string, string> = {
@@ -52,16 +48,6 @@ const PROTOCOL_KEYS: Record<string, Template['protocol']> = {
 }
 const SEVERITIES = new Set(['info', 'low', 'medium', 'high', 'critical', 'unknown'])
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string =>
-  v == null ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : ''
-/** A string or a list of strings (also comma-separated strings, as `tags` and `author` are written). */
-const list = (v: unknown, comma = false): string[] => {
-  const items = Array.isArray(v) ? v.map(str) : v == null ? [] : [str(v)]
-  return (comma ? items.flatMap((s) => s.split(',')) : items).map((s) => s.trim()).filter(Boolean)
-}
-const bool = (v: unknown) => v === true || v === 'true'
 
 export function loadTemplate(text: string, o: LoadOptions): LoadResult {
   let id: string | undefined
@@ -99,12 +85,14 @@ export function loadTemplate(text: string, o: LoadOptions): LoadResult {
     checkMarkers(Object.values(variables))
     const blocks = protocol === 'http' ? list2(d.http ?? d.requests).map((b) => httpBlock(b, o, files)) : []
     if (protocol === 'http' && blocks.length === 0) skip('http: has no request')
+    const other = otherBlocks(protocol, d)
     const template: Template = {
       id: id!,
       info: info(d.info as Record<string, unknown>),
       protocol,
       variables,
       http: blocks,
+      ...other,
       stopAtFirstMatch: bool(d['stop-at-first-match']),
       flow: 'flow' in d ? parseFlow(str(d.flow), blocks.length) : null,
       path: o.path,
@@ -118,7 +106,18 @@ export function loadTemplate(text: string, o: LoadOptions): LoadResult {
   }
 }
 
-const list2 = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObj) : [])
+/** The blocks of a tcp/network, ssl or dns template (each protocol's loader in its own module). */
+function otherBlocks(protocol: Template['protocol'], d: Record<string, unknown>): Partial<Template> {
+  const of = <T>(v: unknown, parse: (b: Record<string, unknown>) => T): T[] => {
+    const blocks = list2(v).map(parse)
+    if (blocks.length === 0) skip(`${protocol}: has no request`)
+    return blocks
+  }
+  if (protocol === 'tcp') return { tcp: of(d.tcp ?? d.network, parseTcpBlock) }
+  if (protocol === 'ssl') return { ssl: of(d.ssl, parseSslBlock) }
+  if (protocol === 'dns') return { dns: of(d.dns, parseDnsBlock) }
+  return {}
+}
 
 function info(i: Record<string, unknown>): TemplateInfo {
   const sev = str(i.severity).toLowerCase() || 'unknown'
@@ -142,15 +141,6 @@ function info(i: Record<string, unknown>): TemplateInfo {
       cpe: str(c.cpe) || null,
     },
   }
-}
-
-const KNOWN = new Set(Object.keys(DSL_FUNCTIONS))
-function checkDsl(expr: string) {
-  for (const f of callsOf(compileDsl(expr))) if (!KNOWN.has(f)) skip(`DSL function ${f} is not supported`)
-}
-/** Every {{...}} marker must parse, and call only known helpers. */
-function checkMarkers(texts: string[]) {
-  for (const t of texts) for (const m of markersOf(t)) checkDsl(m)
 }
 
 function httpBlock(b: Record<string, unknown>, o: LoadOptions, files: Record<string, string>): HttpBlock {
@@ -213,64 +203,4 @@ function httpBlock(b: Record<string, unknown>, o: LoadOptions, files: Record<str
 function numberedResponseParts(b: Record<string, unknown>): boolean {
   const exprs = [...list2(b.matchers), ...list2(b.extractors)].flatMap((m) => [...list(m.dsl), str(m.part)])
   return exprs.some((e) => /\b(?:status_code|body|header|all_headers|response|raw|content_length|content_type|duration)_\d+\b/.test(e))
-}
-
-const MATCHER_TYPES = new Set(['word', 'regex', 'status', 'size', 'binary', 'dsl'])
-function matcher(m: Record<string, unknown>): Matcher {
-  const type = str(m.type)
-  if (!MATCHER_TYPES.has(type)) skip(`matcher type ${JSON.stringify(type.slice(0, 20))} is not supported`)
-  const enc = str(m.encoding)
-  if (enc && enc !== 'hex') skip(`matcher encoding ${enc} is not supported`)
-  const ci = bool(m['case-insensitive'])
-  const r: Matcher = {
-    type: type as Matcher['type'],
-    name: str(m.name) || undefined,
-    part: str(m.part) || 'body',
-    condition: str(m.condition).toLowerCase() === 'and' ? 'and' : 'or',
-    negative: bool(m.negative),
-    caseInsensitive: ci,
-    internal: bool(m.internal),
-    matchAll: bool(m['match-all']),
-    hex: enc === 'hex',
-    words: list(m.words),
-    regex: list(m.regex),
-    status: list(m.status).map(Number).filter(Number.isFinite),
-    size: list(m.size).map(Number).filter(Number.isFinite),
-    binary: list(m.binary),
-    dsl: list(m.dsl),
-  }
-  r.regex.forEach((p) => compileRegex(p, ci))
-  r.dsl.forEach(checkDsl)
-  checkMarkers(r.words)
-  if (r.binary.some((h) => !/^(?:[0-9a-f]{2})*$/i.test(h)) || (r.hex && r.words.some((h) => !/^(?:[0-9a-f]{2})*$/i.test(h))))
-    skip('a binary/hex matcher holds non-hex text')
-  const values = { word: r.words, regex: r.regex, status: r.status, size: r.size, binary: r.binary, dsl: r.dsl }[r.type]
-  if (values.length === 0) skip(`a ${r.type} matcher has no values`)
-  return r
-}
-
-const EXTRACTOR_TYPES = new Set(['regex', 'kval', 'json', 'xpath', 'dsl'])
-function extractor(x: Record<string, unknown>): Extractor {
-  const type = str(x.type)
-  if (!EXTRACTOR_TYPES.has(type)) skip(`extractor type ${JSON.stringify(type.slice(0, 20))} is not supported`)
-  const ci = bool(x['case-insensitive'])
-  const r: Extractor = {
-    type: type as Extractor['type'],
-    name: str(x.name) || undefined,
-    part: str(x.part) || 'body',
-    internal: bool(x.internal),
-    group: Number(x.group ?? 0) || 0,
-    caseInsensitive: ci,
-    regex: list(x.regex),
-    kval: list(x.kval),
-    json: list(x.json),
-    xpath: list(x.xpath),
-    attribute: str(x.attribute) || undefined,
-    dsl: list(x.dsl),
-  }
-  r.regex.forEach((p) => compileRegex(p))
-  r.dsl.forEach(checkDsl)
-  r.json.forEach(parseJq)
-  r.xpath.forEach(parseXPath)
-  return r
 }

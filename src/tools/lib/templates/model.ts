@@ -81,9 +81,58 @@ export interface Template {
   protocol: 'http' | 'tcp' | 'dns' | 'ssl'
   variables: Record<string, string>
   http: HttpBlock[]
+  tcp?: TcpBlock[]
+  ssl?: SslBlock[]
+  dns?: DnsBlock[]
   stopAtFirstMatch: boolean
   /** Which http blocks run, and when (`flow:`); null: all of them, in order. */
   flow: FlowNode | null
   /** The file it came from (relative to the imported tree) — for messages. */
   path: string
+}
+
+/** What the match step of every protocol shares. */
+export interface MatchBlock {
+  matchersCondition: 'and' | 'or'
+  matchers: Matcher[]
+  extractors: Extractor[]
+}
+
+export interface TcpInput {
+  data: string
+  /** `type: hex`: data is hex, sent as bytes. */
+  hex: boolean
+  /** Bytes to read after sending (0: none); `name` keeps them as a variable. */
+  read: number
+  name?: string
+}
+
+export interface TcpBlock extends MatchBlock {
+  inputs: TcpInput[]
+  /** `host:` entries ({{Hostname}}, {{Host}}:6379, tls://{{Hostname}}). */
+  hosts: string[]
+  /** The ports the template is for (`port:` and ports written in `host:`); empty: any open port. */
+  ports: number[]
+  excludePorts: number[]
+  readSize: number
+  readAll: boolean
+  tls: boolean
+}
+
+export type TlsVersionName = 'tls10' | 'tls11' | 'tls12' | 'tls13'
+
+export interface SslBlock extends MatchBlock {
+  address: string
+  minVersion?: TlsVersionName
+  maxVersion?: TlsVersionName
+  /** OpenSSL names of the IANA suites the template lists. */
+  ciphers: string[]
+  versionEnum: boolean
+}
+
+export interface DnsBlock extends MatchBlock {
+  name: string
+  type: number
+  class: number
+  recursion: boolean
 }

@@ -2,7 +2,10 @@
 // message says why (a hostile regex, too many payloads, a request off the target, no answer).
 import type { Template } from './model.js'
 import { extractorNames, runHttpTemplate, type TemplateHttpEnv, type TemplateMatch, TemplateScopeError } from './http.js'
-import { createRegexRunner, RegexError } from './regex.js'
+import { createRegexRunner, RegexError, type RegexRunner } from './regex.js'
+import { runTcpTemplate, type TemplateTcpEnv } from './tcp.js'
+import { runSslTemplate, type TemplateSslEnv } from './ssl.js'
+import { runDnsTemplate, type TemplateDnsEnv } from './dns.js'
 import { PayloadLimitError } from './payloads.js'
 import { UnresolvedError } from './interpolate.js'
 import { DslError } from './dsl-parse.js'
@@ -18,12 +21,39 @@ export const REGEX_BUDGET_MS = 3000
 
 export async function runTemplate(t: Template, env: TemplateHttpEnv): Promise<TemplateOutcome> {
   if (t.protocol !== 'http') return { status: 'skipped', reason: `${t.protocol} templates are not run by this tool`, requests: 0 }
+  return outcomeOf(t, env.signal, (regex, stats) => runHttpTemplate(t, env, regex, stats))
+}
+
+/** A tcp/network template against one open port of the target. */
+export const runTcpProtocol = (t: Template, env: TemplateTcpEnv) =>
+  t.protocol !== 'tcp' ? wrongProtocol(t) : outcomeOf(t, env.signal, (regex, stats) => runTcpTemplate(t, env, regex, stats))
+
+/** An ssl template against one TLS port of the target. */
+export const runSslProtocol = (t: Template, env: TemplateSslEnv) =>
+  t.protocol !== 'ssl' ? wrongProtocol(t) : outcomeOf(t, env.signal, (regex, stats) => runSslTemplate(t, env, regex, stats))
+
+/** A dns template for one name, asked of the scan's resolver. */
+export const runDnsProtocol = (t: Template, env: TemplateDnsEnv) =>
+  t.protocol !== 'dns' ? wrongProtocol(t) : outcomeOf(t, env.signal, (regex, stats) => runDnsTemplate(t, env, regex, stats))
+
+const wrongProtocol = async (t: Template): Promise<TemplateOutcome> => ({
+  status: 'skipped',
+  reason: `${t.protocol} templates are not run by this tool`,
+  requests: 0,
+})
+
+/** Runs one protocol's matcher over a template and turns what happened into its outcome. */
+async function outcomeOf(
+  t: Template,
+  signal: AbortSignal,
+  run: (regex: RegexRunner, stats: { requests: number; failures: string[] }) => Promise<TemplateMatch[]>,
+): Promise<TemplateOutcome> {
   const stats = { requests: 0, failures: [] as string[] }
   try {
-    const matches = await runHttpTemplate(t, env, createRegexRunner(REGEX_BUDGET_MS), stats)
+    const matches = await run(createRegexRunner(REGEX_BUDGET_MS), stats)
     if (matches.length) return { status: 'matched', matches, requests: stats.requests }
     // Not one answer: the template could not be evaluated, which is not "clean".
-    if (stats.requests > 0 && stats.failures.length >= stats.requests && !env.signal.aborted)
+    if (stats.requests > 0 && stats.failures.length >= stats.requests && !signal.aborted)
       return { status: 'error', message: `no response: ${stats.failures[0]}`, requests: stats.requests }
     return { status: 'clean', requests: stats.requests }
   } catch (e) {
@@ -42,7 +72,7 @@ export async function runTemplate(t: Template, env: TemplateHttpEnv): Promise<Te
       e instanceof TemplateScopeError
     )
       return { status: 'error', message: e.message, requests: stats.requests }
-    if (env.signal.aborted) return { status: 'error', message: 'scan stopped', requests: stats.requests }
+    if (signal.aborted) return { status: 'error', message: 'scan stopped', requests: stats.requests }
     return { status: 'error', message: (e as Error).message, requests: stats.requests }
   }
 }

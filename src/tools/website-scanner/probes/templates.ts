@@ -6,12 +6,10 @@ import type { HostLimiters } from '../../lib/http/rate-limit.js'
 import {
   createRequestCluster,
   createTemplateSender,
-  loadTemplate,
+  loadStoredTemplates,
   maskMatch,
   secretMask,
   runTemplate,
-  selectTemplates,
-  type Template,
   type TemplateFilter,
 } from '../../lib/templates/index.js'
 import type { Egress } from '../../../toolkit/egress.js'
@@ -19,7 +17,6 @@ import type { Recorder } from '../../../toolkit/recorder.js'
 import { placed, type Where } from '../output.js'
 import { templateHit } from '../detect/templates.js'
 import { LIMITS } from '../params.js'
-import { loadedShipped } from '../../lib/templates/shipped.js'
 
 export interface TemplatePhase {
   ctx: ScanContext<unknown>
@@ -37,22 +34,10 @@ export interface TemplatePhase {
 export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
   const { ctx } = p
   if (!ctx.templates) return 0
-  const stored = await ctx.templates.forProtocol('http')
-  const loaded: Template[] = []
-  for (const s of stored) {
-    const shipped = loadedShipped(s)
-    if (shipped) {
-      loaded.push(shipped)
-      continue
-    }
-    const r = loadTemplate(s.yaml, { path: s.path, readFile: (ref) => s.files[ref] ?? null })
-    if (r.ok) loaded.push(r.template)
-    else ctx.log(`template ${s.id}: not loaded: ${r.reason}`)
-  }
-  const chosen = selectTemplates(loaded, p.filter)
+  const { chosen, loaded } = await loadStoredTemplates(ctx.templates, 'http', p.filter, (l) => ctx.log(l))
   if (!chosen.length) return 0
   p.grow?.(chosen.length)
-  ctx.log(`templates: running ${chosen.length} of ${loaded.length} http templates`)
+  ctx.log(`templates: running ${chosen.length} of ${loaded} http templates`)
   const cluster = createRequestCluster()
   const env = {
     target: p.base,
