@@ -530,3 +530,20 @@ export interface Database {
 export type IntegrationRow = Selectable<IntegrationsTable>
 export type IntegrationDeliveryRow = Selectable<IntegrationDeliveriesTable>
 export type IntegrationAttemptRow = Selectable<IntegrationAttemptsTable>
+/** Single sign-on (migration 025): provider accounts of users, and memberships the group mapping granted. */
+export interface UserIdentitiesTable {
+  issuer: string
+  subject: string
+  user_id: number
+  created_at: string
+  last_sign_in_at: string
+}
+export interface SsoMembershipsTable {
+  workspace_id: number
+  user_id: number
+  granted_at: string
+}
+export interface Database {
+  user_identities: UserIdentitiesTable
+  sso_memberships: SsoMembershipsTable
+}

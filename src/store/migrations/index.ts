@@ -20,6 +20,7 @@ import { m019WorkspaceMembers } from './019-workspace-members.js'
 import { m020InvitationsAudit } from './020-invitations-audit.js'
 import { m021Integrations } from './021-integrations.js'
 import { m024OneFactOneId } from './024-one-fact-one-id.js'
+import { m025OidcIdentities } from './025-oidc-identities.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '020-invitations-audit': m020InvitationsAudit,
   '021-integrations': m021Integrations,
   '024-one-fact-one-id': m024OneFactOneId,
+  '025-oidc-identities': m025OidcIdentities,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {
