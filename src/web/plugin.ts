@@ -29,7 +29,6 @@ import { schedulePages } from './pages/schedules.js'
 import { findingPages } from './pages/findings.js'
 import { dashboardPages } from './pages/dashboard.js'
 import { ssoPages } from './pages/sso.js'
-import { discoverOidc } from './oidc-client.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -129,8 +128,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
   })
 
   signInAgain = authPages(app, ctx).signInAgain
-  // Discovery now: a provider that cannot be used stops start-up with a ConfigError naming the variable.
-  if (ctx.config.oidc) ssoPages(app, ctx, await discoverOidc(ctx.config.oidc))
+  if (ctx.oidc) ssoPages(app, ctx, ctx.oidc)
   dashboardPages(app, ctx)
   profilePages(app, ctx)
   workspacePages(app, ctx)

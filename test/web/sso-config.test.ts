@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { ConfigError, loadConfig } from '../../src/config/config.js'
 import { parseGroupRoles } from '../../src/config/oidc.js'
+import { discoverOidc } from '../../src/web/oidc-client.js'
 import { startWard, type TestWard } from '../helpers/ward.js'
-import { postSignIn } from '../helpers/web.js'
 import { CLIENT_ID, CLIENT_SECRET, startNotAProvider, startOidcProvider, type TestProvider } from '../testbed/oidc-provider.js'
 
 // This file's loopback addresses (the single sign-on bed, 127.0.115.x).
@@ -88,13 +88,13 @@ describe('discovery at start', () => {
 
   test('a provider that does not answer discovery, or names another issuer, stops start-up naming WARD_OIDC_ISSUER', async () => {
     await assert.rejects(
-      startWard({ env: env(notIdp.url), worker: false }),
+      discoverOidc(loadConfig(env(notIdp.url)).oidc!),
       (e: Error) =>
         e instanceof ConfigError &&
         e.message.startsWith(`WARD_OIDC_ISSUER: discovery at ${notIdp.url}/.well-known/openid-configuration failed`),
     )
     await assert.rejects(
-      startWard({ env: env(wrongIssuer.url), worker: false }),
+      discoverOidc(loadConfig(env(wrongIssuer.url)).oidc!),
       (e: Error) => e instanceof ConfigError && /^WARD_OIDC_ISSUER: discovery at .* failed: .*issuer/.test(e.message),
     )
   })
@@ -151,7 +151,12 @@ describe('WARD_PASSWORD_SIGNIN=off', () => {
     assert.doesNotMatch(page.body, /name="password"/)
     assert.match(page.body, /href="\/sign-in\/oidc\?next=%2Ftargets"/)
     const before = await w.h.db.selectFrom('web_sessions').select('id_hash').execute()
-    const r = await postSignIn(w, 'alice', 'whatever-password')
+    const r = await w.app.inject({
+      method: 'POST',
+      url: '/sign-in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=alice&password=whatever-password',
+    })
     assert.equal(r.statusCode, 403)
     assert.match(r.body, /Password sign-in is turned off on this Ward \(WARD_PASSWORD_SIGNIN=off\)/)
     assert.equal((await w.h.db.selectFrom('web_sessions').select('id_hash').execute()).length, before.length)
