@@ -126,7 +126,6 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
     reply.header('cache-control', 'public, max-age=31536000, immutable').header('vary', 'accept-encoding').type(a.type)
     return enc ? reply.header('content-encoding', enc).send(a[enc]) : reply.send(a.body)
   })
-
   signInAgain = authPages(app, ctx).signInAgain
   if (ctx.oidc) ssoPages(app, ctx, ctx.oidc)
   dashboardPages(app, ctx)
