@@ -18,6 +18,7 @@ import { subscribe } from '../store/notify.js'
 import { ErrorBody } from './schemas/common.js'
 import { apiRoutes } from './routes/index.js'
 import web from '../web/plugin.js'
+import { discoverOidc } from '../web/oidc-client.js'
 import { redactSecretPath } from '../web/secret-paths.js'
 import { pdfBuilds } from '../reports/pdf-builds.js'
 
@@ -75,7 +76,12 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
   await app.register(audit)
   // The web interface for people (/, /sign-in, ...): its own scope, headers and sessions; registered
   // before the OpenAPI plugin so its pages stay out of the API's document.
-  if (opts.web !== false) await app.register(web, { ...ward, forgetUser: (userId: number) => app.callers.forgetUser(userId) })
+  if (opts.web !== false) {
+    // Discovery before any plugin starts (their start has a time limit): a provider that cannot be
+    // used stops start-up with a ConfigError naming WARD_OIDC_ISSUER.
+    const oidc = ward.config.oidc ? await discoverOidc(ward.config.oidc) : null
+    await app.register(web, { ...ward, oidc, forgetUser: (userId: number) => app.callers.forgetUser(userId) })
+  }
 
   app.addSchema(ErrorBody)
   await app.register(swagger, {

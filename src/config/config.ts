@@ -1,10 +1,10 @@
 // Typed configuration from environment variables, validated at start: a wrong value stops start-up
 // with one line naming the variable and why (ConfigError).
 import path from 'node:path'
+import { ConfigError } from './config-error.js'
+import { oidcOf, passwordSignInOf, type OidcSettings } from './oidc.js'
 
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
+export { ConfigError }
 
 export type DbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolMax: number }
 
@@ -71,6 +71,10 @@ export interface Config {
   secretKeyFile: string | null
   /** The web interface: sign-in attempts per user name per window (per client address: 3×), session length, Secure cookies. */
   web: { signInLimit: number; signInWindowMs: number; sessionMs: number; cookieSecure: 'auto' | 'on' | 'off' }
+  /** Single sign-on with OpenID Connect (WARD_OIDC_*); null when not configured. */
+  oidc: OidcSettings | null
+  /** Whether the web interface offers password sign-in (WARD_PASSWORD_SIGNIN); `ward admin` works either way. */
+  passwordSignIn: boolean
 }
 
 /** Where the secret key file lives unless WARD_SECRET_KEY_FILE says: beside the SQLite file, or ./data. */
@@ -148,6 +152,8 @@ export function loadConfig(env: Env = process.env): Config {
   const targetBlocklist = env.WARD_TARGET_BLOCKLIST ?? ''
   const leaseMs = int(env, 'WARD_LEASE_MS', 30000, 1000, 3600000)
   const workerConcurrency = int(env, 'WARD_WORKER_CONCURRENCY', 16, 1, 10000)
+  const publicUrl = env.WARD_PUBLIC_URL?.trim().replace(/\/+$/, '') || null
+  const oidc = oidcOf(env, publicUrl)
   const cfg: Config = {
     host,
     port,
@@ -186,7 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     callbackTimeoutMs: int(env, 'WARD_CALLBACK_TIMEOUT_MS', 10000, 100, 600000),
     callbackBackoffBaseMs: int(env, 'WARD_CALLBACK_BACKOFF_BASE_MS', 5000, 1, 3600000),
     callbackRetryWindowMs: int(env, 'WARD_CALLBACK_RETRY_WINDOW_MS', 86400000, 1000, 86400000 * 7),
-    publicUrl: env.WARD_PUBLIC_URL?.trim().replace(/\/+$/, '') || null,
+    publicUrl,
     dnsResolver: env.WARD_DNS_RESOLVER?.trim() || null,
     findingsPerCheck: int(env, 'WARD_MAX_FINDINGS_PER_CHECK', 200, 1, 1_000_000),
     pdfBuilds: { concurrency: int(env, 'WARD_PDF_BUILDS', 2, 1, 64), queue: int(env, 'WARD_PDF_QUEUE', 16, 0, 10_000) },
@@ -202,6 +208,8 @@ export function loadConfig(env: Env = process.env): Config {
       // auto: Secure when the request came over TLS, directly or through a proxy saying x-forwarded-proto: https.
       cookieSecure: (env.WARD_COOKIE_SECURE?.trim() || 'auto') as 'auto' | 'on' | 'off',
     },
+    oidc,
+    passwordSignIn: passwordSignInOf(env, oidc),
   }
   if (!['auto', 'on', 'off'].includes(cfg.web.cookieSecure))
     throw new ConfigError(`WARD_COOKIE_SECURE: must be auto, on or off, got "${env.WARD_COOKIE_SECURE}"`)

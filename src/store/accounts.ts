@@ -1,7 +1,8 @@
 // Users, API keys and workspaces. Keys are stored only as SHA-256 hashes.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { selectPrepared, type Db } from './db.js'
+import type { Database } from './schema.js'
 import { nowIso } from './time.js'
 import { addOwner, type Role } from './members.js'
 
@@ -18,41 +19,54 @@ export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8')
 export const newApiKey = () => 'ward_' + randomBytes(24).toString('base64url')
 export const keyPrefix = (key: string) => key.slice(0, 12)
 
-export async function createUser(db: Db, u: { name: string; maxTargets: number; licenseExpires?: string | null; apiKey?: string }) {
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso()
-    const user = await trx
-      .insertInto('users')
-      .values({
-        name: u.name,
-        max_targets: u.maxTargets,
-        license_expires: u.licenseExpires ?? null,
-        active_workspace_id: null,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    // The first user of an installation is its instance admin (`ward admin user set --admin` names others).
-    await trx
-      .updateTable('users')
-      .set({ is_admin: 1 })
-      .where('id', '=', user.id)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('users as u').select('u.id').where('u.id', '<', user.id))))
-      .execute()
-    const ws = await trx
-      .insertInto('workspaces')
-      .values({ user_id: user.id, name: 'Default', vpn_profile_uuid: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await addOwner(trx, ws.id, user.id, now)
-    await trx.updateTable('users').set({ active_workspace_id: ws.id }).where('id', '=', user.id).execute()
-    const key = u.apiKey ?? newApiKey()
+export interface NewUser {
+  name: string
+  maxTargets: number
+  licenseExpires?: string | null
+  /** The first API key; a random one when not given, none with null (a user who signs in through SSO). */
+  apiKey?: string | null
+}
+
+export async function createUser(db: Db, u: NewUser & { apiKey?: string }) {
+  const r = await db.transaction().execute((trx) => insertUser(trx, u))
+  return { ...r, apiKey: r.apiKey as string }
+}
+
+/** A user with a Default workspace they own (and an API key), inside the caller's transaction. */
+export async function insertUser(trx: Transaction<Database>, u: NewUser) {
+  const now = nowIso()
+  const user = await trx
+    .insertInto('users')
+    .values({
+      name: u.name,
+      max_targets: u.maxTargets,
+      license_expires: u.licenseExpires ?? null,
+      active_workspace_id: null,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  // The first user of an installation is its instance admin (`ward admin user set --admin` names others).
+  await trx
+    .updateTable('users')
+    .set({ is_admin: 1 })
+    .where('id', '=', user.id)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('users as u').select('u.id').where('u.id', '<', user.id))))
+    .execute()
+  const ws = await trx
+    .insertInto('workspaces')
+    .values({ user_id: user.id, name: 'Default', vpn_profile_uuid: null, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await addOwner(trx, ws.id, user.id, now)
+  await trx.updateTable('users').set({ active_workspace_id: ws.id }).where('id', '=', user.id).execute()
+  const key = u.apiKey === undefined ? newApiKey() : u.apiKey
+  if (key !== null)
     await trx
       .insertInto('api_keys')
       .values({ user_id: user.id, key_hash: hashKey(key), key_prefix: keyPrefix(key), created_at: now, revoked_at: null })
       .execute()
-    return { userId: user.id, workspaceId: ws.id, apiKey: key }
-  })
+  return { userId: user.id, workspaceId: ws.id, apiKey: key }
 }
 
 export async function createApiKey(db: Db, userId: number): Promise<string | null> {

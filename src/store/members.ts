@@ -86,7 +86,7 @@ export async function asOwner(
   })
 }
 
-const ownersLeft = async (trx: Transaction<Database>, workspaceId: number) =>
+export const ownersLeft = async (trx: Transaction<Database>, workspaceId: number) =>
   Number(
     (
       await trx

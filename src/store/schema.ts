@@ -561,3 +561,20 @@ export interface Database {
   scan_settings: ScanSettingsTable
 }
 export type ScanSettingsRow = Selectable<ScanSettingsTable>
+/** Single sign-on (migration 025): provider accounts of users, and memberships the group mapping granted. */
+export interface UserIdentitiesTable {
+  issuer: string
+  subject: string
+  user_id: number
+  created_at: string
+  last_sign_in_at: string
+}
+export interface SsoMembershipsTable {
+  workspace_id: number
+  user_id: number
+  granted_at: string
+}
+export interface Database {
+  user_identities: UserIdentitiesTable
+  sso_memberships: SsoMembershipsTable
+}

@@ -2,10 +2,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ServiceContext } from '../domain/scans.js'
 import type { WebUser } from '../store/web-sessions.js'
+import type { OidcClient } from './oidc-client.js'
 
 export interface WebContext extends ServiceContext {
   /** Called after a change the API's cached callers must see at once (active workspace, revoked key). */
   forgetUser?: (userId: number) => void
+  /** The single sign-on provider, discovered at start (when WARD_OIDC_ISSUER is set). */
+  oidc?: OidcClient | null
 }
 
 declare module 'fastify' {

@@ -30,6 +30,7 @@ import { scanChangesPage } from './pages/scan-changes.js'
 import { schedulePages } from './pages/schedules.js'
 import { findingPages } from './pages/findings.js'
 import { dashboardPages } from './pages/dashboard.js'
+import { ssoPages } from './pages/sso.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -128,6 +129,7 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
     return enc ? reply.header('content-encoding', enc).send(a[enc]) : reply.send(a.body)
   })
   signInAgain = authPages(app, ctx).signInAgain
+  if (ctx.oidc) ssoPages(app, ctx, ctx.oidc)
   dashboardPages(app, ctx)
   profilePages(app, ctx)
   workspacePages(app, ctx)

@@ -20,6 +20,7 @@ import { m019WorkspaceMembers } from './019-workspace-members.js'
 import { m020InvitationsAudit } from './020-invitations-audit.js'
 import { m021Integrations } from './021-integrations.js'
 import { m024OneFactOneId } from './024-one-fact-one-id.js'
+import { m025OidcIdentities } from './025-oidc-identities.js'
 import { m026InstanceAdmins } from './026-instance-admins.js'
 import { m027ScanSettings } from './027-scan-settings.js'
 import { m028FindingsVersion } from './028-findings-version.js'
@@ -48,6 +49,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '020-invitations-audit': m020InvitationsAudit,
   '021-integrations': m021Integrations,
   '024-one-fact-one-id': m024OneFactOneId,
+  '025-oidc-identities': m025OidcIdentities,
   '026-instance-admins': m026InstanceAdmins,
   '027-scan-settings': m027ScanSettings,
   '028-findings-version': m028FindingsVersion,

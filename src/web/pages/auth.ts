@@ -14,7 +14,7 @@ import {
   userForSignIn,
 } from '../../store/web-sessions.js'
 import type { WebContext } from '../context.js'
-import { html } from '../html.js'
+import { html, qs } from '../html.js'
 import { page } from '../layout.js'
 import { checkCsrf, formOf, overTls, sendPage } from '../respond.js'
 import { sameOriginPath } from '../next-path.js'
@@ -61,7 +61,7 @@ export function authPages(app: FastifyInstance, ctx: WebContext) {
 }
 
 /** Cookie options and the pre-session CSRF token, for the sign-in and set-password forms. */
-function preSession(config: WebContext['config']): PreSession {
+export function preSession(config: WebContext['config']): PreSession {
   const cookieOpts = (req: FastifyRequest) => ({
     path: '/',
     httpOnly: true,
@@ -78,13 +78,24 @@ function preSession(config: WebContext['config']): PreSession {
     reply.setCookie(cookie, token, { ...cookieOpts(req), path, maxAge: 3600 })
     return token
   }
-  return { cookieOpts, preSessionToken }
+  return { cookieOpts, preSessionToken, ways: { password: config.passwordSignIn, sso: !!config.oidc } }
+}
+
+const PASSWORDS_OFF = 'Password sign-in is turned off on this Ward (WARD_PASSWORD_SIGNIN=off): sign in with single sign-on.'
+
+/** Opens a web session for a user who proved who they are, and sets its cookie. */
+export async function openSession(ctx: WebContext, req: FastifyRequest, reply: FastifyReply, userId: number) {
+  const { db, config } = ctx
+  const s = await createSession(db, userId, config.web.sessionMs)
+  // Ended sessions are swept at sign-in: no timer of its own, and the table stays small.
+  void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
+  reply.setCookie(SESSION_COOKIE, s.id, { ...preSession(config).cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
+  return s
 }
 
 /** Sign-in with a password; failed attempts are limited per user name and per client address. */
 function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
   const { db, config } = ctx
-  const { cookieOpts } = pre
   const Store = dbRateLimitStore(db)
   const limiter = new Store()
   // Failed attempts per window, in the shared rate_limits table (every API process counts together).
@@ -94,6 +105,7 @@ function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
     new Promise<number>((resolve, reject) => limiter.incr(key, (e, r) => (e ? reject(e) : resolve(r!.current)), config.web.signInWindowMs))
 
   app.post('/sign-in', { config: { webPublic: true } }, async (req, reply) => {
+    if (!config.passwordSignIn) throw new WardError(403, PASSWORDS_OFF)
     const b = (req.body ?? {}) as Record<string, unknown>
     checkCsrf(req, req.cookies[SIGNIN_COOKIE] ?? '')
     const name = typeof b.name === 'string' ? b.name.trim().slice(0, 200) : ''
@@ -124,12 +136,9 @@ function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
         resume: resumeOf(b),
       })
     }
-    const s = await createSession(db, user.id, config.web.sessionMs)
+    const s = await openSession(ctx, req, reply, user.id)
     req.log.info({ userId: user.id, ip: req.ip }, 'web sign-in')
-    // Ended sessions are swept at sign-in: no timer of its own, and the table stays small.
-    void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
     reply.clearCookie(SIGNIN_COOKIE, { path: '/' })
-    reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
     const resume = resumeOf(b)
     if (resume) return sendPage(reply, page(req, 'Send your form again', resumePage(resume, s.csrf, sameOriginPath(b.next))))
     return reply.redirect(sameOriginPath(b.next), 303)
@@ -138,16 +147,26 @@ function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
 
 /** The sign-in page: a new pre-session token, and an error, the name tried and a kept form when there are. */
 function signInForm(
-  { preSessionToken }: PreSession,
+  { preSessionToken, ways }: PreSession,
   req: FastifyRequest,
   reply: FastifyReply,
   o: { error?: string; name?: string; next?: string; status?: number; ended?: boolean; resume?: Resume | null } = {},
 ) {
   const token = preSessionToken(req, reply, SIGNIN_COOKIE, '/')
+  // A link, not a form: the CSP's form-action would stop a form's redirect to the provider.
+  const sso = ways.sso
+    ? html`<p><a class="button sso" data-testid="sso" href="/sign-in/oidc${qs({ next: sameOriginPath(o.next) })}">Sign in with single sign-on</a></p>`
+    : ''
   const body = html`<div class="signin card">
   <h1>Sign in to Ward</h1>
   ${o.ended ? html`<p class="msg warn" role="status" data-testid="session-ended">Your session has ended (it expired, or you signed out elsewhere). Sign in again to continue where you were${o.resume ? ': the form you sent is kept and waits for you' : ''}.</p>` : ''}
-  <form method="post" action="/sign-in">
+  ${sso}${ways.password ? passwordForm(token, o) : html`<p class="muted">Password sign-in is turned off here. Administrators still have <code>ward admin</code> on the server.</p>`}
+</div>`
+  return sendPage(reply, page(req, 'Sign in', body, { error: o.error }), o.status ?? 200)
+}
+
+function passwordForm(token: string, o: { name?: string; next?: string; resume?: Resume | null }) {
+  return html`<form method="post" action="/sign-in">
     <input type="hidden" name="_csrf" value="${token}">
     <input type="hidden" name="next" value="${sameOriginPath(o.next)}">${o.resume ? resumeFields(o.resume) : ''}
     <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
@@ -155,15 +174,15 @@ function signInForm(
     <button type="submit">Sign in</button>
   </form>
   <p class="muted">No password yet? Use the set-password link Ward printed at its first start, or ask an administrator:
-  <code>ward admin user set-password --user ID --password-stdin</code>.</p>
-</div>`
-  return sendPage(reply, page(req, 'Sign in', body, { error: o.error }), o.status ?? 200)
+  <code>ward admin user set-password --user ID --password-stdin</code>.</p>`
 }
 
 /** What the sign-in and set-password pages share: cookie options and the pre-session CSRF token. */
 interface PreSession {
   cookieOpts(req: FastifyRequest): { path: string; httpOnly: boolean; sameSite: 'lax'; secure: boolean }
   preSessionToken(req: FastifyRequest, reply: FastifyReply, cookie: string, path: string): string
+  /** The ways to sign in this Ward offers (WARD_PASSWORD_SIGNIN, WARD_OIDC_*). */
+  ways: { password: boolean; sso: boolean }
 }
 
 /** The one-time set-password link an administrator hands out (`ward admin user set-password --link`). */
@@ -171,6 +190,8 @@ function setPasswordPages(app: FastifyInstance, ctx: WebContext, { cookieOpts, p
   const { db, config } = ctx
 
   const linkUser = async (token: string) => {
+    // A password set here could not be used to sign in.
+    if (!config.passwordSignIn) throw new WardError(403, PASSWORDS_OFF)
     const u = token.length <= 100 ? await userByPasswordLink(db, token) : undefined
     if (!u)
       throw new WardError(

@@ -99,8 +99,11 @@ function inviteLinkRoutes(app: FastifyInstance, ctx: WebContext) {
       )
     const csrf = newToken()
     reply.setCookie(INVITE_COOKIE, csrf, { ...cookieOpts(config, req), maxAge: 3600 })
+    const signIn = html`<p><a class="button" href="/sign-in?next=${encodeURIComponent(`/invite/${token}`)}">Sign in to accept</a></p>`
+    // Without password sign-in, a new person's account comes from single sign-on.
+    if (!config.passwordSignIn) return sendPage(reply, page(req, 'Invitation', html`<div class="signin card">${offer}${signIn}</div>`))
     const body = html`<div class="signin card">${offer}
-<p><a class="button" href="/sign-in?next=${encodeURIComponent(`/invite/${token}`)}">Sign in to accept</a></p>
+${signIn}
 <h2>New to Ward? Create your account</h2>
 <form method="post" action="/invite/${token}/account">
   <input type="hidden" name="_csrf" value="${csrf}">
@@ -121,6 +124,8 @@ function inviteLinkRoutes(app: FastifyInstance, ctx: WebContext) {
   })
 
   app.post('/invite/:token/account', { config: { webPublic: true } }, async (req, reply) => {
+    if (!config.passwordSignIn)
+      throw new WardError(403, 'Password sign-in is turned off on this Ward: sign in with single sign-on, then accept.')
     checkCsrf(req, req.cookies[INVITE_COOKIE] ?? '')
     const token = tokenOf(req)
     await invitation(db, token)
