@@ -18,6 +18,12 @@ export interface AdminUserRow {
   workspaces: number
 }
 
+/** Whether an admin disabled the user (their keys, sessions and sign-ins are refused). */
+export async function isDisabledUser(db: Db, userId: number): Promise<boolean> {
+  const r = await db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst()
+  return !!r?.disabled_at
+}
+
 /** Whether the user is an enabled instance admin, read now. */
 export async function isInstanceAdmin(db: Db, userId: number): Promise<boolean> {
   const r = await db.selectFrom('users').select('id').where('id', '=', userId).where(instanceAdmin(userId)).executeTakeFirst()

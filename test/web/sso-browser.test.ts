@@ -181,6 +181,23 @@ describe('single sign-on through a real OpenID Connect provider in chromium', { 
     assert.match(JSON.parse(failed.at(-1)!.details).reason, /access_denied/)
   })
 
+  test('a disabled account: 403 page, no session, no membership change, one audit entry', async () => {
+    idp.accounts.set('fred', { preferred_username: 'fred', groups: ['secops'] })
+    const p = await browser()
+    assert.equal((await ssoCallback(p, base, signInAtProvider('fred'))).status(), 303)
+    const fred = await w.h.db.selectFrom('users').select('id').where('name', '=', 'fred').executeTakeFirstOrThrow()
+    await w.h.db.updateTable('users').set({ disabled_at: new Date().toISOString() }).where('id', '=', fred.id).execute()
+    idp.accounts.set('fred', { preferred_username: 'fred', groups: [] })
+    const q = await browser()
+    const before = (await auditOf(w, 'sign_in.failed')).length
+    const answer = await ssoCallback(q, base, signInAtProvider('fred'))
+    assert.equal(answer.status(), 403)
+    assert.match(await q.locator('[data-testid=sso-error]').innerText(), /This account is disabled/)
+    assert.equal((await q.context().cookies(base)).filter((c) => c.name === 'ward_session').length, 0)
+    assert.equal(await roleOf(w, fred.id, productionId), 'member', 'a refused sign-in changes no membership')
+    assert.equal((await auditOf(w, 'sign_in.failed')).length, before + 1)
+  })
+
   test('an answer from an issuer Ward does not trust: 401 page, no user, no session, one audit entry', async () => {
     const p = await browser()
     idp.accounts.set('erin', { preferred_username: 'erin', groups: ['secops'] })

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { grantsFor, groupsOf, userNameOf } from '../../domain/sso-claims.js'
 import { appendAudit } from '../../store/audit.js'
 import { syncGroupMemberships, userForIdentity } from '../../store/sso.js'
+import { isDisabledUser } from '../../store/instance-admin.js'
 import type { WebContext } from '../context.js'
 import { html } from '../html.js'
 import { page } from '../layout.js'
@@ -88,6 +89,12 @@ export function ssoPages(app: FastifyInstance, ctx: WebContext, oidc: OidcClient
       return refuse(ctx, req, reply, refusalOf(e, config.oidc!.issuer.href))
     }
     const user = await signedIn(ctx, req, id)
+    if (!user)
+      return refuse(ctx, req, reply, {
+        status: 403,
+        message: 'This account is disabled: an instance admin of Ward can enable it again.',
+        reason: 'account disabled',
+      })
     await openSession(ctx, req, reply, user.userId)
     return reply.redirect(pending.next, 303)
   })
@@ -101,6 +108,8 @@ async function signedIn(ctx: WebContext, req: FastifyRequest, id: Awaited<Return
     name: userNameOf(id.claims, s.nameClaim),
     maxTargets: config.maxTargetsDefault,
   })
+  // A disabled account gets no session and no membership changes: the caller refuses the sign-in.
+  if (await isDisabledUser(db, user.userId)) return null
   if (s.groupRoles) {
     const changes = await syncGroupMemberships(db, user.userId, grantsFor(groupsOf(id.claims, s.groupsClaim), s.groupRoles))
     for (const c of changes)
