@@ -36,6 +36,8 @@ import {
   type Spelled,
 } from './fuzz-model.js'
 
+/** Routes only an instance admin may use (the fuzz's tenants are not admins). */
+const ADMIN_ONLY = /^\/api\/v2\/(users|instance)(\/|$)/
 const RUNS = Number(process.env.WARD_FUZZ_RUNS ?? 1500)
 const SEED = Number(process.env.WARD_FUZZ_SEED ?? 20261123)
 const TIMEOUT_MS = Math.max(170000, RUNS * 200)
@@ -555,6 +557,8 @@ function build(c: Case): Built {
     else if (bodyStatus) exact = { status: bodyStatus, why: bodyStatus === 413 ? 'body over the limit' : 'unsupported content type' }
     else if (kinds.has('path id') || kinds.has('query value') || kinds.has('query repeated') || kinds.has('query bracket'))
       exact = { status: 400, why: 'malformed id or query' }
+    // Instance administration: neither tenant is an instance admin, whatever the id.
+    else if (ADMIN_ONLY.test(op.path) && !defects.length && queryClean) exact = { status: 403, why: 'instance admins only' }
     else if (foreignPathId && bodiless && !defects.length && queryClean)
       exact = { status: 404, why: 'well-formed id the caller does not own', messageRe: /does not exist/ }
   }
@@ -873,6 +877,8 @@ before(async () => {
   const carol = await createUser(w.h.db, { name: 'carol', maxTargets: 10 })
   await revokeKeysByPrefix(w.h.db, keyPrefix(carol.apiKey))
   T.revokedKey = carol.apiKey
+  // The first user is the instance admin; here nobody is, so both tenants are plain members of Ward.
+  await w.h.db.updateTable('users').set({ is_admin: 0 }).execute()
   // No scan runs while fuzzing: a scan the fuzz starts stays waiting, and rows change only by requests.
   await w.worker?.stop()
   await seed()

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import type { Kysely } from 'kysely'
 import { startWard, TEST_BACKEND } from '../helpers/ward.js'
 import { m019WorkspaceMembers } from '../../src/store/migrations/019-workspace-members.js'
+import { m025OidcIdentities } from '../../src/store/migrations/025-oidc-identities.js'
 
 test('the backfill makes each workspace creator its owner, and the API answers as before', async () => {
   const w = await startWard({ worker: false })
@@ -13,9 +14,12 @@ test('the backfill makes each workspace creator its owner, and the API answers a
     const extra = (await w.req('POST', '/api/v2/workspaces', { key: bob.key, body: { name: 'Second' } })).json().data.created_id
     const m = m019WorkspaceMembers(TEST_BACKEND)
     const raw = w.h.db as unknown as Kysely<unknown>
-    // As before the migration: no membership table at all.
+    // As before the migration: no membership table at all (and none of the later tables that refer to it).
+    const later = m025OidcIdentities(TEST_BACKEND)
+    await later.down(raw)
     await m.down(raw)
     await m.up(raw)
+    await later.up(raw)
     const rows = await w.h.db.selectFrom('workspace_members').select(['workspace_id', 'user_id', 'role']).orderBy('workspace_id').execute()
     assert.deepEqual(rows, [
       { workspace_id: w.workspaceId, user_id: w.userId, role: 'owner' },

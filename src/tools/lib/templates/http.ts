@@ -2,7 +2,7 @@
 // variables, payloads), sends it through the tool's egress (scope guard, per-host rate, timeout,
 // body bound), follows redirects by the scan's policy, keeps cookies, and evaluates matchers and
 // extractors (per request, or over all of a block's responses with req-condition).
-import { isIP } from 'node:net'
+import { ipVersion, stripBrackets } from '../../../toolkit/ip.js'
 import type { HttpResponse } from '../../../toolkit/egress.js'
 import type { RedirectLevel } from '../../../toolkit/tool.js'
 import { redirectAllowed } from '../http/redirect-policy.js'
@@ -63,7 +63,7 @@ export function targetVars(u: URL): Record<string, string> {
     File: path.split('/').pop() ?? '',
     Scheme: u.protocol.replace(':', ''),
     // The address connected to, where the target names one (a name's address is the egress's to resolve).
-    ...(isIP(u.hostname.replace(/^\[|\]$/g, '')) ? { ip: u.hostname.replace(/^\[|\]$/g, '') } : {}),
+    ...(ipVersion(stripBrackets(u.hostname)) ? { ip: stripBrackets(u.hostname) } : {}),
   }
 }
 
