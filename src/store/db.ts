@@ -71,10 +71,9 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
       setReader({
         arrays: async (text, values) =>
           (await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })).rows,
-        // Named only with an explicit column list: a named statement of `*` fails ("cached plan must
-        // not change result type") once another process's migration adds a column.
-        objects: async (text, values) =>
-          (await pool.query({ name: text.includes('*') ? undefined : nameOf(text), text, values: values as unknown[] })).rows,
+        // Unnamed: object reads include `SELECT *`, and a named statement of `*` fails ("cached plan
+        // must not change result type") once another process's migration adds a column.
+        objects: async (text, values) => (await pool.query({ text, values: values as unknown[] })).rows,
         // Every query takes its own pooled connection: never inside another caller's transaction.
         free: () => true,
       })

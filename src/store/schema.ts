@@ -26,8 +26,6 @@ export interface WorkspacesTable {
   name: string
   vpn_profile_uuid: string | null
   created_at: string
-  /** Bumped by triggers with every write to the workspace's findings or finding_groups (migration 028). */
-  findings_version: Generated<number | string>
 }
 
 export interface TargetsTable {

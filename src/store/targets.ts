@@ -20,21 +20,6 @@ export async function listTargets(db: Db, userId: number, f: TargetFilter): Prom
   return newestPage(q, f)
 }
 
-/**
- * Every column of a target, named: the read is then a named statement on PostgreSQL (store/db.ts).
- * A column added to the table and missing here fails the typecheck of getTarget's result.
- */
-const TARGET_COLUMNS = [
-  'id',
-  'workspace_id',
-  'user_id',
-  'name',
-  'name_key',
-  'type',
-  'description',
-  'created_at',
-] as const satisfies ReadonlyArray<keyof TargetRow>
-
 /** A target of a workspace the user belongs to (with one of `roles` when given). */
 export const getTarget = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<TargetRow | undefined> =>
   (
@@ -44,7 +29,7 @@ export const getTarget = async (db: Db, userId: number, id: number, roles?: read
       (arg) =>
         db
           .selectFrom('targets')
-          .select(TARGET_COLUMNS)
+          .selectAll()
           .where('id', '=', arg<number>(0))
           .where(memberOf('targets.workspace_id', arg<number>(1), roles)),
       [id, userId],

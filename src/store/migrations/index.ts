@@ -23,7 +23,6 @@ import { m024OneFactOneId } from './024-one-fact-one-id.js'
 import { m025OidcIdentities } from './025-oidc-identities.js'
 import { m026InstanceAdmins } from './026-instance-admins.js'
 import { m027ScanSettings } from './027-scan-settings.js'
-import { m028FindingsVersion } from './028-findings-version.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -52,7 +51,6 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '025-oidc-identities': m025OidcIdentities,
   '026-instance-admins': m026InstanceAdmins,
   '027-scan-settings': m027ScanSettings,
-  '028-findings-version': m028FindingsVersion,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {
