@@ -78,6 +78,20 @@ async function pgReachable(url) {
   }
 }
 
+// Test schemas left by runs that were killed (each file drops its own when it ends). Only on CI,
+// where no other run shares the database: a developer's parallel runs keep theirs.
+async function dropLeftoverSchemas(url) {
+  const c = new pg.Client({ connectionString: url })
+  await c.connect()
+  try {
+    const { rows } = await c.query(`select nspname from pg_namespace where nspname like 'ward\\_t\\_%'`)
+    for (const { nspname } of rows) await c.query(`drop schema if exists "${nspname}" cascade`)
+    if (rows.length) console.log(`postgres: dropped ${rows.length} test schema(s) left by earlier runs`)
+  } finally {
+    await c.end().catch(() => {})
+  }
+}
+
 const backendLines = []
 const jobs = []
 const baseEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }
@@ -86,6 +100,7 @@ if (only !== 'sqlite') {
   if (!dbFiles.length) backendLines.push('postgres: skipped — none of the selected test files touches the database')
   else {
     const why = await pgReachable(pgUrl)
+    if (!why && process.env.CI === 'true') await dropLeftoverSchemas(pgUrl)
     if (why)
       backendLines.push(`postgres: SKIPPED — ${redact(pgUrl)} is not reachable (${why}); set WARD_TEST_DATABASE_URL or start the server`)
     else

@@ -3,17 +3,20 @@
 import fs from 'node:fs'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
+import { CompiledQuery, Kysely, Migrator, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
 import SQLite from 'better-sqlite3'
 import { defaultSecretKeyFile, type DbConfig } from '../config/config.js'
 import type { Database } from './schema.js'
 import { migrationProvider, type DbKind } from './migrations/index.js'
 import { attachPgNotify } from './notify.js'
 import { loadPg, type Pg } from './pg-driver.js'
+import { CurrentSchemaPostgresDialect } from './pg-introspector.js'
 import { SecretsCarrier, loadSecrets, type SecretKeySource } from './secrets.js'
 
 /** How long SQLite waits on a lock held by another connection before answering SQLITE_BUSY. */
-const SQLITE_BUSY_TIMEOUT_MS = 5000
+// Long enough that a busy machine (a scan's writer thread and the API starved of CPU) waits rather
+// than ending a scan on "database is locked".
+const SQLITE_BUSY_TIMEOUT_MS = 15000
 
 export type Db = Kysely<Database>
 
@@ -77,7 +80,7 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
         // Every query takes its own pooled connection: never inside another caller's transaction.
         free: () => true,
       })
-      return new PostgresDialect({ pool })
+      return new CurrentSchemaPostgresDialect({ pool })
     }
   }
 }
@@ -253,9 +256,7 @@ export async function migrate(db: Kysely<Database>, kind: DbKind): Promise<void>
     const key = `ward_migrate:${schema}`
     await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn)
     try {
-      await despiteOtherSchemasDropped(schema, () =>
-        runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema })),
-      )
+      await runMigrations(new Migrator({ db: conn, provider: migrationProvider(kind), migrationTableSchema: schema }))
     } finally {
       await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn)
     }
@@ -280,24 +281,5 @@ async function currentSchema(db: Kysely<Database>): Promise<string> {
 export async function pendingMigrations(db: Kysely<Database>, kind: DbKind): Promise<string[]> {
   const migrationTableSchema = kind === 'postgres' ? await currentSchema(db) : undefined
   const migrator = new Migrator({ db, provider: migrationProvider(kind), migrationTableSchema })
-  return despiteOtherSchemasDropped(migrationTableSchema, async () =>
-    (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name),
-  )
-}
-
-/**
- * Kysely's introspection (which tables exist) reads every schema of the database; another Ward
- * dropping its own schema at that moment makes it fail naming that schema. Nothing was changed
- * then: try again (tests, and tenants sharing a database, drop schemas while others start).
- */
-async function despiteOtherSchemasDropped<T>(own: string | undefined, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn()
-    } catch (e) {
-      const other = /(?:schema|relation) "([^".]+)(?:\.[^"]*)?" does not exist/.exec((e as Error).message)?.[1]
-      if (!own || !other || other === own || attempt >= 8) throw e
-      await new Promise((r) => setTimeout(r, 100 * attempt))
-    }
-  }
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)
 }

@@ -15,7 +15,9 @@ let carol: Person
 before(async () => {
   // The caller cache on, long enough that only an invalidation can explain a refusal.
   w = await startWard({ env: { WARD_AUTH_CACHE_MS: '60000' } })
-  ;[bob, carol] = await Promise.all(['bob', 'carol'].map((n) => w.user(n)))
+  // One after the other: the list is in id order, and ids follow creation.
+  bob = await w.user('bob')
+  carol = await w.user('carol')
 })
 after(() => w.close())
 

@@ -11,7 +11,7 @@ const LEASE_MS = 4000
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 test('scale-out on PostgreSQL: two workers and two APIs; worker killed mid-scan; 100 concurrent scans run once; backends terminated', {
-  timeout: 58000,
+  timeout: 150000,
 }, async (t) => {
   const why = await pgUnreachable()
   if (why) {

@@ -3,7 +3,8 @@
 // signs in and lands as a member of Production; their groups change and so do their memberships at the
 // next sign-in; a bad state, a refusal by the provider and an answer naming an issuer Ward does not
 // trust each give a 4xx page, no session and one audit entry.
-// WARD_UI_SCREENSHOTS=docs/ui saves the sign-in page with its SSO button there.
+// WARD_UI_SCREENSHOTS=docs/ui saves the sign-in page with its SSO button there. ward-test: single-run
+// (one browser pass: the identities and memberships on PostgreSQL are test/store/sso-memberships.test.ts and test/web/sso-config.test.ts).
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
