@@ -10,6 +10,7 @@ import { toApiTime } from '../store/time.js'
 import { inRanges, lookedAt, originOf, parseCoverage, type ScanLook } from '../store/coverage.js'
 import { scanLook, seenBefore, testNamesOf } from '../store/finding-lifecycle.js'
 import { MORE_FINDINGS_LOCATION } from '../store/capped-findings.js'
+import { outputOf, ports, serverCert, subdomains, tlsSets, urls, type CertFacts, type PortFacts } from './output-facts.js'
 
 export interface FindingRef {
   id: number
@@ -20,20 +21,6 @@ export interface FindingRef {
   protocol: string | null
   service: string | null
   location: string | null
-}
-
-interface PortFacts {
-  port: number
-  protocol: string
-  service: string | null
-  product: string | null
-  version: string | null
-}
-interface CertFacts {
-  subject: string
-  issuer: string
-  valid_to: string
-  fingerprint_sha256: string
 }
 
 export interface ScanChanges {
@@ -68,58 +55,6 @@ export interface ScanChanges {
     }
     urls: { found: string[]; gone: string[] }
   }
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
-// Output entries are JSON objects of the tool's schema; read field by field, each checked before use.
-type Entry = Readonly<Record<string, unknown>>
-const arr = (v: unknown): Entry[] => (Array.isArray(v) ? v.filter((x): x is Entry => typeof x === 'object' && x !== null) : [])
-const outputOf = (s: ScanRow): Record<string, unknown> => (s.output_data ? (JSON.parse(s.output_data) as Record<string, unknown>) : {})
-
-function ports(out: Record<string, unknown>): Map<string, PortFacts> {
-  const m = new Map<string, PortFacts>()
-  for (const p of [...arr(out.ports), ...arr(out.services)]) {
-    if (typeof p?.port !== 'number') continue
-    if (p.state !== undefined && p.state !== 'open' && p.state !== 'open|filtered') continue
-    const protocol = str(p.protocol) ?? 'tcp'
-    const facts = { port: p.port, protocol, service: str(p.service), product: str(p.product), version: str(p.version) }
-    const key = `${protocol}/${p.port}`
-    // netvuln's services know more than a port list: keep the richer entry.
-    const had = m.get(key)
-    if (!had || (!had.product && facts.product)) m.set(key, facts)
-  }
-  return m
-}
-
-function subdomains(out: Record<string, unknown>): Map<string, string | null> {
-  return new Map(
-    arr(out.subdomains)
-      .filter((d) => typeof d?.hostname === 'string')
-      .map((d) => [d.hostname as string, str(d.ip_address)]),
-  )
-}
-
-function serverCert(out: Record<string, unknown>): CertFacts | null {
-  const c = arr(out.certificates).find((x) => x?.position === 0) ?? arr(out.certificates)[0]
-  if (!c || typeof c.fingerprint_sha256 !== 'string') return null
-  return {
-    subject: String(c.subject ?? ''),
-    issuer: String(c.issuer ?? ''),
-    valid_to: String(c.valid_to ?? ''),
-    fingerprint_sha256: c.fingerprint_sha256,
-  }
-}
-
-function tlsSets(out: Record<string, unknown>): { protocols: Set<string>; ciphers: Set<string> } {
-  const accepted = arr(out.protocols).filter((p) => typeof p?.name === 'string' && p.accepted)
-  return {
-    protocols: new Set(accepted.map((p) => p.name as string)),
-    ciphers: new Set(accepted.flatMap((p) => arr(p.ciphers).map((c) => `${p.name} ${c?.name}`))),
-  }
-}
-
-function urls(out: Record<string, unknown>): Set<string> {
-  return new Set([...arr(out.urls), ...arr(out.pages)].map((u) => u?.url).filter((u): u is string => typeof u === 'string'))
 }
 
 const cappedChecks = (fs: FindingRow[]) => new Set(fs.filter((f) => f.location === MORE_FINDINGS_LOCATION).map((f) => f.vuln_id))

@@ -94,3 +94,30 @@ export const targetScans = (db: Db, userId: number, targetId: number, limit = 20
 /** The schedules that scan the target. */
 export const targetSchedules = (db: Db, userId: number, targetId: number): Promise<ScheduleRow[]> =>
   db.selectFrom('schedules').selectAll().where('user_id', '=', userId).where('target_id', '=', targetId).orderBy('id').limit(100).execute()
+
+export interface LatestOutput {
+  scan_id: number
+  tool_id: number
+  end_time: string | null
+  output_data: string
+}
+
+/** The output of the newest finished scan of each of `toolIds` on the target (what it knew then). */
+export async function targetLatestOutputs(db: Db, userId: number, targetId: number, toolIds: readonly number[]): Promise<LatestOutput[]> {
+  const rows = await Promise.all(
+    toolIds.map((toolId) =>
+      db
+        .selectFrom('scans')
+        .select(['id', 'tool_id', 'end_time', 'output_data'])
+        .where('target_id', '=', targetId)
+        .where('tool_id', '=', toolId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'finished')
+        .where('output_data', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
+    ),
+  )
+  return rows.flatMap((r) => (r ? [{ scan_id: r.id, tool_id: r.tool_id, end_time: r.end_time, output_data: r.output_data! }] : []))
+}

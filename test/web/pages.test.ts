@@ -163,6 +163,68 @@ test('workspaces: create, rename (duplicates refused), default VPN profile; VPN 
   assert.ok(page.body.includes('Office') && !page.body.includes('secret-pw'), 'the password is never shown')
 })
 
+test('the target page shows what the newest finished scans know: versions, certificate expiry, technologies, subdomains', async () => {
+  // Scans of the inventory tools on this target, as their tools would have stored them (docs/outputs.md).
+  const base = await w.h.db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirstOrThrow()
+  const { id: _id, ...row } = base
+  const soon = new Date(Date.now() + 10.5 * 86400000).toISOString()
+  const stored = async (tool_id: number, output: unknown, status = 'finished') =>
+    (
+      await w.h.db
+        .insertInto('scans')
+        .values({ ...row, tool_id, status, output_data: JSON.stringify(output) })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id
+  await stored(70, { ports: [{ port: 2222, protocol: 'tcp', state: 'open', service: 'ssh', product: 'OpenSSH', version: '7.4' }] })
+  // A newer scan that did not finish says nothing: the finished one is what Ward knows.
+  await stored(450, {
+    certificates: [{ position: 0, subject: 'CN=old.example', issuer: 'CN=x', valid_to: soon, fingerprint_sha256: 'aa' }],
+  })
+  const tls = await stored(450, {
+    certificates: [{ position: 0, subject: 'CN=<b>diag.example</b>', issuer: 'CN=Test CA', valid_to: soon, fingerprint_sha256: 'ab:cd' }],
+  })
+  await stored(450, { certificates: [] }, 'stopped')
+  await stored(310, {
+    technologies: [
+      { name: 'nginx', version: '1.18.0', categories: ['Web servers'] },
+      { name: 'jQuery', version: null },
+    ],
+  })
+  await stored(170, {
+    components: [
+      { product: 'nginx', version: null, source: 'header' },
+      { product: 'PHP', version: '7.4.3', source: 'header' },
+    ],
+  })
+  await stored(20, {
+    subdomains: [
+      { hostname: 'www.diag.example', ip_address: '127.0.0.1', resolved: true },
+      { hostname: 'old.diag.example', ip_address: null, resolved: false },
+    ],
+  })
+
+  const r = await alice.get(`/targets/${targetId}`)
+  assert.equal(r.statusCode, 200)
+  const services = /data-testid="services">([\s\S]*?)<\/table>/.exec(r.body)?.[1] ?? ''
+  assert.match(services, /2222[\s\S]*ssh[\s\S]*OpenSSH 7\.4/)
+  const cert = /data-testid="certificate">([\s\S]*?)<\/dl>/.exec(r.body)?.[1] ?? ''
+  assert.match(cert, /CN=&lt;b&gt;diag\.example&lt;\/b&gt;/, 'the subject, escaped')
+  assert.match(cert, /expires in 10 days/)
+  assert.match(r.body, new RegExp(`Certificate <small class="muted">\\(scan <a href="/scans/${tls}">`), 'from the newest finished TLS scan')
+  const tech = /data-testid="technologies">([\s\S]*?)<\/ul>/.exec(r.body)?.[1] ?? ''
+  assert.equal((tech.match(/<li>/g) ?? []).length, 3, `nginx once, jQuery, PHP: ${tech}`)
+  assert.match(tech, /nginx <span class="mono">1\.18\.0<\/span>/)
+  assert.match(tech, /PHP <span class="mono">7\.4\.3<\/span>/)
+  const subs = /data-testid="subdomains">([\s\S]*?)<\/table>/.exec(r.body)?.[1] ?? ''
+  assert.match(subs, /www\.diag\.example[\s\S]*127\.0\.0\.1/)
+  assert.match(subs, /old\.diag\.example[\s\S]*not resolved/)
+  // Bob's own target page does not exist for him: nothing of alice's inventory.
+  const other = await bob.get(`/targets/${targetId}`)
+  assert.equal(other.statusCode, 404)
+  assert.doesNotMatch(other.body, /diag\.example/)
+})
+
 test('a second user sees nothing of the first through any page or fragment', async () => {
   const mine = [
     `/scans/${scanId}`,
