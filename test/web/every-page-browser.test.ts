@@ -52,6 +52,8 @@ const PAGES: PageCase[] = [
   { path: () => '/vpn-profiles', main: 'h1', shot: 'vpn-profiles' },
   { path: () => '/integrations', main: 'h1', shot: 'integrations' },
   { path: () => '/audit', main: 'h1:has-text("Audit")', shot: 'audit' },
+  { path: () => '/templates', main: 'h1', shot: 'templates' },
+  { path: () => '/users', main: 'h1', shot: 'users' },
   { path: () => '/profile', main: 'text=Create a new API key', shot: 'profile' },
   { path: () => '/no/such/page', main: 'h1:has-text("Not found")' },
   { path: () => '/sign-in', main: '#password', public: true, shot: 'sign-in' },
