@@ -120,5 +120,9 @@ test('the Audit page lists the entries of the owned workspaces, escaped; a viewe
   assert.ok(!p.body.includes('<script>x()'), 'actor text is escaped')
   assert.match(p.body, /&lt;script&gt;x\(\)/)
   const carol = await signIn(w, 'carol')
-  assert.ok(!(await carol.get('/audit')).body.includes('audit-page.example'), "carol (a viewer) does not see the owner's log")
+  const carolPage = (await carol.get('/audit')).body
+  assert.ok(!carolPage.includes('audit-page.example'), "carol (a viewer) does not see the owner's log")
+  assert.match(carolPage, /data-testid="audit-intro">[^<]*in the workspaces you own/)
+  // alice, the first user, is the instance admin: the intro tells her she reads every entry.
+  assert.match(p.body, /data-testid="audit-intro">As an instance admin you see every entry of this Ward: all workspaces/)
 })
