@@ -10,6 +10,7 @@ import { scanView, testView } from '../views.js'
 import { createScan } from '../../domain/scans.js'
 import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
 import { deleteScan, getScan, getScanView, listScans, requestStop, type ScanViewRow } from '../../store/scans.js'
+import { audited } from '../../store/audit.js'
 import { scanLogs, scanTests } from '../../store/results.js'
 import { queueReader } from '../../store/queue.js'
 import { publish } from '../../store/notify.js'
@@ -55,6 +56,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         callerOf(req),
         { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile },
         req.body,
+        req.audit,
       )
       return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
     },
@@ -104,7 +106,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      const r = await deleteScan(db, userId, req.params.id)
+      const r = await audited(
+        db,
+        req.audit,
+        (trx) => deleteScan(trx, userId, req.params.id),
+        (r) => r === 'deleted',
+      )
       if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
       if (r === 'active') throw conflict('Scan is waiting or running: stop it before deleting it')
       return reply.status(204).send(null)
@@ -120,7 +127,13 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      const r = await requestStop(db, userId, req.params.id)
+      // Stopping an ended scan is a done no-op (204), recorded like any stop.
+      const r = await audited(
+        db,
+        req.audit,
+        (trx) => requestStop(trx, userId, req.params.id),
+        (r) => r !== 'missing',
+      )
       if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
       if (r === 'requested') publish({ type: 'stop', scanId: req.params.id })
       return reply.status(204).send(null)

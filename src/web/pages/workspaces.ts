@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../../domain/targets.js'
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js'
 import { isOwner, memberChangeError, writableWorkspace } from '../../domain/access.js'
 import { deleteWorkspace } from '../../store/workspace-deletion.js'
+import { audited } from '../../store/audit.js'
 import { auditActorOf } from '../../api/plugins/audit.js'
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
@@ -86,7 +87,18 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     }).then((r) => (r.ok ? reply.redirect(`/workspaces?ok=${done}`, 303) : render(req, reply, r.message, r.status)))
 
   app.post('/workspaces', async (req, reply) =>
-    named(req, reply, (name) => createWorkspace(db, userOf(req).userId, name), 'workspace-created'),
+    named(
+      req,
+      reply,
+      (name) =>
+        audited(
+          db,
+          req.audit,
+          (trx) => createWorkspace(trx, userOf(req).userId, name),
+          (id) => ({ objectId: id }),
+        ),
+      'workspace-created',
+    ),
   )
 
   app.post('/workspaces/:id/rename', async (req, reply) => {
@@ -95,7 +107,14 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
       req,
       reply,
       async (name) => {
-        if (!(await renameWorkspace(db, userOf(req).userId, id, name)))
+        if (
+          !(await audited(
+            db,
+            req.audit,
+            (trx) => renameWorkspace(trx, userOf(req).userId, id, name),
+            (ok) => ok,
+          ))
+        )
           throw (await getWorkspace(db, userOf(req).userId, id))
             ? forbidden('Only an owner of this workspace can rename it')
             : notFound('Workspace')
@@ -120,7 +139,15 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     const uuid = formOf(req).vpn_profile_uuid || null
     await writableWorkspace(db, u, id)
     if (uuid !== null && !(await getVpnProfile(db, u.userId, uuid))) throw notFound('VPN profile')
-    if (!(await setWorkspaceVpnProfile(db, u.userId, id, uuid))) throw notFound('Workspace')
+    if (
+      !(await audited(
+        db,
+        req.audit,
+        (trx) => setWorkspaceVpnProfile(trx, u.userId, id, uuid),
+        (ok) => ok,
+      ))
+    )
+      throw notFound('Workspace')
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
   })
 
@@ -203,7 +230,12 @@ ${profiles.map(
           : { name: f.name ?? '', type: type as VpnProfileType, url: f.url?.trim() || undefined }
       const row = newVpnProfile(userOf(req).userId, input, scopesOf(ctx.config).vpnHost)
       try {
-        return await insertVpnProfile(db, row)
+        return await audited(
+          db,
+          req.audit,
+          (trx) => insertVpnProfile(trx, row),
+          (uuid) => ({ objectId: uuid }),
+        )
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict(`A VPN profile named "${row.name}" already exists`)
         throw e
@@ -214,7 +246,13 @@ ${profiles.map(
   })
 
   app.post('/vpn-profiles/:uuid/delete', async (req, reply) => {
-    const r = await deleteVpnProfile(db, userOf(req).userId, String((req.params as { uuid: string }).uuid))
+    const uuid = String((req.params as { uuid: string }).uuid)
+    const r = await audited(
+      db,
+      req.audit,
+      (trx) => deleteVpnProfile(trx, userOf(req).userId, uuid),
+      (r) => r === 'deleted',
+    )
     if (r === 'missing') throw notFound('VPN profile')
     if (r === 'running')
       return renderVpn(
