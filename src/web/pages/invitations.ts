@@ -6,6 +6,7 @@ import { acceptInvitation, createInvitation, invitationByToken, openInvitations,
 import { createUser, userByName } from '../../store/accounts.js'
 import { createSession, newToken, setPasswordHash } from '../../store/web-sessions.js'
 import { appendAudit, audited } from '../../store/audit.js'
+import { inTransaction } from '../../store/db.js'
 import { ROLES, type Role } from '../../store/members.js'
 import { when } from '../time.js'
 import { hashPassword, passwordProblem } from '../../domain/passwords.js'
@@ -183,18 +184,23 @@ async function invitation(db: WebContext['db'], token: string) {
 /** Joins and records the use (the invitation's workspace is known only here). */
 async function join(ctx: WebContext, req: FastifyRequest, userId: number, actor: string, token: string) {
   const { db } = ctx
-  const used = await acceptInvitation(db, token, userId)
+  // The membership and its entry commit together.
+  const used = await inTransaction(db, async (trx) => {
+    const u = await acceptInvitation(trx, token, userId)
+    if (u)
+      await appendAudit(trx, {
+        workspaceId: u.workspaceId,
+        actorUserId: userId,
+        actor,
+        client: req.ip,
+        action: 'invitation.used',
+        objectType: 'invitation',
+        objectId: u.id,
+        details: { role: u.role },
+      })
+    return u
+  })
   if (!used)
     throw new WardError(404, 'This invitation was used, revoked or has expired in the meantime: ask the workspace owner for a new link.')
-  await appendAudit(db, {
-    workspaceId: used.workspaceId,
-    actorUserId: userId,
-    actor,
-    client: req.ip,
-    action: 'invitation.used',
-    objectType: 'invitation',
-    objectId: used.id,
-    details: { role: used.role },
-  })
   ctx.forgetUser?.(userId)
 }
