@@ -97,6 +97,13 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
+  scanChangeRoutes(app)
+  scanResultRoutes(app)
+}
+
+/** Deleting and stopping a scan (each audited, api/audited-routes.ts). */
+function scanChangeRoutes(app: RouteApp) {
+  const { db } = app.ward
   app.delete('/scans/:id', {
     schema: {
       tags: ['scans'],
@@ -139,8 +146,6 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.status(204).send(null)
     },
   })
-
-  scanResultRoutes(app)
 }
 
 /** A scan's findings in one of the export formats (SARIF, CSV, JUnit, Markdown). */

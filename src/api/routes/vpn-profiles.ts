@@ -1,7 +1,7 @@
 // VPN profiles API and a workspace's default profile. Another user's uuid is a 404 like an unknown one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { callerOf } from '../context.js'
+import { callerOf, type RouteApp } from '../context.js'
 import { writableWorkspace } from '../../domain/access.js'
 import { Data, NoContent, errors } from '../schemas/common.js'
 import {
@@ -103,6 +103,12 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
+  workspaceVpnRoute(app)
+}
+
+/** A workspace's default VPN profile. */
+function workspaceVpnRoute(app: RouteApp) {
+  const { db } = app.ward
   app.put('/workspaces/:id/vpn_profile', {
     schema: {
       tags: ['workspaces'],

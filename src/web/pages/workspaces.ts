@@ -17,6 +17,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.j
 import { isOwner, memberChangeError, writableWorkspace } from '../../domain/access.js'
 import { deleteWorkspace } from '../../store/workspace-deletion.js'
 import { audited } from '../../store/audit.js'
+import type { Db } from '../../store/db.js'
 import { auditActorOf } from '../../api/plugins/audit.js'
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
@@ -86,20 +87,10 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
       }
     }).then((r) => (r.ok ? reply.redirect(`/workspaces?ok=${done}`, 303) : render(req, reply, r.message, r.status)))
 
-  app.post('/workspaces', async (req, reply) =>
-    named(
-      req,
-      reply,
-      (name) =>
-        audited(
-          db,
-          req.audit,
-          (trx) => createWorkspace(trx, userOf(req).userId, name),
-          (id) => ({ objectId: id }),
-        ),
-      'workspace-created',
-    ),
-  )
+  app.post('/workspaces', async (req, reply) => {
+    const create = (name: string) => (trx: Db) => createWorkspace(trx, userOf(req).userId, name)
+    return named(req, reply, (name) => audited(db, req.audit, create(name), (id) => ({ objectId: id })), 'workspace-created')
+  })
 
   app.post('/workspaces/:id/rename', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Workspace')
@@ -107,14 +98,9 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
       req,
       reply,
       async (name) => {
-        if (
-          !(await audited(
-            db,
-            req.audit,
-            (trx) => renameWorkspace(trx, userOf(req).userId, id, name),
-            (ok) => ok,
-          ))
-        )
+        const rename = (trx: Db) => renameWorkspace(trx, userOf(req).userId, id, name)
+        const renamed = await audited(db, req.audit, rename, Boolean)
+        if (!renamed)
           throw (await getWorkspace(db, userOf(req).userId, id))
             ? forbidden('Only an owner of this workspace can rename it')
             : notFound('Workspace')
@@ -133,26 +119,26 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     return reply.redirect(back && /^\/[a-z-]*$/.test(back) ? `${back}?ok=workspace-active` : '/workspaces?ok=workspace-active', 303)
   })
 
+  workspaceVpnPage(app, ctx)
+
+  vpnProfilePages(app, ctx)
+  workspaceDeletion(app, ctx)
+}
+
+/** A workspace's default VPN profile (members and owners). */
+function workspaceVpnPage(app: FastifyInstance, ctx: WebContext) {
+  const { db } = ctx
   app.post('/workspaces/:id/vpn', async (req, reply) => {
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     const uuid = formOf(req).vpn_profile_uuid || null
     await writableWorkspace(db, u, id)
     if (uuid !== null && !(await getVpnProfile(db, u.userId, uuid))) throw notFound('VPN profile')
-    if (
-      !(await audited(
-        db,
-        req.audit,
-        (trx) => setWorkspaceVpnProfile(trx, u.userId, id, uuid),
-        (ok) => ok,
-      ))
-    )
-      throw notFound('Workspace')
+    const change = (trx: Db) => setWorkspaceVpnProfile(trx, u.userId, id, uuid)
+    const set = await audited(db, req.audit, change, Boolean)
+    if (!set) throw notFound('Workspace')
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
   })
-
-  vpnProfilePages(app, ctx)
-  workspaceDeletion(app, ctx)
 }
 
 /** Deleting a workspace (owners): a refusal (403, 404, or 409 while a scan runs) is the error page. */
