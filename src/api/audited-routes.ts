@@ -1,21 +1,21 @@
 // Which requests leave an audit entry, API and web pages alike: the route, the action it records,
 // the object, where the object's workspace comes from, and the only request fields kept as "what
-// changed" — never a password, key, token, callback secret or tool parameter.
-export type ObjectTable = 'targets' | 'scans' | 'findings' | 'schedules' | 'scan_settings'
+// changed" — never a password, key, token, callback secret or tool parameter. The entry is written by
+// the change itself, in its transaction (plugins/audit.ts hands it on as `req.audit`).
+import type { ObjectTable } from '../store/audit.js'
 
 export interface AuditedRoute {
   action: string
   objectType: string
-  /** Where the object's id is: a path parameter, the created_id of the answer, or the Location of a redirect (/scans/12). */
-  id?: { param: string } | 'created' | 'location'
+  /** Where the object's id is: a path parameter, or (created) the id the change returns. */
+  id?: { param: string } | 'created'
   /** Where the workspace is: the object's row, the path's `id` (a workspace), or the signed-in user's active one. */
   workspace?: ObjectTable | 'param' | 'active'
   /** Request fields kept as "what changed". */
   fields?: readonly string[]
-  /** Answers that mean it happened (default: 2xx for the API, 303 for a page). */
+  /** Answers that mean it happened (default: 2xx for the API, 303 for a page): one must have an entry. */
   done?: readonly number[]
-  /** Answers that mean it was refused and are recorded as `failedAction` (sign-in failures). */
-  failed?: readonly number[]
+  /** What a refused attempt records (sign-in failures). */
   failedAction?: string
 }
 
@@ -117,21 +117,47 @@ export const AUDITED: Record<string, AuditedRoute> = {
   },
 
   // The web interface's forms (a done change redirects with 303).
-  'POST /sign-in': { action: 'sign_in.succeeded', objectType: 'user', fields: [], failed: [401, 429], failedAction: 'sign_in.failed' },
+  'POST /sign-in': { action: 'sign_in.succeeded', objectType: 'user', fields: [], failedAction: 'sign_in.failed' },
   'POST /profile/keys': { action: 'key.created', objectType: 'api_key' },
   'POST /profile/keys/:id/revoke': { action: 'key.revoked', objectType: 'api_key', id },
-  'POST /targets': { action: 'target.created', objectType: 'target', workspace: 'active', fields: ['name'] },
+  'POST /targets': { action: 'target.created', objectType: 'target', id: 'created', workspace: 'targets', fields: ['name'] },
   'POST /targets/:id/delete': { action: 'target.deleted', objectType: 'target', id, workspace: 'targets' },
   'POST /scans/new': {
     action: 'scan.started',
     objectType: 'scan',
-    id: 'location',
+    id: 'created',
     workspace: 'scans',
     fields: ['tool_id', 'target_id', 'from_scan_id'],
   },
   'POST /scans/:id/stop': { action: 'scan.stopped', objectType: 'scan', id, workspace: 'scans' },
   'POST /scans/:id/delete': { action: 'scan.deleted', objectType: 'scan', id, workspace: 'scans' },
   'POST /findings/:id/triage': { action: 'finding.triaged', objectType: 'finding', id, workspace: 'findings', fields: TRIAGE },
+  'POST /schedules': {
+    action: 'schedule.created',
+    objectType: 'schedule',
+    id: 'created',
+    workspace: 'schedules',
+    fields: ['name', 'tool_id', 'target_id', 'interval_minutes', 'cron', 'timezone', 'from_scan_id', 'settings_id'],
+  },
+  'POST /schedules/:id/pause': { action: 'schedule.paused', objectType: 'schedule', id, workspace: 'schedules' },
+  'POST /schedules/:id/resume': { action: 'schedule.resumed', objectType: 'schedule', id, workspace: 'schedules' },
+  'POST /schedules/:id/run': { action: 'schedule.run', objectType: 'schedule', id, workspace: 'schedules' },
+  'POST /schedules/:id/delete': { action: 'schedule.deleted', objectType: 'schedule', id, workspace: 'schedules' },
+  'POST /scan-settings': {
+    action: 'scan_settings.created',
+    objectType: 'scan_settings',
+    id: 'created',
+    workspace: 'scan_settings',
+    fields: ['name', 'from_scan_id'],
+  },
+  'POST /scan-settings/:id/rename': {
+    action: 'scan_settings.changed',
+    objectType: 'scan_settings',
+    id,
+    workspace: 'scan_settings',
+    fields: ['name'],
+  },
+  'POST /scan-settings/:id/delete': { action: 'scan_settings.deleted', objectType: 'scan_settings', id, workspace: 'scan_settings' },
   'POST /workspaces': { action: 'workspace.created', objectType: 'workspace', fields: ['name'] },
   'POST /workspaces/:id/rename': { action: 'workspace.renamed', objectType: 'workspace', id, workspace: 'param', fields: ['name'] },
   'POST /workspaces/:id/vpn': {

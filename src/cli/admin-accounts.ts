@@ -20,7 +20,7 @@ import { createPasswordLink, setPasswordHash } from '../store/web-sessions.js'
 import { isUniqueViolation } from '../domain/targets.js'
 import { hashPassword } from '../domain/passwords.js'
 import type { Config } from '../config/config.js'
-import { UsageError, byAdmin, calendarDate, positiveInt, table, type AdminContext } from './admin-values.js'
+import { UsageError, calendarDate, changedByAdmin, positiveInt, table, type AdminContext } from './admin-values.js'
 
 /** How long a set-password link works. */
 export const PASSWORD_LINK_MS = 24 * 3600000
@@ -128,9 +128,21 @@ export async function userDisable(c: AdminContext, o: { user?: string }, disable
 
 export async function keyCreate({ h, out }: AdminContext, o: { user?: string }) {
   const userId = positiveInt(o.user, 'user')
-  const key = await createApiKey(h.db, userId)
+  const key = await changedByAdmin(
+    h,
+    (trx) => createApiKey(trx, userId),
+    (key) =>
+      key
+        ? {
+            workspaceId: null,
+            action: 'key.created',
+            objectType: 'api_key',
+            objectId: null,
+            details: { user_id: userId, key_prefix: keyPrefix(key) },
+          }
+        : null,
+  )
   if (!key) throw new UsageError(`user ${userId} does not exist`)
-  await byAdmin(h, 'key.created', 'api_key', null, { user_id: userId, key_prefix: keyPrefix(key) })
   out(`api key: ${key}`)
 }
 
@@ -173,8 +185,20 @@ async function keyToRevoke({ h }: AdminContext, id: string | undefined, p: strin
 
 export async function keyRevoke(c: AdminContext, o: { keyId?: string; keyPrefix?: string }) {
   const target = await keyToRevoke(c, o.keyId, o.keyPrefix)
-  await revokeKey(c.h.db, target.id)
-  await byAdmin(c.h, 'key.revoked', 'api_key', target.id, { user_id: target.user_id, key_prefix: target.key_prefix })
+  await changedByAdmin(
+    c.h,
+    (trx) => revokeKey(trx, target.id),
+    (revoked) =>
+      !revoked
+        ? null
+        : {
+            workspaceId: null,
+            action: 'key.revoked',
+            objectType: 'api_key',
+            objectId: target.id,
+            details: { user_id: target.user_id, key_prefix: target.key_prefix },
+          },
+  )
   c.out(
     `revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`,
   )
@@ -185,8 +209,11 @@ export async function workspaceCreate({ h, out }: AdminContext, o: { user?: stri
   const name = requiredName(o.name)
   if (!(await userExists(h.db, userId))) throw new UsageError(`user ${userId} does not exist`)
   try {
-    const id = await createWorkspace(h.db, userId, name)
-    await byAdmin(h, 'workspace.created', 'workspace', id, { name, user_id: userId }, id)
+    const id = await changedByAdmin(
+      h,
+      (trx) => createWorkspace(trx, userId, name),
+      (id) => ({ workspaceId: id, action: 'workspace.created', objectType: 'workspace', objectId: id, details: { name, user_id: userId } }),
+    )
     out(`workspace id: ${id}`)
   } catch (e) {
     if (isUniqueViolation(e)) throw new UsageError(`user ${userId} already has a workspace named "${name}"`)

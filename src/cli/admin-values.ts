@@ -1,7 +1,7 @@
 // What the `ward admin` commands share: the usage error, the checks of option values (with messages
 // that name the option), and the padded table an admin reads in a terminal.
-import type { DbHandle } from '../store/db.js'
-import { appendAudit } from '../store/audit.js'
+import { inTransaction, type Db, type DbHandle } from '../store/db.js'
+import { appendAudit, SYSTEM_ACTOR, type AuditEntry } from '../store/audit.js'
 import type { Config } from '../config/config.js'
 
 /** A mistake of the command line or of what it names (a missing user): exit 2, one line. */
@@ -57,3 +57,14 @@ export const byAdmin = (
   details: Record<string, unknown>,
   workspaceId: number | null = null,
 ) => appendAudit(h.db, { workspaceId, actorUserId: null, actor: 'system', client: null, action, objectType, objectId, details })
+
+type ConsoleEntry = Omit<AuditEntry, 'actorUserId' | 'actor' | 'client'>
+
+/** A change made at the console and its entry by `system` in one transaction; `entry` null: nothing done, no entry. */
+export const changedByAdmin = <T>(h: DbHandle, change: (trx: Db) => Promise<T>, entry: (r: T) => ConsoleEntry | null): Promise<T> =>
+  inTransaction(h.db, async (trx) => {
+    const r = await change(trx)
+    const e = entry(r)
+    if (e) await appendAudit(trx, { ...SYSTEM_ACTOR, ...e })
+    return r
+  })

@@ -5,6 +5,7 @@ import { getWorkspace } from '../store/accounts.js'
 import { getTarget } from '../store/targets.js'
 import { getScan, toolParamsOf } from '../store/scans.js'
 import { queueScan } from '../store/scans.js'
+import { audited, type AuditIntent } from '../store/audit.js'
 import { publish } from '../store/notify.js'
 import type { ToolCatalogue, ToolManifest } from '../toolkit/tool.js'
 import { mapSecretParams, resolveToolParams } from '../toolkit/params.js'
@@ -217,21 +218,29 @@ export async function createScan(
   caller: Caller,
   rules: ScanRules,
   input: CreateScanInput,
+  audit?: AuditIntent,
 ): Promise<{ scanId: number; targetId: number }> {
   const body = await withEarlierScan(db, caller, await withSavedSettings(db, caller, input))
   const r = await resolveScan(db, caller, rules, body)
-  const scanId = await queueScan(db, {
-    workspaceId: r.workspaceId,
-    targetId: r.targetId!,
-    userId: caller.userId,
-    toolId: r.toolId,
-    vpnProfileUuid: r.vpnProfileUuid,
-    maxScanTime: body.max_scan_time ?? 1440,
-    scanOriginalUrl: !!body.scan_original_url,
-    redirectLevel: body.redirect_level ?? 'same_domain',
-    reportCallback: r.reportCallback,
-    toolParams: r.toolParams,
-  })
+  // Only the insert is the audited change: the checks before it read, and workers hear of it after.
+  const scanId = await audited(
+    db,
+    audit,
+    (trx) =>
+      queueScan(trx, {
+        workspaceId: r.workspaceId,
+        targetId: r.targetId!,
+        userId: caller.userId,
+        toolId: r.toolId,
+        vpnProfileUuid: r.vpnProfileUuid,
+        maxScanTime: body.max_scan_time ?? 1440,
+        scanOriginalUrl: !!body.scan_original_url,
+        redirectLevel: body.redirect_level ?? 'same_domain',
+        reportCallback: r.reportCallback,
+        toolParams: r.toolParams,
+      }),
+    (id) => ({ objectId: id }),
+  )
   publish({ type: 'queued' })
   return { scanId, targetId: r.targetId! }
 }

@@ -1,7 +1,7 @@
 // Users, API keys and workspaces. Keys are stored only as SHA-256 hashes.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
-import { selectPrepared, type Db } from './db.js'
+import { inTransaction, selectPrepared, type Db } from './db.js'
 import type { Database } from './schema.js'
 import { nowIso } from './time.js'
 import { addOwner, type Role } from './members.js'
@@ -28,7 +28,7 @@ export interface NewUser {
 }
 
 export async function createUser(db: Db, u: NewUser & { apiKey?: string }) {
-  const r = await db.transaction().execute((trx) => insertUser(trx, u))
+  const r = await inTransaction(db, (trx) => insertUser(trx, u))
   return { ...r, apiKey: r.apiKey as string }
 }
 
@@ -240,7 +240,7 @@ export async function callerByKeyHash(db: Db, keyHash: string): Promise<Caller |
 
 /** A new workspace, owned by the user who creates it. */
 export async function createWorkspace(db: Db, userId: number, name: string) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const now = nowIso()
     const row = await trx
       .insertInto('workspaces')

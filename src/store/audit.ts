@@ -1,7 +1,7 @@
 // The audit log: appended to, never changed. Reads are for owners (the workspaces they own, and
 // their own entries without a workspace: sign-ins, keys) and for instance admins (everything) —
 // tenancy inside the query, as elsewhere.
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import type { AuditLogTable, Database } from './schema.js'
 import { sql, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import { memberWorkspaces, OWNER_ROLES } from './members.js'
@@ -40,6 +40,62 @@ export async function appendAudit(db: Db | Transaction<Database>, e: AuditEntry)
       details: JSON.stringify(e.details),
     })
     .execute()
+}
+
+/** The tables whose rows carry the workspace of an audited object. */
+export type ObjectTable = 'targets' | 'scans' | 'findings' | 'schedules' | 'scan_settings'
+
+/**
+ * What a change will record if it is done, known before it runs (the API builds it from the request,
+ * api/audited-routes.ts): who, the action, the object (its id when the request names it) and where
+ * its workspace comes from — a known id, none, or the object's row in a table.
+ */
+export interface AuditIntent extends AuditActor {
+  action: string
+  objectType: string
+  objectId: string | null
+  workspace: number | null | { table: ObjectTable }
+  details: Record<string, unknown>
+  /** Set once its entry is written (the API checks that a done request wrote one). */
+  written?: boolean
+}
+
+/** How a change came out, for its entry: not done (no entry), done, or done with the id it created. */
+export type AuditOutcome = boolean | { objectId: string | number }
+
+async function workspaceOfObject(db: Db, table: ObjectTable, id: string | null): Promise<number | null> {
+  const n = Number(id)
+  if (!Number.isSafeInteger(n) || n < 1) return null
+  return (await db.selectFrom(table).select('workspace_id').where('id', '=', n).executeTakeFirst())?.workspace_id ?? null
+}
+
+/**
+ * Runs a change and writes its audit entry in one transaction: a change is never done without its
+ * entry, and a refused change (`outcome` false) or a failed one (it throws: rolled back) leaves none.
+ * The object's workspace is read before the change (a deleted row is gone after) or, for a created
+ * object, after it. Without an intent (a caller that is not audited) the change just runs.
+ */
+export async function audited<T>(
+  db: Db,
+  intent: AuditIntent | undefined,
+  change: (trx: Db) => Promise<T>,
+  outcome: (r: T) => AuditOutcome,
+): Promise<T> {
+  if (!intent) return change(db)
+  return inTransaction(db, async (trx) => {
+    const ws = intent.workspace
+    const before =
+      ws !== null && typeof ws === 'object' && intent.objectId !== null ? await workspaceOfObject(trx, ws.table, intent.objectId) : null
+    const r = await change(trx)
+    const o = outcome(r)
+    if (!o) return r
+    const objectId = typeof o === 'object' ? String(o.objectId) : intent.objectId
+    const workspaceId =
+      ws === null || typeof ws === 'number' ? ws : (before ?? (objectId === null ? null : await workspaceOfObject(trx, ws.table, objectId)))
+    await appendAudit(trx, { ...intent, workspaceId, objectId })
+    intent.written = true
+    return r
+  })
 }
 
 export interface AuditFilter {

@@ -3,7 +3,7 @@
 // makes a second one impossible); senders claim due rows with a lease, one UPDATE each.
 import { randomUUID } from 'node:crypto'
 import type { Transaction } from 'kysely'
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import type { CallbackAttemptRow, CallbackDeliveryRow, Database } from './schema.js'
 import { nowIso } from './time.js'
 import { claimDue, type OutboxAttempt, pendingColumns, recordOutboxAttempt, releaseLease, withAttempts } from './outbox.js'
@@ -40,7 +40,7 @@ export async function enqueueCallback(trx: Tx | Db, scanId: number): Promise<boo
  * enqueues the scan's callback and its integrations' deliveries — all in one transaction.
  */
 export function endScanWithCallback(db: Db, scanId: number, move: (trx: Tx) => Promise<boolean>): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const moved = await move(trx)
     if (moved) await settleGroups(trx, scanId)
     if (moved) await enqueueCallback(trx, scanId)

@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { CompiledQuery, Kysely, Migrator, SqliteDialect, sql, type Compilable, type Dialect } from 'kysely'
+import { CompiledQuery, Kysely, Migrator, SqliteDialect, sql, type Compilable, type Dialect, type Transaction } from 'kysely'
 import SQLite from 'better-sqlite3'
 import { defaultSecretKeyFile, type DbConfig } from '../config/config.js'
 import type { Database } from './schema.js'
@@ -19,6 +19,29 @@ import { SecretsCarrier, loadSecrets, type SecretKeySource } from './secrets.js'
 const SQLITE_BUSY_TIMEOUT_MS = 15000
 
 export type Db = Kysely<Database>
+
+let savepoints = 0
+
+/**
+ * Runs `fn` in a new transaction, or inside the one `db` already is (a change composed into a larger
+ * one: an audited change, store/audit.ts `audited`) under a savepoint: a change that throws to roll
+ * itself back (a refusal found halfway, a unique violation) undoes only its own writes, as alone.
+ */
+export async function inTransaction<T>(db: Db, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (!db.isTransaction) return db.transaction().execute(fn)
+  const trx = db as Transaction<Database>
+  const name = `ward_sp${++savepoints}`
+  await sql.raw(`savepoint ${name}`).execute(trx)
+  try {
+    const r = await fn(trx)
+    await sql.raw(`release savepoint ${name}`).execute(trx)
+    return r
+  } catch (e) {
+    await sql.raw(`rollback to savepoint ${name}`).execute(trx)
+    await sql.raw(`release savepoint ${name}`).execute(trx)
+    throw e
+  }
+}
 
 export interface DbHandle {
   db: Db

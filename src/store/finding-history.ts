@@ -3,7 +3,7 @@
 // finding_history, keyed by the group so it outlives any single finding or scan.
 import { enqueueTriage } from './integration-outbox.js'
 import type { Transaction } from 'kysely'
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import type { Database, FindingHistoryRow, FindingRow, NewFinding } from './schema.js'
 import { nowIso } from './time.js'
 import { groupColumns } from './findings.js'
@@ -35,7 +35,7 @@ export async function updateFindingGroup(
   reason: string | null,
   userId: number,
 ): Promise<FindingRow> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const group = await trx
       .selectFrom('findings')
       .select(['id', 'scan_id', 'status', 'risk_level', 'verified'])

@@ -1,7 +1,7 @@
 // One-time invitations to a workspace: a random token in a link, stored as its SHA-256 hash, with
 // a role, valid for seven days, revocable by an owner, used at most once.
 import { hashKey } from './accounts.js'
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import { memberWorkspaces, OWNER_ROLES, roleIn, type Role } from './members.js'
 import { newToken } from './web-sessions.js'
 import { isoAfter, nowIso } from './time.js'
@@ -87,7 +87,7 @@ export async function acceptInvitation(
   token: string,
   userId: number,
 ): Promise<{ id: number; workspaceId: number; role: Role } | null> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const now = nowIso()
     const inv = await trx
       .updateTable('workspace_invitations')

@@ -2,7 +2,7 @@
 // owners manage its members. Every tenancy check of the store is one of the subqueries below, placed
 // inside the query that reads or writes: access is decided at request time and never cached.
 import { sql, type SqlBool, type Transaction } from 'kysely'
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import type { Database } from './schema.js'
 import { nowIso } from './time.js'
 
@@ -73,7 +73,7 @@ export async function asOwner(
   workspaceId: number,
   change: (trx: Transaction<Database>) => Promise<MemberChange>,
 ): Promise<MemberChange> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const locked = await trx
       .updateTable('workspaces')
       .set({ name: sql`name` })

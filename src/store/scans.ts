@@ -2,7 +2,7 @@
 // Status changes always name their source states in the WHERE clause (scan-states.ts), so a
 // concurrent change can never be overwritten with an illegal transition.
 import { sql, type Transaction } from 'kysely'
-import { selectPrepared, type Db } from './db.js'
+import { inTransaction, selectPrepared, type Db } from './db.js'
 import type { Database, NewScan, ScanRow, ScanUpdate } from './schema.js'
 import { nowIso, isoAfter } from './time.js'
 import { sourcesOf, type ScanState, IllegalTransitionError, canTransition } from './scan-states.js'
@@ -306,7 +306,7 @@ export async function recoverExpiredLeases(
   for (const s of expired) {
     const again = s.stop_requested === 0 && policy.restartable(s.tool_id) && s.attempts < policy.maxAttempts
     if (again) {
-      const ok = await db.transaction().execute(async (trx) => {
+      const ok = await inTransaction(db, async (trx) => {
         const kept = keptWords(await findingsKept(trx, s.id))
         const moved = await requeue(
           trx,
@@ -386,7 +386,7 @@ export async function requestStop(db: Db, userId: number, id: number): Promise<'
 }
 
 export async function deleteScan(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'active'> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const s = await trx
       .selectFrom('scans')
       .select(['id', 'status'])

@@ -5,7 +5,7 @@
 // transaction rolls back and the schedule is still due for the next worker.
 import { randomUUID } from 'node:crypto'
 import type { Selectable, Transaction } from 'kysely'
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import type { Database, ScheduleRow, ScheduleRunRow, ScanRow } from './schema.js'
 import { nowIso } from './time.js'
 import { nextSlot } from './schedule-timing.js'
@@ -198,7 +198,7 @@ export async function claimDueSchedule(
   o: ClaimOptions = {},
 ): Promise<FiredRun | null> {
   const at = now.toISOString()
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     let pick = trx
       .selectFrom('schedules')
       .selectAll()
@@ -286,7 +286,7 @@ export async function takeOverSchedule(db: Db, userId: number, id: number, nextR
 
 /** "Run now": fires the schedule at once, outside its rhythm (next_run_at is left as it is). */
 export async function runScheduleNow(db: Db, userId: number, id: number): Promise<FiredRun | null> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const s = await trx
       .selectFrom('schedules')
       .selectAll()

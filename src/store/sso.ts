@@ -3,7 +3,7 @@
 // choose. And the memberships the group mapping grants: added, changed or taken away at each sign-in;
 // a membership an owner added by hand is never touched, and a workspace always keeps an owner.
 import { sql, type Transaction } from 'kysely'
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import type { Database } from './schema.js'
 import { insertUser } from './accounts.js'
 import { ownersLeft, type Role } from './members.js'
@@ -124,7 +124,7 @@ async function lastOwner(trx: Trx, workspaceId: number, role: string): Promise<b
  * any more. Manual memberships stay as they are; a last owner is neither demoted nor removed.
  */
 export function syncGroupMemberships(db: Db, userId: number, grants: readonly GroupGrant[]): Promise<MembershipChange[]> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const wanted = await wantedRoles(trx, grants)
     const rows = await trx
       .selectFrom('workspace_members as wm')

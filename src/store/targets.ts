@@ -1,6 +1,6 @@
 // Targets repository. Every read takes the caller's user id: tenancy (workspace membership) lives in the query.
 import { sql } from 'kysely'
-import { selectPrepared, type Db } from './db.js'
+import { inTransaction, selectPrepared, type Db } from './db.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
@@ -53,7 +53,7 @@ export async function insertTarget(db: Db, t: NewTarget): Promise<number> {
 export const insertTargetWithinLimit = (db: Db, t: NewTarget, maxTargets: number) => insertCounted(db, t, maxTargets)
 
 function insertCounted(db: Db, t: NewTarget, maxTargets: number | null): Promise<number | null> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     let counted = trx.updateTable('users').set({ target_count: sql`target_count + 1` }).where('id', '=', t.userId)
     if (maxTargets !== null) counted = counted.where('target_count', '<', maxTargets)
     if (!Number((await counted.executeTakeFirst()).numUpdatedRows)) return null
@@ -76,7 +76,7 @@ function insertCounted(db: Db, t: NewTarget, maxTargets: number | null): Promise
 
 /** Deletes the target with its scans, tests, findings and logs in one transaction, unless a scan runs; 'missing' unless the user may change its workspace. */
 export async function deleteTarget(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'running'> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const t = await trx
       .selectFrom('targets')
       .select(['id', 'user_id'])

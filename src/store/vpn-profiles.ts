@@ -1,7 +1,7 @@
 // VPN profiles: per-user egress settings. Every query is scoped by user_id; another user's uuid reads
 // exactly like an unknown one. A workspace's default profile serves every member's scans in it. The password is stored sealed (secret-box.ts) and leaves this module in
 // plain text only for the worker's egress (getVpnProfileForEgress).
-import type { Db } from './db.js'
+import { inTransaction, type Db } from './db.js'
 import type { VpnProfileRow } from './schema.js'
 import { secretsOf } from './secrets.js'
 import { memberWorkspaces, writableWorkspaces } from './members.js'
@@ -56,7 +56,7 @@ export async function workspacesByProfile(db: Db, userId: number): Promise<Map<s
  * Waiting scans that named it end `VPN connection error` when a worker picks them up.
  */
 export async function deleteVpnProfile(db: Db, userId: number, uuid: string): Promise<'deleted' | 'missing' | 'running'> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const p = await trx.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
     if (!p) return 'missing'
     const running = await trx

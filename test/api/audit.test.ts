@@ -1,9 +1,14 @@
-// The audit log: each audited API action leaves exactly one entry naming the actor (user and key
-// prefix), client, object and workspace, with what changed and no secret; refused requests leave
-// none; GET /audit shows owners their workspaces' entries only. Invitations through the API.
+// The audit log: each audited API action (every API route of api/audited-routes.ts) leaves exactly
+// one entry naming the actor (user and key prefix), client, object and workspace, with what changed
+// and no secret; refused requests and failed changes leave none, and a change that fails after
+// writing rolls back with its entry (one transaction); GET /audit shows owners their workspaces'
+// entries only. Invitations through the API.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startWard, waitForScan, type TestWard } from '../helpers/ward.js'
+import { AUDITED } from '../../src/api/audited-routes.js'
+import { audited, type AuditIntent } from '../../src/store/audit.js'
+import { createWorkspace } from '../../src/store/accounts.js'
 
 let w: TestWard
 let bob: { key: string; userId: number; workspaceId: number }
@@ -20,7 +25,9 @@ after(() => w.close())
 test('every audited API action leaves exactly one entry, with no secret in it', async () => {
   const ws = w.workspaceId
   const ids: Record<string, number | string> = {}
+  const done = new Set<string>()
   const step = async (action: string, call: () => Promise<any>) => {
+    done.add(action)
     const before = (await entries()).length
     const r = await call()
     assert.ok(r.statusCode < 300, `${action}: ${r.statusCode} ${r.body}`)
@@ -61,7 +68,22 @@ test('every audited API action leaves exactly one entry, with no secret in it', 
     )
   ).r.json().data.created_id
   await step('schedule.changed', () => w.req('PATCH', `/api/v2/schedules/${ids.schedule}`, { body: { name: 'nightly' } }))
+  await step('schedule.paused', () => w.req('POST', `/api/v2/schedules/${ids.schedule}/pause`))
+  await step('schedule.resumed', () => w.req('POST', `/api/v2/schedules/${ids.schedule}/resume`))
+  const run = await step('schedule.run', () => w.req('POST', `/api/v2/schedules/${ids.schedule}/run`))
+  assert.deepEqual([run.e.workspace_id, run.e.object_id], [ws, String(ids.schedule)])
+  for (const id of run.r.json().data.created_ids) await waitForScan(w, id, (s) => s.status_name === 'finished')
   await step('schedule.deleted', () => w.req('DELETE', `/api/v2/schedules/${ids.schedule}`))
+  ids.settings = (
+    await step('scan_settings.created', () =>
+      w.req('POST', '/api/v2/scan-settings', { body: { name: 'quick', tool_id: 9001, tool_params: { steps: 1, step_ms: 1 } } }),
+    )
+  ).r.json().data.created_id
+  await step('scan_settings.changed', () => w.req('PATCH', `/api/v2/scan-settings/${ids.settings}`, { body: { name: 'quicker' } }))
+  const settingsDeleted = await step('scan_settings.deleted', () => w.req('DELETE', `/api/v2/scan-settings/${ids.settings}`))
+  assert.equal(settingsDeleted.e.workspace_id, ws)
+  const wsMade = await step('workspace.created', () => w.req('POST', '/api/v2/workspaces', { body: { name: 'Audited' } }))
+  assert.equal(wsMade.e.object_id, String(wsMade.r.json().data.created_id))
   ids.vpn = (
     await step('vpn_profile.created', () =>
       w.req('POST', '/api/v2/vpn_profiles', {
@@ -83,6 +105,12 @@ test('every audited API action leaves exactly one entry, with no secret in it', 
   await step('scan.deleted', () => w.req('DELETE', `/api/v2/scans/${ids.scan}`))
   const del = await step('target.deleted', () => w.req('DELETE', `/api/v2/targets/${ids.target}`))
   assert.equal(del.e.workspace_id, ws, 'a deleted object keeps its workspace in the entry')
+  const api = new Set(Object.entries(AUDITED).flatMap(([route, a]) => (route.includes(' /api/') ? [a.action] : [])))
+  assert.deepEqual(
+    [...api].filter((a) => !done.has(a)),
+    [],
+    'every audited API action is tried here',
+  )
 })
 
 test('refused requests leave no entry; GET /audit shows owners their workspaces only, with filters', async () => {
@@ -148,4 +176,60 @@ test('ward admin: key create/revoke leave entries by system; audit export writes
   assert.ok(exported.every((e, i) => i === 0 || e.id > exported[i - 1].id))
   assert.equal(exported.at(-1).action, 'key.revoked')
   await assert.rejects(runAdmin(['audit', 'export', '--since', 'last week'], w.h, w.config, out), /--since must be/)
+})
+
+test('failed changes leave no entry and change nothing; a change that fails after writing rolls back with its entry', async () => {
+  const ws = w.workspaceId
+  const before = (await entries()).length
+  const workspaces = async () => (await w.h.db.selectFrom('workspaces').select('id').execute()).length
+  const made = await workspaces()
+  // Failed inside the change's transaction (a unique name), or refused by it (last owner, no such user or object).
+  assert.equal((await w.req('POST', '/api/v2/workspaces', { body: { name: 'Audited' } })).statusCode, 409)
+  assert.equal((await w.req('POST', '/api/v2/targets', { form: { name: 'dup.example' } })).statusCode, 201)
+  assert.equal((await w.req('POST', '/api/v2/targets', { form: { name: 'dup.example' } })).statusCode, 409)
+  assert.equal((await w.req('DELETE', `/api/v2/workspaces/${ws}/members/${w.userId}`)).statusCode, 409, 'the last owner')
+  assert.equal((await w.req('POST', `/api/v2/workspaces/${ws}/members`, { body: { user_name: 'nobody', role: 'viewer' } })).statusCode, 404)
+  assert.equal((await w.req('DELETE', '/api/v2/schedules/999999')).statusCode, 404)
+  assert.equal((await w.req('POST', '/api/v2/schedules/999999/run')).statusCode, 404)
+  assert.equal((await w.req('DELETE', `/api/v2/workspaces/${ws}/invitations/999999`)).statusCode, 404)
+  assert.equal((await w.req('PATCH', '/api/v2/scan-settings/999999', { body: { name: 'x' } })).statusCode, 404)
+  assert.deepEqual(
+    (await entries()).slice(before).map((e) => e.action),
+    ['target.created'],
+    'only the one done change left an entry',
+  )
+  assert.equal(await workspaces(), made)
+  const owners = (await w.req('GET', `/api/v2/workspaces/${ws}/members`)).json().data.filter((m: any) => m.role === 'owner')
+  assert.deepEqual(
+    owners.map((m: any) => m.user_id),
+    [w.userId],
+    'a change refused halfway (the last owner) rolled back its own write',
+  )
+  // The entry is written in the change's transaction: a change that throws after writing takes its
+  // entry with it, and neither is seen.
+  const intent: AuditIntent = {
+    actorUserId: w.userId,
+    actor: 'alice',
+    client: null,
+    action: 'workspace.created',
+    objectType: 'workspace',
+    objectId: null,
+    workspace: null,
+    details: {},
+  }
+  await assert.rejects(
+    audited(
+      w.h.db,
+      intent,
+      async (trx) => {
+        const id = await createWorkspace(trx, w.userId, 'Never')
+        throw new Error(`boom after ${id}`)
+      },
+      () => true,
+    ),
+    /boom/,
+  )
+  assert.equal(await workspaces(), made)
+  assert.equal((await entries()).length, before + 1)
+  assert.equal(intent.written, undefined)
 })

@@ -1,10 +1,12 @@
 // Invitations and the audit log in the web interface, through inject: an owner makes a one-time link
 // on the Members page; a signed-in person joins with it once; a new person creates an account with
 // a password through another link and is signed in; a revoked link is dead. Sign-ins (done and
-// failed), keys and page actions leave one audit entry each, and no entry holds a password or token.
+// failed), keys and every audited page form leave one audit entry each (refused forms none), and no
+// entry holds a password or token.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startWard, type TestWard } from '../helpers/ward.js'
+import { isTerminal, startWard, waitForScan, type TestWard } from '../helpers/ward.js'
+import { AUDITED } from '../../src/api/audited-routes.js'
 import { cookieOf, PASSWORD, postSignIn, setPassword, signIn, type WebSession } from '../helpers/web.js'
 
 let w: TestWard
@@ -120,5 +122,95 @@ test('the Audit page lists the entries of the owned workspaces, escaped; a viewe
   assert.ok(!p.body.includes('<script>x()'), 'actor text is escaped')
   assert.match(p.body, /&lt;script&gt;x\(\)/)
   const carol = await signIn(w, 'carol')
-  assert.ok(!(await carol.get('/audit')).body.includes('audit-page.example'), "carol (a viewer) does not see the owner's log")
+  const carolPage = (await carol.get('/audit')).body
+  assert.ok(!carolPage.includes('audit-page.example'), "carol (a viewer) does not see the owner's log")
+  assert.match(carolPage, /data-testid="audit-intro">[^<]*in the workspaces you own/)
+  // alice, the first user, is the instance admin: the intro tells her she reads every entry.
+  assert.match(p.body, /data-testid="audit-intro">As an instance admin you see every entry of this Ward: all workspaces/)
+})
+
+test('every audited form of the web interface leaves exactly one entry; refused ones leave none', async () => {
+  const ws = w.workspaceId
+  const done = new Set<string>()
+  const all = async () => w.h.db.selectFrom('audit_log').selectAll().orderBy('id').execute()
+  const newest = async (table: 'targets' | 'scans' | 'schedules' | 'scan_settings' | 'workspaces') =>
+    (await w.h.db.selectFrom(table).select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id
+  const step = async (action: string, url: string, form: Record<string, string> = {}) => {
+    const before = (await all()).length
+    const r = await alice.post(url, form)
+    assert.ok([200, 303].includes(r.statusCode), `${url}: ${r.statusCode} ${r.body.slice(0, 200)}`)
+    const after = await all()
+    assert.equal(after.length, before + 1, `${url} left ${after.length - before} entries`)
+    assert.equal(after.at(-1)!.action, action, url)
+    assert.equal(after.at(-1)!.actor, 'alice')
+    done.add(`POST ${url}`)
+    return after.at(-1)!
+  }
+  const refused = async (url: string, form: Record<string, string>, status: number) => {
+    const before = (await all()).length
+    assert.equal((await alice.post(url, form)).statusCode, status, url)
+    assert.equal((await all()).length, before, `${url} refused, no entry`)
+  }
+  const made = await step('target.created', '/targets', { name: 'every-form.example' })
+  const target = await newest('targets')
+  assert.deepEqual([made.object_id, made.workspace_id], [String(target), ws])
+  await refused('/targets', { name: 'every-form.example' }, 409)
+  const started = await step('scan.started', '/scans/new', { tool_id: '9001', target_id: String(target), 'p.9001.steps': '1' })
+  const scan = await newest('scans')
+  assert.equal(started.object_id, String(scan))
+  await waitForScan(w, scan, isTerminal)
+  await step('scan.stopped', `/scans/${scan}/stop`)
+  const finding = (await w.h.db.selectFrom('findings').select('id').where('scan_id', '=', scan).executeTakeFirstOrThrow()).id
+  await step('finding.triaged', `/findings/${finding}/triage`, { status: 'accepted', reason: 'known' })
+  await step('scan_settings.created', '/scan-settings', { from_scan_id: String(scan), name: 'Every form' })
+  const settings = await newest('scan_settings')
+  await step('scan_settings.changed', `/scan-settings/${settings}/rename`, { name: 'Every form 2' })
+  await step('scan_settings.deleted', `/scan-settings/${settings}/delete`)
+  await step('schedule.created', '/schedules', { from_scan_id: String(scan), timing: 'interval', interval_minutes: '60' })
+  const schedule = await newest('schedules')
+  await step('schedule.paused', `/schedules/${schedule}/pause`)
+  await step('schedule.resumed', `/schedules/${schedule}/resume`)
+  await step('schedule.run', `/schedules/${schedule}/run`)
+  for (const s of await w.h.db.selectFrom('scans').select('id').where('id', '>', scan).execute()) await waitForScan(w, s.id, isTerminal)
+  await step('schedule.deleted', `/schedules/${schedule}/delete`)
+  await step('scan.deleted', `/scans/${scan}/delete`)
+  await step('target.deleted', `/targets/${target}/delete`)
+  await step('workspace.created', '/workspaces', { name: 'Every form' })
+  const other = await newest('workspaces')
+  await refused('/workspaces', { name: 'Every form' }, 409)
+  await step('workspace.renamed', `/workspaces/${other}/rename`, { name: 'Every form 2' })
+  await step('vpn_profile.created', '/vpn-profiles', {
+    name: 'office',
+    type: 'socks5',
+    host: '127.0.121.9',
+    port: '1080',
+    username: 'u',
+    password: 'proxy-pass-9',
+  })
+  const vpn = (await w.h.db.selectFrom('vpn_profiles').select('uuid').where('name', '=', 'office').executeTakeFirstOrThrow()).uuid
+  await step('workspace.vpn_profile_set', `/workspaces/${other}/vpn`, { vpn_profile_uuid: vpn })
+  await step('workspace.vpn_profile_set', `/workspaces/${other}/vpn`, { vpn_profile_uuid: '' })
+  await step('vpn_profile.deleted', `/vpn-profiles/${vpn}/delete`)
+  await step('member.added', `/workspaces/${other}/members`, { user_name: 'bob', role: 'viewer' })
+  await refused(`/workspaces/${other}/members`, { user_name: 'nobody', role: 'viewer' }, 404)
+  await step('member.changed', `/workspaces/${other}/members/${bobId}/role`, { role: 'member' })
+  await step('member.removed', `/workspaces/${other}/members/${bobId}/remove`)
+  await refused(`/workspaces/${other}/members/${w.userId}/remove`, {}, 409)
+  await step('invitation.created', `/workspaces/${other}/invitations`, { role: 'viewer' })
+  const invitation = (await w.h.db.selectFrom('workspace_invitations').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id
+  await step('invitation.revoked', `/workspaces/${other}/invitations/${invitation}/revoke`)
+  await step('key.created', '/profile/keys')
+  const key = (
+    await w.h.db.selectFrom('api_keys').select('id').where('user_id', '=', w.userId).orderBy('id', 'desc').executeTakeFirstOrThrow()
+  ).id
+  await step('key.revoked', `/profile/keys/${key}/revoke`)
+  await refused(`/profile/keys/${key}/revoke`, {}, 404)
+  const forms = Object.keys(AUDITED).filter((k) => !k.includes(' /api/') && k !== 'POST /sign-in')
+  const tried = [...done].map((u) => u.replace(/\/[0-9a-f-]{36}(?=\/|$)/, '/:uuid').replace(/\/\d+/g, '/:n'))
+  assert.deepEqual(
+    forms.filter((f) => !tried.includes(f.replace(/:[a-zA-Z]+/g, (m) => (m === ':uuid' ? m : ':n')))),
+    [],
+    'every audited web form is tried here (sign-in above)',
+  )
+  assert.ok(!JSON.stringify(await all()).includes('proxy-pass-9'), 'no secret in the log')
 })

@@ -9,6 +9,7 @@ import { Finding, FindingStatus } from '../schemas/findings.js'
 import { findingView } from '../../reports/finding-view.js'
 import { badRequest, notFound } from '../../domain/errors.js'
 import { getFinding } from '../../store/findings.js'
+import { audited } from '../../store/audit.js'
 import { groupHistory, updateFindingGroup, type FindingField } from '../../store/finding-history.js'
 import { toApiTime } from '../../store/time.js'
 
@@ -58,12 +59,12 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const f = await getFinding(db, c.userId, req.params.id, WRITER_ROLES)
       if (!f) throw await refusal(getFinding(db, c.userId, req.params.id), 'Finding')
       const reason = b.reason?.trim() || null
-      const updated = await updateFindingGroup(
+      const changes = { status: b.status, risk_level: b.risk_level, verified: b.verified }
+      const updated = await audited(
         db,
-        f,
-        { status: b.status, risk_level: b.risk_level, verified: b.verified },
-        reason,
-        c.userId,
+        req.audit,
+        (trx) => updateFindingGroup(trx, f, changes, reason, c.userId),
+        () => true,
       )
       return { data: findingView(updated) }
     },

@@ -8,6 +8,7 @@ import { Role } from '../schemas/members.js'
 import { createInvitation, openInvitations, revokeInvitation } from '../../store/invitations.js'
 import { getWorkspace } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
+import { audited } from '../../store/audit.js'
 import { notFound } from '../../domain/errors.js'
 import { notOwner } from '../../domain/access.js'
 
@@ -36,7 +37,12 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      const inv = await createInvitation(db, userId, req.params.id, req.body.role)
+      const inv = await audited(
+        db,
+        req.audit,
+        (trx) => createInvitation(trx, userId, req.params.id, req.body.role),
+        (inv) => !!inv && { objectId: inv.id },
+      )
       if (!inv) throw await refuse(userId, req.params.id)
       const [row] = (await openInvitations(db, userId, req.params.id)).filter((i) => i.id === inv.id)
       return reply.status(201).send({ data: { created_id: inv.id, path: `/invite/${inv.token}`, expires_at: toApiTime(row?.expires_at)! } })
@@ -75,7 +81,14 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      if (!(await revokeInvitation(db, userId, req.params.id, req.params.invitation_id))) {
+      if (
+        !(await audited(
+          db,
+          req.audit,
+          (trx) => revokeInvitation(trx, userId, req.params.id, req.params.invitation_id),
+          (ok) => ok,
+        ))
+      ) {
         const ws = await getWorkspace(db, userId, req.params.id)
         throw ws?.role === 'owner' ? notFound('Invitation') : await refuse(userId, req.params.id)
       }

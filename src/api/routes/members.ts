@@ -8,6 +8,8 @@ import { AddMemberBody, ChangeMemberBody, Member, MemberParams } from '../schema
 import { addMember, listMembers, removeMember, setMemberRole, type MemberChange } from '../../store/members.js'
 import { userByName } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
+import { audited } from '../../store/audit.js'
+import type { Db } from '../../store/db.js'
 import { notFound } from '../../domain/errors.js'
 import { memberChangeError } from '../../domain/access.js'
 
@@ -43,7 +45,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req, reply) => {
       const user = await userByName(db, req.body.user_name.trim())
       // An unknown name is told apart only after the caller proved to be an owner (inside addMember).
-      answer(await addMember(db, callerOf(req).userId, req.params.id, user?.id ?? 0, req.body.role), 'User')
+      const added = (trx: Db) => addMember(trx, callerOf(req).userId, req.params.id, user?.id ?? 0, req.body.role)
+      answer(await audited(db, req.audit, added, (r) => r === 'done' && { objectId: user!.id }), 'User')
       return reply.status(201).send({ data: { created_id: user!.id } })
     },
   })
@@ -57,7 +60,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 415, 429) },
     },
     handler: async (req, reply) => {
-      answer(await setMemberRole(db, callerOf(req).userId, req.params.id, req.params.user_id, req.body.role))
+      const changed = (trx: Db) => setMemberRole(trx, callerOf(req).userId, req.params.id, req.params.user_id, req.body.role)
+      answer(await audited(db, req.audit, changed, (r) => r === 'done'))
       return reply.status(204).send(null)
     },
   })
@@ -70,7 +74,14 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
     },
     handler: async (req, reply) => {
-      answer(await removeMember(db, callerOf(req).userId, req.params.id, req.params.user_id))
+      answer(
+        await audited(
+          db,
+          req.audit,
+          (trx) => removeMember(trx, callerOf(req).userId, req.params.id, req.params.user_id),
+          (r) => r === 'done',
+        ),
+      )
       // Their cached caller may name this workspace as the active one; the store moved it.
       app.callers.forgetUser(req.params.user_id)
       return reply.status(204).send(null)

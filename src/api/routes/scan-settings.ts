@@ -8,6 +8,7 @@ import { refusal } from '../../domain/access.js'
 import { notFound } from '../../domain/errors.js'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
+import { audited } from '../../store/audit.js'
 import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
 import { CreateScanSettingsBody, ScanSettings, ScanSettingsQuery, UpdateScanSettingsBody } from '../schemas/scan-settings.js'
 import { scanSettingsView } from '../views.js'
@@ -25,7 +26,12 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Created, ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req, reply) => {
-      const id = await saveScanSettings(db, callerOf(req), app.ward.tools, req.body)
+      const id = await audited(
+        db,
+        req.audit,
+        (trx) => saveScanSettings(trx, callerOf(req), app.ward.tools, req.body),
+        (id) => ({ objectId: id }),
+      )
       return reply.status(201).send({ data: { created_id: id } })
     },
   })
@@ -72,7 +78,14 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Data(ScanSettings), ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req) => ({
-      data: scanSettingsView(await changeScanSettings(db, callerOf(req), app.ward.tools, req.params.id, req.body)),
+      data: scanSettingsView(
+        await audited(
+          db,
+          req.audit,
+          (trx) => changeScanSettings(trx, callerOf(req), app.ward.tools, req.params.id, req.body),
+          () => true,
+        ),
+      ),
     }),
   })
 
@@ -85,8 +98,13 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      if (!(await deleteScanSettings(db, userId, req.params.id)))
-        throw await refusal(getScanSettings(db, userId, req.params.id), 'Scan settings')
+      const deleted = await audited(
+        db,
+        req.audit,
+        (trx) => deleteScanSettings(trx, userId, req.params.id),
+        (ok) => ok,
+      )
+      if (!deleted) throw await refusal(getScanSettings(db, userId, req.params.id), 'Scan settings')
       return reply.status(204).send(null)
     },
   })

@@ -10,6 +10,7 @@ import { scanView, testView } from '../views.js'
 import { createScan } from '../../domain/scans.js'
 import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
 import { deleteScan, getScan, getScanView, listScans, requestStop, type ScanViewRow } from '../../store/scans.js'
+import { audited } from '../../store/audit.js'
 import { scanLogs, scanTests } from '../../store/results.js'
 import { queueReader } from '../../store/queue.js'
 import { publish } from '../../store/notify.js'
@@ -55,6 +56,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         callerOf(req),
         { tools: app.ward.tools, targetBlocklist: app.ward.blocklist, callbackBlocklist, resolveVpnProfile: app.ward.resolveVpnProfile },
         req.body,
+        req.audit,
       )
       return reply.status(201).send({ data: { created_id: r.scanId, target_id: r.targetId } })
     },
@@ -95,6 +97,13 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
+  scanChangeRoutes(app)
+  scanResultRoutes(app)
+}
+
+/** Deleting and stopping a scan (each audited, api/audited-routes.ts). */
+function scanChangeRoutes(app: RouteApp) {
+  const { db } = app.ward
   app.delete('/scans/:id', {
     schema: {
       tags: ['scans'],
@@ -104,7 +113,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      const r = await deleteScan(db, userId, req.params.id)
+      const r = await audited(
+        db,
+        req.audit,
+        (trx) => deleteScan(trx, userId, req.params.id),
+        (r) => r === 'deleted',
+      )
       if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
       if (r === 'active') throw conflict('Scan is waiting or running: stop it before deleting it')
       return reply.status(204).send(null)
@@ -120,14 +134,18 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      const r = await requestStop(db, userId, req.params.id)
+      // Stopping an ended scan is a done no-op (204), recorded like any stop.
+      const r = await audited(
+        db,
+        req.audit,
+        (trx) => requestStop(trx, userId, req.params.id),
+        (r) => r !== 'missing',
+      )
       if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
       if (r === 'requested') publish({ type: 'stop', scanId: req.params.id })
       return reply.status(204).send(null)
     },
   })
-
-  scanResultRoutes(app)
 }
 
 /** A scan's findings in one of the export formats (SARIF, CSV, JUnit, Markdown). */

@@ -11,6 +11,7 @@ import { changeSchedule, createSchedule, setSchedulePaused } from '../../domain/
 import { notFound } from '../../domain/errors.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { deleteSchedule, getSchedule, listSchedules, runScheduleNow, scheduleHistory } from '../../store/schedules.js'
+import { audited } from '../../store/audit.js'
 import { publish } from '../../store/notify.js'
 import type { Db } from '../../store/db.js'
 import type { ScheduleRow } from '../../store/schema.js'
@@ -49,7 +50,12 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Created, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
     },
     handler: async (req, reply) => {
-      const id = await createSchedule(db, callerOf(req), rules(), req.body)
+      const id = await audited(
+        db,
+        req.audit,
+        (trx) => createSchedule(trx, callerOf(req), rules(), req.body),
+        (id) => ({ objectId: id }),
+      )
       return reply.status(201).send({ data: { created_id: id } })
     },
   })
@@ -91,7 +97,12 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req) => {
       const c = callerOf(req)
-      await changeSchedule(db, c, rules(), req.params.id, req.body)
+      await audited(
+        db,
+        req.audit,
+        (trx) => changeSchedule(trx, c, rules(), req.params.id, req.body),
+        () => true,
+      )
       return one(db, c.userId, req.params.id)
     },
   })
@@ -116,7 +127,12 @@ function scheduleActionRoutes(app: RouteApp) {
       },
       handler: async (req) => {
         const c = callerOf(req)
-        await setSchedulePaused(db, c, req.params.id, paused)
+        await audited(
+          db,
+          req.audit,
+          (trx) => setSchedulePaused(trx, c, req.params.id, paused),
+          () => true,
+        )
         return one(db, c.userId, req.params.id)
       },
     })
@@ -130,7 +146,12 @@ function scheduleActionRoutes(app: RouteApp) {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      const run = await runScheduleNow(db, userId, req.params.id)
+      const run = await audited(
+        db,
+        req.audit,
+        (trx) => runScheduleNow(trx, userId, req.params.id),
+        (run) => run !== null,
+      )
       if (!run) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')
       if (run.scanIds.length) publish({ type: 'queued' })
       return reply.status(201).send({ data: { created_ids: run.scanIds, skipped: run.outcome === 'skipped', message: run.message ?? '' } })
@@ -146,7 +167,13 @@ function scheduleActionRoutes(app: RouteApp) {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      if (!(await deleteSchedule(db, userId, req.params.id))) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')
+      const deleted = await audited(
+        db,
+        req.audit,
+        (trx) => deleteSchedule(trx, userId, req.params.id),
+        (ok) => ok,
+      )
+      if (!deleted) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')
       return reply.status(204).send(null)
     },
   })

@@ -6,6 +6,7 @@ import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js
 import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
 import { createTarget } from '../../domain/targets.js'
 import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
+import { audited } from '../../store/audit.js'
 import { conflict, notFound } from '../../domain/errors.js'
 import type { TargetRow } from '../../store/schema.js'
 
@@ -44,11 +45,13 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const b = req.body
-      const r = await createTarget(db, callerOf(req), app.ward.blocklist, {
-        name: b.name,
-        description: b.description,
-        workspaceId: b.workspace_id,
-      })
+      const r = await audited(
+        db,
+        req.audit,
+        (trx) =>
+          createTarget(trx, callerOf(req), app.ward.blocklist, { name: b.name, description: b.description, workspaceId: b.workspace_id }),
+        (r) => ({ objectId: r.id }),
+      )
       return reply.status(201).send({ data: { created_id: r.id } })
     },
   })
@@ -76,7 +79,12 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
-      const r = await deleteTarget(db, userId, req.params.id)
+      const r = await audited(
+        db,
+        req.audit,
+        (trx) => deleteTarget(trx, userId, req.params.id),
+        (r) => r === 'deleted',
+      )
       if (r === 'missing') throw await refusal(getTarget(db, userId, req.params.id), 'Target')
       if (r === 'running') throw conflict('Target has running scans: stop them before deleting the target')
       return reply.status(204).send(null)

@@ -1,7 +1,7 @@
 // VPN profiles API and a workspace's default profile. Another user's uuid is a 404 like an unknown one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { callerOf } from '../context.js'
+import { callerOf, type RouteApp } from '../context.js'
 import { writableWorkspace } from '../../domain/access.js'
 import { Data, NoContent, errors } from '../schemas/common.js'
 import {
@@ -24,6 +24,7 @@ import { newVpnProfile, vpnProfileView } from '../../domain/vpn.js'
 import { conflict, notFound } from '../../domain/errors.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { isUniqueViolation } from '../../domain/targets.js'
+import { audited } from '../../store/audit.js'
 
 export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
@@ -52,7 +53,12 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req, reply) => {
       const row = newVpnProfile(callerOf(req).userId, req.body, scopesOf(app.ward.config).vpnHost)
       try {
-        const uuid = await insertVpnProfile(db, row)
+        const uuid = await audited(
+          db,
+          req.audit,
+          (trx) => insertVpnProfile(trx, row),
+          (uuid) => ({ objectId: uuid }),
+        )
         return reply.status(201).send({ data: { created_id: uuid } })
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict(`VPN profile "${row.name}" already exists`)
@@ -84,7 +90,12 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent, ...errors(400, 401, 404, 409, 429) },
     },
     handler: async (req, reply) => {
-      const r = await deleteVpnProfile(db, callerOf(req).userId, req.params.uuid)
+      const r = await audited(
+        db,
+        req.audit,
+        (trx) => deleteVpnProfile(trx, callerOf(req).userId, req.params.uuid),
+        (r) => r === 'deleted',
+      )
       if (r === 'missing') throw notFound('VPN profile')
       if (r === 'running')
         throw conflict('VPN profile is used by a running scan: stop the scan or wait for it to end before deleting the profile')
@@ -92,6 +103,12 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
+  workspaceVpnRoute(app)
+}
+
+/** A workspace's default VPN profile. */
+function workspaceVpnRoute(app: RouteApp) {
+  const { db } = app.ward
   app.put('/workspaces/:id/vpn_profile', {
     schema: {
       tags: ['workspaces'],
@@ -105,7 +122,15 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const uuid = req.body.vpn_profile_uuid
       await writableWorkspace(db, callerOf(req), req.params.id)
       if (uuid !== null && !(await getVpnProfile(db, userId, uuid))) throw notFound('VPN profile')
-      if (!(await setWorkspaceVpnProfile(db, userId, req.params.id, uuid))) throw notFound('Workspace')
+      if (
+        !(await audited(
+          db,
+          req.audit,
+          (trx) => setWorkspaceVpnProfile(trx, userId, req.params.id, uuid),
+          (ok) => ok,
+        ))
+      )
+        throw notFound('Workspace')
       return reply.status(204).send(null)
     },
   })

@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../../domain/errors.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 import { Role } from '../schemas/members.js'
 import { deleteWorkspace } from '../../store/workspace-deletion.js'
+import { audited } from '../../store/audit.js'
 import { memberChangeError } from '../../domain/access.js'
 import { auditActorOf } from '../plugins/audit.js'
 
@@ -53,7 +54,12 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = req.body.name.trim()
       if (!name || /[\u0000-\u001f]/.test(name)) throw badRequest('Invalid parameters: name must be a non-empty single line')
       try {
-        const id = await createWorkspace(db, callerOf(req).userId, name)
+        const id = await audited(
+          db,
+          req.audit,
+          (trx) => createWorkspace(trx, callerOf(req).userId, name),
+          (id) => ({ objectId: id }),
+        )
         return reply.status(201).send({ data: { created_id: id } })
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict(`Workspace "${name}" already exists`)

@@ -1,5 +1,6 @@
 // The Audit page: the audit log of the workspaces the signed-in person owns (and their own sign-ins
-// and keys), newest first, filtered by action or workspace. Every value is escaped by the html tag.
+// and keys; an instance admin reads every entry, and the intro says which), newest first, filtered
+// by action or workspace. Every value is escaped by the html tag.
 import type { FastifyInstance } from 'fastify'
 import { listAudit } from '../../store/audit.js'
 import { toApiTime } from '../../store/time.js'
@@ -26,7 +27,11 @@ export function auditPages(app: FastifyInstance, ctx: WebContext) {
     ])
     const names = new Map(ws.all.map((w) => [w.id, w.name]))
     const body = html`<h1>Audit log</h1>
-<p class="muted">Who signed in, created, started, stopped, deleted or triaged what, in the workspaces you own. Entries are never changed.</p>
+${
+  u.isAdmin
+    ? html`<p class="muted" data-testid="audit-intro">As an instance admin you see every entry of this Ward: all workspaces, not only the ones you own, every sign-in and key, and changes of users and deleted workspaces. Owners who are not admins see only their own workspaces' entries and their own sign-ins and keys. Entries are never changed.</p>`
+    : html`<p class="muted" data-testid="audit-intro">Who signed in, created, started, stopped, deleted or triaged what, in the workspaces you own, and your own sign-ins and keys. Entries are never changed.</p>`
+}
 <form method="get" action="/audit" class="filters">
   <div><label for="a-action">Action</label><input type="text" id="a-action" name="action" value="${action ?? ''}" placeholder="scan.started"></div>
   <div><label for="a-ws">Workspace</label><select id="a-ws" name="workspace_id"><option value="">all</option>${ws.all.filter((w) => w.role === 'owner').map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>

@@ -4,6 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { WardError } from '../../domain/errors.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../domain/passwords.js'
 import { dbRateLimitStore } from '../../store/rate-limits.js'
+import { audited, type AuditIntent } from '../../store/audit.js'
+import type { Db } from '../../store/db.js'
+import { failedIntent } from '../../api/plugins/audit.js'
 import {
   createSession,
   deleteExpiredSessions,
@@ -84,14 +87,29 @@ export function preSession(config: WebContext['config']): PreSession {
 const PASSWORDS_OFF = 'Password sign-in is turned off on this Ward (WARD_PASSWORD_SIGNIN=off): sign in with single sign-on.'
 
 /** Opens a web session for a user who proved who they are, and sets its cookie. */
-export async function openSession(ctx: WebContext, req: FastifyRequest, reply: FastifyReply, userId: number) {
+export async function openSession(ctx: WebContext, req: FastifyRequest, reply: FastifyReply, userId: number, audit?: AuditIntent) {
   const { db, config } = ctx
-  const s = await createSession(db, userId, config.web.sessionMs)
+  // A sign-in's entry is written with its session (audit), or by the caller (single sign-on, invitations).
+  const s = await audited(
+    db,
+    audit,
+    (trx) => createSession(trx, userId, config.web.sessionMs),
+    () => true,
+  )
   // Ended sessions are swept at sign-in: no timer of its own, and the table stays small.
   void deleteExpiredSessions(db).catch((e) => req.log.warn({ err: e }, 'could not sweep expired web sessions'))
   reply.setCookie(SESSION_COOKIE, s.id, { ...preSession(config).cookieOpts(req), maxAge: Math.floor(config.web.sessionMs / 1000) })
   return s
 }
+
+/** A refused sign-in changes nothing but the attempt counters (kept apart, in rate_limits): its entry is all it writes. */
+const recordFailure = (db: Db, req: FastifyRequest) =>
+  audited(
+    db,
+    failedIntent(req),
+    async () => true,
+    () => true,
+  )
 
 /** Sign-in with a password; failed attempts are limited per user name and per client address. */
 function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
@@ -114,6 +132,7 @@ function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
     const [byUser, byIp] = await Promise.all(keys.map(failures))
     if (byUser! >= config.web.signInLimit || byIp! >= config.web.signInLimit * 3) {
       req.log.warn({ user: name, ip: req.ip }, 'web sign-in refused: too many attempts')
+      await recordFailure(db, req)
       reply.header('retry-after', String(Math.ceil(config.web.signInWindowMs / 1000)))
       return signInForm(pre, req, reply, {
         error: `Too many sign-in attempts; try again in ${Math.ceil(config.web.signInWindowMs / 60000)} minutes.`,
@@ -127,6 +146,7 @@ function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
     const ok = await verifyPassword(password, user?.password_hash ?? null)
     if (!user || !ok) {
       await Promise.all(keys.map(fail))
+      await recordFailure(db, req)
       req.log.warn({ user: name, ip: req.ip, known: !!user }, 'web sign-in failed')
       return signInForm(pre, req, reply, {
         error: 'Wrong user name or password.',
@@ -136,7 +156,7 @@ function signInRoute(app: FastifyInstance, ctx: WebContext, pre: PreSession) {
         resume: resumeOf(b),
       })
     }
-    const s = await openSession(ctx, req, reply, user.id)
+    const s = await openSession(ctx, req, reply, user.id, req.audit)
     req.log.info({ userId: user.id, ip: req.ip }, 'web sign-in')
     reply.clearCookie(SIGNIN_COOKIE, { path: '/' })
     const resume = resumeOf(b)

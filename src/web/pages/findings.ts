@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { getFinding, listFindings } from '../../store/findings.js'
 import { groupHistory, updateFindingGroup } from '../../store/finding-history.js'
+import { audited } from '../../store/audit.js'
 import { testWithFindings } from '../../store/results.js'
 import { getScan } from '../../store/scans.js'
 import { targetNames } from '../../store/web-lists.js'
@@ -210,12 +211,12 @@ function findingPage(app: FastifyInstance, ctx: WebContext) {
     if (f.risk_level !== undefined && risk === undefined)
       return renderFinding(db, req, reply, 'The risk must be info, low, medium, high or critical', 400)
     const reason = (f.reason ?? '').trim().slice(0, 2000) || null
-    await updateFindingGroup(
+    const changes = { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' }
+    await audited(
       db,
-      row,
-      { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' },
-      reason,
-      u.userId,
+      req.audit,
+      (trx) => updateFindingGroup(trx, row, changes, reason, u.userId),
+      () => true,
     )
     return reply.redirect(`/findings/${id}?ok=finding-triaged`, 303)
   })

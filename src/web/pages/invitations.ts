@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { acceptInvitation, createInvitation, invitationByToken, openInvitations, revokeInvitation } from '../../store/invitations.js'
 import { createUser, userByName } from '../../store/accounts.js'
 import { createSession, newToken, setPasswordHash } from '../../store/web-sessions.js'
-import { appendAudit } from '../../store/audit.js'
+import { appendAudit, audited } from '../../store/audit.js'
+import { inTransaction } from '../../store/db.js'
 import { ROLES, type Role } from '../../store/members.js'
 import { when } from '../time.js'
 import { hashPassword, passwordProblem } from '../../domain/passwords.js'
@@ -60,18 +61,29 @@ function ownerInvitationRoutes(app: FastifyInstance, ctx: WebContext, renderMemb
   app.post('/workspaces/:id/invitations', async (req, reply) => {
     const role = formOf(req).role as Role
     if (!ROLES.includes(role)) throw badRequest(`The role must be one of ${ROLES.join(', ')}`)
-    const inv = await createInvitation(db, req.webUser!.userId, wsIdOf(req), role)
+    const inv = await audited(
+      db,
+      req.audit,
+      (trx) => createInvitation(trx, req.webUser!.userId, wsIdOf(req), role),
+      (inv) => !!inv && { objectId: inv.id },
+    )
     if (!inv) return renderMembers(req, reply, { error: notOwner().message, status: 403 })
     return renderMembers(req, reply, { link: `${req.protocol}://${req.host}/invite/${inv.token}` })
   })
 
   app.post('/workspaces/:id/invitations/:invitationId/revoke', async (req, reply) => {
     if (
-      !(await revokeInvitation(
+      !(await audited(
         db,
-        req.webUser!.userId,
-        wsIdOf(req),
-        idOf((req.params as { invitationId: string }).invitationId, 'Invitation'),
+        req.audit,
+        (trx) =>
+          revokeInvitation(
+            trx,
+            req.webUser!.userId,
+            wsIdOf(req),
+            idOf((req.params as { invitationId: string }).invitationId, 'Invitation'),
+          ),
+        (ok) => ok,
       ))
     )
       return renderMembers(req, reply, { error: 'Only an owner can revoke an invitation, and only an open one.', status: 403 })
@@ -172,18 +184,23 @@ async function invitation(db: WebContext['db'], token: string) {
 /** Joins and records the use (the invitation's workspace is known only here). */
 async function join(ctx: WebContext, req: FastifyRequest, userId: number, actor: string, token: string) {
   const { db } = ctx
-  const used = await acceptInvitation(db, token, userId)
+  // The membership and its entry commit together.
+  const used = await inTransaction(db, async (trx) => {
+    const u = await acceptInvitation(trx, token, userId)
+    if (u)
+      await appendAudit(trx, {
+        workspaceId: u.workspaceId,
+        actorUserId: userId,
+        actor,
+        client: req.ip,
+        action: 'invitation.used',
+        objectType: 'invitation',
+        objectId: u.id,
+        details: { role: u.role },
+      })
+    return u
+  })
   if (!used)
     throw new WardError(404, 'This invitation was used, revoked or has expired in the meantime: ask the workspace owner for a new link.')
-  await appendAudit(db, {
-    workspaceId: used.workspaceId,
-    actorUserId: userId,
-    actor,
-    client: req.ip,
-    action: 'invitation.used',
-    objectType: 'invitation',
-    objectId: used.id,
-    details: { role: used.role },
-  })
   ctx.forgetUser?.(userId)
 }

@@ -14,6 +14,8 @@ import {
 } from '../../store/members.js'
 import { userByName } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
+import { audited } from '../../store/audit.js'
+import type { Db } from '../../store/db.js'
 import { badRequest, notFound } from '../../domain/errors.js'
 import { isOwner, memberChangeError } from '../../domain/access.js'
 import { userOf, type WebContext } from '../context.js'
@@ -101,8 +103,11 @@ ${manage ? await invitationSection(req, db, id, link) : ''}
     return change(
       req,
       reply,
-      async () =>
-        addMember(db, userOf(req).userId, wsIdOf(req), (await userByName(db, (f.user_name ?? '').trim()))?.id ?? 0, roleOf(f.role)),
+      async () => {
+        const userId = (await userByName(db, (f.user_name ?? '').trim()))?.id ?? 0
+        const added = (trx: Db) => addMember(trx, userOf(req).userId, wsIdOf(req), userId, roleOf(f.role))
+        return audited(db, req.audit, added, (r) => r === 'done' && { objectId: userId })
+      },
       'member-added',
       'User',
     )
@@ -112,14 +117,11 @@ ${manage ? await invitationSection(req, db, id, link) : ''}
     change(
       req,
       reply,
-      async () =>
-        setMemberRole(
-          db,
-          userOf(req).userId,
-          wsIdOf(req),
-          idOf((req.params as { userId: string }).userId, 'Member'),
-          roleOf(formOf(req).role),
-        ),
+      async () => {
+        const member = idOf((req.params as { userId: string }).userId, 'Member')
+        const changed = (trx: Db) => setMemberRole(trx, userOf(req).userId, wsIdOf(req), member, roleOf(formOf(req).role))
+        return audited(db, req.audit, changed, (r) => r === 'done')
+      },
       'member-changed',
     ),
   )
@@ -128,7 +130,14 @@ ${manage ? await invitationSection(req, db, id, link) : ''}
     const removed = idOf((req.params as { userId: string }).userId, 'Member')
     // An owner who leaves can no longer see the page: back to the workspaces list then.
     const to = removed === userOf(req).userId ? '/workspaces' : undefined
-    const r = await change(req, reply, () => removeMember(db, userOf(req).userId, wsIdOf(req), removed), 'member-removed', 'Member', to)
+    const remove = () =>
+      audited(
+        db,
+        req.audit,
+        (trx) => removeMember(trx, userOf(req).userId, wsIdOf(req), removed),
+        (r) => r === 'done',
+      )
+    const r = await change(req, reply, remove, 'member-removed', 'Member', to)
     ctx.forgetUser?.(removed)
     return r
   })

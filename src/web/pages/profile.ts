@@ -2,6 +2,7 @@
 // shown once with reveal and copy), creating and revoking keys, changing your password.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createApiKey } from '../../store/accounts.js'
+import { audited } from '../../store/audit.js'
 import { countUserTargets } from '../../store/targets.js'
 import { hashPassword, passwordProblem, verifyPassword } from '../../domain/passwords.js'
 import { licenceValid } from '../../domain/targets.js'
@@ -27,7 +28,12 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
   // page clears, so reloading the page shows the list again instead of creating another key.
   app.post('/profile/keys', async (req, reply) => {
     const u = userOf(req)
-    const key = await createApiKey(db, u.userId)
+    const key = await audited(
+      db,
+      req.audit,
+      (trx) => createApiKey(trx, u.userId),
+      (key) => !!key,
+    )
     req.log.info({ userId: u.userId }, 'API key created in the web interface')
     reply.setCookie(NEW_KEY_COOKIE, secretsOf(db).seal(`${u.userId}:${key!}`), {
       path: '/profile',
@@ -41,7 +47,15 @@ export function profilePages(app: FastifyInstance, ctx: WebContext) {
 
   app.post('/profile/keys/:id/revoke', async (req, reply) => {
     const u = userOf(req)
-    if (!(await revokeOwnKey(db, u.userId, idOf((req.params as { id: string }).id, 'API key'))))
+    const id = idOf((req.params as { id: string }).id, 'API key')
+    if (
+      !(await audited(
+        db,
+        req.audit,
+        (trx) => revokeOwnKey(trx, u.userId, id),
+        (ok) => ok,
+      ))
+    )
       return renderProfile(db, req, reply, { error: 'That key does not exist or is already revoked.', status: 404 })
     ctx.forgetUser?.(u.userId)
     return reply.redirect('/profile?ok=key-revoked', 303)

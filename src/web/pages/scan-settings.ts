@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { notFound } from '../../domain/errors.js'
 import { viewerRefused } from '../../domain/access.js'
+import { audited } from '../../store/audit.js'
+import type { Db } from '../../store/db.js'
 import { hideSealed } from '../../api/views.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
 import { getScan } from '../../store/scans.js'
@@ -35,7 +37,8 @@ export function scanSettingsPages(app: FastifyInstance, ctx: WebContext) {
   app.post('/scan-settings', async (req, reply) => {
     const f = formOf(req)
     const from = f.from_scan_id && /^\d{1,15}$/.test(f.from_scan_id) ? Number(f.from_scan_id) : -1
-    const r = await attempt(() => saveScanSettings(db, userOf(req), tools, { name: f.name ?? '', from_scan_id: from }))
+    const save = (trx: Db) => saveScanSettings(trx, userOf(req), tools, { name: f.name ?? '', from_scan_id: from })
+    const r = await attempt(() => audited(db, req.audit, save, (id) => ({ objectId: id })))
     if (!r.ok) return renderSettings(ctx, req, reply, { error: newScanWords(r.message), status: r.status, form: f })
     return reply.redirect(`/scan-settings?ok=settings-saved#settings-${r.value}`, 303)
   })
@@ -47,13 +50,20 @@ export function scanSettingsPages(app: FastifyInstance, ctx: WebContext) {
   }
   app.post('/scan-settings/:id/rename', async (req, reply) => {
     const id = await loadId(req)
-    const r = await attempt(() => changeScanSettings(db, userOf(req), tools, id, { name: formOf(req).name ?? '' }))
+    const rename = (trx: Db) => changeScanSettings(trx, userOf(req), tools, id, { name: formOf(req).name ?? '' })
+    const r = await attempt(() => audited(db, req.audit, rename, () => true))
     if (!r.ok) return renderSettings(ctx, req, reply, { error: newScanWords(r.message), status: r.status })
     return reply.redirect(`/scan-settings?ok=settings-renamed#settings-${id}`, 303)
   })
   app.post('/scan-settings/:id/delete', async (req, reply) => {
     const id = await loadId(req)
-    if (!(await deleteScanSettings(db, userOf(req).userId, id))) throw viewerRefused()
+    const deleted = await audited(
+      db,
+      req.audit,
+      (trx) => deleteScanSettings(trx, userOf(req).userId, id),
+      (ok) => ok,
+    )
+    if (!deleted) throw viewerRefused()
     return reply.redirect('/scan-settings?ok=settings-deleted', 303)
   })
 }

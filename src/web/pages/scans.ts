@@ -8,6 +8,7 @@ import { scopesOf } from '../../toolkit/scope.js'
 import { badRequest, notFound } from '../../domain/errors.js'
 import { viewerRefused } from '../../domain/access.js'
 import { deleteScan, getScan, listScans, requestStop, toolParamsOf } from '../../store/scans.js'
+import { audited } from '../../store/audit.js'
 import { getScanSettings } from '../../store/scan-settings.js'
 import { scanFindings, scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
@@ -353,6 +354,7 @@ function newScanPosts(
           // What the form does not show (URL options) comes from the earlier scan of the same tool.
           ...(p.from ? { from_scan_id: p.from.id } : {}),
         },
+        req.audit,
       )
     })
     if (!r.ok) return renderNew(req, reply, { error: newScanWords(r.message), status: r.status, form: f })
@@ -463,7 +465,12 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
 
   app.post('/scans/:id/stop', async (req, reply) => {
     const s = await loadScan(req)
-    const r = await requestStop(db, userOf(req).userId, s.id)
+    const r = await audited(
+      db,
+      req.audit,
+      (trx) => requestStop(trx, userOf(req).userId, s.id),
+      (r) => r !== 'missing',
+    )
     // The scan could be read (loadScan): nothing to stop means the caller's role refused it.
     if (r === 'missing') throw viewerRefused()
     if (r === 'requested') publish({ type: 'stop', scanId: s.id })
@@ -472,7 +479,12 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
 
   app.post('/scans/:id/delete', async (req, reply) => {
     const s = await loadScan(req)
-    const r = await deleteScan(db, userOf(req).userId, s.id)
+    const r = await audited(
+      db,
+      req.audit,
+      (trx) => deleteScan(trx, userOf(req).userId, s.id),
+      (r) => r === 'deleted',
+    )
     if (r === 'missing') throw viewerRefused()
     if (r === 'active') return renderList(req, reply, 'This scan is waiting or running: stop it first, then delete it.', 409)
     return reply.redirect('/scans?ok=scan-deleted', 303)

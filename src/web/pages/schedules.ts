@@ -4,6 +4,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createSchedule, setSchedulePaused } from '../../domain/schedules.js'
 import { notFound } from '../../domain/errors.js'
+import { viewerRefused } from '../../domain/access.js'
+import { audited } from '../../store/audit.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { deleteSchedule, getSchedule, listSchedules, runScheduleNow, scheduleHistory } from '../../store/schedules.js'
 import { getScan } from '../../store/scans.js'
@@ -41,17 +43,23 @@ export function schedulePages(app: FastifyInstance, ctx: WebContext) {
     const f = formOf(req)
     const byInterval = (f.timing ?? 'interval') === 'interval'
     const r = await attempt(() =>
-      createSchedule(db, userOf(req), rules, {
-        name: f.name?.trim() || undefined,
-        ...(num(f.from_scan_id)
-          ? { from_scan_id: num(f.from_scan_id) }
-          : num(f.settings_id)
-            ? { settings_id: num(f.settings_id), target_id: num(f.target_id) ?? -1 }
-            : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
-        ...(byInterval
-          ? { interval_minutes: num(f.interval_minutes) ?? 0 }
-          : { cron: f.cron ?? '', timezone: f.timezone?.trim() || 'UTC' }),
-      } as Parameters<typeof createSchedule>[3]),
+      audited(
+        db,
+        req.audit,
+        (trx) =>
+          createSchedule(trx, userOf(req), rules, {
+            name: f.name?.trim() || undefined,
+            ...(num(f.from_scan_id)
+              ? { from_scan_id: num(f.from_scan_id) }
+              : num(f.settings_id)
+                ? { settings_id: num(f.settings_id), target_id: num(f.target_id) ?? -1 }
+                : { tool_id: num(f.tool_id) ?? -1, target_id: num(f.target_id) ?? -1 }),
+            ...(byInterval
+              ? { interval_minutes: num(f.interval_minutes) ?? 0 }
+              : { cron: f.cron ?? '', timezone: f.timezone?.trim() || 'UTC' }),
+          } as Parameters<typeof createSchedule>[3]),
+        (id) => ({ objectId: id }),
+      ),
     )
     if (!r.ok) return renderSchedules(db, toolList, req, reply, { error: newScanWords(r.message), status: r.status, form: f })
     return reply.redirect(`/schedules?ok=schedule-created#schedule-${r.value}`, 303)
@@ -68,17 +76,36 @@ export function schedulePages(app: FastifyInstance, ctx: WebContext) {
   ] as const)
     app.post(`/schedules/:id/${verb}`, async (req, reply) => {
       const id = await loadId(req)
-      await setSchedulePaused(db, userOf(req), id, paused)
+      await audited(
+        db,
+        req.audit,
+        (trx) => setSchedulePaused(trx, userOf(req), id, paused),
+        () => true,
+      )
       return reply.redirect(`/schedules?ok=schedule-${verb}d#schedule-${id}`, 303)
     })
   app.post('/schedules/:id/run', async (req, reply) => {
     const id = await loadId(req)
-    const run = await runScheduleNow(db, userOf(req).userId, id)
-    if (run?.scanIds.length) publish({ type: 'queued' })
-    return reply.redirect(`/schedules${qs({ ok: run?.outcome === 'skipped' ? 'schedule-skipped' : 'schedule-run' })}#schedule-${id}`, 303)
+    const run = await audited(
+      db,
+      req.audit,
+      (trx) => runScheduleNow(trx, userOf(req).userId, id),
+      (run) => run !== null,
+    )
+    // The schedule could be read (loadId): nothing run means the caller's role refused it.
+    if (!run) throw viewerRefused()
+    if (run.scanIds.length) publish({ type: 'queued' })
+    return reply.redirect(`/schedules${qs({ ok: run.outcome === 'skipped' ? 'schedule-skipped' : 'schedule-run' })}#schedule-${id}`, 303)
   })
   app.post('/schedules/:id/delete', async (req, reply) => {
-    await deleteSchedule(db, userOf(req).userId, await loadId(req))
+    const id = await loadId(req)
+    const deleted = await audited(
+      db,
+      req.audit,
+      (trx) => deleteSchedule(trx, userOf(req).userId, id),
+      (ok) => ok,
+    )
+    if (!deleted) throw viewerRefused()
     return reply.redirect('/schedules?ok=schedule-deleted', 303)
   })
 }

@@ -4,7 +4,8 @@
 // Every outcome leaves one audit entry; a refused one a 4xx page and no session.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { grantsFor, groupsOf, userNameOf } from '../../domain/sso-claims.js'
-import { appendAudit } from '../../store/audit.js'
+import { appendAudit, type AuditIntent } from '../../store/audit.js'
+import { inTransaction } from '../../store/db.js'
 import { syncGroupMemberships, userForIdentity } from '../../store/sso.js'
 import { isDisabledUser } from '../../store/instance-admin.js'
 import type { WebContext } from '../context.js'
@@ -95,7 +96,7 @@ export function ssoPages(app: FastifyInstance, ctx: WebContext, oidc: OidcClient
         message: 'This account is disabled: an instance admin of Ward can enable it again.',
         reason: 'account disabled',
       })
-    await openSession(ctx, req, reply, user.userId)
+    await openSession(ctx, req, reply, user.userId, user.audit)
     return reply.redirect(pending.next, 303)
   })
 }
@@ -111,32 +112,38 @@ async function signedIn(ctx: WebContext, req: FastifyRequest, id: Awaited<Return
   // A disabled account gets no session and no membership changes: the caller refuses the sign-in.
   if (await isDisabledUser(db, user.userId)) return null
   if (s.groupRoles) {
-    const changes = await syncGroupMemberships(db, user.userId, grantsFor(groupsOf(id.claims, s.groupsClaim), s.groupRoles))
-    for (const c of changes)
-      await appendAudit(db, {
-        workspaceId: c.workspaceId,
-        actorUserId: null,
-        actor: 'system',
-        client: req.ip,
-        action: c.action,
-        objectType: 'user',
-        objectId: user.userId,
-        details: { user_name: user.name, ...(c.role ? { role: c.role } : {}), via: 'WARD_OIDC_GROUP_ROLES' },
-      })
+    const grants = grantsFor(groupsOf(id.claims, s.groupsClaim), s.groupRoles)
+    // Each membership change commits with its entry.
+    const changes = await inTransaction(db, async (trx) => {
+      const done = await syncGroupMemberships(trx, user.userId, grants)
+      for (const c of done)
+        await appendAudit(trx, {
+          workspaceId: c.workspaceId,
+          actorUserId: null,
+          actor: 'system',
+          client: req.ip,
+          action: c.action,
+          objectType: 'user',
+          objectId: user.userId,
+          details: { user_name: user.name, ...(c.role ? { role: c.role } : {}), via: 'WARD_OIDC_GROUP_ROLES' },
+        })
+      return done
+    })
     if (changes.length) ctx.forgetUser?.(user.userId)
   }
-  await appendAudit(db, {
-    workspaceId: null,
+  // The sign-in's entry is written with its session (openSession).
+  const audit: AuditIntent = {
     actorUserId: user.userId,
     actor: user.name,
     client: req.ip,
     action: 'sign_in.succeeded',
     objectType: 'user',
-    objectId: user.userId,
+    objectId: String(user.userId),
+    workspace: null,
     details: { method: 'oidc', issuer: id.issuer, ...(user.created ? { account: 'created' } : {}) },
-  })
+  }
   req.log.info({ userId: user.userId, ip: req.ip }, 'web sign-in through single sign-on')
-  return user
+  return { ...user, audit }
 }
 
 async function refuse(ctx: WebContext, req: FastifyRequest, reply: FastifyReply, r: { status: number; message: string; reason: string }) {

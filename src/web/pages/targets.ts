@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createTarget } from '../../domain/targets.js'
 import { deleteTarget, getTarget } from '../../store/targets.js'
 import { searchTargets } from '../../store/web-lists.js'
+import { audited } from '../../store/audit.js'
+import type { Db } from '../../store/db.js'
 import { refusal } from '../../domain/access.js'
 import { userOf, type WebContext } from '../context.js'
 import { html, qs } from '../html.js'
@@ -93,14 +95,21 @@ ${rows.slice(0, PAGE).map(
 
   app.post('/targets', async (req, reply) => {
     const f = formOf(req)
-    const r = await attempt(() => createTarget(db, userOf(req), ctx.blocklist, { name: f.name ?? '', description: f.description ?? '' }))
+    const input = { name: f.name ?? '', description: f.description ?? '' }
+    const create = (trx: Db) => createTarget(trx, userOf(req), ctx.blocklist, input)
+    const r = await attempt(() => audited(db, req.audit, create, (t) => ({ objectId: t.id })))
     if (!r.ok) return render(req, reply, { error: r.message, status: r.status, name: f.name, description: f.description })
     return reply.redirect('/targets?ok=target-added', 303)
   })
 
   app.post('/targets/:id/delete', async (req, reply) => {
     const [userId, id] = [userOf(req).userId, idOf((req.params as { id: string }).id, 'Target')]
-    const r = await deleteTarget(db, userId, id)
+    const r = await audited(
+      db,
+      req.audit,
+      (trx) => deleteTarget(trx, userId, id),
+      (r) => r === 'deleted',
+    )
     if (r === 'missing') throw await refusal(getTarget(db, userId, id), 'Target')
     if (r === 'running')
       return render(req, reply, {

@@ -16,6 +16,8 @@ import { isUniqueViolation } from '../../domain/targets.js'
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js'
 import { isOwner, memberChangeError, writableWorkspace } from '../../domain/access.js'
 import { deleteWorkspace } from '../../store/workspace-deletion.js'
+import { audited } from '../../store/audit.js'
+import type { Db } from '../../store/db.js'
 import { auditActorOf } from '../../api/plugins/audit.js'
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
@@ -85,9 +87,10 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
       }
     }).then((r) => (r.ok ? reply.redirect(`/workspaces?ok=${done}`, 303) : render(req, reply, r.message, r.status)))
 
-  app.post('/workspaces', async (req, reply) =>
-    named(req, reply, (name) => createWorkspace(db, userOf(req).userId, name), 'workspace-created'),
-  )
+  app.post('/workspaces', async (req, reply) => {
+    const create = (name: string) => (trx: Db) => createWorkspace(trx, userOf(req).userId, name)
+    return named(req, reply, (name) => audited(db, req.audit, create(name), (id) => ({ objectId: id })), 'workspace-created')
+  })
 
   app.post('/workspaces/:id/rename', async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Workspace')
@@ -95,7 +98,9 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
       req,
       reply,
       async (name) => {
-        if (!(await renameWorkspace(db, userOf(req).userId, id, name)))
+        const rename = (trx: Db) => renameWorkspace(trx, userOf(req).userId, id, name)
+        const renamed = await audited(db, req.audit, rename, Boolean)
+        if (!renamed)
           throw (await getWorkspace(db, userOf(req).userId, id))
             ? forbidden('Only an owner of this workspace can rename it')
             : notFound('Workspace')
@@ -114,18 +119,26 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     return reply.redirect(back && /^\/[a-z-]*$/.test(back) ? `${back}?ok=workspace-active` : '/workspaces?ok=workspace-active', 303)
   })
 
+  workspaceVpnPage(app, ctx)
+
+  vpnProfilePages(app, ctx)
+  workspaceDeletion(app, ctx)
+}
+
+/** A workspace's default VPN profile (members and owners). */
+function workspaceVpnPage(app: FastifyInstance, ctx: WebContext) {
+  const { db } = ctx
   app.post('/workspaces/:id/vpn', async (req, reply) => {
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     const uuid = formOf(req).vpn_profile_uuid || null
     await writableWorkspace(db, u, id)
     if (uuid !== null && !(await getVpnProfile(db, u.userId, uuid))) throw notFound('VPN profile')
-    if (!(await setWorkspaceVpnProfile(db, u.userId, id, uuid))) throw notFound('Workspace')
+    const change = (trx: Db) => setWorkspaceVpnProfile(trx, u.userId, id, uuid)
+    const set = await audited(db, req.audit, change, Boolean)
+    if (!set) throw notFound('Workspace')
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
   })
-
-  vpnProfilePages(app, ctx)
-  workspaceDeletion(app, ctx)
 }
 
 /** Deleting a workspace (owners): a refusal (403, 404, or 409 while a scan runs) is the error page. */
@@ -203,7 +216,12 @@ ${profiles.map(
           : { name: f.name ?? '', type: type as VpnProfileType, url: f.url?.trim() || undefined }
       const row = newVpnProfile(userOf(req).userId, input, scopesOf(ctx.config).vpnHost)
       try {
-        return await insertVpnProfile(db, row)
+        return await audited(
+          db,
+          req.audit,
+          (trx) => insertVpnProfile(trx, row),
+          (uuid) => ({ objectId: uuid }),
+        )
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict(`A VPN profile named "${row.name}" already exists`)
         throw e
@@ -214,7 +232,13 @@ ${profiles.map(
   })
 
   app.post('/vpn-profiles/:uuid/delete', async (req, reply) => {
-    const r = await deleteVpnProfile(db, userOf(req).userId, String((req.params as { uuid: string }).uuid))
+    const uuid = String((req.params as { uuid: string }).uuid)
+    const r = await audited(
+      db,
+      req.audit,
+      (trx) => deleteVpnProfile(trx, userOf(req).userId, uuid),
+      (r) => r === 'deleted',
+    )
     if (r === 'missing') throw notFound('VPN profile')
     if (r === 'running')
       return renderVpn(
