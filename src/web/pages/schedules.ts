@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createSchedule, setSchedulePaused } from '../../domain/schedules.js'
 import { notFound } from '../../domain/errors.js'
+import { refusal } from '../../domain/access.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { deleteSchedule, getSchedule, listSchedules, runScheduleNow, scheduleHistory } from '../../store/schedules.js'
 import { getScan } from '../../store/scans.js'
@@ -74,11 +75,15 @@ export function schedulePages(app: FastifyInstance, ctx: WebContext) {
   app.post('/schedules/:id/run', async (req, reply) => {
     const id = await loadId(req)
     const run = await runScheduleNow(db, userOf(req).userId, id)
-    if (run?.scanIds.length) publish({ type: 'queued' })
-    return reply.redirect(`/schedules${qs({ ok: run?.outcome === 'skipped' ? 'schedule-skipped' : 'schedule-run' })}#schedule-${id}`, 303)
+    // Nothing ran: the caller's role may not run it (a viewer: 403), as the API answers.
+    if (!run) throw await refusal(getSchedule(db, userOf(req).userId, id), 'Schedule')
+    if (run.scanIds.length) publish({ type: 'queued' })
+    return reply.redirect(`/schedules${qs({ ok: run.outcome === 'skipped' ? 'schedule-skipped' : 'schedule-run' })}#schedule-${id}`, 303)
   })
   app.post('/schedules/:id/delete', async (req, reply) => {
-    await deleteSchedule(db, userOf(req).userId, await loadId(req))
+    const id = await loadId(req)
+    // Nothing deleted: the caller's role may not delete it (a viewer: 403), as the API answers.
+    if (!(await deleteSchedule(db, userOf(req).userId, id))) throw await refusal(getSchedule(db, userOf(req).userId, id), 'Schedule')
     return reply.redirect('/schedules?ok=schedule-deleted', 303)
   })
 }
