@@ -30,6 +30,8 @@ export interface BuildOptions {
   metricsRegistries?: MetricsSource[]
   /** Serve the web interface (default true). */
   web?: boolean
+  /** Told of every route as it is added: the tenancy test enumerates them so that none is left out of its table. */
+  onRoute?: (route: { method: string | string[]; url: string }) => void
 }
 
 /** Fastify's request serializer, with the secret of a set-password link's path left out. */
@@ -60,6 +62,7 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
   app.decorate('ward', ward)
   pdfBuilds.configure(ward.config.pdfBuilds)
   app.decorate('callers', createCallerCache(ward.config.authCacheMs))

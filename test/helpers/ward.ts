@@ -30,6 +30,8 @@ export interface TestWard {
   userId: number
   workspaceId: number
   worker: Worker | null
+  /** Every route the app serves (HEAD twins left out), as Fastify registered them: `GET /api/v2/scans/:id`. */
+  routes: Array<{ method: string; url: string }>
   /** inject with the default key (or `key: null` for none). */
   req(
     method: string,
@@ -130,6 +132,7 @@ export async function startWard(
     await pgSchema?.drop()
     throw e
   })
+  const routes: TestWard['routes'] = []
   const app = await buildApp(
     {
       db: h.db,
@@ -139,7 +142,13 @@ export async function startWard(
       tools: createToolCatalogue({ diagnostic: config.enableDiagnosticTool }),
       resolveVpnProfile,
     },
-    { logger: false, metricsRegistries: opts.worker === false ? [] : [engineRegistry] },
+    {
+      logger: false,
+      metricsRegistries: opts.worker === false ? [] : [engineRegistry],
+      onRoute: (r) => {
+        for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url })
+      },
+    },
   )
   await app.ready()
   const worker = opts.worker === false ? null : await startWorkerRole({ db: h.db, dbKind: h.kind, config, log: pino({ level: 'silent' }) })
@@ -154,6 +163,7 @@ export async function startWard(
     userId: first.userId,
     workspaceId: first.workspaceId,
     worker,
+    routes,
     req(method, url, o = {}) {
       const headers: Record<string, string> = { ...o.headers }
       const key = o.key === undefined ? ward.key : o.key

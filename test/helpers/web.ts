@@ -2,7 +2,7 @@
 // cookie and the session's CSRF token, and requests that carry them.
 import type { LightMyRequestResponse } from 'fastify'
 import { hashPassword } from '../../src/domain/passwords.js'
-import { setPasswordHash } from '../../src/store/web-sessions.js'
+import { createSession, setPasswordHash } from '../../src/store/web-sessions.js'
 import type { TestWard } from './ward.js'
 
 export const PASSWORD = 'correct horse battery'
@@ -52,6 +52,19 @@ export async function signIn(w: TestWard, name = 'alice', password = PASSWORD): 
   const cookie = cookieOf(r, 'ward_session')
   const home = await w.app.inject({ method: 'GET', url: '/profile', headers: { cookie } })
   const csrf = /name="csrf-token" content="([^"]+)"/.exec(home.body)![1]!
+  return webSession(w, cookie, csrf)
+}
+
+/**
+ * A session of `userId` made in the database, without a password (scrypt costs a core for a while):
+ * for tests of what a signed-in user may do, not of signing in.
+ */
+export async function sessionOf(w: TestWard, userId: number): Promise<WebSession> {
+  const s = await createSession(w.h.db, userId, 3_600_000)
+  return webSession(w, `ward_session=${s.id}`, s.csrf)
+}
+
+function webSession(w: TestWard, cookie: string, csrf: string): WebSession {
   return {
     cookie,
     csrf,
