@@ -84,7 +84,7 @@ async function auditLogin(ctx: Ctx, host: string, l: Login, plan: readonly Pair[
   const t = await ctx.test(
     `Default credentials: ${where}`,
     sharedFrom
-      ? `Tries the ${plan.length} credentials accepted by ${sharedFrom}, whose accounts ${where} shares: the whole plan ran there only, so failures per account stay within ${ctx.params.max_attempts}.`
+      ? `${plan.length ? `Tries the ${plan.length} credentials accepted by ${sharedFrom}` : `Tries nothing: ${sharedFrom} accepted none of the credentials`}. ${where} shares its accounts, and the whole plan ran there only, so failures per account stay within ${ctx.params.max_attempts}.`
       : `Tries up to ${plan.length} default and weak credentials (at most ${ctx.params.max_attempts} per account, ${ctx.params.delay_ms} ms apart, stopping at lockout signs) on ${where}.`,
   )
   ctx.log(`${where}: ${plan.length} attempts planned${sharedFrom ? ` (the credentials accepted by ${sharedFrom})` : ''}`)

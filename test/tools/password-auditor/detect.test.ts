@@ -21,6 +21,7 @@ import { loginKind } from '../../../src/tools/password-auditor/detect/plan.js'
 import * as S from '../../../src/tools/password-auditor/detect/smtp.js'
 import { CREDENTIAL_LISTS, parseLists, planAttempts } from '../../../src/tools/password-auditor/detect/credentials.js'
 import type { Attempt } from '../../../src/tools/password-auditor/probes/attempt.js'
+import { accountGroups, type Login } from '../../../src/tools/password-auditor/probes/logins.js'
 
 const web = (o: Partial<WebAnswer>): WebAnswer => ({ url: 'http://h/', status: 200, headers: {}, setCookies: [], body: '', ...o })
 const at = (result: Attempt['result'], ms = 10, note?: string): Attempt => ({ result, ms, note })
@@ -261,4 +262,12 @@ test('smtp greeting: "220 ... ESMTP" names a mail server, an FTP greeting does n
   assert.equal(loginKind(465, svc('smtps')), 'smtp')
   assert.equal(loginKind(587, svc('submission')), 'smtp')
   assert.equal(loginKind(2525, svc(null)), 'smtp')
+})
+test('account groups: logins sharing accounts are one group in the order given, the others one each', () => {
+  const l = (port: number, accounts?: string) => ({ port, accounts }) as Login
+  const groups = accountGroups([l(21), l(465, 'smtp'), l(22), l(25, 'smtp'), l(587, 'smtp')])
+  assert.deepEqual(
+    groups.map((g) => g.map((x) => x.port)),
+    [[21], [465, 25, 587], [22]],
+  )
 })
