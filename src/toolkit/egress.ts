@@ -91,6 +91,11 @@ export interface Egress {
   connect(o: ConnectOptions): Promise<Socket>
   /** A TLS socket after the handshake, certificate not verified (scanners look at bad certs). */
   tlsConnect(o: TlsConnectOptions): Promise<TLSSocket>
+  /**
+   * TLS over a socket this egress connected, after a plain-text prelude (SMTP STARTTLS): the handshake
+   * as for tlsConnect; `o.host`/`o.port` name the peer. The caller stops reading `socket` first.
+   */
+  startTls(socket: Socket, o: TlsConnectOptions): Promise<TLSSocket>
   /** One HTTP(S) request; never follows redirects. */
   http(url: string, req?: HttpRequest): Promise<HttpResponse>
   /** An unbound UDP socket; throws when the egress cannot carry UDP. */

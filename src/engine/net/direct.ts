@@ -151,6 +151,7 @@ export function egressFromDialer(
     carriesUdp,
     connect: dial,
     tlsConnect,
+    startTls: tlsOver,
     http: http.request,
     udp(type = 'udp4') {
       if (!carriesUdp) throw new Error(`the ${kind} egress cannot carry UDP`)

@@ -48,7 +48,7 @@ export const lockoutDetected = {
   id: 'password.lockout-detected',
   name: 'Login throttling or lockout in place',
   description:
-    'The service answered repeated failed logins with lockout or throttling signs (HTTP 429, "locked", growing delays), and the audit of it stopped there.',
+    'The service answered repeated failed logins with lockout or throttling signs (HTTP 429, FTP or SMTP 421, "locked", "too many", growing delays), and the audit of it stopped there.',
   impact:
     'None by itself: throttling slows password guessing. The account may now be locked for a while; tell its owner if the lockout needs a reset.',
   risk: 'info',

@@ -5,11 +5,11 @@ import { SecretParam } from '../../toolkit/params.js'
 import { PORT_SPEC_PATTERN } from '../../toolkit/ports.js'
 
 /** The kinds of login the Password Auditor knows. */
-export const SERVICE_KINDS = ['ftp', 'ssh', 'telnet', 'mysql', 'postgresql', 'redis', 'mongodb', 'http'] as const
+export const SERVICE_KINDS = ['ftp', 'ssh', 'telnet', 'mysql', 'postgresql', 'redis', 'mongodb', 'smtp', 'http'] as const
 export type ServiceKind = (typeof SERVICE_KINDS)[number]
 
 /** Default ports of the services the auditor logs in to (plus the usual alternate web ports). */
-export const DEFAULT_AUDIT_PORTS = '21,22,23,80,443,3000,3306,5432,6379,8000,8080,8081,8443,8888,9090,27017'
+export const DEFAULT_AUDIT_PORTS = '21,22,23,25,80,443,465,587,2525,3000,3306,5432,6379,8000,8080,8081,8443,8888,9090,27017'
 
 export const passwordAuditorParams = Type.Object(
   {

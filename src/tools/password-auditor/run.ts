@@ -13,7 +13,7 @@ import { planAttempts, type Pair } from './detect/credentials.js'
 import { auditHits, auditIncomplete, cleanLoginsHits, loginLabel } from './detect/findings.js'
 import { audit } from './probes/audit.js'
 import { discoverLoginServices, type LoginService } from './probes/discovery.js'
-import { loginsOf, type Login } from './probes/logins.js'
+import { accountGroups, loginsOf, type Login } from './probes/logins.js'
 import { auditedEntry, credentialEntry, outputAudit, type AuditedLogin, type FoundCredential } from './output.js'
 
 const DISCOVERY_SHARE = 0.2
@@ -54,30 +54,40 @@ async function auditLogins(
 ): Promise<{ found: FoundCredential[]; audited: AuditedLogin[] }> {
   const p = ctx.params
   const add = { usernames: p.usernames, passwords: p.passwords, credentials: p.credentials, defaultLists: p.default_lists }
-  const plans = logins.map((l) => planAttempts(l.listId, add, { perAccount: p.max_attempts, perService: p.max_attempts_per_service }))
+  const groups = accountGroups(logins)
+  const plans = groups.map((g) => planAttempts(g[0]!.listId, add, { perAccount: p.max_attempts, perService: p.max_attempts_per_service }))
   const total = plans.reduce((n, x) => n + x.length, 0)
   let tried = 0
   const found: FoundCredential[] = []
   const audited: AuditedLogin[] = []
   const onAttempt = () => ctx.progress(DISCOVERY_SHARE * total + ++tried * (1 - DISCOVERY_SHARE), total || 1)
-  await scanBudget(ctx).each(logins, { limit: LOGINS_AT_ONCE, host, signal: ctx.signal }, async (l, i) => {
-    const r = await auditLogin(ctx, host, l, plans[i]!, onAttempt)
-    audited.push(auditedEntry(l, r))
-    found.push(...r.found.map((c) => credentialEntry(l.service, l.port, c.username, c.password, l.product)))
-    outputAudit(ctx, found, null)
+  await scanBudget(ctx).each(groups, { limit: LOGINS_AT_ONCE, host, signal: ctx.signal }, async (group, i) => {
+    // Logins sharing accounts: the first audited to the end gives the others only what it found.
+    let shared: { from: string; pairs: Pair[] } | null = null
+    for (const l of group) {
+      const plan = shared?.pairs ?? plans[i]!
+      const r = await auditLogin(ctx, host, l, plan, onAttempt, shared?.from)
+      audited.push(auditedEntry(l, r))
+      found.push(...r.found.map((c) => credentialEntry(l.service, l.port, c.username, c.password, l.product)))
+      outputAudit(ctx, found, null)
+      if (!shared && !auditIncomplete(r, plan.length))
+        shared = { from: loginLabel(l), pairs: r.found.map((c) => [c.username, c.password] as const) }
+    }
   })
   audited.sort((a, b) => a.port - b.port || (a.url ?? '').localeCompare(b.url ?? ''))
   return { found, audited }
 }
 
-/** One login's test: its attempts, the passwords found kept sealed, its hits. */
-async function auditLogin(ctx: Ctx, host: string, l: Login, plan: readonly Pair[], onAttempt: () => void) {
+/** One login's test: its attempts, the passwords found kept sealed, its hits. `sharedFrom`: the login whose findings make the plan. */
+async function auditLogin(ctx: Ctx, host: string, l: Login, plan: readonly Pair[], onAttempt: () => void, sharedFrom?: string) {
   const where = loginLabel(l)
   const t = await ctx.test(
     `Default credentials: ${where}`,
-    `Tries up to ${plan.length} default and weak credentials (at most ${ctx.params.max_attempts} per account, ${ctx.params.delay_ms} ms apart, stopping at lockout signs) on ${where}.`,
+    sharedFrom
+      ? `${plan.length ? `Tries the ${plan.length} credentials accepted by ${sharedFrom}` : `Tries nothing: ${sharedFrom} accepted none of the credentials`}. ${where} shares its accounts, and the whole plan ran there only, so failures per account stay within ${ctx.params.max_attempts}.`
+      : `Tries up to ${plan.length} default and weak credentials (at most ${ctx.params.max_attempts} per account, ${ctx.params.delay_ms} ms apart, stopping at lockout signs) on ${where}.`,
   )
-  ctx.log(`${where}: ${plan.length} attempts planned`)
+  ctx.log(`${where}: ${plan.length} attempts planned${sharedFrom ? ` (the credentials accepted by ${sharedFrom})` : ''}`)
   const r = await audit({
     plan,
     attempt: l.attempt,

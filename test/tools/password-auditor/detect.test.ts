@@ -18,8 +18,10 @@ import {
   type WebAnswer,
 } from '../../../src/tools/password-auditor/detect/http-login.js'
 import { loginKind } from '../../../src/tools/password-auditor/detect/plan.js'
+import * as S from '../../../src/tools/password-auditor/detect/smtp.js'
 import { CREDENTIAL_LISTS, parseLists, planAttempts } from '../../../src/tools/password-auditor/detect/credentials.js'
 import type { Attempt } from '../../../src/tools/password-auditor/probes/attempt.js'
+import { accountGroups, type Login } from '../../../src/tools/password-auditor/probes/logins.js'
 
 const web = (o: Partial<WebAnswer>): WebAnswer => ({ url: 'http://h/', status: 200, headers: {}, setCookies: [], body: '', ...o })
 const at = (result: Attempt['result'], ms = 10, note?: string): Attempt => ({ result, ms, note })
@@ -173,7 +175,7 @@ test('plan: detection names the login; an unknown service on a usual port is not
   assert.equal(loginKind(2222, svc('ssh')), 'ssh')
   assert.equal(loginKind(5432, svc(null)), 'postgresql')
   assert.equal(loginKind(27017, svc('mongodb')), 'mongodb')
-  assert.equal(loginKind(5432, svc('smtp')), null)
+  assert.equal(loginKind(5432, svc('imap')), null)
 })
 
 test('credentials: user pairs first, at most max_attempts per account, accounts take turns, capped per service', () => {
@@ -220,6 +222,52 @@ test('credentials: given user names get the given and shipped passwords; default
   assert.throws(() => parseLists({ y: { description: 'y', pairs: [['only-one']] } }))
 })
 test('shipped lists: every protocol and product has one', () => {
-  for (const id of ['ftp', 'ssh', 'telnet', 'mysql', 'postgresql', 'redis', 'http', 'tomcat', 'jenkins', 'grafana', 'phpmyadmin'])
+  for (const id of ['ftp', 'ssh', 'telnet', 'mysql', 'postgresql', 'redis', 'smtp', 'http', 'tomcat', 'jenkins', 'grafana', 'phpmyadmin'])
     assert.ok(CREDENTIAL_LISTS[id]!.pairs.length >= 5, id)
+})
+
+const EHLO = '250-mail.example.com\n250-PIPELINING\n250-AUTH PLAIN login\n250-AUTH=LOGIN XOAUTH2\n250 STARTTLS'
+test('smtp EHLO: AUTH mechanisms (both AUTH line forms, upper-cased, once each) and STARTTLS', () => {
+  assert.deepEqual(S.parseEhlo(EHLO), { auth: ['PLAIN', 'LOGIN', 'XOAUTH2'], starttls: true })
+  assert.deepEqual(S.parseEhlo('250-mx.example.com\n250 8BITMIME'), { auth: [], starttls: false })
+})
+test('smtp mechanism: PLAIN before LOGIN before CRAM-MD5; none the auditor speaks is null', () => {
+  assert.equal(S.pickMechanism(['CRAM-MD5', 'LOGIN', 'PLAIN']), 'PLAIN')
+  assert.equal(S.pickMechanism(['CRAM-MD5', 'LOGIN']), 'LOGIN')
+  assert.equal(S.pickMechanism(['XOAUTH2', 'GSSAPI']), null)
+})
+test('smtp answers: PLAIN "\\0user\\0pass", LOGIN base64, CRAM-MD5 as in RFC 2195', () => {
+  assert.equal(S.plainResponse('tim', 'tanstaaftanstaaf'), 'AHRpbQB0YW5zdGFhZnRhbnN0YWFm')
+  assert.equal(S.loginResponse('tim'), 'dGlt')
+  const challenge = Buffer.from('<1896.697170952@postoffice.reston.mci.net>').toString('base64')
+  assert.equal(
+    Buffer.from(S.cramMd5Response('tim', 'tanstaaftanstaaf', challenge), 'base64').toString(),
+    'tim b913a602c7eda7a495b4e6e7334d3890',
+  )
+})
+test('smtp verdicts: 235 success, 535 / 5.7.8 failure, 421 and "too many" lockout, 454 temporary, 530 none', () => {
+  assert.equal(S.smtpVerdict(235, '235 2.7.0 Authentication successful'), 'success')
+  assert.equal(S.smtpVerdict(535, '535 5.7.8 Error: authentication failed'), 'failure')
+  assert.equal(S.smtpVerdict(500, '500 5.7.8 Authentication credentials invalid'), 'failure')
+  assert.equal(S.smtpVerdict(421, '421 4.7.0 Service not available, closing connection'), 'locked')
+  assert.equal(S.smtpVerdict(535, '535 5.7.8 Too many failed login attempts'), 'locked')
+  assert.equal(S.smtpVerdict(454, '454 4.7.0 Temporary authentication failure, try again later'), 'temporary')
+  assert.equal(S.smtpVerdict(454, '454 4.7.0 Too many authentication failures'), 'locked')
+  assert.equal(S.smtpVerdict(530, '530 5.7.0 Must issue a STARTTLS command first'), 'error')
+})
+test('smtp greeting: "220 ... ESMTP" names a mail server, an FTP greeting does not; plan: smtp kinds and ports', () => {
+  assert.ok(S.isSmtpGreeting('220 mx.example.com ESMTP Exim 4.96'))
+  assert.ok(!S.isSmtpGreeting('220 (vsFTPd 3.0.5)'))
+  assert.equal(loginKind(2600, svc(null, '220 mail.example.com ESMTP ready')), 'smtp')
+  assert.equal(loginKind(465, svc('smtps')), 'smtp')
+  assert.equal(loginKind(587, svc('submission')), 'smtp')
+  assert.equal(loginKind(2525, svc(null)), 'smtp')
+})
+test('account groups: logins sharing accounts are one group in the order given, the others one each', () => {
+  const l = (port: number, accounts?: string) => ({ port, accounts }) as Login
+  const groups = accountGroups([l(21), l(465, 'smtp'), l(22), l(25, 'smtp'), l(587, 'smtp')])
+  assert.deepEqual(
+    groups.map((g) => g.map((x) => x.port)),
+    [[21], [465, 25, 587], [22]],
+  )
 })

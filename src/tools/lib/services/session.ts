@@ -12,6 +12,8 @@ export interface ProbeTarget {
   signal: AbortSignal
   /** Per connect and per read (default 4 s). */
   timeoutMs?: number
+  /** TLS from the first byte (implicit TLS ports such as SMTPS 465). */
+  tls?: boolean
 }
 
 /** The port speaks another protocol than the probe's: the check does not apply there. */
@@ -32,9 +34,12 @@ export class Session {
   private buf = Buffer.alloc(0)
   private ended: Error | null = null
   private wake: (() => void) | null = null
+  private readonly onData: (d: Buffer) => void
+  private readonly onEnd: (err?: Error) => void
+  private readonly onClosed = () => this.onEnd()
 
   private constructor(
-    private readonly socket: Socket,
+    private socket: Socket,
     private readonly signal: AbortSignal,
     private readonly timeoutMs: number,
   ) {
@@ -42,11 +47,12 @@ export class Session {
       this.ended ??= err ?? new ConnectionClosed('connection closed by the server')
       this.wake?.()
     }
-    socket.on('data', (d: Buffer) => {
+    this.onEnd = end
+    this.onData = (d: Buffer) => {
       if (this.ended) return
       if (this.buf.length + d.length > MAX_UNREAD_BYTES) {
         // A server streaming without ever completing an answer: stop reading it, keep nothing more.
-        socket.destroy()
+        this.socket.destroy()
         this.buf = Buffer.alloc(0)
         return end(
           new Error(`the server sent more than ${MAX_UNREAD_BYTES >> 20} MiB without completing its answer; the connection was closed`),
@@ -54,16 +60,37 @@ export class Session {
       }
       this.buf = Buffer.concat([this.buf, d])
       this.wake?.()
-    })
-    socket.on('end', () => end())
-    socket.on('close', () => end())
-    socket.on('error', (e) => end(e))
+    }
+    this.listen('on')
+  }
+
+  /** Starts or stops reading the current socket. */
+  private listen(how: 'on' | 'off'): void {
+    this.socket[how]('data', this.onData)
+    this.socket[how]('end', this.onClosed)
+    this.socket[how]('close', this.onClosed)
+    this.socket[how]('error', this.onEnd)
   }
 
   static async open(t: ProbeTarget): Promise<Session> {
     const timeoutMs = t.timeoutMs ?? SESSION_READ_TIMEOUT_MS
-    const socket = await t.net.connect({ host: t.host, port: t.port, timeoutMs, signal: t.signal })
+    const o = { host: t.host, port: t.port, timeoutMs, signal: t.signal }
+    const socket = t.tls ? await t.net.tlsConnect(o) : await t.net.connect(o)
     return new Session(socket, t.signal, timeoutMs)
+  }
+
+  /**
+   * Upgrades the conversation to TLS (STARTTLS, after the server's go-ahead). Bytes the server sent
+   * before the handshake are dropped: RFC 3207 section 4.2, text injected ahead of TLS is not trusted.
+   */
+  async startTls(net: Egress, host: string, port: number): Promise<void> {
+    this.listen('off')
+    this.buf = Buffer.alloc(0)
+    if (this.ended) throw this.ended
+    this.socket.on('error', () => {}) // the TLS socket reports errors from here on
+    this.socket = await net.startTls(this.socket, { host, port, timeoutMs: this.timeoutMs, signal: this.signal })
+    this.transcript.push('(TLS)')
+    this.listen('on')
   }
 
   send(data: string | Buffer, shown?: string): void {

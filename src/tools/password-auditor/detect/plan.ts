@@ -2,6 +2,7 @@
 import { bannerProtocol } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
 import type { ServiceKind } from '../params.js'
+import { isSmtpGreeting } from './smtp.js'
 
 const NAMED: Readonly<Record<string, ServiceKind>> = {
   ftp: 'ftp',
@@ -13,6 +14,10 @@ const NAMED: Readonly<Record<string, ServiceKind>> = {
   postgres: 'postgresql',
   redis: 'redis',
   mongodb: 'mongodb',
+  smtp: 'smtp',
+  smtps: 'smtp',
+  submission: 'smtp',
+  esmtp: 'smtp',
   http: 'http',
   https: 'http',
   'http-alt': 'http',
@@ -25,8 +30,12 @@ const BY_PORT: Readonly<Record<number, ServiceKind>> = {
   21: 'ftp',
   22: 'ssh',
   23: 'telnet',
+  25: 'smtp',
   80: 'http',
   443: 'http',
+  465: 'smtp',
+  587: 'smtp',
+  2525: 'smtp',
   3000: 'http',
   3306: 'mysql',
   5432: 'postgresql',
@@ -43,6 +52,7 @@ const BY_PORT: Readonly<Record<number, ServiceKind>> = {
 function fromBanner(banner: string | null): ServiceKind | null {
   const seen = bannerProtocol(banner)
   if (seen || !banner) return seen
+  if (isSmtpGreeting(banner)) return 'smtp'
   return /(login|username)\s*:\s*$/i.test(banner) ? 'telnet' : null
 }
 

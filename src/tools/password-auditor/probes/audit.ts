@@ -15,7 +15,8 @@ export interface AuditResult {
 
 const ERRORS_IN_A_ROW = 3
 
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Waits `ms`, or less when the scan stops. */
+export const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve()
     const t = setTimeout(done, ms)
