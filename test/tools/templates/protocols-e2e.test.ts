@@ -202,19 +202,19 @@ test('350, 450 and 20 pace their template requests per host by tool_params.rate_
   assert.equal(tls.findings.filter((f) => f.check.id.startsWith('template.tpl-expired-cert-')).length, 4)
   paced(handshakes, 4, '450 ssl templates')
 
-  // 20: two PTR templates (a type the finder never asks itself) on the domain and the names found.
+  // 20: four PTR templates (a type the finder never asks itself), side by side, on the domain and www.
   const ptr = (id: string) =>
     `id: ${id}\n${info(id, 'info', 'dns')}dns:\n  - name: "{{FQDN}}"\n    type: PTR\n    matchers:\n      - type: word\n        words: ["never-there"]\n`
   const beforeDns = bed.dns.questions.length
   await runTool(subdomainFinder, {
     target: DNS_ZONE,
-    params: { resolver: `${NET_BED.dns}:${bed.dnsPort}`, wordlist: ['gone', 'www', 'blog'], rate_limit: RATE },
-    templates: source('dns', { 'tpl-ptr-a': ptr('tpl-ptr-a'), 'tpl-ptr-b': ptr('tpl-ptr-b') }),
+    params: { resolver: `${NET_BED.dns}:${bed.dnsPort}`, wordlist: ['www'], rate_limit: RATE },
+    templates: source('dns', Object.fromEntries(['a', 'b', 'c', 'd'].map((x) => [`tpl-ptr-${x}`, ptr(`tpl-ptr-${x}`)]))),
   })
   const ptrs = bed.dns.questions.slice(beforeDns).filter((q) => q.type === 12)
   paced(
     ptrs.map((q) => q.at),
-    4,
+    8,
     '20 dns templates',
   )
 })
