@@ -5,10 +5,11 @@ import { NvdFeedError, cveFromFeedItem, feedItems, type NvdCve } from '../domain
 import { EpssFeedError, readEpssFile } from '../domain/epss.js'
 import { flagKevFindings, replaceKevCves } from '../store/kev-cves.js'
 import { countCves, markEpssFindings, replaceEpss, upsertCves } from '../store/cves.js'
-import { listTemplates, removeTemplates } from '../store/templates.js'
+import { listTemplates, removeTemplates, templateSources } from '../store/templates.js'
 import type { Db } from '../store/db.js'
 import { formatImportReport, importTemplates } from './template-import.js'
 import { TreeError } from './template-tree.js'
+import { syncShippedTemplates } from './shipped-templates.js'
 import { UsageError, byAdmin, fileProblem, table, type AdminContext } from './admin-values.js'
 
 export async function kevImport({ h, out }: AdminContext, file: string) {
@@ -80,6 +81,8 @@ export async function templatesImport({ h, out }: AdminContext, paths: string[],
     if (e instanceof TreeError || (e as NodeJS.ErrnoException).code) throw new UsageError((e as Error).message)
     throw e
   }
+  // A pruned template that had replaced a shipped one gives the shipped one back.
+  await syncShippedTemplates(h.db)
   await byAdmin(h, 'template.imported', 'template', null, {
     loaded: report.loaded,
     updated: report.updated,
@@ -107,6 +110,8 @@ export async function templatesList({ h, out }: AdminContext, o: { tags?: string
           .map((x) => x.trim())
           .filter(Boolean)
       : undefined
+  // Shipped ones too, even when no server of this release has started against the database yet.
+  await syncShippedTemplates(h.db)
   const { rows, total } = await listTemplates(h.db, { tags: csv(o.tags), severities: csv(o.severity), limit: 100_000 })
   out(
     table(
@@ -118,5 +123,15 @@ export async function templatesList({ h, out }: AdminContext, o: { tags?: string
 }
 
 export async function templatesRemove({ h, out }: AdminContext, ids: string[]) {
-  out(`removed ${await removeTemplates(h.db, ids)} template(s)`)
+  const sources = await templateSources(h.db, ids)
+  const shipped = ids.filter((id) => sources.get(id) === 'shipped')
+  if (shipped.length)
+    throw new UsageError(
+      `${shipped.join(', ')} ${shipped.length === 1 ? 'is' : 'are'} shipped with Ward and cannot be removed: leave ${shipped.length === 1 ? 'it' : 'them'} out of a scan with tool_params.templates.exclude_ids, or import a template of the same id to replace ${shipped.length === 1 ? 'it' : 'them'}; nothing was removed`,
+    )
+  const removed = await removeTemplates(h.db, ids)
+  // An imported template that replaced a shipped one leaves the shipped one in its place.
+  const back = new Set((await syncShippedTemplates(h.db)).written)
+  const restored = ids.filter((id) => back.has(id))
+  out(`removed ${removed} template(s)${restored.length ? `; Ward's shipped template is used again for ${restored.join(', ')}` : ''}`)
 }

@@ -14,6 +14,7 @@ import { newWorkerId, type Worker } from '../engine/worker.js'
 import { callbackDispatcher, integrationTransport, startWorkerRole } from './worker-role.js'
 import { startScanThread } from './scan-thread.js'
 
+import { syncShippedTemplates } from './shipped-templates.js'
 export { startWorkerRole } from './worker-role.js'
 import { startCallbackSender, type CallbackSender } from '../reports/callback-sender.js'
 import { startIntegrationSender } from '../reports/integrations/sender.js'
@@ -39,6 +40,8 @@ export async function startRoles(role: Role, cfg: Config, flags: { noCallbacks?:
   const log = pino({ level: cfg.logLevel })
   const h = await openDatabase(cfg.db, { secrets: cfg })
   const tools = createToolCatalogue({ diagnostic: cfg.enableDiagnosticTool })
+  // The API lists the shipped templates from the database: this release's library, before it serves.
+  if (parts.api) await syncShippedTemplates(h.db)
   // `ward all` runs the worker role in a thread of its own (scan-thread.ts), off the API's event
   // loop; an in-memory SQLite database cannot be shared by two threads, so it keeps one loop.
   const threaded = role === 'all' && !(cfg.db.kind === 'sqlite' && cfg.db.file === ':memory:')

@@ -1,10 +1,10 @@
 // `ward admin templates import PATH...`: every template file of the trees is validated by the
 // engine's loader; what loads is stored (new, changed or unchanged by content hash), what does not is
-// reported with its reason. --prune removes imported templates no longer present.
-import { createHash } from 'node:crypto'
+// reported with its reason. --prune removes imported templates no longer present (never shipped ones).
 import type { Db } from '../store/db.js'
 import { removeTemplates, templateHashes, upsertTemplates, type TemplateUpsert } from '../store/templates.js'
 import { loadTemplate } from '../tools/lib/templates/index.js'
+import { templateContentHash, templateSummary } from '../tools/lib/templates/summary.js'
 import { openTree, resolveRef } from './template-tree.js'
 
 export interface ImportReport {
@@ -18,12 +18,7 @@ export interface ImportReport {
 const isTemplateFile = (p: string) =>
   /\.ya?ml$/i.test(p) && !/(^|\/)\.[^/]+/.test(p) && !/(^|\/)(\.github|helpers|profiles|workflows)\//.test(p)
 
-export async function importTemplates(
-  db: Db,
-  paths: readonly string[],
-  o: { prune?: boolean; source?: 'imported' | 'shipped' } = {},
-): Promise<ImportReport> {
-  const source = o.source ?? 'imported'
+export async function importTemplates(db: Db, paths: readonly string[], o: { prune?: boolean } = {}): Promise<ImportReport> {
   const stored = await templateHashes(db)
   const report: ImportReport = { loaded: 0, updated: 0, unchanged: 0, pruned: 0, skipped: [] }
   const seen = new Map<string, string>()
@@ -51,39 +46,16 @@ export async function importTemplates(
         continue
       }
       seen.set(t.id, file)
-      const hash = createHash('sha256').update(text).update(JSON.stringify(r.files)).digest('hex')
+      const hash = templateContentHash(text, r.files)
       const before = stored.get(t.id)
-      if (before?.hash === hash && before.source === source) {
+      if (before?.hash === hash && before.source === 'imported') {
         report.unchanged++
         continue
       }
-      if (before) report.updated++
+      // Replacing a shipped template of the same id loads a new imported one; it updates nothing imported.
+      if (before?.source === 'imported') report.updated++
       else report.loaded++
-      const c = t.info.classification
-      batch.push({
-        id: t.id,
-        filePath: rel,
-        contentHash: hash,
-        name: t.info.name,
-        author: t.info.author,
-        severity: t.info.severity,
-        tags: t.info.tags,
-        description: t.info.description,
-        reference: t.info.reference,
-        remediation: t.info.remediation,
-        classification: {
-          cve_id: c.cveId,
-          cwe_id: c.cweId,
-          cvss_metrics: c.cvssMetrics,
-          cvss_score: c.cvssScore,
-          epss_score: c.epssScore,
-          cpe: c.cpe,
-        },
-        protocol: t.protocol,
-        yaml: text,
-        files: r.files,
-        source,
-      })
+      batch.push({ ...templateSummary(t, rel, hash), yaml: text, files: r.files, source: 'imported' })
       if (batch.length >= 200) {
         await upsertTemplates(db, batch)
         batch = []
@@ -94,7 +66,7 @@ export async function importTemplates(
   if (o.prune)
     report.pruned = await removeTemplates(
       db,
-      [...stored].filter(([id, s]) => s.source === source && !seen.has(id)).map(([id]) => id),
+      [...stored].filter(([id, s]) => s.source === 'imported' && !seen.has(id)).map(([id]) => id),
     )
   return report
 }

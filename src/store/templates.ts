@@ -1,5 +1,6 @@
-// Check templates (migration 016): rows written by `ward admin templates import`, read by the API
-// (list, one) and by workers (the templates of one protocol, to run).
+// Check templates (migration 016): rows written by `ward admin templates import` (source 'imported')
+// and by the start-up sync of Ward's shipped library (source 'shipped'), read by the API, the web page
+// and the CLI (list, one) and by workers (the imported templates of one protocol, to run).
 import { sql } from 'kysely'
 import type { Db } from './db.js'
 import type { TemplateRow } from './schema.js'
@@ -29,40 +30,53 @@ export async function templateHashes(db: Db): Promise<Map<string, { hash: string
   return new Map(rows.map((r) => [r.id, { hash: r.content_hash, source: r.source }]))
 }
 
-/** Inserts or replaces templates in one transaction. */
+/**
+ * Inserts or replaces templates in one transaction, a few hundred rows per statement. A shipped
+ * template never replaces an imported one of the same id (the operator's version wins); an imported
+ * one replaces whatever is there.
+ */
 export async function upsertTemplates(db: Db, batch: readonly TemplateUpsert[]): Promise<void> {
   if (!batch.length) return
   const now = nowIso()
+  const rows = batch.map((t) => ({
+    id: t.id,
+    file_path: t.filePath,
+    content_hash: t.contentHash,
+    name: t.name,
+    author: JSON.stringify(t.author),
+    severity: t.severity,
+    tags: `,${t.tags.join(',')},`,
+    description: t.description,
+    reference: JSON.stringify(t.reference),
+    remediation: t.remediation,
+    classification: JSON.stringify(t.classification),
+    protocol: t.protocol,
+    yaml: t.yaml,
+    files: JSON.stringify(t.files),
+    source: t.source,
+    created_at: now,
+    updated_at: now,
+  }))
+  // Every column but the key and the creation time takes the new row's value.
+  const updated = Object.keys(rows[0]!).filter((c) => c !== 'id' && c !== 'created_at') as Array<keyof (typeof rows)[0]>
   await db.transaction().execute(async (trx) => {
-    for (const t of batch) {
-      const row = {
-        file_path: t.filePath,
-        content_hash: t.contentHash,
-        name: t.name,
-        author: JSON.stringify(t.author),
-        severity: t.severity,
-        tags: `,${t.tags.join(',')},`,
-        description: t.description,
-        reference: JSON.stringify(t.reference),
-        remediation: t.remediation,
-        classification: JSON.stringify(t.classification),
-        protocol: t.protocol,
-        yaml: t.yaml,
-        files: JSON.stringify(t.files),
-        source: t.source,
-        updated_at: now,
-      }
-      await trx
-        .insertInto('templates')
-        .values({ id: t.id, ...row, created_at: now })
-        .onConflict((oc) => oc.column('id').doUpdateSet(row))
-        .execute()
+    for (const source of ['imported', 'shipped'] as const) {
+      const of = rows.filter((r) => r.source === source)
+      for (let i = 0; i < of.length; i += 100)
+        await trx
+          .insertInto('templates')
+          .values(of.slice(i, i + 100))
+          .onConflict((oc) => {
+            const set = oc.column('id').doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)])))
+            return source === 'shipped' ? set.where('templates.source', '=', 'shipped') : set
+          })
+          .execute()
     }
   })
 }
 
-/** Removes templates by id; returns how many there were. */
-export async function removeTemplates(db: Db, ids: readonly string[]): Promise<number> {
+/** Removes templates of one source by id; returns how many there were. */
+export async function removeTemplates(db: Db, ids: readonly string[], source: 'imported' | 'shipped' = 'imported'): Promise<number> {
   if (!ids.length) return 0
   let n = 0
   for (let i = 0; i < ids.length; i += 500)
@@ -71,10 +85,22 @@ export async function removeTemplates(db: Db, ids: readonly string[]): Promise<n
         await db
           .deleteFrom('templates')
           .where('id', 'in', ids.slice(i, i + 500))
+          .where('source', '=', source)
           .executeTakeFirst()
       ).numDeletedRows,
     )
   return n
+}
+
+/** The stored shipped templates: id, file and content hash (what the start-up sync compares). */
+export const shippedTemplateRows = (db: Db) =>
+  db.selectFrom('templates').select(['id', 'file_path', 'content_hash']).where('source', '=', 'shipped').execute()
+
+/** The source of each of `ids` that is stored. */
+export async function templateSources(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map()
+  const rows = await db.selectFrom('templates').select(['id', 'source']).where('id', 'in', ids).execute()
+  return new Map(rows.map((r) => [r.id, r.source]))
 }
 
 export interface TemplateQuery {
@@ -154,6 +180,15 @@ export async function listTemplates(db: Db, f: TemplateQuery): Promise<{ rows: T
 export const getTemplate = (db: Db, id: string): Promise<TemplateRow | undefined> =>
   db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst()
 
-/** What a worker needs to run the templates of one protocol. */
+/**
+ * What a worker needs to run the imported templates of one protocol. Not the shipped rows: a worker
+ * runs the library of its own release, loaded once per process (tools/lib/templates/shipped.ts).
+ */
 export const templatesToRun = (db: Db, protocol: string) =>
-  db.selectFrom('templates').select(['id', 'file_path', 'yaml', 'files']).where('protocol', '=', protocol).orderBy('id').execute()
+  db
+    .selectFrom('templates')
+    .select(['id', 'file_path', 'yaml', 'files'])
+    .where('protocol', '=', protocol)
+    .where('source', '=', 'imported')
+    .orderBy('id')
+    .execute()

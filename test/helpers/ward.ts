@@ -16,6 +16,7 @@ import { resolveVpnProfile } from '../../src/domain/vpn.js'
 import { createUser } from '../../src/store/accounts.js'
 import type { Worker } from '../../src/engine/worker.js'
 import { startWorkerRole } from '../../src/cli/roles.js'
+import { syncShippedTemplates } from '../../src/cli/shipped-templates.js'
 import { createToolCatalogue } from '../../src/tools/registry.js'
 
 process.env.WARD_ENABLE_DIAGNOSTIC_TOOL = '1'
@@ -133,6 +134,8 @@ export async function startWard(
     throw e
   })
   const routes: TestWard['routes'] = []
+  // As `ward serve` does before it serves (cli/roles.ts).
+  await syncShippedTemplates(h.db)
   const app = await buildApp(
     {
       db: h.db,

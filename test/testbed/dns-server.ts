@@ -161,6 +161,8 @@ export interface DnsTestServer {
   port: number
   /** Queries received per transport (tests check the TCP fallback with it). */
   stats: { udp: number; tcp: number; axfr: number }
+  /** Every question received: when (performance.now()), the name and the type (tests check pacing with it). */
+  questions: Array<{ at: number; name: string; type: number }>
   close(): Promise<void>
 }
 
@@ -169,6 +171,11 @@ export async function startDnsServer(o: { host?: string; port?: number; zones?: 
   const port = o.port ?? 53
   const zones = o.zones ?? ZONES
   const stats = { udp: 0, tcp: 0, axfr: 0 }
+  const questions: DnsTestServer['questions'] = []
+  const heard = (q: DnsMessage) => {
+    const first = q.questions[0]
+    if (first) questions.push({ at: performance.now(), name: first.name, type: first.type })
+  }
 
   const udp = dgram.createSocket('udp4')
   udp.on('message', (msg, rinfo) => {
@@ -179,6 +186,7 @@ export async function startDnsServer(o: { host?: string; port?: number; zones?: 
     } catch {
       return
     }
+    heard(q)
     const out = q.questions[0]?.type === TYPE.AXFR ? reply(q, { rcode: RCODE.REFUSED }) : answer(zones, q)
     // Classic 512-byte limit: larger answers are truncated so the client retries over TCP.
     const bytes = out.length > 512 ? reply(q, { tc: true }) : out
@@ -208,6 +216,7 @@ export async function startDnsServer(o: { host?: string; port?: number; zones?: 
           s.destroy()
           return
         }
+        heard(q)
         const frames = q.questions[0]?.type === TYPE.AXFR ? transfer(zones, q, stats) : [answer(zones, q)]
         for (const f of frames) s.write(Buffer.concat([u16(f.length), f]))
       }
@@ -222,6 +231,7 @@ export async function startDnsServer(o: { host?: string; port?: number; zones?: 
     host,
     port,
     stats,
+    questions,
     async close() {
       for (const s of sockets) s.destroy()
       await Promise.all([new Promise<void>((r) => udp.close(() => r())), new Promise<void>((r) => tcp.close(() => r()))])

@@ -20,13 +20,15 @@ const listen = (s: net.Server, host: string) =>
     s.listen(0, host, () => resolve((s.address() as net.AddressInfo).port))
   })
 
-/** A service that greets with `banner` and answers "STATUS" with `status`. */
-function bannerServer(banner: string, status: string): net.Server {
+/** A service that greets with `banner` and answers "STATUS" with `status`, noting when it was asked in `asked`. */
+function bannerServer(banner: string, status: string, asked: number[]): net.Server {
   return net.createServer((s) => {
     s.on('error', () => s.destroy())
     s.write(`${banner}\r\n`)
     s.on('data', (d) => {
-      if (/STATUS/.test(d.toString())) s.write(`${status}\r\n`)
+      if (!/STATUS/.test(d.toString())) return
+      asked.push(performance.now())
+      s.write(`${status}\r\n`)
     })
     s.setTimeout(10_000, () => s.destroy())
   })
@@ -146,13 +148,17 @@ export interface NetTemplateBed {
   expiredPort: number
   goodPort: number
   dnsPort: number
+  /** When each "STATUS" (a tcp template's input) arrived, on either banner port (performance.now()). */
+  statusAsked: number[]
+  dns: DnsTestServer
   close(): Promise<void>
 }
 
 export async function startNetTemplateBed(): Promise<NetTemplateBed> {
   const certs = certificates()
-  const tcpVuln = bannerServer('220 AcmeMQ 2.1.3 ready', 'AcmeMQ debug console: unauthenticated')
-  const tcpClean = bannerServer('220 Service ready', 'OK')
+  const statusAsked: number[] = []
+  const tcpVuln = bannerServer('220 AcmeMQ 2.1.3 ready', 'AcmeMQ debug console: unauthenticated', statusAsked)
+  const tcpClean = bannerServer('220 Service ready', 'OK', statusAsked)
   const tlsServer = ([key, cert]: [string, string]) =>
     tls.createServer({ key, cert }, (s) => {
       s.on('error', () => s.destroy())
@@ -174,6 +180,8 @@ export async function startNetTemplateBed(): Promise<NetTemplateBed> {
     expiredPort,
     goodPort,
     dnsPort: dns.port,
+    statusAsked,
+    dns,
     async close() {
       for (const s of sockets) s.destroy()
       await Promise.all([tcpVuln, tcpClean, expired, good].map((s) => new Promise<void>((r) => s.close(() => r()))))

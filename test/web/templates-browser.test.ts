@@ -1,6 +1,6 @@
 // The Templates page in a real browser (Debian's chromium through playwright-core) at 1440 and 390
-// pixels: templates imported by `ward admin templates import` are listed, searched and filtered by tag
-// and severity; a hostile template's text is shown escaped (no script runs, no markup is made); the
+// pixels: templates imported by `ward admin templates import` are listed beside the shipped library,
+// searched and filtered by tag and severity; a hostile template's text is shown escaped (no script runs, no markup is made); the
 // page is read only. ward-test: single-run (one browser pass is enough)
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -64,18 +64,21 @@ describe('the Templates page in chromium', { skip, concurrency: false }, () => {
       await p.setViewportSize({ width, height: 900 })
       await p.goto(`${base}/templates`)
       const rows = p.locator('[data-testid=templates] tbody tr')
-      assert.equal(await rows.count(), 3)
+      assert.equal(await rows.count(), 50, 'a page of the shipped and imported templates')
+      assert.ok((await rows.locator('td:last-child').allInnerTexts()).includes('shipped'))
+      await p.goto(`${base}/templates?tag=dns`)
+      assert.deepEqual(await rows.locator('td:last-child').allInnerTexts(), ['imported', 'imported', 'imported'])
       await p.fill('#t-q', 'acme')
       await p.click('form.filters button[type=submit]')
       assert.equal(await rows.count(), 1)
       assert.match(await rows.first().innerText(), /takeover-acme/)
-      await p.goto(`${base}/templates`)
+      await p.goto(`${base}/templates?tag=dns`)
       await p.selectOption('#t-sev', 'info')
       await p.click('form.filters button[type=submit]')
       assert.deepEqual(await rows.locator('td:first-child').allInnerTexts(), ['dns-info-b'])
       await p.goto(`${base}/templates?tag=takeover`)
       assert.deepEqual(await rows.locator('td:first-child').allInnerTexts(), ['takeover-acme'])
-      await p.goto(`${base}/templates`)
+      await p.goto(`${base}/templates?tag=dns`)
       await p.click('text=hostile-text')
       const text = await p.locator('[data-testid=template-text]').innerText()
       assert.ok(text.includes('<script>window.__pwned=2</script>'), 'the YAML is shown as text')

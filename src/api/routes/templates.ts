@@ -1,5 +1,6 @@
-// GET /templates and /templates/{id}: the check templates scans can run (imported by the operator
-// with `ward admin templates import`). Read-only for every user; importing is an operator's act.
+// GET /templates and /templates/{id}: the check templates scans can run, Ward's shipped library and
+// those the operator imported with `ward admin templates import` (each row says which). Read-only for
+// every user; importing is an operator's act.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Data, errors } from '../schemas/common.js'
@@ -50,7 +51,8 @@ function view(r: Row) {
       cpe: typeof c.cpe === 'string' ? c.cpe : null,
     },
     protocol: r.protocol,
-    source: r.source,
+    // Rows are written only as 'shipped' (start-up sync) or 'imported' (admin import).
+    source: r.source as 'shipped' | 'imported',
     file_path: r.file_path,
     created_at: r.created_at,
     updated_at: r.updated_at,
@@ -62,7 +64,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/templates', {
     schema: {
       tags: ['templates'],
-      summary: 'List the check templates (nuclei YAML format) scans can run, filtered by tags, severity and text',
+      summary: 'List the check templates (nuclei YAML format) scans can run, shipped and imported, filtered by tags, severity and text',
       querystring: TemplatesQuery,
       response: { 200: Data(Type.Array(TemplateSummary)), ...errors(400, 401, 429) },
     },

@@ -39,7 +39,10 @@ export const TemplateSummary = Type.Object({
     cpe: Nullable(Type.String()),
   }),
   protocol: Type.String({ description: 'http, tcp, dns or ssl' }),
-  source: Type.String({ description: "'shipped' with Ward or 'imported' by the operator" }),
+  source: Type.Union([Type.Literal('shipped'), Type.Literal('imported')], {
+    description:
+      "'shipped': Ward's own library (templates/ of the release); 'imported' by the operator with `ward admin templates import` (an imported template with a shipped template's id replaces it, and is listed once, as imported)",
+  }),
   file_path: Type.String(),
   created_at: Type.String(),
   updated_at: Type.String(),
@@ -47,7 +50,7 @@ export const TemplateSummary = Type.Object({
 
 export const TemplateDetail = Type.Composite([
   TemplateSummary,
-  Type.Object({ yaml: Type.String({ description: 'the template text as imported' }) }),
+  Type.Object({ yaml: Type.String({ description: 'the template text (as imported, or as shipped)' }) }),
 ])
 
 export const TemplateIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' }) })

@@ -1,7 +1,7 @@
 // tool_params of the Network Vulnerability Scanner.
 import { Type, type Static } from '@sinclair/typebox'
 import { PORT_SPEC_PATTERN } from '../../toolkit/ports.js'
-import { templatesParamWith } from '../lib/templates/params.js'
+import { templateRateLimitParam, templatesParamWith } from '../lib/templates/params.js'
 
 export const netvulnParams = Type.Object(
   {
@@ -20,6 +20,7 @@ export const netvulnParams = Type.Object(
       },
       { default: {}, additionalProperties: false },
     ),
+    rate_limit: templateRateLimitParam,
     templates: Type.Optional(
       templatesParamWith(
         'Check templates (nuclei YAML format) to run: tcp/network templates on the open ports they are for, ssl templates on TLS ports. By default every stored one except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',

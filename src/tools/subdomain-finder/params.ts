@@ -1,6 +1,6 @@
 // tool_params of the Subdomain Finder: scanner-free, so the manifest can carry it.
 import { Type, type Static } from '@sinclair/typebox'
-import { templatesParamWith } from '../lib/templates/params.js'
+import { templateRateLimitParam, templatesParamWith } from '../lib/templates/params.js'
 
 export const subdomainFinderParams = Type.Object(
   {
@@ -20,6 +20,7 @@ export const subdomainFinderParams = Type.Object(
         description: 'Names to try instead of the shipped list',
       }),
     ),
+    rate_limit: templateRateLimitParam,
     templates: Type.Optional(
       templatesParamWith(
         'Check templates (nuclei YAML format, dns protocol) to run on the domain and every name found (takeover checks). By default every stored dns template except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',

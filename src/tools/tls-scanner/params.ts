@@ -1,6 +1,6 @@
 // tool_params of the SSL/TLS Scanner.
 import { Type, type Static } from '@sinclair/typebox'
-import { templatesParamWith } from '../lib/templates/params.js'
+import { templateRateLimitParam, templatesParamWith } from '../lib/templates/params.js'
 
 export const TlsScannerParams = Type.Object(
   {
@@ -20,6 +20,7 @@ export const TlsScannerParams = Type.Object(
         description: 'Server name to send (SNI) and to match the certificate against. Default: the target host name.',
       }),
     ),
+    rate_limit: templateRateLimitParam,
     templates: Type.Optional(
       templatesParamWith(
         'Check templates (nuclei YAML format, ssl protocol) to run against the port. By default every stored ssl template except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',

@@ -36,7 +36,7 @@ export function templatePages(app: FastifyInstance, ctx: WebContext) {
       }),
     ])
     const body = html`<h1>Templates</h1>
-<p class="muted">Check templates (nuclei YAML format) the tools run: http templates in the Website Scanner, tcp/network and ssl in the Network Vulnerability Scanner, ssl in the SSL/TLS Scanner, dns in the Subdomain Finder. ${total} ${total === 1 ? 'template matches' : 'templates match'}. Operators import templates with <code>ward admin templates import</code>.</p>
+<p class="muted">Check templates (nuclei YAML format) the tools run: http templates in the Website Scanner, tcp/network and ssl in the Network Vulnerability Scanner, ssl in the SSL/TLS Scanner, dns in the Subdomain Finder. ${total} ${total === 1 ? 'template matches' : 'templates match'}. Source <em>shipped</em>: Ward's own library; <em>imported</em>: added by an operator with <code>ward admin templates import</code> (an imported template replaces a shipped one of the same id).</p>
 <form method="get" action="/templates" class="filters" role="search">
   <div><label for="t-q">Search</label><input type="search" id="t-q" name="q" value="${q}" placeholder="id, name or description"></div>
   <div><label for="t-tag">Tag</label><input type="text" id="t-tag" name="tag" value="${tag}" placeholder="takeover"></div>
@@ -49,7 +49,7 @@ ${
         (t) =>
           html`<tr><td><a href="/templates/${encodeURIComponent(t.id)}">${t.id}</a></td><td>${t.name}</td><td><span class="sev sev-${t.severity}">${t.severity}</span></td><td>${t.protocol}</td><td>${tagsOf(t.tags).map((g) => html`<a class="tag" href="/templates?tag=${encodeURIComponent(g)}">${g}</a> `)}</td><td>${t.source}</td></tr>`,
       )}</tbody></table></div>${pager('/templates', { q: q || undefined, tag: tag || undefined, severity: severity || undefined }, pageNo, pageNo * PAGE < total)}`
-    : html`<p>No templates${q || tag || severity ? ' match these filters' : ' yet: an operator imports them with ward admin templates import'}.</p>`
+    : html`<p>No templates${q || tag || severity ? ' match these filters' : ''}.</p>`
 }`
     return sendPage(reply, page(req, 'Templates', body, { section: 'templates', workspace: ws }))
   })
@@ -67,7 +67,8 @@ ${
   <dt>Severity</dt><dd><span class="sev sev-${t.severity}">${t.severity}</span></dd>
   <dt>Protocol</dt><dd>${t.protocol}</dd>
   <dt>Tags</dt><dd>${tagsOf(t.tags).map((g) => html`<a class="tag" href="/templates?tag=${encodeURIComponent(g)}">${g}</a> `)}</dd>
-  <dt>File</dt><dd><code>${t.file_path}</code> (${t.source})</dd>
+  <dt>Source</dt><dd data-testid="template-source">${t.source === 'shipped' ? 'shipped with Ward (its templates/ folder)' : 'imported by an operator'}</dd>
+  <dt>File</dt><dd><code>${t.file_path}</code></dd>
   ${t.description ? html`<dt>Description</dt><dd>${t.description}</dd>` : ''}
   ${t.remediation ? html`<dt>Remediation</dt><dd>${t.remediation}</dd>` : ''}
 </dl>

@@ -1,4 +1,5 @@
-// `ward admin templates import|list|remove` into the real database, and GET /api/v2/templates[/{id}].
+// `ward admin templates import|list|remove` into the real database, GET /api/v2/templates[/{id}] and
+// the Templates page: imported templates beside Ward's shipped library (synced at start).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -7,6 +8,15 @@ import { execFileSync } from 'node:child_process'
 import { zipSync, strToU8 } from 'fflate'
 import { startWard, type TestWard } from '../../helpers/ward.js'
 import { runAdmin, UsageError } from '../../../src/cli/admin.js'
+import { syncShippedTemplates } from '../../../src/cli/shipped-templates.js'
+import { createTemplateSource } from '../../../src/engine/template-source.js'
+import { SHIPPED_DIR, shippedSummaries } from '../../../src/tools/lib/templates/shipped.js'
+import { setPassword, signIn } from '../../helpers/web.js'
+
+const SHIPPED = shippedSummaries()
+type Listed = { id: string; source: string; severity: string }
+const ids = (rows: Listed[]) => rows.map((t) => t.id)
+const imported = (rows: Listed[]) => ids(rows.filter((t) => t.source === 'imported'))
 
 const tpl = (id: string, o: { severity?: string; tags?: string; word?: string; extra?: string } = {}) => `id: ${id}
 info:
@@ -128,27 +138,25 @@ test('list filters by tags and severity; remove deletes by id', async () => {
 })
 
 test('GET /api/v2/templates filters by tags, severity and q, pages; GET /templates/{id} has the YAML; bad input is a 400, unknown a 404', async () => {
-  const all = (await w.req('GET', '/api/v2/templates')).json().data
-  assert.deepEqual(
-    all.map((t: { id: string }) => t.id),
-    ['a-one', 'c-pay', 't-tar'],
-  )
-  const byTag = (await w.req('GET', '/api/v2/templates?tags=config')).json().data.map((t: { id: string }) => t.id)
-  assert.deepEqual(byTag, ['a-one', 'c-pay', 't-tar'])
-  assert.deepEqual(
-    (await w.req('GET', '/api/v2/templates?q=C-PAY')).json().data.map((t: { id: string }) => t.id),
-    ['c-pay'],
-  )
+  const all: Listed[] = (await w.req('GET', '/api/v2/templates?limit=1000')).json().data
+  assert.deepEqual(imported(all), ['a-one', 'c-pay', 't-tar'])
+  assert.equal(all.length, 3 + SHIPPED.length, 'the shipped library is listed too')
+  assert.deepEqual(ids(all), [...ids(all)].sort(), 'ordered by id')
+  const byTag: Listed[] = (await w.req('GET', '/api/v2/templates?tags=config&limit=1000')).json().data
+  assert.deepEqual(imported(byTag), ['a-one', 'c-pay', 't-tar'])
+  assert.equal(byTag.length, 3 + SHIPPED.filter((t) => t.tags.includes('config')).length)
+  assert.deepEqual(ids((await w.req('GET', '/api/v2/templates?q=C-PAY')).json().data), ['c-pay'])
   assert.deepEqual((await w.req('GET', '/api/v2/templates?q=%25')).json().data, [])
-  assert.deepEqual((await w.req('GET', '/api/v2/templates?severity=low,medium')).json().data, [])
-  assert.deepEqual(
-    (await w.req('GET', '/api/v2/templates?limit=2&page=2')).json().data.map((t: { id: string }) => t.id),
-    ['t-tar'],
-  )
+  const lowMedium: Listed[] = (await w.req('GET', '/api/v2/templates?severity=low,medium&limit=1000')).json().data
+  assert.deepEqual(imported(lowMedium), [])
+  assert.equal(lowMedium.length, SHIPPED.filter((t) => ['low', 'medium'].includes(t.severity)).length)
+  // "finds" is in the imported descriptions only.
+  assert.deepEqual(ids((await w.req('GET', '/api/v2/templates?q=finds&limit=2&page=2')).json().data), ['t-tar'])
   const one = await w.req('GET', '/api/v2/templates/a-one')
   assert.equal(one.statusCode, 200)
   const d = one.json().data
   assert.equal(d.name, 'a-one name')
+  assert.equal(d.source, 'imported')
   assert.deepEqual(d.author, ['ward', 'tester'])
   assert.deepEqual(d.classification, {
     cve_id: ['CVE-2099-05'],
@@ -170,4 +178,91 @@ test('GET /api/v2/templates filters by tags, severity and q, pages; GET /templat
   assert.equal((await w.req('GET', '/api/v2/templates', { key: null })).statusCode, 401)
   const spec = (await w.req('GET', '/api/v2/openapi.json')).json()
   assert.ok(spec.paths['/api/v2/templates'] && spec.paths['/api/v2/templates/{id}'], Object.keys(spec.paths).join(' '))
+})
+
+test('shipped templates: listed by the API, the CLI and the page as shipped; not removable; an imported one of the same id replaces it until removed or pruned', async () => {
+  const ID = 'CVE-2021-43798'
+  const file = fs.readFileSync(path.join(SHIPPED_DIR, 'cves', `${ID}.yaml`), 'utf8')
+  const one = async () => (await w.req('GET', `/api/v2/templates/${ID}`)).json().data
+  const listed = async (): Promise<Listed[]> => (await w.req('GET', `/api/v2/templates?q=${ID}`)).json().data
+  const shipped = await one()
+  assert.deepEqual([shipped.source, shipped.severity, shipped.file_path, shipped.yaml], ['shipped', 'high', `cves/${ID}.yaml`, file])
+  assert.deepEqual(shipped.classification.cve_id, [ID])
+  const cli = await admin(['templates', 'list'], { tags: 'grafana', severity: 'high' })
+  assert.match(cli, new RegExp(`${ID} +high +http +shipped `))
+
+  // Not removable, alone or among imported ones; nothing is removed.
+  for (const args of [[ID], ['a-one', ID]])
+    await assert.rejects(admin(['templates', 'remove', ...args]), (e: Error) => {
+      assert.ok(e instanceof UsageError)
+      assert.match(e.message, new RegExp(`^${ID} is shipped with Ward and cannot be removed: .*exclude_ids.*nothing was removed$`))
+      return true
+    })
+  assert.equal((await w.req('GET', '/api/v2/templates/a-one')).statusCode, 200)
+
+  // The operator's own version of the check: listed once, as imported; scans run it, not the shipped one.
+  const tree = path.join(dir, 'override')
+  writeTree(tree, { [`${ID}.yaml`]: tpl(ID, { severity: 'low', tags: 'grafana,ours' }) })
+  const r = JSON.parse(await admin(['templates', 'import', tree], { json: 'true' }))
+  assert.deepEqual([r.loaded, r.updated, r.unchanged], [1, 0, 0])
+  assert.deepEqual(
+    (await listed()).map((t) => [t.source, t.severity]),
+    [['imported', 'low']],
+  )
+  const total = (await w.req('GET', '/api/v2/templates?limit=1000')).json().data.length
+  const run = await createTemplateSource(w.h.db).forProtocol('http')
+  assert.equal(run.length, total, 'every listed http template runs once')
+  assert.match(run.find((t) => t.id === ID)!.yaml, /severity: low/)
+
+  // Removing it gives the shipped one back; so does pruning it.
+  assert.match(
+    await admin(['templates', 'remove', ID]),
+    new RegExp(`removed 1 template\\(s\\); Ward's shipped template is used again for ${ID}`),
+  )
+  assert.deepEqual(
+    (await listed()).map((t) => [t.source, t.severity]),
+    [['shipped', 'high']],
+  )
+  await admin(['templates', 'import', tree])
+  assert.equal((await one()).source, 'imported')
+  const pruned = JSON.parse(await admin(['templates', 'import', path.join(dir, 'nuclei-templates-main')], { json: 'true', prune: 'true' }))
+  assert.ok(pruned.pruned >= 2, JSON.stringify(pruned))
+  assert.deepEqual([(await one()).source, (await one()).yaml], ['shipped', file])
+  const after: Listed[] = (await w.req('GET', '/api/v2/templates?limit=1000')).json().data
+  assert.deepEqual(imported(after), ['t-tar'])
+  assert.equal(after.length, 1 + SHIPPED.length, '--prune never prunes shipped templates')
+
+  // The page: the source column and the template's source and text.
+  await setPassword(w, w.userId)
+  const web = await signIn(w)
+  const list = await web.get(`/templates?q=${ID}`)
+  assert.equal(list.statusCode, 200)
+  assert.match(list.body, new RegExp(`<td><a href="/templates/${ID}">${ID}</a></td>.*<td>shipped</td></tr>`))
+  const page = await web.get(`/templates/${ID}`)
+  assert.match(page.body, /data-testid="template-source">shipped with Ward/)
+  assert.ok(page.body.includes('compare_versions'), 'the shipped text')
+  assert.match((await web.get('/templates?q=t-tar')).body, /<td>imported<\/td>/)
+})
+
+test('the start-up sync writes only what changed: nothing when current; a changed or removed library file is followed', async () => {
+  assert.deepEqual(await syncShippedTemplates(w.h.db), { written: [], removed: 0 })
+  // A library of one file, edited (not in the index, so it is parsed): the others go, that one changes.
+  const lib = path.join(dir, 'library')
+  writeTree(lib, { 'x/jenkins-panel.yaml': tpl('jenkins-panel', { severity: 'critical', tags: 'panel' }) })
+  const one = await syncShippedTemplates(w.h.db, lib)
+  assert.deepEqual([one.written, one.removed], [['jenkins-panel'], SHIPPED.length - 1])
+  const rows: Listed[] = (await w.req('GET', '/api/v2/templates?limit=1000')).json().data
+  assert.deepEqual(
+    rows.map((t) => [t.id, t.source, t.severity]),
+    [
+      ['jenkins-panel', 'shipped', 'critical'],
+      ['t-tar', 'imported', 'high'],
+    ],
+  )
+  const back = await syncShippedTemplates(w.h.db)
+  assert.deepEqual([back.written.length, back.removed], [SHIPPED.length, 0])
+  assert.equal(
+    (await w.req('GET', '/api/v2/templates/jenkins-panel')).json().data.severity,
+    SHIPPED.find((t) => t.id === 'jenkins-panel')!.severity,
+  )
 })

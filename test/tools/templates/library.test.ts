@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
 import { LIBRARY_BED, startLibraryBed, type LibraryBed } from '../../testbed/template-library-site.js'
 import {
   loadedShipped,
@@ -12,6 +12,9 @@ import {
   readShippedLibrary,
   shippedTemplates,
   SHIPPED_DIR,
+  SHIPPED_INDEX,
+  shippedIndexText,
+  shippedSummaries,
   type ShippedTemplate,
 } from '../../../src/tools/lib/templates/shipped.js'
 import { SENSITIVE_FILES } from '../../../src/tools/website-scanner/detect/files.js'
@@ -40,6 +43,12 @@ test('lint: every shipped file loads, ids are unique and name their files, and t
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { files?: string[] }
   assert.ok(!pkg.files || pkg.files.some((f) => /^\/?templates\/?$/.test(f)), 'package.json `files` must list templates/')
   assert.deepEqual(library.problems, [], 'files that do not load')
+  // The index lists show without parsing the library; a stale one would show old names and severities.
+  assert.equal(readFileSync(join(SHIPPED_DIR, SHIPPED_INDEX), 'utf8'), shippedIndexText(library), 'run npm run templates:index')
+  assert.deepEqual(
+    shippedSummaries().map((s) => [s.id, s.severity, s.yaml.length]),
+    shipped.map((t) => [t.id, t.template.info.severity, t.yaml.length]),
+  )
   assert.ok(shipped.length >= 150, `${shipped.length} shipped templates`)
   const bad: string[] = []
   for (const { id, path, template: t } of shipped) {

@@ -1,7 +1,8 @@
 // End to end for the tcp, ssl and dns template protocols: templates imported by the real
 // `ward admin templates import`, then scans of the Network Vulnerability Scanner (350), the SSL/TLS
 // Scanner (450) and the Subdomain Finder (20) through the API find their findings on the positive
-// site of each bed and none on its clean twin.
+// site of each bed and none on its clean twin; the three tools pace their template requests by
+// tool_params.rate_limit.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -9,6 +10,12 @@ import path from 'node:path'
 import { startWard, waitForScan, isTerminal, type TestWard } from '../../helpers/ward.js'
 import { runAdmin } from '../../../src/cli/admin.js'
 import { loadTemplate } from '../../../src/tools/lib/templates/index.js'
+import { createDirectEgress } from '../../../src/engine/net/direct.js'
+import { networkVulnScanner } from '../../../src/tools/netvuln/run.js'
+import { tlsScanner } from '../../../src/tools/tls-scanner/run.js'
+import { subdomainFinder } from '../../../src/tools/subdomain-finder/run.js'
+import type { StoredTemplate } from '../../../src/toolkit/templates.js'
+import { runTool } from '../../helpers/tool-harness.js'
 import { DNS_ZONE, NET_BED, startNetTemplateBed, type NetTemplateBed } from '../../testbed/template-net-bed.js'
 
 const info = (name: string, severity: string, tags: string) =>
@@ -145,6 +152,71 @@ test('20: dns templates find the dangling CNAME to an unclaimed Azure name, not 
   assert.equal(findings[0].vuln_id, 'template.tpl-azure-takeover')
   assert.match(JSON.stringify(findings[0]), /gone\.tpl-test\.example/)
   assert.match(JSON.stringify(findings[0].vuln_evidence), /tpl-gone-app\.azurewebsites\.net/)
+})
+
+test('350, 450 and 20 pace their template requests per host by tool_params.rate_limit', async () => {
+  const RATE = 3 // slots 333 ms apart; unpaced, the four requests of each run leave within a few ms
+  const source = (protocol: string, texts: Record<string, string>) => ({
+    forProtocol: async (p: string): Promise<StoredTemplate[]> =>
+      p === protocol ? Object.entries(texts).map(([id, yaml]) => ({ id, path: `${id}.yaml`, yaml, files: {} })) : [],
+  })
+  const copies = (file: string, from: string, n: number) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${from}-${i}`, TEMPLATES[file]!.replace(`id: ${from}`, `id: ${from}-${i}`)]))
+  /**
+   * At least `n` requests, spread over at least half the n-1 slots they take when paced: a loaded
+   * machine may delay the first one past its slot, but unpaced they all arrive within a few ms.
+   */
+  const paced = (times: number[], n: number, what: string) => {
+    assert.ok(times.length >= n, `${what}: ${times.length} requests`)
+    const span = Math.max(...times) - Math.min(...times)
+    assert.ok(span >= ((times.length - 1) * 1000) / RATE / 2, `${what}: ${times.length} requests in ${Math.round(span)} ms`)
+  }
+
+  // 350: four tcp templates (run side by side) on the banner port: four "STATUS" inputs to one host.
+  const before350 = bed.statusAsked.length
+  const net = await runTool(networkVulnScanner, {
+    target: NET_BED.tcp,
+    params: { ports: `${bed.bannerPort}`, checks: { tls: false, active: false }, rate_limit: RATE },
+    templates: source('tcp', copies('network/tpl-acmemq-debug.yaml', 'tpl-acmemq-debug', 4)),
+  })
+  assert.equal(net.findings.filter((f) => f.check.id.startsWith('template.tpl-acmemq-debug-')).length, 4, net.logs.join('\n'))
+  paced(bed.statusAsked.slice(before350), 4, '350 tcp templates')
+
+  // 450: four ssl templates, one handshake each (told from the scanner's own by the templates' cipher list).
+  const direct = createDirectEgress()
+  const handshakes: number[] = []
+  const egress = {
+    ...direct,
+    tlsConnect: (o: Parameters<typeof direct.tlsConnect>[0]) => {
+      if (o.tls?.ciphers?.includes('!eNULL')) handshakes.push(performance.now())
+      return direct.tlsConnect(o)
+    },
+  }
+  const tls = await runTool(tlsScanner, {
+    target: NET_BED.expired,
+    params: { port: bed.expiredPort, rate_limit: RATE },
+    templates: source('ssl', copies('ssl/tpl-expired-cert.yaml', 'tpl-expired-cert', 4)),
+    egress,
+  })
+  await direct.close()
+  assert.equal(tls.findings.filter((f) => f.check.id.startsWith('template.tpl-expired-cert-')).length, 4)
+  paced(handshakes, 4, '450 ssl templates')
+
+  // 20: four PTR templates (a type the finder never asks itself), side by side, on the domain and www.
+  const ptr = (id: string) =>
+    `id: ${id}\n${info(id, 'info', 'dns')}dns:\n  - name: "{{FQDN}}"\n    type: PTR\n    matchers:\n      - type: word\n        words: ["never-there"]\n`
+  const beforeDns = bed.dns.questions.length
+  await runTool(subdomainFinder, {
+    target: DNS_ZONE,
+    params: { resolver: `${NET_BED.dns}:${bed.dnsPort}`, wordlist: ['www'], rate_limit: RATE },
+    templates: source('dns', Object.fromEntries(['a', 'b', 'c', 'd'].map((x) => [`tpl-ptr-${x}`, ptr(`tpl-ptr-${x}`)]))),
+  })
+  const ptrs = bed.dns.questions.slice(beforeDns).filter((q) => q.type === 12)
+  paced(
+    ptrs.map((q) => q.at),
+    8,
+    '20 dns templates',
+  )
 })
 
 test('templates of the three protocols refuse what Ward cannot run, with the reason', () => {

@@ -1,5 +1,6 @@
 // Runs the dns blocks of one template for one name: the question goes to the scan's own resolver
 // (never the system's), and the answer is matched as nuclei shows it (dig-like text per section).
+import type { HostLimiters } from '../http/rate-limit.js'
 import type { DnsMessage, DnsRecord } from '../dns/message.js'
 import { rcodeName, TYPE, typeName } from '../dns/message.js'
 import type { Template } from './model.js'
@@ -16,6 +17,8 @@ export interface TemplateDnsEnv {
   domain: string
   query(name: string, type: number, o: { class: number; rd: boolean; signal: AbortSignal }): Promise<DnsMessage>
   signal: AbortSignal
+  /** The scan's pace (tool_params.rate_limit), keyed by the domain: every query goes to its one resolver. */
+  limiter?: HostLimiters
 }
 
 /** {{FQDN}}, {{RDN}} (registered domain, approximated by the last two labels), {{DN}}, {{TLD}}, {{SD}}. */
@@ -77,6 +80,7 @@ export async function runDnsTemplate(t: Template, env: TemplateDnsEnv, regex: Re
     stats.requests++
     let reply: DnsMessage
     try {
+      await env.limiter?.take(env.domain, env.signal)
       reply = await env.query(name, block.type, { class: block.class, rd: block.recursion, signal: env.signal })
     } catch (e) {
       if (env.signal.aborted) throw e

@@ -34,6 +34,17 @@ export const templatesParamWith = (description: string) =>
     },
   )
 
+/**
+ * tool_params.rate_limit of the tools whose templates open connections or ask DNS questions (350,
+ * 450, 20), as the Website Scanner's rate_limit paces its http templates.
+ */
+export const templateRateLimitParam = Type.Integer({
+  default: 100,
+  minimum: 1,
+  maximum: 10_000,
+  description: 'Template requests (connections, TLS handshakes, DNS queries) per second per host at most',
+})
+
 export const templatesParam = templatesParamWith(
   'Check templates (nuclei YAML format) to run. Deep scans run every http template except those tagged dos, fuzz, intrusive or bruteforce unless named here; light scans run templates only when this is given.',
 )

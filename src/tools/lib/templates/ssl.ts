@@ -1,6 +1,7 @@
 // Runs the ssl blocks of one template against one TLS port: a handshake through the scan's egress
 // with the versions and suites the template asks for, and the fields nuclei exposes about it
 // (tls_version, cipher, the certificate's names and dates, expired, self_signed, mismatched, ...).
+import type { HostLimiters } from '../http/rate-limit.js'
 import { createHash, type X509Certificate } from 'node:crypto'
 import type { Egress } from '../../../toolkit/egress.js'
 import { ipVersion } from '../../../toolkit/ip.js'
@@ -21,6 +22,8 @@ export interface TemplateSslEnv {
   /** Server name to send and to check the certificate against (default: the host when it is a name). */
   servername?: string
   signal: AbortSignal
+  /** The scan's per-host pace (tool_params.rate_limit): each handshake waits for its slot. */
+  limiter?: HostLimiters
 }
 
 const NODE_VERSION: Record<TlsVersionName, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'> = {
@@ -80,6 +83,7 @@ async function enumerateVersions(env: TemplateSslEnv, block: SslBlock, stats: Pr
 async function handshake(env: TemplateSslEnv, block: SslBlock, min?: TlsVersionName, max?: TlsVersionName): Promise<Handshake> {
   const servername = env.servername ?? (ipVersion(env.host) ? undefined : env.host)
   let sock: Awaited<ReturnType<Egress['tlsConnect']>>
+  await env.limiter?.take(env.host, env.signal)
   try {
     sock = await env.net.tlsConnect({
       host: env.host,

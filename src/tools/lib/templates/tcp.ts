@@ -1,6 +1,7 @@
 // Runs the tcp/network blocks of one template against one open port of the target: connects through
 // the scan's egress (TLS when the template asks), sends each input, reads with a timeout and a byte
 // bound, and matches the bytes read. A host other than the target is refused.
+import type { HostLimiters } from '../http/rate-limit.js'
 import type { Egress } from '../../../toolkit/egress.js'
 import { CONNECT_TIMEOUT_MS, EXCHANGE_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { TcpBlock, Template } from './model.js'
@@ -19,6 +20,8 @@ export interface TemplateTcpEnv {
   signal: AbortSignal
   /** Longest wait for the first bytes of a read (default 5 s). */
   readTimeoutMs?: number
+  /** The scan's per-host pace (tool_params.rate_limit): each connection waits for its slot. */
+  limiter?: HostLimiters
 }
 
 export interface ProtoRunStats {
@@ -74,6 +77,7 @@ export async function runTcpTemplate(t: Template, env: TemplateTcpEnv, regex: Re
 async function exchange(block: TcpBlock, env: TemplateTcpEnv, tls: boolean, vars: RunVars, regex: RegexRunner, stats: ProtoRunStats) {
   stats.requests++
   const o = { host: env.host, port: env.port, timeoutMs: CONNECT_TIMEOUT_MS, signal: env.signal }
+  await env.limiter?.take(env.host, env.signal)
   let sock: Sock
   try {
     sock = tls ? await env.net.tlsConnect(o) : await env.net.connect(o)

@@ -3,7 +3,6 @@
 // against the TLS ports. One test per template; a match is a finding `template.<id>` on its port.
 import type { ScanContext } from '../../../toolkit/tool.js'
 import type { Recorder } from '../../../toolkit/recorder.js'
-import { scanBudget } from '../../../toolkit/budget.js'
 import {
   concludeTemplate,
   loadStoredTemplates,
@@ -11,6 +10,7 @@ import {
   runSslProtocol,
   runTcpProtocol,
   tcpTemplateFits,
+  templateBounds,
   type Template,
   type TemplateFilter,
   type TemplateRunAt,
@@ -18,7 +18,7 @@ import {
 import type { PortInfo } from '../detect/services.js'
 
 export interface NetTemplatePhase {
-  ctx: ScanContext<{ templates?: TemplateFilter }>
+  ctx: ScanContext<{ templates?: TemplateFilter; rate_limit: number }>
   rec: Recorder
   host: string
   infos: readonly PortInfo[]
@@ -35,10 +35,10 @@ export async function runNetTemplatePhase(p: NetTemplatePhase): Promise<number> 
   if (!chosen.length) return 0
   ctx.log(`templates: running ${tcp.chosen.length} of ${tcp.loaded} tcp and ${ssl.chosen.length} of ${ssl.loaded} ssl templates`)
   let requests = 0
-  const budget = scanBudget(ctx)
+  const bounds = templateBounds(ctx)
   const at = async (t: Template, port: PortInfo): Promise<TemplateRunAt> => {
-    const env = { net: ctx.net, host: p.host, port: port.port, signal: ctx.signal }
-    const outcome = await budget.run(p.host, () => (t.protocol === 'ssl' ? runSslProtocol(t, env) : runTcpProtocol(t, env)))
+    const env = { net: ctx.net, host: p.host, port: port.port, signal: ctx.signal, limiter: bounds.limiter }
+    const outcome = await bounds.run(p.host, () => (t.protocol === 'ssl' ? runSslProtocol(t, env) : runTcpProtocol(t, env)))
     requests += outcome.requests
     return { outcome, place: { port: port.port, protocol: 'tcp', service: port.service } }
   }

@@ -9,6 +9,7 @@ import {
   loadStoredTemplates,
   recordTemplateTests,
   runDnsProtocol,
+  templateBounds,
   type TemplateRunAt,
 } from '../../lib/templates/index.js'
 import type { SubdomainFinderParams } from '../params.js'
@@ -25,6 +26,7 @@ export async function runDnsTemplatePhase(
   ctx.log(`templates: running ${chosen.length} of ${loaded} dns templates on ${all.length} names`)
   const rec = createRecorder(ctx, { logErrors: true })
   let requests = 0
+  const bounds = templateBounds(ctx)
   const query: Parameters<typeof runDnsProtocol>[1]['query'] = (name, type, o) =>
     client.query(name, type, { signal: o.signal, rd: o.rd, class: o.class })
   await recordTemplateTests(
@@ -36,7 +38,10 @@ export async function runDnsTemplatePhase(
       const runs: TemplateRunAt[] = []
       for (const fqdn of all) {
         if (ctx.signal.aborted) break
-        const outcome = await runDnsProtocol(t, { fqdn, domain, query, signal: ctx.signal })
+        // Every question goes to the scan's one resolver: its budget slot, and the pace of the domain.
+        const outcome = await bounds.run(client.server.host, () =>
+          runDnsProtocol(t, { fqdn, domain, query, signal: ctx.signal, limiter: bounds.limiter }),
+        )
         requests += outcome.requests
         runs.push({ outcome, place: { location: fqdn } })
       }
