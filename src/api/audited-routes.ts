@@ -132,6 +132,8 @@ export const AUDITED: Record<string, AuditedRoute> = {
   'POST /scans/:id/stop': { action: 'scan.stopped', objectType: 'scan', id, workspace: 'scans' },
   'POST /scans/:id/delete': { action: 'scan.deleted', objectType: 'scan', id, workspace: 'scans' },
   'POST /findings/:id/triage': { action: 'finding.triaged', objectType: 'finding', id, workspace: 'findings', fields: TRIAGE },
+  // One entry per finding triaged (the page writes them: the request names many findings).
+  'POST /findings/bulk': { action: 'finding.triaged', objectType: 'finding', workspace: 'findings', fields: ['status', 'reason'] },
   'POST /schedules': {
     action: 'schedule.created',
     objectType: 'schedule',

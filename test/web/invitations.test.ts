@@ -162,6 +162,9 @@ test('every audited form of the web interface leaves exactly one entry; refused 
   await step('scan.stopped', `/scans/${scan}/stop`)
   const finding = (await w.h.db.selectFrom('findings').select('id').where('scan_id', '=', scan).executeTakeFirstOrThrow()).id
   await step('finding.triaged', `/findings/${finding}/triage`, { status: 'accepted', reason: 'known' })
+  // Bulk triage: one entry per finding it changed, naming the finding.
+  const bulk = await step('finding.triaged', '/findings/bulk', { ids: String(finding), status: 'open', reason: 'again' })
+  assert.equal(bulk.object_id, String(finding))
   await step('scan_settings.created', '/scan-settings', { from_scan_id: String(scan), name: 'Every form' })
   const settings = await newest('scan_settings')
   await step('scan_settings.changed', `/scan-settings/${settings}/rename`, { name: 'Every form 2' })

@@ -163,7 +163,15 @@ async function bulkTriage(db: Db, req: FastifyRequest, reply: FastifyReply) {
   )
   if (!writable.length) throw viewerRefused()
   // One history entry per finding (its duplicates follow it), each with the same reason.
-  for (const row of writable) await updateFindingGroup(db, row, { status: f.status as FindingStatus }, reason, u.userId)
+  // Each with its audit entry, in the finding's own transaction.
+  for (const row of writable)
+    await audited(
+      db,
+      req.audit && { ...req.audit, objectId: String(row.id) },
+      (trx) => updateFindingGroup(trx, row, { status: f.status as FindingStatus }, reason, u.userId),
+      () => true,
+    )
+  if (req.audit) req.audit.written = true
   return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}ok=findings-triaged`, 303)
 }
 
