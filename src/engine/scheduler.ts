@@ -1,10 +1,15 @@
 // The scheduler of the worker role: fires due schedules (store/schedules.ts claims each slot
-// exactly once across workers) and wakes the claim loop for the scans it queued. The clock is
+// exactly once across workers) and wakes the claim loop for the scans it queued. Once a minute it
+// also re-opens accepted risks whose expiry date has passed. The clock is
 // injectable so tests can move time without waiting for it.
 import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import { claimDueSchedule, type ClaimOptions, type FiredRun } from '../store/schedules.js'
 import { publish } from '../store/notify.js'
+import { reopenExpiredAcceptances } from '../store/finding-history.js'
+
+/** How often expired acceptances are looked for: they expire by the day. */
+const ACCEPTANCE_SWEEP_MS = 60_000
 
 export interface SchedulerOptions {
   db: Db
@@ -28,6 +33,19 @@ export function startScheduler(o: SchedulerOptions, autostart = true): Scheduler
   let closing = false
   let timer: NodeJS.Timeout | null = null
   let running: Promise<FiredRun[]> | null = null
+  let lastSweep = Number.NEGATIVE_INFINITY
+
+  const sweepAcceptances = async () => {
+    const at = now()
+    if (at.getTime() - lastSweep < ACCEPTANCE_SWEEP_MS) return
+    lastSweep = at.getTime()
+    try {
+      const n = await reopenExpiredAcceptances(o.db, at.toISOString().slice(0, 10))
+      if (n) o.log.info({ groups: n }, 'accepted risks past their date re-opened')
+    } catch (e) {
+      o.log.error({ err: e }, 're-opening expired acceptances failed')
+    }
+  }
 
   const tick = async (): Promise<FiredRun[]> => {
     const fired: FiredRun[] = []
@@ -46,6 +64,7 @@ export function startScheduler(o: SchedulerOptions, autostart = true): Scheduler
       o.log.error({ err: e }, 'firing schedules failed')
     }
     if (fired.some((r) => r.scanIds.length)) publish({ type: 'queued' })
+    if (!closing) await sweepAcceptances()
     return fired
   }
   const loop = () => {

@@ -15,6 +15,8 @@ export interface FindingChanges {
   status?: string
   risk_level?: number
   verified?: boolean
+  /** With status `accepted`: its last day (YYYY-MM-DD). Any status change clears it. */
+  accepted_until?: string | null
 }
 
 const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'] as const
@@ -33,7 +35,8 @@ export async function updateFindingGroup(
   f: FindingRow,
   changes: FindingChanges,
   reason: string | null,
-  userId: number,
+  /** Null when Ward makes the change (an acceptance that expired). */
+  userId: number | null,
 ): Promise<FindingRow> {
   return inTransaction(db, async (trx) => {
     const group = await trx
@@ -43,14 +46,22 @@ export async function updateFindingGroup(
       .where('dedup_key', '=', f.dedup_key)
       .execute()
     const set: { status?: string; risk_level?: number; verified?: number } = {}
+    // The expiry is part of an acceptance: set with it, cleared by any other status.
+    const until = changes.status === undefined ? undefined : changes.status === 'accepted' ? (changes.accepted_until ?? null) : null
     if (changes.status !== undefined) set.status = changes.status
     if (changes.risk_level !== undefined) set.risk_level = changes.risk_level
     if (changes.verified !== undefined) set.verified = changes.verified ? 1 : 0
     const now = nowIso()
     const fields = Object.keys(set) as FindingField[]
     const changed = fields.filter((k) => group.some((g) => g[k] !== set[k]))
+    if (changed.length || until !== undefined)
+      await trx
+        .updateTable('findings')
+        .set(until === undefined ? set : { ...set, accepted_until: until })
+        .where('workspace_id', '=', f.workspace_id)
+        .where('dedup_key', '=', f.dedup_key)
+        .execute()
     if (changed.length) {
-      await trx.updateTable('findings').set(set).where('workspace_id', '=', f.workspace_id).where('dedup_key', '=', f.dedup_key).execute()
       await trx
         .insertInto('finding_history')
         .values(
@@ -93,13 +104,13 @@ async function recountScans(trx: Tx, scanIds: number[]) {
 /**
  * Before the engine inserts a finding: the group's latest finding decides its triage state.
  * `fixed` → the group is re-opened (the new finding stays `open`, the others follow, history says
- * by which scan); `accepted`/`false_positive` → the new finding inherits status and verified.
+ * by which scan); `accepted`/`false_positive` → the new finding inherits status, verified and the acceptance's expiry.
  * Call `after(newId)` once the finding is inserted, in the same transaction.
  */
 export async function joinGroup(trx: Tx, f: NewFinding): Promise<{ finding: NewFinding; after(newId: number): Promise<void> }> {
   const latest = await trx
     .selectFrom('findings')
-    .select(['status', 'verified'])
+    .select(['status', 'verified', 'accepted_until'])
     .where('workspace_id', '=', f.workspace_id)
     .where('dedup_key', '=', f.dedup_key)
     .orderBy('id', 'desc')
@@ -108,7 +119,7 @@ export async function joinGroup(trx: Tx, f: NewFinding): Promise<{ finding: NewF
   const none = async () => {}
   if (!latest) return { finding: f, after: none }
   if (latest.status === 'accepted' || latest.status === 'false_positive')
-    return { finding: { ...f, status: latest.status, verified: latest.verified }, after: none }
+    return { finding: { ...f, status: latest.status, verified: latest.verified, accepted_until: latest.accepted_until }, after: none }
   if (latest.status !== 'fixed') return { finding: f, after: none }
   return {
     finding: { ...f, status: 'open' },
@@ -147,3 +158,27 @@ export const groupHistory = (db: Db, f: Pick<FindingRow, 'workspace_id' | 'dedup
     .where('dedup_key', '=', f.dedup_key)
     .orderBy('id', 'desc')
     .execute()
+
+/**
+ * Re-opens the duplicate groups whose acceptance ended before `today` (YYYY-MM-DD), one history
+ * entry each, made by Ward. Returns how many groups were re-opened. At most `limit` per call.
+ */
+export async function reopenExpiredAcceptances(db: Db, today: string, limit = 200): Promise<number> {
+  const expired = await db
+    .selectFrom('findings')
+    .selectAll()
+    .where('accepted_until', 'is not', null)
+    .where('accepted_until', '<', today)
+    .where('status', '=', 'accepted')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  const done = new Set<string>()
+  for (const f of expired) {
+    const group = `${f.workspace_id}:${f.dedup_key}`
+    if (done.has(group)) continue
+    done.add(group)
+    await updateFindingGroup(db, f, { status: 'open' }, `the accepted risk expired (accepted until ${f.accepted_until})`, null)
+  }
+  return done.size
+}

@@ -126,6 +126,8 @@ export interface FindingsTable {
   /** EPSS probability of the finding's CVEs (the highest) and the date FIRST scored it. */
   epss_score: number | null
   epss_date: string | null
+  /** An accepted risk's last day (YYYY-MM-DD); the group re-opens after it. Null otherwise. */
+  accepted_until: string | null
 }
 
 export interface ScanLogsTable {

@@ -155,3 +155,65 @@ describe('finding groups, PATCH and history', () => {
     }
   })
 })
+
+describe('accepted risk with an expiry date', () => {
+  test('accepted_until is kept with the acceptance, inherited by a new duplicate, refused when wrong; after its day the scheduler re-opens the group', async () => {
+    const w = await startWard()
+    try {
+      const a = await runScan(w)
+      const [f] = await list(w, `scan_id=${a.scanId}`)
+      const tomorrow = new Date(Date.now() + 86400000).toISOString().slice(0, 10)
+      for (const [body, words] of [
+        [{ status: 'open', accepted_until: tomorrow }, /goes with status accepted/],
+        [{ status: 'accepted', accepted_until: '2026-02-30' }, /not a calendar day/],
+        [{ status: 'accepted', accepted_until: '2020-01-01' }, /already passed/],
+        [{ status: 'accepted', accepted_until: 'tomorrow' }, /accepted_until/],
+      ] as const) {
+        const r = await patch(w, f.id, body)
+        assert.equal(r.statusCode, 400, r.body)
+        assert.match(r.json().message, words)
+      }
+      assert.equal((await list(w, `scan_id=${a.scanId}`)).find((x) => x.id === f.id).status, 'open', 'a refused triage changes nothing')
+      const ok = await patch(w, f.id, { status: 'accepted', accepted_until: tomorrow, reason: 'until the patch window' })
+      assert.equal(ok.statusCode, 200, ok.body)
+      // The next scan's duplicate joins the acceptance, expiry included.
+      const b = await runScan(w)
+      const dup = (await list(w, `scan_id=${b.scanId}`)).find(
+        (x) => x.vuln_id === f.vuln_id && x.url === f.url && x.location === f.location,
+      )
+      assert.equal(dup?.status, 'accepted')
+      const rows = await w.h.db
+        .selectFrom('findings')
+        .select(['id', 'accepted_until'])
+        .where(
+          'dedup_key',
+          '=',
+          (await w.h.db.selectFrom('findings').select('dedup_key').where('id', '=', f.id).executeTakeFirstOrThrow()).dedup_key,
+        )
+        .execute()
+      assert.deepEqual([...new Set(rows.map((r) => r.accepted_until))], [tomorrow], 'every finding of the group carries the date')
+
+      // The day after: one tick of the worker's scheduler re-opens the group, once, by Ward.
+      const { startScheduler } = await import('../../src/engine/scheduler.js')
+      const { pino } = await import('pino')
+      const later = new Date(Date.now() + 2 * 86400000)
+      const s = startScheduler(
+        { db: w.h.db, dbKind: w.h.kind, log: pino({ level: 'silent' }), workerId: 'sweep-test', tickMs: 60_000, now: () => later },
+        false,
+      )
+      await s.tick()
+      await s.stop()
+      const after = await list(w, `target_id=${a.targetId}&vuln_id=${f.vuln_id}`)
+      assert.ok(after.length >= 2 && after.every((x) => x.status === 'open'), JSON.stringify(after.map((x) => x.status)))
+      const h = await history(w, f.id)
+      assert.equal(h[0].field, 'status')
+      assert.deepEqual([h[0].old_value, h[0].new_value, h[0].user_id], ['accepted', 'open', null])
+      assert.match(h[0].reason, new RegExp(`expired \\(accepted until ${tomorrow}\\)`))
+      assert.equal(h.filter((e) => /expired/.test(e.reason ?? '')).length, 1, 'one entry for the group')
+      const cleared = await w.h.db.selectFrom('findings').select('accepted_until').where('id', '=', f.id).executeTakeFirstOrThrow()
+      assert.equal(cleared.accepted_until, null)
+    } finally {
+      await w.close()
+    }
+  })
+})

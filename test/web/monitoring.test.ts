@@ -132,6 +132,8 @@ describe('schedules, comparison and bulk triage in chromium', { skip, concurrenc
     const rows = await w.h.db.selectFrom('finding_history').selectAll().where('field', '=', 'status').execute()
     const mine = rows.filter((h) => h.new_value === 'accepted' && h.reason === 'lab noise; accepted until 2027-01-31')
     assert.equal(mine.length, findingCount, 'one history entry per finding')
+    const dated = await w.h.db.selectFrom('findings').select('id').where('accepted_until', '=', '2027-01-31').execute()
+    assert.ok(dated.length >= findingCount, `the expiry is kept with the acceptance (${dated.length})`)
     // Some rows by hand: the first two boxes of the page, reopened.
     await page.goto(`${base}/findings?scan_id=${first}&workspace_id=all&status=accepted`)
     await page.locator('input[name=ids]').nth(0).check()

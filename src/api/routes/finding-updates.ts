@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { refusal } from '../../domain/access.js'
+import { acceptedUntilOf } from '../../domain/acceptance.js'
 import { WRITER_ROLES } from '../../store/members.js'
 import { Data, IdParams, Nullable, errors } from '../schemas/common.js'
 import { Finding, FindingStatus } from '../schemas/findings.js'
@@ -19,6 +20,13 @@ const PatchBody = Type.Object(
     risk_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: '0 info, 1 low, 2 medium, 3 high, 4 critical' })),
     verified: Type.Optional(Type.Boolean()),
     reason: Type.Optional(Type.String({ maxLength: 2000, description: 'why; kept in the history' })),
+    accepted_until: Type.Optional(
+      Type.String({
+        pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+        description:
+          'extension: with status `accepted`, the last day the risk stays accepted (YYYY-MM-DD, today or later); the group re-opens after it, with a history entry',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -59,7 +67,8 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const f = await getFinding(db, c.userId, req.params.id, WRITER_ROLES)
       if (!f) throw await refusal(getFinding(db, c.userId, req.params.id), 'Finding')
       const reason = b.reason?.trim() || null
-      const changes = { status: b.status, risk_level: b.risk_level, verified: b.verified }
+      const until = acceptedUntilOf(b.status, b.accepted_until)
+      const changes = { status: b.status, risk_level: b.risk_level, verified: b.verified, accepted_until: until }
       const updated = await audited(
         db,
         req.audit,

@@ -24,6 +24,7 @@ import { m025OidcIdentities } from './025-oidc-identities.js'
 import { m026InstanceAdmins } from './026-instance-admins.js'
 import { m027ScanSettings } from './027-scan-settings.js'
 import { m029DashboardIndexes } from './029-dashboard-indexes.js'
+import { m030AcceptedUntil } from './030-accepted-until.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -53,6 +54,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '026-instance-admins': m026InstanceAdmins,
   '027-scan-settings': m027ScanSettings,
   '029-dashboard-indexes': m029DashboardIndexes,
+  '030-accepted-until': m030AcceptedUntil,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {

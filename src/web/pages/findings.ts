@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { getFinding, listFindings } from '../../store/findings.js'
 import { groupHistory, updateFindingGroup } from '../../store/finding-history.js'
 import { audited } from '../../store/audit.js'
+import { acceptedUntilOf } from '../../domain/acceptance.js'
 import { testWithFindings } from '../../store/results.js'
 import { getScan } from '../../store/scans.js'
 import { targetNames } from '../../store/web-lists.js'
@@ -146,7 +147,7 @@ async function bulkTriage(db: Db, req: FastifyRequest, reply: FastifyReply) {
   const { u, keep, list } = await filterOf(db, req, q)
   const back = `/findings${qs(keep)}`
   if (!STATUSES.includes(f.status as FindingStatus)) throw new WardError(400, `The status must be one of ${STATUSES.join(', ')}`)
-  const until = f.status === 'accepted' && f.until && /^\d{4}-\d\d-\d\d$/.test(f.until) ? f.until : null
+  const until = acceptedUntilOf(f.status, f.until) ?? null
   const reason = [(f.reason ?? '').trim().slice(0, 1900), until ? `accepted until ${until}` : ''].filter(Boolean).join('; ') || null
   const chosen = new Set(
     (Array.isArray(raw.ids) ? raw.ids : [raw.ids]).filter((x): x is string => typeof x === 'string' && /^\d{1,15}$/.test(x)).map(Number),
@@ -168,7 +169,7 @@ async function bulkTriage(db: Db, req: FastifyRequest, reply: FastifyReply) {
     await audited(
       db,
       req.audit && { ...req.audit, objectId: String(row.id) },
-      (trx) => updateFindingGroup(trx, row, { status: f.status as FindingStatus }, reason, u.userId),
+      (trx) => updateFindingGroup(trx, row, { status: f.status as FindingStatus, accepted_until: until }, reason, u.userId),
       () => true,
     )
   if (req.audit) req.audit.written = true
@@ -219,7 +220,24 @@ function findingPage(app: FastifyInstance, ctx: WebContext) {
     if (f.risk_level !== undefined && risk === undefined)
       return renderFinding(db, req, reply, 'The risk must be info, low, medium, high or critical', 400)
     const reason = (f.reason ?? '').trim().slice(0, 2000) || null
-    const changes = { status: f.status as FindingStatus | undefined, risk_level: risk, verified: f.verified === 'true' }
+    let until: string | undefined
+    try {
+      until = acceptedUntilOf(f.status, f.until)
+    } catch (e) {
+      return renderFinding(
+        db,
+        req,
+        reply,
+        (e as Error).message.replace('Invalid parameters: accepted_until', 'The "accepted until" date'),
+        400,
+      )
+    }
+    const changes = {
+      status: f.status as FindingStatus | undefined,
+      risk_level: risk,
+      verified: f.verified === 'true',
+      accepted_until: until,
+    }
     await audited(
       db,
       req.audit,
@@ -260,7 +278,7 @@ async function renderFinding(db: Db, req: FastifyRequest, reply: FastifyReply, e
   <dt>OWASP</dt><dd>${owasp.length ? owasp.map((o) => html`${o}<br>`) : '—'}</dd>
   <dt>First seen</dt><dd>${when(f.first_seen)}</dd>
   <dt>Last seen</dt><dd>${when(f.last_seen)}${f.regression ? html` <span class="badge bad">regression: back after being fixed</span>` : ''}</dd>
-  <dt>Status</dt><dd data-testid="finding-status">${f.status}${f.verified ? ' (verified)' : ''}</dd>
+  <dt>Status</dt><dd data-testid="finding-status">${f.status}${f.verified ? ' (verified)' : ''}${f.status === 'accepted' && row.accepted_until ? html` <span class="badge st" data-testid="accepted-until">until ${row.accepted_until}, then re-opened</span>` : ''}</dd>
 </dl></section>
 </div>
 <section class="card"><h2>Evidence</h2>
@@ -284,6 +302,7 @@ ${
   <div><label for="t-status">Status</label><select id="t-status" name="status">${STATUSES.map((s) => html`<option${s === f.status ? html` selected` : ''}>${s}</option>`)}</select></div>
   <div><label for="t-risk">Risk</label><select id="t-risk" name="risk_level">${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === f.risk_level ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
   <div><label><input type="checkbox" name="verified" value="true"${f.verified ? html` checked` : ''}> verified by a person</label></div>
+  <div data-show-if="t-status=accepted"${f.status === 'accepted' ? '' : html` hidden`}><label for="t-until">Accepted until</label><input type="date" id="t-until" name="until" value="${row.accepted_until ?? ''}"></div>
   <div><label for="t-reason">Comment</label><input type="text" id="t-reason" name="reason" maxlength="2000" placeholder="why (kept in the history)"></div>
   <button type="submit">Save triage</button>
 </form>`
