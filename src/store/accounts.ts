@@ -5,6 +5,7 @@ import { selectPrepared, type Db } from './db.js'
 import type { Database } from './schema.js'
 import { nowIso } from './time.js'
 import { addOwner, type Role } from './members.js'
+import { countRows } from './paging.js'
 
 export interface Caller {
   userId: number
@@ -132,15 +133,18 @@ export async function getKey(db: Db, id: number): Promise<KeyInfo | undefined> {
   return keyInfo(db).where('api_keys.id', '=', id).executeTakeFirst()
 }
 
-export async function revokeKey(db: Db, id: number): Promise<boolean> {
+/** Revokes the still active keys matching `column`; how many. */
+async function revokeActiveKeys(db: Db, column: 'id' | 'key_prefix', value: number | string): Promise<number> {
   const r = await db
     .updateTable('api_keys')
     .set({ revoked_at: nowIso() })
-    .where('id', '=', id)
+    .where(column, '=', value)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
-  return Number(r.numUpdatedRows) > 0
+  return Number(r.numUpdatedRows)
 }
+
+export const revokeKey = async (db: Db, id: number): Promise<boolean> => (await revokeActiveKeys(db, 'id', id)) > 0
 
 export interface UserInfo {
   id: number
@@ -200,15 +204,7 @@ export async function setUserLimits(
   return Number(r.numUpdatedRows) > 0
 }
 
-export const countUsers = async (db: Db) =>
-  Number(
-    (
-      await db
-        .selectFrom('users')
-        .select((e) => e.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
+export const countUsers = (db: Db) => countRows(db.selectFrom('users'))
 
 export const callerByKey = (db: Db, key: string) => callerByKeyHash(db, hashKey(key))
 
@@ -273,15 +269,7 @@ export async function setActiveWorkspace(db: Db, userId: number, workspaceId: nu
 }
 
 /** Revokes the active keys whose stored 12-character prefix is exactly `prefix`. */
-export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number> {
-  const r = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: nowIso() })
-    .where('key_prefix', '=', prefix)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-  return Number(r.numUpdatedRows)
-}
+export const revokeKeysByPrefix = (db: Db, prefix: string): Promise<number> => revokeActiveKeys(db, 'key_prefix', prefix)
 
 /** Every workspace of the instance with its owners' names and its number of members (instance admins). */
 export async function listAllWorkspaces(

@@ -14,3 +14,10 @@ export function newestPage<DB, TB extends keyof DB, O>(q: SelectQueryBuilder<DB,
     .offset((p.page - 1) * p.limit)
     .execute()
 }
+
+/** How many rows `q` selects (the total beside a page, or a count of its own). */
+export async function countRows<DB, TB extends keyof DB>(q: SelectQueryBuilder<DB, TB, object>): Promise<number> {
+  // Kysely cannot name the selected column of a generic table; the query selects it alone.
+  const r = (await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()) as { n: number | string | bigint }
+  return Number(r.n)
+}

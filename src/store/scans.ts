@@ -14,6 +14,7 @@ import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
 import { newestPage } from './paging.js'
+import { countRows } from './paging.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -413,16 +414,7 @@ export const scanCountsByState = (db: Db) =>
     .execute()
 
 /** Waiting scans across all users (metrics). */
-export const queueDepth = async (db: Db) =>
-  Number(
-    (
-      await db
-        .selectFrom('scans')
-        .select((e) => e.fn.countAll().as('n'))
-        .where('status', '=', 'waiting')
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
+export const queueDepth = (db: Db) => countRows(db.selectFrom('scans').where('status', '=', 'waiting'))
 
 /** The latest complete scan of the same target and tool before `scan`. */
 export const previousCompleteScan = (db: Db, scan: Pick<ScanRow, 'id' | 'target_id' | 'tool_id'>) =>
