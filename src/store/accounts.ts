@@ -157,29 +157,23 @@ export interface UserInfo {
   disabled_at: string | null
 }
 
+// Selected and grouped by alike (PostgreSQL groups by every plain column it selects).
+const USER_COLUMNS = [
+  'users.id',
+  'users.name',
+  'users.max_targets',
+  'users.license_expires',
+  'users.created_at',
+  'users.is_admin',
+  'users.disabled_at',
+] as const
+
 export async function listUsers(db: Db): Promise<UserInfo[]> {
   const rows = await db
     .selectFrom('users')
     .leftJoin('api_keys', (j) => j.onRef('api_keys.user_id', '=', 'users.id').on('api_keys.revoked_at', 'is', null))
-    .select([
-      'users.id',
-      'users.name',
-      'users.max_targets',
-      'users.license_expires',
-      'users.created_at',
-      'users.is_admin',
-      'users.disabled_at',
-      (e) => e.fn.count('api_keys.id').as('active_keys'),
-    ])
-    .groupBy([
-      'users.id',
-      'users.name',
-      'users.max_targets',
-      'users.license_expires',
-      'users.created_at',
-      'users.is_admin',
-      'users.disabled_at',
-    ])
+    .select([...USER_COLUMNS, (e) => e.fn.count('api_keys.id').as('active_keys')])
+    .groupBy([...USER_COLUMNS])
     .orderBy('users.id')
     .execute()
   return rows.map((r) => ({ ...r, active_keys: Number(r.active_keys) }))

@@ -13,8 +13,7 @@ import { secretsOf } from './secrets.js'
 import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
-import { newestPage } from './paging.js'
-import { countRows } from './paging.js'
+import { countRows, newestPage, whereGiven } from './paging.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -155,17 +154,19 @@ export const getScanById = (db: Db | Transaction<Database>, id: number) =>
   db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()
 
 export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<ScanRow[]> {
-  let q = db
+  const q = db
     .selectFrom('scans')
     .selectAll()
     .where('workspace_id', '=', f.workspaceId)
     .where((eb) => eb.exists(memberWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId)))
-  if (f.toolId !== undefined) q = q.where('tool_id', '=', f.toolId)
-  if (f.targetId !== undefined) q = q.where('target_id', '=', f.targetId)
-  if (f.status !== undefined) q = q.where('status', '=', f.status)
-  if (f.startFrom !== undefined) q = q.where('start_time', '>=', f.startFrom)
-  if (f.startTo !== undefined) q = q.where('start_time', '<=', f.startTo)
-  return newestPage(q, f)
+  const given = whereGiven(q, [
+    ['tool_id', '=', f.toolId],
+    ['target_id', '=', f.targetId],
+    ['status', '=', f.status],
+    ['start_time', '>=', f.startFrom],
+    ['start_time', '<=', f.startTo],
+  ])
+  return newestPage(given, f)
 }
 
 /** Moves a scan to `to` if it is in a state that may reach it (and, given `owner`, still holds that lease); returns whether it moved. */
