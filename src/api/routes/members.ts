@@ -3,13 +3,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
 import { AddMemberBody, ChangeMemberBody, Member, MemberParams } from '../schemas/members.js'
 import { addMember, listMembers, removeMember, setMemberRole, type MemberChange } from '../../store/members.js'
 import { userByName } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
 import { notFound } from '../../domain/errors.js'
 import { memberChangeError } from '../../domain/access.js'
+
+const doc = routeDoc('workspaces')
 
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
@@ -20,10 +22,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/workspaces/:id/members', {
     schema: {
-      tags: ['workspaces'],
-      summary: "The workspace's members with their roles",
+      ...doc("The workspace's members with their roles", { 200: Data(Type.Array(Member)) }, [400, 401, 404, 429]),
       params: IdParams,
-      response: { 200: Data(Type.Array(Member)), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const rows = await listMembers(db, callerOf(req).userId, req.params.id)
@@ -34,11 +34,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/workspaces/:id/members', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Add a user to the workspace with a role (owners only); created_id is the user id',
+      ...doc(
+        'Add a user to the workspace with a role (owners only); created_id is the user id',
+        { 201: Created },
+        [400, 401, 403, 404, 409, 415, 429],
+      ),
       params: IdParams,
       body: AddMemberBody,
-      response: { 201: Created, ...errors(400, 401, 403, 404, 409, 415, 429) },
     },
     handler: async (req, reply) => {
       const user = await userByName(db, req.body.user_name.trim())
@@ -50,11 +52,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/workspaces/:id/members/:user_id', {
     schema: {
-      tags: ['workspaces'],
-      summary: "Change a member's role (owners only; 409 when it would leave the workspace without an owner)",
+      ...doc(
+        "Change a member's role (owners only; 409 when it would leave the workspace without an owner)",
+        { 204: NoContent },
+        [400, 401, 403, 404, 409, 415, 429],
+      ),
       params: MemberParams,
       body: ChangeMemberBody,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 415, 429) },
     },
     handler: async (req, reply) => {
       answer(await setMemberRole(db, callerOf(req).userId, req.params.id, req.params.user_id, req.body.role))
@@ -64,10 +68,12 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/workspaces/:id/members/:user_id', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Remove a member (owners only; 409 for the last owner); their access ends at once',
+      ...doc(
+        'Remove a member (owners only; 409 for the last owner); their access ends at once',
+        { 204: NoContent },
+        [400, 401, 403, 404, 409, 429],
+      ),
       params: MemberParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
     },
     handler: async (req, reply) => {
       answer(await removeMember(db, callerOf(req).userId, req.params.id, req.params.user_id))

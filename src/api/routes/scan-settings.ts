@@ -8,21 +8,23 @@ import { refusal } from '../../domain/access.js'
 import { notFound } from '../../domain/errors.js'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
 import { CreateScanSettingsBody, ScanSettings, ScanSettingsQuery, UpdateScanSettingsBody } from '../schemas/scan-settings.js'
 import { scanSettingsView } from '../views.js'
 
-const tags = ['scan settings']
+const doc = routeDoc('scan settings')
 
 export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.post('/scan-settings', {
     schema: {
-      tags,
-      summary: 'Save scan settings: a name and a tool with its tool_params (or those of from_scan_id); credentials are stored encrypted',
+      ...doc(
+        'Save scan settings: a name and a tool with its tool_params (or those of from_scan_id); credentials are stored encrypted',
+        { 201: Created },
+        [400, 401, 403, 404, 413, 415, 429],
+      ),
       body: CreateScanSettingsBody,
-      response: { 201: Created, ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req, reply) => {
       const id = await saveScanSettings(db, callerOf(req), app.ward.tools, req.body)
@@ -32,10 +34,12 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/scan-settings', {
     schema: {
-      tags,
-      summary: "List the caller's saved scan settings by name (all workspaces unless workspace_id)",
+      ...doc(
+        "List the caller's saved scan settings by name (all workspaces unless workspace_id)",
+        { 200: Data(Type.Array(ScanSettings)) },
+        [400, 401, 429],
+      ),
       querystring: ScanSettingsQuery,
-      response: { 200: Data(Type.Array(ScanSettings)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const q = req.query
@@ -50,12 +54,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scan-settings/:id', {
-    schema: {
-      tags,
-      summary: 'Read saved scan settings',
-      params: IdParams,
-      response: { 200: Data(ScanSettings), ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc('Read saved scan settings', { 200: Data(ScanSettings) }, [400, 401, 404, 429]), params: IdParams },
     handler: async (req) => {
       const s = await getScanSettings(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan settings')
@@ -65,11 +64,13 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/scan-settings/:id', {
     schema: {
-      tags,
-      summary: 'Rename saved scan settings, or change their tool_params or max_scan_time (checked against their tool)',
+      ...doc(
+        'Rename saved scan settings, or change their tool_params or max_scan_time (checked against their tool)',
+        { 200: Data(ScanSettings) },
+        [400, 401, 403, 404, 413, 415, 429],
+      ),
       params: IdParams,
       body: UpdateScanSettingsBody,
-      response: { 200: Data(ScanSettings), ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req) => ({
       data: scanSettingsView(await changeScanSettings(db, callerOf(req), app.ward.tools, req.params.id, req.body)),
@@ -78,10 +79,8 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/scan-settings/:id', {
     schema: {
-      tags,
-      summary: 'Delete saved scan settings (scans and schedules started from them are kept)',
+      ...doc('Delete saved scan settings (scans and schedules started from them are kept)', { 204: NoContent }, [400, 401, 403, 404, 429]),
       params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId

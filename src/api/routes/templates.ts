@@ -2,10 +2,12 @@
 // with `ward admin templates import`). Read-only for every user; importing is an operator's act.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { Data, errors } from '../schemas/common.js'
+import { Data, routeDoc } from '../schemas/common.js'
 import { TemplateDetail, TemplateIdParams, TemplateSummary, TemplatesQuery } from '../schemas/templates.js'
 import { getTemplate, listTemplates, type TemplateSummary as Row } from '../../store/templates.js'
 import { notFound } from '../../domain/errors.js'
+
+const doc = routeDoc('templates')
 
 const list = (s: string): string[] => {
   try {
@@ -61,10 +63,12 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/templates', {
     schema: {
-      tags: ['templates'],
-      summary: 'List the check templates (nuclei YAML format) scans can run, filtered by tags, severity and text',
+      ...doc(
+        'List the check templates (nuclei YAML format) scans can run, filtered by tags, severity and text',
+        { 200: Data(Type.Array(TemplateSummary)) },
+        [400, 401, 429],
+      ),
       querystring: TemplatesQuery,
-      response: { 200: Data(Type.Array(TemplateSummary)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const q = req.query
@@ -80,10 +84,8 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   app.get('/templates/:id', {
     schema: {
-      tags: ['templates'],
-      summary: 'Read one template with its YAML text',
+      ...doc('Read one template with its YAML text', { 200: Data(TemplateDetail) }, [400, 401, 404, 429]),
       params: TemplateIdParams,
-      response: { 200: Data(TemplateDetail), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const r = await getTemplate(db, req.params.id)

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { writableWorkspace } from '../../domain/access.js'
-import { Data, NoContent, errors } from '../schemas/common.js'
+import { Data, NoContent, routeDoc } from '../schemas/common.js'
 import {
   CreateVpnProfileBody,
   SetWorkspaceVpnProfileBody,
@@ -25,15 +25,14 @@ import { conflict, notFound } from '../../domain/errors.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 
+const doc = routeDoc('vpn_profiles')
+const workspaceDoc = routeDoc('workspaces')
+
 export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/vpn_profiles', {
-    schema: {
-      tags: ['vpn_profiles'],
-      summary: "List the caller's VPN profiles (secrets are never returned)",
-      response: { 200: Data(Type.Array(VpnProfile)), ...errors(401, 429) },
-    },
+    schema: { ...doc("List the caller's VPN profiles (secrets are never returned)", { 200: Data(Type.Array(VpnProfile)) }, [401, 429]) },
     handler: async (req) => {
       const userId = callerOf(req).userId
       const [rows, used] = await Promise.all([listVpnProfiles(db, userId), workspacesByProfile(db, userId)])
@@ -43,11 +42,13 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/vpn_profiles', {
     schema: {
-      tags: ['vpn_profiles'],
-      summary: 'Create a VPN profile: socks5 (host, port, optional username/password) or http_connect (url)',
+      ...doc(
+        'Create a VPN profile: socks5 (host, port, optional username/password) or http_connect (url)',
+        { 201: VpnProfileCreated },
+        [400, 401, 409, 413, 415, 429],
+      ),
       body: CreateVpnProfileBody,
       consumes: ['application/json', 'application/x-www-form-urlencoded'],
-      response: { 201: VpnProfileCreated, ...errors(400, 401, 409, 413, 415, 429) },
     },
     handler: async (req, reply) => {
       const row = newVpnProfile(callerOf(req).userId, req.body, scopesOf(app.ward.config).vpnHost)
@@ -62,12 +63,7 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/vpn_profiles/:uuid', {
-    schema: {
-      tags: ['vpn_profiles'],
-      summary: 'Read a VPN profile (without its secrets)',
-      params: UuidParams,
-      response: { 200: Data(VpnProfile), ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc('Read a VPN profile (without its secrets)', { 200: Data(VpnProfile) }, [400, 401, 404, 429]), params: UuidParams },
     handler: async (req) => {
       const userId = callerOf(req).userId
       const p = await getVpnProfile(db, userId, req.params.uuid)
@@ -78,10 +74,12 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/vpn_profiles/:uuid', {
     schema: {
-      tags: ['vpn_profiles'],
-      summary: 'Delete a VPN profile (409 while a running scan uses it); workspaces that default to it are detached',
+      ...doc(
+        'Delete a VPN profile (409 while a running scan uses it); workspaces that default to it are detached',
+        { 204: NoContent },
+        [400, 401, 404, 409, 429],
+      ),
       params: UuidParams,
-      response: { 204: NoContent, ...errors(400, 401, 404, 409, 429) },
     },
     handler: async (req, reply) => {
       const r = await deleteVpnProfile(db, callerOf(req).userId, req.params.uuid)
@@ -94,11 +92,13 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/workspaces/:id/vpn_profile', {
     schema: {
-      tags: ['workspaces'],
-      summary: "Set (uuid) or clear (null) the workspace's default VPN profile, used by scans that do not name one",
+      ...workspaceDoc(
+        "Set (uuid) or clear (null) the workspace's default VPN profile, used by scans that do not name one",
+        { 204: NoContent },
+        [400, 401, 403, 404, 415, 429],
+      ),
       params: WorkspaceIdParams,
       body: SetWorkspaceVpnProfileBody,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 415, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId

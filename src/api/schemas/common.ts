@@ -24,4 +24,19 @@ export const NoContent = Type.Null({ description: 'No body' })
 /** Standard error responses for the OpenAPI document. */
 export const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]))
 
+/** The error statuses a route may document (decisions.md error body). */
+export type ErrorCode = 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 429 | 503
+
+/**
+ * The documented part of a route's schema under one tag: its summary, its success answers and the
+ * error codes it may give, so each route states only its own parameters beside it.
+ */
+export const routeDoc =
+  (tag: string) =>
+  <R extends Record<number, TSchema>>(summary: string, ok: R, codes: readonly ErrorCode[]) => ({
+    tags: [tag],
+    summary,
+    response: { ...ok, ...errors(...codes) } as R & { [C in ErrorCode]?: typeof ErrorBody },
+  })
+
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
