@@ -2,7 +2,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { writableWorkspace } from '../../domain/access.js'
 import { Data, NoContent, routeDoc } from '../schemas/common.js'
 import {
   CreateVpnProfileBody,
@@ -12,18 +11,10 @@ import {
   VpnProfileCreated,
   WorkspaceIdParams,
 } from '../schemas/vpn-profiles.js'
-import {
-  deleteVpnProfile,
-  getVpnProfile,
-  insertVpnProfile,
-  listVpnProfiles,
-  setWorkspaceVpnProfile,
-  workspacesByProfile,
-} from '../../store/vpn-profiles.js'
-import { newVpnProfile, vpnProfileView } from '../../domain/vpn.js'
+import { deleteVpnProfile, getVpnProfile, listVpnProfiles, workspacesByProfile } from '../../store/vpn-profiles.js'
+import { addVpnProfile, setDefaultVpnProfile, vpnProfileView } from '../../domain/vpn.js'
 import { conflict, notFound } from '../../domain/errors.js'
 import { scopesOf } from '../../toolkit/scope.js'
-import { isUniqueViolation } from '../../domain/targets.js'
 
 const doc = routeDoc('vpn_profiles')
 const workspaceDoc = routeDoc('workspaces')
@@ -51,14 +42,9 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       consumes: ['application/json', 'application/x-www-form-urlencoded'],
     },
     handler: async (req, reply) => {
-      const row = newVpnProfile(callerOf(req).userId, req.body, scopesOf(app.ward.config).vpnHost)
-      try {
-        const uuid = await insertVpnProfile(db, row)
-        return reply.status(201).send({ data: { created_id: uuid } })
-      } catch (e) {
-        if (isUniqueViolation(e)) throw conflict(`VPN profile "${row.name}" already exists`)
-        throw e
-      }
+      const vpnHost = scopesOf(app.ward.config).vpnHost
+      const uuid = await addVpnProfile(db, callerOf(req).userId, req.body, vpnHost, (name) => `VPN profile "${name}" already exists`)
+      return reply.status(201).send({ data: { created_id: uuid } })
     },
   })
 
@@ -101,11 +87,7 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: SetWorkspaceVpnProfileBody,
     },
     handler: async (req, reply) => {
-      const userId = callerOf(req).userId
-      const uuid = req.body.vpn_profile_uuid
-      await writableWorkspace(db, callerOf(req), req.params.id)
-      if (uuid !== null && !(await getVpnProfile(db, userId, uuid))) throw notFound('VPN profile')
-      if (!(await setWorkspaceVpnProfile(db, userId, req.params.id, uuid))) throw notFound('Workspace')
+      await setDefaultVpnProfile(db, callerOf(req), req.params.id, req.body.vpn_profile_uuid)
       return reply.status(204).send(null)
     },
   })

@@ -2,19 +2,12 @@
 import { scopesOf } from '../../toolkit/scope.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createWorkspace, getWorkspace, setActiveWorkspace } from '../../store/accounts.js'
-import {
-  deleteVpnProfile,
-  getVpnProfile,
-  insertVpnProfile,
-  listVpnProfiles,
-  setWorkspaceVpnProfile,
-  workspacesByProfile,
-} from '../../store/vpn-profiles.js'
+import { deleteVpnProfile, listVpnProfiles, workspacesByProfile } from '../../store/vpn-profiles.js'
 import { renameWorkspace } from '../../store/web-sessions.js'
-import { newVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
+import { addVpnProfile, setDefaultVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js'
-import { isOwner, memberChangeError, writableWorkspace } from '../../domain/access.js'
+import { isOwner, memberChangeError } from '../../domain/access.js'
 import { deleteWorkspace } from '../../store/workspace-deletion.js'
 import { auditActorOf } from '../../api/plugins/audit.js'
 import { userOf, type WebContext } from '../context.js'
@@ -118,9 +111,7 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     const uuid = formOf(req).vpn_profile_uuid || null
-    await writableWorkspace(db, u, id)
-    if (uuid !== null && !(await getVpnProfile(db, u.userId, uuid))) throw notFound('VPN profile')
-    if (!(await setWorkspaceVpnProfile(db, u.userId, id, uuid))) throw notFound('Workspace')
+    await setDefaultVpnProfile(db, u, id, uuid)
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
   })
 
@@ -201,13 +192,8 @@ ${profiles.map(
               password: f.password || undefined,
             }
           : { name: f.name ?? '', type: type as VpnProfileType, url: f.url?.trim() || undefined }
-      const row = newVpnProfile(userOf(req).userId, input, scopesOf(ctx.config).vpnHost)
-      try {
-        return await insertVpnProfile(db, row)
-      } catch (e) {
-        if (isUniqueViolation(e)) throw conflict(`A VPN profile named "${row.name}" already exists`)
-        throw e
-      }
+      const vpnHost = scopesOf(ctx.config).vpnHost
+      return await addVpnProfile(db, userOf(req).userId, input, vpnHost, (name) => `A VPN profile named "${name}" already exists`)
     })
     if (!r.ok) return renderVpn(req, reply, r.message.replace(/^Invalid parameters: /, ''), r.status)
     return reply.redirect('/vpn-profiles?ok=vpn-created', 303)
