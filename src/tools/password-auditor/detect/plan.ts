@@ -1,5 +1,5 @@
 // Which login a port gets, from service detection, the banner, then the usual port. Pure.
-import { bannerProtocol } from '../../lib/services/banners.js'
+import { bannerKind } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
 import type { ServiceKind } from '../params.js'
 
@@ -40,11 +40,7 @@ const BY_PORT: Readonly<Record<number, ServiceKind>> = {
   27017: 'mongodb',
 }
 
-function fromBanner(banner: string | null): ServiceKind | null {
-  const seen = bannerProtocol(banner)
-  if (seen || !banner) return seen
-  return /(login|username)\s*:\s*$/i.test(banner) ? 'telnet' : null
-}
+const fromBanner = (banner: string | null): ServiceKind | null => bannerKind(banner, /(login|username)\s*:\s*$/i, 'telnet')
 
 /** The login kind of an open port, or null when the auditor has none for it. */
 export function loginKind(port: number, d: DetectedService): ServiceKind | null {
