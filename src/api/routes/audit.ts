@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, Id, Nullable, Pagination, routeDoc } from '../schemas/common.js'
+import { Data, Id, Nullable, Pagination, routeDoc, LIST_ERRORS } from '../schemas/common.js'
 import { listAudit } from '../../store/audit.js'
 import { toApiTime } from '../../store/time.js'
 import { isoParam } from './scans.js'
@@ -42,7 +42,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...doc(
         'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first',
         { 200: Data(Type.Array(AuditEntry)) },
-        [400, 401, 429],
+        LIST_ERRORS,
       ),
       querystring: AuditQuery,
     },

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { refusal } from '../../domain/access.js'
 import { WRITER_ROLES } from '../../store/members.js'
-import { Data, IdParams, Nullable, routeDoc } from '../schemas/common.js'
+import { Data, IdParams, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingStatus } from '../schemas/findings.js'
 import { findingView } from '../../reports/finding-view.js'
 import { badRequest, notFound } from '../../domain/errors.js'
@@ -75,7 +75,7 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/findings/:id/history', {
     schema: {
-      ...doc("Changes to the finding's duplicate group, newest first", { 200: Data(Type.Array(HistoryEntry)) }, [400, 401, 404, 429]),
+      ...doc("Changes to the finding's duplicate group, newest first", { 200: Data(Type.Array(HistoryEntry)) }, READ_ERRORS),
       params: IdParams,
     },
     handler: async (req) => {

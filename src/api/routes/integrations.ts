@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
-import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import {
   CreateIntegrationBody,
   DeliveriesQuery,
@@ -38,11 +38,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/integrations', {
     schema: {
-      ...doc(
-        'Create an integration: slack, teams, email, webhook, jira, github, gitlab or defectdojo',
-        { 201: Created },
-        [400, 401, 403, 404, 413, 415, 429],
-      ),
+      ...doc('Create an integration: slack, teams, email, webhook, jira, github, gitlab or defectdojo', { 201: Created }, BODY_ERRORS),
       body: CreateIntegrationBody,
     },
     handler: async (req, reply) =>
@@ -51,11 +47,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/integrations', {
     schema: {
-      ...doc(
-        "List the caller's integrations (all workspaces unless workspace_id)",
-        { 200: Data(Type.Array(Integration)) },
-        [400, 401, 429],
-      ),
+      ...doc("List the caller's integrations (all workspaces unless workspace_id)", { 200: Data(Type.Array(Integration)) }, LIST_ERRORS),
       querystring: IntegrationsQuery,
     },
     handler: async (req) => ({
@@ -71,7 +63,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/integrations/:id', {
     schema: {
-      ...doc('Read an integration (its secrets are never returned)', { 200: Data(Integration) }, [400, 401, 404, 429]),
+      ...doc('Read an integration (its secrets are never returned)', { 200: Data(Integration) }, READ_ERRORS),
       params: IdParams,
     },
     handler: async (req) => ({ data: integrationView(await one(db, callerOf(req).userId, req.params.id)) }),
@@ -79,11 +71,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/integrations/:id', {
     schema: {
-      ...doc(
-        'Change an integration (config members given replace the stored ones)',
-        { 200: Data(Integration) },
-        [400, 401, 403, 404, 413, 415, 429],
-      ),
+      ...doc('Change an integration (config members given replace the stored ones)', { 200: Data(Integration) }, BODY_ERRORS),
       params: IdParams,
       body: UpdateIntegrationBody,
     },
@@ -95,7 +83,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/integrations/:id', {
-    schema: { ...doc('Delete an integration and its delivery log', { 204: NoContent }, [400, 401, 404, 429]), params: IdParams },
+    schema: { ...doc('Delete an integration and its delivery log', { 204: NoContent }, READ_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const { userId } = callerOf(req)
       if (!(await deleteIntegration(db, userId, req.params.id)))
@@ -116,7 +104,7 @@ function integrationDeliveryRoutes(app: RouteApp) {
       ...doc(
         "Send a test message through the outbox and answer with the receiver's status (waits for a sender up to the callback timeout)",
         { 200: Data(TestResult) },
-        [400, 401, 403, 404, 429],
+        WRITE_ERRORS,
       ),
       params: IdParams,
     },
@@ -130,7 +118,7 @@ function integrationDeliveryRoutes(app: RouteApp) {
       ...doc(
         "The integration's delivery log, newest first: time, event, status, the receiver's answer, next try",
         { 200: Data(Type.Array(Delivery)) },
-        [400, 401, 404, 429],
+        READ_ERRORS,
       ),
       params: IdParams,
       querystring: DeliveriesQuery,

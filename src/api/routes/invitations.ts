@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, NoContent, PathId, routeDoc } from '../schemas/common.js'
+import { Data, IdParams, NoContent, PathId, routeDoc, WRITE_ERRORS } from '../schemas/common.js'
 import { Role } from '../schemas/members.js'
 import { createInvitation, openInvitations, revokeInvitation } from '../../store/invitations.js'
 import { getWorkspace } from '../../store/accounts.js'
@@ -49,11 +49,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/workspaces/:id/invitations', {
     schema: {
-      ...doc(
-        'Open invitations of the workspace (owners only; never their links)',
-        { 200: Data(Type.Array(Invitation)) },
-        [400, 401, 403, 404, 429],
-      ),
+      ...doc('Open invitations of the workspace (owners only; never their links)', { 200: Data(Type.Array(Invitation)) }, WRITE_ERRORS),
       params: IdParams,
     },
     handler: async (req) => {
@@ -74,7 +70,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/workspaces/:id/invitations/:invitation_id', {
     schema: {
-      ...doc('Revoke an open invitation (owners only)', { 204: NoContent }, [400, 401, 403, 404, 429]),
+      ...doc('Revoke an open invitation (owners only)', { 204: NoContent }, WRITE_ERRORS),
       params: Type.Object({ id: PathId, invitation_id: PathId }),
     },
     handler: async (req, reply) => {

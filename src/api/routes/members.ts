@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { AddMemberBody, ChangeMemberBody, Member, MemberParams } from '../schemas/members.js'
 import { addMember, listMembers, removeMember, setMemberRole, type MemberChange } from '../../store/members.js'
 import { userByName } from '../../store/accounts.js'
@@ -22,7 +22,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/workspaces/:id/members', {
     schema: {
-      ...doc("The workspace's members with their roles", { 200: Data(Type.Array(Member)) }, [400, 401, 404, 429]),
+      ...doc("The workspace's members with their roles", { 200: Data(Type.Array(Member)) }, READ_ERRORS),
       params: IdParams,
     },
     handler: async (req) => {
@@ -68,11 +68,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/workspaces/:id/members/:user_id', {
     schema: {
-      ...doc(
-        'Remove a member (owners only; 409 for the last owner); their access ends at once',
-        { 204: NoContent },
-        [400, 401, 403, 404, 409, 429],
-      ),
+      ...doc('Remove a member (owners only; 409 for the last owner); their access ends at once', { 204: NoContent }, CONFLICT_ERRORS),
       params: MemberParams,
     },
     handler: async (req, reply) => {

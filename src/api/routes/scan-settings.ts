@@ -8,7 +8,7 @@ import { refusal } from '../../domain/access.js'
 import { notFound } from '../../domain/errors.js'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
-import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { CreateScanSettingsBody, ScanSettings, ScanSettingsQuery, UpdateScanSettingsBody } from '../schemas/scan-settings.js'
 import { scanSettingsView } from '../views.js'
 
@@ -22,7 +22,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...doc(
         'Save scan settings: a name and a tool with its tool_params (or those of from_scan_id); credentials are stored encrypted',
         { 201: Created },
-        [400, 401, 403, 404, 413, 415, 429],
+        BODY_ERRORS,
       ),
       body: CreateScanSettingsBody,
     },
@@ -37,7 +37,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...doc(
         "List the caller's saved scan settings by name (all workspaces unless workspace_id)",
         { 200: Data(Type.Array(ScanSettings)) },
-        [400, 401, 429],
+        LIST_ERRORS,
       ),
       querystring: ScanSettingsQuery,
     },
@@ -54,7 +54,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scan-settings/:id', {
-    schema: { ...doc('Read saved scan settings', { 200: Data(ScanSettings) }, [400, 401, 404, 429]), params: IdParams },
+    schema: { ...doc('Read saved scan settings', { 200: Data(ScanSettings) }, READ_ERRORS), params: IdParams },
     handler: async (req) => {
       const s = await getScanSettings(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan settings')
@@ -67,7 +67,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...doc(
         'Rename saved scan settings, or change their tool_params or max_scan_time (checked against their tool)',
         { 200: Data(ScanSettings) },
-        [400, 401, 403, 404, 413, 415, 429],
+        BODY_ERRORS,
       ),
       params: IdParams,
       body: UpdateScanSettingsBody,
@@ -79,7 +79,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/scan-settings/:id', {
     schema: {
-      ...doc('Delete saved scan settings (scans and schedules started from them are kept)', { 204: NoContent }, [400, 401, 403, 404, 429]),
+      ...doc('Delete saved scan settings (scans and schedules started from them are kept)', { 204: NoContent }, WRITE_ERRORS),
       params: IdParams,
     },
     handler: async (req, reply) => {

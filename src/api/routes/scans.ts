@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
 import { refusal } from '../../domain/access.js'
-import { Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
+import { Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
 import { scanChanges } from '../../reports/scan-changes.js'
 import { Finding } from '../schemas/findings.js'
@@ -63,7 +63,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/scans', {
     schema: {
-      ...doc('List scans (the active workspace unless workspace_id)', { 200: Data(Type.Array(Scan)) }, [400, 401, 429]),
+      ...doc('List scans (the active workspace unless workspace_id)', { 200: Data(Type.Array(Scan)) }, LIST_ERRORS),
       querystring: ScansQuery,
     },
     handler: async (req) => {
@@ -86,7 +86,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scans/:id', {
-    schema: { ...doc('Read a scan', { 200: Data(Scan) }, [400, 401, 404, 429]), params: IdParams },
+    schema: { ...doc('Read a scan', { 200: Data(Scan) }, READ_ERRORS), params: IdParams },
     handler: async (req) => {
       const s = await getScanView(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
@@ -96,7 +96,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/scans/:id', {
     schema: {
-      ...doc('Delete a finished scan with its tests and findings', { 204: NoContent }, [400, 401, 403, 404, 409, 429]),
+      ...doc('Delete a finished scan with its tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
       params: IdParams,
     },
     handler: async (req, reply) => {
@@ -109,7 +109,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/scans/:id/stop', {
-    schema: { ...doc('Stop a scan (no-op on an ended scan)', { 204: NoContent }, [400, 401, 403, 404, 429]), params: IdParams },
+    schema: { ...doc('Stop a scan (no-op on an ended scan)', { 204: NoContent }, WRITE_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const r = await requestStop(db, userId, req.params.id)
@@ -207,7 +207,7 @@ function scanResultRoutes(app: RouteApp) {
       ...doc(
         'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): findings new, gone and still there, and the attack surface',
         { 200: Data(ScanChanges) },
-        [400, 401, 404, 429],
+        READ_ERRORS,
       ),
       params: IdParams,
       querystring: ChangesQuery,
@@ -229,7 +229,7 @@ function scanResultRoutes(app: RouteApp) {
 
   app.get('/scans/:id/raw', {
     schema: {
-      ...doc("The tool's raw log lines, in order", { 200: Data(Type.Array(Type.String())) }, [400, 401, 404, 429]),
+      ...doc("The tool's raw log lines, in order", { 200: Data(Type.Array(Type.String())) }, READ_ERRORS),
       params: IdParams,
     },
     handler: async (req) => {
@@ -241,7 +241,7 @@ function scanResultRoutes(app: RouteApp) {
 
   app.get('/scans/:id/tests', {
     schema: {
-      ...doc('Tests the scan performed', { 200: Data(Type.Array(TestRecord)) }, [400, 401, 404, 429]),
+      ...doc('Tests the scan performed', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS),
       params: IdParams,
       querystring: TestsQuery,
     },

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
 import { refusal } from '../../domain/access.js'
-import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { CreateScheduleBody, RunNowResult, Schedule, SchedulesQuery, UpdateScheduleBody } from '../schemas/schedules.js'
 import { scheduleView } from '../views.js'
 import { changeSchedule, createSchedule, setSchedulePaused } from '../../domain/schedules.js'
@@ -59,7 +59,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/schedules', {
     schema: {
-      ...doc("List the caller's schedules (all workspaces unless workspace_id)", { 200: Data(Type.Array(Schedule)) }, [400, 401, 429]),
+      ...doc("List the caller's schedules (all workspaces unless workspace_id)", { 200: Data(Type.Array(Schedule)) }, LIST_ERRORS),
       querystring: SchedulesQuery,
     },
     handler: async (req) => {
@@ -74,7 +74,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/schedules/:id', {
     schema: {
-      ...doc('Read a schedule with next_run_at, its last scans and runs', { 200: Data(Schedule) }, [400, 401, 404, 429]),
+      ...doc('Read a schedule with next_run_at, its last scans and runs', { 200: Data(Schedule) }, READ_ERRORS),
       params: IdParams,
     },
     handler: async (req) => one(db, callerOf(req).userId, req.params.id),
@@ -82,11 +82,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/schedules/:id', {
     schema: {
-      ...doc(
-        'Change a schedule (a new cron, timezone or interval moves next_run_at)',
-        { 200: Data(Schedule) },
-        [400, 401, 403, 404, 413, 415, 429],
-      ),
+      ...doc('Change a schedule (a new cron, timezone or interval moves next_run_at)', { 200: Data(Schedule) }, BODY_ERRORS),
       params: IdParams,
       body: UpdateScheduleBody,
     },
@@ -113,7 +109,7 @@ function scheduleActionRoutes(app: RouteApp) {
         ...doc(
           paused ? 'Pause a schedule' : 'Resume a schedule: it fires at its first slot after now, not at the slots it slept through',
           { 200: Data(Schedule) },
-          [400, 401, 403, 404, 429],
+          WRITE_ERRORS,
         ),
         params: IdParams,
       },
@@ -129,7 +125,7 @@ function scheduleActionRoutes(app: RouteApp) {
       ...doc(
         'Run a schedule now (its rhythm is unchanged); a target whose previous scan from the schedule still runs is skipped',
         { 201: Data(RunNowResult) },
-        [400, 401, 403, 404, 429],
+        WRITE_ERRORS,
       ),
       params: IdParams,
     },
@@ -143,7 +139,7 @@ function scheduleActionRoutes(app: RouteApp) {
   })
 
   app.delete('/schedules/:id', {
-    schema: { ...doc('Delete a schedule (its scans are kept)', { 204: NoContent }, [400, 401, 403, 404, 429]), params: IdParams },
+    schema: { ...doc('Delete a schedule (its scans are kept)', { 204: NoContent }, WRITE_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       if (!(await deleteSchedule(db, userId, req.params.id))) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { refusal } from '../../domain/access.js'
-import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
 import { createTarget } from '../../domain/targets.js'
 import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
@@ -24,7 +24,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/targets', {
     schema: {
-      ...doc("List targets (all of the caller's workspaces unless workspace_id)", { 200: Data(Type.Array(Target)) }, [400, 401, 429]),
+      ...doc("List targets (all of the caller's workspaces unless workspace_id)", { 200: Data(Type.Array(Target)) }, LIST_ERRORS),
       querystring: TargetsQuery,
     },
     handler: async (req) => {
@@ -56,7 +56,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/targets/:id', {
-    schema: { ...doc('Read a target', { 200: Data(Target) }, [400, 401, 404, 429]), params: IdParams },
+    schema: { ...doc('Read a target', { 200: Data(Target) }, READ_ERRORS), params: IdParams },
     handler: async (req) => {
       const t = await getTarget(db, callerOf(req).userId, req.params.id)
       if (!t) throw notFound('Target')
@@ -66,7 +66,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/targets/:id', {
     schema: {
-      ...doc('Delete a target with its scans, tests and findings', { 204: NoContent }, [400, 401, 403, 404, 409, 429]),
+      ...doc('Delete a target with its scans, tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
       params: IdParams,
     },
     handler: async (req, reply) => {

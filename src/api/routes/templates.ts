@@ -2,7 +2,7 @@
 // with `ward admin templates import`). Read-only for every user; importing is an operator's act.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { Data, routeDoc } from '../schemas/common.js'
+import { Data, routeDoc, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { TemplateDetail, TemplateIdParams, TemplateSummary, TemplatesQuery } from '../schemas/templates.js'
 import { getTemplate, listTemplates, type TemplateSummary as Row } from '../../store/templates.js'
 import { notFound } from '../../domain/errors.js'
@@ -66,7 +66,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...doc(
         'List the check templates (nuclei YAML format) scans can run, filtered by tags, severity and text',
         { 200: Data(Type.Array(TemplateSummary)) },
-        [400, 401, 429],
+        LIST_ERRORS,
       ),
       querystring: TemplatesQuery,
     },
@@ -84,7 +84,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   app.get('/templates/:id', {
     schema: {
-      ...doc('Read one template with its YAML text', { 200: Data(TemplateDetail) }, [400, 401, 404, 429]),
+      ...doc('Read one template with its YAML text', { 200: Data(TemplateDetail) }, READ_ERRORS),
       params: TemplateIdParams,
     },
     handler: async (req) => {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, NoContent, routeDoc } from '../schemas/common.js'
+import { Data, NoContent, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import {
   CreateVpnProfileBody,
   SetWorkspaceVpnProfileBody,
@@ -49,7 +49,7 @@ export const vpnProfileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/vpn_profiles/:uuid', {
-    schema: { ...doc('Read a VPN profile (without its secrets)', { 200: Data(VpnProfile) }, [400, 401, 404, 429]), params: UuidParams },
+    schema: { ...doc('Read a VPN profile (without its secrets)', { 200: Data(VpnProfile) }, READ_ERRORS), params: UuidParams },
     handler: async (req) => {
       const userId = callerOf(req).userId
       const p = await getVpnProfile(db, userId, req.params.uuid)

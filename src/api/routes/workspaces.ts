@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Created, Data, IdParams, NoContent, routeDoc } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { createWorkspace, getWorkspace, listWorkspaces, setActiveWorkspace } from '../../store/accounts.js'
 import { badRequest, conflict, notFound } from '../../domain/errors.js'
 import { isUniqueViolation } from '../../domain/targets.js'
@@ -61,7 +61,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/workspaces/:id/activate', {
-    schema: { ...doc("Set the caller's active workspace", { 204: NoContent }, [400, 401, 404, 429]), params: IdParams },
+    schema: { ...doc("Set the caller's active workspace", { 204: NoContent }, READ_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const c = callerOf(req)
       if (!(await getWorkspace(db, c.userId, req.params.id))) throw notFound('Workspace')
@@ -76,7 +76,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...doc(
         'Delete a workspace with its targets, scans, findings and schedules (owners only; 409 while one of its scans runs)',
         { 204: NoContent },
-        [400, 401, 403, 404, 409, 429],
+        CONFLICT_ERRORS,
       ),
       params: IdParams,
     },
