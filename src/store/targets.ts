@@ -5,6 +5,7 @@ import { memberOf, memberWorkspaces, writableWorkspaces, type Role } from './mem
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
 import { newestPage } from './paging.js'
+import { hasRunningScan } from './running-scans.js'
 
 export interface TargetFilter {
   workspaceId?: number
@@ -84,13 +85,7 @@ export async function deleteTarget(db: Db, userId: number, id: number): Promise<
       .where('workspace_id', 'in', writableWorkspaces(trx, userId))
       .executeTakeFirst()
     if (!t) return 'missing'
-    const running = await trx
-      .selectFrom('scans')
-      .select('id')
-      .where('target_id', '=', id)
-      .where('status', '=', 'running')
-      .executeTakeFirst()
-    if (running) return 'running'
+    if (await hasRunningScan(trx, 'target_id', id)) return 'running'
     const scanIds = trx.selectFrom('scans').select('id').where('target_id', '=', id)
     await trx.deleteFrom('findings').where('scan_id', 'in', scanIds).execute()
     await trx.deleteFrom('tests').where('scan_id', 'in', scanIds).execute()
