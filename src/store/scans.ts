@@ -14,6 +14,7 @@ import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
 import { countRows, newestPage, whereGiven } from './paging.js'
+import { getMemberRow } from './workspace-rows.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -135,20 +136,8 @@ export const getScanView = async (db: Db, userId: number, id: number): Promise<S
   )[0]
 
 /** A scan of a workspace the user belongs to (with one of `roles` when given). */
-export const getScan = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<ScanRow | undefined> =>
-  (
-    await selectPrepared(
-      db,
-      `getScan:${roles ?? ''}`,
-      (arg) =>
-        db
-          .selectFrom('scans')
-          .selectAll()
-          .where('id', '=', arg<number>(0))
-          .where(memberOf('scans.workspace_id', arg<number>(1), roles)),
-      [id, userId],
-    )
-  )[0]
+export const getScan = (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<ScanRow | undefined> =>
+  getMemberRow(db, 'scans', userId, id, roles)
 
 export const getScanById = (db: Db | Transaction<Database>, id: number) =>
   db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()

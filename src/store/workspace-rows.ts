@@ -2,10 +2,10 @@
 // member (or one of `roles`), changed and deleted by writers only. One place states that tenancy
 // rule and the created/updated stamps, so each repository only adds what is its own.
 import type { Insertable, Selectable, Updateable } from 'kysely'
-import type { Db } from './db.js'
+import { selectPrepared, type Db } from './db.js'
 import type { Database } from './schema.js'
 import { nowIso } from './time.js'
-import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
+import { memberOf, memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 
 type Owned = 'schedules' | 'scan_settings'
 
@@ -54,4 +54,31 @@ export async function updateOwned<T extends Owned>(
 export async function deleteOwned(db: Db, table: Owned, userId: number, id: number): Promise<boolean> {
   const r = await db.deleteFrom(table).where('id', '=', id).where('workspace_id', 'in', writableWorkspaces(db, userId)).executeTakeFirst()
   return Number(r.numDeletedRows) === 1
+}
+
+/**
+ * A scan or target by id in a workspace the user belongs to (with one of `roles` when given): the
+ * hot reads by id, compiled once per table and roles (membership probed per row, see memberOf).
+ */
+export async function getMemberRow<T extends 'scans' | 'targets'>(
+  db: Db,
+  table: T,
+  userId: number,
+  id: number,
+  roles?: readonly Role[],
+): Promise<Selectable<Database[T]> | undefined> {
+  // Kysely types a query by one table name; both tables have id and workspace_id.
+  const t = table as 'scans'
+  const rows = await selectPrepared(
+    db,
+    `${table}ById:${roles ?? ''}`,
+    (arg) =>
+      db
+        .selectFrom(t)
+        .selectAll()
+        .where('id', '=', arg<number>(0))
+        .where(memberOf(`${table}.workspace_id`, arg<number>(1), roles)),
+    [id, userId],
+  )
+  return rows[0] as Selectable<Database[T]> | undefined
 }
