@@ -2,16 +2,19 @@
 // profile into egress settings. Messages never contain a password or a URL that may carry one.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../store/db.js'
+import { audited, type AuditIntent } from '../store/audit.js'
 import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
-import { getVpnProfile, vpnProfileExists } from '../store/vpn-profiles.js'
+import { getVpnProfile, insertVpnProfile, setWorkspaceVpnProfile, vpnProfileExists } from '../store/vpn-profiles.js'
 import type { NewVpnProfile } from '../store/vpn-profiles.js'
 import type { VpnProfileRow } from '../store/schema.js'
 import { hostPort, parseProxyUrl } from '../toolkit/egress-profile.js'
 import { nowIso } from '../store/time.js'
 import { stripBrackets } from '../toolkit/ip.js'
 import { hostBlockedBy, type Scope } from '../toolkit/scope.js'
-import { badRequest, notFound } from './errors.js'
+import { badRequest, conflict, notFound } from './errors.js'
+import { writableWorkspace } from './access.js'
+import { isUniqueViolation } from './targets.js'
 
 export const VPN_PROFILE_TYPES = ['socks5', 'http_connect'] as const
 export type VpnProfileType = (typeof VPN_PROFILE_TYPES)[number]
@@ -81,6 +84,43 @@ export function newVpnProfile(userId: number, b: CreateVpnProfileInput, scope: S
   assertVpnHostInScope(scope, parsed.host)
   const url = `${parsed.tls ? 'https' : 'http'}://${hostPort(parsed.host, parsed.port)}`
   return { ...base, host: parsed.host, port: parsed.port, username, password: password || null, url }
+}
+
+/** Stores a new profile of the user; `duplicate` words the 409 for its reader (an API client, a form). */
+export async function addVpnProfile(
+  db: Db,
+  userId: number,
+  input: CreateVpnProfileInput,
+  scope: Scope,
+  duplicate: (name: string) => string,
+  audit?: AuditIntent,
+): Promise<string> {
+  const row = newVpnProfile(userId, input, scope)
+  try {
+    return await audited(
+      db,
+      audit,
+      (trx) => insertVpnProfile(trx, row),
+      (uuid) => ({ objectId: uuid }),
+    )
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(duplicate(row.name))
+    throw e
+  }
+}
+
+/** Sets (uuid) or clears (null) a workspace's default profile: 403 for a viewer, 404 for what the user cannot see. */
+export async function setDefaultVpnProfile(
+  db: Db,
+  caller: Pick<Caller, 'userId'>,
+  workspaceId: number,
+  uuid: string | null,
+  audit?: AuditIntent,
+): Promise<void> {
+  await writableWorkspace(db, caller, workspaceId)
+  if (uuid !== null && !(await getVpnProfile(db, caller.userId, uuid))) throw notFound('VPN profile')
+  const set = await audited(db, audit, (trx) => setWorkspaceVpnProfile(trx, caller.userId, workspaceId, uuid), Boolean)
+  if (!set) throw notFound('Workspace')
 }
 
 /** What the API shows of a profile: everything but the password. */

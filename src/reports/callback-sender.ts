@@ -29,7 +29,7 @@ import {
   parseRetryAfter,
   signBody,
 } from './callback-signing.js'
-import { wakeableSleep } from './wakeable-sleep.js'
+import { startOutboxLoop } from './outbox-loop.js'
 
 export interface CallbackSender {
   stop(): Promise<void>
@@ -244,44 +244,28 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
   // sides) unless it outlasts the delivery timeout, when `cancel` cuts it.
   const stopping = new AbortController()
   const cancel = new AbortController()
-  const inflight = new Set<Promise<void>>()
-  let wake: () => void = () => {}
   let transportP: ReturnType<Transport> | null = null
   const transport: Transport = () =>
     (transportP ??= Promise.all([import('undici'), o.dispatcher()]).then(([u, dispatcher]) => ({ request: u.request, dispatcher })))
   const deps: AttemptDeps = { ...o, stopping: stopping.signal, cancel: cancel.signal, transport }
 
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      try {
-        while (!stopping.signal.aborted && inflight.size < concurrency) {
-          const d = await claimDueDelivery(db, owner, leaseMsFor(config))
-          if (!d) break
-          const p: Promise<void> = attemptDelivery(deps, d)
-            .catch((e) => log.error({ err: e, delivery: d.id }, 'report callback attempt failed'))
-            .finally(() => {
-              inflight.delete(p)
-              wake()
-            })
-          inflight.add(p)
-        }
-      } catch (e) {
-        log.error({ err: e }, 'claiming report callbacks failed')
-      }
-      if (stopping.signal.aborted) break
-      const pause = wakeableSleep(Math.max(20, config.pollMs))
-      wake = pause.wake
-      await pause.done
-    }
-  })()
+  const loop = startOutboxLoop({
+    concurrency,
+    pollMs: config.pollMs,
+    log,
+    stopping: stopping.signal,
+    claim: () => claimDueDelivery(db, owner, leaseMsFor(config)),
+    attempt: (d) => attemptDelivery(deps, d),
+    failed: { attempt: 'report callback attempt failed', claim: 'claiming report callbacks failed' },
+  })
 
   return {
     async stop() {
       if (stopping.signal.aborted) return
       stopping.abort()
-      wake()
-      await loop
-      const drained = Promise.allSettled([...inflight])
+      loop.wake()
+      await loop.done
+      const drained = Promise.allSettled([...loop.inflight])
       let grace: NodeJS.Timeout | undefined
       const late = await Promise.race([
         drained.then(() => false),

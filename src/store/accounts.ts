@@ -5,6 +5,7 @@ import { inTransaction, selectPrepared, type Db } from './db.js'
 import type { Database } from './schema.js'
 import { nowIso } from './time.js'
 import { addOwner, type Role } from './members.js'
+import { countRows } from './paging.js'
 
 export interface Caller {
   userId: number
@@ -132,15 +133,18 @@ export async function getKey(db: Db, id: number): Promise<KeyInfo | undefined> {
   return keyInfo(db).where('api_keys.id', '=', id).executeTakeFirst()
 }
 
-export async function revokeKey(db: Db, id: number): Promise<boolean> {
+/** Revokes the still active keys matching `column`; how many. */
+async function revokeActiveKeys(db: Db, column: 'id' | 'key_prefix', value: number | string): Promise<number> {
   const r = await db
     .updateTable('api_keys')
     .set({ revoked_at: nowIso() })
-    .where('id', '=', id)
+    .where(column, '=', value)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
-  return Number(r.numUpdatedRows) > 0
+  return Number(r.numUpdatedRows)
 }
+
+export const revokeKey = async (db: Db, id: number): Promise<boolean> => (await revokeActiveKeys(db, 'id', id)) > 0
 
 export interface UserInfo {
   id: number
@@ -153,29 +157,23 @@ export interface UserInfo {
   disabled_at: string | null
 }
 
+// Selected and grouped by alike (PostgreSQL groups by every plain column it selects).
+const USER_COLUMNS = [
+  'users.id',
+  'users.name',
+  'users.max_targets',
+  'users.license_expires',
+  'users.created_at',
+  'users.is_admin',
+  'users.disabled_at',
+] as const
+
 export async function listUsers(db: Db): Promise<UserInfo[]> {
   const rows = await db
     .selectFrom('users')
     .leftJoin('api_keys', (j) => j.onRef('api_keys.user_id', '=', 'users.id').on('api_keys.revoked_at', 'is', null))
-    .select([
-      'users.id',
-      'users.name',
-      'users.max_targets',
-      'users.license_expires',
-      'users.created_at',
-      'users.is_admin',
-      'users.disabled_at',
-      (e) => e.fn.count('api_keys.id').as('active_keys'),
-    ])
-    .groupBy([
-      'users.id',
-      'users.name',
-      'users.max_targets',
-      'users.license_expires',
-      'users.created_at',
-      'users.is_admin',
-      'users.disabled_at',
-    ])
+    .select([...USER_COLUMNS, (e) => e.fn.count('api_keys.id').as('active_keys')])
+    .groupBy([...USER_COLUMNS])
     .orderBy('users.id')
     .execute()
   return rows.map((r) => ({ ...r, active_keys: Number(r.active_keys) }))
@@ -200,15 +198,7 @@ export async function setUserLimits(
   return Number(r.numUpdatedRows) > 0
 }
 
-export const countUsers = async (db: Db) =>
-  Number(
-    (
-      await db
-        .selectFrom('users')
-        .select((e) => e.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
+export const countUsers = (db: Db) => countRows(db.selectFrom('users'))
 
 export const callerByKey = (db: Db, key: string) => callerByKeyHash(db, hashKey(key))
 
@@ -273,15 +263,7 @@ export async function setActiveWorkspace(db: Db, userId: number, workspaceId: nu
 }
 
 /** Revokes the active keys whose stored 12-character prefix is exactly `prefix`. */
-export async function revokeKeysByPrefix(db: Db, prefix: string): Promise<number> {
-  const r = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: nowIso() })
-    .where('key_prefix', '=', prefix)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-  return Number(r.numUpdatedRows)
-}
+export const revokeKeysByPrefix = (db: Db, prefix: string): Promise<number> => revokeActiveKeys(db, 'key_prefix', prefix)
 
 /** Every workspace of the instance with its owners' names and its number of members (instance admins). */
 export async function listAllWorkspaces(

@@ -6,7 +6,7 @@ import type { AuditLogTable, Database } from './schema.js'
 import { sql, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import { memberWorkspaces, OWNER_ROLES } from './members.js'
 import { nowIso } from './time.js'
-import { newestPage } from './paging.js'
+import { newestPage, whereGiven } from './paging.js'
 
 export interface AuditEntry {
   workspaceId: number | null
@@ -116,7 +116,7 @@ export const instanceAdmin = (userId: number) =>
 
 /** Entries the user may read (see above; an instance admin reads every entry), newest first. */
 export function listAudit(db: Db, userId: number, f: AuditFilter): Promise<AuditRow[]> {
-  let q = db
+  const q = db
     .selectFrom('audit_log')
     .selectAll()
     .where((eb) =>
@@ -126,12 +126,14 @@ export function listAudit(db: Db, userId: number, f: AuditFilter): Promise<Audit
         eb.and([eb('workspace_id', 'is', null), eb('actor_user_id', '=', userId)]),
       ]),
     )
-  if (f.workspaceId !== undefined) q = q.where('workspace_id', '=', f.workspaceId)
-  if (f.actor !== undefined) q = q.where('actor', '=', f.actor)
-  if (f.action !== undefined) q = q.where('action', '=', f.action)
-  if (f.from !== undefined) q = q.where('at', '>=', f.from)
-  if (f.to !== undefined) q = q.where('at', '<=', f.to)
-  return newestPage(q, f)
+  const given = whereGiven(q, [
+    ['workspace_id', '=', f.workspaceId],
+    ['actor', '=', f.actor],
+    ['action', '=', f.action],
+    ['at', '>=', f.from],
+    ['at', '<=', f.to],
+  ])
+  return newestPage(given, f)
 }
 
 /** Every entry since a time, oldest first (the instance-wide export for a SIEM). */

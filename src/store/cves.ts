@@ -5,6 +5,8 @@ import { nowIso } from './time.js'
 import { insertRows } from './bulk-insert.js'
 import type { CveProductsTable, CvesTable } from './schema.js'
 import { parseCves } from './finding-rows.js'
+import { markCveFindings } from './cve-findings.js'
+import { countRows } from './paging.js'
 
 /** What a CVE says about itself, as the imported feed describes it. */
 export interface CveFacts {
@@ -73,15 +75,7 @@ export async function upsertCves(db: Db, batch: readonly CveImport[]): Promise<v
   })
 }
 
-export const countCves = async (db: Db): Promise<number> =>
-  Number(
-    (
-      await db
-        .selectFrom('cves')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
+export const countCves = (db: Db): Promise<number> => countRows(db.selectFrom('cves'))
 
 /** A vulnerable range of a product with its CVE, as the lookup reads them. */
 export type CveRangeRow = Pick<
@@ -167,20 +161,10 @@ export async function nvdCvssOf(db: Db, cves: readonly string[]): Promise<{ scor
  * Gives stored findings the EPSS score of an import (the highest of their CVEs), so findings raised
  * before `ward admin epss import` are enriched like new ones; returns how many changed.
  */
-export async function markEpssFindings(db: Db): Promise<number> {
-  let marked = 0
-  let after = 0
-  for (;;) {
-    const rows = await db
-      .selectFrom('findings')
-      .select(['id', 'cve', 'epss_score', 'epss_date'])
-      .where('cve', '!=', '[]')
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(2000)
-      .execute()
-    if (!rows.length) return marked
-    after = rows[rows.length - 1]!.id
+export function markEpssFindings(db: Db): Promise<number> {
+  const withScores = db.selectFrom('findings').select(['id', 'cve', 'epss_score', 'epss_date'])
+  return markCveFindings(withScores, async (rows) => {
+    let marked = 0
     const cves = rows.map((r) => parseCves(r.cve))
     const scores = new Map((await epssOf(db, [...new Set(cves.flat())])).map((e) => [e.cve, e]))
     for (const [i, r] of rows.entries()) {
@@ -192,5 +176,6 @@ export async function markEpssFindings(db: Db): Promise<number> {
       await db.updateTable('findings').set({ epss_score: best.score, epss_date: best.score_date }).where('id', '=', r.id).execute()
       marked++
     }
-  }
+    return marked
+  })
 }

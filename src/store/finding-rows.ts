@@ -1,7 +1,7 @@
 // How a finding is kept in the findings table: lists and objects as JSON text, flags as 0/1, and
 // no NUL in plain text columns. The rest of Ward works with FindingRecord / StoredFinding and
 // never sees the encoding.
-import type { FindingRow, NewFinding } from './schema.js'
+import type { FindingRow, FindingsTable, NewFinding } from './schema.js'
 
 export interface Owasp {
   owasp_2017: string
@@ -19,37 +19,22 @@ export interface FindingPlace {
   now: string
 }
 
+// The columns kept encoded (JSON text, 0/1 flags) and the CVE scores a new finding may leave out;
+// every other column is the table's own type, so the column list lives once, in schema.ts.
+type Encoded = 'test_finished' | 'confirmed' | 'in_cisa_catalog' | 'cve' | 'vuln_evidence' | 'refs' | 'verified' | 'owasp'
+type Scores = 'cvss_score' | 'cvss_vector' | 'epss_score' | 'epss_date'
+
 /** A finding about to be stored, in plain values. */
-export interface FindingRecord {
-  scan_id: number
-  target_id: number
-  workspace_id: number
-  test_id: number | null
-  dedup_key: string
-  vuln_id: string
-  name: string
-  test_description: string
+export interface FindingRecord extends Omit<FindingsTable, 'id' | 'accepted_until' | Encoded | Scores> {
   test_finished: boolean
   confirmed: boolean
   in_cisa_catalog: boolean
   cve: string[]
-  vuln_description: string
   /** Evidence as reports/evidence.ts shapes it; stored as JSON. */
   vuln_evidence: object | null
-  risk_description: string
-  risk_level: number
-  status: string
-  recommendation: string
   refs: string[]
   verified: boolean
   owasp: Owasp
-  cwe: string
-  port: number | null
-  protocol: string | null
-  service: string | null
-  url: string | null
-  location: string | null
-  created_at: string
   /** CVSS base score and vector of the finding's CVEs (the highest); absent or null when none. */
   cvss_score?: number | null
   cvss_vector?: string | null

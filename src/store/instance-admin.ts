@@ -7,6 +7,7 @@ import type { Db } from './db.js'
 import type { Database } from './schema.js'
 import { appendAudit, instanceAdmin, type AuditActor } from './audit.js'
 import { nowIso } from './time.js'
+import { countRows } from './paging.js'
 
 export interface AdminUserRow {
   id: number
@@ -66,17 +67,8 @@ export interface UserChangeOptions {
   actor: AuditActor
 }
 
-const enabledAdmins = async (trx: Transaction<Database>) =>
-  Number(
-    (
-      await trx
-        .selectFrom('users')
-        .select((e) => e.fn.countAll().as('n'))
-        .where('is_admin', '=', 1)
-        .where('disabled_at', 'is', null)
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
+const enabledAdmins = (trx: Transaction<Database>) =>
+  countRows(trx.selectFrom('users').where('is_admin', '=', 1).where('disabled_at', 'is', null))
 
 /**
  * Runs a change of one user's row for an admin (or the console): the caller must still be an enabled

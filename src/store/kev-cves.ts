@@ -4,6 +4,7 @@ import type { Db } from './db.js'
 import { nowIso } from './time.js'
 import { insertRows } from './bulk-insert.js'
 import { parseCves } from './finding-rows.js'
+import { markCveFindings } from './cve-findings.js'
 
 export async function importedKevCves(db: Db): Promise<string[]> {
   return (await db.selectFrom('kev_cves').select('cve').execute()).map((r) => r.cve)
@@ -25,23 +26,11 @@ export async function replaceKevCves(db: Db, cves: readonly string[]): Promise<{
 }
 
 /** Sets in_cisa_catalog on findings not yet flagged whose CVEs `listed` accepts; returns how many. */
-export async function flagKevFindings(db: Db, listed: (cves: string[]) => boolean): Promise<number> {
-  let flagged = 0
-  let after = 0
-  for (;;) {
-    const rows = await db
-      .selectFrom('findings')
-      .select(['id', 'cve'])
-      .where('in_cisa_catalog', '=', 0)
-      .where('cve', '!=', '[]')
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(2000)
-      .execute()
-    if (!rows.length) return flagged
-    after = rows[rows.length - 1]!.id
+export function flagKevFindings(db: Db, listed: (cves: string[]) => boolean): Promise<number> {
+  const unflagged = db.selectFrom('findings').select(['id', 'cve']).where('in_cisa_catalog', '=', 0)
+  return markCveFindings(unflagged, async (rows) => {
     const ids = rows.filter((r) => listed(parseCves(r.cve))).map((r) => r.id)
     if (ids.length) await db.updateTable('findings').set({ in_cisa_catalog: 1 }).where('id', 'in', ids).execute()
-    flagged += ids.length
-  }
+    return ids.length
+  })
 }

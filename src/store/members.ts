@@ -5,6 +5,7 @@ import { sql, type SqlBool, type Transaction } from 'kysely'
 import { inTransaction, type Db } from './db.js'
 import type { Database } from './schema.js'
 import { nowIso } from './time.js'
+import { countRows } from './paging.js'
 
 export const ROLES = ['owner', 'member', 'viewer'] as const
 export type Role = (typeof ROLES)[number]
@@ -86,17 +87,8 @@ export async function asOwner(
   })
 }
 
-export const ownersLeft = async (trx: Transaction<Database>, workspaceId: number) =>
-  Number(
-    (
-      await trx
-        .selectFrom('workspace_members')
-        .select((e) => e.fn.countAll().as('n'))
-        .where('workspace_id', '=', workspaceId)
-        .where('role', '=', 'owner')
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
+export const ownersLeft = (trx: Transaction<Database>, workspaceId: number) =>
+  countRows(trx.selectFrom('workspace_members').where('workspace_id', '=', workspaceId).where('role', '=', 'owner'))
 
 export function addMember(db: Db, callerId: number, workspaceId: number, userId: number, role: Role): Promise<MemberChange> {
   return asOwner(db, callerId, workspaceId, async (trx) => {

@@ -13,7 +13,8 @@ import { secretsOf } from './secrets.js'
 import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
-import { newestPage } from './paging.js'
+import { countRows, newestPage, whereGiven } from './paging.js'
+import { getMemberRow } from './workspace-rows.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -135,36 +136,26 @@ export const getScanView = async (db: Db, userId: number, id: number): Promise<S
   )[0]
 
 /** A scan of a workspace the user belongs to (with one of `roles` when given). */
-export const getScan = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<ScanRow | undefined> =>
-  (
-    await selectPrepared(
-      db,
-      `getScan:${roles ?? ''}`,
-      (arg) =>
-        db
-          .selectFrom('scans')
-          .selectAll()
-          .where('id', '=', arg<number>(0))
-          .where(memberOf('scans.workspace_id', arg<number>(1), roles)),
-      [id, userId],
-    )
-  )[0]
+export const getScan = (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<ScanRow | undefined> =>
+  getMemberRow(db, 'scans', userId, id, roles)
 
 export const getScanById = (db: Db | Transaction<Database>, id: number) =>
   db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst()
 
 export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<ScanRow[]> {
-  let q = db
+  const q = db
     .selectFrom('scans')
     .selectAll()
     .where('workspace_id', '=', f.workspaceId)
     .where((eb) => eb.exists(memberWorkspaces(db, userId).where('wm.workspace_id', '=', f.workspaceId)))
-  if (f.toolId !== undefined) q = q.where('tool_id', '=', f.toolId)
-  if (f.targetId !== undefined) q = q.where('target_id', '=', f.targetId)
-  if (f.status !== undefined) q = q.where('status', '=', f.status)
-  if (f.startFrom !== undefined) q = q.where('start_time', '>=', f.startFrom)
-  if (f.startTo !== undefined) q = q.where('start_time', '<=', f.startTo)
-  return newestPage(q, f)
+  const given = whereGiven(q, [
+    ['tool_id', '=', f.toolId],
+    ['target_id', '=', f.targetId],
+    ['status', '=', f.status],
+    ['start_time', '>=', f.startFrom],
+    ['start_time', '<=', f.startTo],
+  ])
+  return newestPage(given, f)
 }
 
 /** Moves a scan to `to` if it is in a state that may reach it (and, given `owner`, still holds that lease); returns whether it moved. */
@@ -413,16 +404,7 @@ export const scanCountsByState = (db: Db) =>
     .execute()
 
 /** Waiting scans across all users (metrics). */
-export const queueDepth = async (db: Db) =>
-  Number(
-    (
-      await db
-        .selectFrom('scans')
-        .select((e) => e.fn.countAll().as('n'))
-        .where('status', '=', 'waiting')
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
+export const queueDepth = (db: Db) => countRows(db.selectFrom('scans').where('status', '=', 'waiting'))
 
 /** The latest complete scan of the same target and tool before `scan`. */
 export const previousCompleteScan = (db: Db, scan: Pick<ScanRow, 'id' | 'target_id' | 'tool_id'>) =>

@@ -15,6 +15,7 @@ import { memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from '.
 import { appendAudit, SYSTEM_ACTOR } from './audit.js'
 import { enqueueScheduleMissed } from './integration-outbox.js'
 import { newestPage } from './paging.js'
+import { deleteOwned, getOwned, insertOwned, updateOwned } from './workspace-rows.js'
 
 type Tx = Transaction<Database>
 export type NewSchedule = Omit<ScheduleRow, 'id' | 'last_run_at' | 'created_at' | 'updated_at' | 'paused_reason'>
@@ -23,24 +24,11 @@ export type ScheduleChanges = Partial<Omit<ScheduleRow, 'id' | 'workspace_id' | 
 // The callback's secret is stored sealed, like a scan's; queueScan keeps it sealed when a run copies it.
 const sealedCallback = (db: Db, json: string | null): string | null => (json === null ? null : sealCallbackSecret(secretsOf(db), json))
 
-export async function insertSchedule(db: Db, s: NewSchedule): Promise<number> {
-  const now = nowIso()
-  const row = await db
-    .insertInto('schedules')
-    .values({ ...s, report_callback: sealedCallback(db, s.report_callback), last_run_at: null, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
-}
+export const insertSchedule = (db: Db, s: NewSchedule): Promise<number> =>
+  insertOwned(db, 'schedules', { ...s, report_callback: sealedCallback(db, s.report_callback), last_run_at: null })
 
 /** A schedule of a workspace the user belongs to (with one of `roles` when given). */
-export const getSchedule = (db: Db, userId: number, id: number, roles?: readonly Role[]) =>
-  db
-    .selectFrom('schedules')
-    .selectAll()
-    .where('id', '=', id)
-    .where('workspace_id', 'in', memberWorkspaces(db, userId, roles))
-    .executeTakeFirst()
+export const getSchedule = (db: Db, userId: number, id: number, roles?: readonly Role[]) => getOwned(db, 'schedules', userId, id, roles)
 
 export const listSchedules = (db: Db, userId: number, f: { workspaceId?: number; limit: number; page: number }) => {
   let q = db.selectFrom('schedules').selectAll().where('workspace_id', 'in', memberWorkspaces(db, userId))
@@ -48,25 +36,12 @@ export const listSchedules = (db: Db, userId: number, f: { workspaceId?: number;
   return newestPage(q, f)
 }
 
-export async function updateSchedule(db: Db, userId: number, id: number, set: ScheduleChanges): Promise<boolean> {
+export function updateSchedule(db: Db, userId: number, id: number, set: ScheduleChanges): Promise<boolean> {
   const sealed = set.report_callback === undefined ? {} : { report_callback: sealedCallback(db, set.report_callback) }
-  const r = await db
-    .updateTable('schedules')
-    .set({ ...set, ...sealed, updated_at: nowIso() })
-    .where('id', '=', id)
-    .where('workspace_id', 'in', writableWorkspaces(db, userId))
-    .executeTakeFirst()
-  return Number(r.numUpdatedRows) === 1
+  return updateOwned(db, 'schedules', userId, id, { ...set, ...sealed })
 }
 
-export async function deleteSchedule(db: Db, userId: number, id: number): Promise<boolean> {
-  const r = await db
-    .deleteFrom('schedules')
-    .where('id', '=', id)
-    .where('workspace_id', 'in', writableWorkspaces(db, userId))
-    .executeTakeFirst()
-  return Number(r.numDeletedRows) === 1
-}
+export const deleteSchedule = (db: Db, userId: number, id: number): Promise<boolean> => deleteOwned(db, 'schedules', userId, id)
 
 /** The last scans and runs of these schedules (one query each), newest first, `n` per schedule. */
 export async function scheduleHistory(db: Db, ids: number[], n = 5): Promise<Map<number, { scans: ScanRow[]; runs: ScheduleRunRow[] }>> {

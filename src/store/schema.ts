@@ -153,14 +153,8 @@ export interface VpnProfilesTable {
   created_at: string
 }
 
-export interface CallbackDeliveriesTable {
-  id: Generated<number>
-  scan_id: number
-  /** Stable per delivery: sent as x-ward-event-id on every attempt. */
-  event_id: string
-  url: string
-  format: string
-  secret: string | null
+/** An outbox delivery's progress (store/outbox.ts): callbacks and integrations keep the same columns. */
+export interface DeliveryProgress {
   status: string
   attempts: number
   next_attempt_at: string
@@ -172,6 +166,17 @@ export interface CallbackDeliveriesTable {
   delivered_at: string | null
 }
 
+export interface CallbackDeliveriesTable extends DeliveryProgress {
+  id: Generated<number>
+  scan_id: number
+  /** Stable per delivery: sent as x-ward-event-id on every attempt. */
+  event_id: string
+  url: string
+  format: string
+  secret: string | null
+}
+
+/** One try of an outbox delivery: callbacks and integrations record the same (integrations add the answer). */
 export interface CallbackAttemptsTable {
   id: Generated<number>
   delivery_id: number
@@ -238,49 +243,12 @@ export interface EpssScoresTable {
   score_date: string
 }
 
-export interface Database {
-  users: UsersTable
-  api_keys: ApiKeysTable
-  workspaces: WorkspacesTable
-  targets: TargetsTable
-  scans: ScansTable
-  tests: TestsTable
-  findings: FindingsTable
-  scan_logs: ScanLogsTable
-  vpn_profiles: VpnProfilesTable
-  callback_deliveries: CallbackDeliveriesTable
-  callback_attempts: CallbackAttemptsTable
-  callback_bodies: CallbackBodiesTable
-  finding_history: FindingHistoryTable
-  kev_cves: KevCvesTable
-  cves: CvesTable
-  cve_products: CveProductsTable
-  epss_scores: EpssScoresTable
-}
-
-export type UserRow = Selectable<UsersTable>
-export type WorkspaceRow = Selectable<WorkspacesTable>
-export type TargetRow = Selectable<TargetsTable>
-export type ScanRow = Selectable<ScansTable>
-export type NewScan = Insertable<ScansTable>
-export type ScanUpdate = Updateable<ScansTable>
-export type TestRow = Selectable<TestsTable>
-export type FindingRow = Selectable<FindingsTable>
-export type NewFinding = Insertable<FindingsTable>
-export type VpnProfileRow = Selectable<VpnProfilesTable>
-export type CallbackDeliveryRow = Selectable<CallbackDeliveriesTable>
-export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>
-export type FindingHistoryRow = Selectable<FindingHistoryTable>
-
 /** Shared API rate-limit windows (migration 005), merged into Database. */
 export interface RateLimitsTable {
   key: string
   count: number
   /** Epoch milliseconds when the window ends. */
   reset_at: number
-}
-export interface Database {
-  rate_limits: RateLimitsTable
 }
 
 /** The key that seals this database's secrets (migration 009): one row, id 1. */
@@ -292,9 +260,6 @@ export interface SecretKeyCheckTable {
   sealed: string
   created_at: string
 }
-export interface Database {
-  secret_key_check: SecretKeyCheckTable
-}
 /** Secrets a scan found (migration 018), sealed; never read by the API. */
 export interface ScanSecretsTable {
   id: Generated<number>
@@ -302,9 +267,6 @@ export interface ScanSecretsTable {
   label: string
   sealed: string
   created_at: string
-}
-export interface Database {
-  scan_secrets: ScanSecretsTable
 }
 /** Migration 015: the user's number of targets, kept by insertTarget/deleteTarget (no COUNT on the write path). */
 export interface UsersTable {
@@ -326,9 +288,6 @@ export interface WebSessionsTable {
   csrf: string
   created_at: string
   expires_at: string
-}
-export interface Database {
-  web_sessions: WebSessionsTable
 }
 /** Continuous monitoring (migration 011), merged into Database. */
 export interface SchedulesTable {
@@ -380,14 +339,6 @@ export interface FindingGroupsTable {
   fixed_at: string | null
   fixed_scan_id: number | null
 }
-export interface Database {
-  schedules: SchedulesTable
-  schedule_runs: ScheduleRunsTable
-  finding_groups: FindingGroupsTable
-}
-export type ScheduleRow = Selectable<SchedulesTable>
-export type ScheduleRunRow = Selectable<ScheduleRunsTable>
-export type FindingGroupRow = Selectable<FindingGroupsTable>
 
 /** A finding row read with its duplicate group's life cycle (store/findings.ts groupColumns); null: no group. */
 export interface FindingGroupColumns {
@@ -417,10 +368,6 @@ export interface TemplatesTable {
   created_at: string
   updated_at: string
 }
-export interface Database {
-  templates: TemplatesTable
-}
-export type TemplateRow = Selectable<TemplatesTable>
 
 /** Who belongs to a workspace, with which role (migration 019). */
 export interface WorkspaceMembersTable {
@@ -429,9 +376,6 @@ export interface WorkspaceMembersTable {
   /** 'owner' | 'member' | 'viewer' */
   role: string
   added_at: string
-}
-export interface Database {
-  workspace_members: WorkspaceMembersTable
 }
 
 /** One-time invitations to a workspace (migration 020). */
@@ -460,10 +404,6 @@ export interface AuditLogTable {
   object_id: string | null
   details: string
 }
-export interface Database {
-  workspace_invitations: WorkspaceInvitationsTable
-  audit_log: AuditLogTable
-}
 /** Integrations and their outbox (migration 021), merged into Database. */
 export interface IntegrationsTable {
   id: Generated<number>
@@ -481,7 +421,8 @@ export interface IntegrationsTable {
   created_at: string
   updated_at: string
 }
-export interface IntegrationDeliveriesTable {
+/** status: 'pending' | 'delivered' | 'skipped' | 'failed' | 'refused'. */
+export interface IntegrationDeliveriesTable extends DeliveryProgress {
   id: Generated<number>
   integration_id: number
   event_key: string
@@ -491,27 +432,10 @@ export interface IntegrationDeliveriesTable {
   scan_id: number | null
   /** What the event is about besides a scan (a schedule slot, a history entry), JSON. */
   ref: string | null
-  /** 'pending' | 'delivered' | 'skipped' | 'failed' | 'refused' */
-  status: string
-  attempts: number
-  next_attempt_at: string
-  lease_owner: string | null
-  lease_expires_at: string | null
-  last_status_code: number | null
-  last_error: string | null
   payload: string | null
-  created_at: string
-  delivered_at: string | null
 }
-export interface IntegrationAttemptsTable {
-  id: Generated<number>
-  delivery_id: number
-  attempt: number
-  started_at: string
-  status_code: number | null
+export interface IntegrationAttemptsTable extends CallbackAttemptsTable {
   answer: string | null
-  error: string | null
-  duration_ms: number
 }
 export interface IntegrationTicketsTable {
   id: Generated<number>
@@ -523,15 +447,6 @@ export interface IntegrationTicketsTable {
   state: string
   updated_at: string
 }
-export interface Database {
-  integrations: IntegrationsTable
-  integration_deliveries: IntegrationDeliveriesTable
-  integration_attempts: IntegrationAttemptsTable
-  integration_tickets: IntegrationTicketsTable
-}
-export type IntegrationRow = Selectable<IntegrationsTable>
-export type IntegrationDeliveryRow = Selectable<IntegrationDeliveriesTable>
-export type IntegrationAttemptRow = Selectable<IntegrationAttemptsTable>
 /** Migration 026: instance administrators, disabled users, and why Ward paused a schedule. */
 export interface UsersTable {
   /** 1: may list, disable and enable users, and read every workspace and the whole audit log. */
@@ -557,10 +472,6 @@ export interface ScanSettingsTable {
   created_at: string
   updated_at: string
 }
-export interface Database {
-  scan_settings: ScanSettingsTable
-}
-export type ScanSettingsRow = Selectable<ScanSettingsTable>
 /** Single sign-on (migration 025): provider accounts of users, and memberships the group mapping granted. */
 export interface UserIdentitiesTable {
   issuer: string
@@ -574,7 +485,64 @@ export interface SsoMembershipsTable {
   user_id: number
   granted_at: string
 }
+
+/** Every table, by name: the one list Kysely types queries by (the interfaces above say which migration added what). */
 export interface Database {
+  users: UsersTable
+  api_keys: ApiKeysTable
+  workspaces: WorkspacesTable
+  targets: TargetsTable
+  scans: ScansTable
+  tests: TestsTable
+  findings: FindingsTable
+  scan_logs: ScanLogsTable
+  vpn_profiles: VpnProfilesTable
+  callback_deliveries: CallbackDeliveriesTable
+  callback_attempts: CallbackAttemptsTable
+  callback_bodies: CallbackBodiesTable
+  finding_history: FindingHistoryTable
+  kev_cves: KevCvesTable
+  cves: CvesTable
+  cve_products: CveProductsTable
+  epss_scores: EpssScoresTable
+  rate_limits: RateLimitsTable
+  secret_key_check: SecretKeyCheckTable
+  scan_secrets: ScanSecretsTable
+  web_sessions: WebSessionsTable
+  schedules: SchedulesTable
+  schedule_runs: ScheduleRunsTable
+  finding_groups: FindingGroupsTable
+  templates: TemplatesTable
+  workspace_members: WorkspaceMembersTable
+  workspace_invitations: WorkspaceInvitationsTable
+  audit_log: AuditLogTable
+  integrations: IntegrationsTable
+  integration_deliveries: IntegrationDeliveriesTable
+  integration_attempts: IntegrationAttemptsTable
+  integration_tickets: IntegrationTicketsTable
+  scan_settings: ScanSettingsTable
   user_identities: UserIdentitiesTable
   sso_memberships: SsoMembershipsTable
 }
+
+export type UserRow = Selectable<UsersTable>
+export type WorkspaceRow = Selectable<WorkspacesTable>
+export type TargetRow = Selectable<TargetsTable>
+export type ScanRow = Selectable<ScansTable>
+export type NewScan = Insertable<ScansTable>
+export type ScanUpdate = Updateable<ScansTable>
+export type TestRow = Selectable<TestsTable>
+export type FindingRow = Selectable<FindingsTable>
+export type NewFinding = Insertable<FindingsTable>
+export type VpnProfileRow = Selectable<VpnProfilesTable>
+export type CallbackDeliveryRow = Selectable<CallbackDeliveriesTable>
+export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>
+export type FindingHistoryRow = Selectable<FindingHistoryTable>
+export type ScheduleRow = Selectable<SchedulesTable>
+export type ScheduleRunRow = Selectable<ScheduleRunsTable>
+export type FindingGroupRow = Selectable<FindingGroupsTable>
+export type TemplateRow = Selectable<TemplatesTable>
+export type IntegrationRow = Selectable<IntegrationsTable>
+export type IntegrationDeliveryRow = Selectable<IntegrationDeliveriesTable>
+export type IntegrationAttemptRow = Selectable<IntegrationAttemptsTable>
+export type ScanSettingsRow = Selectable<ScanSettingsTable>

@@ -6,14 +6,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
-import type {
-  Kysely,
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
+import {
+  sql,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
 } from 'kysely'
 import { ConfigError, SECRET_KEY_FORMAT, parseSecretKey } from '../config/config.js'
 import type { Database } from './schema.js'
@@ -153,13 +154,15 @@ async function sealPlainRows(db: Kysely<Database>, box: SecretBox, all: boolean)
     .where('password', 'is not', null)
     .where('password', 'not like', SEALED_LIKE)
     .execute()
-  for (const r of vpn)
-    await db
-      .updateTable('vpn_profiles')
-      .set({ password: box.seal(r.password!) })
-      .where('uuid', '=', r.uuid)
-      .where('password', '=', r.password)
-      .execute()
+  const seal = (plain: string) => box.seal(plain)
+  await resealEach(
+    db,
+    'vpn_profiles',
+    'uuid',
+    'password',
+    vpn.map((r) => ({ key: r.uuid, old: r.password! })),
+    seal,
+  )
 
   let dq = db
     .selectFrom('callback_deliveries')
@@ -168,13 +171,14 @@ async function sealPlainRows(db: Kysely<Database>, box: SecretBox, all: boolean)
     .where('secret', 'not like', SEALED_LIKE)
   if (!all) dq = dq.where('status', '=', 'pending')
   const deliveries = await dq.execute()
-  for (const r of deliveries)
-    await db
-      .updateTable('callback_deliveries')
-      .set({ secret: box.seal(r.secret!) })
-      .where('id', '=', r.id)
-      .where('secret', '=', r.secret)
-      .execute()
+  await resealEach(
+    db,
+    'callback_deliveries',
+    'id',
+    'secret',
+    deliveries.map((r) => ({ key: r.id, old: r.secret! })),
+    seal,
+  )
 
   // report_callback is JSON text written by JSON.stringify: `"secret":"` starts the member.
   let sq = db
@@ -184,15 +188,28 @@ async function sealPlainRows(db: Kysely<Database>, box: SecretBox, all: boolean)
     .where('report_callback', 'not like', `%"secret":"${SEALED_LIKE}`)
   if (!all) sq = sq.where('status', 'in', ['waiting', 'running'])
   const scans = await sq.execute()
-  for (const r of scans) {
-    const sealed = sealCallbackSecret(box, r.report_callback!)
-    if (sealed !== r.report_callback)
-      await db
-        .updateTable('scans')
-        .set({ report_callback: sealed })
-        .where('id', '=', r.id)
-        .where('report_callback', '=', r.report_callback)
-        .execute()
+  const callbacks = scans.map((r) => ({ key: r.id, old: r.report_callback! }))
+  await resealEach(db, 'scans', 'id', 'report_callback', callbacks, (json) => sealCallbackSecret(box, json))
+}
+
+/**
+ * Writes `seal(old)` over each row's old value of `column` where it differs. The UPDATE names the old
+ * value, so a row changed meanwhile, or sealed already by another process, is left as it is.
+ */
+async function resealEach(
+  db: Kysely<Database>,
+  table: 'vpn_profiles' | 'callback_deliveries' | 'scans',
+  key: string,
+  column: string,
+  rows: readonly { key: string | number; old: string }[],
+  seal: (old: string) => string,
+): Promise<void> {
+  for (const r of rows) {
+    const sealed = seal(r.old)
+    if (sealed === r.old) continue
+    await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${sealed} where ${sql.ref(key)} = ${r.key} and ${sql.ref(column)} = ${r.old}`.execute(
+      db,
+    )
   }
 }
 

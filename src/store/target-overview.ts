@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import type { Db } from './db.js'
 import type { ScanRow, ScheduleRow } from './schema.js'
+import { openByRisk, perDayByRisk } from './web-lists.js'
 
 export interface SeenService {
   port: number
@@ -40,31 +41,11 @@ export async function targetServices(db: Db, targetId: number, limit = 500): Pro
 }
 
 /** Open findings of the target per risk level (0..4), each duplicate group once. */
-export async function targetOpenByRisk(db: Db, targetId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('findings')
-    .select(['risk_level', (e) => e.fn.count<number>('dedup_key').distinct().as('n')])
-    .where('target_id', '=', targetId)
-    .where('status', '=', 'open')
-    .groupBy('risk_level')
-    .execute()
-  const out = [0, 0, 0, 0, 0]
-  for (const r of rows) if (r.risk_level >= 0 && r.risk_level <= 4) out[r.risk_level] = Number(r.n)
-  return out
-}
+export const targetOpenByRisk = (db: Db, targetId: number): Promise<number[]> => openByRisk(db, (eb) => eb('target_id', '=', targetId))
 
 /** Findings recorded per day and risk level on the target since `sinceIso` (its trend chart). */
-export async function targetFindingsPerDay(db: Db, targetId: number, sinceIso: string) {
-  const day = sql<string>`substr(created_at, 1, 10)`
-  const rows = await db
-    .selectFrom('findings')
-    .select([day.as('day'), 'risk_level', (e) => e.fn.countAll<number>().as('n')])
-    .where('target_id', '=', targetId)
-    .where('created_at', '>=', sinceIso)
-    .groupBy([day, 'risk_level'])
-    .execute()
-  return rows.map((r) => ({ day: r.day, risk_level: r.risk_level, n: Number(r.n) }))
-}
+export const targetFindingsPerDay = (db: Db, targetId: number, sinceIso: string) =>
+  perDayByRisk(db, (eb) => eb('target_id', '=', targetId), sinceIso)
 
 /** Web addresses found on the target (distinct), newest first. */
 export async function targetUrls(db: Db, targetId: number, limit = 50): Promise<string[]> {

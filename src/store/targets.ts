@@ -1,10 +1,12 @@
 // Targets repository. Every read takes the caller's user id: tenancy (workspace membership) lives in the query.
 import { sql } from 'kysely'
-import { inTransaction, selectPrepared, type Db } from './db.js'
-import { memberOf, memberWorkspaces, writableWorkspaces, type Role } from './members.js'
+import { inTransaction, type Db } from './db.js'
+import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
 import { newestPage } from './paging.js'
+import { hasRunningScan } from './running-scans.js'
+import { getMemberRow } from './workspace-rows.js'
 
 export interface TargetFilter {
   workspaceId?: number
@@ -21,20 +23,8 @@ export async function listTargets(db: Db, userId: number, f: TargetFilter): Prom
 }
 
 /** A target of a workspace the user belongs to (with one of `roles` when given). */
-export const getTarget = async (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<TargetRow | undefined> =>
-  (
-    await selectPrepared(
-      db,
-      `getTarget:${roles ?? ''}`,
-      (arg) =>
-        db
-          .selectFrom('targets')
-          .selectAll()
-          .where('id', '=', arg<number>(0))
-          .where(memberOf('targets.workspace_id', arg<number>(1), roles)),
-      [id, userId],
-    )
-  )[0]
+export const getTarget = (db: Db, userId: number, id: number, roles?: readonly Role[]): Promise<TargetRow | undefined> =>
+  getMemberRow(db, 'targets', userId, id, roles)
 
 export const findTargetByKey = (db: Db, workspaceId: number, nameKey: string) =>
   db.selectFrom('targets').selectAll().where('workspace_id', '=', workspaceId).where('name_key', '=', nameKey).executeTakeFirst()
@@ -84,13 +74,7 @@ export async function deleteTarget(db: Db, userId: number, id: number): Promise<
       .where('workspace_id', 'in', writableWorkspaces(trx, userId))
       .executeTakeFirst()
     if (!t) return 'missing'
-    const running = await trx
-      .selectFrom('scans')
-      .select('id')
-      .where('target_id', '=', id)
-      .where('status', '=', 'running')
-      .executeTakeFirst()
-    if (running) return 'running'
+    if (await hasRunningScan(trx, 'target_id', id)) return 'running'
     const scanIds = trx.selectFrom('scans').select('id').where('target_id', '=', id)
     await trx.deleteFrom('findings').where('scan_id', 'in', scanIds).execute()
     await trx.deleteFrom('tests').where('scan_id', 'in', scanIds).execute()

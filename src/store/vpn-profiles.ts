@@ -5,6 +5,7 @@ import { inTransaction, type Db } from './db.js'
 import type { VpnProfileRow } from './schema.js'
 import { secretsOf } from './secrets.js'
 import { memberWorkspaces, writableWorkspaces } from './members.js'
+import { hasRunningScan } from './running-scans.js'
 
 export type NewVpnProfile = Omit<VpnProfileRow, 'created_at'> & { created_at: string }
 
@@ -59,13 +60,7 @@ export async function deleteVpnProfile(db: Db, userId: number, uuid: string): Pr
   return inTransaction(db, async (trx) => {
     const p = await trx.selectFrom('vpn_profiles').select('uuid').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst()
     if (!p) return 'missing'
-    const running = await trx
-      .selectFrom('scans')
-      .select('id')
-      .where('vpn_profile_uuid', '=', uuid)
-      .where('status', '=', 'running')
-      .executeTakeFirst()
-    if (running) return 'running'
+    if (await hasRunningScan(trx, 'vpn_profile_uuid', uuid)) return 'running'
     await trx.updateTable('workspaces').set({ vpn_profile_uuid: null }).where('vpn_profile_uuid', '=', uuid).execute()
     await trx.deleteFrom('vpn_profiles').where('uuid', '=', uuid).where('user_id', '=', userId).execute()
     return 'deleted'

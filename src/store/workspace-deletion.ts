@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import type { Db } from './db.js'
 import { appendAudit, type AuditActor } from './audit.js'
 import { asOwner, type MemberChange } from './members.js'
+import { hasRunningScan } from './running-scans.js'
 
 /**
  * Deletes a workspace (owners only) with everything in it: targets, scans (waiting ones never start),
@@ -21,13 +22,7 @@ export function deleteWorkspace(
   members: number[] = [],
 ): Promise<MemberChange> {
   return asOwner(db, callerId, workspaceId, async (trx) => {
-    const running = await trx
-      .selectFrom('scans')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'running')
-      .executeTakeFirst()
-    if (running) return 'running'
+    if (await hasRunningScan(trx, 'workspace_id', workspaceId)) return 'running'
     const ws = await trx.selectFrom('workspaces').select('name').where('id', '=', workspaceId).executeTakeFirstOrThrow()
     const counts = await trx
       .selectFrom('targets')

@@ -4,22 +4,8 @@ import { html, type SafeHtml } from './html.js'
 import { assetUrl } from './assets.js'
 import type { Workspaces } from './workspace.js'
 
-export type Section =
-  | 'dashboard'
-  | 'targets'
-  | 'scans'
-  | 'schedules'
-  | 'findings'
-  | 'workspaces'
-  | 'vpn'
-  | 'integrations'
-  | 'audit'
-  | 'users'
-  | 'templates'
-  | 'profile'
-  | null
-
-const NAV: Array<[Exclude<Section, null>, string, string]> = [
+/** The navigation: section, path, label; a page names its section to mark its link current. */
+const NAV = [
   ['dashboard', '/', 'Dashboard'],
   ['targets', '/targets', 'Targets'],
   ['scans', '/scans', 'Scans'],
@@ -32,7 +18,9 @@ const NAV: Array<[Exclude<Section, null>, string, string]> = [
   ['audit', '/audit', 'Audit'],
   ['users', '/users', 'Users'],
   ['profile', '/profile', 'Profile & API keys'],
-]
+] as const satisfies ReadonlyArray<readonly [string, string, string]>
+
+export type Section = (typeof NAV)[number][0] | null
 
 export interface PageOptions {
   section?: Section

@@ -3,10 +3,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, Id, Nullable, Pagination, errors } from '../schemas/common.js'
+import { Data, Id, Nullable, Pagination, routeDoc, LIST_ERRORS } from '../schemas/common.js'
 import { listAudit } from '../../store/audit.js'
 import { toApiTime } from '../../store/time.js'
 import { isoParam } from './scans.js'
+
+const doc = routeDoc('audit')
 
 const AuditEntry = Type.Object({
   id: Type.Integer(),
@@ -37,10 +39,12 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/audit', {
     schema: {
-      tags: ['audit'],
-      summary: 'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first',
+      ...doc(
+        'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first',
+        { 200: Data(Type.Array(AuditEntry)) },
+        LIST_ERRORS,
+      ),
       querystring: AuditQuery,
-      response: { 200: Data(Type.Array(AuditEntry)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const q = req.query

@@ -3,11 +3,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, Nullable, errors } from '../schemas/common.js'
+import { Data, IdParams, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { notFound } from '../../domain/errors.js'
 import { getScan } from '../../store/scans.js'
 import { scanDeliveries } from '../../store/callbacks.js'
 import { toApiTime } from '../../store/time.js'
+
+const doc = routeDoc('scans')
 
 const Attempt = Type.Object({
   attempt: Type.Integer(),
@@ -41,10 +43,8 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/scans/:id/callbacks', {
     schema: {
-      tags: ['scans'],
-      summary: 'Report-callback deliveries of a scan and their attempts',
+      ...doc('Report-callback deliveries of a scan and their attempts', { 200: Data(Type.Array(Delivery)) }, READ_ERRORS),
       params: IdParams,
-      response: { 200: Data(Type.Array(Delivery)), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)

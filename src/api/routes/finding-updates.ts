@@ -5,7 +5,7 @@ import { callerOf } from '../context.js'
 import { refusal } from '../../domain/access.js'
 import { acceptedUntilOf } from '../../domain/acceptance.js'
 import { WRITER_ROLES } from '../../store/members.js'
-import { Data, IdParams, Nullable, errors } from '../schemas/common.js'
+import { Data, IdParams, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingStatus } from '../schemas/findings.js'
 import { findingView } from '../../reports/finding-view.js'
 import { badRequest, notFound } from '../../domain/errors.js'
@@ -13,6 +13,8 @@ import { getFinding } from '../../store/findings.js'
 import { audited } from '../../store/audit.js'
 import { groupHistory, updateFindingGroup, type FindingField } from '../../store/finding-history.js'
 import { toApiTime } from '../../store/time.js'
+
+const doc = routeDoc('findings')
 
 const PatchBody = Type.Object(
   {
@@ -53,11 +55,13 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/findings/:id', {
     schema: {
-      tags: ['findings'],
-      summary: 'Triage a finding and all of its duplicates (status, risk_level, verified)',
+      ...doc(
+        'Triage a finding and all of its duplicates (status, risk_level, verified)',
+        { 200: Data(Finding) },
+        [400, 401, 403, 404, 415, 429],
+      ),
       params: IdParams,
       body: PatchBody,
-      response: { 200: Data(Finding), ...errors(400, 401, 403, 404, 415, 429) },
     },
     handler: async (req) => {
       const c = callerOf(req)
@@ -81,10 +85,8 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/findings/:id/history', {
     schema: {
-      tags: ['findings'],
-      summary: "Changes to the finding's duplicate group, newest first",
+      ...doc("Changes to the finding's duplicate group, newest first", { 200: Data(Type.Array(HistoryEntry)) }, READ_ERRORS),
       params: IdParams,
-      response: { 200: Data(Type.Array(HistoryEntry)), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const f = await getFinding(db, callerOf(req).userId, req.params.id)

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, errors } from '../schemas/common.js'
+import { Data, IdParams, routeDoc, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingLifecycle, FindingsQuery } from '../schemas/findings.js'
 import { groupOf } from '../../store/finding-lifecycle.js'
 import { toApiTime } from '../../store/time.js'
@@ -16,18 +16,18 @@ import { wantsCsv } from '../negotiate.js'
 import { findingsCsv, type WireFinding } from '../../reports/formats/index.js'
 import type { Db } from '../../store/db.js'
 
+const doc = routeDoc('findings')
+
 export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/findings', {
     schema: {
-      tags: ['findings'],
-      summary: 'List findings (JSON, or CSV with Accept: text/csv)',
+      ...doc('List findings (JSON, or CSV with Accept: text/csv)', { 200: Data(Type.Array(Finding)) }, LIST_ERRORS),
       description:
         'Accept: text/csv → the same page of findings as CSV, one row per finding; spreadsheet formula characters at the start of a cell are neutralised.',
       querystring: FindingsQuery,
       produces: ['application/json', 'text/csv'],
-      response: { 200: Data(Type.Array(Finding)), ...errors(400, 401, 429) },
     },
     handler: async (req, reply) => {
       const q = req.query
@@ -61,12 +61,7 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/findings/:id', {
-    schema: {
-      tags: ['findings'],
-      summary: 'Read a finding',
-      params: IdParams,
-      response: { 200: Data(Finding), ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc('Read a finding', { 200: Data(Finding) }, READ_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const f = await getFindingArray(db, callerOf(req).userId, req.params.id)
       if (!f) throw notFound('Finding')
@@ -75,12 +70,7 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/findings/:id/tests', {
-    schema: {
-      tags: ['findings'],
-      summary: 'The tests behind a finding',
-      params: IdParams,
-      response: { 200: Data(Type.Array(TestRecord)), ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc('The tests behind a finding', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS), params: IdParams },
     handler: async (req) => {
       const f = await getFinding(db, callerOf(req).userId, req.params.id)
       if (!f) throw notFound('Finding')
@@ -91,10 +81,12 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/findings/:id/lifecycle', {
     schema: {
-      tags: ['findings'],
-      summary: 'First and last seen, open or fixed, and whether it came back (regression): the life cycle of the finding across scans',
+      ...doc(
+        'First and last seen, open or fixed, and whether it came back (regression): the life cycle of the finding across scans',
+        { 200: Data(FindingLifecycle) },
+        READ_ERRORS,
+      ),
       params: IdParams,
-      response: { 200: Data(FindingLifecycle), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => ({ data: await lifecycleOf(db, callerOf(req).userId, req.params.id) }),
   })

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import {
   CreateIntegrationBody,
   DeliveriesQuery,
@@ -23,6 +23,8 @@ import { integrationDeliveries } from '../../store/integration-outbox.js'
 import type { Db } from '../../store/db.js'
 import { TEST_MESSAGE_MARGIN_MS } from '../../toolkit/timeouts.js'
 
+const doc = routeDoc('integrations')
+
 /** The caller's integration, or a 404. */
 async function one(db: Db, userId: number, id: number) {
   const row = await getIntegration(db, userId, id)
@@ -36,10 +38,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/integrations', {
     schema: {
-      tags: ['integrations'],
-      summary: 'Create an integration: slack, teams, email, webhook, jira, github, gitlab or defectdojo',
+      ...doc('Create an integration: slack, teams, email, webhook, jira, github, gitlab or defectdojo', { 201: Created }, BODY_ERRORS),
       body: CreateIntegrationBody,
-      response: { 201: Created, ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req, reply) =>
       reply.status(201).send({ data: { created_id: await createIntegration(db, callerOf(req), scope, req.body) } }),
@@ -47,10 +47,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/integrations', {
     schema: {
-      tags: ['integrations'],
-      summary: "List the caller's integrations (all workspaces unless workspace_id)",
+      ...doc("List the caller's integrations (all workspaces unless workspace_id)", { 200: Data(Type.Array(Integration)) }, LIST_ERRORS),
       querystring: IntegrationsQuery,
-      response: { 200: Data(Type.Array(Integration)), ...errors(400, 401, 429) },
     },
     handler: async (req) => ({
       data: (
@@ -65,21 +63,17 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/integrations/:id', {
     schema: {
-      tags: ['integrations'],
-      summary: 'Read an integration (its secrets are never returned)',
+      ...doc('Read an integration (its secrets are never returned)', { 200: Data(Integration) }, READ_ERRORS),
       params: IdParams,
-      response: { 200: Data(Integration), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => ({ data: integrationView(await one(db, callerOf(req).userId, req.params.id)) }),
   })
 
   app.patch('/integrations/:id', {
     schema: {
-      tags: ['integrations'],
-      summary: 'Change an integration (config members given replace the stored ones)',
+      ...doc('Change an integration (config members given replace the stored ones)', { 200: Data(Integration) }, BODY_ERRORS),
       params: IdParams,
       body: UpdateIntegrationBody,
-      response: { 200: Data(Integration), ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req) => {
       const c = callerOf(req)
@@ -89,12 +83,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/integrations/:id', {
-    schema: {
-      tags: ['integrations'],
-      summary: 'Delete an integration and its delivery log',
-      params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc('Delete an integration and its delivery log', { 204: NoContent }, READ_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const { userId } = callerOf(req)
       if (!(await deleteIntegration(db, userId, req.params.id)))
@@ -112,11 +101,12 @@ function integrationDeliveryRoutes(app: RouteApp) {
 
   app.post('/integrations/:id/test', {
     schema: {
-      tags: ['integrations'],
-      summary:
+      ...doc(
         "Send a test message through the outbox and answer with the receiver's status (waits for a sender up to the callback timeout)",
+        { 200: Data(TestResult) },
+        WRITE_ERRORS,
+      ),
       params: IdParams,
-      response: { 200: Data(TestResult), ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req) => ({
       data: await sendTestMessage(db, callerOf(req), req.params.id, config.callbackTimeoutMs + TEST_MESSAGE_MARGIN_MS),
@@ -125,11 +115,13 @@ function integrationDeliveryRoutes(app: RouteApp) {
 
   app.get('/integrations/:id/deliveries', {
     schema: {
-      tags: ['integrations'],
-      summary: "The integration's delivery log, newest first: time, event, status, the receiver's answer, next try",
+      ...doc(
+        "The integration's delivery log, newest first: time, event, status, the receiver's answer, next try",
+        { 200: Data(Type.Array(Delivery)) },
+        READ_ERRORS,
+      ),
       params: IdParams,
       querystring: DeliveriesQuery,
-      response: { 200: Data(Type.Array(Delivery)), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const row = await one(db, callerOf(req).userId, req.params.id)

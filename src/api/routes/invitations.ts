@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, NoContent, PathId, errors } from '../schemas/common.js'
+import { Data, IdParams, NoContent, PathId, routeDoc, WRITE_ERRORS } from '../schemas/common.js'
 import { Role } from '../schemas/members.js'
 import { createInvitation, openInvitations, revokeInvitation } from '../../store/invitations.js'
 import { getWorkspace } from '../../store/accounts.js'
@@ -11,6 +11,8 @@ import { toApiTime } from '../../store/time.js'
 import { audited } from '../../store/audit.js'
 import { notFound } from '../../domain/errors.js'
 import { notOwner } from '../../domain/access.js'
+
+const doc = routeDoc('workspaces')
 
 const Invitation = Type.Object({ id: Type.Integer(), role: Role, created_at: Type.String(), expires_at: Type.String() })
 const InvitationCreated = Data(
@@ -29,11 +31,13 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/workspaces/:id/invitations', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Create a one-time invitation link with a role, valid 7 days (owners only)',
+      ...doc(
+        'Create a one-time invitation link with a role, valid 7 days (owners only)',
+        { 201: InvitationCreated },
+        [400, 401, 403, 404, 415, 429],
+      ),
       params: IdParams,
       body: Type.Object({ role: Role }, { additionalProperties: false }),
-      response: { 201: InvitationCreated, ...errors(400, 401, 403, 404, 415, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
@@ -51,10 +55,8 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/workspaces/:id/invitations', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Open invitations of the workspace (owners only; never their links)',
+      ...doc('Open invitations of the workspace (owners only; never their links)', { 200: Data(Type.Array(Invitation)) }, WRITE_ERRORS),
       params: IdParams,
-      response: { 200: Data(Type.Array(Invitation)), ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req) => {
       const userId = callerOf(req).userId
@@ -74,10 +76,8 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/workspaces/:id/invitations/:invitation_id', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Revoke an open invitation (owners only)',
+      ...doc('Revoke an open invitation (owners only)', { 204: NoContent }, WRITE_ERRORS),
       params: Type.Object({ id: PathId, invitation_id: PathId }),
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { AddMemberBody, ChangeMemberBody, Member, MemberParams } from '../schemas/members.js'
 import { addMember, listMembers, removeMember, setMemberRole, type MemberChange } from '../../store/members.js'
 import { userByName } from '../../store/accounts.js'
@@ -12,6 +12,8 @@ import { audited } from '../../store/audit.js'
 import type { Db } from '../../store/db.js'
 import { notFound } from '../../domain/errors.js'
 import { memberChangeError } from '../../domain/access.js'
+
+const doc = routeDoc('workspaces')
 
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
@@ -22,10 +24,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/workspaces/:id/members', {
     schema: {
-      tags: ['workspaces'],
-      summary: "The workspace's members with their roles",
+      ...doc("The workspace's members with their roles", { 200: Data(Type.Array(Member)) }, READ_ERRORS),
       params: IdParams,
-      response: { 200: Data(Type.Array(Member)), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const rows = await listMembers(db, callerOf(req).userId, req.params.id)
@@ -36,11 +36,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/workspaces/:id/members', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Add a user to the workspace with a role (owners only); created_id is the user id',
+      ...doc(
+        'Add a user to the workspace with a role (owners only); created_id is the user id',
+        { 201: Created },
+        [400, 401, 403, 404, 409, 415, 429],
+      ),
       params: IdParams,
       body: AddMemberBody,
-      response: { 201: Created, ...errors(400, 401, 403, 404, 409, 415, 429) },
     },
     handler: async (req, reply) => {
       const user = await userByName(db, req.body.user_name.trim())
@@ -53,11 +55,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/workspaces/:id/members/:user_id', {
     schema: {
-      tags: ['workspaces'],
-      summary: "Change a member's role (owners only; 409 when it would leave the workspace without an owner)",
+      ...doc(
+        "Change a member's role (owners only; 409 when it would leave the workspace without an owner)",
+        { 204: NoContent },
+        [400, 401, 403, 404, 409, 415, 429],
+      ),
       params: MemberParams,
       body: ChangeMemberBody,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 415, 429) },
     },
     handler: async (req, reply) => {
       const changed = (trx: Db) => setMemberRole(trx, callerOf(req).userId, req.params.id, req.params.user_id, req.body.role)
@@ -68,10 +72,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/workspaces/:id/members/:user_id', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Remove a member (owners only; 409 for the last owner); their access ends at once',
+      ...doc('Remove a member (owners only; 409 for the last owner); their access ends at once', { 204: NoContent }, CONFLICT_ERRORS),
       params: MemberParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
     },
     handler: async (req, reply) => {
       answer(

@@ -9,21 +9,23 @@ import { notFound } from '../../domain/errors.js'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
 import { audited } from '../../store/audit.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { CreateScanSettingsBody, ScanSettings, ScanSettingsQuery, UpdateScanSettingsBody } from '../schemas/scan-settings.js'
 import { scanSettingsView } from '../views.js'
 
-const tags = ['scan settings']
+const doc = routeDoc('scan settings')
 
 export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.post('/scan-settings', {
     schema: {
-      tags,
-      summary: 'Save scan settings: a name and a tool with its tool_params (or those of from_scan_id); credentials are stored encrypted',
+      ...doc(
+        'Save scan settings: a name and a tool with its tool_params (or those of from_scan_id); credentials are stored encrypted',
+        { 201: Created },
+        BODY_ERRORS,
+      ),
       body: CreateScanSettingsBody,
-      response: { 201: Created, ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req, reply) => {
       const id = await audited(
@@ -38,10 +40,12 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/scan-settings', {
     schema: {
-      tags,
-      summary: "List the caller's saved scan settings by name (all workspaces unless workspace_id)",
+      ...doc(
+        "List the caller's saved scan settings by name (all workspaces unless workspace_id)",
+        { 200: Data(Type.Array(ScanSettings)) },
+        LIST_ERRORS,
+      ),
       querystring: ScanSettingsQuery,
-      response: { 200: Data(Type.Array(ScanSettings)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const q = req.query
@@ -56,12 +60,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scan-settings/:id', {
-    schema: {
-      tags,
-      summary: 'Read saved scan settings',
-      params: IdParams,
-      response: { 200: Data(ScanSettings), ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc('Read saved scan settings', { 200: Data(ScanSettings) }, READ_ERRORS), params: IdParams },
     handler: async (req) => {
       const s = await getScanSettings(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan settings')
@@ -71,11 +70,13 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/scan-settings/:id', {
     schema: {
-      tags,
-      summary: 'Rename saved scan settings, or change their tool_params or max_scan_time (checked against their tool)',
+      ...doc(
+        'Rename saved scan settings, or change their tool_params or max_scan_time (checked against their tool)',
+        { 200: Data(ScanSettings) },
+        BODY_ERRORS,
+      ),
       params: IdParams,
       body: UpdateScanSettingsBody,
-      response: { 200: Data(ScanSettings), ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req) => ({
       data: scanSettingsView(
@@ -91,10 +92,8 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/scan-settings/:id', {
     schema: {
-      tags,
-      summary: 'Delete saved scan settings (scans and schedules started from them are kept)',
+      ...doc('Delete saved scan settings (scans and schedules started from them are kept)', { 204: NoContent }, WRITE_ERRORS),
       params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId

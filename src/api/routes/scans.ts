@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
 import { refusal } from '../../domain/access.js'
-import { Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
 import { scanChanges } from '../../reports/scan-changes.js'
 import { Finding } from '../schemas/findings.js'
@@ -24,6 +24,8 @@ import { CONTENT_TYPES, WRITERS, type ScanInfo, type WireFinding } from '../../r
 import { getTargetById } from '../../store/targets.js'
 import type { ScanRow } from '../../store/schema.js'
 
+const doc = routeDoc('scans')
+
 /** A query parameter that is an ISO 8601 time, as stored (400 otherwise); shared by the lists that filter on time. */
 export function isoParam(name: string, v: string | undefined): string | undefined {
   if (v === undefined) return undefined
@@ -42,13 +44,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/scans', {
     schema: {
-      tags: ['scans'],
-      summary: 'Start a scan',
+      ...doc(
+        'Start a scan',
+        { 201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })) },
+        [400, 401, 403, 404, 409, 413, 415, 429],
+      ),
       body: CreateScanBody,
-      response: {
-        201: Data(Type.Object({ created_id: Type.Integer(), target_id: Type.Integer() })),
-        ...errors(400, 401, 403, 404, 409, 413, 415, 429),
-      },
     },
     handler: async (req, reply) => {
       const r = await createScan(
@@ -64,10 +65,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/scans', {
     schema: {
-      tags: ['scans'],
-      summary: 'List scans (the active workspace unless workspace_id)',
+      ...doc('List scans (the active workspace unless workspace_id)', { 200: Data(Type.Array(Scan)) }, LIST_ERRORS),
       querystring: ScansQuery,
-      response: { 200: Data(Type.Array(Scan)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const c = callerOf(req)
@@ -89,7 +88,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scans/:id', {
-    schema: { tags: ['scans'], summary: 'Read a scan', params: IdParams, response: { 200: Data(Scan), ...errors(400, 401, 404, 429) } },
+    schema: { ...doc('Read a scan', { 200: Data(Scan) }, READ_ERRORS), params: IdParams },
     handler: async (req) => {
       const s = await getScanView(db, callerOf(req).userId, req.params.id)
       if (!s) throw notFound('Scan')
@@ -106,10 +105,8 @@ function scanChangeRoutes(app: RouteApp) {
   const { db } = app.ward
   app.delete('/scans/:id', {
     schema: {
-      tags: ['scans'],
-      summary: 'Delete a finished scan with its tests and findings',
+      ...doc('Delete a finished scan with its tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
       params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
@@ -126,12 +123,7 @@ function scanChangeRoutes(app: RouteApp) {
   })
 
   app.post('/scans/:id/stop', {
-    schema: {
-      tags: ['scans'],
-      summary: 'Stop a scan (no-op on an ended scan)',
-      params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
-    },
+    schema: { ...doc('Stop a scan (no-op on an ended scan)', { 204: NoContent }, WRITE_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       // Stopping an ended scan is a done no-op (204), recorded like any stop.
@@ -175,23 +167,23 @@ function scanOutputRoute(app: RouteApp) {
 
   app.get('/scans/:id/output', {
     schema: {
-      tags: ['scans'],
-      summary:
+      ...doc(
         'Scan output: JSON finding list (default), the PDF report, SARIF 2.1.0, CSV, JUnit XML or a Markdown summary, chosen by Accept',
+        {
+          200: Data(
+            Type.Object({
+              output_type: Type.String(),
+              output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }),
+            }),
+          ),
+        },
+        [400, 401, 404, 406, 429, 503],
+      ),
       description:
         'Accept: application/json (or none, */*) → the finding list; application/pdf → the PDF report; application/sarif+json → SARIF 2.1.0; ' +
         'text/csv → one row per finding; application/xml → JUnit XML (one test case per test, no failure threshold); text/markdown → a summary. Anything else → 406.',
       params: IdParams,
       produces: OUTPUT_TYPES.map(([t]) => t),
-      response: {
-        200: Data(
-          Type.Object({
-            output_type: Type.String(),
-            output_data: Type.Object({ findings: Type.Array(Finding) }, { additionalProperties: true }),
-          }),
-        ),
-        ...errors(400, 401, 404, 406, 429, 503),
-      },
     },
     handler: async (req, reply) => {
       const c = callerOf(req)
@@ -230,12 +222,13 @@ function scanResultRoutes(app: RouteApp) {
 
   app.get('/scans/:id/changes', {
     schema: {
-      tags: ['scans'],
-      summary:
+      ...doc(
         'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): findings new, gone and still there, and the attack surface',
+        { 200: Data(ScanChanges) },
+        READ_ERRORS,
+      ),
       params: IdParams,
       querystring: ChangesQuery,
-      response: { 200: Data(ScanChanges), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const userId = callerOf(req).userId
@@ -254,10 +247,8 @@ function scanResultRoutes(app: RouteApp) {
 
   app.get('/scans/:id/raw', {
     schema: {
-      tags: ['scans'],
-      summary: "The tool's raw log lines, in order",
+      ...doc("The tool's raw log lines, in order", { 200: Data(Type.Array(Type.String())) }, READ_ERRORS),
       params: IdParams,
-      response: { 200: Data(Type.Array(Type.String())), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)
@@ -268,11 +259,9 @@ function scanResultRoutes(app: RouteApp) {
 
   app.get('/scans/:id/tests', {
     schema: {
-      tags: ['scans'],
-      summary: 'Tests the scan performed',
+      ...doc('Tests the scan performed', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS),
       params: IdParams,
       querystring: TestsQuery,
-      response: { 200: Data(Type.Array(TestRecord)), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const s = await getScan(db, callerOf(req).userId, req.params.id)

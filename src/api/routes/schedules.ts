@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
 import { refusal } from '../../domain/access.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { CreateScheduleBody, RunNowResult, Schedule, SchedulesQuery, UpdateScheduleBody } from '../schemas/schedules.js'
 import { scheduleView } from '../views.js'
 import { changeSchedule, createSchedule, setSchedulePaused } from '../../domain/schedules.js'
@@ -15,6 +15,8 @@ import { audited } from '../../store/audit.js'
 import { publish } from '../../store/notify.js'
 import type { Db } from '../../store/db.js'
 import type { ScheduleRow } from '../../store/schema.js'
+
+const doc = routeDoc('schedules')
 
 async function views(db: Db, rows: ScheduleRow[]) {
   const history = await scheduleHistory(
@@ -43,11 +45,12 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/schedules', {
     schema: {
-      tags: ['schedules'],
-      summary:
+      ...doc(
         'Create a schedule: a target (target_id, target_name, or every target of target_type in the workspace), a tool, and cron (+ timezone) or interval_minutes',
+        { 201: Created },
+        [400, 401, 403, 404, 409, 413, 415, 429],
+      ),
       body: CreateScheduleBody,
-      response: { 201: Created, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
     },
     handler: async (req, reply) => {
       const id = await audited(
@@ -62,10 +65,8 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/schedules', {
     schema: {
-      tags: ['schedules'],
-      summary: "List the caller's schedules (all workspaces unless workspace_id)",
+      ...doc("List the caller's schedules (all workspaces unless workspace_id)", { 200: Data(Type.Array(Schedule)) }, LIST_ERRORS),
       querystring: SchedulesQuery,
-      response: { 200: Data(Type.Array(Schedule)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const rows = await listSchedules(db, callerOf(req).userId, {
@@ -79,21 +80,17 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/schedules/:id', {
     schema: {
-      tags: ['schedules'],
-      summary: 'Read a schedule with next_run_at, its last scans and runs',
+      ...doc('Read a schedule with next_run_at, its last scans and runs', { 200: Data(Schedule) }, READ_ERRORS),
       params: IdParams,
-      response: { 200: Data(Schedule), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => one(db, callerOf(req).userId, req.params.id),
   })
 
   app.patch('/schedules/:id', {
     schema: {
-      tags: ['schedules'],
-      summary: 'Change a schedule (a new cron, timezone or interval moves next_run_at)',
+      ...doc('Change a schedule (a new cron, timezone or interval moves next_run_at)', { 200: Data(Schedule) }, BODY_ERRORS),
       params: IdParams,
       body: UpdateScheduleBody,
-      response: { 200: Data(Schedule), ...errors(400, 401, 403, 404, 413, 415, 429) },
     },
     handler: async (req) => {
       const c = callerOf(req)
@@ -120,10 +117,12 @@ function scheduleActionRoutes(app: RouteApp) {
   ] as const)
     app.post(`/schedules/:id/${verb}`, {
       schema: {
-        tags: ['schedules'],
-        summary: paused ? 'Pause a schedule' : 'Resume a schedule: it fires at its first slot after now, not at the slots it slept through',
+        ...doc(
+          paused ? 'Pause a schedule' : 'Resume a schedule: it fires at its first slot after now, not at the slots it slept through',
+          { 200: Data(Schedule) },
+          WRITE_ERRORS,
+        ),
         params: IdParams,
-        response: { 200: Data(Schedule), ...errors(400, 401, 403, 404, 429) },
       },
       handler: async (req) => {
         const c = callerOf(req)
@@ -139,10 +138,12 @@ function scheduleActionRoutes(app: RouteApp) {
 
   app.post('/schedules/:id/run', {
     schema: {
-      tags: ['schedules'],
-      summary: 'Run a schedule now (its rhythm is unchanged); a target whose previous scan from the schedule still runs is skipped',
+      ...doc(
+        'Run a schedule now (its rhythm is unchanged); a target whose previous scan from the schedule still runs is skipped',
+        { 201: Data(RunNowResult) },
+        WRITE_ERRORS,
+      ),
       params: IdParams,
-      response: { 201: Data(RunNowResult), ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
@@ -159,12 +160,7 @@ function scheduleActionRoutes(app: RouteApp) {
   })
 
   app.delete('/schedules/:id', {
-    schema: {
-      tags: ['schedules'],
-      summary: 'Delete a schedule (its scans are kept)',
-      params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 429) },
-    },
+    schema: { ...doc('Delete a schedule (its scans are kept)', { 204: NoContent }, WRITE_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const deleted = await audited(

@@ -2,13 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { refusal } from '../../domain/access.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
 import { createTarget } from '../../domain/targets.js'
 import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
 import { audited } from '../../store/audit.js'
 import { conflict, notFound } from '../../domain/errors.js'
 import type { TargetRow } from '../../store/schema.js'
+
+const doc = routeDoc('targets')
 
 export const targetView = (t: TargetRow) => ({
   id: t.id,
@@ -23,10 +25,8 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/targets', {
     schema: {
-      tags: ['targets'],
-      summary: "List targets (all of the caller's workspaces unless workspace_id)",
+      ...doc("List targets (all of the caller's workspaces unless workspace_id)", { 200: Data(Type.Array(Target)) }, LIST_ERRORS),
       querystring: TargetsQuery,
-      response: { 200: Data(Type.Array(Target)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const q = req.query
@@ -37,11 +37,13 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/targets', {
     schema: {
-      tags: ['targets'],
-      summary: 'Create a target (form-urlencoded or JSON); the type is inferred from the name',
+      ...doc(
+        'Create a target (form-urlencoded or JSON); the type is inferred from the name',
+        { 201: Created },
+        [400, 401, 403, 404, 409, 413, 415, 429],
+      ),
       body: CreateTargetBody,
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
-      response: { 201: Created, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
     },
     handler: async (req, reply) => {
       const b = req.body
@@ -57,12 +59,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/targets/:id', {
-    schema: {
-      tags: ['targets'],
-      summary: 'Read a target',
-      params: IdParams,
-      response: { 200: Data(Target), ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc('Read a target', { 200: Data(Target) }, READ_ERRORS), params: IdParams },
     handler: async (req) => {
       const t = await getTarget(db, callerOf(req).userId, req.params.id)
       if (!t) throw notFound('Target')
@@ -72,10 +69,8 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/targets/:id', {
     schema: {
-      tags: ['targets'],
-      summary: 'Delete a target with its scans, tests and findings',
+      ...doc('Delete a target with its scans, tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
       params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
     },
     handler: async (req, reply) => {
       const userId = callerOf(req).userId

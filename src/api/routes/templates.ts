@@ -3,10 +3,12 @@
 // every user; importing is an operator's act.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { Data, errors } from '../schemas/common.js'
+import { Data, routeDoc, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { TemplateDetail, TemplateIdParams, TemplateSummary, TemplatesQuery } from '../schemas/templates.js'
 import { getTemplate, listTemplates, type TemplateSummary as Row } from '../../store/templates.js'
 import { notFound } from '../../domain/errors.js'
+
+const doc = routeDoc('templates')
 
 const list = (s: string): string[] => {
   try {
@@ -63,10 +65,12 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/templates', {
     schema: {
-      tags: ['templates'],
-      summary: 'List the check templates (nuclei YAML format) scans can run, shipped and imported, filtered by tags, severity and text',
+      ...doc(
+        'List the check templates (nuclei YAML format) scans can run, shipped and imported, filtered by tags, severity and text',
+        { 200: Data(Type.Array(TemplateSummary)) },
+        LIST_ERRORS,
+      ),
       querystring: TemplatesQuery,
-      response: { 200: Data(Type.Array(TemplateSummary)), ...errors(400, 401, 429) },
     },
     handler: async (req) => {
       const q = req.query
@@ -82,10 +86,8 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   app.get('/templates/:id', {
     schema: {
-      tags: ['templates'],
-      summary: 'Read one template with its YAML text',
+      ...doc('Read one template with its YAML text', { 200: Data(TemplateDetail) }, READ_ERRORS),
       params: TemplateIdParams,
-      response: { 200: Data(TemplateDetail), ...errors(400, 401, 404, 429) },
     },
     handler: async (req) => {
       const r = await getTemplate(db, req.params.id)

@@ -2,7 +2,9 @@
 // (or a form) can offer exactly what POST /scans accepts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { Data, errors } from '../schemas/common.js'
+import { Data, routeDoc } from '../schemas/common.js'
+
+const doc = routeDoc('tools')
 
 const ToolInfo = Type.Object({
   id: Type.Integer({ description: 'the tool_id of POST /scans' }),
@@ -26,9 +28,7 @@ export const toolRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }))
   app.get('/tools', {
     schema: {
-      tags: ['tools'],
-      summary: 'The scanning tools this server runs, with the schema of their tool_params',
-      response: { 200: Data(Type.Array(ToolInfo)), ...errors(401, 429) },
+      ...doc('The scanning tools this server runs, with the schema of their tool_params', { 200: Data(Type.Array(ToolInfo)) }, [401, 429]),
     },
     handler: async () => ({ data: tools }),
   })

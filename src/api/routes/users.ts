@@ -4,13 +4,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, NoContent, Nullable, errors } from '../schemas/common.js'
+import { Data, IdParams, NoContent, Nullable, routeDoc, CONFLICT_ERRORS } from '../schemas/common.js'
 import { isInstanceAdmin, listUsersForAdmin, setUserAdmin, setUserDisabled, type UserChange } from '../../store/instance-admin.js'
 import { listAllWorkspaces } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
 import { userChangeError, notAdmin } from '../../domain/access.js'
 import { publish } from '../../store/notify.js'
 import { auditActorOf } from '../plugins/audit.js'
+
+const doc = routeDoc('instance')
 
 const User = Type.Object({
   id: Type.Integer(),
@@ -39,9 +41,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/users', {
     schema: {
-      tags: ['instance'],
-      summary: 'Every user, with admin role, state, active keys and memberships (instance admins only)',
-      response: { 200: Data(Type.Array(User)), ...errors(401, 403, 429) },
+      ...doc(
+        'Every user, with admin role, state, active keys and memberships (instance admins only)',
+        { 200: Data(Type.Array(User)) },
+        [401, 403, 429],
+      ),
     },
     handler: async (req) => {
       await adminOnly(callerOf(req).userId)
@@ -59,9 +63,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/instance/workspaces', {
     schema: {
-      tags: ['instance'],
-      summary: 'Every workspace of the instance with its owners (instance admins only)',
-      response: { 200: Data(Type.Array(InstanceWorkspace)), ...errors(401, 403, 429) },
+      ...doc(
+        'Every workspace of the instance with its owners (instance admins only)',
+        { 200: Data(Type.Array(InstanceWorkspace)) },
+        [401, 403, 429],
+      ),
     },
     handler: async (req) => {
       await adminOnly(callerOf(req).userId)
@@ -75,7 +81,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     run: (id: number, by: number, actor: Awaited<ReturnType<typeof auditActorOf>>) => Promise<UserChange>,
   ) =>
     app.post(path, {
-      schema: { tags: ['instance'], summary, params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) } },
+      schema: { ...doc(summary, { 204: NoContent }, CONFLICT_ERRORS), params: IdParams },
       handler: async (req, reply) => {
         const by = callerOf(req).userId
         await adminOnly(by)

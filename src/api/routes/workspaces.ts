@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Created, Data, IdParams, NoContent, errors } from '../schemas/common.js'
+import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { createWorkspace, getWorkspace, listWorkspaces, setActiveWorkspace } from '../../store/accounts.js'
 import { badRequest, conflict, notFound } from '../../domain/errors.js'
 import { isUniqueViolation } from '../../domain/targets.js'
@@ -10,6 +10,8 @@ import { deleteWorkspace } from '../../store/workspace-deletion.js'
 import { audited } from '../../store/audit.js'
 import { memberChangeError } from '../../domain/access.js'
 import { auditActorOf } from '../plugins/audit.js'
+
+const doc = routeDoc('workspaces')
 
 const Workspace = Type.Object({
   id: Type.Integer(),
@@ -24,9 +26,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/workspaces', {
     schema: {
-      tags: ['workspaces'],
-      summary: "List every workspace the caller belongs to, with the caller's role in it",
-      response: { 200: Data(Type.Array(Workspace)), ...errors(401, 429) },
+      ...doc("List every workspace the caller belongs to, with the caller's role in it", { 200: Data(Type.Array(Workspace)) }, [401, 429]),
     },
     handler: async (req) => {
       const c = callerOf(req)
@@ -45,10 +45,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/workspaces', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Create a workspace (JSON or form)',
+      ...doc('Create a workspace (JSON or form)', { 201: Created }, [400, 401, 409, 429]),
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
-      response: { 201: Created, ...errors(400, 401, 409, 429) },
     },
     handler: async (req, reply) => {
       const name = req.body.name.trim()
@@ -69,12 +67,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/workspaces/:id/activate', {
-    schema: {
-      tags: ['workspaces'],
-      summary: "Set the caller's active workspace",
-      params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 404, 429) },
-    },
+    schema: { ...doc("Set the caller's active workspace", { 204: NoContent }, READ_ERRORS), params: IdParams },
     handler: async (req, reply) => {
       const c = callerOf(req)
       if (!(await getWorkspace(db, c.userId, req.params.id))) throw notFound('Workspace')
@@ -86,10 +79,12 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/workspaces/:id', {
     schema: {
-      tags: ['workspaces'],
-      summary: 'Delete a workspace with its targets, scans, findings and schedules (owners only; 409 while one of its scans runs)',
+      ...doc(
+        'Delete a workspace with its targets, scans, findings and schedules (owners only; 409 while one of its scans runs)',
+        { 204: NoContent },
+        CONFLICT_ERRORS,
+      ),
       params: IdParams,
-      response: { 204: NoContent, ...errors(400, 401, 403, 404, 409, 429) },
     },
     handler: async (req, reply) => {
       const members: number[] = []

@@ -24,4 +24,28 @@ export const NoContent = Type.Null({ description: 'No body' })
 /** Standard error responses for the OpenAPI document. */
 export const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, ErrorBody]))
 
+/** The error statuses a route may document (decisions.md error body). */
+export type ErrorCode = 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 429 | 503
+
+/** The error sets most routes share: a list, a read by id, and a change by id (viewers refused: 403). */
+export const LIST_ERRORS: readonly ErrorCode[] = [400, 401, 429]
+export const READ_ERRORS: readonly ErrorCode[] = [400, 401, 404, 429]
+export const WRITE_ERRORS: readonly ErrorCode[] = [400, 401, 403, 404, 429]
+/** A change by id that may conflict with the item's state (409). */
+export const CONFLICT_ERRORS: readonly ErrorCode[] = [400, 401, 403, 404, 409, 429]
+/** A change by id with a body (too large: 413; not JSON or a form: 415). */
+export const BODY_ERRORS: readonly ErrorCode[] = [400, 401, 403, 404, 413, 415, 429]
+
+/**
+ * The documented part of a route's schema under one tag: its summary, its success answers and the
+ * error codes it may give, so each route states only its own parameters beside it.
+ */
+export const routeDoc =
+  (tag: string) =>
+  <R extends Record<number, TSchema>>(summary: string, ok: R, codes: readonly ErrorCode[]) => ({
+    tags: [tag],
+    summary,
+    response: { ...ok, ...errors(...codes) } as R & { [C in ErrorCode]?: typeof ErrorBody },
+  })
+
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])

@@ -34,17 +34,30 @@ function connectTarget(host: string, scope: Scope | undefined): { host: string; 
 }
 
 export function connectDirect(o: ConnectOptions, scope?: Scope): Promise<net.Socket> {
+  if (o.signal?.aborted) return Promise.reject(abortError(o.signal))
+  let target: ReturnType<typeof connectTarget>
+  try {
+    target = connectTarget(o.host, scope)
+  } catch (e) {
+    return Promise.reject(e as Error)
+  }
+  return whenReady(net.connect({ ...target, port: o.port }), 'connect', o, `connect to ${o.host}:${o.port}`)
+}
+
+/**
+ * `s` once it emits `event`; or the failure: its error, `what` timed out, or the abort. On failure
+ * `s` (and the socket `under` it, when given) is destroyed; every listener and the timer go either way.
+ */
+function whenReady<S extends net.Socket>(
+  s: S,
+  event: 'connect' | 'secureConnect',
+  o: { signal?: AbortSignal; timeoutMs?: number },
+  what: string,
+  under?: net.Socket,
+): Promise<S> {
   return new Promise((resolve, reject) => {
-    if (o.signal?.aborted) return reject(abortError(o.signal))
-    let target: ReturnType<typeof connectTarget>
-    try {
-      target = connectTarget(o.host, scope)
-    } catch (e) {
-      return reject(e as Error)
-    }
-    const socket = net.connect({ ...target, port: o.port })
     const timer = setTimeout(
-      () => fail(Object.assign(new Error(`connect to ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })),
+      () => fail(Object.assign(new Error(`${what} timed out`), { code: 'ETIMEDOUT' })),
       o.timeoutMs ?? CONNECT_TIMEOUT_MS,
     )
     const onAbort = () => fail(abortError(o.signal!))
@@ -52,20 +65,21 @@ export function connectDirect(o: ConnectOptions, scope?: Scope): Promise<net.Soc
     function cleanup() {
       clearTimeout(timer)
       o.signal?.removeEventListener('abort', onAbort)
-      socket.removeListener('error', fail)
-      socket.removeListener('connect', ok)
+      s.removeListener('error', fail)
+      s.removeListener(event, ok)
     }
     function fail(err: Error) {
       cleanup()
-      socket.destroy()
+      s.destroy()
+      under?.destroy()
       reject(err)
     }
     function ok() {
       cleanup()
-      resolve(socket)
+      resolve(s)
     }
-    socket.once('error', fail)
-    socket.once('connect', ok)
+    s.once('error', fail)
+    s.once(event, ok)
   })
 }
 
@@ -76,34 +90,11 @@ let defaultContext: tls.SecureContext | null = null
 const sharedContext = () => (defaultContext ??= tls.createSecureContext({}))
 
 /** Wraps an already connected socket (direct or tunnelled) in TLS. */
-export function tlsOver(socket: net.Socket, o: TlsConnectOptions): Promise<tls.TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const host = stripBrackets(o.host)
-    const servername = o.servername ?? (net.isIP(host) ? undefined : host)
-    const t = tls.connect({ socket, servername, rejectUnauthorized: false, ...(o.tls ?? { secureContext: sharedContext() }) })
-    const timer = setTimeout(
-      () => fail(Object.assign(new Error(`TLS handshake with ${o.host}:${o.port} timed out`), { code: 'ETIMEDOUT' })),
-      o.timeoutMs ?? CONNECT_TIMEOUT_MS,
-    )
-    const onAbort = () => fail(abortError(o.signal!))
-    o.signal?.addEventListener('abort', onAbort, { once: true })
-    function cleanup() {
-      clearTimeout(timer)
-      o.signal?.removeEventListener('abort', onAbort)
-      t.removeListener('error', fail)
-    }
-    function fail(err: Error) {
-      cleanup()
-      t.destroy()
-      socket.destroy()
-      reject(err)
-    }
-    t.once('error', fail)
-    t.once('secureConnect', () => {
-      cleanup()
-      resolve(t)
-    })
-  })
+export async function tlsOver(socket: net.Socket, o: TlsConnectOptions): Promise<tls.TLSSocket> {
+  const host = stripBrackets(o.host)
+  const servername = o.servername ?? (net.isIP(host) ? undefined : host)
+  const t = tls.connect({ socket, servername, rejectUnauthorized: false, ...(o.tls ?? { secureContext: sharedContext() }) })
+  return whenReady(t, 'secureConnect', o, `TLS handshake with ${o.host}:${o.port}`, socket)
 }
 
 export function abortError(signal: AbortSignal): Error {

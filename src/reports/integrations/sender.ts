@@ -28,7 +28,7 @@ import { jiraSystem } from './jira.js'
 import { githubSystem, gitlabSystem } from './git-issues.js'
 import { defectDojo } from './defectdojo.js'
 import { ReceiverError, type IntegrationTransport, type Outcome } from './http.js'
-import { wakeableSleep } from '../wakeable-sleep.js'
+import { startOutboxLoop } from '../outbox-loop.js'
 
 export interface IntegrationSenderOptions {
   db: Db
@@ -156,38 +156,22 @@ export interface IntegrationSender {
 export function startIntegrationSender(o: IntegrationSenderOptions): IntegrationSender {
   const concurrency = o.concurrency ?? 2
   const stopping = new AbortController()
-  const inflight = new Set<Promise<void>>()
-  let wake: () => void = () => {}
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      try {
-        while (!stopping.signal.aborted && inflight.size < concurrency) {
-          const d = await claimIntegrationDelivery(o.db, o.owner, leaseMsFor(o.config))
-          if (!d) break
-          const p: Promise<void> = attempt(o, d, stopping.signal)
-            .catch((e) => o.log.error({ err: e, delivery: d.id }, 'integration delivery attempt failed'))
-            .finally(() => {
-              inflight.delete(p)
-              wake()
-            })
-          inflight.add(p)
-        }
-      } catch (e) {
-        o.log.error({ err: e }, 'claiming integration deliveries failed')
-      }
-      if (stopping.signal.aborted) break
-      const pause = wakeableSleep(Math.max(20, o.config.pollMs))
-      wake = pause.wake
-      await pause.done
-    }
-  })()
+  const loop = startOutboxLoop({
+    concurrency,
+    pollMs: o.config.pollMs,
+    log: o.log,
+    stopping: stopping.signal,
+    claim: () => claimIntegrationDelivery(o.db, o.owner, leaseMsFor(o.config)),
+    attempt: (d) => attempt(o, d, stopping.signal),
+    failed: { attempt: 'integration delivery attempt failed', claim: 'claiming integration deliveries failed' },
+  })
   return {
     async stop() {
       if (stopping.signal.aborted) return
       stopping.abort()
-      wake()
-      await loop
-      await Promise.allSettled([...inflight])
+      loop.wake()
+      await loop.done
+      await Promise.allSettled([...loop.inflight])
       await o.transport.close?.()
     },
   }

@@ -2,9 +2,9 @@
 // (reports/scan-changes.ts), one row per change. Scanner-supplied text goes through cell().
 import type { ScanChanges } from '../scan-changes.js'
 import { paragraph, sectionTitle, type Doc } from './layout.js'
-import { drawTable } from './table.js'
+import { drawCappedTable } from './table.js'
 import { cell, formatTime, plural } from './text.js'
-import { COLOR, LIMIT } from './theme.js'
+import { COLOR } from './theme.js'
 
 const KIND_COLOR: Record<string, string> = {
   new: '#c0392b',
@@ -70,17 +70,16 @@ export async function drawChanges(doc: Doc, c: ScanChanges): Promise<void> {
     paragraph(doc, 'This scan did not run to its end, so nothing is reported as fixed, closed or removed.', { color: COLOR.muted })
   if (!rows.length) return
   doc.y += 8
-  const shown = rows.slice(0, LIMIT.testRows)
-  await drawTable(
+  await drawCappedTable(
     doc,
     [
       { header: 'What', weight: 16 },
       { header: 'Change', weight: 12 },
       { header: 'Detail', weight: 72 },
     ],
-    shown.map(([a, k, d]) => [cell(a, 40), cell(k, 20), cell(d, 1000)]),
-    { cellStyle: (r, col) => (col === 1 ? { color: KIND_COLOR[shown[r]![1]] ?? COLOR.text, font: 'bold' } : undefined) },
+    rows,
+    ([a, k, d]) => [cell(a, 40), cell(k, 20), cell(d, 1000)],
+    'changes in the API (GET /scans/{id}/changes)',
+    (r, col) => (col === 1 ? { color: KIND_COLOR[r[1]] ?? COLOR.text, font: 'bold' } : undefined),
   )
-  if (rows.length > shown.length)
-    paragraph(doc, `${rows.length - shown.length} more changes in the API (GET /scans/{id}/changes).`, { color: COLOR.muted })
 }

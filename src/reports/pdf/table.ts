@@ -1,8 +1,8 @@
 // Tables drawn with vector shapes: header row, wrapping cells, zebra rows, page breaks between
 // rows with the header repeated. A row taller than a page is clipped with an ellipsis.
 import { FONT } from './fonts.js'
-import { BOTTOM, LEFT, LINE_GAP, TOP, breathe, ensureSpace, type Doc } from './layout.js'
-import { COLOR, CONTENT_WIDTH, SIZE } from './theme.js'
+import { BOTTOM, LEFT, LINE_GAP, TOP, breathe, ensureSpace, paragraph, type Doc } from './layout.js'
+import { COLOR, CONTENT_WIDTH, LIMIT, SIZE } from './theme.js'
 
 export interface Column {
   header: string
@@ -111,4 +111,21 @@ export async function drawTable(doc: Doc, columns: Column[], rows: string[][], o
 
   doc.x = LEFT
   doc.y = y + 8
+}
+
+/**
+ * A table of the first LIMIT.testRows `items` (one row each), then a line saying how many more the
+ * API lists (`more`: "tests in the API (GET /scans/{id}/tests)"), so a report stays a few pages.
+ */
+export async function drawCappedTable<T>(
+  doc: Doc,
+  columns: Column[],
+  items: readonly T[],
+  row: (item: T) => string[],
+  more: string,
+  cellStyle?: (item: T, col: number) => CellStyle | undefined,
+): Promise<void> {
+  const shown = items.slice(0, LIMIT.testRows)
+  await drawTable(doc, columns, shown.map(row), { cellStyle: cellStyle && ((r, col) => cellStyle(shown[r]!, col)) })
+  if (items.length > shown.length) paragraph(doc, `${items.length - shown.length} more ${more}.`, { color: COLOR.muted })
 }

@@ -1,9 +1,9 @@
 // The list of tests the tool performed: what was checked, and how each check ended.
 import { paragraph, sectionTitle, type Doc } from './layout.js'
 import type { ReportContent } from './content.js'
-import { drawTable } from './table.js'
+import { drawCappedTable } from './table.js'
 import { cell, plural } from './text.js'
-import { COLOR, LIMIT } from './theme.js'
+import { COLOR } from './theme.js'
 
 const RESULT_COLOR: Record<string, string> = { passed: '#1f7a4d', failed: '#c0392b', error: '#b9770e' }
 
@@ -22,8 +22,7 @@ export async function drawTests(doc: Doc, c: ReportContent): Promise<void> {
     `${plural(tests.length, 'test')}: ${by('passed')} passed, ${by('failed')} failed, ${by('error')} ended in error, ${skipped} skipped.`,
   )
   doc.y += 8
-  const shown = tests.slice(0, LIMIT.testRows)
-  await drawTable(
+  await drawCappedTable(
     doc,
     [
       { header: 'Test', weight: 30 },
@@ -31,9 +30,9 @@ export async function drawTests(doc: Doc, c: ReportContent): Promise<void> {
       { header: 'Status', weight: 11 },
       { header: 'Result', weight: 11 },
     ],
-    shown.map((t) => [cell(t.name, 300), cell(t.description, 1000), cell(t.status, 30), cell(t.result ?? '—', 30)]),
-    { cellStyle: (r, col) => (col === 3 ? { color: RESULT_COLOR[shown[r]!.result ?? ''] ?? COLOR.muted, font: 'bold' } : undefined) },
+    tests,
+    (t) => [cell(t.name, 300), cell(t.description, 1000), cell(t.status, 30), cell(t.result ?? '—', 30)],
+    'tests in the API (GET /scans/{id}/tests)',
+    (t, col) => (col === 3 ? { color: RESULT_COLOR[t.result ?? ''] ?? COLOR.muted, font: 'bold' } : undefined),
   )
-  if (tests.length > shown.length)
-    paragraph(doc, `${tests.length - shown.length} more tests in the API (GET /scans/{id}/tests).`, { color: COLOR.muted })
 }

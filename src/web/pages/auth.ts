@@ -17,6 +17,7 @@ import {
   userForSignIn,
 } from '../../store/web-sessions.js'
 import type { WebContext } from '../context.js'
+import { byLinkToken } from '../link-token.js'
 import { html, qs } from '../html.js'
 import { page } from '../layout.js'
 import { checkCsrf, formOf, overTls, sendPage } from '../respond.js'
@@ -212,13 +213,11 @@ function setPasswordPages(app: FastifyInstance, ctx: WebContext, { cookieOpts, p
   const linkUser = async (token: string) => {
     // A password set here could not be used to sign in.
     if (!config.passwordSignIn) throw new WardError(403, PASSWORDS_OFF)
-    const u = token.length <= 100 ? await userByPasswordLink(db, token) : undefined
-    if (!u)
-      throw new WardError(
-        404,
-        'This set-password link is unknown, used or expired: ask an administrator for a new one (ward admin user set-password --user ID --link).',
-      )
-    return u
+    return byLinkToken(
+      token,
+      (t) => userByPasswordLink(db, t),
+      'This set-password link is unknown, used or expired: ask an administrator for a new one (ward admin user set-password --user ID --link).',
+    )
   }
   const setPasswordForm = (req: FastifyRequest, reply: FastifyReply, token: string, name: string, error?: string) => {
     const csrf = preSessionToken(req, reply, SET_PASSWORD_COOKIE, SET_PASSWORD_PATH)

@@ -13,6 +13,7 @@ import { hashPassword, passwordProblem } from '../../domain/passwords.js'
 import { notOwner } from '../../domain/access.js'
 import { badRequest, conflict, WardError } from '../../domain/errors.js'
 import type { WebContext } from '../context.js'
+import { byLinkToken } from '../link-token.js'
 import { html, type SafeHtml } from '../html.js'
 import { csrfField, page } from '../layout.js'
 import { checkCsrf, formOf, idOf, overTls, sendPage } from '../respond.js'
@@ -172,13 +173,11 @@ function cookieOpts(config: WebContext['config'], req: FastifyRequest) {
 
 /** The open invitation of a link, or the 404 that says what to do. */
 async function invitation(db: WebContext['db'], token: string) {
-  const inv = token.length <= 100 ? await invitationByToken(db, token) : undefined
-  if (!inv)
-    throw new WardError(
-      404,
-      'This invitation does not exist, was already used, was revoked or has expired: ask the workspace owner for a new link.',
-    )
-  return inv
+  return byLinkToken(
+    token,
+    (t) => invitationByToken(db, t),
+    'This invitation does not exist, was already used, was revoked or has expired: ask the workspace owner for a new link.',
+  )
 }
 
 /** Joins and records the use (the invitation's workspace is known only here). */

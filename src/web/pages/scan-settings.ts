@@ -18,6 +18,7 @@ import { csrfField, page } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { when } from '../time.js'
 import { workspacesOf } from '../workspace.js'
+import type { FormRefusal } from '../form-page.js'
 
 /** Parameters in one line: "ports: 22,80; authentication: {…}" (credentials hidden). */
 function paramsSummary(json: string): string {
@@ -68,12 +69,7 @@ export function scanSettingsPages(app: FastifyInstance, ctx: WebContext) {
   })
 }
 
-async function renderSettings(
-  ctx: WebContext,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  o: { error?: string; status?: number; form?: Record<string, string> } = {},
-) {
+async function renderSettings(ctx: WebContext, req: FastifyRequest, reply: FastifyReply, o: FormRefusal = {}) {
   const { db } = ctx
   const u = userOf(req)
   const q = req.query as Record<string, string>

@@ -33,6 +33,7 @@ import { newScanWords } from '../form-words.js'
 import { paramsFields, paramsFromForm, type JsonSchema } from '../params-form.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
+import { type FormRefusal, formPageOf } from '../form-page.js'
 import { pageOf, pager } from './targets.js'
 
 const PAGE = 50
@@ -232,15 +233,8 @@ export function scanPages(app: FastifyInstance, ctx: WebContext) {
 /** The new-scan form (generated from each tool's tool_params schema) and what it posts. */
 function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
   const { db, toolList, schemas } = env
-  async function renderNew(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    o: { error?: string; status?: number; form?: Record<string, string> } = {},
-  ) {
-    const u = userOf(req)
-    const q = req.query as Record<string, string>
-    const f = o.form ?? {}
-    const ws = await workspacesOf(db, u)
+  async function renderNew(req: FastifyRequest, reply: FastifyReply, o: FormRefusal = {}) {
+    const { u, q, f, ws } = await formPageOf(db, req, o)
     const [targets, profiles] = await Promise.all([
       listTargets(db, u.userId, { workspaceId: ws.active?.id, limit: 1000, page: 1 }),
       listVpnProfiles(db, u.userId),
@@ -302,11 +296,7 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
 function newScanPosts(
   app: FastifyInstance,
   { ctx, db, tools, schemas, callbackBlocklist }: ScanPagesEnv,
-  renderNew: (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    o: { error?: string; status?: number; form?: Record<string, string> },
-  ) => Promise<unknown>,
+  renderNew: (req: FastifyRequest, reply: FastifyReply, o: FormRefusal) => Promise<unknown>,
 ) {
   /** What both submit buttons of the form share: the tool, its posted parameters (credentials kept), the time limit. */
   async function postedScan(req: FastifyRequest, f: Record<string, string>) {

@@ -21,7 +21,7 @@ import { html, qs } from '../html.js'
 import { csrfField, page } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { when } from '../time.js'
-import { workspacesOf } from '../workspace.js'
+import { type FormRefusal, formPageOf } from '../form-page.js'
 import { savedSettingsOf, statusBadge } from './scans.js'
 
 const timing = (s: ScheduleRow) => (s.interval_minutes ? `every ${s.interval_minutes} min` : `cron ${s.cron} (${s.timezone})`)
@@ -116,12 +116,9 @@ async function renderSchedules(
   toolList: ToolManifest[],
   req: FastifyRequest,
   reply: FastifyReply,
-  o: { error?: string; status?: number; form?: Record<string, string> } = {},
+  o: FormRefusal = {},
 ) {
-  const u = userOf(req)
-  const q = req.query as Record<string, string>
-  const f = o.form ?? {}
-  const ws = await workspacesOf(db, u)
+  const { u, q, f, ws } = await formPageOf(db, req, o)
   const fromId = num(f.from_scan_id ?? q.from_scan_id)
   const [rows, targets, from, saved] = await Promise.all([
     listSchedules(db, u.userId, { workspaceId: ws.active?.id, limit: 200, page: 1 }),

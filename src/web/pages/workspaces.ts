@@ -2,19 +2,12 @@
 import { scopesOf } from '../../toolkit/scope.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createWorkspace, getWorkspace, setActiveWorkspace } from '../../store/accounts.js'
-import {
-  deleteVpnProfile,
-  getVpnProfile,
-  insertVpnProfile,
-  listVpnProfiles,
-  setWorkspaceVpnProfile,
-  workspacesByProfile,
-} from '../../store/vpn-profiles.js'
+import { deleteVpnProfile, listVpnProfiles, workspacesByProfile } from '../../store/vpn-profiles.js'
 import { renameWorkspace } from '../../store/web-sessions.js'
-import { newVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
+import { addVpnProfile, setDefaultVpnProfile, type VpnProfileType } from '../../domain/vpn.js'
 import { isUniqueViolation } from '../../domain/targets.js'
 import { badRequest, conflict, forbidden, notFound } from '../../domain/errors.js'
-import { isOwner, memberChangeError, writableWorkspace } from '../../domain/access.js'
+import { isOwner, memberChangeError } from '../../domain/access.js'
 import { deleteWorkspace } from '../../store/workspace-deletion.js'
 import { audited } from '../../store/audit.js'
 import type { Db } from '../../store/db.js'
@@ -132,11 +125,7 @@ function workspaceVpnPage(app: FastifyInstance, ctx: WebContext) {
     const u = userOf(req)
     const id = idOf((req.params as { id: string }).id, 'Workspace')
     const uuid = formOf(req).vpn_profile_uuid || null
-    await writableWorkspace(db, u, id)
-    if (uuid !== null && !(await getVpnProfile(db, u.userId, uuid))) throw notFound('VPN profile')
-    const change = (trx: Db) => setWorkspaceVpnProfile(trx, u.userId, id, uuid)
-    const set = await audited(db, req.audit, change, Boolean)
-    if (!set) throw notFound('Workspace')
+    await setDefaultVpnProfile(db, u, id, uuid, req.audit)
     return reply.redirect('/workspaces?ok=workspace-vpn', 303)
   })
 }
@@ -214,18 +203,15 @@ ${profiles.map(
               password: f.password || undefined,
             }
           : { name: f.name ?? '', type: type as VpnProfileType, url: f.url?.trim() || undefined }
-      const row = newVpnProfile(userOf(req).userId, input, scopesOf(ctx.config).vpnHost)
-      try {
-        return await audited(
-          db,
-          req.audit,
-          (trx) => insertVpnProfile(trx, row),
-          (uuid) => ({ objectId: uuid }),
-        )
-      } catch (e) {
-        if (isUniqueViolation(e)) throw conflict(`A VPN profile named "${row.name}" already exists`)
-        throw e
-      }
+      const vpnHost = scopesOf(ctx.config).vpnHost
+      return await addVpnProfile(
+        db,
+        userOf(req).userId,
+        input,
+        vpnHost,
+        (name) => `A VPN profile named "${name}" already exists`,
+        req.audit,
+      )
     })
     if (!r.ok) return renderVpn(req, reply, r.message.replace(/^Invalid parameters: /, ''), r.status)
     return reply.redirect('/vpn-profiles?ok=vpn-created', 303)

@@ -146,3 +146,10 @@ export function bannerProtocol(banner: string | null): 'ssh' | 'http' | 'ftp' | 
   if (/^220[ -].*ftp/i.test(banner)) return 'ftp'
   return null
 }
+
+/** bannerProtocol's answer, else `kind` when the banner matches the tool's own `pattern`, else null. */
+export function bannerKind<K extends string>(banner: string | null, pattern: RegExp, kind: K): 'ssh' | 'http' | 'ftp' | K | null {
+  const seen = bannerProtocol(banner)
+  if (seen || !banner) return seen
+  return pattern.test(banner) ? kind : null
+}

@@ -1,5 +1,5 @@
 // Which service checks apply to an open port, from tool 70's detection, the banner, then the usual port. Pure.
-import { bannerProtocol } from '../../lib/services/banners.js'
+import { bannerKind } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
 
 export type Kind = 'ftp' | 'ssh' | 'smtp' | 'http' | 'redis' | 'memcached' | 'mongodb' | 'elasticsearch'
@@ -44,11 +44,7 @@ const PORT_KINDS: Readonly<Record<number, Kind>> = {
   9200: 'elasticsearch',
 }
 
-function fromBanner(banner: string | null): Kind | null {
-  const seen = bannerProtocol(banner)
-  if (seen || !banner) return seen
-  return /^220[ -].*\b(e?smtp|mail|exim|postfix|sendmail)/i.test(banner) ? 'smtp' : null
-}
+const fromBanner = (banner: string | null): Kind | null => bannerKind(banner, /^220[ -].*\b(e?smtp|mail|exim|postfix|sendmail)/i, 'smtp')
 
 /** The one protocol a port is checked as, or null (only version matching applies). */
 export function kindOf(port: number, d: DetectedService): Kind | null {

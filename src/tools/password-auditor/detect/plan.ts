@@ -1,5 +1,5 @@
 // Which login a port gets, from service detection, the banner, then the usual port. Pure.
-import { bannerProtocol } from '../../lib/services/banners.js'
+import { bannerKind } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
 import type { ServiceKind } from '../params.js'
 import { isSmtpGreeting } from './smtp.js'
@@ -50,10 +50,8 @@ const BY_PORT: Readonly<Record<number, ServiceKind>> = {
 }
 
 function fromBanner(banner: string | null): ServiceKind | null {
-  const seen = bannerProtocol(banner)
-  if (seen || !banner) return seen
-  if (isSmtpGreeting(banner)) return 'smtp'
-  return /(login|username)\s*:\s*$/i.test(banner) ? 'telnet' : null
+  if (banner && isSmtpGreeting(banner)) return 'smtp'
+  return bannerKind(banner, /(login|username)\s*:\s*$/i, 'telnet')
 }
 
 /** The login kind of an open port, or null when the auditor has none for it. */

@@ -2,16 +2,15 @@
 // ssh2 library speaks the protocol; it never dials itself). A new connection per attempt.
 import ssh2 from 'ssh2'
 import type { ProbeTarget } from '../../lib/services/session.js'
-import { timed, type Attempter } from './attempt.js'
+import { socketLogin, type Attempter } from './attempt.js'
 import { SSH_LOGIN_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 
-export const sshLogin =
-  (t: Omit<ProbeTarget, 'signal'>): Attempter =>
-  (user, password, signal) =>
-    timed(async () => {
-      const wait = t.timeoutMs ?? SSH_LOGIN_TIMEOUT_MS
-      const sock = await t.net.connect({ host: t.host, port: t.port, timeoutMs: wait, signal })
-      return new Promise((resolve) => {
+export const sshLogin = (t: Omit<ProbeTarget, 'signal'>): Attempter =>
+  socketLogin(
+    t,
+    SSH_LOGIN_TIMEOUT_MS,
+    ({ sock, wait, signal }, user, password) =>
+      new Promise((resolve) => {
         const client = new ssh2.Client()
         let done = false
         const finish = (r: { result: 'success' | 'failure' | 'locked' | 'error'; note?: string }) => {
@@ -32,5 +31,5 @@ export const sshLogin =
         client.on('close', () => finish({ result: 'error', note: 'connection closed' }))
         client.on('keyboard-interactive', (_name, _instr, _lang, prompts, reply) => reply(prompts.map(() => password)))
         client.connect({ sock, username: user, password, tryKeyboard: true, readyTimeout: wait, hostVerifier: () => true })
-      })
-    })
+      }),
+  )
