@@ -247,7 +247,7 @@ test('the resolver comes from tool_params, then WARD_DNS_RESOLVER, then resolv.c
   }
   assert.equal(resolveToolParams(subdomainFinder.params, { resolver: 'dns.google' }).ok, false)
   assert.equal(resolveToolParams(subdomainFinder.params, { scan_type: 'full' }).ok, false)
-  assert.deepEqual(resolveToolParams(subdomainFinder.params, {}), { ok: true, value: { scan_type: 'light' } })
+  assert.deepEqual(resolveToolParams(subdomainFinder.params, {}), { ok: true, value: { scan_type: 'light', rate_limit: 100 } })
 })
 
 test('stopping: an abort during a deep scan returns within a second with what was found', async () => {
