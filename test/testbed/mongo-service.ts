@@ -123,7 +123,12 @@ export interface MongoBed {
   close(): Promise<void>
 }
 
-export async function startMongoBed(kind: keyof typeof MONGO_ADDR, accounts: readonly MongoAccount[] = WEAK_MONGO): Promise<MongoBed> {
+/** `host`: another loopback address than the kind's own (the benchmarks use their own range). */
+export async function startMongoBed(
+  kind: keyof typeof MONGO_ADDR,
+  accounts: readonly MongoAccount[] = WEAK_MONGO,
+  host: string = MONGO_ADDR[kind],
+): Promise<MongoBed> {
   const server = net.createServer((s) => {
     s.on('error', () => {})
     const handle = session(accounts, kind === 'open')
@@ -146,9 +151,9 @@ export async function startMongoBed(kind: keyof typeof MONGO_ADDR, accounts: rea
       }
     })
   })
-  await new Promise<void>((r) => server.listen(MONGO_PORT, MONGO_ADDR[kind], r))
+  await new Promise<void>((r) => server.listen(MONGO_PORT, host, r))
   return {
-    host: MONGO_ADDR[kind],
+    host,
     close: async () => {
       ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
       await new Promise<void>((r) => server.close(() => r()))
