@@ -1,7 +1,7 @@
 // tool_params of the WordPress Scanner: defaults and limits live in the schema (validated before a scan is queued).
 import { Type, type Static } from '@sinclair/typebox'
 import { templatesParamWith } from '../lib/templates/params.js'
-import type { TemplateFilter } from '../lib/templates/select.js'
+import { RISKY_TAGS, type TemplateFilter } from '../lib/templates/select.js'
 
 export const wordpressParams = Type.Object(
   {
@@ -22,7 +22,12 @@ export const wordpressParams = Type.Object(
 )
 export type WordpressParams = Static<typeof wordpressParams>
 
-/** The templates a scan runs: those tagged wordpress unless the filter names ids or tags itself. */
+/**
+ * The templates a scan runs: those the filter names by id or tag; else those tagged wordpress but
+ * the risky tags, which a tag the caller did not give must not let in (selectTemplates runs
+ * everything a named tag selects).
+ */
 export function wordpressTemplateFilter(f: TemplateFilter | undefined): TemplateFilter {
-  return f?.ids?.length || f?.tags?.length ? f : { ...f, tags: ['wordpress'] }
+  if (f?.ids?.length || f?.tags?.length) return f
+  return { ...f, tags: ['wordpress'], exclude_tags: [...(f?.exclude_tags ?? []), ...RISKY_TAGS] }
 }

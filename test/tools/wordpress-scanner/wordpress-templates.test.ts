@@ -91,15 +91,20 @@ test('an imported template tagged wordpress adds its finding with no code change
     `id: ${id}\ninfo:\n  name: Team check ${id}\n  author: team\n  severity: high\n  tags: ${tags}\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/feed/"\n    matchers-condition: and\n    matchers:\n      - type: status\n        status: [ 200 ]\n      - type: word\n        words:\n          - "wordpress.org/?v=4.0.1"\n`
   fs.writeFileSync(path.join(dir, 'zz-wp-feed-version.yaml'), tpl('zz-wp-feed-version', 'wordpress,team'))
   fs.writeFileSync(path.join(dir, 'zz-feed-other.yaml'), tpl('zz-feed-other', 'team'))
+  fs.writeFileSync(path.join(dir, 'zz-wp-intrusive.yaml'), tpl('zz-wp-intrusive', 'wordpress,intrusive'))
   try {
     const report = await importTemplates(w.h.db, [dir])
-    assert.equal(report.loaded, 2, JSON.stringify(report.skipped))
+    assert.equal(report.loaded, 3, JSON.stringify(report.skipped))
     const { findings, tests } = await scan(weak)
     assert.deepEqual(templateFindings(findings), [...WP_TRUTH.templateFindings, 'template.zz-wp-feed-version'].sort())
-    assert.ok(!templateTests(tests).includes('zz-feed-other'))
+    assert.ok(!templateTests(tests).includes('zz-feed-other'), 'not tagged wordpress')
+    assert.ok(!templateTests(tests).includes('zz-wp-intrusive'), 'tagged intrusive: only when named')
+    const named = await scan(weak, { ids: ['zz-wp-intrusive'] })
+    assert.deepEqual(templateFindings(named.findings), ['template.zz-wp-intrusive'])
     assert.equal(findings.find((f) => f.vuln_id === 'template.zz-wp-feed-version').risk_level, 3)
     // The hardened twin: every template ran (the imported one too) and none matched.
-    const h = await scan(hardened)
+    // A filter without ids or tags keeps the wordpress default (and the risky tags out).
+    const h = await scan(hardened, { exclude_ids: ['none'] })
     assert.equal(h.s.status_name, 'finished', h.s.status_message)
     assert.deepEqual(templateTests(h.tests), [...SHIPPED_WP, 'zz-wp-feed-version'].sort())
     assert.deepEqual(templateFindings(h.findings), [])
