@@ -52,6 +52,24 @@ const FORBIDDEN: Answer = [
   '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>403 Forbidden</title></head>\n<body>\n<h1>Forbidden</h1><p>You don\'t have permission to access this resource.</p>\n</body></html>\n',
 ]
 
+// WordPress answers shared by the library bed and the WordPress bed (test/testbed/wordpress-site.ts).
+/** wp-admin/maint/repair.php with WP_ALLOW_REPAIR on (the repair buttons) or off (how to turn it on). */
+export const WP_REPAIR = (allowed: boolean) =>
+  `<!DOCTYPE html>\n<html lang="en-US"><head><meta charset="UTF-8" /><title>WordPress &rsaquo; Database Repair</title></head>\n<body class="wp-core-ui">\n<p id="logo"><a href="https://wordpress.org/">WordPress</a></p>\n` +
+  (allowed
+    ? '<h1 class="screen-reader-text">WordPress database repair</h1><p>WordPress can automatically look for some common database problems and repair them.</p><p class="step"><a class="button button-large" href="repair.php?repair=1">Repair Database</a></p><p class="step"><a class="button button-large" href="repair.php?repair=2">Repair and Optimize Database</a></p>'
+    : '<h1 class="screen-reader-text">Allow automatic database repair</h1><p>To allow use of this page to automatically repair database problems, please add the following line to your <code>wp-config.php</code> file. Once this line is added to your config, reload this page.</p><p><code>define(\'WP_ALLOW_REPAIR\', true);</code></p>') +
+  '\n</body></html>\n'
+/** wp-includes/rss-functions.php requested directly with display_errors on (PHP 8). */
+export const WP_RSS_FATAL =
+  '<br />\n<b>Fatal error</b>:  Uncaught Error: Call to undefined function _deprecated_file() in /var/www/html/wp-includes/rss-functions.php:8\nStack trace:\n#0 {main}\n  thrown in <b>/var/www/html/wp-includes/rss-functions.php</b> on line <b>8</b><br />\n'
+/** A plugin's readme.txt with its Stable tag. */
+export const wpReadme = (name: string, tag: string): Answer => [
+  200,
+  { 'content-type': 'text/plain' },
+  `=== ${name} ===\nContributors: someone\nRequires at least: 5.0\nTested up to: 6.2\nStable tag: ${tag}\nLicense: GPLv3\n\n== Description ==\n${name}.\n\n== Changelog ==\n= ${tag} =\n* Fixes.\n`,
+]
+
 function lookup(routes: Record<string, Answer> | undefined, method: string, pathAndQuery: string, path: string): Answer | undefined {
   if (!routes) return undefined
   return (
@@ -2437,5 +2455,22 @@ export const LIBRARY_BED: Record<string, BedEntry> = {
         '{"engines":["postgres","h2"],"setup-token":null,"version":{"date":"2023-06-29","tag":"v0.46.6","hash":"1bb88f5"},"site-name":"Acme"}',
       ],
     },
+  },
+  'wordpress-db-repair-open': {
+    fire: { '/wp-admin/maint/repair.php': [200, { 'content-type': 'text/html; charset=UTF-8' }, WP_REPAIR(true)] },
+    clean: { '/wp-admin/maint/repair.php': [200, { 'content-type': 'text/html; charset=UTF-8' }, WP_REPAIR(false)] },
+  },
+  'wordpress-full-path-disclosure': {
+    fire: { '/wp-includes/rss-functions.php': [200, { 'content-type': 'text/html; charset=UTF-8' }, WP_RSS_FATAL] },
+    // display_errors off: PHP answers an empty 500.
+    clean: { '/wp-includes/rss-functions.php': [500, { 'content-type': 'text/html; charset=UTF-8' }, ''] },
+  },
+  'CVE-2023-32243': {
+    fire: { '/wp-content/plugins/essential-addons-for-elementor-lite/readme.txt': wpReadme('Essential Addons for Elementor', '5.7.1') },
+    clean: { '/wp-content/plugins/essential-addons-for-elementor-lite/readme.txt': wpReadme('Essential Addons for Elementor', '5.7.2') },
+  },
+  'CVE-2023-4596': {
+    fire: { '/wp-content/plugins/forminator/readme.txt': wpReadme('Forminator', '1.24.6') },
+    clean: { '/wp-content/plugins/forminator/readme.txt': wpReadme('Forminator', '1.25.0') },
   },
 }

@@ -3,10 +3,13 @@
 // File Manager 6.8 found only by its readme (both with known vulnerabilities), Akismet 4.1 (outdated),
 // two users behind /?author=N, the REST API and oEmbed, XML-RPC with system.multicall, a public
 // wp-cron.php, a debug log, an uploads listing, a wp-config copy, a Duplicator installer left behind and
-// open registration. `hardened` (127.0.71.11) is its twin with every one of those closed, as the
+// open registration; for the templates tagged wordpress, the database repair page open
+// (WP_ALLOW_REPAIR), PHP errors shown with the path (rss-functions.php) and Essential Addons for
+// Elementor 5.7.1 (CVE-2023-32243) found only by its readme. `hardened` (127.0.71.11) is its twin with every one of those closed, as the
 // hardening guide says: nothing above info. Unknown paths get WordPress's 404 page.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { WP_REPAIR, WP_RSS_FATAL } from './template-library-site.js'
 
 export const WP_ADDR = { weak: '127.0.71.10', hardened: '127.0.71.11' } as const
 
@@ -34,6 +37,8 @@ export const WP_TRUTH = {
     'wordpress.registration-open',
   ],
   vulnerableCves: ['CVE-2020-35489', 'CVE-2020-25213'],
+  /** What the shipped templates tagged wordpress find (the ids of their findings). */
+  templateFindings: ['template.CVE-2023-32243', 'template.wordpress-db-repair-open', 'template.wordpress-full-path-disclosure'],
 } as const
 
 type Kind = 'weak' | 'hardened'
@@ -127,6 +132,12 @@ function weakRoute(path: string, query: URLSearchParams, method: string): Reply 
       return text(README_TXT('WP File Manager', '6.8'))
     case '/wp-content/plugins/akismet/readme.txt':
       return text(README_TXT('Akismet', '4.1'))
+    case '/wp-content/plugins/essential-addons-for-elementor-lite/readme.txt':
+      return text(README_TXT('Essential Addons for Elementor', '5.7.1'))
+    case '/wp-admin/maint/repair.php':
+      return { status: 200, body: WP_REPAIR(true) }
+    case '/wp-includes/rss-functions.php':
+      return { status: 200, body: WP_RSS_FATAL }
     case '/wp-content/themes/twentyfourteen/style.css':
       return {
         status: 200,
@@ -189,6 +200,10 @@ function hardenedRoute(path: string, query: URLSearchParams): Reply {
       return query.get('action') === 'register'
         ? { status: 302, body: '', headers: { location: '/wp-login.php?registration=disabled' } }
         : { status: 200, body: LOGIN('hardened') }
+    case '/wp-admin/maint/repair.php':
+      return { status: 200, body: WP_REPAIR(false) }
+    case '/wp-includes/rss-functions.php':
+      return { status: 500, body: '' }
     case '/wp-json/wp/v2/users':
       return json({ code: 'rest_user_cannot_view', message: 'Sorry, you are not allowed to list users.', data: { status: 401 } }, 401)
     case '/xmlrpc.php':

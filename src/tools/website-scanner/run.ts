@@ -19,7 +19,7 @@ import { placed, type Where } from './output.js'
 import { LIMITS, type WebsiteParams } from './params.js'
 import { HostLimiters } from '../lib/http/rate-limit.js'
 import { loginForScan } from '../lib/http/auth/scan-login.js'
-import { runTemplatePhase } from './probes/templates.js'
+import { runHttpTemplatePhase } from '../lib/templates/http-phase.js'
 
 /** Progress units of the crawl (its share before the tests; pages known grow as it goes). */
 const CRAWL_UNITS = 100
@@ -172,14 +172,15 @@ async function activePhase(ctx: ScanContext<WebsiteParams>, site: Site, rec: Rec
 
 /** The template phase on the scan's session and pace; the templates it loads grow the progress total. */
 async function templatePhase(ctx: ScanContext<WebsiteParams>, site: Site, rec: Recorder, prog: Progress): Promise<void> {
-  await runTemplatePhase({
+  await runHttpTemplatePhase({
     ctx: ctx as ScanContext<unknown>,
     net: site.net,
     base: site.base,
-    where: site.where,
+    where: placed(site.where).where,
     rec,
     filter: ctx.params.templates,
     limiter: site.limiter,
+    concurrency: LIMITS.concurrency,
     grow: (n) => (prog.total += n),
   })
 }

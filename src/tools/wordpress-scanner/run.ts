@@ -1,6 +1,7 @@
 // Tool 270, WordPress Scanner: core version and its known vulnerabilities, plugins and themes (from
 // the pages and by probing readmes of known slugs), users, XML-RPC, wp-cron, debug log, uploads
-// listing, wp-config copies, installers and registration. The sequence only: I/O is in probes/,
+// listing, wp-config copies, installers and registration, then the http templates tagged wordpress
+// (shipped and imported) through the toolkit's template phase. The sequence only: I/O is in probes/,
 // decisions in detect/.
 import { defineTool, type ScanContext, type TestHandle } from '../../toolkit/tool.js'
 import { tableEvidence, textEvidence } from '../../toolkit/evidence.js'
@@ -10,7 +11,9 @@ import { componentVulns, isOutdated, type KnownComponent } from '../lib/cms/comp
 import type { Answer } from '../lib/cms/answer.js'
 import { endNotProduct, openCmsSite, type CmsSite } from '../lib/cms/site.js'
 import { wordpressScannerManifest } from './manifest.js'
-import type { WordpressParams } from './params.js'
+import { wordpressTemplateFilter, type WordpressParams } from './params.js'
+import { runHttpTemplatePhase } from '../lib/templates/http-phase.js'
+import { createRecorder } from '../../toolkit/recorder.js'
 import * as C from './checks.js'
 import { knownPlugin, knownTheme, pluginsToProbe } from './data/components.js'
 import { fetchCoreSources } from './probes/core-sources.js'
@@ -55,7 +58,8 @@ export const wordpressScanner = defineTool(wordpressScannerManifest, async (ctx)
   await xmlrpc(ctx, site)
   await exposures(ctx, site)
   ctx.output('wordpress', out)
-  ctx.log(`${fetch.count} requests`)
+  if (!ctx.signal.aborted) await templates(ctx, site)
+  ctx.log(`${fetch.count} requests besides the templates'`)
 })
 
 async function coreVersion(
@@ -268,4 +272,18 @@ async function exposures(ctx: Ctx, s: Site) {
   if (e.register && X.registrationOpen(e.register))
     await t.finding({ check: C.wpRegistrationOpen, ...at(e.register), detail: 'wp-login.php?action=register shows the registration form.' })
   await t.done()
+}
+
+/** The http templates tagged wordpress (or those tool_params.templates names), one test each, on the scan's pace. */
+async function templates(ctx: Ctx, s: Site) {
+  await runHttpTemplatePhase({
+    ctx: ctx as ScanContext<unknown>,
+    net: ctx.net,
+    base: s.base,
+    where: { ...s.where, url: s.base.href, confirmed: false },
+    rec: createRecorder(ctx, { quietAfterStop: true, logHits: true }),
+    filter: wordpressTemplateFilter(ctx.params.templates),
+    limiter: s.limiter,
+    concurrency: ctx.params.concurrency,
+  })
 }

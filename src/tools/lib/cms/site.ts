@@ -14,6 +14,8 @@ export interface CmsSite {
   base: URL
   where: { port: number; protocol: 'tcp'; service: 'http' | 'https' }
   fetch: Fetcher
+  /** The fetcher's per-host pace, for other requests of the scan (templates) to share. */
+  limiter: HostLimiters
   home: Answer | null
   /** Response headers of the home page (X-Generator and the like). */
   homeHeaders: Record<string, string>
@@ -34,10 +36,12 @@ export async function openCmsSite(ctx: ScanContext<{ concurrency: number; rate_l
   const base = new URL(start.url)
   if (!base.pathname.endsWith('/')) base.pathname = base.pathname.replace(/[^/]*$/, '')
   const r = start.response
+  const limiter = new HostLimiters(ctx.params.rate_limit)
   return {
     base,
     where: { port: portOf(base), protocol: 'tcp', service: serviceOf(base) },
-    fetch: createFetcher(ctx.net, ctx.signal, { timeoutMs: HTTP_TIMEOUT_MS }, undefined, new HostLimiters(ctx.params.rate_limit)),
+    fetch: createFetcher(ctx.net, ctx.signal, { timeoutMs: HTTP_TIMEOUT_MS }, undefined, limiter),
+    limiter,
     home: r
       ? {
           url: start.url,

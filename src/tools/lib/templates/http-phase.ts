@@ -1,37 +1,39 @@
-// The template phase of the Website Scanner: stored http templates the filter allows, run against the
-// scanned URL, one test each; a template that matched is a finding `template.<id>`.
+// The http template phase of the tools that run http templates against a site (the Website Scanner,
+// the WordPress Scanner): the stored http templates the filter allows, run against the scanned URL on
+// the scan's session, pace and budget, one test each; a template that matched is a finding `template.<id>`.
 import type { ScanContext } from '../../../toolkit/tool.js'
 import { scanBudget } from '../../../toolkit/budget.js'
-import type { HostLimiters } from '../../lib/http/rate-limit.js'
-import {
-  createRequestCluster,
-  createTemplateSender,
-  loadStoredTemplates,
-  maskMatch,
-  secretMask,
-  runTemplate,
-  type TemplateFilter,
-} from '../../lib/templates/index.js'
 import type { Egress } from '../../../toolkit/egress.js'
+import type { HitDefaults } from '../../../toolkit/hit.js'
 import type { Recorder } from '../../../toolkit/recorder.js'
-import { placed, type Where } from '../output.js'
-import { templateHit } from '../detect/templates.js'
-import { LIMITS } from '../params.js'
+import type { HostLimiters } from '../http/rate-limit.js'
+import { createRequestCluster } from './cluster.js'
+import { templateHit } from './finding.js'
+import { maskMatch, secretMask } from './mask.js'
+import { runTemplate } from './run.js'
+import type { TemplateFilter } from './select.js'
+import { createTemplateSender } from './send.js'
+import { loadStoredTemplates } from './stored.js'
 
-export interface TemplatePhase {
+export interface HttpTemplatePhase {
   ctx: ScanContext<unknown>
+  /** The scan's egress (its scope guard), logged in when the tool logged in. */
   net: Egress
   base: URL
-  where: Where
+  /** Where the findings are when a match does not say (the scanned URL, its port and service). */
+  where: HitDefaults
   rec: Recorder
   filter: TemplateFilter | undefined
+  /** The scan's per-host pace, shared with the tool's own requests. */
   limiter: HostLimiters
+  /** Templates in flight at once (the tool's own request concurrency). */
+  concurrency: number
   /** Told how many template tests are coming, so progress can count them. */
   grow?: (tests: number) => void
 }
 
 /** Loads, selects and runs the stored http templates; returns how many ran. */
-export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
+export async function runHttpTemplatePhase(p: HttpTemplatePhase): Promise<number> {
   const { ctx } = p
   if (!ctx.templates) return 0
   const { chosen, loaded } = await loadStoredTemplates(ctx.templates, 'http', p.filter, (l) => ctx.log(l))
@@ -49,8 +51,8 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
   }
   const mask = secretMask(Object.values(p.filter?.variables ?? {}))
   let requests = 0
-  // In the scan's one budget (per host too), as many at once as the scanner's other request phases.
-  await scanBudget(ctx).each(chosen, { limit: LIMITS.concurrency, host: p.base.hostname, signal: ctx.signal }, (t) =>
+  // In the scan's one budget (per host too), as many at once as the tool's other request phases.
+  await scanBudget(ctx).each(chosen, { limit: p.concurrency, host: p.base.hostname, signal: ctx.signal }, (t) =>
     p.rec.test(
       `Template ${t.id}: ${t.info.name}`,
       `Check template ${t.id} (${t.path}) against ${p.base.href}`,
@@ -61,7 +63,7 @@ export async function runTemplatePhase(p: TemplatePhase): Promise<number> {
         if (o.status === 'error') throw new Error(mask(`template ${t.id}: ${o.message}`))
         return o.status === 'matched' ? o.matches.slice(0, 5).map((m) => templateHit(t, maskMatch(m, mask))) : []
       },
-      placed(p.where),
+      { where: p.where },
     ),
   )
   // Sent: every request asked for but those another template's identical request answered (POSTs too).
