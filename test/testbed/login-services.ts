@@ -97,6 +97,8 @@ const telnet = (acc: Array<[string, string]>) =>
       for (let i = 0; i < d.length; i++) d[i] === 255 ? (i += 2) : text.push(d[i]!)
       buf += Buffer.from(text).toString('latin1')
       let i: number
+      // A line ends with CR LF, CR NUL (the NVT form many clients send) or LF.
+      buf = buf.replace(/\r\0|\r\n/g, '\n')
       while ((i = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, i).replace(/\r$/, '').replace(/\0/g, '')
         buf = buf.slice(i + 1)
@@ -221,6 +223,13 @@ const postgres = (acc: Array<[string, string]>) =>
       for (;;) {
         if (stage === 0) {
           if (buf.length < 4 || buf.length < buf.readUInt32BE(0)) return
+          // libpq asks for TLS (SSLRequest) or GSS encryption first; the server says no ('N') and the
+          // client sends its startup message in the clear, as with a server without TLS.
+          if (buf.readUInt32BE(0) === 8 && [80877103, 80877104].includes(buf.readUInt32BE(4))) {
+            buf = buf.subarray(8)
+            s.write('N')
+            continue
+          }
           const parts = buf.subarray(8, buf.readUInt32BE(0)).toString().split('\0')
           buf = buf.subarray(buf.readUInt32BE(0))
           user = parts[parts.indexOf('user') + 1] ?? ''
@@ -347,13 +356,18 @@ const grafana = (acc: Array<[string, string]>) =>
     send(res, 404, 'not found')
   })
 
-const jenkins = (acc: Array<[string, string]>) =>
+const jenkins = (acc: Array<[string, string]>, sessionToken = randomBytes(8).toString('hex')) =>
   http.createServer(async (req, res) => {
     const h = { 'x-jenkins': '2.426.1', 'x-hudson': '1.395' }
     if (req.method === 'POST' && req.url === '/j_spring_security_check') {
       const f = new URLSearchParams(await readBody(req))
-      return send(res, 302, '', { ...h, location: ok(acc, f.get('j_username') ?? '', f.get('j_password') ?? '') ? '/' : '/loginError' })
+      // As Jenkins: a session cookie with the redirect home; the home page needs it.
+      if (ok(acc, f.get('j_username') ?? '', f.get('j_password') ?? ''))
+        return send(res, 302, '', { ...h, location: '/', 'set-cookie': `JSESSIONID.bed=${sessionToken}; Path=/; HttpOnly` })
+      return send(res, 302, '', { ...h, location: '/loginError' })
     }
+    if (req.url === '/' && (req.headers.cookie ?? '').includes(`JSESSIONID.bed=${sessionToken}`))
+      return send(res, 200, '<html><head><title>Dashboard [Jenkins]</title></head><body>Welcome</body></html>', h)
     if (req.url === '/login' || req.url === '/')
       return send(
         res,
