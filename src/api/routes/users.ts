@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, NoContent, Nullable, routeDoc, CONFLICT_ERRORS } from '../schemas/common.js'
+import { Data, NoContent, Nullable, routeDoc, CONFLICT_ERRORS } from '../schemas/common.js'
 import { isInstanceAdmin, listUsersForAdmin, setUserAdmin, setUserDisabled, type UserChange } from '../../store/instance-admin.js'
 import { listAllWorkspaces } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
@@ -81,7 +81,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     run: (id: number, by: number, actor: Awaited<ReturnType<typeof auditActorOf>>) => Promise<UserChange>,
   ) =>
     app.post(path, {
-      schema: { ...doc(summary, { 204: NoContent }, CONFLICT_ERRORS), params: IdParams },
+      schema: doc.byId(summary, { 204: NoContent }, CONFLICT_ERRORS),
       handler: async (req, reply) => {
         const by = callerOf(req).userId
         await adminOnly(by)
