@@ -13,6 +13,8 @@ import { publish } from '../../store/notify.js'
 import { auditActorOf } from '../plugins/audit.js'
 
 const doc = routeDoc('instance')
+/** A read for instance admins: no parameters to get wrong, a non-admin is refused (403). */
+const ADMIN_READ_ERRORS = [401, 403, 429] as const
 
 const User = Type.Object({
   id: Type.Integer(),
@@ -40,13 +42,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/users', {
-    schema: {
-      ...doc(
-        'Every user, with admin role, state, active keys and memberships (instance admins only)',
-        { 200: Data(Type.Array(User)) },
-        [401, 403, 429],
-      ),
-    },
+    schema: doc(
+      'Every user, with admin role, state, active keys and memberships (instance admins only)',
+      { 200: Data(Type.Array(User)) },
+      ADMIN_READ_ERRORS,
+    ),
     handler: async (req) => {
       await adminOnly(callerOf(req).userId)
       const rows = await listUsersForAdmin(db)
@@ -62,13 +62,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/instance/workspaces', {
-    schema: {
-      ...doc(
-        'Every workspace of the instance with its owners (instance admins only)',
-        { 200: Data(Type.Array(InstanceWorkspace)) },
-        [401, 403, 429],
-      ),
-    },
+    schema: doc(
+      'Every workspace of the instance with its owners (instance admins only)',
+      { 200: Data(Type.Array(InstanceWorkspace)) },
+      ADMIN_READ_ERRORS,
+    ),
     handler: async (req) => {
       await adminOnly(callerOf(req).userId)
       return { data: (await listAllWorkspaces(db)).map((w) => ({ ...w, created_at: toApiTime(w.created_at)! })) }
