@@ -3,12 +3,20 @@ import type { Caller } from '../store/accounts.js'
 import { audited, type AuditIntent, type AuditOutcome } from '../store/audit.js'
 import type { Db } from '../store/db.js'
 import { refusal } from '../domain/access.js'
+import { notFound } from '../domain/errors.js'
 import { callerOf } from './context.js'
 
-/** A kind of item named by a path id: its name in a 404 and how a caller reads one (null: not theirs). */
-export interface ItemKind {
+/** A kind of item named by a path id: its name in a 404 and how a caller reads one (none: not theirs). */
+export interface ItemKind<R = unknown> {
   what: string
-  read: (db: Db, userId: number, id: number) => Promise<unknown>
+  read: (db: Db, userId: number, id: number) => Promise<R | null | undefined>
+}
+
+/** The item `req.params.id` names, as the caller may read it; 404 when they cannot. */
+export async function readItem<R>(db: Db, req: { caller: Caller | null; params: { id: number } }, kind: ItemKind<R>): Promise<R> {
+  const item = await kind.read(db, callerOf(req).userId, req.params.id)
+  if (!item) throw notFound(kind.what)
+  return item
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
+import { readItem } from '../item-change.js'
 import { Data, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingLifecycle, FindingsQuery } from '../schemas/findings.js'
 import { groupOf } from '../../store/finding-lifecycle.js'
@@ -62,8 +63,7 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/findings/:id', {
     schema: doc.byId('Read a finding', { 200: Data(Finding) }, READ_ERRORS),
     handler: async (req, reply) => {
-      const f = await getFindingArray(db, callerOf(req).userId, req.params.id)
-      if (!f) throw notFound('Finding')
+      const f = await readItem(db, req, { what: 'Finding', read: getFindingArray })
       return reply.type('application/json').send(findingDataJson(f) as never)
     },
   })
@@ -71,8 +71,7 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/findings/:id/tests', {
     schema: doc.byId('The tests behind a finding', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS),
     handler: async (req) => {
-      const f = await getFinding(db, callerOf(req).userId, req.params.id)
-      if (!f) throw notFound('Finding')
+      const f = await readItem(db, req, { what: 'Finding', read: getFinding })
       if (f.test_id === null) return { data: [] }
       return { data: (await testWithFindings(db, f.test_id)).map(testView) }
     },

@@ -3,8 +3,7 @@
 // a 404 like an unknown one; a viewer reads only (403 on a change).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../context.js'
-import { changeItem } from '../item-change.js'
-import { notFound } from '../../domain/errors.js'
+import { changeItem, readItem } from '../item-change.js'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
 import { audited } from '../../store/audit.js'
@@ -13,6 +12,7 @@ import { CreateScanSettingsBody, ScanSettings, ScanSettingsQuery, UpdateScanSett
 import { scanSettingsView } from '../views.js'
 
 const doc = routeDoc('scan settings')
+const SCAN_SETTINGS = { what: 'Scan settings', read: getScanSettings }
 
 export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
@@ -54,8 +54,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/scan-settings/:id', {
     schema: doc.byId('Read saved scan settings', { 200: Data(ScanSettings) }, READ_ERRORS),
     handler: async (req) => {
-      const s = await getScanSettings(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan settings')
+      const s = await readItem(db, req, SCAN_SETTINGS)
       return { data: scanSettingsView(s) }
     },
   })
@@ -84,7 +83,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/scan-settings/:id', {
     schema: doc.byId('Delete saved scan settings (scans and schedules started from them are kept)', { 204: NoContent }, WRITE_ERRORS),
     handler: async (req, reply) => {
-      await changeItem(db, req, { what: 'Scan settings', read: getScanSettings }, deleteScanSettings, (ok) => ok)
+      await changeItem(db, req, SCAN_SETTINGS, deleteScanSettings, (ok) => ok)
       return reply.status(204).send(null)
     },
   })

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
-import { changeItem, type ItemKind } from '../item-change.js'
+import { changeItem, readItem } from '../item-change.js'
 import { Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
 import { scanChanges } from '../../reports/scan-changes.js'
@@ -24,7 +24,7 @@ import { getTargetById } from '../../store/targets.js'
 import type { ScanRow } from '../../store/schema.js'
 
 const doc = routeDoc('scans')
-const SCAN: ItemKind = { what: 'Scan', read: getScan }
+const SCAN = { what: 'Scan', read: getScan }
 
 /** A query parameter that is an ISO 8601 time, as stored (400 otherwise); shared by the lists that filter on time. */
 export function isoParam(name: string, v: string | undefined): string | undefined {
@@ -87,8 +87,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/scans/:id', {
     schema: doc.byId('Read a scan', { 200: Data(Scan) }, READ_ERRORS),
     handler: async (req) => {
-      const s = await getScanView(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan')
+      const s = await readItem(db, req, { what: 'Scan', read: getScanView })
       return { data: scanView(s, Date.now(), s.status === 'waiting' ? (await queueOf([s])).get(s.id) : undefined) }
     },
   })
@@ -226,8 +225,7 @@ function scanResultRoutes(app: RouteApp) {
   app.get('/scans/:id/raw', {
     schema: doc.byId("The tool's raw log lines, in order", { 200: Data(Type.Array(Type.String())) }, READ_ERRORS),
     handler: async (req) => {
-      const s = await getScan(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan')
+      const s = await readItem(db, req, SCAN)
       return { data: await scanLogs(db, s.id) }
     },
   })
@@ -238,8 +236,7 @@ function scanResultRoutes(app: RouteApp) {
       querystring: TestsQuery,
     },
     handler: async (req) => {
-      const s = await getScan(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan')
+      const s = await readItem(db, req, SCAN)
       const { resource_type, resource_id } = req.query
       if (resource_id !== undefined && !resource_type)
         throw badRequest('Invalid parameters: resource_type is required when resource_id is set')

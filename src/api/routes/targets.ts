@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../context.js'
-import { changeItem } from '../item-change.js'
+import { changeItem, readItem } from '../item-change.js'
 import { Created, Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
 import { createTarget } from '../../domain/targets.js'
 import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
 import { audited } from '../../store/audit.js'
-import { conflict, notFound } from '../../domain/errors.js'
+import { conflict } from '../../domain/errors.js'
 import type { TargetRow } from '../../store/schema.js'
 
 const doc = routeDoc('targets')
+const TARGET = { what: 'Target', read: getTarget }
 
 export const targetView = (t: TargetRow) => ({
   id: t.id,
@@ -57,8 +58,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/targets/:id', {
     schema: doc.byId('Read a target', { 200: Data(Target) }, READ_ERRORS),
     handler: async (req) => {
-      const t = await getTarget(db, callerOf(req).userId, req.params.id)
-      if (!t) throw notFound('Target')
+      const t = await readItem(db, req, TARGET)
       return { data: targetView(t) }
     },
   })
@@ -66,7 +66,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/targets/:id', {
     schema: doc.byId('Delete a target with its scans, tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
     handler: async (req, reply) => {
-      const r = await changeItem(db, req, { what: 'Target', read: getTarget }, deleteTarget, (r) => r === 'deleted', 'missing')
+      const r = await changeItem(db, req, TARGET, deleteTarget, (r) => r === 'deleted', 'missing')
       if (r === 'running') throw conflict('Target has running scans: stop them before deleting the target')
       return reply.status(204).send(null)
     },
