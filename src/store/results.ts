@@ -1,5 +1,5 @@
 // Tests, findings and raw log lines of scans: written by the engine, read by the API.
-import { sql, type ExpressionBuilder, type Transaction } from 'kysely'
+import { sql, type ExpressionBuilder, type SelectQueryBuilder, type Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, FindingRow, TestRow } from './schema.js'
 import { encodeFinding, type FindingRecord } from './finding-rows.js'
@@ -8,6 +8,15 @@ import { insertRows } from './bulk-insert.js'
 import { joinGroup } from './finding-history.js'
 import { touchGroup } from './finding-lifecycle.js'
 import { groupColumns } from './findings.js'
+
+/**
+ * Deletes what scans left (findings, tests, raw log lines, kept secrets), before the scans themselves
+ * go: `scanIds` lists them or selects them.
+ */
+export async function deleteScanResults(trx: Db, scanIds: readonly number[] | SelectQueryBuilder<Database, 'scans', { id: number }>) {
+  for (const table of ['findings', 'tests', 'scan_logs', 'scan_secrets'] as const)
+    await trx.deleteFrom(table).where('scan_id', 'in', scanIds).execute()
+}
 
 const RISK_COLUMNS = ['count_info', 'count_low', 'count_medium', 'count_high', 'count_critical'] as const
 

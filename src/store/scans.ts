@@ -10,7 +10,7 @@ export { scanIsComplete } from './scan-states.js'
 import { endScanWithCallback } from './callbacks.js'
 import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlots } from './queue.js'
 import { secretsOf } from './secrets.js'
-import { endOpenTestsIn, findingsKept, keptWords } from './results.js'
+import { deleteScanResults, endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
 import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
 import { countRows, newestPage, whereGiven } from './paging.js'
@@ -386,10 +386,7 @@ export async function deleteScan(db: Db, userId: number, id: number): Promise<'d
       .executeTakeFirst()
     if (!s) return 'missing'
     if (s.status === 'running' || s.status === 'waiting') return 'active'
-    await trx.deleteFrom('findings').where('scan_id', '=', id).execute()
-    await trx.deleteFrom('tests').where('scan_id', '=', id).execute()
-    await trx.deleteFrom('scan_logs').where('scan_id', '=', id).execute()
-    await trx.deleteFrom('scan_secrets').where('scan_id', '=', id).execute()
+    await deleteScanResults(trx, [id])
     const r = await trx.deleteFrom('scans').where('id', '=', id).where('status', 'not in', ['running', 'waiting']).executeTakeFirst()
     return Number(r.numDeletedRows) ? 'deleted' : 'active'
   })

@@ -6,6 +6,7 @@ import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
 import { newestPage } from './paging.js'
 import { hasRunningScan } from './running-scans.js'
+import { deleteScanResults } from './results.js'
 import { getMemberRow } from './workspace-rows.js'
 
 export interface TargetFilter {
@@ -75,11 +76,7 @@ export async function deleteTarget(db: Db, userId: number, id: number): Promise<
       .executeTakeFirst()
     if (!t) return 'missing'
     if (await hasRunningScan(trx, 'target_id', id)) return 'running'
-    const scanIds = trx.selectFrom('scans').select('id').where('target_id', '=', id)
-    await trx.deleteFrom('findings').where('scan_id', 'in', scanIds).execute()
-    await trx.deleteFrom('tests').where('scan_id', 'in', scanIds).execute()
-    await trx.deleteFrom('scan_logs').where('scan_id', 'in', scanIds).execute()
-    await trx.deleteFrom('scan_secrets').where('scan_id', 'in', scanIds).execute()
+    await deleteScanResults(trx, trx.selectFrom('scans').select('id').where('target_id', '=', id))
     await trx.deleteFrom('scans').where('target_id', '=', id).execute()
     await trx.deleteFrom('targets').where('id', '=', id).execute()
     // The count is the creator's (their limit), whoever deletes the target.

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, Id, Nullable, Pagination, routeDoc, LIST_ERRORS } from '../schemas/common.js'
+import { Id, Nullable, Pagination, routeDoc } from '../schemas/common.js'
 import { listAudit } from '../../store/audit.js'
 import { toApiTime } from '../../store/time.js'
 import { isoParam } from './scans.js'
@@ -38,14 +38,11 @@ const AuditQuery = Type.Object(
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/audit', {
-    schema: {
-      ...doc(
-        'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first',
-        { 200: Data(Type.Array(AuditEntry)) },
-        LIST_ERRORS,
-      ),
-      querystring: AuditQuery,
-    },
+    schema: doc.list(
+      'The audit log of the workspaces the caller owns (and their own sign-ins and keys), newest first',
+      AuditEntry,
+      AuditQuery,
+    ),
     handler: async (req) => {
       const q = req.query
       const rows = await listAudit(db, callerOf(req).userId, {

@@ -2,9 +2,8 @@
 // HTTP status (never the secret).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { callerOf } from '../context.js'
-import { Data, IdParams, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
-import { notFound } from '../../domain/errors.js'
+import { readItem } from '../item-change.js'
+import { Data, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { getScan } from '../../store/scans.js'
 import { scanDeliveries } from '../../store/callbacks.js'
 import { toApiTime } from '../../store/time.js'
@@ -42,13 +41,9 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/scans/:id/callbacks', {
-    schema: {
-      ...doc('Report-callback deliveries of a scan and their attempts', { 200: Data(Type.Array(Delivery)) }, READ_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId('Report-callback deliveries of a scan and their attempts', { 200: Data(Type.Array(Delivery)) }, READ_ERRORS),
     handler: async (req) => {
-      const s = await getScan(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan')
+      const s = await readItem(db, req, { what: 'Scan', read: getScan })
       const rows = await scanDeliveries(db, s.id)
       return {
         data: rows.map((d) => ({

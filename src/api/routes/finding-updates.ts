@@ -2,13 +2,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
+import { readItem } from '../item-change.js'
 import { refusal } from '../../domain/access.js'
 import { acceptedUntilOf } from '../../domain/acceptance.js'
 import { WRITER_ROLES } from '../../store/members.js'
-import { Data, IdParams, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
+import { Data, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingStatus } from '../schemas/findings.js'
 import { findingView } from '../../reports/finding-view.js'
-import { badRequest, notFound } from '../../domain/errors.js'
+import { badRequest } from '../../domain/errors.js'
 import { getFinding } from '../../store/findings.js'
 import { audited } from '../../store/audit.js'
 import { groupHistory, updateFindingGroup, type FindingField } from '../../store/finding-history.js'
@@ -55,12 +56,11 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/findings/:id', {
     schema: {
-      ...doc(
+      ...doc.byId(
         'Triage a finding and all of its duplicates (status, risk_level, verified)',
         { 200: Data(Finding) },
         [400, 401, 403, 404, 415, 429],
       ),
-      params: IdParams,
       body: PatchBody,
     },
     handler: async (req) => {
@@ -84,13 +84,9 @@ export const findingUpdateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/findings/:id/history', {
-    schema: {
-      ...doc("Changes to the finding's duplicate group, newest first", { 200: Data(Type.Array(HistoryEntry)) }, READ_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId("Changes to the finding's duplicate group, newest first", { 200: Data(Type.Array(HistoryEntry)) }, READ_ERRORS),
     handler: async (req) => {
-      const f = await getFinding(db, callerOf(req).userId, req.params.id)
-      if (!f) throw notFound('Finding')
+      const f = await readItem(db, req, { what: 'Finding', read: getFinding })
       const rows = await groupHistory(db, f)
       return {
         data: rows.map((h) => ({

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, routeDoc, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
+import { readItem } from '../item-change.js'
+import { Data, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingLifecycle, FindingsQuery } from '../schemas/findings.js'
 import { groupOf } from '../../store/finding-lifecycle.js'
 import { toApiTime } from '../../store/time.js'
@@ -23,10 +24,9 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/findings', {
     schema: {
-      ...doc('List findings (JSON, or CSV with Accept: text/csv)', { 200: Data(Type.Array(Finding)) }, LIST_ERRORS),
+      ...doc.list('List findings (JSON, or CSV with Accept: text/csv)', Finding, FindingsQuery),
       description:
         'Accept: text/csv → the same page of findings as CSV, one row per finding; spreadsheet formula characters at the start of a cell are neutralised.',
-      querystring: FindingsQuery,
       produces: ['application/json', 'text/csv'],
     },
     handler: async (req, reply) => {
@@ -61,33 +61,28 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/findings/:id', {
-    schema: { ...doc('Read a finding', { 200: Data(Finding) }, READ_ERRORS), params: IdParams },
+    schema: doc.byId('Read a finding', { 200: Data(Finding) }, READ_ERRORS),
     handler: async (req, reply) => {
-      const f = await getFindingArray(db, callerOf(req).userId, req.params.id)
-      if (!f) throw notFound('Finding')
+      const f = await readItem(db, req, { what: 'Finding', read: getFindingArray })
       return reply.type('application/json').send(findingDataJson(f) as never)
     },
   })
 
   app.get('/findings/:id/tests', {
-    schema: { ...doc('The tests behind a finding', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS), params: IdParams },
+    schema: doc.byId('The tests behind a finding', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS),
     handler: async (req) => {
-      const f = await getFinding(db, callerOf(req).userId, req.params.id)
-      if (!f) throw notFound('Finding')
+      const f = await readItem(db, req, { what: 'Finding', read: getFinding })
       if (f.test_id === null) return { data: [] }
       return { data: (await testWithFindings(db, f.test_id)).map(testView) }
     },
   })
 
   app.get('/findings/:id/lifecycle', {
-    schema: {
-      ...doc(
-        'First and last seen, open or fixed, and whether it came back (regression): the life cycle of the finding across scans',
-        { 200: Data(FindingLifecycle) },
-        READ_ERRORS,
-      ),
-      params: IdParams,
-    },
+    schema: doc.byId(
+      'First and last seen, open or fixed, and whether it came back (regression): the life cycle of the finding across scans',
+      { 200: Data(FindingLifecycle) },
+      READ_ERRORS,
+    ),
     handler: async (req) => ({ data: await lifecycleOf(db, callerOf(req).userId, req.params.id) }),
   })
 }

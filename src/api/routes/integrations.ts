@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
-import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
+import { Created, Data, NoContent, routeDoc, BODY_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import {
   CreateIntegrationBody,
   DeliveriesQuery,
@@ -46,10 +46,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/integrations', {
-    schema: {
-      ...doc("List the caller's integrations (all workspaces unless workspace_id)", { 200: Data(Type.Array(Integration)) }, LIST_ERRORS),
-      querystring: IntegrationsQuery,
-    },
+    schema: doc.list("List the caller's integrations (all workspaces unless workspace_id)", Integration, IntegrationsQuery),
     handler: async (req) => ({
       data: (
         await listIntegrations(db, callerOf(req).userId, {
@@ -62,17 +59,13 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/integrations/:id', {
-    schema: {
-      ...doc('Read an integration (its secrets are never returned)', { 200: Data(Integration) }, READ_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId('Read an integration (its secrets are never returned)', { 200: Data(Integration) }, READ_ERRORS),
     handler: async (req) => ({ data: integrationView(await one(db, callerOf(req).userId, req.params.id)) }),
   })
 
   app.patch('/integrations/:id', {
     schema: {
-      ...doc('Change an integration (config members given replace the stored ones)', { 200: Data(Integration) }, BODY_ERRORS),
-      params: IdParams,
+      ...doc.byId('Change an integration (config members given replace the stored ones)', { 200: Data(Integration) }, BODY_ERRORS),
       body: UpdateIntegrationBody,
     },
     handler: async (req) => {
@@ -83,7 +76,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/integrations/:id', {
-    schema: { ...doc('Delete an integration and its delivery log', { 204: NoContent }, READ_ERRORS), params: IdParams },
+    schema: doc.byId('Delete an integration and its delivery log', { 204: NoContent }, READ_ERRORS),
     handler: async (req, reply) => {
       const { userId } = callerOf(req)
       if (!(await deleteIntegration(db, userId, req.params.id)))
@@ -100,14 +93,11 @@ function integrationDeliveryRoutes(app: RouteApp) {
   const { db, config } = app.ward
 
   app.post('/integrations/:id/test', {
-    schema: {
-      ...doc(
-        "Send a test message through the outbox and answer with the receiver's status (waits for a sender up to the callback timeout)",
-        { 200: Data(TestResult) },
-        WRITE_ERRORS,
-      ),
-      params: IdParams,
-    },
+    schema: doc.byId(
+      "Send a test message through the outbox and answer with the receiver's status (waits for a sender up to the callback timeout)",
+      { 200: Data(TestResult) },
+      WRITE_ERRORS,
+    ),
     handler: async (req) => ({
       data: await sendTestMessage(db, callerOf(req), req.params.id, config.callbackTimeoutMs + TEST_MESSAGE_MARGIN_MS),
     }),
@@ -115,12 +105,11 @@ function integrationDeliveryRoutes(app: RouteApp) {
 
   app.get('/integrations/:id/deliveries', {
     schema: {
-      ...doc(
+      ...doc.byId(
         "The integration's delivery log, newest first: time, event, status, the receiver's answer, next try",
         { 200: Data(Type.Array(Delivery)) },
         READ_ERRORS,
       ),
-      params: IdParams,
       querystring: DeliveriesQuery,
     },
     handler: async (req) => {

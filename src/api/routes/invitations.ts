@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, NoContent, PathId, routeDoc, WRITE_ERRORS } from '../schemas/common.js'
+import { Data, NoContent, PathId, routeDoc, WRITE_ERRORS } from '../schemas/common.js'
 import { Role } from '../schemas/members.js'
 import { createInvitation, openInvitations, revokeInvitation } from '../../store/invitations.js'
 import { getWorkspace } from '../../store/accounts.js'
@@ -31,12 +31,11 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/workspaces/:id/invitations', {
     schema: {
-      ...doc(
+      ...doc.byId(
         'Create a one-time invitation link with a role, valid 7 days (owners only)',
         { 201: InvitationCreated },
         [400, 401, 403, 404, 415, 429],
       ),
-      params: IdParams,
       body: Type.Object({ role: Role }, { additionalProperties: false }),
     },
     handler: async (req, reply) => {
@@ -54,10 +53,11 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/workspaces/:id/invitations', {
-    schema: {
-      ...doc('Open invitations of the workspace (owners only; never their links)', { 200: Data(Type.Array(Invitation)) }, WRITE_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId(
+      'Open invitations of the workspace (owners only; never their links)',
+      { 200: Data(Type.Array(Invitation)) },
+      WRITE_ERRORS,
+    ),
     handler: async (req) => {
       const userId = callerOf(req).userId
       const ws = await getWorkspace(db, userId, req.params.id)

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
+import { Created, Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { AddMemberBody, ChangeMemberBody, Member, MemberParams } from '../schemas/members.js'
 import { addMember, listMembers, removeMember, setMemberRole, type MemberChange } from '../../store/members.js'
 import { userByName } from '../../store/accounts.js'
@@ -23,10 +23,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/workspaces/:id/members', {
-    schema: {
-      ...doc("The workspace's members with their roles", { 200: Data(Type.Array(Member)) }, READ_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId("The workspace's members with their roles", { 200: Data(Type.Array(Member)) }, READ_ERRORS),
     handler: async (req) => {
       const rows = await listMembers(db, callerOf(req).userId, req.params.id)
       if (!rows) throw notFound('Workspace')
@@ -36,12 +33,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/workspaces/:id/members', {
     schema: {
-      ...doc(
+      ...doc.byId(
         'Add a user to the workspace with a role (owners only); created_id is the user id',
         { 201: Created },
         [400, 401, 403, 404, 409, 415, 429],
       ),
-      params: IdParams,
       body: AddMemberBody,
     },
     handler: async (req, reply) => {

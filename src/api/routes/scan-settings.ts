@@ -2,18 +2,17 @@
 // read, change, delete. Scans and schedules start from them with settings_id. Another user's id is
 // a 404 like an unknown one; a viewer reads only (403 on a change).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { refusal } from '../../domain/access.js'
-import { notFound } from '../../domain/errors.js'
+import { changeItem, readItem } from '../item-change.js'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
 import { audited } from '../../store/audit.js'
-import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
+import { Created, Data, NoContent, routeDoc, BODY_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { CreateScanSettingsBody, ScanSettings, ScanSettingsQuery, UpdateScanSettingsBody } from '../schemas/scan-settings.js'
 import { scanSettingsView } from '../views.js'
 
 const doc = routeDoc('scan settings')
+const SCAN_SETTINGS = { what: 'Scan settings', read: getScanSettings }
 
 export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
@@ -39,14 +38,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scan-settings', {
-    schema: {
-      ...doc(
-        "List the caller's saved scan settings by name (all workspaces unless workspace_id)",
-        { 200: Data(Type.Array(ScanSettings)) },
-        LIST_ERRORS,
-      ),
-      querystring: ScanSettingsQuery,
-    },
+    schema: doc.list("List the caller's saved scan settings by name (all workspaces unless workspace_id)", ScanSettings, ScanSettingsQuery),
     handler: async (req) => {
       const q = req.query
       const rows = await listScanSettings(db, callerOf(req).userId, {
@@ -60,22 +52,20 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scan-settings/:id', {
-    schema: { ...doc('Read saved scan settings', { 200: Data(ScanSettings) }, READ_ERRORS), params: IdParams },
+    schema: doc.byId('Read saved scan settings', { 200: Data(ScanSettings) }, READ_ERRORS),
     handler: async (req) => {
-      const s = await getScanSettings(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan settings')
+      const s = await readItem(db, req, SCAN_SETTINGS)
       return { data: scanSettingsView(s) }
     },
   })
 
   app.patch('/scan-settings/:id', {
     schema: {
-      ...doc(
+      ...doc.byId(
         'Rename saved scan settings, or change their tool_params or max_scan_time (checked against their tool)',
         { 200: Data(ScanSettings) },
         BODY_ERRORS,
       ),
-      params: IdParams,
       body: UpdateScanSettingsBody,
     },
     handler: async (req) => ({
@@ -91,19 +81,9 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/scan-settings/:id', {
-    schema: {
-      ...doc('Delete saved scan settings (scans and schedules started from them are kept)', { 204: NoContent }, WRITE_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId('Delete saved scan settings (scans and schedules started from them are kept)', { 204: NoContent }, WRITE_ERRORS),
     handler: async (req, reply) => {
-      const userId = callerOf(req).userId
-      const deleted = await audited(
-        db,
-        req.audit,
-        (trx) => deleteScanSettings(trx, userId, req.params.id),
-        (ok) => ok,
-      )
-      if (!deleted) throw await refusal(getScanSettings(db, userId, req.params.id), 'Scan settings')
+      await changeItem(db, req, SCAN_SETTINGS, deleteScanSettings, (ok) => ok)
       return reply.status(204).send(null)
     },
   })

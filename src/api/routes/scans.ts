@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
-import { refusal } from '../../domain/access.js'
-import { Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
+import { changeItem, readItem } from '../item-change.js'
+import { Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
 import { scanChanges } from '../../reports/scan-changes.js'
 import { Finding } from '../schemas/findings.js'
@@ -10,7 +10,6 @@ import { scanView, testView } from '../views.js'
 import { createScan } from '../../domain/scans.js'
 import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
 import { deleteScan, getScan, getScanView, listScans, requestStop, type ScanViewRow } from '../../store/scans.js'
-import { audited } from '../../store/audit.js'
 import { scanLogs, scanTests } from '../../store/results.js'
 import { queueReader } from '../../store/queue.js'
 import { publish } from '../../store/notify.js'
@@ -25,6 +24,7 @@ import { getTargetById } from '../../store/targets.js'
 import type { ScanRow } from '../../store/schema.js'
 
 const doc = routeDoc('scans')
+const SCAN = { what: 'Scan', read: getScan }
 
 /** A query parameter that is an ISO 8601 time, as stored (400 otherwise); shared by the lists that filter on time. */
 export function isoParam(name: string, v: string | undefined): string | undefined {
@@ -64,10 +64,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scans', {
-    schema: {
-      ...doc('List scans (the active workspace unless workspace_id)', { 200: Data(Type.Array(Scan)) }, LIST_ERRORS),
-      querystring: ScansQuery,
-    },
+    schema: doc.list('List scans (the active workspace unless workspace_id)', Scan, ScansQuery),
     handler: async (req) => {
       const c = callerOf(req)
       const q = req.query
@@ -88,10 +85,9 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/scans/:id', {
-    schema: { ...doc('Read a scan', { 200: Data(Scan) }, READ_ERRORS), params: IdParams },
+    schema: doc.byId('Read a scan', { 200: Data(Scan) }, READ_ERRORS),
     handler: async (req) => {
-      const s = await getScanView(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan')
+      const s = await readItem(db, req, { what: 'Scan', read: getScanView })
       return { data: scanView(s, Date.now(), s.status === 'waiting' ? (await queueOf([s])).get(s.id) : undefined) }
     },
   })
@@ -104,36 +100,19 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
 function scanChangeRoutes(app: RouteApp) {
   const { db } = app.ward
   app.delete('/scans/:id', {
-    schema: {
-      ...doc('Delete a finished scan with its tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId('Delete a finished scan with its tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
     handler: async (req, reply) => {
-      const userId = callerOf(req).userId
-      const r = await audited(
-        db,
-        req.audit,
-        (trx) => deleteScan(trx, userId, req.params.id),
-        (r) => r === 'deleted',
-      )
-      if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
+      const r = await changeItem(db, req, SCAN, deleteScan, (r) => r === 'deleted', 'missing')
       if (r === 'active') throw conflict('Scan is waiting or running: stop it before deleting it')
       return reply.status(204).send(null)
     },
   })
 
   app.post('/scans/:id/stop', {
-    schema: { ...doc('Stop a scan (no-op on an ended scan)', { 204: NoContent }, WRITE_ERRORS), params: IdParams },
+    schema: doc.byId('Stop a scan (no-op on an ended scan)', { 204: NoContent }, WRITE_ERRORS),
     handler: async (req, reply) => {
-      const userId = callerOf(req).userId
       // Stopping an ended scan is a done no-op (204), recorded like any stop.
-      const r = await audited(
-        db,
-        req.audit,
-        (trx) => requestStop(trx, userId, req.params.id),
-        (r) => r !== 'missing',
-      )
-      if (r === 'missing') throw await refusal(getScan(db, userId, req.params.id), 'Scan')
+      const r = await changeItem(db, req, SCAN, requestStop, (r) => r !== 'missing')
       if (r === 'requested') publish({ type: 'stop', scanId: req.params.id })
       return reply.status(204).send(null)
     },
@@ -167,7 +146,7 @@ function scanOutputRoute(app: RouteApp) {
 
   app.get('/scans/:id/output', {
     schema: {
-      ...doc(
+      ...doc.byId(
         'Scan output: JSON finding list (default), the PDF report, SARIF 2.1.0, CSV, JUnit XML or a Markdown summary, chosen by Accept',
         {
           200: Data(
@@ -182,7 +161,6 @@ function scanOutputRoute(app: RouteApp) {
       description:
         'Accept: application/json (or none, */*) → the finding list; application/pdf → the PDF report; application/sarif+json → SARIF 2.1.0; ' +
         'text/csv → one row per finding; application/xml → JUnit XML (one test case per test, no failure threshold); text/markdown → a summary. Anything else → 406.',
-      params: IdParams,
       produces: OUTPUT_TYPES.map(([t]) => t),
     },
     handler: async (req, reply) => {
@@ -222,12 +200,11 @@ function scanResultRoutes(app: RouteApp) {
 
   app.get('/scans/:id/changes', {
     schema: {
-      ...doc(
+      ...doc.byId(
         'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): findings new, gone and still there, and the attack surface',
         { 200: Data(ScanChanges) },
         READ_ERRORS,
       ),
-      params: IdParams,
       querystring: ChangesQuery,
     },
     handler: async (req) => {
@@ -246,26 +223,20 @@ function scanResultRoutes(app: RouteApp) {
   })
 
   app.get('/scans/:id/raw', {
-    schema: {
-      ...doc("The tool's raw log lines, in order", { 200: Data(Type.Array(Type.String())) }, READ_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId("The tool's raw log lines, in order", { 200: Data(Type.Array(Type.String())) }, READ_ERRORS),
     handler: async (req) => {
-      const s = await getScan(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan')
+      const s = await readItem(db, req, SCAN)
       return { data: await scanLogs(db, s.id) }
     },
   })
 
   app.get('/scans/:id/tests', {
     schema: {
-      ...doc('Tests the scan performed', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS),
-      params: IdParams,
+      ...doc.byId('Tests the scan performed', { 200: Data(Type.Array(TestRecord)) }, READ_ERRORS),
       querystring: TestsQuery,
     },
     handler: async (req) => {
-      const s = await getScan(db, callerOf(req).userId, req.params.id)
-      if (!s) throw notFound('Scan')
+      const s = await readItem(db, req, SCAN)
       const { resource_type, resource_id } = req.query
       if (resource_id !== undefined && !resource_type)
         throw badRequest('Invalid parameters: resource_type is required when resource_id is set')

@@ -1,10 +1,10 @@
 // Schedules: create, list, read, update, pause/resume, delete and run now. Another user's id is a
 // 404 like an unknown one (tenancy in every query of store/schedules.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
+import { changeItem, type ItemKind } from '../item-change.js'
 import { refusal } from '../../domain/access.js'
-import { Created, Data, IdParams, NoContent, routeDoc, BODY_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
+import { Created, Data, NoContent, routeDoc, BODY_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { CreateScheduleBody, RunNowResult, Schedule, SchedulesQuery, UpdateScheduleBody } from '../schemas/schedules.js'
 import { scheduleView } from '../views.js'
 import { changeSchedule, createSchedule, setSchedulePaused } from '../../domain/schedules.js'
@@ -17,6 +17,7 @@ import type { Db } from '../../store/db.js'
 import type { ScheduleRow } from '../../store/schema.js'
 
 const doc = routeDoc('schedules')
+const SCHEDULE: ItemKind = { what: 'Schedule', read: getSchedule }
 
 async function views(db: Db, rows: ScheduleRow[]) {
   const history = await scheduleHistory(
@@ -64,10 +65,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/schedules', {
-    schema: {
-      ...doc("List the caller's schedules (all workspaces unless workspace_id)", { 200: Data(Type.Array(Schedule)) }, LIST_ERRORS),
-      querystring: SchedulesQuery,
-    },
+    schema: doc.list("List the caller's schedules (all workspaces unless workspace_id)", Schedule, SchedulesQuery),
     handler: async (req) => {
       const rows = await listSchedules(db, callerOf(req).userId, {
         workspaceId: req.query.workspace_id,
@@ -79,17 +77,13 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/schedules/:id', {
-    schema: {
-      ...doc('Read a schedule with next_run_at, its last scans and runs', { 200: Data(Schedule) }, READ_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId('Read a schedule with next_run_at, its last scans and runs', { 200: Data(Schedule) }, READ_ERRORS),
     handler: async (req) => one(db, callerOf(req).userId, req.params.id),
   })
 
   app.patch('/schedules/:id', {
     schema: {
-      ...doc('Change a schedule (a new cron, timezone or interval moves next_run_at)', { 200: Data(Schedule) }, BODY_ERRORS),
-      params: IdParams,
+      ...doc.byId('Change a schedule (a new cron, timezone or interval moves next_run_at)', { 200: Data(Schedule) }, BODY_ERRORS),
       body: UpdateScheduleBody,
     },
     handler: async (req) => {
@@ -116,14 +110,11 @@ function scheduleActionRoutes(app: RouteApp) {
     ['resume', false],
   ] as const)
     app.post(`/schedules/:id/${verb}`, {
-      schema: {
-        ...doc(
-          paused ? 'Pause a schedule' : 'Resume a schedule: it fires at its first slot after now, not at the slots it slept through',
-          { 200: Data(Schedule) },
-          WRITE_ERRORS,
-        ),
-        params: IdParams,
-      },
+      schema: doc.byId(
+        paused ? 'Pause a schedule' : 'Resume a schedule: it fires at its first slot after now, not at the slots it slept through',
+        { 200: Data(Schedule) },
+        WRITE_ERRORS,
+      ),
       handler: async (req) => {
         const c = callerOf(req)
         await audited(
@@ -137,14 +128,11 @@ function scheduleActionRoutes(app: RouteApp) {
     })
 
   app.post('/schedules/:id/run', {
-    schema: {
-      ...doc(
-        'Run a schedule now (its rhythm is unchanged); a target whose previous scan from the schedule still runs is skipped',
-        { 201: Data(RunNowResult) },
-        WRITE_ERRORS,
-      ),
-      params: IdParams,
-    },
+    schema: doc.byId(
+      'Run a schedule now (its rhythm is unchanged); a target whose previous scan from the schedule still runs is skipped',
+      { 201: Data(RunNowResult) },
+      WRITE_ERRORS,
+    ),
     handler: async (req, reply) => {
       const userId = callerOf(req).userId
       const run = await audited(
@@ -160,16 +148,9 @@ function scheduleActionRoutes(app: RouteApp) {
   })
 
   app.delete('/schedules/:id', {
-    schema: { ...doc('Delete a schedule (its scans are kept)', { 204: NoContent }, WRITE_ERRORS), params: IdParams },
+    schema: doc.byId('Delete a schedule (its scans are kept)', { 204: NoContent }, WRITE_ERRORS),
     handler: async (req, reply) => {
-      const userId = callerOf(req).userId
-      const deleted = await audited(
-        db,
-        req.audit,
-        (trx) => deleteSchedule(trx, userId, req.params.id),
-        (ok) => ok,
-      )
-      if (!deleted) throw await refusal(getSchedule(db, userId, req.params.id), 'Schedule')
+      await changeItem(db, req, SCHEDULE, deleteSchedule, (ok) => ok)
       return reply.status(204).send(null)
     },
   })

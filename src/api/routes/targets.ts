@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { refusal } from '../../domain/access.js'
-import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
+import { changeItem, readItem } from '../item-change.js'
+import { Created, Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
 import { createTarget } from '../../domain/targets.js'
 import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
 import { audited } from '../../store/audit.js'
-import { conflict, notFound } from '../../domain/errors.js'
+import { conflict } from '../../domain/errors.js'
 import type { TargetRow } from '../../store/schema.js'
 
 const doc = routeDoc('targets')
+const TARGET = { what: 'Target', read: getTarget }
 
 export const targetView = (t: TargetRow) => ({
   id: t.id,
@@ -24,10 +24,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
 
   app.get('/targets', {
-    schema: {
-      ...doc("List targets (all of the caller's workspaces unless workspace_id)", { 200: Data(Type.Array(Target)) }, LIST_ERRORS),
-      querystring: TargetsQuery,
-    },
+    schema: doc.list("List targets (all of the caller's workspaces unless workspace_id)", Target, TargetsQuery),
     handler: async (req) => {
       const q = req.query
       const rows = await listTargets(db, callerOf(req).userId, { workspaceId: q.workspace_id, type: q.type, limit: q.limit, page: q.page })
@@ -59,28 +56,17 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/targets/:id', {
-    schema: { ...doc('Read a target', { 200: Data(Target) }, READ_ERRORS), params: IdParams },
+    schema: doc.byId('Read a target', { 200: Data(Target) }, READ_ERRORS),
     handler: async (req) => {
-      const t = await getTarget(db, callerOf(req).userId, req.params.id)
-      if (!t) throw notFound('Target')
+      const t = await readItem(db, req, TARGET)
       return { data: targetView(t) }
     },
   })
 
   app.delete('/targets/:id', {
-    schema: {
-      ...doc('Delete a target with its scans, tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
-      params: IdParams,
-    },
+    schema: doc.byId('Delete a target with its scans, tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
     handler: async (req, reply) => {
-      const userId = callerOf(req).userId
-      const r = await audited(
-        db,
-        req.audit,
-        (trx) => deleteTarget(trx, userId, req.params.id),
-        (r) => r === 'deleted',
-      )
-      if (r === 'missing') throw await refusal(getTarget(db, userId, req.params.id), 'Target')
+      const r = await changeItem(db, req, TARGET, deleteTarget, (r) => r === 'deleted', 'missing')
       if (r === 'running') throw conflict('Target has running scans: stop them before deleting the target')
       return reply.status(204).send(null)
     },

@@ -2,8 +2,7 @@
 // those the operator imported with `ward admin templates import` (each row says which). Read-only for
 // every user; importing is an operator's act.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
-import { Data, routeDoc, LIST_ERRORS, READ_ERRORS } from '../schemas/common.js'
+import { Data, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { TemplateDetail, TemplateIdParams, TemplateSummary, TemplatesQuery } from '../schemas/templates.js'
 import { getTemplate, listTemplates, type TemplateSummary as Row } from '../../store/templates.js'
 import { notFound } from '../../domain/errors.js'
@@ -64,14 +63,11 @@ function view(r: Row) {
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/templates', {
-    schema: {
-      ...doc(
-        'List the check templates (nuclei YAML format) scans can run, shipped and imported, filtered by tags, severity and text',
-        { 200: Data(Type.Array(TemplateSummary)) },
-        LIST_ERRORS,
-      ),
-      querystring: TemplatesQuery,
-    },
+    schema: doc.list(
+      'List the check templates (nuclei YAML format) scans can run, shipped and imported, filtered by tags, severity and text',
+      TemplateSummary,
+      TemplatesQuery,
+    ),
     handler: async (req) => {
       const q = req.query
       const { rows } = await listTemplates(db, {

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Data, IdParams, NoContent, Nullable, routeDoc, CONFLICT_ERRORS } from '../schemas/common.js'
+import { Data, NoContent, Nullable, routeDoc, CONFLICT_ERRORS } from '../schemas/common.js'
 import { isInstanceAdmin, listUsersForAdmin, setUserAdmin, setUserDisabled, type UserChange } from '../../store/instance-admin.js'
 import { listAllWorkspaces } from '../../store/accounts.js'
 import { toApiTime } from '../../store/time.js'
@@ -13,6 +13,8 @@ import { publish } from '../../store/notify.js'
 import { auditActorOf } from '../plugins/audit.js'
 
 const doc = routeDoc('instance')
+/** A read for instance admins: no parameters to get wrong, a non-admin is refused (403). */
+const ADMIN_READ_ERRORS = [401, 403, 429] as const
 
 const User = Type.Object({
   id: Type.Integer(),
@@ -40,13 +42,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get('/users', {
-    schema: {
-      ...doc(
-        'Every user, with admin role, state, active keys and memberships (instance admins only)',
-        { 200: Data(Type.Array(User)) },
-        [401, 403, 429],
-      ),
-    },
+    schema: doc(
+      'Every user, with admin role, state, active keys and memberships (instance admins only)',
+      { 200: Data(Type.Array(User)) },
+      ADMIN_READ_ERRORS,
+    ),
     handler: async (req) => {
       await adminOnly(callerOf(req).userId)
       const rows = await listUsersForAdmin(db)
@@ -62,13 +62,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/instance/workspaces', {
-    schema: {
-      ...doc(
-        'Every workspace of the instance with its owners (instance admins only)',
-        { 200: Data(Type.Array(InstanceWorkspace)) },
-        [401, 403, 429],
-      ),
-    },
+    schema: doc(
+      'Every workspace of the instance with its owners (instance admins only)',
+      { 200: Data(Type.Array(InstanceWorkspace)) },
+      ADMIN_READ_ERRORS,
+    ),
     handler: async (req) => {
       await adminOnly(callerOf(req).userId)
       return { data: (await listAllWorkspaces(db)).map((w) => ({ ...w, created_at: toApiTime(w.created_at)! })) }
@@ -81,7 +79,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     run: (id: number, by: number, actor: Awaited<ReturnType<typeof auditActorOf>>) => Promise<UserChange>,
   ) =>
     app.post(path, {
-      schema: { ...doc(summary, { 204: NoContent }, CONFLICT_ERRORS), params: IdParams },
+      schema: doc.byId(summary, { 204: NoContent }, CONFLICT_ERRORS),
       handler: async (req, reply) => {
         const by = callerOf(req).userId
         await adminOnly(by)

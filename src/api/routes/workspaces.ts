@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
-import { Created, Data, IdParams, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
+import { Created, Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { createWorkspace, getWorkspace, listWorkspaces, setActiveWorkspace } from '../../store/accounts.js'
 import { badRequest, conflict, notFound } from '../../domain/errors.js'
 import { isUniqueViolation } from '../../domain/targets.js'
@@ -67,7 +67,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/workspaces/:id/activate', {
-    schema: { ...doc("Set the caller's active workspace", { 204: NoContent }, READ_ERRORS), params: IdParams },
+    schema: doc.byId("Set the caller's active workspace", { 204: NoContent }, READ_ERRORS),
     handler: async (req, reply) => {
       const c = callerOf(req)
       if (!(await getWorkspace(db, c.userId, req.params.id))) throw notFound('Workspace')
@@ -78,14 +78,11 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/workspaces/:id', {
-    schema: {
-      ...doc(
-        'Delete a workspace with its targets, scans, findings and schedules (owners only; 409 while one of its scans runs)',
-        { 204: NoContent },
-        CONFLICT_ERRORS,
-      ),
-      params: IdParams,
-    },
+    schema: doc.byId(
+      'Delete a workspace with its targets, scans, findings and schedules (owners only; 409 while one of its scans runs)',
+      { 204: NoContent },
+      CONFLICT_ERRORS,
+    ),
     handler: async (req, reply) => {
       const members: number[] = []
       const r = await deleteWorkspace(db, callerOf(req).userId, req.params.id, await auditActorOf(db, req), members)

@@ -38,14 +38,24 @@ export const BODY_ERRORS: readonly ErrorCode[] = [400, 401, 403, 404, 413, 415, 
 
 /**
  * The documented part of a route's schema under one tag: its summary, its success answers and the
- * error codes it may give, so each route states only its own parameters beside it.
+ * error codes it may give, so each route states only its own parameters beside it. `byId` is the same
+ * for a route on one item named by its path id (IdParams); `list`, for a route listing items by a query.
  */
-export const routeDoc =
-  (tag: string) =>
-  <R extends Record<number, TSchema>>(summary: string, ok: R, codes: readonly ErrorCode[]) => ({
+export const routeDoc = (tag: string) => {
+  const doc = <R extends Record<number, TSchema>>(summary: string, ok: R, codes: readonly ErrorCode[]) => ({
     tags: [tag],
     summary,
     response: { ...ok, ...errors(...codes) } as R & { [C in ErrorCode]?: typeof ErrorBody },
   })
+  const byId = <R extends Record<number, TSchema>>(summary: string, ok: R, codes: readonly ErrorCode[]) => ({
+    ...doc(summary, ok, codes),
+    params: IdParams,
+  })
+  const list = <T extends TSchema, Q extends TSchema>(summary: string, item: T, querystring: Q) => ({
+    ...doc(summary, { 200: Data(Type.Array(item)) }, LIST_ERRORS),
+    querystring,
+  })
+  return Object.assign(doc, { byId, list })
+}
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])

@@ -1,5 +1,6 @@
 // tool_params of the SharePoint Scanner: defaults and limits live in the schema (validated before a scan is queued).
 import { Type, type Static } from '@sinclair/typebox'
+import { pacingParams } from '../lib/cms/params.js'
 
 export const sharepointParams = Type.Object(
   {
@@ -9,8 +10,7 @@ export const sharepointParams = Type.Object(
       maximum: 1000,
       description: 'Site users and lists kept in the output at most (the findings count them all)',
     }),
-    concurrency: Type.Integer({ default: 4, minimum: 1, maximum: 50, description: 'Requests in flight at most' }),
-    rate_limit: Type.Integer({ default: 30, minimum: 1, maximum: 1000, description: 'Requests per second at most' }),
+    ...pacingParams(4),
   },
   { additionalProperties: false, default: {} },
 )

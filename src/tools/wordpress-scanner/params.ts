@@ -2,16 +2,13 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { templatesParamWith } from '../lib/templates/params.js'
 import { RISKY_TAGS, type TemplateFilter } from '../lib/templates/select.js'
+import { enumerateParam, pacingParams } from '../lib/cms/params.js'
 
 export const wordpressParams = Type.Object(
   {
-    enumerate: Type.Union([Type.Literal('none'), Type.Literal('popular'), Type.Literal('all')], {
-      default: 'popular',
-      description: 'Plugins probed by their readme besides those the pages name: none, popular (~30, default) or all (~100)',
-    }),
+    enumerate: enumerateParam('Plugins probed by their readme besides those the pages name: none, popular (~30, default) or all (~100)'),
     max_author_ids: Type.Integer({ default: 10, minimum: 0, maximum: 100, description: 'Author ids tried with /?author=N' }),
-    concurrency: Type.Integer({ default: 8, minimum: 1, maximum: 50, description: 'Requests in flight at most' }),
-    rate_limit: Type.Integer({ default: 30, minimum: 1, maximum: 1000, description: 'Requests per second at most' }),
+    ...pacingParams(8),
     templates: Type.Optional(
       templatesParamWith(
         'Check templates (nuclei YAML format) to run against the site, shipped and imported: by default every http template tagged wordpress, except those tagged dos, fuzz, intrusive or bruteforce (run only when named here). Naming ids or tags here replaces the wordpress tag.',

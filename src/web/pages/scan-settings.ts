@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { notFound } from '../../domain/errors.js'
-import { viewerRefused } from '../../domain/access.js'
+import { changeLoaded } from '../loaded-change.js'
 import { audited } from '../../store/audit.js'
 import type { Db } from '../../store/db.js'
 import { hideSealed } from '../../api/views.js'
@@ -58,13 +58,7 @@ export function scanSettingsPages(app: FastifyInstance, ctx: WebContext) {
   })
   app.post('/scan-settings/:id/delete', async (req, reply) => {
     const id = await loadId(req)
-    const deleted = await audited(
-      db,
-      req.audit,
-      (trx) => deleteScanSettings(trx, userOf(req).userId, id),
-      (ok) => ok,
-    )
-    if (!deleted) throw viewerRefused()
+    await changeLoaded(db, req.audit, (trx) => deleteScanSettings(trx, userOf(req).userId, id), Boolean)
     return reply.redirect('/scan-settings?ok=settings-deleted', 303)
   })
 }

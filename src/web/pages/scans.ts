@@ -6,9 +6,8 @@ import { saveScanSettings } from '../../domain/scan-settings.js'
 import { scanSettingsPages } from './scan-settings.js'
 import { scopesOf } from '../../toolkit/scope.js'
 import { badRequest, notFound } from '../../domain/errors.js'
-import { viewerRefused } from '../../domain/access.js'
+import { changeLoaded } from '../loaded-change.js'
 import { deleteScan, getScan, listScans, requestStop, toolParamsOf } from '../../store/scans.js'
-import { audited } from '../../store/audit.js'
 import { getScanSettings } from '../../store/scan-settings.js'
 import { scanFindings, scanLogs, scanTests } from '../../store/results.js'
 import { publish } from '../../store/notify.js'
@@ -455,27 +454,26 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
 
   app.post('/scans/:id/stop', async (req, reply) => {
     const s = await loadScan(req)
-    const r = await audited(
+    // The scan could be read (loadScan): nothing to stop means the caller's role refused it.
+    const r = await changeLoaded(
       db,
       req.audit,
       (trx) => requestStop(trx, userOf(req).userId, s.id),
       (r) => r !== 'missing',
     )
-    // The scan could be read (loadScan): nothing to stop means the caller's role refused it.
-    if (r === 'missing') throw viewerRefused()
     if (r === 'requested') publish({ type: 'stop', scanId: s.id })
     return reply.redirect(`/scans/${s.id}?ok=scan-stopped`, 303)
   })
 
   app.post('/scans/:id/delete', async (req, reply) => {
     const s = await loadScan(req)
-    const r = await audited(
+    const r = await changeLoaded(
       db,
       req.audit,
       (trx) => deleteScan(trx, userOf(req).userId, s.id),
       (r) => r === 'deleted',
+      'missing',
     )
-    if (r === 'missing') throw viewerRefused()
     if (r === 'active') return renderList(req, reply, 'This scan is waiting or running: stop it first, then delete it.', 409)
     return reply.redirect('/scans?ok=scan-deleted', 303)
   })

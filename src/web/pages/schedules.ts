@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createSchedule, setSchedulePaused } from '../../domain/schedules.js'
 import { notFound } from '../../domain/errors.js'
+import { changeLoaded } from '../loaded-change.js'
 import { viewerRefused } from '../../domain/access.js'
 import { audited } from '../../store/audit.js'
 import { scopesOf } from '../../toolkit/scope.js'
@@ -99,13 +100,7 @@ export function schedulePages(app: FastifyInstance, ctx: WebContext) {
   })
   app.post('/schedules/:id/delete', async (req, reply) => {
     const id = await loadId(req)
-    const deleted = await audited(
-      db,
-      req.audit,
-      (trx) => deleteSchedule(trx, userOf(req).userId, id),
-      (ok) => ok,
-    )
-    if (!deleted) throw viewerRefused()
+    await changeLoaded(db, req.audit, (trx) => deleteSchedule(trx, userOf(req).userId, id), Boolean)
     return reply.redirect('/schedules?ok=schedule-deleted', 303)
   })
 }

@@ -148,6 +148,19 @@ export class Session {
     }
   }
 
+  /** The 220 greeting of an FTP or SMTP server (`protocol` names it), or an error when it refuses the session. */
+  async greeting(protocol: string): Promise<{ code: number; text: string }> {
+    const hello = await this.readReply()
+    if (hello.code !== 220) throw new Error(`the ${protocol} server refused the session: ${hello.text.slice(0, 120)}`)
+    return hello
+  }
+
+  /** Sends one command line (CR LF added) and reads its reply. */
+  command(line: string): Promise<{ code: number; text: string }> {
+    this.send(`${line}\r\n`)
+    return this.readReply()
+  }
+
   close(): void {
     this.socket.destroy()
   }

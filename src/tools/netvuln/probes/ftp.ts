@@ -5,14 +5,9 @@ export type FtpResult = { banner: string; anonymous: boolean; transcript: string
 
 export function probeFtpAnonymous(t: ProbeTarget): Promise<FtpResult> {
   return withSession(t, async (s) => {
-    const hello = await s.readReply()
-    if (hello.code !== 220) throw new Error(`the FTP server refused the session: ${hello.text.slice(0, 120)}`)
-    s.send('USER anonymous\r\n')
-    let r = await s.readReply()
-    if (r.code === 331) {
-      s.send('PASS ward-scanner@example.com\r\n')
-      r = await s.readReply()
-    }
+    const hello = await s.greeting('FTP')
+    let r = await s.command('USER anonymous')
+    if (r.code === 331) r = await s.command('PASS ward-scanner@example.com')
     const anonymous = r.code === 230
     s.send('QUIT\r\n')
     return { banner: hello.text, anonymous, transcript: s.transcript }

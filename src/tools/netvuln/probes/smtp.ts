@@ -9,25 +9,17 @@ export type SmtpResult = { banner: string; relay: boolean; transcript: string[] 
 
 export function probeSmtpRelay(t: ProbeTarget): Promise<SmtpResult> {
   return withSession(t, async (s) => {
-    const hello = await s.readReply()
-    if (hello.code !== 220) throw new Error(`the SMTP server refused the session: ${hello.text.slice(0, 120)}`)
-    s.send('EHLO scanner.example.com\r\n')
-    let r = await s.readReply()
-    if (r.code !== 250) {
-      s.send('HELO scanner.example.com\r\n')
-      r = await s.readReply()
-    }
+    const hello = await s.greeting('SMTP')
+    let r = await s.command('EHLO scanner.example.com')
+    if (r.code !== 250) r = await s.command('HELO scanner.example.com')
     let relay = false
     if (r.code === 250) {
-      s.send(`MAIL FROM:<${RELAY_FROM}>\r\n`)
-      r = await s.readReply()
+      r = await s.command(`MAIL FROM:<${RELAY_FROM}>`)
       if (r.code === 250) {
-        s.send(`RCPT TO:<${RELAY_TO}>\r\n`)
-        r = await s.readReply()
+        r = await s.command(`RCPT TO:<${RELAY_TO}>`)
         relay = r.code === 250 || r.code === 251
       }
-      s.send('RSET\r\n')
-      await s.readReply().catch(() => undefined)
+      await s.command('RSET').catch(() => undefined)
     }
     s.send('QUIT\r\n')
     return { banner: hello.text, relay, transcript: s.transcript }
