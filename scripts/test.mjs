@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import pg from 'pg'
 import { ensureBuilt } from './build.mjs'
-import { ensureChromium } from './ensure-chromium.mjs'
+import { ensureChromium, ensurePdftotext } from './ensure-chromium.mjs'
 import { reportDurations, runPool } from './test-pool.mjs'
 
 const filters = process.argv.slice(2)
@@ -52,6 +52,11 @@ if (files.some((f) => /bin\/ward\.js|helpers\/processes/.test(readFileSync(f, 'u
 if (files.some((f) => f.startsWith('test/web/') && readFileSync(f, 'utf8').includes('playwright-core'))) {
   const why = ensureChromium()
   if (why) console.log(`browser tests: ${why}`)
+}
+// Tests that read a PDF's text need poppler-utils' pdftotext: installed the same way.
+if (files.some((f) => readFileSync(f, 'utf8').includes("'pdftotext'"))) {
+  const why = ensurePdftotext()
+  if (why) console.log(`PDF text checks: ${why}`)
 }
 
 const pgUrl = process.env.WARD_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
