@@ -85,21 +85,37 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
       // 57P01) is an unhandled 'error' event that kills the process. The failed query rejects anyway.
       pool.on('connect', (client) => client.on('error', () => {}))
       // Named statements: each connection parses and plans a hot read once, then only binds and runs it.
+      // A named `SELECT *` fails ("cached plan must not change result type", 0A000) once another
+      // process's migration adds a column: then every name changes (a new generation) and the read
+      // runs again, parsed afresh.
       const names = new Map<string, string>()
+      let generation = 0
       const nameOf = (text: string) => {
         let n = names.get(text)
         if (!n) {
-          n = `ward_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`
+          n = `ward_${generation}_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`
           if (names.size < 1024) names.set(text, n)
         }
         return n
       }
+      const named = async (text: string, values: readonly unknown[], arrays: boolean): Promise<unknown[]> => {
+        const run = async () =>
+          (arrays
+            ? await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })
+            : await pool.query({ name: nameOf(text), text, values: values as unknown[] })
+          ).rows
+        try {
+          return await run()
+        } catch (e) {
+          if ((e as { code?: string }).code !== '0A000') throw e
+          generation++
+          names.clear()
+          return run()
+        }
+      }
       setReader({
-        arrays: async (text, values) =>
-          (await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })).rows,
-        // Unnamed: object reads include `SELECT *`, and a named statement of `*` fails ("cached plan
-        // must not change result type") once another process's migration adds a column.
-        objects: async (text, values) => (await pool.query({ text, values: values as unknown[] })).rows,
+        arrays: (text, values) => named(text, values, true) as Promise<unknown[][]>,
+        objects: (text, values) => named(text, values, false),
         // Every query takes its own pooled connection: never inside another caller's transaction.
         free: () => true,
       })

@@ -486,6 +486,12 @@ export interface SsoMembershipsTable {
   granted_at: string
 }
 
+/** Writes to a workspace's findings, counted by triggers (migration 031): the version of its findings lists. */
+export interface FindingsChangesTable {
+  workspace_id: number
+  weight: number | string
+}
+
 /** Every table, by name: the one list Kysely types queries by (the interfaces above say which migration added what). */
 export interface Database {
   users: UsersTable
@@ -523,6 +529,7 @@ export interface Database {
   scan_settings: ScanSettingsTable
   user_identities: UserIdentitiesTable
   sso_memberships: SsoMembershipsTable
+  findings_changes: FindingsChangesTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startWard, TEST_BACKEND, type TestWard } from '../helpers/ward.js'
 import { selectPrepared, selectPreparedArrays } from '../../src/store/db.js'
+import { sql } from 'kysely'
 import { getTarget, insertTarget } from '../../src/store/targets.js'
 
 let w: TestWard
@@ -95,4 +96,18 @@ test(`a read during another caller's open transaction does not see its rows (${T
   if (TEST_BACKEND === 'sqlite') assert.equal(early, 'pending', 'on SQLite the read waits for the open transaction')
   assert.ok(after === undefined || after.id === inserted)
   assert.equal((await getTarget(db, w.userId, inserted))?.name, 'uncommitted.example')
+})
+
+test(`a read of every column still answers after a column is added by another process (${TEST_BACKEND})`, async () => {
+  const db = w.h.db
+  const t = await newTarget('prepared-alter.example')
+  // Read enough times that each pooled PostgreSQL connection holds the named statement of `SELECT *`.
+  for (let i = 0; i < 30; i++) assert.equal((await getTarget(db, w.userId, t))?.name, 'prepared-alter.example')
+  await sql`ALTER TABLE targets ADD COLUMN prepared_extra text`.execute(db)
+  try {
+    for (let i = 0; i < 30; i++) assert.equal((await getTarget(db, w.userId, t))?.name, 'prepared-alter.example')
+  } finally {
+    await sql`ALTER TABLE targets DROP COLUMN prepared_extra`.execute(db)
+  }
+  assert.equal((await getTarget(db, w.userId, t))?.name, 'prepared-alter.example')
 })

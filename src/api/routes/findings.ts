@@ -9,8 +9,9 @@ import { toApiTime } from '../../store/time.js'
 import { TestRecord } from '../schemas/scans.js'
 import { testView } from '../views.js'
 import { notFound } from '../../domain/errors.js'
-import { getFinding, getFindingArray, listFindingArrays } from '../../store/findings.js'
-import { findingDataJson, findingsPageJson } from '../../reports/finding-json.js'
+import { getFinding, getFindingArray } from '../../store/findings.js'
+import { findingDataJson } from '../../reports/finding-json.js'
+import { FindingPages } from '../finding-pages.js'
 import { testWithFindings } from '../../store/results.js'
 import { getTargetById } from '../../store/targets.js'
 import { wantsCsv } from '../negotiate.js'
@@ -21,6 +22,7 @@ const doc = routeDoc('findings')
 
 export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
+  const pages = new FindingPages(db)
 
   app.get('/findings', {
     schema: {
@@ -31,7 +33,8 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const q = req.query
-      const rows = await listFindingArrays(db, callerOf(req).userId, {
+      // Already JSON text (see finding-json.ts): a string with a JSON content type is sent as is.
+      const json = await pages.json(callerOf(req).userId, {
         workspaceId: q.workspace_id,
         targetId: q.target_id,
         scanId: q.task_id,
@@ -45,8 +48,6 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit: q.limit,
         page: q.page,
       })
-      // Already JSON text (see finding-json.ts): a string with a JSON content type is sent as is.
-      const json = findingsPageJson(rows)
       if (!wantsCsv(req.headers.accept)) return reply.type('application/json').send(json as never)
       const findings = (JSON.parse(json) as { data: WireFinding[] }).data
       // The CSV names each finding's target (the fingerprint is made from it, as the CI client does).

@@ -25,6 +25,7 @@ import { m026InstanceAdmins } from './026-instance-admins.js'
 import { m027ScanSettings } from './027-scan-settings.js'
 import { m029DashboardIndexes } from './029-dashboard-indexes.js'
 import { m030AcceptedUntil } from './030-accepted-until.js'
+import { m031FindingsChanges } from './031-findings-changes.js'
 import type { DbKind } from './columns.js'
 
 export { idColumn, type DbKind } from './columns.js'
@@ -55,6 +56,7 @@ export const MIGRATIONS: Record<string, MigrationFactory> = {
   '027-scan-settings': m027ScanSettings,
   '029-dashboard-indexes': m029DashboardIndexes,
   '030-accepted-until': m030AcceptedUntil,
+  '031-findings-changes': m031FindingsChanges,
 }
 
 export function migrationProvider(kind: DbKind): MigrationProvider {
