@@ -105,6 +105,14 @@ export interface ToolManifest<S extends TSchema = TSchema> {
   load(): Promise<ToolRun<Static<S>>>
 }
 
+/** The manifest members most tools share: bounded by max_scan_time, TCP only, safe to restart. */
+type ManifestDefaults = 'supportsMaxScanTime' | 'needs' | 'restartable'
+
+/** A tool's manifest, with `supportsMaxScanTime`, `needs` and `restartable` stated only where a tool differs. */
+export const defineManifest = <S extends TSchema>(
+  m: Omit<ToolManifest<S>, ManifestDefaults> & Partial<Pick<ToolManifest<S>, ManifestDefaults>>,
+): ToolManifest<S> => ({ supportsMaxScanTime: true, needs: {}, restartable: true, ...m })
+
 /** A loaded tool: its manifest and its run, as tool tests and the worker use it. */
 export interface Tool<S extends TSchema = TSchema> extends ToolManifest<S> {
   run: ToolRun<Static<S>>

@@ -1,10 +1,10 @@
 // The Drupal Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { drupalParams } from './params.js'
 import { drupalScannerChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
 
-export const drupalScannerManifest: ToolManifest<typeof drupalParams> = {
+export const drupalScannerManifest: ToolManifest<typeof drupalParams> = defineManifest({
   id: 280,
   name: 'Drupal Scanner',
   description:
@@ -12,8 +12,5 @@ export const drupalScannerManifest: ToolManifest<typeof drupalParams> = {
   params: drupalParams,
   // Core version problems report the shared version checks (cve.drupal-*, eol.drupal).
   checks: [...drupalScannerChecks, ...versionChecks],
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).drupalScanner.run,
-}
+})

@@ -1,5 +1,5 @@
 // The Network Vulnerability Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { netvulnParams } from './params.js'
 import { netvulnChecks, netvulnSharedFacts } from './checks.js'
 import { tlsChecks } from '../lib/tls/checks.js'
@@ -8,7 +8,7 @@ import { serviceChecks } from '../lib/services/checks.js'
 import { portSpecProblem } from '../../toolkit/ports.js'
 import { TCP_PORTS } from '../lib/ports/top-ports.js'
 
-export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
+export const netvulnManifest: ToolManifest<typeof netvulnParams> = defineManifest({
   id: 350,
   name: 'Network Vulnerability Scanner',
   description:
@@ -17,8 +17,5 @@ export const netvulnManifest: ToolManifest<typeof netvulnParams> = {
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   // Version matches report the shared version checks, the TLS analysis on TLS ports the shared TLS checks.
   checks: [...netvulnChecks, ...netvulnSharedFacts, ...serviceChecks, ...versionChecks, ...tlsChecks],
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).networkVulnScanner.run,
-}
+})

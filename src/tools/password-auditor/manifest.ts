@@ -1,11 +1,11 @@
 // The Password Auditor's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { passwordAuditorParams } from './params.js'
 import { passwordAuditorCatalogue } from './checks.js'
 import { portSpecProblem } from '../../toolkit/ports.js'
 import { TCP_PORTS } from '../lib/ports/top-ports.js'
 
-export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams> = {
+export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams> = defineManifest({
   id: 400,
   name: 'Password Auditor',
   description:
@@ -13,8 +13,5 @@ export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams>
   params: passwordAuditorParams,
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   checks: passwordAuditorCatalogue,
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).passwordAuditor.run,
-}
+})

@@ -39,7 +39,7 @@ async function runPasswordAudit(ctx: Ctx, plan: PortPlan): Promise<void> {
   )
   if (ctx.signal.aborted) return
   // 2. The logins, 3. the attempts on each.
-  const logins = await loginsOf(ctx.net, host, services, ctx.signal, (l) => ctx.log(l))
+  const logins = await loginsOf(ctx, host, services)
   const { found, audited } = await auditLogins(ctx, host, logins)
   // 4. The summary.
   await rec.test('Password logins', 'Lists the password logins found and audited.', () => cleanLoginsHits(audited))

@@ -1,5 +1,5 @@
 // The TCP Port Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { PortScannerParams } from './params.js'
 import { portScannerChecks } from './checks.js'
 import { portSpecProblem } from '../../toolkit/ports.js'
@@ -7,7 +7,7 @@ import { TCP_PORTS } from '../lib/ports/top-ports.js'
 import { versionChecks } from '../lib/versions/checks.js'
 import { serviceChecks } from '../lib/services/checks.js'
 
-export const portScannerManifest: ToolManifest<typeof PortScannerParams> = {
+export const portScannerManifest: ToolManifest<typeof PortScannerParams> = defineManifest({
   id: 70,
   name: 'TCP Port Scanner',
   description:
@@ -16,8 +16,5 @@ export const portScannerManifest: ToolManifest<typeof PortScannerParams> = {
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   // Versions named by service detection report the shared version checks.
   checks: [...portScannerChecks, ...serviceChecks, ...versionChecks],
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).portScanner.run,
-}
+})

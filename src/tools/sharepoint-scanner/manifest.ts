@@ -1,10 +1,10 @@
 // The SharePoint Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { sharepointParams } from './params.js'
 import { sharepointScannerChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
 
-export const sharepointScannerManifest: ToolManifest<typeof sharepointParams> = {
+export const sharepointScannerManifest: ToolManifest<typeof sharepointParams> = defineManifest({
   id: 260,
   name: 'SharePoint Scanner',
   description:
@@ -12,8 +12,5 @@ export const sharepointScannerManifest: ToolManifest<typeof sharepointParams> = 
   params: sharepointParams,
   // Build problems report the shared version checks (cve.sharepoint-*, eol.sharepoint).
   checks: [...sharepointScannerChecks, ...versionChecks],
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).sharepointScanner.run,
-}
+})

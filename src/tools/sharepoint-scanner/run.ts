@@ -2,10 +2,12 @@
 // update and known vulnerabilities by build (never exploited), then what answers anonymous visitors:
 // _vti_bin web services, the _api site users and lists, _layouts application pages.
 // The sequence only: I/O is in probes/, decisions in detect/.
-import { defineTool, type ScanContext } from '../../toolkit/tool.js'
+import { defineTool, type ScanContext, type TestHandle } from '../../toolkit/tool.js'
 import { tableEvidence } from '../../toolkit/evidence.js'
+import type { Check } from '../../toolkit/check.js'
 import { productVersionFindings } from '../lib/versions/report.js'
 import { endNotProduct, openCmsSite, type CmsSite } from '../lib/cms/site.js'
+import type { Answer } from '../lib/cms/answer.js'
 import { sharepointScannerManifest } from './manifest.js'
 import * as C from './checks.js'
 import { API_LISTS, API_USERS, LAYOUTS_PAGES, WEB_SERVICES } from './data/endpoints.js'
@@ -98,27 +100,16 @@ async function buildTest(ctx: Ctx, site: CmsSite, builds: V.Build[], files: Vers
 }
 
 /** _vti_bin web services whose service page answers without credentials (GET only: no operation is called). */
-async function webServicesTest(ctx: Ctx, site: CmsSite, out: SharepointOutput): Promise<void> {
-  const t = await ctx.test(
-    'SharePoint web services (_vti_bin)',
-    'Requests the service page of the _vti_bin web services without credentials.',
-  )
-  const open = (await fetchPaths(site.fetch, site.base, WEB_SERVICES, ctx.params.concurrency, ctx.signal)).filter((r) =>
-    E.webServiceOpen(r.answer),
-  )
-  out.anonymous_endpoints.push(...open.map((r) => `/${r.path}`))
-  if (open.length)
-    await t.finding({
-      check: C.sharepointWebServicesAnonymous,
-      ...site.where,
-      url: new URL('_vti_bin/', site.base).href,
-      detail: `${open.length} web service(s) answer anonymous visitors: ${open.map((r) => r.path).join(', ')}.`,
-      evidence: tableEvidence(
-        ['Path', 'Status'],
-        open.map((r) => [`/${r.path}`, r.answer?.status ?? '']),
-      ),
-    })
-  await t.done()
+function webServicesTest(ctx: Ctx, site: CmsSite, out: SharepointOutput): Promise<void> {
+  return anonymousPagesTest(ctx, site, out, {
+    test: 'SharePoint web services (_vti_bin)',
+    description: 'Requests the service page of the _vti_bin web services without credentials.',
+    paths: WEB_SERVICES,
+    isOpen: E.webServiceOpen,
+    check: C.sharepointWebServicesAnonymous,
+    url: () => '_vti_bin/',
+    detail: (open) => `${open.length} web service(s) answer anonymous visitors: ${open.join(', ')}.`,
+  })
 }
 
 /** Site users and lists from the REST API without credentials. */
@@ -128,55 +119,88 @@ async function restApiTest(ctx: Ctx, site: CmsSite, out: SharepointOutput): Prom
   const users = E.siteUsers(await fetchApi(site.fetch, site.base, API_USERS))
   const lists = E.siteLists(await fetchApi(site.fetch, site.base, API_LISTS))
   if (users) {
-    out.anonymous_endpoints.push(`/${API_USERS}`)
     out.users = users.slice(0, max)
-    await t.finding({
+    await apiFinding(t, site, out, {
+      path: API_USERS,
       check: C.sharepointUsersAnonymous,
-      ...site.where,
-      url: new URL(API_USERS, site.base).href,
       detail: `/${API_USERS} gives ${users.length} site user(s) to anonymous visitors.`,
-      evidence: tableEvidence(
-        ['Login', 'Name', 'E-mail'],
-        users.slice(0, max).map((u) => [u.login, u.name, u.email ?? '']),
-      ),
+      columns: ['Login', 'Name', 'E-mail'],
+      rows: out.users.map((u) => [u.login, u.name, u.email ?? '']),
     })
   }
   if (lists) {
-    out.anonymous_endpoints.push(`/${API_LISTS}`)
     out.lists = lists.slice(0, max)
-    await t.finding({
+    await apiFinding(t, site, out, {
+      path: API_LISTS,
       check: C.sharepointListsAnonymous,
-      ...site.where,
-      url: new URL(API_LISTS, site.base).href,
       detail: `/${API_LISTS} names ${lists.length} list(s) to anonymous visitors.`,
-      evidence: tableEvidence(
-        ['List', 'Items'],
-        lists.slice(0, max).map((l) => [l.title, l.items ?? '']),
-      ),
+      columns: ['List', 'Items'],
+      rows: out.lists.map((l) => [l.title, l.items ?? '']),
     })
   }
   await t.done()
 }
 
+/** A REST API read that answered anonymous visitors: its path goes to the output, what it gave into the finding. */
+async function apiFinding(
+  t: TestHandle,
+  site: CmsSite,
+  out: SharepointOutput,
+  read: { path: string; check: Check; detail: string; columns: string[]; rows: unknown[][] },
+): Promise<void> {
+  out.anonymous_endpoints.push(`/${read.path}`)
+  await t.finding({
+    check: read.check,
+    ...site.where,
+    url: new URL(read.path, site.base).href,
+    detail: read.detail,
+    evidence: tableEvidence(read.columns, read.rows),
+  })
+}
+
 /** _layouts application pages that show their content without credentials. */
-async function layoutsTest(ctx: Ctx, site: CmsSite, out: SharepointOutput): Promise<void> {
-  const t = await ctx.test(
-    'SharePoint application pages (_layouts)',
-    'Requests site contents, people and settings pages under _layouts without credentials.',
-  )
+function layoutsTest(ctx: Ctx, site: CmsSite, out: SharepointOutput): Promise<void> {
   // SharePoint 2010 serves its application pages from _layouts/, later versions from _layouts/15/.
   const folder = out.build?.startsWith('14.') ? '_layouts/' : '_layouts/15/'
-  const pages = LAYOUTS_PAGES.map((p) => `${folder}${p}`)
-  const open = (await fetchPaths(site.fetch, site.base, pages, ctx.params.concurrency, ctx.signal)).filter((r) =>
-    E.layoutsPageOpen(r.answer),
+  return anonymousPagesTest(ctx, site, out, {
+    test: 'SharePoint application pages (_layouts)',
+    description: 'Requests site contents, people and settings pages under _layouts without credentials.',
+    paths: LAYOUTS_PAGES.map((p) => `${folder}${p}`),
+    isOpen: E.layoutsPageOpen,
+    check: C.sharepointLayoutsExposed,
+    url: (open) => open[0]!,
+    detail: (open) => `${open.length} application page(s) show their content to anonymous visitors: ${open.join(', ')}.`,
+  })
+}
+
+/** One test over pages that should not answer anonymous visitors: the open ones go to the output and into one finding. */
+async function anonymousPagesTest(
+  ctx: Ctx,
+  site: CmsSite,
+  out: SharepointOutput,
+  pages: {
+    test: string
+    description: string
+    paths: readonly string[]
+    isOpen: (a: Answer | null) => boolean
+    check: Check
+    /** The finding's URL, relative to the site, from the open paths. */
+    url: (open: string[]) => string
+    detail: (open: string[]) => string
+  },
+): Promise<void> {
+  const t = await ctx.test(pages.test, pages.description)
+  const open = (await fetchPaths(site.fetch, site.base, pages.paths, ctx.params.concurrency, ctx.signal)).filter((r) =>
+    pages.isOpen(r.answer),
   )
   out.anonymous_endpoints.push(...open.map((r) => `/${r.path}`))
+  const paths = open.map((r) => r.path)
   if (open.length)
     await t.finding({
-      check: C.sharepointLayoutsExposed,
+      check: pages.check,
       ...site.where,
-      url: new URL(open[0]!.path, site.base).href,
-      detail: `${open.length} application page(s) show their content to anonymous visitors: ${open.map((r) => r.path).join(', ')}.`,
+      url: new URL(pages.url(paths), site.base).href,
+      detail: pages.detail(paths),
       evidence: tableEvidence(
         ['Path', 'Status'],
         open.map((r) => [`/${r.path}`, r.answer?.status ?? '']),

@@ -1,10 +1,10 @@
 // The Subdomain Finder's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { subdomainFinderParams } from './params.js'
 import { subdomainFinderChecks } from './checks.js'
 import { parseServer } from '../lib/dns/client.js'
 
-export const subdomainFinderManifest: ToolManifest<typeof subdomainFinderParams> = {
+export const subdomainFinderManifest: ToolManifest<typeof subdomainFinderParams> = defineManifest({
   id: 20,
   name: 'Subdomain Finder',
   description:
@@ -20,8 +20,5 @@ export const subdomainFinderManifest: ToolManifest<typeof subdomainFinderParams>
     }
   },
   checks: subdomainFinderChecks,
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).subdomainFinder.run,
-}
+})

@@ -1,9 +1,9 @@
 // The SSL/TLS Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { TlsScannerParams } from './params.js'
 import { tlsScannerChecks } from './checks.js'
 
-export const tlsScannerManifest: ToolManifest<typeof TlsScannerParams> = {
+export const tlsScannerManifest: ToolManifest<typeof TlsScannerParams> = defineManifest({
   id: 450,
   name: 'SSL/TLS Scanner',
   description:
@@ -11,7 +11,5 @@ export const tlsScannerManifest: ToolManifest<typeof TlsScannerParams> = {
   params: TlsScannerParams,
   checks: tlsScannerChecks,
   supportsMaxScanTime: false,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).tlsScanner.run,
-}
+})

@@ -1,4 +1,5 @@
-// Checks of the UDP Port Scanner (tool 80): open ports and exposed amplification-prone services.
+// Checks of the UDP Port Scanner (tool 80): open ports and exposed amplification-prone services, and
+// the test each service check is recorded under.
 import { OWASP, type Check } from '../../toolkit/check.js'
 
 const CISA_UDP_AMPLIFICATION = 'https://www.cisa.gov/news-events/alerts/2014/01/17/udp-based-amplification-attacks'
@@ -169,3 +170,16 @@ export const udpScannerChecks = [
   udpNetbiosExposed,
   udpTftpExposed,
 ] as const satisfies readonly Check[]
+
+/** Each service check, the service it applies to, and the test recorded for it. */
+export const udpServiceTests: ReadonlyArray<{ check: Check; service: string; test: string }> = [
+  { check: udpDnsOpenResolver, service: 'domain', test: 'DNS recursion for outside clients' },
+  { check: udpDnsVersionDisclosure, service: 'domain', test: 'DNS version.bind disclosure' },
+  { check: udpNtpMode6, service: 'ntp', test: 'NTP mode 6 control queries' },
+  { check: udpNtpMonlist, service: 'ntp', test: 'NTP monlist (CVE-2013-5211)' },
+  { check: udpSnmpPublic, service: 'snmp', test: 'SNMP default community "public"' },
+  { check: udpSsdpExposed, service: 'ssdp', test: 'SSDP exposure' },
+  { check: udpMemcachedExposed, service: 'memcache', test: 'memcached over UDP' },
+  { check: udpNetbiosExposed, service: 'netbios-ns', test: 'NetBIOS node status exposure' },
+  { check: udpTftpExposed, service: 'tftp', test: 'TFTP exposure' },
+]

@@ -1,11 +1,11 @@
 // The UDP Port Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { udpScannerParams } from './params.js'
 import { udpScannerChecks } from './checks.js'
 import { UDP_PORTS } from './data/ports.js'
 import { portSpecProblem } from '../../toolkit/ports.js'
 
-export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = {
+export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = defineManifest({
   id: 80,
   name: 'UDP Port Scanner',
   description:
@@ -13,8 +13,6 @@ export const udpScannerManifest: ToolManifest<typeof udpScannerParams> = {
   params: udpScannerParams,
   validateParams: (p) => portSpecProblem(p.ports, UDP_PORTS),
   checks: udpScannerChecks,
-  supportsMaxScanTime: true,
   needs: { udp: true },
-  restartable: true,
   load: async () => (await import('./run.js')).udpScanner.run,
-}
+})

@@ -6,7 +6,6 @@ import { defineTool, type ScanContext } from '../../toolkit/tool.js'
 import { TargetUnreachableError, ToolStartError } from '../../toolkit/errors.js'
 import { targetHost } from '../../toolkit/ip.js'
 import { textEvidence } from '../../toolkit/evidence.js'
-import type { Check } from '../../toolkit/check.js'
 import type { Hit } from '../../toolkit/hit.js'
 import { scanBudget } from '../../toolkit/budget.js'
 import { withPortPlan, type PortPlan } from '../../toolkit/ports.js'
@@ -14,18 +13,7 @@ import { productsOfService } from '../lib/versions/fingerprint.js'
 import { portVersionFindings } from '../lib/versions/report.js'
 import { udpScannerManifest } from './manifest.js'
 import type { udpScannerParams } from './params.js'
-import {
-  udpDnsOpenResolver,
-  udpDnsVersionDisclosure,
-  udpMemcachedExposed,
-  udpNetbiosExposed,
-  udpNtpMode6,
-  udpNtpMonlist,
-  udpOpenPort,
-  udpSnmpPublic,
-  udpSsdpExposed,
-  udpTftpExposed,
-} from './checks.js'
+import { udpOpenPort, udpServiceTests } from './checks.js'
 import { UDP_PORTS } from './data/ports.js'
 import { exchange, resolveHost, RttTracker } from './probes/exchange.js'
 import { probeFor } from './probes/payloads.js'
@@ -38,19 +26,6 @@ type Ctx = UdpScannerContext
 /** Sockets in flight: silent (filtered) hosts cost timeout × attempts per port, so long lists get more. */
 const concurrencyFor = (ports: number) => (ports > 1000 ? 128 : 32)
 const FOLLOW_UPS_AT_ONCE = 8
-
-/** Each service check, the service it applies to, and the test recorded for it. */
-const SERVICE_CHECKS: ReadonlyArray<{ check: Check; service: string; test: string }> = [
-  { check: udpDnsOpenResolver, service: 'domain', test: 'DNS recursion for outside clients' },
-  { check: udpDnsVersionDisclosure, service: 'domain', test: 'DNS version.bind disclosure' },
-  { check: udpNtpMode6, service: 'ntp', test: 'NTP mode 6 control queries' },
-  { check: udpNtpMonlist, service: 'ntp', test: 'NTP monlist (CVE-2013-5211)' },
-  { check: udpSnmpPublic, service: 'snmp', test: 'SNMP default community "public"' },
-  { check: udpSsdpExposed, service: 'ssdp', test: 'SSDP exposure' },
-  { check: udpMemcachedExposed, service: 'memcache', test: 'memcached over UDP' },
-  { check: udpNetbiosExposed, service: 'netbios-ns', test: 'NetBIOS node status exposure' },
-  { check: udpTftpExposed, service: 'tftp', test: 'TFTP exposure' },
-]
 
 /** What the scan knows: the host's address, the rows of the ports probed, the hits by port. */
 interface Scan {
@@ -76,7 +51,7 @@ async function runUdpScan(ctx: Ctx, plan: PortPlan): Promise<void> {
     `UDP scan of ${host}${address !== host ? ` (${address})` : ''}: ${plan.ports.length} ports, timeout ${timeoutMs} ms, ${retries} retries`,
   )
   let done = 0
-  const total = plan.ports.length + SERVICE_CHECKS.length
+  const total = plan.ports.length + udpServiceTests.length
   const scan: Scan = { host, address, rows: [], hits: new Map(), progress: () => ctx.progress(++done, total) }
   await discover(ctx, scan, plan.ports)
   await followUps(ctx, scan)
@@ -159,7 +134,7 @@ async function followUps(ctx: Ctx, scan: Scan): Promise<void> {
 
 /** One test per service check; what was proven is kept even when the scan was stopped. */
 async function serviceChecks(ctx: Ctx, scan: Scan): Promise<void> {
-  for (const sc of SERVICE_CHECKS) {
+  for (const sc of udpServiceTests) {
     const t = await ctx.test(sc.test, `${sc.check.name}: checked on every open ${sc.service} port found.`)
     const applicable = scan.rows.filter((r) => r.state === 'open' && r.service === sc.service)
     for (const row of applicable)

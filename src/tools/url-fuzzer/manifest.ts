@@ -1,10 +1,10 @@
 // The URL Fuzzer's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { authenticationProblem } from '../lib/http/auth/markers.js'
 import { urlFuzzerParams } from './params.js'
 import { urlFuzzerChecks } from './checks.js'
 
-export const urlFuzzerManifest: ToolManifest<typeof urlFuzzerParams> = {
+export const urlFuzzerManifest: ToolManifest<typeof urlFuzzerParams> = defineManifest({
   id: 90,
   name: 'URL Fuzzer',
   description:
@@ -13,8 +13,5 @@ export const urlFuzzerManifest: ToolManifest<typeof urlFuzzerParams> = {
   // A marker the linear-time engine cannot run is refused here, naming it (a 400).
   validateParams: (p) => authenticationProblem(p.authentication),
   checks: urlFuzzerChecks,
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).urlFuzzer.run,
-}
+})

@@ -1,9 +1,9 @@
 // Find Virtual Hosts' manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { vhostFinderParams } from './params.js'
 import { vhostFinderChecks } from './checks.js'
 
-export const vhostFinderManifest: ToolManifest<typeof vhostFinderParams> = {
+export const vhostFinderManifest: ToolManifest<typeof vhostFinderParams> = defineManifest({
   id: 160,
   name: 'Find Virtual Hosts',
   description:
@@ -11,8 +11,5 @@ export const vhostFinderManifest: ToolManifest<typeof vhostFinderParams> = {
     "as Host to the target's address and reports the names that answer with a site of their own, internal-looking ones as findings.",
   params: vhostFinderParams,
   checks: vhostFinderChecks,
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).vhostFinder.run,
-}
+})

@@ -29,7 +29,7 @@ export const vhostFinder = defineTool(vhostFinderManifest, async (ctx) => {
   const p = ctx.params
   const signal = ctx.signal
   setMaxListeners(p.concurrency * 2 + 32, signal) // one abort listener per request in flight or waiting for its slot
-  const endpoints = await findEndpoints(ctx.net, ctx.target, p.ports, signal, (l) => ctx.log(l))
+  const endpoints = await findEndpoints(ctx, p.ports)
   if (signal.aborted) return
   if (!endpoints.length) throw new TargetUnreachableError(`${ctx.target.name}: no HTTP(S) endpoint on port ${p.ports.join(', ')}`)
   for (const e of endpoints) ctx.log(`endpoint ${e.scheme}://${e.host}:${e.port}`)

@@ -1,11 +1,11 @@
 // Website Recon's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { websiteReconParams } from './params.js'
 import { websiteReconChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
 import { compileCatalogue, FingerprintError, type RawEntry } from './data/catalogue.js'
 
-export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = {
+export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = defineManifest({
   id: 310,
   name: 'Website Recon',
   description:
@@ -13,11 +13,8 @@ export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = {
   params: websiteReconParams,
   validateParams: (p) => fingerprintsProblem(p.fingerprints),
   checks: [...websiteReconChecks, ...versionChecks],
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).websiteRecon.run,
-}
+})
 
 /** What is wrong with the user's catalogue entries (a bad pattern, a member of the wrong type), or undefined. */
 function fingerprintsProblem(entries: Record<string, unknown>): string | undefined {

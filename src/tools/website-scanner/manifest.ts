@@ -1,11 +1,11 @@
 // The Website Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { authenticationProblem } from '../lib/http/auth/markers.js'
 import { websiteParams } from './params.js'
 import { websiteScannerChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
 
-export const websiteScannerManifest: ToolManifest<typeof websiteParams> = {
+export const websiteScannerManifest: ToolManifest<typeof websiteParams> = defineManifest({
   id: 170,
   name: 'Website Scanner',
   description:
@@ -15,8 +15,5 @@ export const websiteScannerManifest: ToolManifest<typeof websiteParams> = {
   validateParams: (p) => authenticationProblem(p.authentication),
   // Known-vulnerable versions report the shared version checks (one vuln_id per CVE family).
   checks: [...websiteScannerChecks, ...versionChecks],
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).websiteScanner.run,
-}
+})

@@ -1,10 +1,10 @@
 // The WordPress Scanner's manifest: what the API reads without loading the scanner.
-import type { ToolManifest } from '../../toolkit/tool.js'
+import { defineManifest, type ToolManifest } from '../../toolkit/tool.js'
 import { wordpressParams } from './params.js'
 import { wordpressScannerChecks } from './checks.js'
 import { versionChecks } from '../lib/versions/checks.js'
 
-export const wordpressScannerManifest: ToolManifest<typeof wordpressParams> = {
+export const wordpressScannerManifest: ToolManifest<typeof wordpressParams> = defineManifest({
   id: 270,
   name: 'WordPress Scanner',
   description:
@@ -13,8 +13,5 @@ export const wordpressScannerManifest: ToolManifest<typeof wordpressParams> = {
   params: wordpressParams,
   // Core version problems report the shared version checks (cve.wordpress-*, eol.wordpress).
   checks: [...wordpressScannerChecks, ...versionChecks],
-  supportsMaxScanTime: true,
-  needs: {},
-  restartable: true,
   load: async () => (await import('./run.js')).wordpressScanner.run,
-}
+})

@@ -24,6 +24,11 @@ const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 export const randFrom = (chars: string, n: number) =>
   Array.from({ length: Math.max(0, Math.min(n, 4096)) }, () => chars[randomInt(chars.length)]).join('')
 
+/** rand_text_*(length, [bad chars]): `length` characters of `chars` less the bad ones. */
+const randText =
+  (name: string, chars: string): Fn =>
+  (a) => (arity(name, a, 1, 2), randFrom([...chars].filter((c) => !toStr(a[1] ?? '').includes(c)).join(''), int(a[0], 8)))
+
 /** MurmurHash3 x86 32-bit, seed 0, as a signed integer (favicon hashes: mmh3(base64_py(body))). */
 export const mmh3 = (data: Buffer): number => murmur3(data)
 
@@ -153,35 +158,9 @@ export const DSL_FUNCTIONS: Record<string, Fn> = {
   mmh3: s1('mmh3', (s) => String(mmh3(Buffer.from(s, 'latin1')))),
   rand_char: (a) => (arity('rand_char', a, 0, 1), randFrom(a[0] ? toStr(a[0]) : ALNUM, 1)),
   rand_base: (a) => (arity('rand_base', a, 1, 2), randFrom(a[1] ? toStr(a[1]) : ALNUM, int(a[0], 8))),
-  rand_text_alpha: (a) => (
-    arity('rand_text_alpha', a, 1, 2),
-    randFrom(
-      ALNUM.slice(0, 52)
-        .split('')
-        .filter((c) => !toStr(a[1] ?? '').includes(c))
-        .join(''),
-      int(a[0], 8),
-    )
-  ),
-  rand_text_alphanumeric: (a) => (
-    arity('rand_text_alphanumeric', a, 1, 2),
-    randFrom(
-      ALNUM.split('')
-        .filter((c) => !toStr(a[1] ?? '').includes(c))
-        .join(''),
-      int(a[0], 8),
-    )
-  ),
-  rand_text_numeric: (a) => (
-    arity('rand_text_numeric', a, 1, 2),
-    randFrom(
-      '0123456789'
-        .split('')
-        .filter((c) => !toStr(a[1] ?? '').includes(c))
-        .join(''),
-      int(a[0], 8),
-    )
-  ),
+  rand_text_alpha: randText('rand_text_alpha', ALNUM.slice(0, 52)),
+  rand_text_alphanumeric: randText('rand_text_alphanumeric', ALNUM),
+  rand_text_numeric: randText('rand_text_numeric', '0123456789'),
   rand_int: (a) => (arity('rand_int', a, 0, 2), randomInt(int(a[0], 0), Math.max(int(a[0], 0) + 1, int(a[1], 2 ** 31 - 1)))),
   rand_ip: () => `${randomInt(1, 224)}.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
   unix_time: (a) => (arity('unix_time', a, 0, 1), Math.floor(Date.now() / 1000) + int(a[0], 0)),

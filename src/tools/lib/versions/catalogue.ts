@@ -57,12 +57,27 @@ const str = (o: Record<string, unknown>, k: string, where: string): string => {
   return v
 }
 
+/** `o.versions`, checked to be a range in the grammar of version.ts. */
+function rangeOf(o: Record<string, unknown>, where: string): string {
+  const versions = str(o, 'versions', where)
+  parseRange(versions)
+  return versions
+}
+
+/** `v` as an object whose `product` is in the product vocabulary. */
+function productEntry(v: unknown, where: string): { entry: Record<string, unknown>; product: ProductKey } {
+  if (!isObject(v)) throw new CatalogueError(`${where} must be an object`)
+  const product = str(v, 'product', where)
+  if (!(product in PRODUCTS))
+    throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
+  return { entry: v, product: product as ProductKey }
+}
+
 function parseCve(v: unknown, where: string): CatalogueCve {
   if (!isObject(v)) throw new CatalogueError(`${where} must be an object`)
   const id = str(v, 'id', where)
   if (!/^CVE-\d{4}-\d{4,}$/.test(id)) throw new CatalogueError(`${where}.id is not a CVE id: ${id}`)
-  const versions = str(v, 'versions', where)
-  parseRange(versions)
+  const versions = rangeOf(v, where)
   const cvss = v.cvss
   if (typeof cvss !== 'number' || !(cvss > 0 && cvss <= 10)) throw new CatalogueError(`${where}.cvss must be a number in (0, 10]`)
   const vector = v.vector ?? null
@@ -74,12 +89,9 @@ function parseCve(v: unknown, where: string): CatalogueCve {
 /** Validates the catalogue's data (catalogue.json): throws CatalogueError naming the first problem. */
 export function parseCatalogue(json: unknown): Catalogue {
   if (!isObject(json) || !Array.isArray(json.families)) throw new CatalogueError('the catalogue must be an object with a "families" array')
-  const families = json.families.map((f, i): CveFamily => {
+  const families = json.families.map((raw, i): CveFamily => {
     const where = `families[${i}]`
-    if (!isObject(f)) throw new CatalogueError(`${where} must be an object`)
-    const product = str(f, 'product', where)
-    if (!(product in PRODUCTS))
-      throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
+    const { entry: f, product } = productEntry(raw, where)
     const cwe = str(f, 'cwe', where)
     if (!/^CWE-\d+$/.test(cwe)) throw new CatalogueError(`${where}.cwe is not a CWE id: ${cwe}`)
     if (!Array.isArray(f.cves) || !f.cves.length) throw new CatalogueError(`${where}.cves must be a non-empty array`)
@@ -87,7 +99,7 @@ export function parseCatalogue(json: unknown): Catalogue {
       throw new CatalogueError(`${where}.references must be an array of URLs`)
     return {
       id: str(f, 'id', where),
-      product: product as ProductKey,
+      product,
       cwe: cwe as `CWE-${number}`,
       title: str(f, 'title', where),
       description: str(f, 'description', where),
@@ -98,17 +110,13 @@ export function parseCatalogue(json: unknown): Catalogue {
     }
   })
   if (!Array.isArray(json.eol ?? [])) throw new CatalogueError('"eol" must be an array')
-  const eol = ((json.eol ?? []) as unknown[]).map((e, i): EolBranch => {
+  const eol = ((json.eol ?? []) as unknown[]).map((raw, i): EolBranch => {
     const where = `eol[${i}]`
-    if (!isObject(e)) throw new CatalogueError(`${where} must be an object`)
-    const product = str(e, 'product', where)
-    if (!(product in PRODUCTS))
-      throw new CatalogueError(`${where}.product "${product}" is not in the product vocabulary (services/products.ts)`)
-    const versions = str(e, 'versions', where)
-    parseRange(versions)
+    const { entry: e, product } = productEntry(raw, where)
+    const versions = rangeOf(e, where)
     const date = str(e, 'date', where)
     if (!/^\d{4}-\d{2}(-\d{2})?$/.test(date)) throw new CatalogueError(`${where}.date must be YYYY-MM-DD or YYYY-MM`)
-    return { product: product as ProductKey, branch: str(e, 'branch', where), versions, date, reference: str(e, 'reference', where) }
+    return { product, branch: str(e, 'branch', where), versions, date, reference: str(e, 'reference', where) }
   })
   return { families, eol }
 }

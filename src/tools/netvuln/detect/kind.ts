@@ -1,45 +1,23 @@
 // Which service checks apply to an open port, from tool 70's detection, the banner, then the usual port. Pure.
 import { bannerKind } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
+import { COMMON_SERVICE_NAMES, COMMON_SERVICE_PORTS } from '../../lib/services/service-kinds.js'
 
 export type Kind = 'ftp' | 'ssh' | 'smtp' | 'http' | 'redis' | 'memcached' | 'mongodb' | 'elasticsearch'
 
 const SERVICE_KINDS: Readonly<Record<string, Kind>> = {
-  ftp: 'ftp',
-  ssh: 'ssh',
-  smtp: 'smtp',
-  esmtp: 'smtp',
-  submission: 'smtp',
-  http: 'http',
-  https: 'http',
-  'http-alt': 'http',
-  'http-proxy': 'http',
-  'https-alt': 'http',
-  www: 'http',
-  redis: 'redis',
+  ...COMMON_SERVICE_NAMES,
   memcache: 'memcached',
   memcached: 'memcached',
   mongo: 'mongodb',
   mongod: 'mongodb',
-  mongodb: 'mongodb',
   elasticsearch: 'elasticsearch',
 }
 
 /** IANA/common ports, used only when detection named no service. */
 const PORT_KINDS: Readonly<Record<number, Kind>> = {
-  21: 'ftp',
-  22: 'ssh',
-  25: 'smtp',
-  587: 'smtp',
-  2525: 'smtp',
-  80: 'http',
-  443: 'http',
-  8000: 'http',
-  8080: 'http',
-  8443: 'http',
-  6379: 'redis',
+  ...COMMON_SERVICE_PORTS,
   11211: 'memcached',
-  27017: 'mongodb',
   27018: 'mongodb',
   9200: 'elasticsearch',
 }

@@ -1,52 +1,30 @@
 // Which login a port gets, from service detection, the banner, then the usual port. Pure.
 import { bannerKind } from '../../lib/services/banners.js'
 import type { DetectedService } from '../../lib/services/services.js'
+import { COMMON_SERVICE_NAMES, COMMON_SERVICE_PORTS } from '../../lib/services/service-kinds.js'
 import type { ServiceKind } from '../params.js'
 import { isSmtpGreeting } from './smtp.js'
 
 const NAMED: Readonly<Record<string, ServiceKind>> = {
-  ftp: 'ftp',
-  ssh: 'ssh',
+  ...COMMON_SERVICE_NAMES,
   telnet: 'telnet',
   mysql: 'mysql',
   mariadb: 'mysql',
   postgresql: 'postgresql',
   postgres: 'postgresql',
-  redis: 'redis',
-  mongodb: 'mongodb',
-  smtp: 'smtp',
   smtps: 'smtp',
-  submission: 'smtp',
-  esmtp: 'smtp',
-  http: 'http',
-  https: 'http',
-  'http-alt': 'http',
-  'http-proxy': 'http',
-  'https-alt': 'http',
-  www: 'http',
 }
 
 const BY_PORT: Readonly<Record<number, ServiceKind>> = {
-  21: 'ftp',
-  22: 'ssh',
+  ...COMMON_SERVICE_PORTS,
   23: 'telnet',
-  25: 'smtp',
-  80: 'http',
-  443: 'http',
   465: 'smtp',
-  587: 'smtp',
-  2525: 'smtp',
   3000: 'http',
   3306: 'mysql',
   5432: 'postgresql',
-  6379: 'redis',
-  8000: 'http',
-  8080: 'http',
   8081: 'http',
-  8443: 'http',
   8888: 'http',
   9090: 'http',
-  27017: 'mongodb',
 }
 
 function fromBanner(banner: string | null): ServiceKind | null {

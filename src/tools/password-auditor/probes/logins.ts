@@ -2,6 +2,7 @@
 // for the logins of known products), and one per mail server that offers AUTH in a mechanism the
 // auditor speaks. Each carries the attempter that tries one pair on it.
 import type { Egress } from '../../../toolkit/egress.js'
+import type { ScanContext } from '../../../toolkit/tool.js'
 import { urlHost } from '../../lib/http/url.js'
 import { loginSurfaces, type LoginSurface } from '../detect/http-login.js'
 import type { LoginRef } from '../detect/findings.js'
@@ -28,6 +29,9 @@ export interface Login extends LoginRef {
   accounts?: string
 }
 
+/** What finding the logins takes from the scan: its egress, its abort signal and its log. */
+type ScanIo = Pick<ScanContext, 'net' | 'signal' | 'log'>
+
 const LOGIN_WORDS = 'HTTP Basic/Digest, Tomcat, Jenkins, Grafana, phpMyAdmin'
 
 function webLoginOf(net: Egress, s: LoginSurface, port: number): Login {
@@ -36,24 +40,18 @@ function webLoginOf(net: Egress, s: LoginSurface, port: number): Login {
 }
 
 /** The AUTH login of a mail server, when it offers AUTH in a mechanism the auditor speaks (many MX servers offer none). */
-async function smtpLoginOf(
-  net: Egress,
-  host: string,
-  k: LoginService,
-  signal: AbortSignal,
-  log: (line: string) => void,
-): Promise<{ login: Login; clearText: boolean } | null> {
-  const t = { net, host, port: k.port, tls: k.tls }
-  const offer = await smtpAuthOffer(t, signal).catch((e: Error) => e.message)
+async function smtpLoginOf(ctx: ScanIo, host: string, k: LoginService): Promise<{ login: Login; clearText: boolean } | null> {
+  const t = { net: ctx.net, host, port: k.port, tls: k.tls }
+  const offer = await smtpAuthOffer(t, ctx.signal).catch((e: Error) => e.message)
   const where = `smtp on ${k.port}/tcp`
   if (typeof offer === 'string') {
-    log(`${where}: no AUTH to audit (${offer})`)
+    ctx.log(`${where}: no AUTH to audit (${offer})`)
     return null
   }
   const offered = offer.mechanisms.join(' ') || 'none'
   const mech = pickMechanism(offer.mechanisms)
   const tls = offer.tls === 'none' ? 'in clear text' : offer.tls === 'starttls' ? 'after STARTTLS' : 'over TLS'
-  log(`${where}: AUTH ${offered} ${tls}${mech ? `; AUTH ${mech} used` : '; no mechanism the auditor speaks, not audited'}`)
+  ctx.log(`${where}: AUTH ${offered} ${tls}${mech ? `; AUTH ${mech} used` : '; no mechanism the auditor speaks, not audited'}`)
   if (!mech) return null
   const login: Login = {
     service: 'smtp',
@@ -67,25 +65,20 @@ async function smtpLoginOf(
   return { login, clearText: offer.tls === 'none' }
 }
 
-export async function loginsOf(
-  net: Egress,
-  host: string,
-  services: readonly LoginService[],
-  signal: AbortSignal,
-  log: (line: string) => void,
-): Promise<Login[]> {
+export async function loginsOf(ctx: ScanIo, host: string, services: readonly LoginService[]): Promise<Login[]> {
+  const { net } = ctx
   const logins: Login[] = []
   const mail: Array<{ login: Login; clearText: boolean }> = []
   for (const k of services) {
     if (k.kind === 'http') {
       const base = `${k.tls ? 'https' : 'http'}://${urlHost(host)}:${k.port}/`
-      const surfaces = loginSurfaces(await fetchLoginPages(net, base, signal))
-      if (!surfaces.length) log(`${base}: no login found (${LOGIN_WORDS})`)
+      const surfaces = loginSurfaces(await fetchLoginPages(net, base, ctx.signal))
+      if (!surfaces.length) ctx.log(`${base}: no login found (${LOGIN_WORDS})`)
       for (const s of surfaces) logins.push(webLoginOf(net, s, k.port))
       continue
     }
     if (k.kind === 'smtp') {
-      const m = await smtpLoginOf(net, host, k, signal, log)
+      const m = await smtpLoginOf(ctx, host, k)
       if (m) mail.push(m)
       continue
     }

@@ -40,13 +40,16 @@ const DATABASES = new Set(['mysql', 'postgresql', 'mongodb', 'redis', 'memcached
 export const describePort = (p: Pick<OpenPort, 'port' | 'service' | 'product' | 'version'>) =>
   `${p.port}/tcp${p.service ? ` (${[p.service, p.product, p.version].filter(Boolean).join(' ')})` : ''}`
 
+/** A service that should not face the network, known by its name alone. */
+const serviceAnswers = (check: Check, service: string, label: string): RiskRule => ({
+  check,
+  needsDetection: false,
+  applies: (p) => p.service === service,
+  detail: (p) => `${label} answers on port ${describePort(p)}.`,
+})
+
 export const RISK_RULES: readonly RiskRule[] = [
-  {
-    check: telnetExposed,
-    needsDetection: false,
-    applies: (p) => p.service === 'telnet',
-    detail: (p) => `Telnet answers on port ${describePort(p)}.`,
-  },
+  serviceAnswers(telnetExposed, 'telnet', 'Telnet'),
   {
     check: ftpCleartext,
     needsDetection: false,
@@ -77,18 +80,8 @@ export const RISK_RULES: readonly RiskRule[] = [
     applies: (p) => DATABASES.has(p.service ?? ''),
     detail: (p) => `A database service answers on port ${describePort(p)}.`,
   },
-  {
-    check: rdpExposed,
-    needsDetection: false,
-    applies: (p) => p.service === 'rdp',
-    detail: (p) => `RDP answers on port ${describePort(p)}.`,
-  },
-  {
-    check: vncExposed,
-    needsDetection: false,
-    applies: (p) => p.service === 'vnc',
-    detail: (p) => `VNC answers on port ${describePort(p)}.`,
-  },
+  serviceAnswers(rdpExposed, 'rdp', 'RDP'),
+  serviceAnswers(vncExposed, 'vnc', 'VNC'),
   {
     check: smbExposed,
     needsDetection: false,

@@ -2,7 +2,7 @@
 // port that completes a TLS handshake (https) or answers HTTP (http).
 import { CONNECT_TIMEOUT_MS } from '../../../toolkit/timeouts.js'
 import type { Egress } from '../../../toolkit/egress.js'
-import type { ScanTarget } from '../../../toolkit/tool.js'
+import type { ScanContext } from '../../../toolkit/tool.js'
 import { stripBrackets, targetHost } from '../../../toolkit/ip.js'
 import { portOf, urlHost } from '../../lib/http/url.js'
 
@@ -16,12 +16,10 @@ export interface Endpoint {
 export const endpointUrl = (e: Endpoint, path = '/') => `${e.scheme}://${urlHost(e.host)}:${e.port}${path}`
 
 export async function findEndpoints(
-  net: Egress,
-  target: ScanTarget,
+  ctx: Pick<ScanContext, 'net' | 'target' | 'signal' | 'log'>,
   ports: readonly number[],
-  signal: AbortSignal,
-  log: (line: string) => void,
 ): Promise<Endpoint[]> {
+  const { net, target, signal } = ctx
   if (target.type === 'url' || /^https?:\/\//i.test(target.name)) {
     const u = new URL(target.name)
     return [{ scheme: u.protocol === 'https:' ? 'https' : 'http', host: stripBrackets(u.hostname), port: portOf(u) }]
@@ -32,7 +30,7 @@ export async function findEndpoints(
     if (signal.aborted) break
     const e = await probePort(net, host, port, signal)
     if (e) found.push(e)
-    else log(`${host}:${port}: neither HTTPS nor HTTP answers`)
+    else ctx.log(`${host}:${port}: neither HTTPS nor HTTP answers`)
   }
   return found
 }

@@ -3,37 +3,26 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { SecretParam } from '../../../../toolkit/params.js'
 
+// The schema pieces the kinds repeat.
+const httpUrl = (description: string) => Type.String({ pattern: '^https?://', maxLength: 2000, description })
+const marker = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 500, description }))
+const fieldName = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }))
+
 /** Members every kind shares: how to tell that the session is valid. */
 const check = {
   check_url: Type.Optional(
-    Type.String({
-      pattern: '^https?://',
-      maxLength: 2000,
-      description: 'A page that only answers as expected when logged in (default: the scanned URL, or the page the login lands on)',
-    }),
+    httpUrl('A page that only answers as expected when logged in (default: the scanned URL, or the page the login lands on)'),
   ),
-  success_marker: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 500, description: 'Text (or /regex/flags) present when logged in' }),
-  ),
-  failure_marker: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 500, description: 'Text (or /regex/flags) present when the login failed or the session ended' }),
-  ),
+  success_marker: marker('Text (or /regex/flags) present when logged in'),
+  failure_marker: marker('Text (or /regex/flags) present when the login failed or the session ended'),
 }
 
 const formLogin = Type.Object(
   {
     type: Type.Literal('form'),
-    login_url: Type.String({
-      pattern: '^https?://',
-      maxLength: 2000,
-      description: 'The page with the login form (its hidden fields, e.g. a CSRF token, are sent back)',
-    }),
-    username_field: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "Name of the user-name field (default 'username')" }),
-    ),
-    password_field: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "Name of the password field (default 'password')" }),
-    ),
+    login_url: httpUrl('The page with the login form (its hidden fields, e.g. a CSRF token, are sent back)'),
+    username_field: fieldName("Name of the user-name field (default 'username')"),
+    password_field: fieldName("Name of the password field (default 'password')"),
     username: Type.String({ maxLength: 500 }),
     password: SecretParam({ maxLength: 500 }),
     extra_fields: Type.Optional(
