@@ -1,5 +1,6 @@
 // `npm run bench -- api-load [--db sqlite:./.tmp/bench.db[,postgres://...]] [--duration 10] [--connections 50] [--runs 3] [--only POST,page]`
 // WARD_BENCH_LOG_LEVEL=info: Ward with its default request log (the benchmark's default is warn: no per-request lines).
+// WARD_FINDINGS_CACHE_MB=0: Ward without its findings page cache (what a list costs when its workspace has just changed).
 // Load of Ward's API on a seeded database (run `npm run bench -- seed --findings 1000000` first).
 // Ward runs as `node bin/ward.js serve` in a child process, a bare Fastify server returning a
 // constant JSON body runs in another child, and autocannon drives both from this process, so

@@ -20,7 +20,7 @@ export class FindingPages {
   hits = 0
   misses = 0
 
-  /** `maxChars`: the total length of the pages kept; the oldest go first. */
+  /** `maxChars`: the total length of the pages kept, the least recently used going first (0: none kept, none looked up). */
   constructor(
     private readonly db: Db,
     private readonly maxChars = 32 * 1024 * 1024,
@@ -28,6 +28,7 @@ export class FindingPages {
 
   /** `{"data":[...]}` of the user's list `f`, exactly as built from the database. */
   async json(userId: number, f: FindingFilter): Promise<string> {
+    if (this.maxChars === 0) return findingsPageJson(await listFindingArrays(this.db, userId, f))
     const v = await findingsVersion(this.db, userId, f)
     // No single workspace, or not a member: read and built each time (the answer is then as uncached).
     if (!v) return findingsPageJson(await listFindingArrays(this.db, userId, f))
@@ -37,6 +38,9 @@ export class FindingPages {
     const page = this.pages.get(key)
     if (page?.version === v.version) {
       this.hits++
+      // Most recently used last: the oldest go first when memory runs short.
+      this.pages.delete(key)
+      this.pages.set(key, page)
       return page.json
     }
     this.misses++

@@ -22,6 +22,8 @@ export interface Config {
   maxTargetsDefault: number
   /** How long an authenticated key is trusted without asking the database again (0 = always ask). */
   authCacheMs: number
+  /** Memory for finished findings pages served again while unchanged (WARD_FINDINGS_CACHE_MB; 0: none). */
+  findingsCacheMb: number
   scanHardLimitMin: number
   workerConcurrency: number
   userMaxRunning: number
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: (env.WARD_RATE_LIMIT ?? 'on') !== 'off',
     },
     authCacheMs: int(env, 'WARD_AUTH_CACHE_MS', 1000, 0, 60000),
+    findingsCacheMb: int(env, 'WARD_FINDINGS_CACHE_MB', 32, 0, 65536),
     maxTargetsDefault: int(env, 'WARD_MAX_TARGETS', 10000, 1, 1e9),
     scanHardLimitMin: int(env, 'WARD_SCAN_HARD_LIMIT_MIN', 1440, 1, 100000),
     workerConcurrency,

@@ -12,6 +12,7 @@ import { listFindingArrays, type FindingFilter } from '../../src/store/findings.
 import { findingsPageJson } from '../../src/reports/finding-json.js'
 import { addMember, removeMember } from '../../src/store/members.js'
 import { compactFindingsChanges, findingsVersion } from '../../src/store/findings-version.js'
+import { FindingPages } from '../../src/api/finding-pages.js'
 
 let w: TestWard
 let findingReads = 0
@@ -116,6 +117,32 @@ describe(`findings pages kept in memory (${TEST_BACKEND})`, () => {
     assert.equal(await removeMember(w.h.db, w.userId, w.workspaceId, mallory.userId), 'done')
     assert.equal(await body(f, mallory.key), '{"data":[]}', 'access ends at once')
     assert.equal(await body({ workspaceId: w.workspaceId, limit: 100, page: 1 }, mallory.key), '{"data":[]}')
+  })
+
+  test('the memory budget: least recently used pages go first; 0 keeps none and reads every time', async () => {
+    const target = (await w.req('POST', '/api/v2/targets', { form: { name: 'budget.example' } })).json().data.created_id as number
+    const scan = await w.req('POST', '/api/v2/scans', { body: { tool_id: 9001, target_id: target, tool_params: { steps: 5, step_ms: 1 } } })
+    assert.equal(scan.statusCode, 201, scan.body)
+    await waitForScan(w, scan.json().data.created_id, finished)
+    const a: FindingFilter = { targetId: target, limit: 1, page: 1 }
+    const b: FindingFilter = { targetId: target, limit: 1, page: 2 }
+    const c: FindingFilter = { targetId: target, limit: 1, page: 3 }
+    const [sa, sb, sc] = await Promise.all([a, b, c].map(async (f) => (await new FindingPages(w.h.db).json(w.userId, f)).length))
+    assert.ok(Math.min(sa!, sb!, sc!) > '{"data":[]}'.length, 'three pages of one finding each')
+    // Room for any two of the three pages, not for all three.
+    const pages = new FindingPages(w.h.db, Math.max(sa! + sb!, sa! + sc!, sb! + sc!))
+    for (const f of [a, b, a, c]) await pages.json(w.userId, f)
+    assert.deepEqual([pages.hits, pages.misses], [1, 3])
+    await pages.json(w.userId, a)
+    assert.deepEqual([pages.hits, pages.misses], [2, 3], 'a, used last before c came, stayed')
+    await pages.json(w.userId, b)
+    assert.deepEqual([pages.hits, pages.misses], [2, 4], 'b, the least recently used, went')
+
+    const none = new FindingPages(w.h.db, 0)
+    const reads = findingReads
+    assert.equal(await none.json(w.userId, a), await none.json(w.userId, a))
+    assert.equal(findingReads, reads + 2, 'each read built from the database')
+    assert.deepEqual([none.hits, none.misses], [0, 0])
   })
 
   test('the change-count triggers exist on both tables for every write', async () => {

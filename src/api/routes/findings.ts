@@ -22,7 +22,7 @@ const doc = routeDoc('findings')
 
 export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
-  const pages = new FindingPages(db)
+  const pages = new FindingPages(db, app.ward.config.findingsCacheMb * 1024 * 1024)
 
   app.get('/findings', {
     schema: {
