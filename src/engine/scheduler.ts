@@ -1,12 +1,14 @@
 // The scheduler of the worker role: fires due schedules (store/schedules.ts claims each slot
 // exactly once across workers) and wakes the claim loop for the scans it queued. Once a minute it
-// also re-opens accepted risks whose expiry date has passed. The clock is
+// also re-opens accepted risks whose expiry date has passed, and on PostgreSQL it folds the findings
+// change rows (store/findings-version.ts). The clock is
 // injectable so tests can move time without waiting for it.
 import type { Logger } from 'pino'
 import type { Db } from '../store/db.js'
 import { claimDueSchedule, type ClaimOptions, type FiredRun } from '../store/schedules.js'
 import { publish } from '../store/notify.js'
 import { reopenExpiredAcceptances } from '../store/finding-history.js'
+import { foldFindingsChanges } from '../store/findings-version.js'
 
 /** How often expired acceptances are looked for: they expire by the day. */
 const ACCEPTANCE_SWEEP_MS = 60_000
@@ -47,6 +49,16 @@ export function startScheduler(o: SchedulerOptions, autostart = true): Scheduler
     }
   }
 
+  // PostgreSQL appends a row per write to a workspace's findings (migration 031); folded here, off
+  // the read path.
+  const foldChanges = async () => {
+    try {
+      await foldFindingsChanges(o.db)
+    } catch (e) {
+      o.log.error({ err: e }, 'folding findings changes failed')
+    }
+  }
+
   const tick = async (): Promise<FiredRun[]> => {
     const fired: FiredRun[] = []
     try {
@@ -65,6 +77,7 @@ export function startScheduler(o: SchedulerOptions, autostart = true): Scheduler
     }
     if (fired.some((r) => r.scanIds.length)) publish({ type: 'queued' })
     if (!closing) await sweepAcceptances()
+    if (!closing && o.dbKind === 'postgres') await foldChanges()
     return fired
   }
   const loop = () => {

@@ -1,7 +1,7 @@
 // Findings reads. Tenancy: a finding is visible when the caller belongs to its workspace.
 import { selectPreparedArrays, type Arg, type Db } from './db.js'
 import { memberOf, memberWorkspaces, type Role } from './members.js'
-import type { ExpressionBuilder } from 'kysely'
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely'
 import type { Database, FindingGroupColumns, FindingRow } from './schema.js'
 
 /**
@@ -58,6 +58,25 @@ export function groupColumns(eb: ExpressionBuilder<Database, 'findings'>) {
   ]
 }
 
+/**
+ * groupColumns' four columns by one probe of the group per finding (a left join on its unique key)
+ * instead of four subqueries: for the API's hot reads, where they are a quarter of a list's database
+ * time. Use with `joinGroup`.
+ */
+const GROUP_JOIN_COLUMNS = [
+  'grp.first_seen as group_first_seen',
+  'grp.last_seen as group_last_seen',
+  'grp.state as group_state',
+  'grp.regression as group_regression',
+] as const
+
+const joinGroup = <O>(q: SelectQueryBuilder<Database, 'findings', O>) =>
+  q.leftJoin('finding_groups as grp', (j) =>
+    j.onRef('grp.workspace_id', '=', 'findings.workspace_id').onRef('grp.dedup_key', '=', 'findings.dedup_key'),
+  )
+
+const RESOURCE_COLUMNS = FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const)
+
 export interface FindingFilter {
   workspaceId?: number
   targetId?: number
@@ -94,9 +113,9 @@ export function listFindingArrays(db: Db, userId: number, f: FindingFilter): Pro
     db,
     shape,
     (arg) =>
-      findingsQuery(db, arg<number>(0), shapeOf(f, arg), arg<number>(8), arg<number>(9))
-        .select(FINDING_RESOURCE_COLUMNS.map((c) => `findings.${c}` as const))
-        .select(groupColumns),
+      joinGroup(findingsQuery(db, arg<number>(0), shapeOf(f, arg), arg<number>(8), arg<number>(9)))
+        .select(RESOURCE_COLUMNS)
+        .select(GROUP_JOIN_COLUMNS),
     values,
   )
 }
@@ -118,11 +137,10 @@ function shapeOf(f: FindingFilter, arg: Arg): FindingFilter {
 
 export async function getFindingArray(db: Db, userId: number, id: number): Promise<unknown[] | null> {
   const build = (arg: Arg) =>
-    db
-      .selectFrom('findings')
-      .select([...FINDING_RESOURCE_COLUMNS])
-      .select(groupColumns)
-      .where('id', '=', arg<number>(0))
+    joinGroup(db.selectFrom('findings'))
+      .select(RESOURCE_COLUMNS)
+      .select(GROUP_JOIN_COLUMNS)
+      .where('findings.id', '=', arg<number>(0))
       .where(memberOf('findings.workspace_id', arg<number>(1)))
   return (await selectPreparedArrays(db, 'getFindingArray', build, [id, userId]))[0] ?? null
 }

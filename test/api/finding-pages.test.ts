@@ -205,19 +205,22 @@ describe(`findings pages kept in memory (${TEST_BACKEND})`, () => {
           (await sql<{ n: string }>`SELECT count(*) AS n FROM findings_changes WHERE workspace_id = ${w.workspaceId}`.execute(w.h.db))
             .rows[0]!.n,
         )
-      assert.ok((await rowsOf()) > 70)
-      assert.equal(await compactFindingsChanges(w.h.db, w.workspaceId), true)
+      // The worker's scheduler may be folding too (then this fold waits its turn: it skips, and tries again).
+      let folded = false
+      for (let i = 0; i < 100 && !folded; i++) folded = await compactFindingsChanges(w.h.db, w.workspaceId)
+      assert.ok(folded)
+      assert.equal(await rowsOf(), 1, "one row of the sum (the open writer's row is not visible yet)")
       assert.equal(await version(), mid, 'folding keeps the sum')
       release()
       await first
       assert.equal(await rowsOf(), 2, 'the folded row and the late writer')
       assert.equal(BigInt(await version()), BigInt(mid) + 1n, 'the late commit counts')
-      // A reader that finds the rows piled up folds them in the background.
+      // The worker's scheduler folds rows that piled up; a read stays one query.
       for (let i = 0; i < 70; i++) await touch(w.h.db, ids[0]!)
       const piled = await version()
       assert.equal((await findingsVersion(w.h.db, w.userId, { targetId: target, limit: 1, page: 1 }))?.version, piled)
-      for (let i = 0; i < 100 && (await rowsOf()) > 1; i++) await new Promise((r) => setTimeout(r, 50))
-      assert.equal(await rowsOf(), 1, 'folded by the reader')
+      for (let i = 0; i < 200 && (await rowsOf()) > 1; i++) await new Promise((r) => setTimeout(r, 50))
+      assert.equal(await rowsOf(), 1, 'folded by the worker')
       assert.equal(await version(), piled)
     })
 })

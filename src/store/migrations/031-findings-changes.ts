@@ -7,7 +7,7 @@
 // The count is the sum of `weight` over the workspace's rows of `findings_changes`. On PostgreSQL a
 // write APPENDS a row: concurrent writers never wait for one another there (a single counter row per
 // workspace, updated by every writer, deadlocked two transactions writing findings in opposite
-// orders). Readers compact the rows now and then into one row of their sum (store/findings-version.ts),
+// orders). The worker folds the rows now and then into one row of their sum (store/findings-version.ts),
 // which leaves the sum unchanged. SQLite has one writer at a time, so there a write adds 1 to the
 // workspace's single row.
 import { sql, type Kysely } from 'kysely'
