@@ -108,7 +108,11 @@ export async function userSet(c: AdminContext, o: { user?: string; maxTargets?: 
   if (!(await setUserLimits(c.h.db, userId, { maxTargets, licenseExpires: lic }))) throw new UsageError(`user ${userId} does not exist`)
   if (o.admin !== undefined) await setUserAdmin(c.h.db, userId, o.admin, { by: null, actor: SYSTEM_ACTOR })
   c.out(
-    `user ${userId}:${maxTargets !== undefined ? ` max targets ${maxTargets}` : ''}${lic !== undefined ? ` licence expires ${lic ?? 'never'}` : ''}${o.admin !== undefined ? (o.admin ? ' instance admin' : ' not an instance admin') : ''}`,
+    `user ${userId}:${[
+      maxTargets !== undefined ? ` max targets ${maxTargets}` : '',
+      lic !== undefined ? ` licence expires ${lic ?? 'never'}` : '',
+      o.admin !== undefined ? (o.admin ? ' instance admin' : ' not an instance admin') : '',
+    ].join('')}`,
   )
 }
 
@@ -178,7 +182,9 @@ async function keyToRevoke({ h }: AdminContext, id: string | undefined, p: strin
   if (!matches.length) throw new UsageError(`no active key starts with ${p!.slice(0, 12)}`)
   if (matches.length > 1)
     throw new UsageError(
-      `${p} matches ${matches.length} active keys: ${matches.map((k) => `id ${k.id} (${k.key_prefix}…, user ${k.user_id} ${k.user_name})`).join(', ')}; give more characters or --key-id`,
+      `${p} matches ${matches.length} active keys: ${matches
+        .map((k) => `id ${k.id} (${k.key_prefix}…, user ${k.user_id} ${k.user_name})`)
+        .join(', ')}; give more characters or --key-id`,
     )
   return matches[0]!
 }
@@ -200,7 +206,8 @@ export async function keyRevoke(c: AdminContext, o: { keyId?: string; keyPrefix?
           },
   )
   c.out(
-    `revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; API processes stop accepting it within WARD_AUTH_CACHE_MS`,
+    `revoked 1 key: id ${target.id} (${target.key_prefix}…) of user ${target.user_id} ${target.user_name}; ` +
+      'API processes stop accepting it within WARD_AUTH_CACHE_MS',
   )
 }
 

@@ -24,7 +24,9 @@ export async function kevImport({ h, out }: AdminContext, file: string) {
   for (const c of cves) kev.add(c)
   const flagged = await flagKevFindings(h.db, (cves) => isInKev(cves, kev))
   out(
-    `imported ${total} CVE ids from the KEV feed (${added} new)\nflagged ${flagged} existing finding(s) as in the CISA catalogue\nrunning workers pick the new list up when they restart`,
+    `imported ${total} CVE ids from the KEV feed (${added} new)\n` +
+      `flagged ${flagged} existing finding(s) as in the CISA catalogue\n` +
+      'running workers pick the new list up when they restart',
   )
 }
 
@@ -125,9 +127,12 @@ export async function templatesList({ h, out }: AdminContext, o: { tags?: string
 export async function templatesRemove({ h, out }: AdminContext, ids: string[]) {
   const sources = await templateSources(h.db, ids)
   const shipped = ids.filter((id) => sources.get(id) === 'shipped')
+  const them = shipped.length === 1 ? 'it' : 'them'
   if (shipped.length)
     throw new UsageError(
-      `${shipped.join(', ')} ${shipped.length === 1 ? 'is' : 'are'} shipped with Ward and cannot be removed: leave ${shipped.length === 1 ? 'it' : 'them'} out of a scan with tool_params.templates.exclude_ids, or import a template of the same id to replace ${shipped.length === 1 ? 'it' : 'them'}; nothing was removed`,
+      `${shipped.join(', ')} ${shipped.length === 1 ? 'is' : 'are'} shipped with Ward and cannot be removed: ` +
+        `leave ${them} out of a scan with tool_params.templates.exclude_ids, ` +
+        `or import a template of the same id to replace ${them}; nothing was removed`,
     )
   const removed = await removeTemplates(h.db, ids)
   // An imported template that replaced a shipped one leaves the shipped one in its place.

@@ -123,7 +123,8 @@ async function showFirstKey(db: Db, cfg: Config, log: Logger, web?: string) {
   const link = web ? await firstPasswordLink(db) : null
   if (link)
     process.stdout.write(
-      `\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n    ${web}/set-password/${link.token}\n\n`,
+      `\nOpen this link to set the password of the web interface's first user, "${link.name}" (one use, valid 24 hours):\n\n` +
+        `    ${web}/set-password/${link.token}\n\n`,
     )
 }
 

@@ -44,7 +44,9 @@ export function guessableReason(password: string): string | null {
   const unleet = lower.replace(/[013457@$!]/g, (c) => LEET[c]!).replace(/[\W_]+$/g, '')
   for (const v of [lower, core, unleet, unleet.replace(/i+$/, '')]) {
     if (v.length >= 3 && list.has(v))
-      return `it is ${v === lower ? '' : 'made from '}one of the most common passwords${v === lower ? '' : ' (digits, symbols or look-alike characters added)'}, which attackers try first`
+      return v === lower
+        ? 'it is one of the most common passwords, which attackers try first'
+        : 'it is made from one of the most common passwords (digits, symbols or look-alike characters added), which attackers try first'
   }
   if (/^(.{1,4})\1+$/.test(lower)) return 'it repeats the same few characters, which attackers try first'
   if (KEYBOARD_RUNS.some((run) => run.includes(lower) || [...run].reverse().join('').includes(lower)))

@@ -71,7 +71,9 @@ function returnedOutcome(t: TestTally | undefined): { state: ScanState; message:
     if (blocked) return { state: 'failed to start', message: t.notes.find((n) => n.message.includes(BLOCKED_WORDS))!.message }
     return {
       state: 'connection error',
-      message: `No test ran to a result (${t.total === 1 ? 'the only test errored or was skipped' : `all ${t.total} tests errored or were skipped`}): ${notesWords(t)}`,
+      message: `No test ran to a result (${
+        t.total === 1 ? 'the only test errored or was skipped' : `all ${t.total} tests errored or were skipped`
+      }): ${notesWords(t)}`,
     }
   }
   if (t.notRun > 0) return { state: 'finished', message: `${t.notRun} of ${t.total} tests could not run: ${notesWords(t)}` }

@@ -49,7 +49,8 @@ export async function runScan(deps: RunScanDeps, scan: ScanRow, controller: Abor
   if (scan.attempts > 1) {
     // The ScanContext is not made yet: this line goes straight to the log, before the tool's own.
     await appendLogs(deps.db, scan.id, [
-      `Attempt ${scan.attempts} of ${deps.config.scanMaxAttempts}: the tool starts again; the tests, findings and log lines of earlier attempts are kept, and a finding reported again updates the one kept`,
+      `Attempt ${scan.attempts} of ${deps.config.scanMaxAttempts}: the tool starts again; ` +
+        'the tests, findings and log lines of earlier attempts are kept, and a finding reported again updates the one kept',
     ]).catch(() => {})
   }
   const run = await runTool(deps, scan, controller.signal)

@@ -63,7 +63,9 @@ export async function egressForScan(
   if (tool.needs.udp && !egress.carriesUdp) {
     await egress.close().catch(() => {})
     throw new ToolStartError(
-      `${tool.name} needs UDP, which ${label} cannot carry: ${profile.type === 'socks5' ? 'Ward tunnels only TCP through SOCKS5' : 'an HTTP CONNECT proxy tunnels only TCP'}; scan without a VPN profile (vpn_profile_uuid: null) or use a TCP tool`,
+      `${tool.name} needs UDP, which ${label} cannot carry: ${
+        profile.type === 'socks5' ? 'Ward tunnels only TCP through SOCKS5' : 'an HTTP CONNECT proxy tunnels only TCP'
+      }; scan without a VPN profile (vpn_profile_uuid: null) or use a TCP tool`,
     )
   }
   const timeout = AbortSignal.timeout(EGRESS_CHECK_TIMEOUT_MS + 1000)

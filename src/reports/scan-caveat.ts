@@ -23,7 +23,9 @@ export function scanCaveat(s: CaveatScan, t: TestCounts, findings: number): stri
   if (t.total > 0 && t.ran === 0)
     return `No test ran to a result: the scan ended “${ended}”${findings ? '' : ', so having no findings says nothing about the target'}.`
   if (ended !== 'finished')
-    return `The scan ended “${ended}” before it was complete: ${t.ran} of ${t.total} tests ran to a result${findings ? '' : ', so having no findings does not mean nothing is wrong'}.`
+    return `The scan ended “${ended}” before it was complete: ${t.ran} of ${t.total} tests ran to a result${
+      findings ? '' : ', so having no findings does not mean nothing is wrong'
+    }.`
   if (t.ran < t.total)
     return `${t.total - t.ran} of ${t.total} tests could not run (see the tests): what they check is not covered by this scan.`
   return null

@@ -38,3 +38,17 @@ export function qs(q: Record<string, string | number | boolean | undefined | nul
   const s = p.toString()
   return s ? `?${s}` : ''
 }
+
+/** ` selected` on the chosen `<option>`. */
+export const selectedIf = (on: boolean | undefined) => (on ? html` selected` : '')
+
+/** ` checked` on a ticked checkbox. */
+export const checkedIf = (on: boolean | undefined) => (on ? html` checked` : '')
+
+/** One `<option>` of a `<select>`. */
+export const option = (value: string | number, label: Part, chosen: boolean) =>
+  html`<option value="${value}"${selectedIf(chosen)}>${label}</option>`
+
+/** A table's head row; a cell given as SafeHtml is a whole `<th …>` (one with a class), text is a plain `<th>`. */
+export const tableHead = (...cells: (string | SafeHtml)[]) =>
+  html`<thead><tr>${cells.map((c) => (c instanceof SafeHtml ? c : html`<th>${c}</th>`))}</tr></thead>`

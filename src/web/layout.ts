@@ -54,15 +54,23 @@ ${o.chart ? html`<link rel="stylesheet" href="${assetUrl('uPlot.min.css')}"><scr
   <a class="brand" href="/">Ward</a>
   ${
     u
-      ? html`<nav aria-label="Main">${NAV.filter(([s]) => s !== 'users' || u.isAdmin).map(([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
+      ? html`<nav aria-label="Main">${NAV.filter(([s]) => s !== 'users' || u.isAdmin).map(
+          ([s, href, label]) => html`<a href="${href}"${o.section === s ? html` aria-current="page"` : ''}>${label}</a>`,
+        )}</nav>
   <div class="right">
     ${
       o.workspace !== undefined
-        ? html`<span class="ws">Workspace: <strong data-testid="active-workspace">${o.workspace.activeName}</strong>${o.workspace.active ? html` <span class="badge" data-testid="active-role" title="Your role in this workspace">${o.workspace.active.role}</span>` : ''}</span>`
+        ? html`<span class="ws">Workspace: <strong data-testid="active-workspace">${o.workspace.activeName}</strong>${
+            o.workspace.active
+              ? html` <span class="badge" data-testid="active-role" title="Your role in this workspace">${o.workspace.active.role}</span>`
+              : ''
+          }</span>`
         : ''
     }
     <span class="ws">${u.name}</span>
-    <form class="inline" method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${u.csrf}"><button class="link small" type="submit">Sign out</button></form>
+    <form class="inline" method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${u.csrf}">${[
+      html`<button class="link small" type="submit">Sign out</button></form>`,
+    ]}
   </div>`
       : ''
   }
@@ -78,3 +86,10 @@ ${body}
 
 /** The hidden CSRF field every form of a signed-in page carries. */
 export const csrfField = (req: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${req.webUser?.csrf ?? ''}">`
+
+/** A form of one button that posts to `action` with the CSRF field; `confirm` makes the page ask first. */
+export const postButton = (req: FastifyRequest, action: string, label: string | SafeHtml, o: { cls: string; confirm?: string }) =>
+  html`<form class="inline" method="post" action="${action}"${o.confirm ? html` data-confirm="${o.confirm}"` : ''}>${[
+    csrfField(req),
+    html`<button class="${o.cls}" type="submit">${label}</button></form>`,
+  ]}`

@@ -1,7 +1,7 @@
 // A form for a tool's tool_params, generated from its JSON schema (the same one GET /tools shows and
 // POST /scans validates against), and the way back from form fields to a tool_params object. A new
 // tool parameter therefore appears on the page without page code.
-import { html, type SafeHtml } from './html.js'
+import { checkedIf, html, option, type SafeHtml } from './html.js'
 
 export interface JsonSchema {
   type?: string | string[]
@@ -35,8 +35,15 @@ export function paramsFields(
   values?: Record<string, unknown>,
   idTag = '',
 ): SafeHtml {
-  return html`${Object.entries(schema.properties ?? {}).map(([name, s]) => field(toolId, [...path, name], valued(s, values, name), values && isPlainObject(values[name]) ? (values[name] as Record<string, unknown>) : undefined, values !== undefined && values[name] !== undefined, idTag))}`
+  return html`${Object.entries(schema.properties ?? {}).map(([name, s]) => {
+    const members = values && isPlainObject(values[name]) ? (values[name] as Record<string, unknown>) : undefined
+    return field(toolId, [...path, name], valued(s, values, name), members, values !== undefined && values[name] !== undefined, idTag)
+  })}`
 }
+
+/** A labelled form field: the label, its control, then what follows the control (help lines). */
+const labelled = (id: string, title: string, control: SafeHtml, ...after: (SafeHtml | '')[]) =>
+  html`<div class="field"><label for="${id}">${title}</label>${control}${after}</div>`
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 /** The schema with the earlier value as its default (objects are filled member by member). */
@@ -53,10 +60,13 @@ function field(toolId: number, path: string[], s: JsonSchema, values?: Record<st
   if (s.type === 'boolean') {
     const on = s.default === true
     // The hidden field says the box was on the form, so an unticked box means false rather than "not given".
-    return html`<div class="field"><input type="hidden" name="${name}" value="false"><label><input type="checkbox" id="${id}" name="${name}" value="true"${on ? html` checked` : ''}> ${title}</label>${help}</div>`
+    return html`<div class="field"><input type="hidden" name="${name}" value="false">${[
+      html`<label><input type="checkbox" id="${id}" name="${name}" value="true"${checkedIf(on)}> ${title}</label>${help}</div>`,
+    ]}`
   }
   if (isEnum(s)) {
-    return html`<div class="field"><label for="${id}">${title}</label><select id="${id}" name="${name}">${consts(s).map((c) => html`<option value="${c}"${c === String(s.default) ? html` selected` : ''}>${c}</option>`)}</select>${help}</div>`
+    const options = consts(s).map((c) => option(c, c, c === String(s.default)))
+    return labelled(id, title, html`<select id="${id}" name="${name}">${options}</select>`, help)
   }
   if (s.type === 'integer' || s.type === 'number') {
     // One help line: what it is, then its range.
@@ -65,7 +75,9 @@ function field(toolId: number, path: string[], s: JsonSchema, values?: Record<st
         ? `${s.minimum ?? ''} to ${s.maximum ?? ''}${s.default === undefined ? ', empty: the tool decides' : ''}`
         : ''
     const line = [s.description, range && (s.description ? `(${range})` : range)].filter(Boolean).join(' ')
-    return html`<div class="field"><label for="${id}">${title}</label><input type="number" id="${id}" name="${name}" value="${shownDefault(s.default)}"${s.minimum !== undefined ? html` min="${s.minimum}"` : ''}${s.maximum !== undefined ? html` max="${s.maximum}"` : ''}>${line ? html`<small>${line}</small>` : ''}</div>`
+    const bounds = [s.minimum !== undefined ? html` min="${s.minimum}"` : '', s.maximum !== undefined ? html` max="${s.maximum}"` : '']
+    const input = html`<input type="number" id="${id}" name="${name}" value="${shownDefault(s.default)}"${bounds}>`
+    return labelled(id, title, input, line ? html`<small>${line}</small>` : '')
   }
   if (isObjectUnion(s)) return unionFields(toolId, path, s, id, name, title, given)
   if (isObjectList(s)) {
@@ -73,18 +85,20 @@ function field(toolId: number, path: string[], s: JsonSchema, values?: Record<st
     const members = Object.keys(s.items?.properties ?? {})
       .map((k) => `"${k}": …`)
       .join(', ')
-    return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="2" autocomplete="off" spellcheck="false" placeholder='[{${members}}]'></textarea>${help}<small>JSON: a list of {${members}}</small></div>`
+    const input = html`<textarea id="${id}" name="${name}" rows="2" autocomplete="off" spellcheck="false" placeholder='[{${members}}]'></textarea>`
+    return labelled(id, title, input, help, html`<small>JSON: a list of {${members}}</small>`)
   }
   if (s.type === 'array' || s.anyOf) {
     // How to write a list is said once above the parameters; a field adds only its named choices.
     const choices = consts(s)
     const hint = choices.length && !s.description ? html`<small>${choices.join(' or ')}, or a list</small>` : ''
-    return html`<div class="field"><label for="${id}">${title}</label><textarea id="${id}" name="${name}" rows="2">${shownDefault(s.default)}</textarea>${help}${hint}</div>`
+    return labelled(id, title, html`<textarea id="${id}" name="${name}" rows="2">${shownDefault(s.default)}</textarea>`, help, hint)
   }
   // A credential is typed, never shown: no value is ever written back into the page.
+  const maxLength = s.maxLength ? html` maxlength="${s.maxLength}"` : ''
   if (s.writeOnly)
-    return html`<div class="field"><label for="${id}">${title}</label><input type="password" id="${id}" name="${name}" autocomplete="new-password"${s.maxLength ? html` maxlength="${s.maxLength}"` : ''}>${help}</div>`
-  return html`<div class="field"><label for="${id}">${title}</label><input type="text" id="${id}" name="${name}" value="${shownDefault(s.default)}"${s.maxLength ? html` maxlength="${s.maxLength}"` : ''}>${help}</div>`
+    return labelled(id, title, html`<input type="password" id="${id}" name="${name}" autocomplete="new-password"${maxLength}>`, help)
+  return labelled(id, title, html`<input type="text" id="${id}" name="${name}" value="${shownDefault(s.default)}"${maxLength}>`, help)
 }
 
 const lastOf = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[v.length - 1] ?? '') : (v ?? ''))
@@ -104,15 +118,24 @@ const formable = (o: JsonSchema): JsonSchema => ({
 function unionFields(toolId: number, path: string[], s: JsonSchema, id: string, name: string, title: string, given: boolean): SafeHtml {
   const kinds = (s.anyOf ?? []).filter((o) => kindOf(o))
   const kept = given
-    ? html`<small data-kept="${path.join('.')}">Kept from the earlier scan (its secrets stay sealed): leave "keep" chosen to keep it, or choose a kind to replace it.</small>`
+    ? html`<small data-kept="${path.join('.')}">${[
+        html`Kept from the earlier scan (its secrets stay sealed): leave "keep" chosen to keep it, or choose a kind to replace it.`,
+      ]}</small>`
     : ''
+  const options = kinds.map((o) => html`<option value="${kindOf(o)}">${kindOf(o)}</option>`)
   return html`<fieldset class="union"><legend>${title}</legend>${s.description ? html`<small>${s.description}</small>` : ''}${kept}
-<div class="field"><label for="${id}-type">Kind</label><select id="${id}-type" name="${name}.type"><option value="">${given ? "keep the earlier scan's" : 'none'}</option>${kinds.map((o) => html`<option value="${kindOf(o)}">${kindOf(o)}</option>`)}</select></div>
+<div class="field"><label for="${id}-type">Kind</label><select id="${id}-type" name="${name}.type">${[
+    html`<option value="">${given ? "keep the earlier scan's" : 'none'}</option>`,
+    options,
+  ]}</select></div>
 ${kinds.map((o) => html`<div data-show-if="${id}-type=${kindOf(o)}" hidden>${paramsFields(toolId, formable(o), path, undefined, `-${kindOf(o)}`)}</div>`)}
 </fieldset>`
 }
 
-/** Form fields → tool_params, typed by the schema. Empty fields are left out (the schema's default applies); values that do not fit stay text, so validation names them. */
+/**
+ * Form fields → tool_params, typed by the schema. Empty fields are left out (the schema's default
+ * applies); values that do not fit stay text, so validation names them.
+ */
 export function paramsFromForm(toolId: number, schema: JsonSchema, form: Record<string, string | string[]>): Record<string, unknown> {
   const prefix = `p.${toolId}.`
   const out: Record<string, unknown> = {}

@@ -145,8 +145,10 @@ async function webScope(app: FastifyInstance, ctx: WebContext) {
 }
 
 /** The CSP of pages answered outside the web scope (the 404 page): the same rules helmet sets. */
-const PLAIN_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+const PLAIN_CSP = [
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'",
+  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+].join('; ')
 
 /** The 404 page for browsers, with the navigation when the request carries a live session. */
 function notFoundPage(ctx: WebContext) {
@@ -159,7 +161,8 @@ function notFoundPage(ctx: WebContext) {
       .header('x-frame-options', 'DENY')
       .header('permissions-policy', PERMISSIONS_POLICY)
       .header('cache-control', 'no-store')
-    const body = html`<h1>Not found</h1><p>There is no page at <code>${req.url.split('?')[0]!.slice(0, 200)}</code>.</p><p><a href="/">Back to the dashboard</a></p>`
+    const path = req.url.split('?')[0]!.slice(0, 200)
+    const body = html`<h1>Not found</h1><p>There is no page at <code>${path}</code>.</p><p><a href="/">Back to the dashboard</a></p>`
     return sendPage(reply, page(req, 'Not found', body), 404)
   }
 }

@@ -44,7 +44,10 @@ export function resumeOf(body: Record<string, unknown>): Resume | null {
 
 /** Hidden inputs that carry the kept form through the sign-in form. */
 export const resumeFields = (r: Resume): SafeHtml =>
-  html`<input type="hidden" name="resume_to" value="${r.to}">${Object.entries(r.fields).map(([k, v]) => html`<input type="hidden" name="${PREFIX + k}" value="${v}">`)}`
+  html`<input type="hidden" name="resume_to" value="${r.to}">${hiddenFields(r.fields, PREFIX)}`
+
+const hiddenFields = (fields: Record<string, string>, prefix = '') =>
+  Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${prefix + k}" value="${v}">`)
 
 /** After signing in again: the kept form, shown, to send with the new session's token. */
 export function resumePage(r: Resume, csrf: string, back: string): SafeHtml {
@@ -52,6 +55,6 @@ export function resumePage(r: Resume, csrf: string, back: string): SafeHtml {
   return html`<div class="card"><h1>Send your form again</h1>
 <p>You are signed in again. The form you sent when your session had ended is below, as you filled it: send it now, or go back without sending it.</p>
 <dl class="props" data-testid="resume-fields">${shown.map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${v}</dd>`)}</dl>
-<form method="post" action="${r.to}" class="actions"><input type="hidden" name="_csrf" value="${csrf}">${Object.entries(r.fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}
+<form method="post" action="${r.to}" class="actions"><input type="hidden" name="_csrf" value="${csrf}">${hiddenFields(r.fields)}
 <button type="submit">Send it</button> <a class="button secondary" href="${back}">Back without sending</a></form></div>`
 }

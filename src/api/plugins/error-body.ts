@@ -44,7 +44,8 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
           : 'The request is not valid HTTP'
   const body = JSON.stringify(errorBody(status, message))
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   )
 }
 

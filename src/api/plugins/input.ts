@@ -104,7 +104,9 @@ function checkQuery(req: FastifyRequest) {
       throw badRequest(
         memberSchema(props, base)
           ? `Invalid parameters: query parameter "${name}" is not accepted: give ${base} once, as a plain value (${base}=...)`
-          : `Invalid parameters: query parameter "${name}" is not accepted here${Object.keys(props).length ? `; this route takes ${Object.keys(props).join(', ')}` : ''}`,
+          : `Invalid parameters: query parameter "${name}" is not accepted here${
+              Object.keys(props).length ? `; this route takes ${Object.keys(props).join(', ')}` : ''
+            }`,
       )
   }
 }

@@ -26,7 +26,9 @@ async function rateLimitPlugin(app: FastifyInstance) {
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       status: 429,
-      message: `Rate limit exceeded: at most ${ctx.max} requests per ${Math.round(rl.windowMs / 1000)} s for this API key; retry in ${Math.ceil(ctx.ttl / 1000)} s`,
+      message:
+        `Rate limit exceeded: at most ${ctx.max} requests per ${Math.round(rl.windowMs / 1000)} s for this API key; ` +
+        `retry in ${Math.ceil(ctx.ttl / 1000)} s`,
     }),
   })
 }

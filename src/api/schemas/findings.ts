@@ -76,7 +76,8 @@ export const FindingsQuery = Type.Object({
       minimum: 1,
       maximum: MAX_ID,
       description:
-        'keyset paging: only findings with a smaller id (the list is newest first); pass the last id of the previous page. Deep pages cost what the first does, unlike page (page/limit still apply on top)',
+        'keyset paging: only findings with a smaller id (the list is newest first); pass the last id of the previous page. ' +
+        'Deep pages cost what the first does, unlike page (page/limit still apply on top)',
     }),
   ),
   ...Pagination,

@@ -10,7 +10,10 @@ const ConfigSchema = Type.Object(
   {
     additionalProperties: true,
     description:
-      'per type: slack/teams {url}; webhook {url, secret?}; email {smtp_url, from, to[]}; jira {base_url, project_key, issue_type?, auth {email, api_token} | {bearer}, priorities?, resolve_transition?, reopen_transition?}; github {repo, token, api_url?}; gitlab {base_url, project, token}; defectdojo {base_url, api_key, engagement_id | product_name + engagement_name, auto_create?}. ' +
+      'per type: slack/teams {url}; webhook {url, secret?}; email {smtp_url, from, to[]}; ' +
+      'jira {base_url, project_key, issue_type?, auth {email, api_token} | {bearer}, priorities?, resolve_transition?, reopen_transition?}; ' +
+      'github {repo, token, api_url?}; gitlab {base_url, project, token}; ' +
+      'defectdojo {base_url, api_key, engagement_id | product_name + engagement_name, auto_create?}. ' +
       `Secrets are write-only: answers show "${SECRET_SHOWN}", and a PATCH that sends that text back keeps the stored secret.`,
   },
 )

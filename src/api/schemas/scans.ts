@@ -33,7 +33,8 @@ export const Scan = Type.Object({
   num_finished_tests: Type.Integer(),
   status_message: Type.String({
     description:
-      'why the scan is in its state; "" when there is nothing to say. A waiting scan says why it waits and its place in the queue ("waiting for a worker slot: 3rd in queue")',
+      'why the scan is in its state; "" when there is nothing to say. ' +
+      'A waiting scan says why it waits and its place in the queue ("waiting for a worker slot: 3rd in queue")',
   }),
   vpn_profile_uuid: Nullable(Type.String({ description: 'the VPN profile the scan goes through; null when none' })),
   scan_original_url: Type.Boolean({ description: 'scan the URL as given, without following redirects first' }),
@@ -65,7 +66,8 @@ export const FromScanId = Type.Optional(
     minimum: 1,
     maximum: 2147483647,
     description:
-      'extension: start from the settings of this earlier scan (tool, target, tool_params, max_scan_time, VPN profile, URL options); fields given win; the report callback is not carried over',
+      'extension: start from the settings of this earlier scan (tool, target, tool_params, max_scan_time, VPN profile, URL options); ' +
+      'fields given win; the report callback is not carried over',
   }),
 )
 
@@ -169,7 +171,8 @@ export const ScanChanges = Type.Object({
     still: Type.Array(FindingRef),
     not_covered: Type.Array(FindingRef, {
       description:
-        'in the earlier scan, at a location this scan did not look at (a port not probed, an origin that did not answer, a test that could not run): neither gone nor still',
+        'in the earlier scan, at a location this scan did not look at ' +
+        '(a port not probed, an origin that did not answer, a test that could not run): neither gone nor still',
     }),
   }),
   surface: Type.Object({

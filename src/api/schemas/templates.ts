@@ -41,7 +41,8 @@ export const TemplateSummary = Type.Object({
   protocol: Type.String({ description: 'http, tcp, dns or ssl' }),
   source: Type.Union([Type.Literal('shipped'), Type.Literal('imported')], {
     description:
-      "'shipped': Ward's own library (templates/ of the release); 'imported' by the operator with `ward admin templates import` (an imported template with a shipped template's id replaces it, and is listed once, as imported)",
+      "'shipped': Ward's own library (templates/ of the release); 'imported' by the operator with `ward admin templates import` " +
+      "(an imported template with a shipped template's id replaces it, and is listed once, as imported)",
   }),
   file_path: Type.String(),
   created_at: Type.String(),

@@ -56,7 +56,8 @@ export function createProgress(out: NodeJS.WritableStream & { columns?: number }
         if (key === last) return
         last = key
         out.write(
-          `[${clock(s.elapsedS)}] scan ${s.scanId} ${plain(s.status)} ${s.progress}% tests ${s.testsDone}/${s.tests} findings: ${countsText(s.counts)}${aside(s)}\n`,
+          `[${clock(s.elapsedS)}] scan ${s.scanId} ${plain(s.status)} ${s.progress}% ` +
+            `tests ${s.testsDone}/${s.tests} findings: ${countsText(s.counts)}${aside(s)}\n`,
         )
       },
       note(line) {
@@ -73,7 +74,8 @@ export function createProgress(out: NodeJS.WritableStream & { columns?: number }
     const filled = Math.round((Math.min(100, Math.max(0, s.progress)) / 100) * barW)
     const c = s.counts
     const sev = `C${c.critical} H${c.high} M${c.medium} L${c.low} I${c.info}`
-    let line = `[${'#'.repeat(filled)}${'-'.repeat(barW - filled)}] ${String(s.progress).padStart(3)}% tests ${s.testsDone}/${s.tests} ${clock(s.elapsedS)} ${plain(s.status)} | ${sev}${aside(s)}`
+    const bar = `[${'#'.repeat(filled)}${'-'.repeat(barW - filled)}]`
+    let line = `${bar} ${String(s.progress).padStart(3)}% tests ${s.testsDone}/${s.tests} ${clock(s.elapsedS)} ${plain(s.status)} | ${sev}${aside(s)}`
     if (line.length > width) line = line.slice(0, width)
     out.write(`\r\x1b[2K${line}`)
     shown = true

@@ -64,7 +64,8 @@ export function verdict({ info, findings }: ScanResults, o: ScanOptions, timedOu
   for (const f of findings) counts[severityOf(f.risk_level)]++
   const failOn = o.failOn
   const hits = failOn ? findings.filter((f) => levelOf(severityOf(f.risk_level)) >= levelOf(failOn)).length : 0
-  const head = `scan ${info.id} ${plain(info.status_name)}${info.status_message ? ` (${plain(info.status_message)})` : ''} after ${clock(info.duration ?? 0)}: ${findings.length} finding(s): ${countsText(counts)}`
+  const why = info.status_message ? ` (${plain(info.status_message)})` : ''
+  const head = `scan ${info.id} ${plain(info.status_name)}${why} after ${clock(info.duration ?? 0)}: ${findings.length} finding(s): ${countsText(counts)}`
   if (!o.quiet) io.stderr.write(head + '\n')
   // Findings at or above the threshold are a certain verdict even when the scan did not finish.
   if (hits) {

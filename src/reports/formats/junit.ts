@@ -71,7 +71,8 @@ export const toJunit: FormatWriter = (scan, findings, tests, threshold) => {
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
     `<testsuites name="Ward" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${scan.duration ?? 0}">\n` +
-    `  <testsuite name="${xmlEscape(suiteName)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${scan.duration ?? 0}"${scan.start_time ? ` timestamp="${xmlEscape(scan.start_time)}"` : ''}>\n` +
+    `  <testsuite name="${xmlEscape(suiteName)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" ` +
+    `time="${scan.duration ?? 0}"${scan.start_time ? ` timestamp="${xmlEscape(scan.start_time)}"` : ''}>\n` +
     `    <properties>\n${props.map(([k, v]) => `      <property name="${k}" value="${xmlEscape(v!)}"/>\n`).join('')}    </properties>\n` +
     cases.join('') +
     `  </testsuite>\n</testsuites>\n`

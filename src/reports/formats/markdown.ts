@@ -33,7 +33,8 @@ export const toMarkdown: FormatWriter = (scan, findings, tests, threshold) => {
   out.push(`## Ward scan ${scan.id}: ${mdText(scan.tool_name ?? `tool ${scan.tool_id}`)} on ${mdText(scan.target)}`)
   out.push('')
   out.push(
-    `Status: ${mdText(scan.status_name)}${scan.status_message ? ` (${mdText(scan.status_message)})` : ''}. Tests: ${tests.length}. Findings: ${findings.length}.${verdict ? ` ${verdict}` : ''}`,
+    `Status: ${mdText(scan.status_name)}${scan.status_message ? ` (${mdText(scan.status_message)})` : ''}. ` +
+      `Tests: ${tests.length}. Findings: ${findings.length}.${verdict ? ` ${verdict}` : ''}`,
   )
   out.push('')
   out.push('| Critical | High | Medium | Low | Info |')

@@ -31,6 +31,8 @@ const ruleName = (vulnId: string) =>
     .join('') || 'WardCheck'
 
 const isHttpUrl = (s: string) => /^https?:\/\/[^\s]+$/i.test(s)
+/** An IPv6 address in brackets, as a URI authority needs it. */
+const bracketed = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
 
 function tagsOf(f: WireFinding): string[] {
   const tags = ['security']
@@ -100,7 +102,7 @@ export const toSarif: FormatWriter = (scan, findings, _tests, _threshold) => {
     const uri =
       loc.url && /^[a-z][a-z0-9+.-]*:\/\//i.test(loc.url)
         ? loc.url
-        : `${loc.protocol ?? 'tcp'}://${loc.host.includes(':') && !loc.host.startsWith('[') ? `[${loc.host}]` : loc.host}${loc.port !== null ? `:${loc.port}` : ''}/`
+        : `${loc.protocol ?? 'tcp'}://${bracketed(loc.host)}${loc.port !== null ? `:${loc.port}` : ''}/`
     return {
       ruleId: f.vuln_id,
       ruleIndex: idx,

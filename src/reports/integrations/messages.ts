@@ -127,7 +127,9 @@ export function emailMessage(m: Message): { subject: string; text: string; html:
     text.push('', `${label} (${list.length}):`, ...list.map((f) => `- ${line(f)}${f.link ? `\n  ${f.link}` : ''}`))
     const items = list.map(
       (f) =>
-        `<li><strong>${htmlEscape(riskName(f.risk_level))}</strong> ${f.link ? `<a href="${htmlEscape(f.link)}">${htmlEscape(f.name)}</a>` : htmlEscape(f.name)}${f.location ? ` — ${htmlEscape(f.location)}` : ''}</li>`,
+        `<li><strong>${htmlEscape(riskName(f.risk_level))}</strong> ${
+          f.link ? `<a href="${htmlEscape(f.link)}">${htmlEscape(f.name)}</a>` : htmlEscape(f.name)
+        }${f.location ? ` — ${htmlEscape(f.location)}` : ''}</li>`,
     )
     html.push(`<h3>${htmlEscape(label)} (${list.length})</h3><ul>${items.join('')}</ul>`)
   }

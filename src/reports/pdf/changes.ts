@@ -64,7 +64,8 @@ export async function drawChanges(doc: Doc, c: ScanChanges): Promise<void> {
   const rows = changeRows(c)
   paragraph(
     doc,
-    `Compared with scan #${c.against_scan_id} (ended ${formatTime(c.against_end_time)}): ${rows.length ? plural(rows.length, 'change') : 'nothing changed'}; ${plural(c.findings.still.length, 'finding')} still present.`,
+    `Compared with scan #${c.against_scan_id} (ended ${formatTime(c.against_end_time)}): ` +
+      `${rows.length ? plural(rows.length, 'change') : 'nothing changed'}; ${plural(c.findings.still.length, 'finding')} still present.`,
   )
   if (!c.complete)
     paragraph(doc, 'This scan did not run to its end, so nothing is reported as fixed, closed or removed.', { color: COLOR.muted })

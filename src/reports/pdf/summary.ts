@@ -12,7 +12,8 @@ export async function drawSummary(doc: Doc, c: ReportContent): Promise<void> {
   doc.outline.addItem('Summary')
   const { scan } = c
   const lines = [
-    `${oneLine(scan.tool_name, 200)} scanned ${oneLine(scan.target.name, 300)}; the scan ended with status “${oneLine(scan.status_name, 60)}”. ${c.summaryLine}`,
+    `${oneLine(scan.tool_name, 200)} scanned ${oneLine(scan.target.name, 300)}; ` +
+      `the scan ended with status “${oneLine(scan.status_name, 60)}”. ${c.summaryLine}`,
   ]
   if (c.findings.length > 0) {
     lines.push(
@@ -20,8 +21,10 @@ export async function drawSummary(doc: Doc, c: ReportContent): Promise<void> {
     )
   }
   if (c.kevCount > 0) {
+    const them = c.kevCount === 1 ? 'it' : 'them'
     lines.push(
-      `${plural(c.kevCount, 'finding concerns', 'findings concern')} a vulnerability listed in CISA's Known Exploited Vulnerabilities catalogue: attackers are known to exploit ${c.kevCount === 1 ? 'it' : 'them'}, so fix ${c.kevCount === 1 ? 'it' : 'them'} first.`,
+      `${plural(c.kevCount, 'finding concerns', 'findings concern')} a vulnerability listed in CISA's Known Exploited Vulnerabilities catalogue: ` +
+        `attackers are known to exploit ${them}, so fix ${them} first.`,
     )
   }
   for (const l of lines) {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { listAudit } from '../../store/audit.js'
 import { toApiTime } from '../../store/time.js'
 import { userOf, type WebContext } from '../context.js'
-import { html } from '../html.js'
+import { html, option, tableHead } from '../html.js'
 import { page } from '../layout.js'
 import { sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
@@ -29,22 +29,34 @@ export function auditPages(app: FastifyInstance, ctx: WebContext) {
     const body = html`<h1>Audit log</h1>
 ${
   u.isAdmin
-    ? html`<p class="muted" data-testid="audit-intro">As an instance admin you see every entry of this Ward: all workspaces, not only the ones you own, every sign-in and key, and changes of users and deleted workspaces. Owners who are not admins see only their own workspaces' entries and their own sign-ins and keys. Entries are never changed.</p>`
-    : html`<p class="muted" data-testid="audit-intro">Who signed in, created, started, stopped, deleted or triaged what, in the workspaces you own, and your own sign-ins and keys. Entries are never changed.</p>`
+    ? html`<p class="muted" data-testid="audit-intro">${[
+        html`As an instance admin you see every entry of this Ward: all workspaces, not only the ones you own, `,
+        html`every sign-in and key, and changes of users and deleted workspaces. `,
+        html`Owners who are not admins see only their own workspaces' entries and their own sign-ins and keys. Entries are never changed.`,
+      ]}</p>`
+    : html`<p class="muted" data-testid="audit-intro">${[
+        html`Who signed in, created, started, stopped, deleted or triaged what, in the workspaces you own, `,
+        html`and your own sign-ins and keys. Entries are never changed.`,
+      ]}</p>`
 }
 <form method="get" action="/audit" class="filters">
   <div><label for="a-action">Action</label><input type="text" id="a-action" name="action" value="${action ?? ''}" placeholder="scan.started"></div>
-  <div><label for="a-ws">Workspace</label><select id="a-ws" name="workspace_id"><option value="">all</option>${ws.all.filter((w) => w.role === 'owner').map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
+  <div><label for="a-ws">Workspace</label><select id="a-ws" name="workspace_id"><option value="">all</option>${[
+    ws.all.filter((w) => w.role === 'owner').map((w) => option(w.id, w.name, w.id === wsId)),
+  ]}</select></div>
   <button type="submit" class="secondary">Filter</button>
 </form>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table data-testid="audit"><thead><tr><th>When</th><th>Who</th><th>From</th><th>Action</th><th>Object</th><th>Workspace</th><th>What changed</th></tr></thead><tbody>${rows
-        .slice(0, PAGE)
-        .map(
-          (e) =>
-            html`<tr><td>${toApiTime(e.at)}</td><td>${e.actor}</td><td>${e.client ?? ''}</td><td>${e.action}</td><td>${e.object_type ?? ''} ${e.object_id ?? ''}</td><td>${e.workspace_id === null ? '' : (names.get(e.workspace_id) ?? e.workspace_id)}</td><td><code>${e.details === '{}' ? '' : e.details}</code></td></tr>`,
-        )}</tbody></table></div>${pager('/audit', { action, workspace_id: wsId }, pageNo, rows.length > PAGE)}`
+    ? html`<div class="table-wrap"><table data-testid="audit">${[
+        tableHead('When', 'Who', 'From', 'Action', 'Object', 'Workspace', 'What changed'),
+      ]}<tbody>${rows.slice(0, PAGE).map((e) => {
+        const wsName = e.workspace_id === null ? '' : (names.get(e.workspace_id) ?? e.workspace_id)
+        return html`<tr><td>${toApiTime(e.at)}</td><td>${e.actor}</td><td>${e.client ?? ''}</td><td>${e.action}</td>${[
+          html`<td>${e.object_type ?? ''} ${e.object_id ?? ''}</td><td>${wsName}</td>`,
+          html`<td><code>${e.details === '{}' ? '' : e.details}</code></td>`,
+        ]}</tr>`
+      })}</tbody></table></div>${pager('/audit', { action, workspace_id: wsId }, pageNo, rows.length > PAGE)}`
     : html`<p>No entries${action || wsId ? ' match these filters' : ' yet'}.</p>`
 }`
     return sendPage(reply, page(req, 'Audit log', body, { section: 'audit', workspace: ws }))

@@ -180,8 +180,19 @@ function signInForm(
     : ''
   const body = html`<div class="signin card">
   <h1>Sign in to Ward</h1>
-  ${o.ended ? html`<p class="msg warn" role="status" data-testid="session-ended">Your session has ended (it expired, or you signed out elsewhere). Sign in again to continue where you were${o.resume ? ': the form you sent is kept and waits for you' : ''}.</p>` : ''}
-  ${sso}${ways.password ? passwordForm(token, o) : html`<p class="muted">Password sign-in is turned off here. Administrators still have <code>ward admin</code> on the server.</p>`}
+  ${
+    o.ended
+      ? html`<p class="msg warn" role="status" data-testid="session-ended">${[
+          html`Your session has ended (it expired, or you signed out elsewhere). Sign in again to continue where you were`,
+          o.resume ? ': the form you sent is kept and waits for you' : '',
+        ]}.</p>`
+      : ''
+  }
+  ${sso}${
+    ways.password
+      ? passwordForm(token, o)
+      : html`<p class="muted">Password sign-in is turned off here. Administrators still have <code>ward admin</code> on the server.</p>`
+  }
 </div>`
   return sendPage(reply, page(req, 'Sign in', body, { error: o.error }), o.status ?? 200)
 }
@@ -190,8 +201,12 @@ function passwordForm(token: string, o: { name?: string; next?: string; resume?:
   return html`<form method="post" action="/sign-in">
     <input type="hidden" name="_csrf" value="${token}">
     <input type="hidden" name="next" value="${sameOriginPath(o.next)}">${o.resume ? resumeFields(o.resume) : ''}
-    <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}"></div>
-    <div class="field"><label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required></div>
+    <div class="field"><label for="name">User name</label>${[
+      html`<input type="text" id="name" name="name" autocomplete="username" required autofocus value="${o.name ?? ''}">`,
+    ]}</div>
+    <div class="field"><label for="password">Password</label>${[
+      html`<input type="password" id="password" name="password" autocomplete="current-password" required>`,
+    ]}</div>
     <button type="submit">Sign in</button>
   </form>
   <p class="muted">No password yet? Use the set-password link Ward printed at its first start, or ask an administrator:
@@ -229,8 +244,12 @@ function setPasswordPages(app: FastifyInstance, ctx: WebContext, { cookieOpts, p
         html`<div class="signin card"><h1>Set a password for ${name}</h1>
 <form method="post" action="/set-password/${token}">
   <input type="hidden" name="_csrf" value="${csrf}">
-  <div class="field"><label for="password">New password (at least 10 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="10" autofocus></div>
-  <div class="field"><label for="password2">The same again</label><input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="10"></div>
+  <div class="field"><label for="password">New password (at least 10 characters)</label>${[
+    html`<input type="password" id="password" name="password" autocomplete="new-password" required minlength="10" autofocus>`,
+  ]}</div>
+  <div class="field"><label for="password2">The same again</label>${[
+    html`<input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="10">`,
+  ]}</div>
   <button type="submit">Set password</button>
 </form></div>`,
         { error },

@@ -7,11 +7,11 @@ import { when } from '../time.js'
 import { RISK_NAMES } from '../../reports/risk.js'
 import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
-import { html, qs } from '../html.js'
+import { html, qs, tableHead } from '../html.js'
 import { page } from '../layout.js'
 import { okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
-import { duration, statusBadge } from './scans.js'
+import { duration, riskTileLinks, statusBadge } from './scans.js'
 
 export const DAYS = 30
 
@@ -26,6 +26,10 @@ export function chartSeries(rows: Array<{ day: string; risk_level: number; n: nu
   }
   return { t, s }
 }
+
+/** The findings-per-day chart (drawn by the page script from `data-series`), labelled for screen readers. */
+export const findingsChart = (rows: Parameters<typeof chartSeries>[0], label: string) =>
+  html`<div id="findings-chart" class="chart" data-series="${JSON.stringify(chartSeries(rows))}" role="img" aria-label="${label}"></div>`
 
 export function dashboardPages(app: FastifyInstance, ctx: WebContext) {
   const { db } = ctx
@@ -47,14 +51,23 @@ export function dashboardPages(app: FastifyInstance, ctx: WebContext) {
       [...running, ...recent].map((s) => s.target_id),
     )
     const scanRow = (s: ScanRow) =>
-      html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td><td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td><td>${s.end_time ? when(s.end_time) : duration(s)}</td></tr>`
+      html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td>${[
+        html`<td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td>`,
+        html`<td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td>`,
+        html`<td>${s.end_time ? when(s.end_time) : duration(s)}</td>`,
+      ]}</tr>`
     const scanTable = (rows: ScanRow[], empty: string, live: boolean) =>
       rows.length
-        ? html`<div class="table-wrap"><table><thead><tr><th>Scan</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>${live ? 'Elapsed' : 'Ended'}</th></tr></thead><tbody>${rows.map(scanRow)}</tbody></table></div>`
+        ? html`<div class="table-wrap"><table>${[
+            tableHead('Scan', 'Tool', 'Target', 'Status', html`<th class="num">Progress</th>`, live ? 'Elapsed' : 'Ended'),
+          ]}<tbody>${rows.map(scanRow)}</tbody></table></div>`
         : html`<p class="muted">${empty}</p>`
-    return html`<div id="dash-live"${running.length ? html` hx-get="/dashboard/live" hx-trigger="every 3s" hx-swap="outerHTML"` : ''}>
+    const poll = running.length ? html` hx-get="/dashboard/live" hx-trigger="every 3s" hx-swap="outerHTML"` : ''
+    return html`<div id="dash-live"${poll}>
 <section aria-labelledby="open"><h2 id="open">Open findings by severity</h2>
-<div class="sev" data-testid="open-findings">${[4, 3, 2, 1, 0].map((r) => html`<a class="tile r${r}" href="/findings${qs({ risk: r, status: 'open', group_duplicates: 1 })}"><b>${open[r]}</b>${RISK_NAMES[r]}</a>`)}</div></section>
+<div class="sev" data-testid="open-findings">${[
+      riskTileLinks(open, (r) => qs({ risk: r, status: 'open', group_duplicates: 1 })),
+    ]}</div></section>
 <div class="dash-scans">
 <section aria-labelledby="run" data-testid="running"><h2 id="run">Running now</h2>${scanTable(running, 'No scan is running or waiting.', true)}</section>
 <section aria-labelledby="recent" data-testid="recent"><h2 id="recent">Recently finished</h2>${scanTable(recent, 'No scan has finished yet.', false)}</section>
@@ -76,8 +89,13 @@ export function dashboardPages(app: FastifyInstance, ctx: WebContext) {
     const body = html`<h1>Dashboard <small class="muted">· ${ws.activeName}</small></h1>
 ${live}
 <section class="card mt" aria-labelledby="time"><h2 id="time">Findings over the last ${DAYS} days</h2>
-<div id="findings-chart" class="chart" data-series="${JSON.stringify(chartSeries(perDay))}" role="img" aria-label="Findings per day by severity"></div></section>
-<div class="actions mt">${ws.writes() ? html`<a class="button" href="/scans/new">Start a scan</a><a class="button secondary" href="/targets">Add a target</a>` : ''}<a class="button secondary" href="/profile">Your API key</a></div>`
+${findingsChart(perDay, 'Findings per day by severity')}</section>
+<div class="actions mt">${[
+      ws.writes()
+        ? html`<a class="button" href="/scans/new">Start a scan</a><a class="button secondary" href="/targets">Add a target</a>`
+        : '',
+      html`<a class="button secondary" href="/profile">Your API key</a>`,
+    ]}</div>`
     return sendPage(reply, page(req, 'Dashboard', body, { section: 'dashboard', workspace: ws, ok: okMessage(req), chart: true }))
   })
 }

@@ -17,7 +17,7 @@ import { refusal, viewerRefused } from '../../domain/access.js'
 import { WRITER_ROLES } from '../../store/members.js'
 import { findingsCsv, toSarif, type ScanInfo, type WireFinding } from '../../reports/formats/index.js'
 import { userOf, type WebContext } from '../context.js'
-import { html, qs } from '../html.js'
+import { checkedIf, html, option, qs, selectedIf, tableHead } from '../html.js'
 import { csrfField, page } from '../layout.js'
 import { formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
@@ -29,6 +29,7 @@ const PAGE = 100
 const BULK_MAX = 5000
 const EXPORT_MAX = 20000
 const STATUSES: FindingStatus[] = ['open', 'fixed', 'accepted', 'false_positive']
+const riskOptions = (chosen: number | undefined) => [4, 3, 2, 1, 0].map((r) => option(r, RISK_NAMES[r], r === chosen))
 const num = (v: string | undefined) => (v && /^\d{1,15}$/.test(v) ? Number(v) : undefined)
 /** Only web links become links: a reference is catalogue text, but never a javascript: URL. */
 const link = (u: string) => (/^https?:\/\//i.test(u) ? html`<a href="${u}" rel="noreferrer noopener">${u}</a>` : html`${u}`)
@@ -96,24 +97,50 @@ async function findingList(db: Db, req: FastifyRequest, reply: FastifyReply) {
   )
   const body = html`<h1>Findings</h1>
 <form method="get" action="/findings" class="filters">
-  <div><label for="f-ws">Workspace</label><select id="f-ws" name="workspace_id"><option value="all"${wsId === undefined ? html` selected` : ''}>all workspaces</option>${ws.all.map((w) => html`<option value="${w.id}"${w.id === wsId ? html` selected` : ''}>${w.name}</option>`)}</select></div>
-  <div><label for="f-risk">Risk</label><select id="f-risk" name="risk"><option value="">any</option>${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === risk ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
-  <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></div>
-  <div><label><input type="checkbox" name="group_duplicates" value="1"${grouped ? html` checked` : ''}> latest of each duplicate group only</label>
-  <label><input type="checkbox" name="regression" value="1" id="f-regression"${regression ? html` checked` : ''}> regressions only (back after being fixed)</label></div>
-  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}">` : ''}${scanId ? html`<input type="hidden" name="scan_id" value="${scanId}">` : ''}
+  <div><label for="f-ws">Workspace</label><select id="f-ws" name="workspace_id">${[
+    html`<option value="all"${selectedIf(wsId === undefined)}>all workspaces</option>`,
+    ws.all.map((w) => option(w.id, w.name, w.id === wsId)),
+  ]}</select></div>
+  <div><label for="f-risk">Risk</label><select id="f-risk" name="risk"><option value="">any</option>${riskOptions(risk)}</select></div>
+  <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${[
+    STATUSES.map((s) => html`<option${selectedIf(s === status)}>${s}</option>`),
+  ]}</select></div>
+  <div><label><input type="checkbox" name="group_duplicates" value="1"${checkedIf(grouped)}> latest of each duplicate group only</label>
+  <label><input type="checkbox" name="regression" value="1" id="f-regression"${checkedIf(regression)}> ${[
+    'regressions only (back after being fixed)',
+  ]}</label></div>
+  ${[
+    targetId ? html`<input type="hidden" name="target_id" value="${targetId}">` : '',
+    scanId ? html`<input type="hidden" name="scan_id" value="${scanId}">` : '',
+  ]}
   <button type="submit" class="secondary">Filter</button>
-  ${targetId || scanId ? html`<span class="muted">${scanId ? html`scan #${scanId} ` : ''}${targetId ? html`target ${names.get(targetId) ?? targetId} ` : ''}(<a href="/findings">clear</a>)</span>` : ''}
+  ${
+    targetId || scanId
+      ? html`<span class="muted">${[
+          scanId ? html`scan #${scanId} ` : '',
+          targetId ? html`target ${names.get(targetId) ?? targetId} ` : '',
+        ]}(<a href="/findings">clear</a>)</span>`
+      : ''
+  }
 </form>
-<div class="actions" data-testid="export">Export this list: <a href="/findings/export.csv${qs(keep)}">CSV</a> <a href="/findings/export.sarif${qs(keep)}">SARIF</a> <a href="/findings/export.json${qs(keep)}">JSON</a></div>
+<div class="actions" data-testid="export">Export this list: ${[
+    html`<a href="/findings/export.csv${qs(keep)}">CSV</a> `,
+    html`<a href="/findings/export.sarif${qs(keep)}">SARIF</a> `,
+    html`<a href="/findings/export.json${qs(keep)}">JSON</a>`,
+  ]}</div>
 ${
   rows.length
-    ? html`<form method="post" action="/findings/bulk" id="bulk">${csrfField(req)}${Object.entries(keep).map(([k, v]) => (v === undefined ? '' : html`<input type="hidden" name="f.${k}" value="${v}">`))}
+    ? html`<form method="post" action="/findings/bulk" id="bulk">${csrfField(req)}${[
+        Object.entries(keep).map(([k, v]) => (v === undefined ? '' : html`<input type="hidden" name="f.${k}" value="${v}">`)),
+      ]}
 ${
   ws.writes()
     ? html`<fieldset class="bulk" data-testid="bulk"><legend>Triage the chosen findings together</legend>
   <div class="filters">
-  <div><label for="b-status">New status</label><select id="b-status" name="status"><option value="false_positive">false positive</option><option value="accepted">accepted risk</option><option value="fixed">fixed</option><option value="open">open (reopen)</option></select></div>
+  <div><label for="b-status">New status</label><select id="b-status" name="status">${[
+    html`<option value="false_positive">false positive</option><option value="accepted">accepted risk</option>`,
+    html`<option value="fixed">fixed</option><option value="open">open (reopen)</option>`,
+  ]}</select></div>
   <div data-show-if="b-status=accepted" hidden><label for="b-until">Accepted until</label><input type="date" id="b-until" name="until"></div>
   <div><label for="b-reason">Reason</label><input type="text" id="b-reason" name="reason" maxlength="2000" placeholder="why (kept in each history)"></div>
   <div><label><input type="checkbox" name="all_matching" value="1" id="b-all"> all findings matching the filter (not only this page)</label></div>
@@ -121,13 +148,30 @@ ${
 </fieldset>`
     : ''
 }
-<div class="table-wrap"><table><thead><tr><th><input type="checkbox" data-check-all="bulk" aria-label="Choose every finding on this page"></th><th>Risk</th><th>Finding</th><th>Target</th><th>Where</th><th>Status</th><th class="wide-only">Scan</th><th class="wide-only">First seen</th><th class="wide-only">Last seen</th></tr></thead><tbody>
+<div class="table-wrap"><table>${tableHead(
+        html`<th><input type="checkbox" data-check-all="bulk" aria-label="Choose every finding on this page"></th>`,
+        'Risk',
+        'Finding',
+        'Target',
+        'Where',
+        'Status',
+        html`<th class="wide-only">Scan</th><th class="wide-only">First seen</th><th class="wide-only">Last seen</th>`,
+      )}<tbody>
 ${rows.slice(0, PAGE).map(
   (
     f,
-  ) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''}${f.group_regression === 1 ? html` <span class="badge bad" data-testid="regression">regression</span>` : ''}</td>
+  ) => html`<tr data-finding-id="${f.id}"><td><input type="checkbox" name="ids" value="${f.id}" aria-label="Choose finding ${f.id}"></td>${[
+    html`<td>${riskBadge(f.risk_level)}</td>`,
+    html`<td><a href="/findings/${f.id}">${f.name}</a>`,
+    f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : '',
+    f.group_regression === 1 ? html` <span class="badge bad" data-testid="regression">regression</span>` : '',
+  ]}</td>
   <td><a href="/targets/${f.target_id}">${names.get(f.target_id) ?? f.target_id}</a></td>
-  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : (f.location ?? ''))}</td><td>${f.status}</td><td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td><td class="wide-only">${when(f.group_first_seen ?? f.created_at)}</td><td class="wide-only">${when(f.group_last_seen ?? f.created_at)}</td></tr>`,
+  <td class="mono">${f.url ?? (f.port !== null ? `${f.port}/${f.protocol ?? ''}` : (f.location ?? ''))}</td><td>${f.status}</td>${[
+    html`<td class="wide-only"><a href="/scans/${f.scan_id}">#${f.scan_id}</a></td>`,
+    html`<td class="wide-only">${when(f.group_first_seen ?? f.created_at)}</td>`,
+    html`<td class="wide-only">${when(f.group_last_seen ?? f.created_at)}</td>`,
+  ]}</tr>`,
 )}</tbody></table></div></form>${pager('/findings', keep, pageNo, rows.length > PAGE)}`
     : html`<p>No findings match.</p>`
 }`
@@ -264,7 +308,10 @@ async function renderFinding(db: Db, req: FastifyRequest, reply: FastifyReply, e
   const ev = f.vuln_evidence
   const owasp = Object.values(f.owasp ?? {}).filter(Boolean) as string[]
   const body = html`<h1>${riskBadge(f.risk_level)} ${f.name}</h1>
-<p class="muted">Finding #${f.id} on <strong>${names.get(row.target_id) ?? row.target_id}</strong>${f.port !== null ? html`, port ${f.port}/${f.protocol ?? ''}${f.service ? ` (${f.service})` : ''}` : ''}${f.url ? html`, <span class="mono">${f.url}</span>` : ''}
+<p class="muted">Finding #${f.id} on <strong>${names.get(row.target_id) ?? row.target_id}</strong>${[
+    f.port !== null ? html`, port ${f.port}/${f.protocol ?? ''}${f.service ? ` (${f.service})` : ''}` : '',
+    f.url ? html`, <span class="mono">${f.url}</span>` : '',
+  ]}
  — found by <a href="/scans/${row.scan_id}">${scan ? toolName(scan.tool_id) : 'scan'} #${row.scan_id}</a>, ${when(row.created_at)}.
  ${f.in_cisa_catalog ? html`<span class="badge kev" title="In the CISA Known Exploited Vulnerabilities catalogue">CISA KEV: exploited in the wild</span>` : ''}
  ${f.confirmed ? html`<span class="badge fin">confirmed</span>` : html`<span class="badge st">inferred</span>`}</p>
@@ -278,7 +325,11 @@ async function renderFinding(db: Db, req: FastifyRequest, reply: FastifyReply, e
   <dt>OWASP</dt><dd>${owasp.length ? owasp.map((o) => html`${o}<br>`) : '—'}</dd>
   <dt>First seen</dt><dd>${when(f.first_seen)}</dd>
   <dt>Last seen</dt><dd>${when(f.last_seen)}${f.regression ? html` <span class="badge bad">regression: back after being fixed</span>` : ''}</dd>
-  <dt>Status</dt><dd data-testid="finding-status">${f.status}${f.verified ? ' (verified)' : ''}${f.status === 'accepted' && row.accepted_until ? html` <span class="badge st" data-testid="accepted-until">until ${row.accepted_until}, then re-opened</span>` : ''}</dd>
+  <dt>Status</dt><dd data-testid="finding-status">${f.status}${f.verified ? ' (verified)' : ''}${
+    f.status === 'accepted' && row.accepted_until
+      ? html` <span class="badge st" data-testid="accepted-until">until ${row.accepted_until}, then re-opened</span>`
+      : ''
+  }</dd>
 </dl></section>
 </div>
 <section class="card"><h2>Evidence</h2>
@@ -286,23 +337,37 @@ ${
   !ev
     ? html`<p class="muted">None recorded.</p>`
     : ev.type === 'table'
-      ? html`<div class="table-wrap"><table data-testid="evidence"><thead><tr>${ev.data.headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${ev.data.rows.map((r) => html`<tr>${r.map((c) => html`<td class="mono">${c}</td>`)}</tr>`)}</tbody></table></div>`
+      ? html`<div class="table-wrap"><table data-testid="evidence">${tableHead(...ev.data.headers)}<tbody>${[
+          ev.data.rows.map((r) => html`<tr>${r.map((c) => html`<td class="mono">${c}</td>`)}</tr>`),
+        ]}</tbody></table></div>`
       : html`<pre data-testid="evidence">${ev.data.text}</pre>`
 }
 </section>
 ${f.references.length ? html`<section class="card"><h2>References</h2><ul>${f.references.map((r) => html`<li>${link(r)}</li>`)}</ul></section>` : ''}
 <section class="card"><h2>Tests behind this finding</h2>
-${tests.length ? html`<ul>${tests.map((t) => html`<li><strong>${t.name}</strong> — ${t.description} <span class="muted">(${t.status}${t.result ? `, ${t.result}` : ''})</span></li>`)}</ul>` : html`<p class="muted">${f.test_description || 'No test recorded.'}</p>`}
+${
+  tests.length
+    ? html`<ul>${tests.map(
+        (t) =>
+          html`<li><strong>${t.name}</strong> — ${t.description} <span class="muted">(${t.status}${t.result ? `, ${t.result}` : ''})</span></li>`,
+      )}</ul>`
+    : html`<p class="muted">${f.test_description || 'No test recorded.'}</p>`
+}
 </section>
 <section class="card" aria-labelledby="triage"><h2 id="triage">Triage</h2>
 ${
   ws.writes(row.workspace_id)
     ? html`<p class="muted">Applies to this finding and its duplicates (the same issue found again by other scans).</p>
 <form method="post" action="/findings/${f.id}/triage" class="filters">${csrfField(req)}
-  <div><label for="t-status">Status</label><select id="t-status" name="status">${STATUSES.map((s) => html`<option${s === f.status ? html` selected` : ''}>${s}</option>`)}</select></div>
-  <div><label for="t-risk">Risk</label><select id="t-risk" name="risk_level">${[4, 3, 2, 1, 0].map((r) => html`<option value="${r}"${r === f.risk_level ? html` selected` : ''}>${RISK_NAMES[r]}</option>`)}</select></div>
-  <div><label><input type="checkbox" name="verified" value="true"${f.verified ? html` checked` : ''}> verified by a person</label></div>
-  <div data-show-if="t-status=accepted"${f.status === 'accepted' ? '' : html` hidden`}><label for="t-until">Accepted until</label><input type="date" id="t-until" name="until" value="${row.accepted_until ?? ''}"></div>
+  <div><label for="t-status">Status</label><select id="t-status" name="status">${[
+    STATUSES.map((s) => html`<option${selectedIf(s === f.status)}>${s}</option>`),
+  ]}</select></div>
+  <div><label for="t-risk">Risk</label><select id="t-risk" name="risk_level">${riskOptions(f.risk_level)}</select></div>
+  <div><label><input type="checkbox" name="verified" value="true"${checkedIf(f.verified)}> verified by a person</label></div>
+  <div data-show-if="t-status=accepted"${f.status === 'accepted' ? '' : html` hidden`}>${[
+    html`<label for="t-until">Accepted until</label>`,
+    html`<input type="date" id="t-until" name="until" value="${row.accepted_until ?? ''}">`,
+  ]}</div>
   <div><label for="t-reason">Comment</label><input type="text" id="t-reason" name="reason" maxlength="2000" placeholder="why (kept in the history)"></div>
   <button type="submit">Save triage</button>
 </form>`
@@ -311,10 +376,13 @@ ${
 <h2>History</h2>
 ${
   history.length
-    ? html`<div class="table-wrap"><table data-testid="history"><thead><tr><th>When</th><th>Change</th><th>Comment</th><th>By</th></tr></thead><tbody>${history.map(
-        (h) =>
-          html`<tr><td>${when(h.created_at)}</td><td>${h.field}: ${h.field === 'risk_level' && h.old_value !== null ? RISK_NAMES[Number(h.old_value)] : (h.old_value ?? '—')} → ${h.field === 'risk_level' && h.new_value !== null ? RISK_NAMES[Number(h.new_value)] : (h.new_value ?? '—')}</td><td>${h.reason ?? ''}</td><td>${h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`}</td></tr>`,
-      )}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table data-testid="history">${tableHead('When', 'Change', 'Comment', 'By')}<tbody>${history.map((h) => {
+        const shown = (v: string | null) => (h.field === 'risk_level' && v !== null ? RISK_NAMES[Number(v)] : (v ?? '—'))
+        const by = h.user_id === null ? 'Ward (re-opened)' : h.user_id === u.userId ? 'you' : `user ${h.user_id}`
+        return html`<tr><td>${when(h.created_at)}</td><td>${h.field}: ${shown(h.old_value)} → ${shown(h.new_value)}</td>${[
+          html`<td>${h.reason ?? ''}</td><td>${by}</td>`,
+        ]}</tr>`
+      })}</tbody></table></div>`
     : html`<p class="muted">No changes yet.</p>`
 }
 </section>`

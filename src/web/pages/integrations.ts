@@ -9,8 +9,8 @@ import { refusal } from '../../domain/access.js'
 import { INTEGRATION_EVENTS, INTEGRATION_TYPES, type IntegrationType } from '../../store/integration-kinds.js'
 import { integrationView } from '../../api/integration-views.js'
 import { userOf, type WebContext } from '../context.js'
-import { html } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { checkedIf, html, option, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { attempt, formOf, idOf, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
 import { TEST_MESSAGE_MARGIN_MS } from '../../toolkit/timeouts.js'
@@ -59,26 +59,44 @@ export function integrationPages(app: FastifyInstance, ctx: WebContext) {
     const events = (chosen: readonly string[], idp: string) =>
       INTEGRATION_EVENTS.map(
         (e) =>
-          html`<label class="inline"><input type="checkbox" name="events" value="${e}" id="${idp}-${e}"${chosen.includes(e) ? html` checked` : ''}> ${e}</label> `,
+          html`<label class="inline"><input type="checkbox" name="events" value="${e}" id="${idp}-${e}"${checkedIf(chosen.includes(e))}> ${e}</label> `,
       )
     const risk = (v: number, id: string) =>
-      html`<label for="${id}">Minimum risk</label><select id="${id}" name="min_risk">${['info', 'low', 'medium', 'high', 'critical'].map((n, i) => html`<option value="${i}"${i === v ? html` selected` : ''}>${n}</option>`)}</select>`
+      html`<label for="${id}">Minimum risk</label><select id="${id}" name="min_risk">${[
+        ['info', 'low', 'medium', 'high', 'critical'].map((n, i) => option(i, n, i === v)),
+      ]}</select>`
+    const onlyChanges = (on: boolean) =>
+      html`<label class="inline"><input type="checkbox" name="only_changes"${checkedIf(on)}> only when something changed</label>`
     const body = html`<h1>Integrations</h1>
-<p class="muted">Messages in Slack, Teams or e-mail, a signed webhook, and tickets in Jira, GitHub, GitLab or DefectDojo for the findings of the active workspace's scans. Secrets are stored encrypted and never shown again.</p>
+<p class="muted">${[
+      html`Messages in Slack, Teams or e-mail, a signed webhook, and tickets in Jira, GitHub, GitLab or DefectDojo `,
+      html`for the findings of the active workspace's scans. Secrets are stored encrypted and never shown again.`,
+    ]}</p>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Events</th><th>Enabled</th><th></th></tr></thead><tbody>
+    ? html`<div class="table-wrap"><table>${tableHead('Name', 'Type', 'Events', 'Enabled', '')}<tbody>
 ${rows.map((r) => {
   const v = integrationView(r)
-  return html`<tr data-integration-id="${v.id}"><td>${v.name}</td><td>${v.type}</td><td>${v.events.join(', ')}${v.min_risk ? ` (risk ≥ ${v.min_risk})` : ''}${v.only_changes ? ', only changes' : ''}</td><td>${v.enabled ? 'yes' : 'no'}</td>
-  <td><form class="inline" method="post" action="/integrations/${v.id}/test">${csrfField(req)}<button class="small" type="submit">Send a test</button></form>
-  <form class="inline" method="post" action="/integrations/${v.id}/enabled">${csrfField(req)}<input type="hidden" name="enabled" value="${v.enabled ? 'off' : 'on'}"><button class="small secondary" type="submit">${v.enabled ? 'Disable' : 'Enable'}</button></form>
-  <form class="inline" method="post" action="/integrations/${v.id}/delete" data-confirm="Delete this integration and its delivery log?">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form>
+  return html`<tr data-integration-id="${v.id}"><td>${v.name}</td><td>${v.type}</td><td>${[
+    v.events.join(', '),
+    v.min_risk ? ` (risk ≥ ${v.min_risk})` : '',
+    v.only_changes ? ', only changes' : '',
+  ]}</td><td>${v.enabled ? 'yes' : 'no'}</td>
+  <td>${postButton(req, `/integrations/${v.id}/test`, 'Send a test', { cls: 'small' })}
+  <form class="inline" method="post" action="/integrations/${v.id}/enabled">${csrfField(req)}${[
+    html`<input type="hidden" name="enabled" value="${v.enabled ? 'off' : 'on'}">`,
+    html`<button class="small secondary" type="submit">${v.enabled ? 'Disable' : 'Enable'}</button></form>`,
+  ]}
+  ${postButton(req, `/integrations/${v.id}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this integration and its delivery log?' })}
   <details><summary>Edit</summary><form method="post" action="/integrations/${v.id}">${csrfField(req)}
-    <div class="field"><label for="name-${v.id}">Name</label><input type="text" id="name-${v.id}" name="name" value="${v.name}" required maxlength="200"></div>
-    <div class="field"><label for="config-${v.id}">Config (JSON)</label><textarea id="config-${v.id}" name="config" rows="4">${JSON.stringify(v.config, null, 1)}</textarea></div>
+    <div class="field"><label for="name-${v.id}">Name</label>${[
+      html`<input type="text" id="name-${v.id}" name="name" value="${v.name}" required maxlength="200">`,
+    ]}</div>
+    <div class="field"><label for="config-${v.id}">Config (JSON)</label>${[
+      html`<textarea id="config-${v.id}" name="config" rows="4">${JSON.stringify(v.config, null, 1)}</textarea>`,
+    ]}</div>
     <div class="field">${events(v.events, `ev-${v.id}`)}</div>
-    <div class="field">${risk(v.min_risk, `risk-${v.id}`)} <label class="inline"><input type="checkbox" name="only_changes"${v.only_changes ? html` checked` : ''}> only when something changed</label></div>
+    <div class="field">${risk(v.min_risk, `risk-${v.id}`)} ${onlyChanges(v.only_changes)}</div>
     <button class="small" type="submit">Save</button></form></details></td></tr>`
 })}</tbody></table></div>`
     : html`<p>No integrations yet.</p>`
@@ -86,11 +104,13 @@ ${rows.map((r) => {
 <section class="card mt" aria-labelledby="new-int"><h2 id="new-int">New integration</h2>
 <form method="post" action="/integrations">${csrfField(req)}
   <div class="grid"><div class="field"><label for="int-name">Name</label><input type="text" id="int-name" name="name" required maxlength="200"></div>
-  <div class="field"><label for="int-type">Type</label><select id="int-type" name="type">${INTEGRATION_TYPES.map((t) => html`<option value="${t}">${t}</option>`)}</select></div></div>
+  <div class="field"><label for="int-type">Type</label><select id="int-type" name="type">${[
+    INTEGRATION_TYPES.map((t) => option(t, t, false)),
+  ]}</select></div></div>
   <div class="field"><label for="int-config">Config (JSON)</label><textarea id="int-config" name="config" rows="4" required></textarea>
   <ul class="muted">${INTEGRATION_TYPES.map((t) => html`<li><strong>${t}</strong>: <code>${EXAMPLES[t]}</code></li>`)}</ul></div>
   <div class="field">${events([...INTEGRATION_EVENTS], 'ev-new')}</div>
-  <div class="field">${risk(0, 'risk-new')} <label class="inline"><input type="checkbox" name="only_changes"> only when something changed</label></div>
+  <div class="field">${risk(0, 'risk-new')} ${onlyChanges(false)}</div>
   <button type="submit">Create integration</button>
 </form></section>`
     return sendPage(

@@ -14,8 +14,8 @@ import { notOwner } from '../../domain/access.js'
 import { badRequest, conflict, WardError } from '../../domain/errors.js'
 import type { WebContext } from '../context.js'
 import { byLinkToken } from '../link-token.js'
-import { html, type SafeHtml } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, option, type SafeHtml, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { checkCsrf, formOf, idOf, overTls, sendPage } from '../respond.js'
 
 const INVITE_COOKIE = 'ward_invite'
@@ -30,16 +30,23 @@ export async function invitationSection(
 ): Promise<SafeHtml> {
   const open = await openInvitations(db, req.webUser!.userId, workspaceId)
   return html`<section class="card mt" aria-labelledby="invite"><h2 id="invite">Invite by link</h2>
-${newLink ? html`<p class="msg ok" role="status">Send this one-time link to the person you invite (it is shown only now, and works for 7 days):<br><code data-testid="invite-link">${newLink}</code></p>` : ''}
+${
+  newLink
+    ? html`<p class="msg ok" role="status">${[
+        html`Send this one-time link to the person you invite (it is shown only now, and works for 7 days):`,
+        html`<br><code data-testid="invite-link">${newLink}</code></p>`,
+      ]}`
+    : ''
+}
 <form method="post" action="/workspaces/${workspaceId}/invitations" class="filters">${csrfField(req)}
-  <div><label for="i-role">Role</label><select id="i-role" name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : ''}>${r}</option>`)}</select></div>
+  <div><label for="i-role">Role</label><select id="i-role" name="role">${ROLES.map((r) => option(r, r, r === 'viewer'))}</select></div>
   <button type="submit">Create invitation link</button>
 </form>
 ${
   open.length
-    ? html`<div class="table-wrap"><table data-testid="invitations"><thead><tr><th>Role</th><th>Created</th><th>Expires</th><th></th></tr></thead><tbody>${open.map(
+    ? html`<div class="table-wrap"><table data-testid="invitations">${tableHead('Role', 'Created', 'Expires', '')}<tbody>${open.map(
         (i) => html`<tr><td>${i.role}</td><td>${when(i.created_at)}</td><td>${when(i.expires_at)}</td>
-<td><form class="inline" method="post" action="/workspaces/${workspaceId}/invitations/${i.id}/revoke">${csrfField(req)}<button class="small danger" type="submit">Revoke</button></form></td></tr>`,
+<td>${postButton(req, `/workspaces/${workspaceId}/invitations/${i.id}/revoke`, 'Revoke', { cls: 'small danger' })}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No open invitations.</p>`
 }
@@ -100,14 +107,18 @@ function inviteLinkRoutes(app: FastifyInstance, ctx: WebContext) {
     const token = tokenOf(req)
     const inv = await invitation(db, token)
     const u = req.webUser
-    const offer = html`<h1>Join ${inv.workspace_name}</h1><p>You are invited to the workspace <strong>${inv.workspace_name}</strong> as <strong data-testid="invite-role">${inv.role}</strong>.</p>`
+    const offer = html`<h1>Join ${inv.workspace_name}</h1><p>You are invited to the workspace <strong>${inv.workspace_name}</strong> as ${[
+      html`<strong data-testid="invite-role">${inv.role}</strong>.</p>`,
+    ]}`
     if (u)
       return sendPage(
         reply,
         page(
           req,
           'Invitation',
-          html`<div class="signin card">${offer}<form method="post" action="/invite/${token}">${csrfField(req)}<button type="submit">Join as ${u.name}</button></form></div>`,
+          html`<div class="signin card">${offer}<form method="post" action="/invite/${token}">${csrfField(req)}${[
+            html`<button type="submit">Join as ${u.name}</button></form></div>`,
+          ]}`,
         ),
       )
     const csrf = newToken()
@@ -121,8 +132,12 @@ ${signIn}
 <form method="post" action="/invite/${token}/account">
   <input type="hidden" name="_csrf" value="${csrf}">
   <div class="field"><label for="name">User name</label><input type="text" id="name" name="name" autocomplete="username" required maxlength="100"></div>
-  <div class="field"><label for="password">Password (at least 10 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="10"></div>
-  <div class="field"><label for="password2">The same again</label><input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="10"></div>
+  <div class="field"><label for="password">Password (at least 10 characters)</label>${[
+    html`<input type="password" id="password" name="password" autocomplete="new-password" required minlength="10">`,
+  ]}</div>
+  <div class="field"><label for="password2">The same again</label>${[
+    html`<input type="password" id="password2" name="password2" autocomplete="new-password" required minlength="10">`,
+  ]}</div>
   <button type="submit">Create account and join</button>
 </form></div>`
     return sendPage(reply, page(req, 'Invitation', body))

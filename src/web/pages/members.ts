@@ -19,8 +19,8 @@ import type { Db } from '../../store/db.js'
 import { badRequest, notFound } from '../../domain/errors.js'
 import { isOwner, memberChangeError } from '../../domain/access.js'
 import { userOf, type WebContext } from '../context.js'
-import { html, type SafeHtml } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, option, type SafeHtml, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
 import { invitationPages, invitationSection } from './invitations.js'
@@ -31,13 +31,18 @@ const roleOf = (v: string | undefined): Role => {
 }
 
 const roleSelect = (id: string, selected: Role, label: string) =>
-  html`<label class="offscreen" for="${id}">${label}</label><select id="${id}" name="role">${ROLES.map((r) => html`<option value="${r}"${r === selected ? html` selected` : ''}>${r}</option>`)}</select>`
+  html`<label class="offscreen" for="${id}">${label}</label><select id="${id}" name="role">${ROLES.map((r) => option(r, r, r === selected))}</select>`
 
 function memberRow(req: FastifyRequest, wsId: number, m: MemberRow, manage: boolean): SafeHtml {
   const controls = manage
-    ? html`<td><form class="inline" method="post" action="/workspaces/${wsId}/members/${m.user_id}/role">${csrfField(req)}${roleSelect(`role-${m.user_id}`, m.role, `Role of ${m.user_name}`)}
+    ? html`<td><form class="inline" method="post" action="/workspaces/${wsId}/members/${m.user_id}/role">${csrfField(req)}${[
+        roleSelect(`role-${m.user_id}`, m.role, `Role of ${m.user_name}`),
+      ]}
   <button class="small secondary" type="submit">Change role</button></form></td>
-<td><form class="inline" method="post" action="/workspaces/${wsId}/members/${m.user_id}/remove" data-confirm="Remove this member from the workspace?">${csrfField(req)}<button class="small danger" type="submit">Remove</button></form></td>`
+<td>${postButton(req, `/workspaces/${wsId}/members/${m.user_id}/remove`, 'Remove', {
+        cls: 'small danger',
+        confirm: 'Remove this member from the workspace?',
+      })}</td>`
     : html`<td>${m.role}</td>`
   return html`<tr data-member="${m.user_name}"><td>${m.user_name}</td><td>${toApiTime(m.added_at)}</td>${controls}</tr>`
 }
@@ -56,7 +61,7 @@ export function memberPages(app: FastifyInstance, ctx: WebContext) {
     const body = html`<h1>Members of ${here.name}</h1>
 <p class="muted">Owners manage members and everything else; members work with targets, scans, schedules, triage, VPN profiles and reports;
 viewers read and download. Your role here: <strong data-testid="my-role">${here.role}</strong>.</p>
-<div class="table-wrap"><table data-testid="members"><thead><tr><th>User</th><th>Added</th>${manage ? html`<th>Role</th><th></th>` : html`<th>Role</th>`}</tr></thead>
+<div class="table-wrap"><table data-testid="members">${manage ? tableHead('User', 'Added', 'Role', '') : tableHead('User', 'Added', 'Role')}
 <tbody>${members.map((m) => memberRow(req, id, m, manage))}</tbody></table></div>
 ${
   manage

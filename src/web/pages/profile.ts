@@ -9,7 +9,7 @@ import { licenceValid } from '../../domain/targets.js'
 import { revokeOwnKey, setPasswordHash, userForSignIn, userKeys } from '../../store/web-sessions.js'
 import { userOf, type WebContext } from '../context.js'
 import { html } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { formOf, idOf, okMessage, overTls, sendPage } from '../respond.js'
 import { secretsOf } from '../../store/secrets.js'
 import { isSealed } from '../../store/secret-box.js'
@@ -84,19 +84,28 @@ async function renderProfile(
   const u = userOf(req)
   const [keys, used, ws] = await Promise.all([userKeys(db, u.userId), countUserTargets(db, u.userId), workspacesOf(db, u)])
   const active = keys.filter((k) => !k.revoked_at)
+  const newKeyMasked = masked(o.newKey?.slice(0, 12) ?? '')
   const body = html`<h1>Profile</h1>
 <div class="grid">
   <section class="card" aria-labelledby="acct"><h2 id="acct">Account</h2>
     <dl class="props">
       <dt>User</dt><dd>${u.name}</dd>
-      <dt>Licence</dt><dd data-testid="licence">${u.licenseExpires ? html`${licenceValid(u) ? 'valid until' : html`<strong>expired</strong> on`} ${u.licenseExpires}` : 'does not expire'}</dd>
+      <dt>Licence</dt><dd data-testid="licence">${
+        u.licenseExpires
+          ? html`${licenceValid(u) ? 'valid until' : html`<strong>expired</strong> on`} ${u.licenseExpires}`
+          : 'does not expire'
+      }</dd>
       <dt>Targets</dt><dd data-testid="target-limit">${used} of at most ${u.maxTargets}</dd>
     </dl>
   </section>
   <section class="card" aria-labelledby="pw"><h2 id="pw">Change password</h2>
     <form method="post" action="/profile/password">${csrfField(req)}
-      <div class="field"><label for="current">Current password</label><input type="password" id="current" name="current" autocomplete="current-password" required></div>
-      <div class="field"><label for="password">New password (at least 10 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" minlength="10" required></div>
+      <div class="field"><label for="current">Current password</label>${[
+        html`<input type="password" id="current" name="current" autocomplete="current-password" required>`,
+      ]}</div>
+      <div class="field"><label for="password">New password (at least 10 characters)</label>${[
+        html`<input type="password" id="password" name="password" autocomplete="new-password" minlength="10" required>`,
+      ]}</div>
       <button type="submit" class="secondary">Change password</button>
     </form>
   </section>
@@ -107,7 +116,9 @@ async function renderProfile(
   ${
     o.newKey
       ? html`<div class="msg ok" role="status"><p><strong>New API key</strong> — copy it now, it is not shown again:</p>
-      <p><span id="new-key" class="key" data-testid="new-key" data-secret="${o.newKey}" data-masked="${masked(o.newKey.slice(0, 12))}" data-shown="0">${masked(o.newKey.slice(0, 12))}</span>
+      <p><span id="new-key" class="key" data-testid="new-key" data-secret="${o.newKey}" data-masked="${newKeyMasked}" data-shown="0">${[
+        newKeyMasked,
+      ]}</span>
       <button type="button" class="small secondary" data-reveal="new-key" aria-pressed="false">Reveal</button>
       <button type="button" class="small" data-copy="new-key">Copy</button></p></div>`
       : ''
@@ -117,7 +128,14 @@ async function renderProfile(
     <tbody>${keys.map(
       (k) => html`<tr data-key-id="${k.id}"><td><span class="key">${masked(k.key_prefix)}</span></td><td>${day(k.created_at)}</td>
       <td>${k.revoked_at ? html`<span class="badge st">revoked ${day(k.revoked_at)}</span>` : html`<span class="badge fin">active</span>`}</td>
-      <td>${k.revoked_at ? '' : html`<form class="inline" method="post" action="/profile/keys/${k.id}/revoke" data-confirm="Revoke this key? Programs using it stop working at once.">${csrfField(req)}<button class="small danger" type="submit">Revoke</button></form>`}</td></tr>`,
+      <td>${
+        k.revoked_at
+          ? ''
+          : postButton(req, `/profile/keys/${k.id}/revoke`, 'Revoke', {
+              cls: 'small danger',
+              confirm: 'Revoke this key? Programs using it stop working at once.',
+            })
+      }</td></tr>`,
     )}</tbody>
   </table></div>
   <form method="post" action="/profile/keys" class="actions">${csrfField(req)}<button type="submit">Create a new API key</button></form>

@@ -13,12 +13,14 @@ import { getScan } from '../../store/scans.js'
 import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
 import { newScanWords } from '../form-words.js'
-import { html, qs } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, qs, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { when } from '../time.js'
 import { workspacesOf } from '../workspace.js'
 import type { FormRefusal } from '../form-page.js'
+
+const SAVE_HOW = ' Save them from the new-scan form ("Save these settings for later") or from a scan’s page.'
 
 /** Parameters in one line: "ports: 22,80; authentication: {…}" (credentials hidden). */
 function paramsSummary(json: string): string {
@@ -76,29 +78,45 @@ async function renderSettings(ctx: WebContext, req: FastifyRequest, reply: Fasti
   if (fromId && !from) throw notFound('Scan')
   const writes = ws.writes()
   const body = html`<h1>Saved scan settings</h1>
-<p class="muted">Named sets of one tool's parameters: start a scan or a schedule with them on any target. Credentials in them are stored encrypted and never shown.</p>
+<p class="muted">${[
+    html`Named sets of one tool's parameters: start a scan or a schedule with them on any target. `,
+    html`Credentials in them are stored encrypted and never shown.`,
+  ]}</p>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table data-testid="scan-settings"><thead><tr><th>Name</th><th>Tool</th><th>Parameters</th><th class="num">Time limit</th><th class="wide-only">Saved</th><th></th></tr></thead><tbody>${rows.map(
+    ? html`<div class="table-wrap"><table data-testid="scan-settings">${[
+        tableHead('Name', 'Tool', 'Parameters', html`<th class="num">Time limit</th>`, html`<th class="wide-only">Saved</th>`, ''),
+      ]}<tbody>${rows.map(
         (s) => html`<tr id="settings-${s.id}" data-settings-id="${s.id}"><td>${s.name}</td><td>${toolName(s.tool_id)}</td>
 <td class="mono">${paramsSummary(s.tool_params)}</td><td class="num">${s.max_scan_time} min</td><td class="wide-only">${when(s.updated_at)}</td>
 <td class="row-actions">${
           writes
             ? html`<a class="button small" href="/scans/new${qs({ settings_id: s.id })}">Start scan with…</a>
   <a class="button small secondary" href="/schedules${qs({ settings_id: s.id })}#new-schedule">Schedule with…</a>
-  <form class="inline" method="post" action="/scan-settings/${s.id}/rename">${csrfField(req)}<input type="text" id="rename-${s.id}" aria-label="New name of ${s.name}" name="name" maxlength="200" value="${s.name}" required><button class="small secondary" type="submit">Rename</button></form>
-  <form class="inline" method="post" action="/scan-settings/${s.id}/delete" data-confirm="Delete these saved settings? Scans and schedules started from them are kept.">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form>`
+  <form class="inline" method="post" action="/scan-settings/${s.id}/rename">${csrfField(req)}${[
+    html`<input type="text" id="rename-${s.id}" aria-label="New name of ${s.name}" name="name" maxlength="200" value="${s.name}" required>`,
+    html`<button class="small secondary" type="submit">Rename</button></form>`,
+  ]}
+  ${postButton(req, `/scan-settings/${s.id}/delete`, 'Delete', {
+    cls: 'small danger',
+    confirm: 'Delete these saved settings? Scans and schedules started from them are kept.',
+  })}`
             : ''
         }</td></tr>`,
       )}</tbody></table></div>`
-    : html`<p data-testid="no-settings">No saved settings in this workspace yet.${writes ? ' Save them from the new-scan form ("Save these settings for later") or from a scan’s page.' : ''}</p>`
+    : html`<p data-testid="no-settings">No saved settings in this workspace yet.${writes ? SAVE_HOW : ''}</p>`
 }
 ${
   from && writes
     ? html`<section class="card mt" aria-labelledby="new-settings"><h2 id="new-settings">Save the settings of scan #${from.id}</h2>
 <form method="post" action="/scan-settings">${csrfField(req)}<input type="hidden" name="from_scan_id" value="${from.id}">
-<p data-testid="from-scan">${toolName(from.tool_id)}, its tool parameters and its time limit of ${from.max_scan_time} min (<a href="/scans/${from.id}">scan #${from.id}</a>).</p>
-<div class="field"><label for="settings-name">Name</label><input type="text" id="settings-name" name="name" maxlength="200" required value="${o.form?.name ?? ''}" placeholder="Weekly deep scan, authenticated"></div>
+<p data-testid="from-scan">${toolName(from.tool_id)}, its tool parameters and its time limit of ${from.max_scan_time} min ${[
+        html`(<a href="/scans/${from.id}">scan #${from.id}</a>).</p>`,
+      ]}
+<div class="field"><label for="settings-name">Name</label>${[
+        html`<input type="text" id="settings-name" name="name" maxlength="200" required value="${o.form?.name ?? ''}"`,
+        html` placeholder="Weekly deep scan, authenticated">`,
+      ]}</div>
 <button type="submit">Save settings</button></form></section>`
     : ''
 }`

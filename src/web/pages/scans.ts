@@ -26,8 +26,8 @@ import { RISK_NAMES } from '../../reports/risk.js'
 import { countTests, scanCaveat } from '../../reports/scan-caveat.js'
 import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
-import { html, qs, type SafeHtml } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, option, qs, type SafeHtml, selectedIf, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { newScanWords } from '../form-words.js'
 import { paramsFields, paramsFromForm, type JsonSchema } from '../params-form.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
@@ -36,12 +36,18 @@ import { type FormRefusal, formPageOf } from '../form-page.js'
 import { pageOf, pager } from './targets.js'
 
 const PAGE = 50
+const QUEUED = 'Scan queued: it starts as soon as a worker is free.'
 const LOG_TAIL = 200
 const isActive = (s: Pick<ScanRow, 'status'>) => (ACTIVE_STATES as readonly string[]).includes(s.status)
 
-export const statusBadge = (status: string) =>
-  html`<span class="badge ${status === 'running' || status === 'waiting' ? 'run' : status === 'finished' ? 'fin' : status === 'stopped' ? 'st' : 'bad'}" data-status="${status}">${status}</span>`
+const statusClass = (status: string) =>
+  status === 'running' || status === 'waiting' ? 'run' : status === 'finished' ? 'fin' : status === 'stopped' ? 'st' : 'bad'
+export const statusBadge = (status: string) => html`<span class="badge ${statusClass(status)}" data-status="${status}">${status}</span>`
 export const riskBadge = (level: number) => html`<span class="badge r${level}">${RISK_NAMES[level] ?? level}</span>`
+
+/** One tile per risk, critical first, each a link to the findings list with the query `query(risk)`. */
+export const riskTileLinks = (counts: readonly number[], query: (risk: number) => string) =>
+  [4, 3, 2, 1, 0].map((r) => html`<a class="tile r${r}" href="/findings${query(r)}"><b>${counts[r]}</b>${RISK_NAMES[r]}</a>`)
 
 export function duration(s: Pick<ScanRow, 'start_time' | 'end_time'>, now = Date.now()): string {
   if (!s.start_time) return '—'
@@ -53,7 +59,8 @@ export function duration(s: Pick<ScanRow, 'start_time' | 'end_time'>, now = Date
 
 export const summaryTiles = (s: Pick<ScanRow, 'count_info' | 'count_low' | 'count_medium' | 'count_high' | 'count_critical'>) => {
   const counts = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical]
-  return html`<div class="sev" data-testid="summary">${[4, 3, 2, 1, 0].map((r) => html`<div class="tile r${r}"><b>${counts[r]}</b>${RISK_NAMES[r]}</div>`)}</div>`
+  const tile = (r: number) => html`<div class="tile r${r}"><b>${counts[r]}</b>${RISK_NAMES[r]}</div>`
+  return html`<div class="sev" data-testid="summary">${[4, 3, 2, 1, 0].map(tile)}</div>`
 }
 
 /**
@@ -73,7 +80,8 @@ function progressFragment(s: ScanRow, wasLive: boolean, queue?: QueuePlace): Saf
   const live = isActive(s)
   const message = [s.status === 'waiting' && queue ? waitingMessage(queue) : '', s.status_message ?? ''].filter(Boolean).join('; ')
   const eta = s.status === 'running' ? etaSeconds(s, Date.now()) : null
-  return html`<div id="progress" class="card"${live ? html` hx-get="/scans/${s.id}/progress?live=1" hx-trigger="every 1s" hx-swap="outerHTML"` : ''} aria-live="polite">
+  const poll = live ? html` hx-get="/scans/${s.id}/progress?live=1" hx-trigger="every 1s" hx-swap="outerHTML"` : ''
+  return html`<div id="progress" class="card"${poll} aria-live="polite">
   <div class="progress"><span>${statusBadge(s.status)}</span>
   <progress max="100" value="${s.progress}" aria-label="Scan progress">${s.progress} %</progress>
   <strong data-testid="progress">${s.progress} %</strong>
@@ -103,10 +111,21 @@ function findingGroupRow(g: ScanFinding[]): SafeHtml {
   const f = g[0]!
   const kev = f.in_cisa_catalog ? html` <span class="badge kev">CISA KEV</span>` : ''
   if (g.length === 1)
-    return html`<tr><td>${riskBadge(f.risk_level)}</td><td><a href="/findings/${f.id}">${f.name}</a>${kev}</td><td class="mono">${whereOf(f)}</td><td>${f.status}</td></tr>`
+    return html`<tr>${[
+      html`<td>${riskBadge(f.risk_level)}</td>`,
+      html`<td><a href="/findings/${f.id}">${f.name}</a>${kev}</td>`,
+      html`<td class="mono">${whereOf(f)}</td><td>${f.status}</td>`,
+    ]}</tr>`
   const statuses = [...new Set(g.map((x) => x.status))].join(', ')
-  return html`<tr data-testid="finding-group"><td>${riskBadge(f.risk_level)}</td><td colspan="2"><details><summary><a href="/findings/${f.id}">${f.name}</a>${kev} <span class="badge st" data-testid="group-count">${g.length} places</span></summary>
-<ul>${g.map((x) => html`<li><a href="/findings/${x.id}" class="mono">${whereOf(x) || `#${x.id}`}</a>${x.status === 'open' ? '' : html` <span class="muted">${x.status}</span>`}</li>`)}</ul></details></td><td>${statuses}</td></tr>`
+  const place = (x: ScanFinding) =>
+    html`<li><a href="/findings/${x.id}" class="mono">${whereOf(x) || `#${x.id}`}</a>${
+      x.status === 'open' ? '' : html` <span class="muted">${x.status}</span>`
+    }</li>`
+  const count = html`<span class="badge st" data-testid="group-count">${g.length} places</span>`
+  return html`<tr data-testid="finding-group"><td>${riskBadge(f.risk_level)}</td><td colspan="2"><details><summary>${[
+    html`<a href="/findings/${f.id}">${f.name}</a>${kev} ${count}`,
+  ]}</summary>
+<ul>${g.map(place)}</ul></details></td><td>${statuses}</td></tr>`
 }
 
 /**
@@ -185,14 +204,20 @@ function scanPagesEnv(ctx: WebContext) {
       rows.map((s) => s.target_id),
     )
     const live = rows.some(isActive)
-    const table = html`<div id="scan-table"${live ? html` hx-get="/scans${qs({ status: st, tool_id: toolId, target_id: targetId, page: pageNo > 1 ? pageNo : undefined, fragment: 1 })}" hx-trigger="every 2s" hx-select="#scan-table" hx-swap="outerHTML"` : ''}>
+    const poll = live
+      ? html` hx-get="/scans${qs({ status: st, tool_id: toolId, target_id: targetId, page: pageNo > 1 ? pageNo : undefined, fragment: 1 })}"${[
+          html` hx-trigger="every 2s" hx-select="#scan-table" hx-swap="outerHTML"`,
+        ]}`
+      : ''
+    const head = tableHead('Id', 'Tool', 'Target', 'Status', html`<th class="num">Progress</th>`, 'Findings', 'Started', 'Duration')
+    const table = html`<div id="scan-table"${poll}>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table><thead><tr><th>Id</th><th>Tool</th><th>Target</th><th>Status</th><th class="num">Progress</th><th>Findings</th><th>Started</th><th>Duration</th></tr></thead><tbody>
+    ? html`<div class="table-wrap"><table>${head}<tbody>
 ${rows.slice(0, PAGE).map(
-  (
-    s,
-  ) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td><td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td>
+  (s) => html`<tr data-scan-id="${s.id}"><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${toolName(s.tool_id)}</td>${[
+    html`<td><a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a></td>`,
+  ]}
   <td>${statusBadge(s.status)}</td><td class="num">${s.progress} %</td>
   <td>${[4, 3, 2, 1, 0].map((r) => {
     const n = [s.count_info, s.count_low, s.count_medium, s.count_high, s.count_critical][r]!
@@ -200,15 +225,30 @@ ${rows.slice(0, PAGE).map(
   })}</td>
   <td>${when(s.start_time, 'waiting')}</td><td>${duration(s)}</td></tr>`,
 )}</tbody></table></div>${pager('/scans', { status: st, tool_id: toolId, target_id: targetId }, pageNo, rows.length > PAGE)}`
-    : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}.${ws.writes() ? html` <a href="/scans/new">Start one</a>.` : ''}</p>`
+    : html`<p>No scans${st || toolId || targetId ? ' match these filters' : ' in this workspace yet'}.${
+        ws.writes() ? html` <a href="/scans/new">Start one</a>.` : ''
+      }</p>`
 }</div>`
     if (q.fragment) return sendPage(reply, table)
     const body = html`<h1>Scans</h1>
-<div class="actions">${ws.writes() ? html`<a class="button" href="/scans/new">New scan</a>` : ''}<a class="button secondary" href="/scan-settings">Saved scan settings</a></div>
+<div class="actions">${[
+      ws.writes() ? html`<a class="button" href="/scans/new">New scan</a>` : '',
+      html`<a class="button secondary" href="/scan-settings">Saved scan settings</a>`,
+    ]}</div>
 <form method="get" action="/scans" class="filters">
-  <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${SCAN_STATES.map((x) => html`<option${x === st ? html` selected` : ''}>${x}</option>`)}</select></div>
-  <div><label for="f-tool">Tool</label><select id="f-tool" name="tool_id"><option value="">any</option>${toolList.map((t) => html`<option value="${t.id}"${t.id === toolId ? html` selected` : ''}>${t.name}</option>`)}</select></div>
-  ${targetId ? html`<input type="hidden" name="target_id" value="${targetId}"><span class="muted">target <a href="/targets/${targetId}">${names.get(targetId) ?? targetId}</a> (<a href="/scans">all targets</a>)</span>` : ''}
+  <div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">any</option>${[
+    SCAN_STATES.map((x) => html`<option${selectedIf(x === st)}>${x}</option>`),
+  ]}</select></div>
+  <div><label for="f-tool">Tool</label><select id="f-tool" name="tool_id"><option value="">any</option>${[
+    toolList.map((t) => option(t.id, t.name, t.id === toolId)),
+  ]}</select></div>
+  ${
+    targetId
+      ? html`<input type="hidden" name="target_id" value="${targetId}"><span class="muted">target ${[
+          html`<a href="/targets/${targetId}">${names.get(targetId) ?? targetId}</a> (<a href="/scans">all targets</a>)`,
+        ]}</span>`
+      : ''
+  }
   <button type="submit" class="secondary">Filter</button>
 </form>
 ${table}`
@@ -253,33 +293,75 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
     const chosenTool = Number(f.tool_id ?? preset?.tool_id ?? q.tool_id ?? toolList.find((t) => t.id === 70)?.id ?? toolList[0]?.id)
     const chosenTarget = f.target_id ?? (from ? String(from.target_id) : undefined) ?? q.target_id ?? ''
     const vpnChoice = f.vpn ?? (from ? (from.vpn_profile_uuid ?? 'none') : undefined)
+    const maxTime = f.max_scan_time ?? (preset ? String(preset.max_scan_time) : '1440')
+    const toolFieldset = (t: (typeof toolList)[number]) => {
+      const schema = schemas.get(t.id)!
+      const values = o.form && t.id === chosenTool ? paramsFromForm(t.id, schema, o.form) : t.id === preset?.tool_id ? earlier : undefined
+      return html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${[
+        paramsFields(t.id, schema, [], values),
+      ]}</fieldset>`
+    }
     const body = html`<h1>New scan</h1>
-<form method="post" action="/scans/new" class="card">${csrfField(req)}${from ? html`<input type="hidden" name="from_scan_id" value="${from.id}">` : ''}${saved ? html`<input type="hidden" name="settings_id" value="${saved.id}">` : ''}
+<form method="post" action="/scans/new" class="card">${csrfField(req)}${[
+      from ? html`<input type="hidden" name="from_scan_id" value="${from.id}">` : '',
+      saved ? html`<input type="hidden" name="settings_id" value="${saved.id}">` : '',
+    ]}
   ${from ? html`<p class="muted" data-testid="from-scan">The settings of scan <a href="/scans/${from.id}">#${from.id}</a>: change what you need.</p>` : ''}
-  ${saved ? html`<p class="muted" data-testid="from-settings">The saved settings <a href="/scan-settings#settings-${saved.id}">${saved.name}</a>: choose the target, change what you need.</p>` : ''}
+  ${
+    saved
+      ? html`<p class="muted" data-testid="from-settings">The saved settings ${[
+          html`<a href="/scan-settings#settings-${saved.id}">${saved.name}</a>: choose the target, change what you need.`,
+        ]}</p>`
+      : ''
+  }
   <div class="grid">
-    <div class="field"><label for="tool_id">Tool</label><select id="tool_id" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${t.id === chosenTool ? html` selected` : ''}>${t.name} (${t.id})</option>`)}</select>
+    <div class="field"><label for="tool_id">Tool</label><select id="tool_id" name="tool_id">${[
+      toolList.map((t) => option(t.id, html`${t.name} (${t.id})`, t.id === chosenTool)),
+    ]}</select>
       ${toolList.map((t) => html`<small data-tool-help="${t.id}"${t.id === chosenTool ? '' : html` hidden`}>${t.description}</small>`)}</div>
-    <div class="field"><label for="target_id">Target</label><select id="target_id" name="target_id"><option value="">— a new target (type its name below) —</option>${targets.map((t) => html`<option value="${t.id}"${String(t.id) === chosenTarget ? html` selected` : ''}>${t.name}</option>`)}</select></div>
-    <div class="field"><label for="target_name">…or a new target's name</label><input type="text" id="target_name" name="target_name" maxlength="2048" value="${f.target_name ?? ''}" placeholder="host, IP or URL"><small>Added to the workspace below.</small></div>
-    <div class="field"><label for="workspace_id">Workspace</label><select id="workspace_id" name="workspace_id">${ws.all.map((w) => html`<option value="${w.id}"${w.id === (f.workspace_id ? Number(f.workspace_id) : ws.active?.id) ? html` selected` : ''}>${w.name}</option>`)}</select><small>A chosen target scans in its own workspace.</small></div>
-    <div class="field"><label for="max_scan_time">Maximum scan time (minutes)</label><input type="number" id="max_scan_time" name="max_scan_time" min="1" max="1440" value="${f.max_scan_time ?? (preset ? String(preset.max_scan_time) : '1440')}"><small>1 to 1440; some short tools ignore it.</small></div>
-    <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn"><option value="">the workspace's default</option><option value="none"${vpnChoice === 'none' ? html` selected` : ''}>none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${vpnChoice === p.uuid ? html` selected` : ''}>${p.name}</option>`)}</select></div>
+    <div class="field"><label for="target_id">Target</label><select id="target_id" name="target_id">${[
+      html`<option value="">— a new target (type its name below) —</option>`,
+      targets.map((t) => option(t.id, t.name, String(t.id) === chosenTarget)),
+    ]}</select></div>
+    <div class="field"><label for="target_name">…or a new target's name</label>${[
+      html`<input type="text" id="target_name" name="target_name" maxlength="2048" value="${f.target_name ?? ''}" placeholder="host, IP or URL">`,
+      html`<small>Added to the workspace below.</small>`,
+    ]}</div>
+    <div class="field"><label for="workspace_id">Workspace</label><select id="workspace_id" name="workspace_id">${[
+      ws.all.map((w) => option(w.id, w.name, w.id === (f.workspace_id ? Number(f.workspace_id) : ws.active?.id))),
+    ]}</select><small>A chosen target scans in its own workspace.</small></div>
+    <div class="field"><label for="max_scan_time">Maximum scan time (minutes)</label>${[
+      html`<input type="number" id="max_scan_time" name="max_scan_time" min="1" max="1440" value="${maxTime}">`,
+      html`<small>1 to 1440; some short tools ignore it.</small>`,
+    ]}</div>
+    <div class="field"><label for="vpn">VPN profile</label><select id="vpn" name="vpn">${[
+      html`<option value="">the workspace's default</option>`,
+      html`<option value="none"${selectedIf(vpnChoice === 'none')}>none (direct)</option>`,
+      profiles.map((p) => option(p.uuid, p.name, vpnChoice === p.uuid)),
+    ]}</select></div>
   </div>
   <h2>Tool parameters</h2>
   <p class="muted" data-testid="params-help">Lists take one item per line, or items separated by commas. An empty field leaves the choice to the tool.</p>
-  ${toolList.map((t) => html`<fieldset data-tool="${t.id}"${t.id === chosenTool ? '' : html` hidden disabled`}><legend>${t.name}</legend>${paramsFields(t.id, schemas.get(t.id)!, [], o.form && t.id === chosenTool ? paramsFromForm(t.id, schemas.get(t.id)!, o.form) : t.id === preset?.tool_id ? earlier : undefined)}</fieldset>`)}
+  ${toolList.map(toolFieldset)}
   <details><summary>Report callback (optional)</summary>
     <div class="grid">
       <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
-      <div class="field"><label for="cb_format">Format</label><select id="cb_format" name="callback_format"><option value="json">JSON</option><option value="pdf"${f.callback_format === 'pdf' ? html` selected` : ''}>PDF</option></select></div>
-      <div class="field"><label for="cb_secret">Signing secret (optional)</label><input type="password" id="cb_secret" name="callback_secret" autocomplete="off"></div>
+      <div class="field"><label for="cb_format">Format</label><select id="cb_format" name="callback_format">${[
+        html`<option value="json">JSON</option>`,
+        html`<option value="pdf"${selectedIf(f.callback_format === 'pdf')}>PDF</option>`,
+      ]}</select></div>
+      <div class="field"><label for="cb_secret">Signing secret (optional)</label>${[
+        html`<input type="password" id="cb_secret" name="callback_secret" autocomplete="off">`,
+      ]}</div>
     </div>
   </details>
   <div class="actions"><button type="submit">Start scan</button></div>
   <details class="mt" data-testid="save-settings"><summary>Save these settings for later</summary>
     <p class="muted">Saves the tool, its parameters and the time limit under a name (credentials stay encrypted), to start scans and schedules from.</p>
-    <div class="field"><label for="settings_name">Name of the settings</label><input type="text" id="settings_name" name="settings_name" maxlength="200" value="${f.settings_name ?? ''}" placeholder="Weekly deep scan, authenticated"></div>
+    <div class="field"><label for="settings_name">Name of the settings</label>${[
+      html`<input type="text" id="settings_name" name="settings_name" maxlength="200" value="${f.settings_name ?? ''}"`,
+      html` placeholder="Weekly deep scan, authenticated">`,
+    ]}</div>
     <button type="submit" class="secondary" formaction="/scan-settings/from-form">Save settings</button>
   </details>
 </form>`
@@ -388,9 +470,9 @@ function scanPage(app: FastifyInstance, { db, placeOf, loadScan }: ScanPagesEnv)
     const writes = ws.writes(s.workspace_id)
     const caveat = scanCaveat({ status_name: s.status, status_message: s.status_message }, countTests(tests), findings.length)
     return html`<div id="scan-live"${live ? html` hx-get="/scans/${s.id}/live${queued ? '?queued=1' : ''}" hx-trigger="every 2s" hx-swap="outerHTML"` : ''}>
-${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data-testid="queued">Scan queued: it starts as soon as a worker is free.</div>` : ''}
+${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data-testid="queued">${QUEUED}</div>` : ''}
 <div class="actions">
-  ${writes && live ? html`<form class="inline" method="post" action="/scans/${s.id}/stop">${csrfField(req)}<button class="danger" type="submit">Stop scan</button></form>` : ''}
+  ${writes && live ? postButton(req, `/scans/${s.id}/stop`, 'Stop scan', { cls: 'danger' }) : ''}
   <a class="button secondary" href="/scans/${s.id}/report.pdf" download>Download PDF report</a>
   <a class="button secondary" href="/scans/${s.id}/output.json">JSON output</a>
   <a class="button secondary" href="/findings${qs({ scan_id: s.id })}">Findings of this scan</a>
@@ -402,14 +484,16 @@ ${queued && s.status === 'waiting' ? html`<div class="msg ok" role="status" data
       : ''
   }
   <a class="button secondary" href="/scans/${s.id}/changes">What changed</a>
-  ${live || !writes ? '' : html`<form class="inline" method="post" action="/scans/${s.id}/delete" data-confirm="Delete this scan with its tests and findings?">${csrfField(req)}<button class="danger" type="submit">Delete scan</button></form>`}
+  ${live || !writes ? '' : postButton(req, `/scans/${s.id}/delete`, 'Delete scan', { cls: 'danger', confirm: 'Delete this scan with its tests and findings?' })}
 </div>
 ${progressFragment(s, false, place)}
 <section aria-labelledby="sum"><h2 id="sum">Result summary</h2>${summaryTiles(s)}</section>
 <section aria-labelledby="fs"><h2 id="fs">Findings (${findings.length})</h2>
 ${
   findings.length
-    ? html`<div class="table-wrap"><table><thead><tr><th>Risk</th><th>Finding</th><th>Where</th><th>Status</th></tr></thead><tbody>${groupByKind(findings).map((g) => findingGroupRow(g))}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table>${tableHead('Risk', 'Finding', 'Where', 'Status')}<tbody>${[
+        groupByKind(findings).map((g) => findingGroupRow(g)),
+      ]}</tbody></table></div>`
     : html`<p class="muted">No findings${live ? ' yet' : ''}.</p>`
 }
 ${caveat ? html`<p class="msg warn" data-testid="caveat">${caveat}</p>` : ''}</section>
@@ -422,7 +506,9 @@ ${
       )}</tbody></table></div>`
     : html`<p class="muted">No tests recorded${live ? ' yet' : ''}.</p>`
 }</section>
-<section aria-labelledby="raw"><h2 id="raw">Raw output ${logs.length > LOG_TAIL ? html`<small class="muted">(last ${LOG_TAIL} of ${logs.length} lines)</small>` : ''}</h2>
+<section aria-labelledby="raw"><h2 id="raw">Raw output ${
+      logs.length > LOG_TAIL ? html`<small class="muted">(last ${LOG_TAIL} of ${logs.length} lines)</small>` : ''
+    }</h2>
 <pre data-testid="raw-output">${tail.join('\n') || '(nothing yet)'}</pre></section>
 </div>`
   }

@@ -18,8 +18,8 @@ import { toolName } from '../../tools/registry.js'
 import type { ToolManifest } from '../../toolkit/tool.js'
 import { userOf, type WebContext } from '../context.js'
 import { newScanWords } from '../form-words.js'
-import { html, qs } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, option, qs, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { when } from '../time.js'
 import { type FormRefusal, formPageOf } from '../form-page.js'
@@ -133,17 +133,26 @@ async function renderSchedules(
   const body = html`<h1>Schedules</h1>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table data-testid="schedules"><thead><tr><th>Name</th><th>Scans</th><th>When</th><th>Next run</th><th>Last scans</th><th></th></tr></thead><tbody>${rows.map(
+    ? html`<div class="table-wrap"><table data-testid="schedules">${tableHead('Name', 'Scans', 'When', 'Next run', 'Last scans', '')}<tbody>${rows.map(
         (s) => {
           const h = history.get(s.id)!
+          const target = s.target_id
+            ? html`<a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a>`
+            : `every ${s.target_type} target`
+          const reason = s.paused_reason
+            ? html` <span class="muted small" data-testid="paused-reason">by Ward: ${s.paused_reason}; resume it and its scans start as you</span>`
+            : ''
+          const lastScans = h.scans.length
+            ? h.scans.map((x) => html`<a href="/scans/${x.id}">#${x.id}</a> ${statusBadge(x.status)} `)
+            : html`<span class="muted">none yet</span>`
           return html`<tr id="schedule-${s.id}" data-schedule-id="${s.id}"><td>${s.name || html`<span class="muted">schedule #${s.id}</span>`}</td>
-<td>${toolName(s.tool_id)} of ${s.target_id ? html`<a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a>` : `every ${s.target_type} target`}</td>
-<td>${timing(s)}</td><td data-testid="next-run">${s.paused ? html`<span class="badge st">paused</span>${s.paused_reason ? html` <span class="muted small" data-testid="paused-reason">by Ward: ${s.paused_reason}; resume it and its scans start as you</span>` : ''}` : when(s.next_run_at)}</td>
-<td>${h.scans.length ? h.scans.map((x) => html`<a href="/scans/${x.id}">#${x.id}</a> ${statusBadge(x.status)} `) : html`<span class="muted">none yet</span>`}</td>
+<td>${toolName(s.tool_id)} of ${target}</td>
+<td>${timing(s)}</td><td data-testid="next-run">${s.paused ? html`<span class="badge st">paused</span>${reason}` : when(s.next_run_at)}</td>
+<td>${lastScans}</td>
 <td class="row-actions">
-  <form class="inline" method="post" action="/schedules/${s.id}/run">${csrfField(req)}<button class="small" type="submit">Run now</button></form>
-  <form class="inline" method="post" action="/schedules/${s.id}/${s.paused ? 'resume' : 'pause'}">${csrfField(req)}<button class="small secondary" type="submit">${s.paused ? 'Resume' : 'Pause'}</button></form>
-  <form class="inline" method="post" action="/schedules/${s.id}/delete" data-confirm="Delete this schedule? Its scans are kept.">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form></td></tr>`
+  ${postButton(req, `/schedules/${s.id}/run`, 'Run now', { cls: 'small' })}
+  ${postButton(req, `/schedules/${s.id}/${s.paused ? 'resume' : 'pause'}`, s.paused ? 'Resume' : 'Pause', { cls: 'small secondary' })}
+  ${postButton(req, `/schedules/${s.id}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this schedule? Its scans are kept.' })}</td></tr>`
         },
       )}</tbody></table></div>`
     : html`<p>No schedules in this workspace yet.</p>`
@@ -152,22 +161,48 @@ ${
 <form method="post" action="/schedules">${csrfField(req)}
   ${
     from
-      ? html`<input type="hidden" name="from_scan_id" value="${from.id}"><p data-testid="from-scan">With the settings of scan <a href="/scans/${from.id}">#${from.id}</a>: ${toolName(from.tool_id)} of ${names.get(from.target_id) ?? from.target_id}, its tool parameters and time limit.</p>`
+      ? html`<input type="hidden" name="from_scan_id" value="${from.id}"><p data-testid="from-scan">${[
+          html`With the settings of scan <a href="/scans/${from.id}">#${from.id}</a>: `,
+          html`${toolName(from.tool_id)} of ${names.get(from.target_id) ?? from.target_id}, its tool parameters and time limit.`,
+        ]}</p>`
       : html`<div class="grid">
-    <div class="field"><label for="s-target">Target</label><select id="s-target" name="target_id">${targets.map((t) => html`<option value="${t.id}"${String(t.id) === (f.target_id ?? q.target_id) ? html` selected` : ''}>${t.name}</option>`)}</select></div>
+    <div class="field"><label for="s-target">Target</label><select id="s-target" name="target_id">${[
+      targets.map((t) => option(t.id, t.name, String(t.id) === (f.target_id ?? q.target_id))),
+    ]}</select></div>
     ${
       saved
-        ? html`<input type="hidden" name="settings_id" value="${saved.id}"><p class="field" data-testid="from-settings">With the saved settings <a href="/scan-settings#settings-${saved.id}">${saved.name}</a>: ${toolName(saved.tool_id)}, its tool parameters and time limit.</p>`
-        : html`<div class="field"><label for="s-tool">Tool</label><select id="s-tool" name="tool_id">${toolList.map((t) => html`<option value="${t.id}"${String(t.id) === f.tool_id ? html` selected` : ''}>${t.name}</option>`)}</select><small>With the tool's default parameters; for other parameters, choose "Schedule with…" on <a href="/scan-settings">saved scan settings</a>, or "Schedule these settings" on a scan's page.</small></div>`
+        ? html`<input type="hidden" name="settings_id" value="${saved.id}"><p class="field" data-testid="from-settings">${[
+            html`With the saved settings <a href="/scan-settings#settings-${saved.id}">${saved.name}</a>: `,
+            html`${toolName(saved.tool_id)}, its tool parameters and time limit.`,
+          ]}</p>`
+        : html`<div class="field"><label for="s-tool">Tool</label><select id="s-tool" name="tool_id">${[
+            toolList.map((t) => option(t.id, t.name, String(t.id) === f.tool_id)),
+          ]}</select><small>With the tool's default parameters; for other parameters, choose "Schedule with…" on ${[
+            html`<a href="/scan-settings">saved scan settings</a>, or "Schedule these settings" on a scan's page.`,
+          ]}</small></div>`
     }
   </div>`
   }
   <div class="grid">
-    <div class="field"><label for="s-name">Name</label><input type="text" id="s-name" name="name" maxlength="200" value="${f.name ?? ''}" placeholder="Weekly port scan"></div>
-    <div class="field"><label for="s-timing">Runs</label><select id="s-timing" name="timing"><option value="interval"${useInterval ? html` selected` : ''}>at a fixed interval</option><option value="cron"${useInterval ? '' : html` selected`}>on a cron schedule</option></select></div>
-    <div class="field" data-show-if="s-timing=interval"${useInterval ? '' : html` hidden`}><label for="s-interval">Every (minutes)</label><input type="number" id="s-interval" name="interval_minutes" min="1" value="${f.interval_minutes ?? '1440'}"></div>
-    <div class="field" data-show-if="s-timing=cron"${useInterval ? html` hidden` : ''}><label for="s-cron">Cron expression</label><input type="text" id="s-cron" name="cron" value="${f.cron ?? '0 3 * * 1'}"><small>minute hour day month weekday, e.g. 0 3 * * 1 is Mondays at 03:00</small></div>
-    <div class="field" data-show-if="s-timing=cron"${useInterval ? html` hidden` : ''}><label for="s-tz">Time zone</label><input type="text" id="s-tz" name="timezone" value="${f.timezone ?? 'UTC'}"><small>An IANA name such as Europe/Berlin</small></div>
+    <div class="field"><label for="s-name">Name</label>${[
+      html`<input type="text" id="s-name" name="name" maxlength="200" value="${f.name ?? ''}" placeholder="Weekly port scan">`,
+    ]}</div>
+    <div class="field"><label for="s-timing">Runs</label><select id="s-timing" name="timing">${[
+      option('interval', 'at a fixed interval', useInterval),
+      option('cron', 'on a cron schedule', !useInterval),
+    ]}</select></div>
+    <div class="field" data-show-if="s-timing=interval"${useInterval ? '' : html` hidden`}>${[
+      html`<label for="s-interval">Every (minutes)</label>`,
+      html`<input type="number" id="s-interval" name="interval_minutes" min="1" value="${f.interval_minutes ?? '1440'}">`,
+    ]}</div>
+    <div class="field" data-show-if="s-timing=cron"${useInterval ? html` hidden` : ''}>${[
+      html`<label for="s-cron">Cron expression</label><input type="text" id="s-cron" name="cron" value="${f.cron ?? '0 3 * * 1'}">`,
+      html`<small>minute hour day month weekday, e.g. 0 3 * * 1 is Mondays at 03:00</small>`,
+    ]}</div>
+    <div class="field" data-show-if="s-timing=cron"${useInterval ? html` hidden` : ''}>${[
+      html`<label for="s-tz">Time zone</label><input type="text" id="s-tz" name="timezone" value="${f.timezone ?? 'UTC'}">`,
+      html`<small>An IANA name such as Europe/Berlin</small>`,
+    ]}</div>
   </div>
   <button type="submit">Create schedule</button>
 </form></section>`

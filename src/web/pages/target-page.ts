@@ -14,18 +14,17 @@ import {
   targetUrls,
 } from '../../store/target-overview.js'
 import type { ScanRow } from '../../store/schema.js'
-import { RISK_NAMES } from '../../reports/risk.js'
 import { outputOf, ports, serverCert, subdomains, technologies, type PortFacts, type TechFacts } from '../../reports/output-facts.js'
 import type { LatestOutput } from '../../store/target-overview.js'
 import { toolName } from '../../tools/registry.js'
 import { userOf, type WebContext } from '../context.js'
-import { html, qs } from '../html.js'
+import { html, qs, tableHead } from '../html.js'
 import { page } from '../layout.js'
 import { idOf, sendPage } from '../respond.js'
 import { when } from '../time.js'
 import { workspacesOf } from '../workspace.js'
-import { chartSeries, DAYS } from './dashboard.js'
-import { duration, statusBadge } from './scans.js'
+import { DAYS, findingsChart } from './dashboard.js'
+import { duration, riskTileLinks, statusBadge } from './scans.js'
 
 /** Scans grouped by tool, the tools in the order of their newest scan. */
 function byTool(scans: ScanRow[]): Array<[number, ScanRow[]]> {
@@ -71,7 +70,9 @@ function certificateSection(cert: ReturnType<typeof inventory>['cert']) {
   if (!cert) return ''
   const c = cert.facts
   if (!c)
-    return html`<section aria-labelledby="cert"><h2 id="cert">Certificate</h2><p class="muted">The last TLS scan ${fromScan(cert.scan)} read no certificate.</p></section>`
+    return html`<section aria-labelledby="cert"><h2 id="cert">Certificate</h2>${[
+      html`<p class="muted">The last TLS scan ${fromScan(cert.scan)} read no certificate.</p></section>`,
+    ]}`
   const days = Math.floor((Date.parse(c.valid_to) - Date.now()) / 86400000)
   const left = Number.isNaN(days)
     ? html`<span class="badge st">unknown expiry</span>`
@@ -79,13 +80,24 @@ function certificateSection(cert: ReturnType<typeof inventory>['cert']) {
       ? html`<span class="badge bad">expired ${-days} day${days === -1 ? '' : 's'} ago</span>`
       : html`<span class="badge ${days < 30 ? 'bad' : 'fin'}">expires in ${days} day${days === 1 ? '' : 's'}</span>`
   return html`<section aria-labelledby="cert"><h2 id="cert">Certificate ${fromScan(cert.scan)}</h2>
-<dl class="props" data-testid="certificate"><dt>Subject</dt><dd class="mono">${c.subject}</dd><dt>Issuer</dt><dd class="mono">${c.issuer}</dd><dt>Valid until</dt><dd>${c.valid_to} ${left}</dd><dt>SHA-256</dt><dd class="mono">${c.fingerprint_sha256}</dd></dl></section>`
+<dl class="props" data-testid="certificate">${[
+    html`<dt>Subject</dt><dd class="mono">${c.subject}</dd>`,
+    html`<dt>Issuer</dt><dd class="mono">${c.issuer}</dd>`,
+    html`<dt>Valid until</dt><dd>${c.valid_to} ${left}</dd>`,
+    html`<dt>SHA-256</dt><dd class="mono">${c.fingerprint_sha256}</dd>`,
+  ]}</dl></section>`
 }
 
 function techSection(tech: ReturnType<typeof inventory>['tech']) {
   if (!tech.scans.length) return ''
   return html`<section aria-labelledby="tech"><h2 id="tech">Technologies ${tech.scans.map(fromScan)}</h2>
-${tech.list.length ? html`<ul data-testid="technologies">${tech.list.map((t) => html`<li>${t.name}${t.version ? html` <span class="mono">${t.version}</span>` : ''}</li>`)}</ul>` : html`<p class="muted">None recognised.</p>`}</section>`
+${
+  tech.list.length
+    ? html`<ul data-testid="technologies">${tech.list.map(
+        (t) => html`<li>${t.name}${t.version ? html` <span class="mono">${t.version}</span>` : ''}</li>`,
+      )}</ul>`
+    : html`<p class="muted">None recognised.</p>`
+}</section>`
 }
 
 function subdomainSection(subs: ReturnType<typeof inventory>['subdomains']) {
@@ -94,7 +106,14 @@ function subdomainSection(subs: ReturnType<typeof inventory>['subdomains']) {
   return html`<section aria-labelledby="subs"><h2 id="subs">Subdomains ${fromScan(subs.scan)}</h2>
 ${
   shown.length
-    ? html`<div class="table-wrap"><table data-testid="subdomains"><thead><tr><th>Name</th><th>Address</th></tr></thead><tbody>${shown.map(([name, ip]) => html`<tr><td class="mono">${name}</td><td class="mono">${ip ?? html`<span class="muted">not resolved</span>`}</td></tr>`)}</tbody></table></div>${subs.list.length > shown.length ? html`<p class="muted">and ${subs.list.length - shown.length} more in <a href="/scans/${subs.scan.scan_id}">the scan</a>.</p>` : ''}`
+    ? html`<div class="table-wrap"><table data-testid="subdomains">${tableHead('Name', 'Address')}<tbody>${shown.map(
+        ([name, ip]) =>
+          html`<tr><td class="mono">${name}</td><td class="mono">${ip ?? html`<span class="muted">not resolved</span>`}</td></tr>`,
+      )}</tbody></table></div>${
+        subs.list.length > shown.length
+          ? html`<p class="muted">and ${subs.list.length - shown.length} more in <a href="/scans/${subs.scan.scan_id}">the scan</a>.</p>`
+          : ''
+      }`
     : html`<p class="muted">None found.</p>`
 }</section>`
 }
@@ -137,24 +156,44 @@ export function targetPage(app: FastifyInstance, ctx: WebContext) {
     const body = html`<h1>${t.name} <small class="muted">${t.type}</small></h1>
 ${t.description ? html`<p class="muted">${t.description}</p>` : ''}
 <section class="card" aria-labelledby="scan-with"><h2 id="scan-with">Scan this target with…</h2>
-<div class="actions" data-testid="scan-with">${toolList.map((x) => html`<a class="button secondary small" href="/scans/new${qs({ target_id: t.id, tool_id: x.id })}">${x.name}</a>`)}</div></section>
+<div class="actions" data-testid="scan-with">${toolList.map(
+      (x) => html`<a class="button secondary small" href="/scans/new${qs({ target_id: t.id, tool_id: x.id })}">${x.name}</a>`,
+    )}</div></section>
 <section aria-labelledby="open"><h2 id="open">Open findings by severity</h2>
-<div class="sev" data-testid="target-findings">${[4, 3, 2, 1, 0].map((r) => html`<a class="tile r${r}" href="/findings${qs({ target_id: t.id, risk: r, status: 'open', workspace_id: 'all' })}"><b>${open[r]}</b>${RISK_NAMES[r]}</a>`)}</div></section>
+<div class="sev" data-testid="target-findings">${[
+      riskTileLinks(open, (r) => qs({ target_id: t.id, risk: r, status: 'open', workspace_id: 'all' })),
+    ]}</div></section>
 <section class="card mt" aria-labelledby="trend"><h2 id="trend">Findings over the last ${DAYS} days</h2>
-<div id="findings-chart" class="chart" data-series="${JSON.stringify(chartSeries(perDay))}" role="img" aria-label="Findings per day by severity on this target"></div></section>
+${findingsChart(perDay, 'Findings per day by severity on this target')}</section>
 <section aria-labelledby="ports"><h2 id="ports">Ports and services seen</h2>
 ${
   services.length
-    ? html`<div class="table-wrap"><table data-testid="services"><thead><tr><th class="num">Port</th><th>Protocol</th><th>Service</th><th>Product and version</th><th class="num">Open findings</th><th>Last seen</th></tr></thead><tbody>${services.map(
+    ? html`<div class="table-wrap"><table data-testid="services">${tableHead(
+        html`<th class="num">Port</th>`,
+        'Protocol',
+        'Service',
+        'Product and version',
+        html`<th class="num">Open findings</th>`,
+        'Last seen',
+      )}<tbody>${services.map(
         (s) =>
-          html`<tr><td class="num"><a href="/findings${qs({ target_id: t.id, workspace_id: 'all' })}">${s.port}</a></td><td>${s.protocol ?? ''}</td><td>${s.service ?? html`<span class="muted">unknown</span>`}</td><td>${version(s.port, s.protocol)}</td><td class="num">${s.open_findings}</td><td>${when(s.last_seen)}</td></tr>`,
+          html`<tr><td class="num"><a href="/findings${qs({ target_id: t.id, workspace_id: 'all' })}">${s.port}</a></td>${[
+            html`<td>${s.protocol ?? ''}</td><td>${s.service ?? html`<span class="muted">unknown</span>`}</td>`,
+            html`<td>${version(s.port, s.protocol)}</td><td class="num">${s.open_findings}</td><td>${when(s.last_seen)}</td>`,
+          ]}</tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No port seen yet: a port scan or a network vulnerability scan finds them.</p>`
 }</section>
 ${certificateSection(inv.cert)}
 ${techSection(inv.tech)}
 ${subdomainSection(inv.subdomains)}
-${urls.length ? html`<section aria-labelledby="urls"><h2 id="urls">Web addresses seen</h2><ul class="mono" data-testid="urls">${urls.map((x) => html`<li>${x}</li>`)}</ul></section>` : ''}
+${
+  urls.length
+    ? html`<section aria-labelledby="urls"><h2 id="urls">Web addresses seen</h2>${[
+        html`<ul class="mono" data-testid="urls">${urls.map((x) => html`<li>${x}</li>`)}</ul></section>`,
+      ]}`
+    : ''
+}
 <section aria-labelledby="hist"><h2 id="hist">Scan history per tool</h2>
 ${
   scans.length
@@ -163,12 +202,14 @@ ${
           toolId,
           rows,
         ]) => html`<h3>${toolName(toolId)} <small class="muted">(${rows.length} scan${rows.length === 1 ? '' : 's'})</small></h3>
-<div class="table-wrap"><table data-testid="history-${toolId}"><thead><tr><th>Scan</th><th>Status</th><th>Findings</th><th>Started</th><th class="wide-only">Duration</th></tr></thead><tbody>${rows
-          .slice(0, 10)
-          .map(
-            (s) =>
-              html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${statusBadge(s.status)}</td><td>${s.count_critical + s.count_high + s.count_medium + s.count_low + s.count_info}</td><td>${when(s.start_time, 'waiting')}</td><td class="wide-only">${duration(s)}</td></tr>`,
-          )}</tbody></table></div>`,
+<div class="table-wrap"><table data-testid="history-${toolId}">${[
+          tableHead('Scan', 'Status', 'Findings', 'Started', html`<th class="wide-only">Duration</th>`),
+        ]}<tbody>${rows.slice(0, 10).map((s) => {
+          const found = s.count_critical + s.count_high + s.count_medium + s.count_low + s.count_info
+          return html`<tr><td><a href="/scans/${s.id}">#${s.id}</a></td><td>${statusBadge(s.status)}</td><td>${found}</td>${[
+            html`<td>${when(s.start_time, 'waiting')}</td><td class="wide-only">${duration(s)}</td>`,
+          ]}</tr>`
+        })}</tbody></table></div>`,
       )
     : html`<p class="muted">Not scanned yet.</p>`
 }
@@ -176,7 +217,12 @@ ${scans.length ? html`<p><a href="/scans${qs({ target_id: t.id })}">All scans of
 <section aria-labelledby="sched"><h2 id="sched">Schedules</h2>
 ${
   schedules.length
-    ? html`<ul>${schedules.map((s) => html`<li><a href="/schedules#schedule-${s.id}">${s.name}</a> — ${toolName(s.tool_id)}, ${s.paused ? 'paused' : html`next run ${when(s.next_run_at)}`}</li>`)}</ul>`
+    ? html`<ul>${schedules.map(
+        (s) =>
+          html`<li><a href="/schedules#schedule-${s.id}">${s.name}</a> — ${toolName(s.tool_id)}, ${
+            s.paused ? 'paused' : html`next run ${when(s.next_run_at)}`
+          }</li>`,
+      )}</ul>`
     : html`<p class="muted">No schedule scans this target.</p>`
 }</section>`
     return sendPage(reply, page(req, t.name, body, { section: 'targets', workspace: ws, chart: true }))

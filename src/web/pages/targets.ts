@@ -7,8 +7,8 @@ import { audited } from '../../store/audit.js'
 import type { Db } from '../../store/db.js'
 import { refusal } from '../../domain/access.js'
 import { userOf, type WebContext } from '../context.js'
-import { html, qs } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, option, qs, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
 
@@ -25,7 +25,9 @@ export const pageOf = (v: unknown) => (typeof v === 'string' && /^[1-9][0-9]{0,5
 
 export function pager(path: string, q: Record<string, string | number | undefined>, pageNo: number, more: boolean) {
   if (pageNo === 1 && !more) return ''
-  return html`<nav class="pager" aria-label="Pages">${pageNo > 1 ? html`<a href="${path}${qs({ ...q, page: pageNo - 1 })}">← Newer</a>` : ''}<span class="muted">page ${pageNo}</span>${more ? html`<a href="${path}${qs({ ...q, page: pageNo + 1 })}">Older →</a>` : ''}</nav>`
+  const newer = pageNo > 1 ? html`<a href="${path}${qs({ ...q, page: pageNo - 1 })}">← Newer</a>` : ''
+  const older = more ? html`<a href="${path}${qs({ ...q, page: pageNo + 1 })}">Older →</a>` : ''
+  return html`<nav class="pager" aria-label="Pages">${newer}<span class="muted">page ${pageNo}</span>${older}</nav>`
 }
 
 export function targetPages(app: FastifyInstance, ctx: WebContext) {
@@ -56,8 +58,13 @@ ${
   writes
     ? html`<section class="card" aria-labelledby="add"><h2 id="add">Add a target</h2>
 <form method="post" action="/targets" class="filters">${csrfField(req)}
-  <div><label for="t-name">Host name, IP address or URL</label><input type="text" id="t-name" name="name" required maxlength="2048" value="${o.name ?? ''}" placeholder="app.example.com, 192.0.2.10 or https://…"></div>
-  <div><label for="t-desc">Description (optional)</label><input type="text" id="t-desc" name="description" maxlength="4096" value="${o.description ?? ''}"></div>
+  <div><label for="t-name">Host name, IP address or URL</label>${[
+    html`<input type="text" id="t-name" name="name" required maxlength="2048" value="${o.name ?? ''}"`,
+    html` placeholder="app.example.com, 192.0.2.10 or https://…">`,
+  ]}</div>
+  <div><label for="t-desc">Description (optional)</label>${[
+    html`<input type="text" id="t-desc" name="description" maxlength="4096" value="${o.description ?? ''}">`,
+  ]}</div>
   <button type="submit">Add target</button>
 </form>
 <p class="muted">The type is worked out from what you type. New targets go to the active workspace, <strong>${ws.activeName}</strong>.</p></section>`
@@ -65,20 +72,20 @@ ${
 }
 <form method="get" action="/targets" class="filters" role="search">
   <div><label for="f-q">Search</label><input type="search" id="f-q" name="q" value="${search}"></div>
-  <div><label for="f-type">Type</label><select id="f-type" name="type">${TYPES.map(([v, l]) => html`<option value="${v}"${v === type ? html` selected` : ''}>${l}</option>`)}</select></div>
+  <div><label for="f-type">Type</label><select id="f-type" name="type">${TYPES.map(([v, l]) => option(v, l, v === type))}</select></div>
   <button type="submit" class="secondary">Filter</button>
 </form>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Description</th><th>Id</th><th></th></tr></thead><tbody>
+    ? html`<div class="table-wrap"><table>${tableHead('Name', 'Type', 'Description', 'Id', '')}<tbody>
 ${rows.slice(0, PAGE).map(
-  (
-    t,
-  ) => html`<tr data-target-id="${t.id}"><td><a href="/targets/${t.id}">${t.name}</a></td><td>${t.type}</td><td>${t.description}</td><td class="num">${t.id}</td>
+  (t) => html`<tr data-target-id="${t.id}"><td><a href="/targets/${t.id}">${t.name}</a></td><td>${t.type}</td>${[
+    html`<td>${t.description}</td><td class="num">${t.id}</td>`,
+  ]}
 <td class="row-actions">${
     writes
       ? html`<a class="button small secondary" href="/scans/new${qs({ target_id: t.id })}">Scan</a>
-<form class="inline" method="post" action="/targets/${t.id}/delete" data-confirm="Delete this target with all its scans and findings?">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form>`
+${postButton(req, `/targets/${t.id}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this target with all its scans and findings?' })}`
       : ''
   }</td></tr>`,
 )}</tbody></table></div>${pager('/targets', { q: search, type }, pageNo, more)}`

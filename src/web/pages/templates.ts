@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { getTemplate, listTemplates } from '../../store/templates.js'
 import { userOf, type WebContext } from '../context.js'
-import { html } from '../html.js'
+import { html, option, tableHead } from '../html.js'
 import { page } from '../layout.js'
 import { sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
@@ -36,19 +36,34 @@ export function templatePages(app: FastifyInstance, ctx: WebContext) {
       }),
     ])
     const body = html`<h1>Templates</h1>
-<p class="muted">Check templates (nuclei YAML format) the tools run: http templates in the Website Scanner, tcp/network and ssl in the Network Vulnerability Scanner, ssl in the SSL/TLS Scanner, dns in the Subdomain Finder. ${total} ${total === 1 ? 'template matches' : 'templates match'}. Source <em>shipped</em>: Ward's own library; <em>imported</em>: added by an operator with <code>ward admin templates import</code> (an imported template replaces a shipped one of the same id).</p>
+<p class="muted">${[
+      html`Check templates (nuclei YAML format) the tools run: http templates in the Website Scanner, `,
+      html`tcp/network and ssl in the Network Vulnerability Scanner, ssl in the SSL/TLS Scanner, dns in the Subdomain Finder. `,
+      html`${total} ${total === 1 ? 'template matches' : 'templates match'}. Source <em>shipped</em>: Ward's own library; `,
+      html`<em>imported</em>: added by an operator with <code>ward admin templates import</code> `,
+      html`(an imported template replaces a shipped one of the same id).`,
+    ]}</p>
 <form method="get" action="/templates" class="filters" role="search">
   <div><label for="t-q">Search</label><input type="search" id="t-q" name="q" value="${q}" placeholder="id, name or description"></div>
   <div><label for="t-tag">Tag</label><input type="text" id="t-tag" name="tag" value="${tag}" placeholder="takeover"></div>
-  <div><label for="t-sev">Severity</label><select id="t-sev" name="severity"><option value="">all</option>${SEVERITIES.map((s) => html`<option value="${s}"${s === severity ? html` selected` : ''}>${s}</option>`)}</select></div>
+  <div><label for="t-sev">Severity</label><select id="t-sev" name="severity"><option value="">all</option>${[
+    SEVERITIES.map((s) => option(s, s, s === severity)),
+  ]}</select></div>
   <button type="submit" class="secondary">Filter</button>
 </form>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table data-testid="templates"><thead><tr><th>Template</th><th>Name</th><th>Severity</th><th>Protocol</th><th>Tags</th><th>Source</th></tr></thead><tbody>${rows.map(
-        (t) =>
-          html`<tr><td><a href="/templates/${encodeURIComponent(t.id)}">${t.id}</a></td><td>${t.name}</td><td><span class="sev sev-${t.severity}">${t.severity}</span></td><td>${t.protocol}</td><td>${tagsOf(t.tags).map((g) => html`<a class="tag" href="/templates?tag=${encodeURIComponent(g)}">${g}</a> `)}</td><td>${t.source}</td></tr>`,
-      )}</tbody></table></div>${pager('/templates', { q: q || undefined, tag: tag || undefined, severity: severity || undefined }, pageNo, pageNo * PAGE < total)}`
+    ? html`<div class="table-wrap"><table data-testid="templates">${[
+        tableHead('Template', 'Name', 'Severity', 'Protocol', 'Tags', 'Source'),
+      ]}<tbody>${rows.map((t) => {
+        const tags = tagsOf(t.tags).map((g) => html`<a class="tag" href="/templates?tag=${encodeURIComponent(g)}">${g}</a> `)
+        return html`<tr><td><a href="/templates/${encodeURIComponent(t.id)}">${t.id}</a></td><td>${t.name}</td>${[
+          html`<td><span class="sev sev-${t.severity}">${t.severity}</span></td><td>${t.protocol}</td>`,
+          html`<td>${tags}</td><td>${t.source}</td>`,
+        ]}</tr>`
+      })}</tbody></table></div>${[
+        pager('/templates', { q: q || undefined, tag: tag || undefined, severity: severity || undefined }, pageNo, pageNo * PAGE < total),
+      ]}`
     : html`<p>No templates${q || tag || severity ? ' match these filters' : ''}.</p>`
 }`
     return sendPage(reply, page(req, 'Templates', body, { section: 'templates', workspace: ws }))

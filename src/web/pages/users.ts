@@ -16,13 +16,13 @@ import { toApiTime } from '../../store/time.js'
 import { notAdmin, userChangeError } from '../../domain/access.js'
 import { auditActorOf } from '../../api/plugins/audit.js'
 import { userOf, type WebContext } from '../context.js'
-import { html, type SafeHtml } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, type SafeHtml, tableHead } from '../html.js'
+import { page, postButton } from '../layout.js'
 import { attempt, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
 
 const button = (req: FastifyRequest, u: AdminUserRow, action: string, label: string, cls = 'secondary') =>
-  html`<form class="inline" method="post" action="/users/${u.id}/${action}">${csrfField(req)}<button class="small ${cls}" type="submit">${label}</button></form>`
+  postButton(req, `/users/${u.id}/${action}`, label, { cls: `small ${cls}` })
 
 function userRow(req: FastifyRequest, u: AdminUserRow, self: number): SafeHtml {
   const state = u.disabled_at ? html`<span class="badge st">disabled</span>` : html`<span class="badge fin">enabled</span>`
@@ -42,11 +42,16 @@ export function userPages(app: FastifyInstance, ctx: WebContext) {
     const body = html`<h1>Users</h1>
 <p class="muted">Instance administration. A disabled user's API keys and web sessions stop at once; their keys are kept and work
 again when the user is enabled. <code>ward admin user disable|enable|set --admin</code> does the same at the console.</p>
-<div class="table-wrap"><table data-testid="users"><thead><tr><th>User</th><th>Id</th><th>Role</th><th>State</th><th>Active keys</th><th>Workspaces</th><th>Created</th><th></th></tr></thead>
+<div class="table-wrap"><table data-testid="users">${tableHead('User', 'Id', 'Role', 'State', 'Active keys', 'Workspaces', 'Created', '')}
 <tbody>${users.map((u) => userRow(req, u, me.userId))}</tbody></table></div>
 <h2 class="mt">Every workspace</h2>
-<div class="table-wrap"><table data-testid="all-workspaces"><thead><tr><th>Name</th><th>Id</th><th>Owners</th><th>Members</th><th>Created</th></tr></thead>
-<tbody>${all.map((w) => html`<tr><td>${w.name}</td><td class="num">${w.id}</td><td>${w.owners.join(', ')}</td><td class="num">${w.members}</td><td>${toApiTime(w.created_at)}</td></tr>`)}</tbody></table></div>`
+<div class="table-wrap"><table data-testid="all-workspaces">${tableHead('Name', 'Id', 'Owners', 'Members', 'Created')}
+<tbody>${all.map(
+      (w) =>
+        html`<tr><td>${w.name}</td><td class="num">${w.id}</td><td>${w.owners.join(', ')}</td>${[
+          html`<td class="num">${w.members}</td><td>${toApiTime(w.created_at)}</td>`,
+        ]}</tr>`,
+    )}</tbody></table></div>`
     return sendPage(reply, page(req, 'Users', body, { section: 'users', workspace: ws, ok: okMessage(req), error }), status)
   }
 

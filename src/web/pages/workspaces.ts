@@ -13,8 +13,8 @@ import { audited } from '../../store/audit.js'
 import type { Db } from '../../store/db.js'
 import { auditActorOf } from '../../api/plugins/audit.js'
 import { userOf, type WebContext } from '../context.js'
-import { html } from '../html.js'
-import { csrfField, page } from '../layout.js'
+import { html, option, tableHead } from '../html.js'
+import { csrfField, page, postButton } from '../layout.js'
 import { attempt, formOf, idOf, okMessage, sendPage } from '../respond.js'
 import { workspacesOf } from '../workspace.js'
 
@@ -43,19 +43,26 @@ and what <code>GET /api/v2/scans</code> lists when no <code>workspace_id</code> 
     ws.writes(w.id)
       ? html`<form class="inline" method="post" action="/workspaces/${w.id}/vpn">${csrfField(req)}
     <label class="offscreen" for="vpn-${w.id}">Default VPN profile of ${w.name}</label>
-    <select id="vpn-${w.id}" name="vpn_profile_uuid"><option value="">none (direct)</option>${profiles.map((p) => html`<option value="${p.uuid}"${p.uuid === w.vpn_profile_uuid ? html` selected` : ''}>${p.name}</option>`)}</select>
+    <select id="vpn-${w.id}" name="vpn_profile_uuid"><option value="">none (direct)</option>${[
+      profiles.map((p) => option(p.uuid, p.name, p.uuid === w.vpn_profile_uuid)),
+    ]}</select>
     <button class="small secondary" type="submit">Save</button></form>`
       : (profiles.find((p) => p.uuid === w.vpn_profile_uuid)?.name ?? (w.vpn_profile_uuid ? 'set' : 'none'))
   }</td>
   <td>${
     isOwner(w.role)
       ? html`<form class="inline" method="post" action="/workspaces/${w.id}/rename">${csrfField(req)}
-    <label class="offscreen" for="rename-${w.id}">New name for ${w.name}</label><input type="text" id="rename-${w.id}" name="name" value="${w.name}" required maxlength="200">
+    <label class="offscreen" for="rename-${w.id}">New name for ${w.name}</label>${[
+      html`<input type="text" id="rename-${w.id}" name="name" value="${w.name}" required maxlength="200">`,
+    ]}
     <button class="small secondary" type="submit">Rename</button></form>
-    <form class="inline" method="post" action="/workspaces/${w.id}/delete" data-confirm="Delete this workspace with all its targets, scans, findings and schedules?">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form>`
+    ${postButton(req, `/workspaces/${w.id}/delete`, 'Delete', {
+      cls: 'small danger',
+      confirm: 'Delete this workspace with all its targets, scans, findings and schedules?',
+    })}`
       : ''
   }</td>
-  <td>${w.id === ws.active?.id ? '' : html`<form class="inline" method="post" action="/workspaces/${w.id}/activate">${csrfField(req)}<button class="small" type="submit">Set active</button></form>`}</td>
+  <td>${w.id === ws.active?.id ? '' : postButton(req, `/workspaces/${w.id}/activate`, 'Set active', { cls: 'small' })}</td>
 </tr>`,
     )}</tbody></table></div>
 <section class="card mt" aria-labelledby="new-ws"><h2 id="new-ws">New workspace</h2>
@@ -154,30 +161,39 @@ function vpnProfilePages(app: FastifyInstance, ctx: WebContext) {
     const [ws, profiles, used] = await Promise.all([workspacesOf(db, u), listVpnProfiles(db, u.userId), workspacesByProfile(db, u.userId)])
     const wsName = new Map(ws.all.map((w) => [w.id, w.name]))
     const body = html`<h1>VPN profiles</h1>
-<p class="muted">A scan can reach its target through a SOCKS5 or HTTP CONNECT proxy. A workspace's default profile is used by scans that do not name one. Passwords are never shown again.</p>
+<p class="muted">${[
+      html`A scan can reach its target through a SOCKS5 or HTTP CONNECT proxy. `,
+      html`A workspace's default profile is used by scans that do not name one. Passwords are never shown again.`,
+    ]}</p>
 ${
   profiles.length
-    ? html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Type</th><th>Proxy</th><th>User</th><th>Default of</th><th></th></tr></thead><tbody>
+    ? html`<div class="table-wrap"><table>${tableHead('Name', 'Type', 'Proxy', 'User', 'Default of', '')}<tbody>
 ${profiles.map(
-  (
-    p,
-  ) => html`<tr><td>${p.name}</td><td>${p.type}</td><td class="mono">${p.url ?? `${p.host}:${p.port}`}</td><td>${p.username ?? ''}${p.password ? ' (with password)' : ''}</td>
+  (p) => html`<tr><td>${p.name}</td><td>${p.type}</td><td class="mono">${p.url ?? `${p.host}:${p.port}`}</td>${[
+    html`<td>${p.username ?? ''}${p.password ? ' (with password)' : ''}</td>`,
+  ]}
   <td>${(used.get(p.uuid) ?? []).map((id) => wsName.get(id)).join(', ')}</td>
-  <td><form class="inline" method="post" action="/vpn-profiles/${p.uuid}/delete" data-confirm="Delete this VPN profile?">${csrfField(req)}<button class="small danger" type="submit">Delete</button></form></td></tr>`,
+  <td>${postButton(req, `/vpn-profiles/${p.uuid}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this VPN profile?' })}</td></tr>`,
 )}</tbody></table></div>`
     : html`<p>No VPN profiles yet: scans connect directly.</p>`
 }
 <section class="card mt" aria-labelledby="new-vpn"><h2 id="new-vpn">New VPN profile</h2>
 <form method="post" action="/vpn-profiles">${csrfField(req)}
   <div class="field"><label for="vpn-name">Name</label><input type="text" id="vpn-name" name="name" required maxlength="200"></div>
-  <div class="field"><label for="vpn-type">Type</label><select id="vpn-type" name="type"><option value="socks5">SOCKS5 (host, port, optional user and password)</option><option value="http_connect">HTTP CONNECT (proxy URL)</option></select></div>
+  <div class="field"><label for="vpn-type">Type</label><select id="vpn-type" name="type">${[
+    html`<option value="socks5">SOCKS5 (host, port, optional user and password)</option>`,
+    html`<option value="http_connect">HTTP CONNECT (proxy URL)</option>`,
+  ]}</select></div>
   <div class="grid" data-show-if="vpn-type=socks5">
     <div class="field"><label for="vpn-host">SOCKS5 host</label><input type="text" id="vpn-host" name="host"></div>
     <div class="field"><label for="vpn-port">SOCKS5 port</label><input type="number" id="vpn-port" name="port" min="1" max="65535"></div>
     <div class="field"><label for="vpn-user">SOCKS5 user name</label><input type="text" id="vpn-user" name="username" autocomplete="off"></div>
     <div class="field"><label for="vpn-pass">SOCKS5 password</label><input type="password" id="vpn-pass" name="password" autocomplete="new-password"></div>
   </div>
-  <div class="field" data-show-if="vpn-type=http_connect" hidden><label for="vpn-url">HTTP CONNECT proxy URL</label><input type="text" id="vpn-url" name="url" placeholder="http://[user:pass@]host:port"></div>
+  <div class="field" data-show-if="vpn-type=http_connect" hidden>${[
+    html`<label for="vpn-url">HTTP CONNECT proxy URL</label>`,
+    html`<input type="text" id="vpn-url" name="url" placeholder="http://[user:pass@]host:port">`,
+  ]}</div>
   <button type="submit">Create VPN profile</button>
 </form></section>`
     return sendPage(reply, page(req, 'VPN profiles', body, { section: 'vpn', workspace: ws, ok: okMessage(req), error }), status)
