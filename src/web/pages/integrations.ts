@@ -56,17 +56,6 @@ export function integrationPages(app: FastifyInstance, ctx: WebContext) {
   async function render(req: FastifyRequest, reply: FastifyReply, msg: { error?: string; ok?: string } = {}, status = 200) {
     const u = userOf(req)
     const [ws, rows] = await Promise.all([workspacesOf(db, u), listIntegrations(db, u.userId, { limit: 1000, page: 1 })])
-    const events = (chosen: readonly string[], idp: string) =>
-      INTEGRATION_EVENTS.map(
-        (e) =>
-          html`<label class="inline"><input type="checkbox" name="events" value="${e}" id="${idp}-${e}"${checkedIf(chosen.includes(e))}> ${e}</label> `,
-      )
-    const risk = (v: number, id: string) =>
-      html`<label for="${id}">Minimum risk</label><select id="${id}" name="min_risk">${[
-        ['info', 'low', 'medium', 'high', 'critical'].map((n, i) => option(i, n, i === v)),
-      ]}</select>`
-    const onlyChanges = (on: boolean) =>
-      html`<label class="inline"><input type="checkbox" name="only_changes"${checkedIf(on)}> only when something changed</label>`
     const body = html`<h1>Integrations</h1>
 <p class="muted">${[
       html`Messages in Slack, Teams or e-mail, a signed webhook, and tickets in Jira, GitHub, GitLab or DefectDojo `,
@@ -75,44 +64,10 @@ export function integrationPages(app: FastifyInstance, ctx: WebContext) {
 ${
   rows.length
     ? html`<div class="table-wrap"><table>${tableHead('Name', 'Type', 'Events', 'Enabled', '')}<tbody>
-${rows.map((r) => {
-  const v = integrationView(r)
-  return html`<tr data-integration-id="${v.id}"><td>${v.name}</td><td>${v.type}</td><td>${[
-    v.events.join(', '),
-    v.min_risk ? ` (risk ≥ ${v.min_risk})` : '',
-    v.only_changes ? ', only changes' : '',
-  ]}</td><td>${v.enabled ? 'yes' : 'no'}</td>
-  <td>${postButton(req, `/integrations/${v.id}/test`, 'Send a test', { cls: 'small' })}
-  <form class="inline" method="post" action="/integrations/${v.id}/enabled">${csrfField(req)}${[
-    html`<input type="hidden" name="enabled" value="${v.enabled ? 'off' : 'on'}">`,
-    html`<button class="small secondary" type="submit">${v.enabled ? 'Disable' : 'Enable'}</button></form>`,
-  ]}
-  ${postButton(req, `/integrations/${v.id}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this integration and its delivery log?' })}
-  <details><summary>Edit</summary><form method="post" action="/integrations/${v.id}">${csrfField(req)}
-    <div class="field"><label for="name-${v.id}">Name</label>${[
-      html`<input type="text" id="name-${v.id}" name="name" value="${v.name}" required maxlength="200">`,
-    ]}</div>
-    <div class="field"><label for="config-${v.id}">Config (JSON)</label>${[
-      html`<textarea id="config-${v.id}" name="config" rows="4">${JSON.stringify(v.config, null, 1)}</textarea>`,
-    ]}</div>
-    <div class="field">${events(v.events, `ev-${v.id}`)}</div>
-    <div class="field">${risk(v.min_risk, `risk-${v.id}`)} ${onlyChanges(v.only_changes)}</div>
-    <button class="small" type="submit">Save</button></form></details></td></tr>`
-})}</tbody></table></div>`
+${rows.map((r) => integrationRow(req, r))}</tbody></table></div>`
     : html`<p>No integrations yet.</p>`
 }
-<section class="card mt" aria-labelledby="new-int"><h2 id="new-int">New integration</h2>
-<form method="post" action="/integrations">${csrfField(req)}
-  <div class="grid"><div class="field"><label for="int-name">Name</label><input type="text" id="int-name" name="name" required maxlength="200"></div>
-  <div class="field"><label for="int-type">Type</label><select id="int-type" name="type">${[
-    INTEGRATION_TYPES.map((t) => option(t, t, false)),
-  ]}</select></div></div>
-  <div class="field"><label for="int-config">Config (JSON)</label><textarea id="int-config" name="config" rows="4" required></textarea>
-  <ul class="muted">${INTEGRATION_TYPES.map((t) => html`<li><strong>${t}</strong>: <code>${EXAMPLES[t]}</code></li>`)}</ul></div>
-  <div class="field">${events([...INTEGRATION_EVENTS], 'ev-new')}</div>
-  <div class="field">${risk(0, 'risk-new')} ${onlyChanges(false)}</div>
-  <button type="submit">Create integration</button>
-</form></section>`
+${newIntegrationSection(req)}`
     return sendPage(
       reply,
       page(req, 'Integrations', body, { section: 'integrations', workspace: ws, ok: msg.ok ?? null, error: msg.error }),
@@ -168,3 +123,55 @@ ${rows.map((r) => {
     return render(req, reply, t.status === 'delivered' ? { ok: said } : { error: said }, t.status === 'delivered' ? 200 : 502)
   })
 }
+
+const events = (chosen: readonly string[], idp: string) =>
+  INTEGRATION_EVENTS.map(
+    (e) =>
+      html`<label class="inline"><input type="checkbox" name="events" value="${e}" id="${idp}-${e}"${checkedIf(chosen.includes(e))}> ${e}</label> `,
+  )
+const risk = (v: number, id: string) =>
+  html`<label for="${id}">Minimum risk</label><select id="${id}" name="min_risk">${[
+    ['info', 'low', 'medium', 'high', 'critical'].map((n, i) => option(i, n, i === v)),
+  ]}</select>`
+const onlyChanges = (on: boolean) =>
+  html`<label class="inline"><input type="checkbox" name="only_changes"${checkedIf(on)}> only when something changed</label>`
+
+function integrationRow(req: FastifyRequest, r: Parameters<typeof integrationView>[0]) {
+  const v = integrationView(r)
+  return html`<tr data-integration-id="${v.id}"><td>${v.name}</td><td>${v.type}</td><td>${[
+    v.events.join(', '),
+    v.min_risk ? ` (risk ≥ ${v.min_risk})` : '',
+    v.only_changes ? ', only changes' : '',
+  ]}</td><td>${v.enabled ? 'yes' : 'no'}</td>
+  <td>${postButton(req, `/integrations/${v.id}/test`, 'Send a test', { cls: 'small' })}
+  <form class="inline" method="post" action="/integrations/${v.id}/enabled">${csrfField(req)}${[
+    html`<input type="hidden" name="enabled" value="${v.enabled ? 'off' : 'on'}">`,
+    html`<button class="small secondary" type="submit">${v.enabled ? 'Disable' : 'Enable'}</button></form>`,
+  ]}
+  ${postButton(req, `/integrations/${v.id}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this integration and its delivery log?' })}
+  <details><summary>Edit</summary><form method="post" action="/integrations/${v.id}">${csrfField(req)}
+    <div class="field"><label for="name-${v.id}">Name</label>${[
+      html`<input type="text" id="name-${v.id}" name="name" value="${v.name}" required maxlength="200">`,
+    ]}</div>
+    <div class="field"><label for="config-${v.id}">Config (JSON)</label>${[
+      html`<textarea id="config-${v.id}" name="config" rows="4">${JSON.stringify(v.config, null, 1)}</textarea>`,
+    ]}</div>
+    <div class="field">${events(v.events, `ev-${v.id}`)}</div>
+    <div class="field">${risk(v.min_risk, `risk-${v.id}`)} ${onlyChanges(v.only_changes)}</div>
+    <button class="small" type="submit">Save</button></form></details></td></tr>`
+}
+
+const newIntegrationSection = (
+  req: FastifyRequest,
+) => html`<section class="card mt" aria-labelledby="new-int"><h2 id="new-int">New integration</h2>
+<form method="post" action="/integrations">${csrfField(req)}
+  <div class="grid"><div class="field"><label for="int-name">Name</label><input type="text" id="int-name" name="name" required maxlength="200"></div>
+  <div class="field"><label for="int-type">Type</label><select id="int-type" name="type">${[
+    INTEGRATION_TYPES.map((t) => option(t, t, false)),
+  ]}</select></div></div>
+  <div class="field"><label for="int-config">Config (JSON)</label><textarea id="int-config" name="config" rows="4" required></textarea>
+  <ul class="muted">${INTEGRATION_TYPES.map((t) => html`<li><strong>${t}</strong>: <code>${EXAMPLES[t]}</code></li>`)}</ul></div>
+  <div class="field">${events([...INTEGRATION_EVENTS], 'ev-new')}</div>
+  <div class="field">${risk(0, 'risk-new')} ${onlyChanges(false)}</div>
+  <button type="submit">Create integration</button>
+</form></section>`

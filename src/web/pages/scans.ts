@@ -343,27 +343,7 @@ function newScanPages(app: FastifyInstance, env: ScanPagesEnv) {
   <h2>Tool parameters</h2>
   <p class="muted" data-testid="params-help">Lists take one item per line, or items separated by commas. An empty field leaves the choice to the tool.</p>
   ${toolList.map(toolFieldset)}
-  <details><summary>Report callback (optional)</summary>
-    <div class="grid">
-      <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
-      <div class="field"><label for="cb_format">Format</label><select id="cb_format" name="callback_format">${[
-        html`<option value="json">JSON</option>`,
-        html`<option value="pdf"${selectedIf(f.callback_format === 'pdf')}>PDF</option>`,
-      ]}</select></div>
-      <div class="field"><label for="cb_secret">Signing secret (optional)</label>${[
-        html`<input type="password" id="cb_secret" name="callback_secret" autocomplete="off">`,
-      ]}</div>
-    </div>
-  </details>
-  <div class="actions"><button type="submit">Start scan</button></div>
-  <details class="mt" data-testid="save-settings"><summary>Save these settings for later</summary>
-    <p class="muted">Saves the tool, its parameters and the time limit under a name (credentials stay encrypted), to start scans and schedules from.</p>
-    <div class="field"><label for="settings_name">Name of the settings</label>${[
-      html`<input type="text" id="settings_name" name="settings_name" maxlength="200" value="${f.settings_name ?? ''}"`,
-      html` placeholder="Weekly deep scan, authenticated">`,
-    ]}</div>
-    <button type="submit" class="secondary" formaction="/scan-settings/from-form">Save settings</button>
-  </details>
+${newScanTail(f)}
 </form>`
     return sendPage(reply, page(req, 'New scan', body, { section: 'scans', workspace: ws, error: o.error }), o.status ?? 200)
   }
@@ -577,4 +557,29 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
       .header('content-disposition', `inline; filename="ward-scan-${s.id}.json"`)
       .send(JSON.stringify({ data: await scanOutputJson(db, s) }, null, 2))
   })
+}
+
+/** The new-scan form's end: the optional report callback, "Start scan", and saving the settings for later. */
+function newScanTail(f: Record<string, string | undefined>) {
+  return html`  <details><summary>Report callback (optional)</summary>
+    <div class="grid">
+      <div class="field"><label for="cb_url">URL (https://…)</label><input type="url" id="cb_url" name="callback_url" value="${f.callback_url ?? ''}"></div>
+      <div class="field"><label for="cb_format">Format</label><select id="cb_format" name="callback_format">${[
+        html`<option value="json">JSON</option>`,
+        html`<option value="pdf"${selectedIf(f.callback_format === 'pdf')}>PDF</option>`,
+      ]}</select></div>
+      <div class="field"><label for="cb_secret">Signing secret (optional)</label>${[
+        html`<input type="password" id="cb_secret" name="callback_secret" autocomplete="off">`,
+      ]}</div>
+    </div>
+  </details>
+  <div class="actions"><button type="submit">Start scan</button></div>
+  <details class="mt" data-testid="save-settings"><summary>Save these settings for later</summary>
+    <p class="muted">Saves the tool, its parameters and the time limit under a name (credentials stay encrypted), to start scans and schedules from.</p>
+    <div class="field"><label for="settings_name">Name of the settings</label>${[
+      html`<input type="text" id="settings_name" name="settings_name" maxlength="200" value="${f.settings_name ?? ''}"`,
+      html` placeholder="Weekly deep scan, authenticated">`,
+    ]}</div>
+    <button type="submit" class="secondary" formaction="/scan-settings/from-form">Save settings</button>
+  </details>`
 }

@@ -133,28 +133,9 @@ async function renderSchedules(
   const body = html`<h1>Schedules</h1>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table data-testid="schedules">${tableHead('Name', 'Scans', 'When', 'Next run', 'Last scans', '')}<tbody>${rows.map(
-        (s) => {
-          const h = history.get(s.id)!
-          const target = s.target_id
-            ? html`<a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a>`
-            : `every ${s.target_type} target`
-          const reason = s.paused_reason
-            ? html` <span class="muted small" data-testid="paused-reason">by Ward: ${s.paused_reason}; resume it and its scans start as you</span>`
-            : ''
-          const lastScans = h.scans.length
-            ? h.scans.map((x) => html`<a href="/scans/${x.id}">#${x.id}</a> ${statusBadge(x.status)} `)
-            : html`<span class="muted">none yet</span>`
-          return html`<tr id="schedule-${s.id}" data-schedule-id="${s.id}"><td>${s.name || html`<span class="muted">schedule #${s.id}</span>`}</td>
-<td>${toolName(s.tool_id)} of ${target}</td>
-<td>${timing(s)}</td><td data-testid="next-run">${s.paused ? html`<span class="badge st">paused</span>${reason}` : when(s.next_run_at)}</td>
-<td>${lastScans}</td>
-<td class="row-actions">
-  ${postButton(req, `/schedules/${s.id}/run`, 'Run now', { cls: 'small' })}
-  ${postButton(req, `/schedules/${s.id}/${s.paused ? 'resume' : 'pause'}`, s.paused ? 'Resume' : 'Pause', { cls: 'small secondary' })}
-  ${postButton(req, `/schedules/${s.id}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this schedule? Its scans are kept.' })}</td></tr>`
-        },
-      )}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table data-testid="schedules">${[
+        tableHead('Name', 'Scans', 'When', 'Next run', 'Last scans', ''),
+      ]}<tbody>${rows.map((s) => scheduleRow(req, s, history.get(s.id)!, names))}</tbody></table></div>`
     : html`<p>No schedules in this workspace yet.</p>`
 }
 <section class="card mt" aria-labelledby="new-schedule"><h2 id="new-schedule">New schedule</h2>
@@ -211,4 +192,25 @@ ${
     page(req, 'Schedules', body, { section: 'schedules', workspace: ws, ok: okMessage(req), error: o.error }),
     o.status ?? 200,
   )
+}
+
+/** A schedule's row: what it scans, when, its last scans and its buttons. */
+function scheduleRow(req: FastifyRequest, s: ScheduleRow, h: { scans: Array<{ id: number; status: string }> }, names: Map<number, string>) {
+  const target = s.target_id
+    ? html`<a href="/targets/${s.target_id}">${names.get(s.target_id) ?? s.target_id}</a>`
+    : `every ${s.target_type} target`
+  const reason = s.paused_reason
+    ? html` <span class="muted small" data-testid="paused-reason">by Ward: ${s.paused_reason}; resume it and its scans start as you</span>`
+    : ''
+  const lastScans = h.scans.length
+    ? h.scans.map((x) => html`<a href="/scans/${x.id}">#${x.id}</a> ${statusBadge(x.status)} `)
+    : html`<span class="muted">none yet</span>`
+  return html`<tr id="schedule-${s.id}" data-schedule-id="${s.id}"><td>${s.name || html`<span class="muted">schedule #${s.id}</span>`}</td>
+<td>${toolName(s.tool_id)} of ${target}</td>
+<td>${timing(s)}</td><td data-testid="next-run">${s.paused ? html`<span class="badge st">paused</span>${reason}` : when(s.next_run_at)}</td>
+<td>${lastScans}</td>
+<td class="row-actions">
+  ${postButton(req, `/schedules/${s.id}/run`, 'Run now', { cls: 'small' })}
+  ${postButton(req, `/schedules/${s.id}/${s.paused ? 'resume' : 'pause'}`, s.paused ? 'Resume' : 'Pause', { cls: 'small secondary' })}
+  ${postButton(req, `/schedules/${s.id}/delete`, 'Delete', { cls: 'small danger', confirm: 'Delete this schedule? Its scans are kept.' })}</td></tr>`
 }

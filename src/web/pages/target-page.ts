@@ -165,7 +165,39 @@ ${t.description ? html`<p class="muted">${t.description}</p>` : ''}
     ]}</div></section>
 <section class="card mt" aria-labelledby="trend"><h2 id="trend">Findings over the last ${DAYS} days</h2>
 ${findingsChart(perDay, 'Findings per day by severity on this target')}</section>
-<section aria-labelledby="ports"><h2 id="ports">Ports and services seen</h2>
+${servicesSection(t.id, services, version)}
+${certificateSection(inv.cert)}
+${techSection(inv.tech)}
+${subdomainSection(inv.subdomains)}
+${
+  urls.length
+    ? html`<section aria-labelledby="urls"><h2 id="urls">Web addresses seen</h2>${[
+        html`<ul class="mono" data-testid="urls">${urls.map((x) => html`<li>${x}</li>`)}</ul></section>`,
+      ]}`
+    : ''
+}
+${historySection(t.id, scans)}
+<section aria-labelledby="sched"><h2 id="sched">Schedules</h2>
+${
+  schedules.length
+    ? html`<ul>${schedules.map(
+        (s) =>
+          html`<li><a href="/schedules#schedule-${s.id}">${s.name}</a> — ${toolName(s.tool_id)}, ${
+            s.paused ? 'paused' : html`next run ${when(s.next_run_at)}`
+          }</li>`,
+      )}</ul>`
+    : html`<p class="muted">No schedule scans this target.</p>`
+}</section>`
+    return sendPage(reply, page(req, t.name, body, { section: 'targets', workspace: ws, chart: true }))
+  })
+}
+
+function servicesSection(
+  targetId: number,
+  services: Awaited<ReturnType<typeof targetServices>>,
+  version: (port: number, protocol: string | null) => string,
+) {
+  return html`<section aria-labelledby="ports"><h2 id="ports">Ports and services seen</h2>
 ${
   services.length
     ? html`<div class="table-wrap"><table data-testid="services">${tableHead(
@@ -177,24 +209,17 @@ ${
         'Last seen',
       )}<tbody>${services.map(
         (s) =>
-          html`<tr><td class="num"><a href="/findings${qs({ target_id: t.id, workspace_id: 'all' })}">${s.port}</a></td>${[
+          html`<tr><td class="num"><a href="/findings${qs({ target_id: targetId, workspace_id: 'all' })}">${s.port}</a></td>${[
             html`<td>${s.protocol ?? ''}</td><td>${s.service ?? html`<span class="muted">unknown</span>`}</td>`,
             html`<td>${version(s.port, s.protocol)}</td><td class="num">${s.open_findings}</td><td>${when(s.last_seen)}</td>`,
           ]}</tr>`,
       )}</tbody></table></div>`
     : html`<p class="muted">No port seen yet: a port scan or a network vulnerability scan finds them.</p>`
-}</section>
-${certificateSection(inv.cert)}
-${techSection(inv.tech)}
-${subdomainSection(inv.subdomains)}
-${
-  urls.length
-    ? html`<section aria-labelledby="urls"><h2 id="urls">Web addresses seen</h2>${[
-        html`<ul class="mono" data-testid="urls">${urls.map((x) => html`<li>${x}</li>`)}</ul></section>`,
-      ]}`
-    : ''
+}</section>`
 }
-<section aria-labelledby="hist"><h2 id="hist">Scan history per tool</h2>
+
+function historySection(targetId: number, scans: Awaited<ReturnType<typeof targetScans>>) {
+  return html`<section aria-labelledby="hist"><h2 id="hist">Scan history per tool</h2>
 ${
   scans.length
     ? byTool(scans).map(
@@ -213,18 +238,5 @@ ${
       )
     : html`<p class="muted">Not scanned yet.</p>`
 }
-${scans.length ? html`<p><a href="/scans${qs({ target_id: t.id })}">All scans of this target</a></p>` : ''}</section>
-<section aria-labelledby="sched"><h2 id="sched">Schedules</h2>
-${
-  schedules.length
-    ? html`<ul>${schedules.map(
-        (s) =>
-          html`<li><a href="/schedules#schedule-${s.id}">${s.name}</a> — ${toolName(s.tool_id)}, ${
-            s.paused ? 'paused' : html`next run ${when(s.next_run_at)}`
-          }</li>`,
-      )}</ul>`
-    : html`<p class="muted">No schedule scans this target.</p>`
-}</section>`
-    return sendPage(reply, page(req, t.name, body, { section: 'targets', workspace: ws, chart: true }))
-  })
+${scans.length ? html`<p><a href="/scans${qs({ target_id: targetId })}">All scans of this target</a></p>` : ''}</section>`
 }
