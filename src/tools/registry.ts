@@ -43,7 +43,8 @@ export const REFUSED_TOOLS: readonly RefusedTool[] = [
     id: 520,
     name: 'Cloud Scanner',
     reason:
-      "it needs credentials of your cloud accounts (AWS, Azure, GCP) and reads their configuration through the providers' APIs, which Ward does not hold or call",
+      'it needs credentials of your cloud accounts (AWS, Azure, GCP) and reads their configuration through ' +
+      "the providers' APIs, which Ward does not hold or call",
   },
 ]
 

@@ -8,7 +8,9 @@ export const drupalScannerManifest: ToolManifest<typeof drupalParams> = defineMa
   id: 280,
   name: 'Drupal Scanner',
   description:
-    'Finds the Drupal version, modules, themes and users of a site, checks the version against known vulnerabilities (Drupalgeddon 2 and 3 among them, by version only) and looks for update.php and install.php left open.',
+    'Finds the Drupal version, modules, themes and users of a site, checks the version against known ' +
+    'vulnerabilities (Drupalgeddon 2 and 3 among them, by version only) and looks for update.php and ' +
+    'install.php left open.',
   params: drupalParams,
   // Core version problems report the shared version checks (cve.drupal-*, eol.drupal).
   checks: [...drupalScannerChecks, ...versionChecks],

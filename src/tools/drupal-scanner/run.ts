@@ -55,7 +55,9 @@ async function coreVersionTest(
   const { facts, files, major } = seen
   const vt = await ctx.test(
     'Drupal core version',
-    'Reads the core version from CHANGELOG.txt, core/CHANGELOG.txt, ?v= of core assets and the generator, and checks it against the version catalogue and imported CVEs (by version only: nothing is exploited).',
+    'Reads the core version from CHANGELOG.txt, core/CHANGELOG.txt, ?v= of core assets and the ' +
+      'generator, and checks it against the version catalogue and imported CVEs (by version only: nothing ' +
+      'is exploited).',
   )
   const votes = [
     { version: D.changelogVersion(files.changelog), source: 'CHANGELOG.txt' },
@@ -110,7 +112,8 @@ async function modulesTest(ctx: ScanContext<DrupalParams>, site: CmsSite, facts:
   out.modules = [...found].map(([slug, version]) => ({ slug, version })).sort((a, b) => a.slug.localeCompare(b.slug))
   out.themes = passive.themes.map((slug) => ({ slug, version: null }))
   ctx.log(
-    `modules: ${out.modules.map((m) => `${m.slug}${m.version ? ` ${m.version}` : ''}`).join(', ') || 'none'}; themes: ${out.themes.map((t) => t.slug).join(', ') || 'none'}`,
+    `modules: ${out.modules.map((m) => `${m.slug}${m.version ? ` ${m.version}` : ''}`).join(', ') || 'none'}; ` +
+      `themes: ${out.themes.map((t) => t.slug).join(', ') || 'none'}`,
   )
   await mt.done()
 }

@@ -14,7 +14,8 @@ export const mongodbNoAuth = {
   cwe: ['CWE-306'],
   owasp: OWASP.authFailures,
   recommendation:
-    'Enable access control (security.authorization: enabled) with SCRAM users, bind mongod to internal interfaces (net.bindIp) and filter the port at the firewall.',
+    'Enable access control (security.authorization: enabled) with SCRAM users, bind mongod to internal ' +
+    'interfaces (net.bindIp) and filter the port at the firewall.',
   references: ['https://www.mongodb.com/docs/manual/administration/security-checklist/', cweUrl(306)],
   tags: ['mongodb', 'database', 'authentication', 'active'],
 } as const satisfies Check
@@ -28,7 +29,8 @@ export const memcachedNoAuth = {
   cwe: ['CWE-306'],
   owasp: OWASP.authFailures,
   recommendation:
-    'Bind memcached to localhost or an internal interface (-l), disable UDP (-U 0), filter the port, and enable SASL or the auth file (-Y) where clients support it.',
+    'Bind memcached to localhost or an internal interface (-l), disable UDP (-U 0), filter the port, and ' +
+    'enable SASL or the auth file (-Y) where clients support it.',
   references: ['https://github.com/memcached/memcached/wiki/ConfiguringServer', cweUrl(306)],
   tags: ['memcached', 'cache', 'authentication', 'active'],
 } as const satisfies Check
@@ -85,7 +87,8 @@ export const sshWeakCipher = {
   name: 'SSH server offers weak ciphers',
   description: 'The SSH server offers RC4 (arcfour), 3DES, Blowfish, CAST or CBC-mode ciphers.',
   impact:
-    'RC4 keystream biases and CBC-mode plaintext recovery (CVE-2008-5161) let an attacker on the path recover parts of the session; 64-bit block ciphers are open to Sweet32.',
+    'RC4 keystream biases and CBC-mode plaintext recovery (CVE-2008-5161) let an attacker on the path ' +
+    'recover parts of the session; 64-bit block ciphers are open to Sweet32.',
   risk: 'medium',
   cwe: ['CWE-327'], // Use of a Broken or Risky Cryptographic Algorithm
   owasp: OWASP.sensitiveData,

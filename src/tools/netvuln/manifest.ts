@@ -12,7 +12,9 @@ export const netvulnManifest: ToolManifest<typeof netvulnParams> = defineManifes
   id: 350,
   name: 'Network Vulnerability Scanner',
   description:
-    'Discovers TCP services, matches their versions against known CVEs, runs active service checks (anonymous FTP, unauthenticated Redis/MongoDB/memcached/Elasticsearch, SMTP relay) and the SSL/TLS analysis on TLS ports.',
+    'Discovers TCP services, matches their versions against known CVEs, runs active service checks ' +
+    '(anonymous FTP, unauthenticated Redis/MongoDB/memcached/Elasticsearch, SMTP relay) and the SSL/TLS ' +
+    'analysis on TLS ports.',
   params: netvulnParams,
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   // Version matches report the shared version checks, the TLS analysis on TLS ports the shared TLS checks.

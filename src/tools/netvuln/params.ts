@@ -23,7 +23,9 @@ export const netvulnParams = Type.Object(
     rate_limit: templateRateLimitParam,
     templates: Type.Optional(
       templatesParamWith(
-        'Check templates (nuclei YAML format) to run: tcp/network templates on the open ports they are for, ssl templates on TLS ports. By default every stored one except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',
+        'Check templates (nuclei YAML format) to run: tcp/network templates on the open ports they are for, ' +
+          'ssl templates on TLS ports. By default every stored one except those tagged dos, fuzz, intrusive or ' +
+          'bruteforce (run only when named here).',
       ),
     ),
   },

@@ -81,7 +81,9 @@ const ACTIVE_STEPS: Partial<Record<Kind, ServiceStep<unknown>>> = {
   }),
   smtp: step({
     test: 'SMTP open relay',
-    description: `Sends MAIL FROM:<${RELAY_FROM}> and RCPT TO:<${RELAY_TO}> without authentication and checks whether the recipient is accepted; never sends DATA.`,
+    description:
+      `Sends MAIL FROM:<${RELAY_FROM}> and RCPT TO:<${RELAY_TO}> without authentication and checks ` +
+      'whether the recipient is accepted; never sends DATA.',
     probe: probeSmtpRelay,
     conclude: smtpConclusion,
   }),
@@ -193,7 +195,9 @@ async function detect(ctx: Ctx, rec: Recorder, host: string, open: readonly numb
       // Flushed within a second, not at the end.
       outputServices(ctx, infos)
       ctx.log(
-        `${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`,
+        `${port}/tcp ${info.service ?? 'unknown'}${d.tls ? ' (TLS)' : ''}` +
+          `${d.product ? ` ${d.product}` : ''}${d.version ? ` ${d.version}` : ''}` +
+          `${d.banner ? ` | ${d.banner.slice(0, 120)}` : ''}`,
       )
     })
   })

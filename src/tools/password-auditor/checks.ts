@@ -35,7 +35,8 @@ export const noAuthentication = {
   cwe: ['CWE-306'], // Missing Authentication for Critical Function
   owasp: OWASP.authFailures,
   recommendation:
-    'Require a password or key for every account (Redis: requirepass or ACL users; PostgreSQL: scram-sha-256 instead of trust in pg_hba.conf) and restrict who can reach the port.',
+    'Require a password or key for every account (Redis: requirepass or ACL users; PostgreSQL: ' +
+    'scram-sha-256 instead of trust in pg_hba.conf) and restrict who can reach the port.',
   references: [
     cweUrl(306),
     'https://www.postgresql.org/docs/current/auth-trust.html',
@@ -48,7 +49,8 @@ export const lockoutDetected = {
   id: 'password.lockout-detected',
   name: 'Login throttling or lockout in place',
   description:
-    'The service answered repeated failed logins with lockout or throttling signs (HTTP 429, FTP or SMTP 421, "locked", "too many", growing delays), and the audit of it stopped there.',
+    'The service answered repeated failed logins with lockout or throttling signs (HTTP 429, FTP or SMTP ' +
+    '421, "locked", "too many", growing delays), and the audit of it stopped there.',
   impact:
     'None by itself: throttling slows password guessing. The account may now be locked for a while; tell its owner if the lockout needs a reset.',
   risk: 'info',

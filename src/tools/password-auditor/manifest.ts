@@ -9,7 +9,9 @@ export const passwordAuditorManifest: ToolManifest<typeof passwordAuditorParams>
   id: 400,
   name: 'Password Auditor',
   description:
-    'Finds the login services of the target (FTP, SSH, Telnet, MySQL, PostgreSQL, Redis, MongoDB, SMTP AUTH, HTTP Basic/Digest and the logins of Tomcat, Jenkins, Grafana, phpMyAdmin) and tries default and weak credentials on them, with per-account caps, pauses and lockout detection.',
+    'Finds the login services of the target (FTP, SSH, Telnet, MySQL, PostgreSQL, Redis, MongoDB, SMTP ' +
+    'AUTH, HTTP Basic/Digest and the logins of Tomcat, Jenkins, Grafana, phpMyAdmin) and tries default ' +
+    'and weak credentials on them, with per-account caps, pauses and lockout detection.',
   params: passwordAuditorParams,
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   checks: passwordAuditorCatalogue,

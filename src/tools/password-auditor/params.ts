@@ -17,7 +17,8 @@ export const passwordAuditorParams = Type.Object(
       default: DEFAULT_AUDIT_PORTS,
       pattern: PORT_SPEC_PATTERN,
       description:
-        'TCP ports to look for login services on, as for tool 70 ("top100", "top1000", "all" or a list such as "22,80,8000-8100"). Default: the default ports of the services audited.',
+        'TCP ports to look for login services on, as for tool 70 ("top100", "top1000", "all" or a list such ' +
+        'as "22,80,8000-8100"). Default: the default ports of the services audited.',
     }),
     services: Type.Array(Type.Union(SERVICE_KINDS.map((k) => Type.Literal(k))), {
       default: [...SERVICE_KINDS],

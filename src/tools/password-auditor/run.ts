@@ -81,11 +81,16 @@ async function auditLogins(
 /** One login's test: its attempts, the passwords found kept sealed, its hits. `sharedFrom`: the login whose findings make the plan. */
 async function auditLogin(ctx: Ctx, host: string, l: Login, plan: readonly Pair[], onAttempt: () => void, sharedFrom?: string) {
   const where = loginLabel(l)
+  const tried = plan.length
+    ? `Tries the ${plan.length} credentials accepted by ${sharedFrom}`
+    : `Tries nothing: ${sharedFrom} accepted none of the credentials`
   const t = await ctx.test(
     `Default credentials: ${where}`,
     sharedFrom
-      ? `${plan.length ? `Tries the ${plan.length} credentials accepted by ${sharedFrom}` : `Tries nothing: ${sharedFrom} accepted none of the credentials`}. ${where} shares its accounts, and the whole plan ran there only, so failures per account stay within ${ctx.params.max_attempts}.`
-      : `Tries up to ${plan.length} default and weak credentials (at most ${ctx.params.max_attempts} per account, ${ctx.params.delay_ms} ms apart, stopping at lockout signs) on ${where}.`,
+      ? `${tried}. ${where} shares its accounts, and the whole plan ran there only, so failures per account stay ` +
+          `within ${ctx.params.max_attempts}.`
+      : `Tries up to ${plan.length} default and weak credentials (at most ${ctx.params.max_attempts} ` +
+          `per account, ${ctx.params.delay_ms} ms apart, stopping at lockout signs) on ${where}.`,
   )
   ctx.log(`${where}: ${plan.length} attempts planned${sharedFrom ? ` (the credentials accepted by ${sharedFrom})` : ''}`)
   const r = await audit({

@@ -36,7 +36,8 @@ export const telnetExposed = {
   cwe: ['CWE-319'],
   owasp: OWASP.sensitiveData,
   recommendation:
-    'Disable the Telnet service and use SSH for remote administration; if a device only offers Telnet, reach it only through an isolated management network or VPN.',
+    'Disable the Telnet service and use SSH for remote administration; if a device only offers Telnet, ' +
+    'reach it only through an isolated management network or VPN.',
   references: ['https://www.rfc-editor.org/rfc/rfc854', cwe(319)],
   tags: ['ports', 'cleartext', 'remote-access'],
 } as const satisfies Check
@@ -76,7 +77,8 @@ export const rdpExposed = {
   name: 'Remote Desktop (RDP) exposed',
   description: 'A Remote Desktop Protocol service accepts connections from the scanner.',
   impact:
-    'Internet-facing RDP is a leading ransomware entry point: password spraying, credential stuffing, and pre-authentication flaws such as BlueKeep (CVE-2019-0708).',
+    'Internet-facing RDP is a leading ransomware entry point: password spraying, credential stuffing, ' +
+    'and pre-authentication flaws such as BlueKeep (CVE-2019-0708).',
   risk: 'medium',
   cwe: ['CWE-668'],
   owasp: OWASP.misconfig,
@@ -91,7 +93,8 @@ export const vncExposed = {
   name: 'VNC remote desktop exposed',
   description: 'A VNC (RFB) server accepts connections from the scanner.',
   impact:
-    'VNC often uses weak 8-character passwords or none, and its classic authentication is not encrypted: attackers guess the password or watch and take over the desktop.',
+    'VNC often uses weak 8-character passwords or none, and its classic authentication is not encrypted: ' +
+    'attackers guess the password or watch and take over the desktop.',
   risk: 'medium',
   cwe: ['CWE-668'],
   owasp: OWASP.misconfig,
@@ -105,7 +108,8 @@ export const smbExposed = {
   name: 'SMB file sharing exposed',
   description: 'The SMB port (445/tcp, microsoft-ds) accepts connections from the scanner.',
   impact:
-    'SMB reachable from untrusted networks allows share enumeration and password attacks, and was the path of wormable exploits such as EternalBlue (CVE-2017-0144).',
+    'SMB reachable from untrusted networks allows share enumeration and password attacks, and was the ' +
+    'path of wormable exploits such as EternalBlue (CVE-2017-0144).',
   risk: 'medium',
   cwe: ['CWE-668'],
   owasp: OWASP.misconfig,

@@ -11,7 +11,9 @@ export const portScannerManifest: ToolManifest<typeof PortScannerParams> = defin
   id: 70,
   name: 'TCP Port Scanner',
   description:
-    'TCP scan of the chosen ports (SYN from a raw socket where the worker may, else connects), service and version detection on the open ones, findings for open ports and services that should not face the network, and known CVEs and end-of-life releases of the versions detected.',
+    'TCP scan of the chosen ports (SYN from a raw socket where the worker may, else connects), service ' +
+    'and version detection on the open ones, findings for open ports and services that should not face ' +
+    'the network, and known CVEs and end-of-life releases of the versions detected.',
   params: PortScannerParams,
   validateParams: (p) => portSpecProblem(p.ports, TCP_PORTS),
   // Versions named by service detection report the shared version checks.

@@ -32,7 +32,8 @@ export const PortScannerParams = Type.Object(
     scan_method: Type.Union([Type.Literal('auto'), Type.Literal('syn'), Type.Literal('connect')], {
       default: 'auto',
       description:
-        '"syn": half-open scan from a raw socket (needs root or CAP_NET_RAW on the worker, no VPN profile); "connect": full TCP connects; "auto": SYN where it can run, else connects.',
+        '"syn": half-open scan from a raw socket (needs root or CAP_NET_RAW on the worker, no VPN profile); ' +
+        '"connect": full TCP connects; "auto": SYN where it can run, else connects.',
     }),
   },
   { additionalProperties: false },

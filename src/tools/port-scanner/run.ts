@@ -158,7 +158,8 @@ async function discover(ctx: Ctx, scan: Scan): Promise<PortResult[]> {
   const count = (s: string) => states.filter((x) => x.state === s).length
   const unfinished = ports.length - states.length
   ctx.log(
-    `Port discovery ${unfinished ? `stopped after ${states.length} of ${ports.length} ports` : 'done'} in ${((performance.now() - started) / 1000).toFixed(2)} s: ` +
+    `Port discovery ${unfinished ? `stopped after ${states.length} of ${ports.length} ports` : 'done'} ` +
+      `in ${((performance.now() - started) / 1000).toFixed(2)} s: ` +
       `${count('open')} open, ${count('closed')} closed, ${count('filtered')} filtered`,
   )
   if (unfinished) await discovery.error(`scan stopped after ${states.length} of ${ports.length} ports`)

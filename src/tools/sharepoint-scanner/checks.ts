@@ -8,7 +8,8 @@ export const sharepointVersionDisclosed = {
   id: 'sharepoint.version-disclosed',
   name: 'SharePoint build disclosed',
   description:
-    'The server tells its SharePoint build (MicrosoftSharePointTeamServices header, /_vti_pvt/service.cnf or buildversion.cnf), hence its product and update level.',
+    'The server tells its SharePoint build (MicrosoftSharePointTeamServices header, ' +
+    '/_vti_pvt/service.cnf or buildversion.cnf), hence its product and update level.',
   impact: 'An attacker learns at once which published vulnerabilities the farm is still open to.',
   risk: 'info',
   cwe: ['CWE-200'],

@@ -62,7 +62,9 @@ async function buildTest(ctx: Ctx, site: CmsSite, builds: V.Build[], files: Vers
   const { base, where } = site
   const t = await ctx.test(
     'SharePoint build',
-    'Reads the build from the MicrosoftSharePointTeamServices header and /_vti_pvt/, names its product and update, and checks it against the version catalogue and imported CVEs (by build only: nothing is exploited).',
+    'Reads the build from the MicrosoftSharePointTeamServices header and /_vti_pvt/, names its product ' +
+      'and update, and checks it against the version catalogue and imported CVEs (by build only: nothing ' +
+      'is exploited).',
   )
   const best = V.bestBuild(builds)
   if (best) {

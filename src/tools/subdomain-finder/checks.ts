@@ -76,7 +76,8 @@ export const dnsSpfWeak = {
   id: 'subdomain.dns.spf-weak',
   name: 'Permissive or invalid SPF record',
   description:
-    'The SPF record does not reject unlisted senders (+all, ?all or no "all"), or the domain publishes several SPF records, which makes SPF fail for every message.',
+    'The SPF record does not reject unlisted senders (+all, ?all or no "all"), or the domain publishes ' +
+    'several SPF records, which makes SPF fail for every message.',
   impact: "Mail forged in the domain's name is accepted as legitimate (+all even makes forged mail pass SPF).",
   risk: 'medium',
   cwe: ['CWE-290'],

@@ -8,7 +8,8 @@ export const subdomainFinderManifest: ToolManifest<typeof subdomainFinderParams>
   id: 20,
   name: 'Subdomain Finder',
   description:
-    "Finds the subdomains of a domain by DNS brute force, zone transfer and the domain's own records, and checks email anti-spoofing policy (SPF, DMARC) and subdomain takeover risk.",
+    "Finds the subdomains of a domain by DNS brute force, zone transfer and the domain's own records, " +
+    'and checks email anti-spoofing policy (SPF, DMARC) and subdomain takeover risk.',
   params: subdomainFinderParams,
   validateParams: (p) => {
     if (p.resolver === undefined) return undefined

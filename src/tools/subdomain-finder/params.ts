@@ -23,7 +23,9 @@ export const subdomainFinderParams = Type.Object(
     rate_limit: templateRateLimitParam,
     templates: Type.Optional(
       templatesParamWith(
-        'Check templates (nuclei YAML format, dns protocol) to run on the domain and every name found (takeover checks). By default every stored dns template except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',
+        'Check templates (nuclei YAML format, dns protocol) to run on the domain and every name found ' +
+          '(takeover checks). By default every stored dns template except those tagged dos, fuzz, intrusive or ' +
+          'bruteforce (run only when named here).',
       ),
     ),
   },

@@ -246,7 +246,8 @@ async function enumerationStep(r: Run, words: readonly string[], wildcard: Wildc
   const { ctx, domain, client, signal, found } = r
   const enumTest = await ctx.test(
     'Subdomain enumeration',
-    `Resolved ${words.length} candidate names (${ctx.params.wordlist ? 'custom wordlist' : `${ctx.params.scan_type} wordlist`}) under ${domain}, plus names from the zone transfer and the domain's records${wildcard ? ', discarding answers equal to the wildcard' : ''}.`,
+    `Resolved ${words.length} candidate names (${ctx.params.wordlist ? 'custom wordlist' : `${ctx.params.scan_type} wordlist`}) ` +
+      `under ${domain}, plus names from the zone transfer and the domain's records${wildcard ? ', discarding answers equal to the wildcard' : ''}.`,
   )
   const concurrency = client.transport === 'udp' ? 24 : 8
   let failures = 0

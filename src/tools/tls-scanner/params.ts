@@ -23,7 +23,8 @@ export const TlsScannerParams = Type.Object(
     rate_limit: templateRateLimitParam,
     templates: Type.Optional(
       templatesParamWith(
-        'Check templates (nuclei YAML format, ssl protocol) to run against the port. By default every stored ssl template except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',
+        'Check templates (nuclei YAML format, ssl protocol) to run against the port. By default every stored ' +
+          'ssl template except those tagged dos, fuzz, intrusive or bruteforce (run only when named here).',
       ),
     ),
   },

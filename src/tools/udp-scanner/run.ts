@@ -64,7 +64,8 @@ async function discover(ctx: Ctx, scan: Scan, ports: readonly number[]): Promise
   const { timeout_ms: timeoutMs, retries } = ctx.params
   const discovery = await ctx.test(
     'UDP port discovery',
-    `Sent protocol-specific UDP probes to ${ports.length} ports of ${scan.host} through connected sockets (ICMP port unreachable → closed, reply → open, silence after ${retries + 1} attempts → open|filtered).`,
+    `Sent protocol-specific UDP probes to ${ports.length} ports of ${scan.host} through connected sockets ` +
+      `(ICMP port unreachable → closed, reply → open, silence after ${retries + 1} attempts → open|filtered).`,
   )
   const rtt = new RttTracker(timeoutMs)
   const limit = concurrencyFor(ports.length)
@@ -92,7 +93,8 @@ async function discover(ctx: Ctx, scan: Scan, ports: readonly number[]): Promise
   }
   const count = (s: PortRow['state']) => countState(rows, s)
   ctx.log(
-    `discovery: ${rows.length}/${ports.length} ports probed — ${count('open')} open, ${count('open|filtered')} open|filtered, ${count('closed')} closed, ${count('filtered')} filtered`,
+    `discovery: ${rows.length}/${ports.length} ports probed — ${count('open')} open, ` +
+      `${count('open|filtered')} open|filtered, ${count('closed')} closed, ${count('filtered')} filtered`,
   )
   outputPorts(ctx, rows)
   for (const row of rows.filter((r) => r.state === 'open')) {
@@ -160,7 +162,8 @@ async function serviceChecks(ctx: Ctx, scan: Scan): Promise<void> {
 async function versions(ctx: Ctx, scan: Scan): Promise<void> {
   const t = await ctx.test(
     'Known vulnerabilities by version',
-    'Matches the product versions the UDP replies named (DNS version.bind, memcached stats) against the version catalogue (CVEs, end of life) and imported NVD CVEs.',
+    'Matches the product versions the UDP replies named (DNS version.bind, memcached stats) against the ' +
+      'version catalogue (CVEs, end of life) and imported NVD CVEs.',
   )
   for (const row of scan.rows) {
     if (row.state !== 'open' || !row.product || !row.version) continue

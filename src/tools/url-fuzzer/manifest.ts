@@ -8,7 +8,8 @@ export const urlFuzzerManifest: ToolManifest<typeof urlFuzzerParams> = defineMan
   id: 90,
   name: 'URL Fuzzer',
   description:
-    'Requests words from a wordlist under the target URL and reports what exists: version-control folders, backups, configuration files, admin panels, debug endpoints and other paths.',
+    'Requests words from a wordlist under the target URL and reports what exists: version-control ' +
+    'folders, backups, configuration files, admin panels, debug endpoints and other paths.',
   params: urlFuzzerParams,
   // A marker the linear-time engine cannot run is refused here, naming it (a 400).
   validateParams: (p) => authenticationProblem(p.authentication),

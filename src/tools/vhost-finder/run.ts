@@ -138,7 +138,9 @@ async function report(discovery: TestHandle, internal: TestHandle, v: VhostEntry
     check: vhostInternalExposed,
     ...where,
     risk: open ? 'medium' : 'low',
-    detail: `${v.name} ("${marker}") answers publicly on ${e.host}:${e.port} with ${v.status}${open ? '' : ' (access is refused or needs credentials, but the site exists)'}.`,
+    detail:
+      `${v.name} ("${marker}") answers publicly on ${e.host}:${e.port} with ${v.status}` +
+      `${open ? '' : ' (access is refused or needs credentials, but the site exists)'}.`,
     evidence,
   })
 }

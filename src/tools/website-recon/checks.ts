@@ -5,7 +5,8 @@ export const technologiesFound = {
   id: 'recon.technologies',
   name: 'Technologies in use',
   description:
-    'The site shows which software it runs (server, language, framework, CMS, JavaScript libraries, analytics, CDN, WAF), through its headers, cookies, markup, scripts and favicon.',
+    'The site shows which software it runs (server, language, framework, CMS, JavaScript libraries, ' +
+    'analytics, CDN, WAF), through its headers, cookies, markup, scripts and favicon.',
   impact: 'An attacker learns which products and versions to look up exploits for; versions in headers and asset names make it cheaper.',
   risk: 'info',
   cwe: ['CWE-200'], // Exposure of Sensitive Information to an Unauthorized Actor

@@ -9,7 +9,9 @@ export const websiteReconManifest: ToolManifest<typeof websiteReconParams> = def
   id: 310,
   name: 'Website Recon',
   description:
-    'Fingerprints the technologies of a website (server, language, framework, CMS, JavaScript libraries, analytics, CDN, WAF, with versions) from its headers, cookies, markup, scripts and favicon, and reports outdated or end-of-life versions.',
+    'Fingerprints the technologies of a website (server, language, framework, CMS, JavaScript libraries, ' +
+    'analytics, CDN, WAF, with versions) from its headers, cookies, markup, scripts and favicon, and ' +
+    'reports outdated or end-of-life versions.',
   params: websiteReconParams,
   validateParams: (p) => fingerprintsProblem(p.fingerprints),
   checks: [...websiteReconChecks, ...versionChecks],

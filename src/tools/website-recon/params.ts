@@ -11,7 +11,8 @@ export const websiteReconParams = Type.Object(
       default: {},
       maxProperties: 200,
       description:
-        'Extra catalogue entries, in the format of the shipped fingerprints.json ({"Name": {"cats": [...], "headers": {...}, "scripts": [...], ...}}); an entry with a shipped name replaces it.',
+        'Extra catalogue entries, in the format of the shipped fingerprints.json ({"Name": {"cats": [...], ' +
+        '"headers": {...}, "scripts": [...], ...}}); an entry with a shipped name replaces it.',
     }),
   },
   { additionalProperties: false },

@@ -36,7 +36,8 @@ export const cspUnsafe = {
   cwe: ['CWE-693'],
   owasp: OWASP.misconfig,
   recommendation:
-    "Remove 'unsafe-inline', 'unsafe-eval', '*', 'http:', 'https:' and 'data:' from script-src/default-src; use nonces or hashes with 'strict-dynamic' for inline scripts.",
+    "Remove 'unsafe-inline', 'unsafe-eval', '*', 'http:', 'https:' and 'data:' from " +
+    "script-src/default-src; use nonces or hashes with 'strict-dynamic' for inline scripts.",
   references: [`${MDN}Content-Security-Policy/script-src`, 'https://csp-evaluator.withgoogle.com/', cwe(693)],
   tags: ['headers', 'xss'],
 } as const satisfies Check
@@ -267,7 +268,8 @@ export const corsWildcardCredentials = {
   name: 'CORS allows any origin with credentials',
   description: 'The response sends Access-Control-Allow-Origin: * together with Access-Control-Allow-Credentials: true.',
   impact:
-    'The CORS policy is meant to open the site to every origin with credentials; browsers refuse this pair today, but it shows a policy that a small change turns into full cross-origin data theft.',
+    'The CORS policy is meant to open the site to every origin with credentials; browsers refuse this ' +
+    'pair today, but it shows a policy that a small change turns into full cross-origin data theft.',
   risk: 'low',
   cwe: ['CWE-942'],
   owasp: OWASP.misconfig,
@@ -282,7 +284,8 @@ export const corsReflected = {
   name: 'CORS reflects arbitrary origins',
   description: 'The server copies any Origin request header into Access-Control-Allow-Origin, trusting every website.',
   impact:
-    "Any website a user visits can read this site's responses in the user's name (with credentials when Allow-Credentials is true): account data, tokens, CSRF secrets.",
+    "Any website a user visits can read this site's responses in the user's name (with credentials when " +
+    'Allow-Credentials is true): account data, tokens, CSRF secrets.',
   risk: 'high',
   cwe: ['CWE-942'],
   owasp: OWASP.brokenAccess,
@@ -397,7 +400,8 @@ export const phpinfoExposed = {
   name: 'phpinfo() page exposed',
   description: 'A page that calls phpinfo() (e.g. /phpinfo.php, /info.php) is reachable by anyone.',
   impact:
-    'It shows the PHP version and modules, server paths, environment variables (often with credentials) and configuration that help an attacker choose exploits.',
+    'It shows the PHP version and modules, server paths, environment variables (often with credentials) ' +
+    'and configuration that help an attacker choose exploits.',
   risk: 'medium',
   cwe: ['CWE-200'],
   owasp: OWASP.misconfig,
@@ -495,7 +499,8 @@ export const xssReflected = {
   cwe: ['CWE-79'],
   owasp: OWASP.xss,
   recommendation:
-    "Encode every parameter for its output context (HTML body, attribute, JavaScript) with the template engine's auto-escaping, and add a strict Content-Security-Policy.",
+    'Encode every parameter for its output context (HTML body, attribute, JavaScript) with the template ' +
+    "engine's auto-escaping, and add a strict Content-Security-Policy.",
   references: [
     'https://owasp.org/www-community/attacks/xss/',
     'https://cheatsheetseries.owasp.org/cheatsheets/Cross_Site_Scripting_Prevention_Cheat_Sheet.html',
@@ -578,7 +583,8 @@ export const osCommand = {
   cwe: ['CWE-78'],
   owasp: OWASP.injection,
   recommendation:
-    'Never build shell commands from input: call programs with an argument array (execFile/spawn without a shell) and validate arguments against an allow-list.',
+    'Never build shell commands from input: call programs with an argument array (execFile/spawn without ' +
+    'a shell) and validate arguments against an allow-list.',
   references: [
     'https://owasp.org/www-community/attacks/Command_Injection',
     'https://cheatsheetseries.owasp.org/cheatsheets/OS_Command_Injection_Defense_Cheat_Sheet.html',

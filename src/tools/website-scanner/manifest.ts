@@ -9,7 +9,8 @@ export const websiteScannerManifest: ToolManifest<typeof websiteParams> = define
   id: 170,
   name: 'Website Scanner',
   description:
-    'Light (passive) and deep (crawl and active injection checks) web scans: security headers, cookies, CORS, disclosure, sensitive files, known vulnerable versions, XSS, SQL injection and more.',
+    'Light (passive) and deep (crawl and active injection checks) web scans: security headers, cookies, ' +
+    'CORS, disclosure, sensitive files, known vulnerable versions, XSS, SQL injection and more.',
   params: websiteParams,
   // A marker the linear-time engine cannot run is refused here, naming it (a 400).
   validateParams: (p) => authenticationProblem(p.authentication),

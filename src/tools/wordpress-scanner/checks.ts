@@ -150,7 +150,8 @@ export const wpInstallScript = {
   description:
     "An installation script answers: WordPress's own installer offers to install, or a migration installer (Duplicator installer.php) was left behind.",
   impact:
-    'Whoever runs the installer first can set up the site with their own administrator or point it at their own database, and a migration installer can overwrite the site.',
+    'Whoever runs the installer first can set up the site with their own administrator or point it at ' +
+    'their own database, and a migration installer can overwrite the site.',
   risk: 'high',
   cwe: ['CWE-306'],
   owasp: OWASP.misconfig,

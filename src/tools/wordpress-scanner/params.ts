@@ -11,7 +11,9 @@ export const wordpressParams = Type.Object(
     ...pacingParams(8),
     templates: Type.Optional(
       templatesParamWith(
-        'Check templates (nuclei YAML format) to run against the site, shipped and imported: by default every http template tagged wordpress, except those tagged dos, fuzz, intrusive or bruteforce (run only when named here). Naming ids or tags here replaces the wordpress tag.',
+        'Check templates (nuclei YAML format) to run against the site, shipped and imported: by default ' +
+          'every http template tagged wordpress, except those tagged dos, fuzz, intrusive or bruteforce (run ' +
+          'only when named here). Naming ids or tags here replaces the wordpress tag.',
       ),
     ),
   },

@@ -70,7 +70,8 @@ async function coreVersion(
 ): Promise<string | null> {
   const t = await ctx.test(
     'WordPress core version',
-    'Reads the core version from the generator tag, readme.html, the feed, ?ver= of core assets and the login page, and checks it against the version catalogue and imported CVEs.',
+    'Reads the core version from the generator tag, readme.html, the feed, ?ver= of core assets and the ' +
+      'login page, and checks it against the version catalogue and imported CVEs.',
   )
   const votes: VersionVote[] = []
   const vote = (version: string | null, source: string) => version && votes.push({ version, source })

@@ -1,5 +1,6 @@
-// MurmurHash3 (shared by Website Recon and the templates' DSL), and favicon hashes as Shodan computes them: MurmurHash3 (x86, 32-bit, seed 0, signed) of the body's
-// base64 with a newline every 76 characters and at the end (Python's base64.encodebytes). Pure.
+// MurmurHash3 (shared by Website Recon and the templates' DSL), and favicon hashes as Shodan computes
+// them: MurmurHash3 (x86, 32-bit, seed 0, signed) of the body's base64 with a newline every 76 characters
+// and at the end (Python's base64.encodebytes). Pure.
 
 export function murmur3(data: Buffer, seed = 0): number {
   let h = seed >>> 0

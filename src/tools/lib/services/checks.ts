@@ -43,7 +43,8 @@ export const redisUnauthenticated = {
   name: 'Redis accessible without authentication',
   description: 'The Redis server answered commands (PING, INFO) from a client that never authenticated.',
   impact:
-    'Anyone who can reach the port can read and change all data, and commonly gain code execution on the host (CONFIG SET dir/dbfilename to write files, MODULE LOAD).',
+    'Anyone who can reach the port can read and change all data, and commonly gain code execution on the ' +
+    'host (CONFIG SET dir/dbfilename to write files, MODULE LOAD).',
   risk: 'high',
   cwe: ['CWE-306'],
   owasp: OWASP.authFailures,
@@ -63,7 +64,8 @@ export const postgresNoPassword = {
   cwe: ['CWE-306'],
   owasp: OWASP.authFailures,
   recommendation:
-    'Replace "trust" entries in pg_hba.conf with scram-sha-256 for every remote host, set strong passwords, and limit listen_addresses and the firewall to the clients that need the database.',
+    'Replace "trust" entries in pg_hba.conf with scram-sha-256 for every remote host, set strong ' +
+    'passwords, and limit listen_addresses and the firewall to the clients that need the database.',
   references: [
     'https://www.postgresql.org/docs/current/auth-trust.html',
     'https://www.postgresql.org/docs/current/auth-pg-hba-conf.html',

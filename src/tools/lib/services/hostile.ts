@@ -7,7 +7,10 @@ const SIGNS: ReadonlyArray<{ re: RegExp; why: string }> = [
   { re: /^\s*#\s*$/, why: 'a bare root shell prompt ("# ") greets an unauthenticated client' },
   { re: /\buid=0\(root\)/, why: 'the service answers with the output of "id" as root' },
   {
-    re: /(^|[\r\n])(?:\/bin\/)?(?:sh|bash)(?:: line \d+)?: (?:\d+: )?(?:GET|OPTIONS|HELP|HEAD|stats|INFO|PING|QUIT|EHLO|USER)\b[^\r\n]*(?:not found|command not found)/,
+    re: new RegExp(
+      String.raw`(^|[\r\n])(?:\/bin\/)?(?:sh|bash)(?:: line \d+)?: (?:\d+: )?` +
+        String.raw`(?:GET|OPTIONS|HELP|HEAD|stats|INFO|PING|QUIT|EHLO|USER)\b[^\r\n]*(?:not found|command not found)`,
+    ),
     why: 'a shell runs the text of our probes as commands',
   },
   { re: /metasploitable/i, why: 'the banner names Metasploitable, an intentionally vulnerable training image' },

@@ -103,12 +103,9 @@ export async function runDnsTemplate(t: Template, env: TemplateDnsEnv, regex: Re
       type: typeName(block.type),
       host: name,
     }
+    const answerList = reply.answers.length ? `: ${reply.answers.map((r) => `${typeName(r.type)} ${r.data}`).join(', ')}` : ''
     const m = matchProtoResponse(block, vars, response, regex, {
-      requestLine:
-        `DNS ${typeName(block.type)} ${name} → ${rcodeName(reply.flags.rcode)}${reply.answers.length ? `: ${reply.answers.map((r) => `${typeName(r.type)} ${r.data}`).join(', ')}` : ''}`.slice(
-          0,
-          400,
-        ),
+      requestLine: `DNS ${typeName(block.type)} ${name} → ${rcodeName(reply.flags.rcode)}${answerList}`.slice(0, 400),
       url: '',
     })
     if (m) {

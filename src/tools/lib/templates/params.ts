@@ -24,7 +24,8 @@ export const templatesParamWith = (description: string) =>
           additionalProperties: false,
           maxProperties: 50,
           description:
-            'values of the variables templates leave to the user (nuclei\'s -var), e.g. {"username": "...", "password": "..."} for authenticated checks; stored sealed and masked in evidence',
+            'values of the variables templates leave to the user (nuclei\'s -var), e.g. {"username": "...", ' +
+            '"password": "..."} for authenticated checks; stored sealed and masked in evidence',
         }),
       ),
     },
@@ -46,5 +47,7 @@ export const templateRateLimitParam = Type.Integer({
 })
 
 export const templatesParam = templatesParamWith(
-  'Check templates (nuclei YAML format) to run. Deep scans run every http template except those tagged dos, fuzz, intrusive or bruteforce unless named here; light scans run templates only when this is given.',
+  'Check templates (nuclei YAML format) to run. Deep scans run every http template except those tagged ' +
+    'dos, fuzz, intrusive or bruteforce unless named here; light scans run templates only when this is ' +
+    'given.',
 )

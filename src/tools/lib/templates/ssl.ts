@@ -58,7 +58,9 @@ export async function runSslTemplate(t: Template, env: TemplateSslEnv, regex: Re
     if (block.versionEnum) h.fields.tls_version_enum = await enumerateVersions(env, block, stats)
     const json = JSON.stringify(asJson(h.fields))
     const m = matchProtoResponse(block, vars, { ...h.fields, body: json, response: json, raw: json, all: json }, regex, {
-      requestLine: `TLS handshake with ${hostPort(env.host, env.port)} (${block.minVersion ?? 'any'}..${block.maxVersion ?? 'any'}): ${h.fields.tls_version} ${h.fields.cipher}`,
+      requestLine:
+        `TLS handshake with ${hostPort(env.host, env.port)} (${block.minVersion ?? 'any'}..${block.maxVersion ?? 'any'}): ` +
+        `${h.fields.tls_version} ${h.fields.cipher}`,
       url: `tls://${hostPort(env.host, env.port)}`,
     })
     if (m) {

@@ -355,7 +355,8 @@ async function certificateStep(s: TlsSession): Promise<void> {
   })
   for (const c of report.certificates) {
     log(
-      `certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`,
+      `certificate ${c.position}: ${c.subject} (issuer ${c.issuer}; ${c.valid_from} .. ${c.valid_to}; ` +
+        `${c.key_type} ${c.key_size ?? ''}; ${c.signature_algorithm})${c.problems.length ? ' problems: ' + c.problems.join(', ') : ''}`,
     )
   }
   report.completed.certificate = true

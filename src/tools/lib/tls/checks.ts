@@ -382,7 +382,8 @@ export const tlsCertNoCt = {
     "The server's certificate chains to a trusted root but carries no signed certificate timestamp: none embedded in the certificate and " +
     'none sent in the TLS signed_certificate_timestamp extension.',
   impact:
-    'Browsers that enforce Certificate Transparency (Chrome, Safari) reject the certificate; a certificate missing from CT logs also escapes monitoring for mis-issuance.',
+    'Browsers that enforce Certificate Transparency (Chrome, Safari) reject the certificate; a ' +
+    'certificate missing from CT logs also escapes monitoring for mis-issuance.',
   risk: 'low',
   cwe: ['CWE-295'],
   owasp: OWASP.sensitiveData,
@@ -470,7 +471,8 @@ export const tlsRenegotiationClientInitiated = {
   cwe: ['CWE-400'], // Uncontrolled Resource Consumption
   owasp: OWASP.misconfig,
   recommendation:
-    'Refuse client-initiated renegotiation (OpenSSL: SSL_OP_NO_RENEGOTIATION; nginx and Apache refuse it by default) or move clients to TLS 1.3, which has none.',
+    'Refuse client-initiated renegotiation (OpenSSL: SSL_OP_NO_RENEGOTIATION; nginx and Apache refuse it ' +
+    'by default) or move clients to TLS 1.3, which has none.',
   references: ['https://datatracker.ietf.org/doc/html/rfc5746', 'https://www.thc.org/thc-ssl-dos/', nvd('CVE-2011-1473'), cweUrl(400)],
   cve: ['CVE-2011-1473'],
   tags: ['tls'],

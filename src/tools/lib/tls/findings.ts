@@ -124,7 +124,9 @@ function cipherFindings(report: TlsReport, at: At): FindingInput[] {
       ...at,
       confirmed: true,
       location: `cipher:${k}`,
-      detail: `${rows.length} accepted cipher suite(s) use ${WEAK_CLASS_LABEL[k]}: ${[...new Set(rows.map((r) => r[1]))].join(', ')}.${k === 'no-fs' ? fsNote(report) : ''}`,
+      detail:
+        `${rows.length} accepted cipher suite(s) use ${WEAK_CLASS_LABEL[k]}: ` +
+        `${[...new Set(rows.map((r) => r[1]))].join(', ')}.${k === 'no-fs' ? fsNote(report) : ''}`,
       evidence: tableEvidence(['Protocol', 'Cipher suite', 'IANA name', 'Bits'], rows),
       ...(k === 'no-fs' && !offersForwardSecrecy(report) ? { risk: 'medium' as const } : {}),
     })
@@ -178,7 +180,8 @@ function certificateFindings(report: TlsReport, at: At): FindingInput[] {
       confirmed: true,
       detail: `The certificate names the OCSP responder ${leaf.ocsp_urls.join(', ')}, but no ServerHello carried status_request.`,
       evidence: textEvidence(
-        `ClientHello carried status_request (OCSP); ServerHello (${report.renegotiation.map((r) => r.protocol).join(', ')}) had no status_request (0x0005) extension.`,
+        `ClientHello carried status_request (OCSP); ServerHello (${report.renegotiation.map((r) => r.protocol).join(', ')}) ` +
+          'had no status_request (0x0005) extension.',
       ),
     })
   }
@@ -240,7 +243,8 @@ function handshakeFindings(report: TlsReport, at: At): FindingInput[] {
       confirmed: true,
       detail: 'On an established connection the server completed a second handshake that the client started.',
       evidence: textEvidence(
-        'After a TLS 1.2-or-older handshake the client sent a new ClientHello on the same connection; the server answered it and the second handshake completed.',
+        'After a TLS 1.2-or-older handshake the client sent a new ClientHello on the same connection; the ' +
+          'server answered it and the second handshake completed.',
       ),
     })
   }
@@ -303,6 +307,10 @@ function certDetail(pr: CertProblem, certs: CertificateReport[], report: TlsRepo
     case 'no-revocation-info':
       return `"${certs[0]!.subject}" has neither a CRL distribution point nor an OCSP responder.`
     case 'no-ct':
-      return `"${certs[0]!.subject}" chains to a trusted root (${certs[0]!.issuer}) without embedded SCTs, and the server sent none in the handshake. (An internal CA added to the trust store is not expected to log to CT.)`
+      return (
+        `"${certs[0]!.subject}" chains to a trusted root (${certs[0]!.issuer}) without embedded SCTs, ` +
+        'and the server sent none in the handshake. (An internal CA added to the trust store is not ' +
+        'expected to log to CT.)'
+      )
   }
 }

@@ -42,7 +42,9 @@ function eolCheck(product: ProductKey): Check {
     risk: 'medium',
     cwe: ['CWE-1104'], // Use of Unmaintained Third Party Components
     owasp: OWASP.vulnerableComponents,
-    recommendation: `Upgrade ${label} to a supported release branch. A distribution with extended support may still patch this branch: check its lifecycle before closing this.`,
+    recommendation:
+      `Upgrade ${label} to a supported release branch. A distribution with extended support may still ` +
+      'patch this branch: check its lifecycle before closing this.',
     references: [...new Set(CATALOGUE.eol.filter((b) => b.product === product).map((b) => b.reference)), cweUrl(1104)],
     tags: ['eol', 'version', product],
   }
@@ -73,7 +75,10 @@ export const checkForImportedCve = (c: KnownCve, product: ProductKey): Check => 
     risk: score === undefined ? 'medium' : riskFromCvss(score),
     cwe,
     owasp: OWASP.vulnerableComponents,
-    recommendation: `Upgrade ${label} to a release outside the affected range (see the references). The version was read from a banner or header, so check whether the vendor backported the fix before closing this.`,
+    recommendation:
+      `Upgrade ${label} to a release outside the affected range (see the references). The version was ` +
+      'read from a banner or header, so check whether the vendor backported the fix before closing ' +
+      'this.',
     references: [`https://nvd.nist.gov/vuln/detail/${c.id}`, ...c.references.slice(0, 9)],
     tags: ['cve', 'version', 'nvd', product],
   }

@@ -80,7 +80,9 @@ export async function productVersionFindings(
           cve: [c.id],
           risk: check.risk,
           name: `${label}: ${c.id}`,
-          detail: `${label} was identified from ${seen}; ${c.id} affects ${cpe} ${c.affected}${cvss ? ` (CVSS ${cvss.score})` : ''}. Inferred from the version, not exploited.`,
+          detail:
+            `${label} was identified from ${seen}; ${c.id} affects ${cpe} ${c.affected}${cvss ? ` (CVSS ${cvss.score})` : ''}. ` +
+            'Inferred from the version, not exploited.',
           confirmed: false,
           cvss: cvss ? { score: cvss.score, vector: cvss.vector } : null,
         },

@@ -30,7 +30,10 @@ function compareWords(a: string, b: string): number {
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
 
-/** -1, 0 or 1. Missing numeric parts count as 0 ('7.7' = '7.7.0'); '1.0.1' < '1.0.1f' = '1.0.1.6' < '1.0.1g'; '1.3.5rc3' < '1.3.5'. The one version order of every tool. */
+/**
+ * -1, 0 or 1. Missing numeric parts count as 0 ('7.7' = '7.7.0'); '1.0.1' < '1.0.1f' = '1.0.1.6' < '1.0.1g';
+ * '1.3.5rc3' < '1.3.5'. The one version order of every tool.
+ */
 export function compareVersions(a: string, b: string): number {
   const x = tokenize(a)
   const y = tokenize(b)

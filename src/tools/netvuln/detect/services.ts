@@ -60,7 +60,9 @@ export const smtpConclusion = (r: SmtpResult, p: PortInfo): Conclusion => ({
         {
           check: smtpOpenRelay,
           ...at(p),
-          detail: `The server on ${p.port}/tcp accepted a recipient at example.net for a sender at example.org from an unauthenticated client (the transaction was reset before DATA).`,
+          detail:
+            `The server on ${p.port}/tcp accepted a recipient at example.net for a sender at example.org ` +
+            'from an unauthenticated client (the transaction was reset before DATA).',
           evidence: transcript(r.transcript),
         },
       ]
@@ -105,7 +107,9 @@ export const mongoConclusion = (r: MongoResult, p: PortInfo): Conclusion => ({
         {
           check: mongodbNoAuth,
           ...at(p, p.service ?? 'mongodb'),
-          detail: `MongoDB${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp listed its databases (${r.databases.join(', ') || 'none'}) to an unauthenticated client.`,
+          detail:
+            `MongoDB${r.version ? ` ${r.version}` : ''} on ${p.port}/tcp listed its databases (${r.databases.join(', ') || 'none'}) ` +
+            'to an unauthenticated client.',
           evidence: transcript(r.transcript),
         },
       ]
@@ -152,7 +156,9 @@ export const elasticsearchHits = (root: HttpRoot, p: PortInfo): Hit[] =>
           check: elasticsearchNoAuth,
           ...at(p, 'elasticsearch'),
           url: root.url,
-          detail: `Elasticsearch${root.es.version ? ` ${root.es.version}` : ''} (cluster "${root.es.clusterName}") on ${p.port}/tcp answered without authentication.`,
+          detail:
+            `Elasticsearch${root.es.version ? ` ${root.es.version}` : ''} (cluster "${root.es.clusterName}") ` +
+            `on ${p.port}/tcp answered without authentication.`,
           evidence: textEvidence(`GET ${root.url}\nHTTP ${root.status}\n\n${root.response.text().slice(0, 1500)}`),
         },
       ]

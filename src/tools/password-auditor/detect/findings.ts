@@ -37,7 +37,9 @@ export function auditHits(l: LoginRef, r: AuditResult): Hit[] {
       ...at,
       location: `${l.service} user ${c.username}`,
       confirmed: true,
-      detail: `${where} accepted the user "${c.username}" with the password ${masked}, from the shipped or given credentials of ${l.listId}. The password is kept sealed and shown nowhere.`,
+      detail:
+        `${where} accepted the user "${c.username}" with the password ${masked}, from the shipped or ` +
+        `given credentials of ${l.listId}. The password is kept sealed and shown nowhere.`,
       evidence: tableEvidence(
         ['Service', 'Port', 'Product', 'User name', 'Password (masked)'],
         [[l.service, String(l.port), l.product ?? '', c.username, masked]],

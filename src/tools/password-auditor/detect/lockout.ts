@@ -24,7 +24,10 @@ export function lockoutSign(history: readonly Attempt[]): string | null {
 }
 
 /** Text of an answer that says the account or client is locked out or throttled. */
-export const LOCK_WORDS =
-  /\b(locked|lockout|too many (failed |login |authentication )?(attempts|failures|requests|connections)|temporarily (blocked|disabled)|account (is )?disabled|try again later)\b/i
+export const LOCK_WORDS = new RegExp(
+  String.raw`\b(locked|lockout|too many (failed |login |authentication )?(attempts|failures|requests|connections)|` +
+    String.raw`temporarily (blocked|disabled)|account (is )?disabled|try again later)\b`,
+  'i',
+)
 
 export const saysLocked = (text: string): boolean => LOCK_WORDS.test(text)

@@ -23,14 +23,18 @@ export const PHASES: readonly Phase[] = [
   {
     name: 'Cipher suites',
     description:
-      'Offered every known cipher suite per protocol version, removing each one the server picked, and flagged NULL, anonymous, EXPORT, RC4, DES/3DES (SWEET32), CBC (BEAST on TLS 1.0, Lucky Thirteen on 1.1/1.2) and static key exchange (no forward secrecy) suites, and DHE groups under 2048 bits.',
+      'Offered every known cipher suite per protocol version, removing each one the server picked, and ' +
+      'flagged NULL, anonymous, EXPORT, RC4, DES/3DES (SWEET32), CBC (BEAST on TLS 1.0, Lucky Thirteen on ' +
+      '1.1/1.2) and static key exchange (no forward secrecy) suites, and DHE groups under 2048 bits.',
     prefix: 'tls.cipher.',
     stage: 'protocols',
   },
   {
     name: 'Certificate',
     description:
-      'Checked the served certificate chain: validity dates, expiry within 30 days, self-signed, trust, host name, key size, signature hash, serial number length, OCSP/CRL addresses, Certificate Transparency (SCTs) and OCSP stapling.',
+      'Checked the served certificate chain: validity dates, expiry within 30 days, self-signed, trust, ' +
+      'host name, key size, signature hash, serial number length, OCSP/CRL addresses, Certificate ' +
+      'Transparency (SCTs) and OCSP stapling.',
     prefix: 'tls.cert.',
     stage: 'certificate',
   },
@@ -50,7 +54,9 @@ export const PHASES: readonly Phase[] = [
   {
     name: 'Secure renegotiation',
     description:
-      'Sent TLS_EMPTY_RENEGOTIATION_INFO_SCSV and checked the ServerHello for the RFC 5746 renegotiation_info extension; started a renegotiation on an established TLS 1.2 (or older) connection to see whether the server accepts client-initiated renegotiation.',
+      'Sent TLS_EMPTY_RENEGOTIATION_INFO_SCSV and checked the ServerHello for the RFC 5746 ' +
+      'renegotiation_info extension; started a renegotiation on an established TLS 1.2 (or older) ' +
+      'connection to see whether the server accepts client-initiated renegotiation.',
     prefix: 'tls.renegotiation.',
     stage: 'protocols',
     skip: (r) => (r.renegotiation.length ? null : 'no SSLv3-TLS 1.2 handshake to inspect (TLS 1.3 has no renegotiation)'),
@@ -58,7 +64,8 @@ export const PHASES: readonly Phase[] = [
   {
     name: 'Heartbleed',
     description:
-      'Advertised the heartbeat extension; where the server supports it, sent one heartbeat whose declared length exceeds the RFC 6520 limit but stays inside the request, and checked for an echo.',
+      'Advertised the heartbeat extension; where the server supports it, sent one heartbeat whose declared ' +
+      'length exceeds the RFC 6520 limit but stays inside the request, and checked for an echo.',
     prefix: 'tls.heartbleed',
     stage: 'heartbleed',
   },

@@ -22,7 +22,10 @@ const CONFIG_HIGH = [
   /^sftp-config\.json$/,
   /^\.ftpconfig$/,
   // Copies of server-side code that hold database passwords: served as text, not executed.
-  /^(wp-config|config|config\.inc|configuration|settings|localsettings|database|db|conn(ect(ion)?)?|local_settings)\.(php|inc|py|rb|asp|aspx)(\.(bak|old|orig|save|swp|tmp|txt|copy|backup|bk)|~)$/,
+  new RegExp(
+    String.raw`^(wp-config|config|config\.inc|configuration|settings|localsettings|database|db|conn(ect(ion)?)?|local_settings)` +
+      String.raw`\.(php|inc|py|rb|asp|aspx)(\.(bak|old|orig|save|swp|tmp|txt|copy|backup|bk)|~)$`,
+  ),
   /^\.(wp-config|config|configuration|settings)\.php\.sw[op]$/,
 ]
 const CONFIG_MEDIUM = [

@@ -9,7 +9,9 @@ export const PROBE_ORIGIN = 'https://ward-cors-probe.example'
 const credentials = (p: PageObs) => (p.headers['access-control-allow-credentials'] ?? '').trim().toLowerCase() === 'true'
 const evidence = (p: PageObs, origin: string) =>
   textEvidence(
-    `GET ${p.url}\nOrigin: ${origin}\n→ ${p.status}\naccess-control-allow-origin: ${p.headers['access-control-allow-origin'] ?? '(not sent)'}\naccess-control-allow-credentials: ${p.headers['access-control-allow-credentials'] ?? '(not sent)'}`,
+    `GET ${p.url}\nOrigin: ${origin}\n→ ${p.status}\naccess-control-allow-origin: ` +
+      `${p.headers['access-control-allow-origin'] ?? '(not sent)'}\naccess-control-allow-credentials: ` +
+      `${p.headers['access-control-allow-credentials'] ?? '(not sent)'}`,
   )
 
 export function detectCorsWildcardCredentials(probe: PageObs, origin = PROBE_ORIGIN): Hit[] {

@@ -28,7 +28,10 @@ export const ADMIN_PATHS = ['/admin/', '/administrator/', '/manager/html', '/php
 /** The light phase's test of announced versions against the version catalogue (its findings use the shared version checks). */
 export const VERSION_TEST = 'Known vulnerabilities by version'
 
-/** Number of tests the light phase records (for progress totals): one per light check, and the version test (the deep scan adds one: files the crawl fetched). */
+/**
+ * Number of tests the light phase records (for progress totals): one per light check, and the version
+ * test (the deep scan adds one: files the crawl fetched).
+ */
 export const LIGHT_TESTS = C.lightChecks.length + 1
 
 /** What the light requests saw. */

@@ -117,7 +117,8 @@ const sqliBoolean: Tester = async (env, p, param, base) => {
     const sf = st && (await send(env, p, param, f!))
     if (!st || !sf || !A.booleanDiffers(base.answer, st.answer, sf.answer, [t!, f!, v])) return null
     proofs.push(
-      `"${t}" → same page as the original value (${st.answer.status}, ${st.answer.body.length} bytes); "${f}" → different page (${sf.answer.status}, ${sf.answer.body.length} bytes)`,
+      `"${t}" → same page as the original value (${st.answer.status}, ${st.answer.body.length} ` +
+        `bytes); "${f}" → different page (${sf.answer.status}, ${sf.answer.body.length} bytes)`,
     )
     last = sf
   }
@@ -177,7 +178,10 @@ const osCommand: Tester = async (env, p, param, base) => {
     if (!zero || A.delayed(zero.answer.elapsedMs, baselineMs, secs)) continue
     const s2 = await timed(A.cmdPayload(v, sep, secs))
     if (!s2 || !A.delayed(s2.answer.elapsedMs, baselineMs, secs)) continue
-    const proof = `baseline ${baselineMs.map((m) => `${Math.round(m)} ms`).join(', ')}; "sleep ${secs}" → ${Math.round(s.answer.elapsedMs)} ms and ${Math.round(s2.answer.elapsedMs)} ms; "sleep 0" → ${Math.round(zero.answer.elapsedMs)} ms`
+    const proof =
+      `baseline ${baselineMs.map((m) => `${Math.round(m)} ms`).join(', ')}; "sleep ${secs}" → ` +
+      `${Math.round(s.answer.elapsedMs)} ms and ${Math.round(s2.answer.elapsedMs)} ms; "sleep 0" → ` +
+      `${Math.round(zero.answer.elapsedMs)} ms`
     return hit(C.osCommand, p, param, s2, proof, `the shell separator "${sep}" followed by sleep ${secs} delays the answer by ${secs} s.`)
   }
   return null

@@ -142,7 +142,8 @@ export async function crawl(o: CrawlOptions): Promise<CrawlResult> {
   }
   await Promise.all(fileJobs)
   o.log(
-    `crawl: ${pagesCrawled} page(s), ${points.size} injection point(s), ${files.length} linked download(s)${o.signal.aborted ? ' (stopped)' : outOfTime ? ' (time budget reached)' : ''}`,
+    `crawl: ${pagesCrawled} page(s), ${points.size} injection point(s), ${files.length} linked ` +
+      `download(s)${o.signal.aborted ? ' (stopped)' : outOfTime ? ' (time budget reached)' : ''}`,
   )
   return { pages, pagesCrawled, points: [...points.values()], dirs: [...dirs], passwordForms: pwForms, files }
 }

@@ -26,7 +26,8 @@ export async function loginForScan(ctx: ScanContext<unknown>, auth: Authenticati
   if (!auth) return ctx.net
   const t = await ctx.test(
     'Authentication',
-    `Logs in with ${KIND[auth.type]} before scanning, checks the session, and logs in again if it ends; the scan ends "auth failed" when the credentials are rejected`,
+    `Logs in with ${KIND[auth.type]} before scanning, checks the session, and logs in again if it ` +
+      'ends; the scan ends "auth failed" when the credentials are rejected',
   )
   try {
     const s = await authenticate(ctx.net, auth, { target: targetUrl(ctx.target.name), signal: ctx.signal, log: ctx.log })
