@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { readItem } from '../item-change.js'
+import { workspacePage } from '../list-query.js'
 import { Data, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingLifecycle, FindingsQuery } from '../schemas/findings.js'
 import { groupOf } from '../../store/finding-lifecycle.js'
@@ -32,7 +33,7 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req, reply) => {
       const q = req.query
       const rows = await listFindingArrays(db, callerOf(req).userId, {
-        workspaceId: q.workspace_id,
+        ...workspacePage(q),
         targetId: q.target_id,
         scanId: q.task_id,
         groupDuplicates: q.group_duplicates,
@@ -42,8 +43,6 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         lifecycle: q.lifecycle,
         regression: q.regression,
         afterId: q.after_id,
-        limit: q.limit,
-        page: q.page,
       })
       // Already JSON text (see finding-json.ts): a string with a JSON content type is sent as is.
       const json = findingsPageJson(rows)
