@@ -3,11 +3,11 @@ import type { IntegrationAttemptRow, IntegrationDeliveryRow, IntegrationRow } fr
 import { SECRET_SHOWN, mapSecrets, type IntegrationType } from '../store/integration-kinds.js'
 import { storedConfig } from '../store/integrations.js'
 import { toApiTime } from '../store/time.js'
+import { pick } from './views.js'
 
 export function integrationView(r: IntegrationRow) {
   return {
-    id: r.id,
-    workspace_id: r.workspace_id,
+    ...pick(r, ['id', 'workspace_id']),
     type: r.type as IntegrationType,
     name: r.name,
     config: mapSecrets(r.type as IntegrationType, storedConfig(r), () => SECRET_SHOWN),
@@ -24,12 +24,9 @@ const EVENT_NAMES: Record<string, string> = { scan: 'scan', schedule: 'schedule.
 
 export function deliveryView(d: IntegrationDeliveryRow & { attempt_list: IntegrationAttemptRow[] }) {
   return {
-    id: d.id,
-    event_id: d.event_id,
+    ...pick(d, ['id', 'event_id']),
     event: EVENT_NAMES[d.kind] ?? d.kind,
-    scan_id: d.scan_id,
-    status: d.status,
-    attempts: d.attempts,
+    ...pick(d, ['scan_id', 'status', 'attempts']),
     created_at: toApiTime(d.created_at)!,
     delivered_at: toApiTime(d.delivered_at),
     next_try: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
@@ -38,10 +35,7 @@ export function deliveryView(d: IntegrationDeliveryRow & { attempt_list: Integra
     attempt_list: d.attempt_list.map((a) => ({
       attempt: a.attempt,
       time: toApiTime(a.started_at)!,
-      status_code: a.status_code,
-      answer: a.answer,
-      error: a.error,
-      duration_ms: a.duration_ms,
+      ...pick(a, ['status_code', 'answer', 'error', 'duration_ms']),
     })),
   }
 }

@@ -1,9 +1,9 @@
 // An audited change on the one item a route's path id names, refused as the caller may see that item.
 import type { Caller } from '../store/accounts.js'
-import { audited, type AuditIntent, type AuditOutcome } from '../store/audit.js'
+import type { AuditIntent, AuditOutcome } from '../store/audit.js'
 import type { Db } from '../store/db.js'
-import { refusal } from '../domain/access.js'
-import { notFound } from '../domain/errors.js'
+import { changeAs, refusal, type ItemChange } from '../domain/access.js'
+import { conflict, notFound } from '../domain/errors.js'
 import { callerOf } from './context.js'
 
 /** A kind of item named by a path id: its name in a 404 and how a caller reads one (none: not theirs). */
@@ -19,6 +19,9 @@ export async function readItem<R>(db: Db, req: { caller: Caller | null; params: 
   return item
 }
 
+/** A request on one item: the caller, its audit intent and the path id. */
+type ItemRequest = { caller: Caller | null; audit?: AuditIntent; params: { id: number } }
+
 /**
  * Runs `change` on the item `req.params.id` names, with its audit entry when `outcome` says it was
  * done. When `missing` says the caller could not change it, the answer is 404 if the caller cannot
@@ -27,15 +30,28 @@ export async function readItem<R>(db: Db, req: { caller: Caller | null; params: 
  */
 export async function changeItem<T>(
   db: Db,
-  req: { caller: Caller | null; audit?: AuditIntent; params: { id: number } },
+  req: ItemRequest,
   kind: ItemKind,
-  change: (trx: Db, userId: number, id: number) => Promise<T>,
+  change: ItemChange<T>,
   outcome: (r: T) => AuditOutcome,
   missing?: T,
 ): Promise<T> {
   const { userId } = callerOf(req)
   const id = req.params.id
-  const r = await audited(db, req.audit, (trx) => change(trx, userId, id), outcome)
-  if (missing === undefined ? !outcome(r) : r === missing) throw await refusal(kind.read(db, userId, id), kind.what)
-  return r
+  return changeAs(db, req.audit, userId, id, change, outcome, () => refusal(kind.read(db, userId, id), kind.what), missing)
+}
+
+/**
+ * Deletes the item `req.params.id` names (audited, refused as changeItem refuses) unless it is busy:
+ * `del` gives neither 'deleted' nor 'missing' (a scan still runs), and the answer is 409 `busy`.
+ */
+export async function deleteItem<B extends string>(
+  db: Db,
+  req: ItemRequest,
+  kind: ItemKind,
+  del: ItemChange<'deleted' | 'missing' | B>,
+  busy: string,
+): Promise<void> {
+  const r = await changeItem(db, req, kind, del, (r) => r === 'deleted', 'missing')
+  if (r !== 'deleted') throw conflict(busy)
 }

@@ -15,6 +15,13 @@ import type { QueuePlace } from '../store/queue.js'
 import { etaSeconds, waitingMessage } from '../domain/queue-message.js'
 export { ordinal } from '../domain/queue-message.js'
 
+/** The named columns of a row under their own names: the fields a resource shows just as they are stored. */
+export function pick<R, K extends keyof R>(row: R, keys: readonly K[]): Pick<R, K> {
+  const out = {} as Pick<R, K>
+  for (const k of keys) out[k] = row[k]
+  return out
+}
+
 /** A scan resource; `queue` is where a waiting scan stands (store/queue.ts queuePlaces). */
 export function scanView(s: ScanViewRow, now = Date.now(), queue?: QueuePlace) {
   const counts = { critical: s.count_critical, high: s.count_high, medium: s.count_medium, low: s.count_low, info: s.count_info }
@@ -22,10 +29,7 @@ export function scanView(s: ScanViewRow, now = Date.now(), queue?: QueuePlace) {
   const end = s.end_time ? Date.parse(s.end_time) : null
   const duration = start === null ? 0 : Math.max(0, Math.floor(((end ?? now) - start) / 1000))
   return {
-    id: s.id,
-    tool_id: s.tool_id,
-    target_id: s.target_id,
-    workspace_id: s.workspace_id,
+    ...pick(s, ['id', 'tool_id', 'target_id', 'workspace_id']),
     status_name: s.status as ScanState,
     vpn_scan: s.vpn_scan === 1,
     progress: s.progress,
@@ -45,10 +49,7 @@ export function scanView(s: ScanViewRow, now = Date.now(), queue?: QueuePlace) {
 
 export function testView(t: TestRow & { finding_ids: number[] }) {
   return {
-    id: t.id,
-    scan_id: t.scan_id,
-    name: t.name,
-    description: t.description,
+    ...pick(t, ['id', 'scan_id', 'name', 'description']),
     status: t.status as TestRecordStatus,
     result: t.result as TestRecordResult,
     finding_ids: t.finding_ids,
@@ -62,27 +63,18 @@ export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: Schedu
     ? (JSON.parse(s.report_callback) as { url: string; format?: string; secret?: string; only_on_change?: boolean })
     : null
   return {
-    id: s.id,
-    name: s.name,
-    workspace_id: s.workspace_id,
-    target_id: s.target_id,
-    target_type: s.target_type,
-    tool_id: s.tool_id,
+    ...pick(s, ['id', 'name', 'workspace_id', 'target_id', 'target_type', 'tool_id']),
     tool_params: hideSealed(JSON.parse(s.tool_params)) as Record<string, unknown>,
-    max_scan_time: s.max_scan_time,
-    vpn_profile_uuid: s.vpn_profile_uuid,
+    ...pick(s, ['max_scan_time', 'vpn_profile_uuid']),
     report_callback: cb ? { url: cb.url, format: cb.format ?? 'json', has_secret: !!cb.secret, only_on_change: !!cb.only_on_change } : null,
-    cron: s.cron,
-    timezone: s.timezone,
-    interval_minutes: s.interval_minutes,
+    ...pick(s, ['cron', 'timezone', 'interval_minutes']),
     paused: s.paused === 1,
     paused_reason: s.paused_reason,
     next_run_at: s.paused === 1 ? null : toApiTime(s.next_run_at),
     last_run_at: toApiTime(s.last_run_at),
     created_at: toApiTime(s.created_at)!,
     last_scans: h.scans.map((x) => ({
-      id: x.id,
-      target_id: x.target_id,
+      ...pick(x, ['id', 'target_id']),
       status_name: x.status as ScanState,
       start_time: toApiTime(x.start_time),
       end_time: toApiTime(x.end_time),
@@ -98,10 +90,7 @@ export function scheduleView(s: ScheduleRow, h: { scans: ScanRow[]; runs: Schedu
 }
 
 export const scanSettingsView = (s: ScanSettingsRow) => ({
-  id: s.id,
-  name: s.name,
-  workspace_id: s.workspace_id,
-  tool_id: s.tool_id,
+  ...pick(s, ['id', 'name', 'workspace_id', 'tool_id']),
   tool_params: hideSealed(JSON.parse(s.tool_params)) as Record<string, unknown>,
   max_scan_time: s.max_scan_time,
   created_at: toApiTime(s.created_at)!,

@@ -5,7 +5,7 @@ import { NvdFeedError, cveFromFeedItem, feedItems, type NvdCve } from '../domain
 import { EpssFeedError, readEpssFile } from '../domain/epss.js'
 import { flagKevFindings, replaceKevCves } from '../store/kev-cves.js'
 import { countCves, markEpssFindings, replaceEpss, upsertCves } from '../store/cves.js'
-import { listTemplates, removeTemplates, templateSources } from '../store/templates.js'
+import { listTemplates, removeTemplates, templateSources, typedTemplateFilter } from '../store/templates.js'
 import type { Db } from '../store/db.js'
 import { formatImportReport, importTemplates } from './template-import.js'
 import { TreeError } from './template-tree.js'
@@ -105,16 +105,9 @@ export async function templatesImport({ h, out }: AdminContext, paths: string[],
 }
 
 export async function templatesList({ h, out }: AdminContext, o: { tags?: string; severity?: string }) {
-  const csv = (v: string | undefined) =>
-    v
-      ? v
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean)
-      : undefined
   // Shipped ones too, even when no server of this release has started against the database yet.
   await syncShippedTemplates(h.db)
-  const { rows, total } = await listTemplates(h.db, { tags: csv(o.tags), severities: csv(o.severity), limit: 100_000 })
+  const { rows, total } = await listTemplates(h.db, { ...typedTemplateFilter(o), limit: 100_000 })
   out(
     table(
       ['id', 'severity', 'protocol', 'source', 'name', 'tags'],

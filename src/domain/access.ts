@@ -6,6 +6,7 @@ import type { Caller } from '../store/accounts.js'
 import { getWorkspace } from '../store/accounts.js'
 import { OWNER_ROLES, WRITER_ROLES, type MemberChange, type Role } from '../store/members.js'
 import type { UserChange } from '../store/instance-admin.js'
+import { audited, type AuditIntent, type AuditOutcome } from '../store/audit.js'
 import { conflict, forbidden, notFound, type WardError } from './errors.js'
 
 export const canWrite = (role: Role | null | undefined) => !!role && WRITER_ROLES.includes(role)
@@ -28,6 +29,29 @@ export async function writableWorkspace(db: Db, caller: Pick<Caller, 'userId'>, 
  */
 export async function refusal(readable: Promise<unknown>, what: string): Promise<WardError> {
   return (await readable) ? viewerRefused() : notFound(what)
+}
+
+/** A store change on item `id` made as `userId` (its query carries the user's writer roles). */
+export type ItemChange<T> = (trx: Db, userId: number, id: number) => Promise<T>
+
+/**
+ * Runs `change` as `userId` on item `id`, with its audit entry when `outcome` says it was done. When
+ * it found nothing to change (it gave `missing` or, without it, was not done) the answer is what
+ * `refused` says: the caller's role refused it, or (see refusal) the item is not theirs.
+ */
+export async function changeAs<T>(
+  db: Db,
+  audit: AuditIntent | undefined,
+  userId: number,
+  id: number,
+  change: ItemChange<T>,
+  outcome: (r: T) => AuditOutcome,
+  refused: () => WardError | Promise<WardError>,
+  missing?: T,
+): Promise<T> {
+  const r = await audited(db, audit, (trx) => change(trx, userId, id), outcome)
+  if (missing === undefined ? !outcome(r) : r === missing) throw await refused()
+  return r
 }
 
 /** The answer to a change of membership that did not happen (null when it did). */

@@ -253,27 +253,16 @@ export function startCallbackSender(o: SenderOptions): CallbackSender {
     concurrency,
     pollMs: config.pollMs,
     log,
-    stopping: stopping.signal,
+    stopping,
     claim: () => claimDueDelivery(db, owner, leaseMsFor(config)),
     attempt: (d) => attemptDelivery(deps, d),
     failed: { attempt: 'report callback attempt failed', claim: 'claiming report callbacks failed' },
+    grace: { ms: config.callbackTimeoutMs, late: () => cancel.abort() },
   })
 
   return {
     async stop() {
-      if (stopping.signal.aborted) return
-      stopping.abort()
-      loop.wake()
-      await loop.done
-      const drained = Promise.allSettled([...loop.inflight])
-      let grace: NodeJS.Timeout | undefined
-      const late = await Promise.race([
-        drained.then(() => false),
-        new Promise<boolean>((r) => (grace = setTimeout(() => r(true), config.callbackTimeoutMs))),
-      ])
-      clearTimeout(grace)
-      if (late) cancel.abort()
-      await drained
+      if (!(await loop.stop())) return
       if (transportP) await (await transportP).dispatcher.close().catch(() => {})
     },
   }

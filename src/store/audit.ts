@@ -6,7 +6,7 @@ import type { AuditLogTable, Database } from './schema.js'
 import { sql, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import { memberWorkspaces, OWNER_ROLES } from './members.js'
 import { nowIso } from './time.js'
-import { newestPage, whereGiven } from './paging.js'
+import { newestPage, whereGiven, within } from './paging.js'
 
 export interface AuditEntry {
   workspaceId: number | null
@@ -130,8 +130,7 @@ export function listAudit(db: Db, userId: number, f: AuditFilter): Promise<Audit
     ['workspace_id', '=', f.workspaceId],
     ['actor', '=', f.actor],
     ['action', '=', f.action],
-    ['at', '>=', f.from],
-    ['at', '<=', f.to],
+    ...within('at', f.from, f.to),
   ])
   return newestPage(given, f)
 }

@@ -7,6 +7,7 @@ import { inTransaction, type Db } from './db.js'
 import type { Database, FindingHistoryRow, FindingRow, NewFinding } from './schema.js'
 import { nowIso } from './time.js'
 import { groupColumns } from './findings.js'
+import { moveGroupStatus } from './finding-lifecycle.js'
 
 type Tx = Transaction<Database>
 
@@ -124,27 +125,9 @@ export async function joinGroup(trx: Tx, f: NewFinding): Promise<{ finding: NewF
   return {
     finding: { ...f, status: 'open' },
     async after(newId) {
-      await trx
-        .updateTable('findings')
-        .set({ status: 'open' })
-        .where('workspace_id', '=', f.workspace_id)
-        .where('dedup_key', '=', f.dedup_key)
-        .where('status', '=', 'fixed')
-        .execute()
-      await trx
-        .insertInto('finding_history')
-        .values({
-          workspace_id: f.workspace_id,
-          dedup_key: f.dedup_key,
-          finding_id: newId,
-          field: 'status',
-          old_value: 'fixed',
-          new_value: 'open',
-          reason: `re-opened: found again by scan ${f.scan_id}`,
-          user_id: null,
-          created_at: f.created_at ?? nowIso(),
-        })
-        .execute()
+      const group = { dedup_key: f.dedup_key, finding_id: newId }
+      const reason = `re-opened: found again by scan ${f.scan_id}`
+      await moveGroupStatus(trx, f.workspace_id, [group], ['fixed', 'open'], reason, f.created_at ?? nowIso())
     },
   }
 }

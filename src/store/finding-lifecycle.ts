@@ -107,35 +107,50 @@ export async function settleGroups(trx: Tx, scanId: number): Promise<number> {
       .groupBy('dedup_key')
       .execute()
     if (!open.length) continue
-    await trx
-      .updateTable('findings')
-      .set({ status: 'fixed' })
-      .where('workspace_id', '=', s.workspace_id)
-      .where(
-        'dedup_key',
-        'in',
-        open.map((o) => o.dedup_key),
-      )
-      .where('status', '=', 'open')
-      .execute()
-    await trx
-      .insertInto('finding_history')
-      .values(
-        open.map((o) => ({
-          workspace_id: s.workspace_id,
-          dedup_key: o.dedup_key,
-          finding_id: Number(o.id),
-          field: 'status',
-          old_value: 'open',
-          new_value: 'fixed',
-          reason: `fixed: not found by complete scan ${s.id}`,
-          user_id: null,
-          created_at: now,
-        })),
-      )
-      .execute()
+    const groups = open.map((o) => ({ dedup_key: o.dedup_key, finding_id: Number(o.id) }))
+    await moveGroupStatus(trx, s.workspace_id, groups, ['open', 'fixed'], `fixed: not found by complete scan ${s.id}`, now)
   }
   return gone.length
+}
+
+/**
+ * A status move Ward makes itself (no user) on duplicate groups: their findings in status `from` move
+ * to `to`, and each group's history records it against `finding_id`.
+ */
+export async function moveGroupStatus(
+  trx: Tx,
+  workspaceId: number,
+  groups: readonly { dedup_key: string; finding_id: number }[],
+  [from, to]: readonly [from: string, to: string],
+  reason: string,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('findings')
+    .set({ status: to })
+    .where('workspace_id', '=', workspaceId)
+    .where(
+      'dedup_key',
+      'in',
+      groups.map((g) => g.dedup_key),
+    )
+    .where('status', '=', from)
+    .execute()
+  await trx
+    .insertInto('finding_history')
+    .values(
+      groups.map((g) => ({
+        ...g,
+        workspace_id: workspaceId,
+        field: 'status',
+        old_value: from,
+        new_value: to,
+        reason,
+        user_id: null,
+        created_at: at,
+      })),
+    )
+    .execute()
 }
 
 /** Of these groups' keys, those whose latest finding sat where the scan looked (store/coverage.ts). */

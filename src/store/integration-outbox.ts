@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto'
 import type { Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database, IntegrationAttemptRow, IntegrationDeliveryRow } from './schema.js'
-import { isoAfter, nowIso } from './time.js'
+import { nowIso } from './time.js'
 import type { IntegrationEvent } from './integration-kinds.js'
-import { claimDue, type OutboxAttempt, pendingColumns, recordOutboxAttempt, releaseLease, withAttempts } from './outbox.js'
+import { claimDue, type OutboxAttempt, pendingColumns, recordOutboxAttempt, releaseLease, renewLeases, withAttempts } from './outbox.js'
 
 type Tx = Transaction<Database>
 
@@ -124,14 +124,7 @@ export const claimIntegrationDelivery = (db: Db, owner: string, leaseMs: number)
 
 /** Renews the lease while a long delivery (many tickets) is still working. */
 export async function renewIntegrationLease(db: Db, owner: string, id: number, leaseMs: number): Promise<boolean> {
-  const r = await db
-    .updateTable('integration_deliveries')
-    .set({ lease_expires_at: isoAfter(leaseMs) })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'pending')
-    .executeTakeFirst()
-  return Number(r.numUpdatedRows) === 1
+  return (await renewLeases(db, 'integration_deliveries', owner, [id], 'pending', leaseMs)) === 1
 }
 
 export type DeliveryStatus = 'delivered' | 'skipped' | 'failed' | 'refused'

@@ -1,7 +1,7 @@
 // The lease mechanics both outboxes share (report callbacks in store/callbacks.ts, integrations in
 // store/integration-outbox.ts): a fresh row's bookkeeping columns, the claim of one due row with a
-// lease (one UPDATE that re-checks the row is free), the attempt that releases the lease, and the
-// release without an attempt. The two tables have these columns alike; what differs stays with them.
+// lease (one UPDATE that re-checks the row is free), its renewal (the scans queue renews the same way),
+// the attempt that releases the lease, and the release without an attempt. The two tables have these columns alike; what differs stays with them.
 import type { ExpressionBuilder, Selectable, Transaction } from 'kysely'
 import type { Db } from './db.js'
 import type { Database } from './schema.js'
@@ -121,6 +121,28 @@ export async function releaseLease(db: Db, table: OutboxTable, owner: string, id
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .execute()
+}
+
+/**
+ * Moves `owner`'s leases on rows `ids` still in `status` to `leaseMs` from now, while the work goes on
+ * (outbox deliveries, and the scans queue's running scans alike); how many it still held.
+ */
+export async function renewLeases(
+  db: Db,
+  table: OutboxTable | 'scans',
+  owner: string,
+  ids: readonly number[],
+  status: string,
+  leaseMs: number,
+): Promise<number> {
+  const r = await db
+    .updateTable(table as 'scans')
+    .set({ lease_expires_at: isoAfter(leaseMs) })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', status)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows)
 }
 
 /** Each delivery with its attempts (the delivery log people read), attempts in order. */

@@ -35,6 +35,13 @@ export type Given<DB, TB extends keyof DB> = readonly [
   string | number | undefined,
 ]
 
+/** The two filters of an inclusive range on `column`, each left out when its end is not given. */
+export const within = <C extends string>(column: C, from: string | undefined, to: string | undefined) =>
+  [
+    [column, '>=', from],
+    [column, '<=', to],
+  ] as const
+
 /** `q` narrowed by each filter whose value is given (an absent filter keeps every row). */
 export function whereGiven<DB, TB extends keyof DB, O>(q: SelectQueryBuilder<DB, TB, O>, filters: readonly Given<DB, TB>[]) {
   for (const [column, op, value] of filters)

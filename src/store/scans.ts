@@ -12,9 +12,10 @@ import { claimable, userRunning, workspaceHeads, workspaceRunning, type ClaimSlo
 import { secretsOf } from './secrets.js'
 import { deleteScanResults, endOpenTestsIn, findingsKept, keptWords } from './results.js'
 import { ensureSealed } from './secret-box.js'
-import { memberOf, memberWorkspaces, writableWorkspaces, WRITER_ROLES, type Role } from './members.js'
-import { countRows, newestPage, whereGiven } from './paging.js'
-import { getMemberRow } from './workspace-rows.js'
+import { memberOf, memberWorkspaces, WRITER_ROLES, type Role } from './members.js'
+import { countRows, newestPage, whereGiven, within } from './paging.js'
+import { getMemberRow, getOwned } from './workspace-rows.js'
+import { renewLeases as renewOwnedLeases } from './outbox.js'
 
 export interface ScanFilter {
   workspaceId: number
@@ -152,8 +153,7 @@ export async function listScans(db: Db, userId: number, f: ScanFilter): Promise<
     ['tool_id', '=', f.toolId],
     ['target_id', '=', f.targetId],
     ['status', '=', f.status],
-    ['start_time', '>=', f.startFrom],
-    ['start_time', '<=', f.startTo],
+    ...within('start_time', f.startFrom, f.startTo),
   ])
   return newestPage(given, f)
 }
@@ -226,13 +226,7 @@ export async function claimNextScan(
 /** Renews the leases this worker holds; returns the ids it still holds. */
 export async function renewLeases(db: Db, workerId: string, ids: number[], leaseMs: number): Promise<Set<number>> {
   if (!ids.length) return new Set()
-  await db
-    .updateTable('scans')
-    .set({ lease_expires_at: isoAfter(leaseMs) })
-    .where('id', 'in', ids)
-    .where('lease_owner', '=', workerId)
-    .where('status', '=', 'running')
-    .execute()
+  await renewOwnedLeases(db, 'scans', workerId, ids, 'running', leaseMs)
   const held = await db
     .selectFrom('scans')
     .select('id')
@@ -378,12 +372,7 @@ export async function requestStop(db: Db, userId: number, id: number): Promise<'
 
 export async function deleteScan(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'active'> {
   return inTransaction(db, async (trx) => {
-    const s = await trx
-      .selectFrom('scans')
-      .select(['id', 'status'])
-      .where('id', '=', id)
-      .where('workspace_id', 'in', writableWorkspaces(trx, userId))
-      .executeTakeFirst()
+    const s = await getOwned(trx, 'scans', userId, id, WRITER_ROLES)
     if (!s) return 'missing'
     if (s.status === 'running' || s.status === 'waiting') return 'active'
     await deleteScanResults(trx, [id])

@@ -142,43 +142,27 @@ function createKeyFile(file: string): Buffer {
 
 const SEALED_LIKE = 'wardenc:v1:%'
 
+/** The columns that hold a whole secret, and (`live`) the only rows of each that matter unless `all`. */
+const SECRET_COLUMNS = [
+  { table: 'vpn_profiles', key: 'uuid', column: 'password', live: null },
+  { table: 'callback_deliveries', key: 'id', column: 'secret', live: sql`and status = 'pending'` },
+] as const
+
+/** The rows of one SECRET_COLUMNS entry whose secret is still plain text. */
+async function plainSecrets(db: Kysely<Database>, c: (typeof SECRET_COLUMNS)[number], all: boolean) {
+  const { rows } = await sql<{ k: string | number; old: string }>`select ${sql.ref(c.key)} as k, ${sql.ref(c.column)} as old
+    from ${sql.table(c.table)} where ${sql.ref(c.column)} is not null and ${sql.ref(c.column)} not like ${SEALED_LIKE}
+    ${all || !c.live ? sql`` : c.live}`.execute(db)
+  return rows.map((r) => ({ key: r.k, old: r.old }))
+}
+
 /**
  * Seals the secrets that rows written before sealing hold in plain text: in every row (`all`), or in
  * the VPN profiles, pending deliveries and waiting or running scans. Each UPDATE names the old value,
  * so processes starting together (or a row changed meanwhile) never seal twice.
  */
 async function sealPlainRows(db: Kysely<Database>, box: SecretBox, all: boolean): Promise<void> {
-  const vpn = await db
-    .selectFrom('vpn_profiles')
-    .select(['uuid', 'password'])
-    .where('password', 'is not', null)
-    .where('password', 'not like', SEALED_LIKE)
-    .execute()
-  const seal = (plain: string) => box.seal(plain)
-  await resealEach(
-    db,
-    'vpn_profiles',
-    'uuid',
-    'password',
-    vpn.map((r) => ({ key: r.uuid, old: r.password! })),
-    seal,
-  )
-
-  let dq = db
-    .selectFrom('callback_deliveries')
-    .select(['id', 'secret'])
-    .where('secret', 'is not', null)
-    .where('secret', 'not like', SEALED_LIKE)
-  if (!all) dq = dq.where('status', '=', 'pending')
-  const deliveries = await dq.execute()
-  await resealEach(
-    db,
-    'callback_deliveries',
-    'id',
-    'secret',
-    deliveries.map((r) => ({ key: r.id, old: r.secret! })),
-    seal,
-  )
+  for (const c of SECRET_COLUMNS) await resealEach(db, c.table, c.key, c.column, await plainSecrets(db, c, all), (plain) => box.seal(plain))
 
   // report_callback is JSON text written by JSON.stringify: `"secret":"` starts the member.
   let sq = db

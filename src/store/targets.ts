@@ -1,13 +1,13 @@
 // Targets repository. Every read takes the caller's user id: tenancy (workspace membership) lives in the query.
 import { sql } from 'kysely'
 import { inTransaction, type Db } from './db.js'
-import { memberWorkspaces, writableWorkspaces, type Role } from './members.js'
+import { memberWorkspaces, WRITER_ROLES, type Role } from './members.js'
 import type { TargetRow } from './schema.js'
 import { nowIso } from './time.js'
 import { newestPage } from './paging.js'
 import { hasRunningScan } from './running-scans.js'
 import { deleteScanResults } from './results.js'
-import { getMemberRow } from './workspace-rows.js'
+import { getMemberRow, getOwned } from './workspace-rows.js'
 
 export interface TargetFilter {
   workspaceId?: number
@@ -68,12 +68,7 @@ function insertCounted(db: Db, t: NewTarget, maxTargets: number | null): Promise
 /** Deletes the target with its scans, tests, findings and logs in one transaction, unless a scan runs; 'missing' unless the user may change its workspace. */
 export async function deleteTarget(db: Db, userId: number, id: number): Promise<'deleted' | 'missing' | 'running'> {
   return inTransaction(db, async (trx) => {
-    const t = await trx
-      .selectFrom('targets')
-      .select(['id', 'user_id'])
-      .where('id', '=', id)
-      .where('workspace_id', 'in', writableWorkspaces(trx, userId))
-      .executeTakeFirst()
+    const t = await getOwned(trx, 'targets', userId, id, WRITER_ROLES)
     if (!t) return 'missing'
     if (await hasRunningScan(trx, 'target_id', id)) return 'running'
     await deleteScanResults(trx, trx.selectFrom('scans').select('id').where('target_id', '=', id))

@@ -112,6 +112,20 @@ export interface TemplateQuery {
   limit?: number
 }
 
+const commaList = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined
+
+/** Tags and severities as people type them (the API's query, `ward admin templates list`): comma-separated. */
+export const typedTemplateFilter = (o: { tags?: string; severity?: string }): Pick<TemplateQuery, 'tags' | 'severities'> => ({
+  tags: commaList(o.tags),
+  severities: commaList(o.severity),
+})
+
 export type TemplateSummary = Omit<TemplateRow, 'yaml' | 'files'>
 
 const likeText = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`

@@ -25,7 +25,7 @@ export async function insertOwned<T extends Owned>(
 }
 
 /** A row of a workspace the user belongs to (with one of `roles` when given). */
-export const getOwned = <T extends Owned>(db: Db, table: T, userId: number, id: number, roles?: readonly Role[]) =>
+export const getOwned = <T extends Owned | 'scans' | 'targets'>(db: Db, table: T, userId: number, id: number, roles?: readonly Role[]) =>
   db
     .selectFrom(table as Owned)
     .selectAll()

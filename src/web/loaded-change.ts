@@ -1,21 +1,17 @@
 // An audited change on an item the page has loaded, so the caller may read it: a change it could not
 // make means the caller's role refused it (403).
-import { viewerRefused } from '../domain/access.js'
-import { audited, type AuditIntent, type AuditOutcome } from '../store/audit.js'
+import type { FastifyRequest } from 'fastify'
+import { changeAs, viewerRefused, type ItemChange } from '../domain/access.js'
+import type { AuditOutcome } from '../store/audit.js'
 import type { Db } from '../store/db.js'
+import { userOf } from './context.js'
 
-/**
- * Runs `change` with its audit entry when `outcome` says it was done; refused (403) when it gives
- * `missing` or, without it, was not done.
- */
-export async function changeLoaded<T>(
+/** The store's `change` on item `id` as the signed-in user (domain/access.ts changeAs), refused with 403. */
+export const changeLoaded = <T>(
   db: Db,
-  audit: AuditIntent | undefined,
-  change: (trx: Db) => Promise<T>,
+  req: FastifyRequest,
+  id: number,
+  change: ItemChange<T>,
   outcome: (r: T) => AuditOutcome,
   missing?: T,
-): Promise<T> {
-  const r = await audited(db, audit, change, outcome)
-  if (missing === undefined ? !outcome(r) : r === missing) throw viewerRefused()
-  return r
-}
+) => changeAs(db, req.audit, userOf(req).userId, id, change, outcome, viewerRefused, missing)

@@ -4,9 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { Id, Nullable, Pagination, routeDoc } from '../schemas/common.js'
-import { listAudit } from '../../store/audit.js'
+import { listAudit, type AuditRow } from '../../store/audit.js'
 import { toApiTime } from '../../store/time.js'
-import { isoParam } from './scans.js'
+import { isoRange, workspacePage } from '../list-query.js'
+import { pick } from '../views.js'
 
 const doc = routeDoc('audit')
 
@@ -35,6 +36,13 @@ const AuditQuery = Type.Object(
   { additionalProperties: false },
 )
 
+const auditView = (r: AuditRow) => ({
+  id: r.id,
+  at: toApiTime(r.at)!,
+  ...pick(r, ['workspace_id', 'actor', 'actor_user_id', 'client', 'action', 'object_type', 'object_id']),
+  details: JSON.parse(r.details) as Record<string, unknown>,
+})
+
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
   app.get('/audit', {
@@ -45,29 +53,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ),
     handler: async (req) => {
       const q = req.query
-      const rows = await listAudit(db, callerOf(req).userId, {
-        workspaceId: q.workspace_id,
-        actor: q.actor,
-        action: q.action,
-        from: isoParam('from', q.from),
-        to: isoParam('to', q.to)?.replace(/\.000Z$/, '.999Z'),
-        limit: q.limit,
-        page: q.page,
-      })
-      return {
-        data: rows.map((r) => ({
-          id: r.id,
-          at: toApiTime(r.at)!,
-          workspace_id: r.workspace_id,
-          actor: r.actor,
-          actor_user_id: r.actor_user_id,
-          client: r.client,
-          action: r.action,
-          object_type: r.object_type,
-          object_id: r.object_id,
-          details: JSON.parse(r.details) as Record<string, unknown>,
-        })),
-      }
+      const filter = { ...workspacePage(q), actor: q.actor, action: q.action, ...isoRange(['from', 'to'], q.from, q.to) }
+      return { data: (await listAudit(db, callerOf(req).userId, filter)).map(auditView) }
     },
   })
 }

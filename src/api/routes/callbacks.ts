@@ -7,6 +7,7 @@ import { Data, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { getScan } from '../../store/scans.js'
 import { scanDeliveries } from '../../store/callbacks.js'
 import { toApiTime } from '../../store/time.js'
+import { pick } from '../views.js'
 
 const doc = routeDoc('scans')
 
@@ -47,25 +48,19 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const rows = await scanDeliveries(db, s.id)
       return {
         data: rows.map((d) => ({
-          id: d.id,
-          scan_id: d.scan_id,
-          event_id: d.event_id,
-          url: d.url,
+          ...pick(d, ['id', 'scan_id', 'event_id', 'url']),
           format: d.format as 'json' | 'pdf',
           signed: d.secret !== null,
           status: d.status as 'pending' | 'delivered' | 'failed' | 'skipped',
           attempt_count: d.attempts,
           next_attempt_at: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
-          last_status_code: d.last_status_code,
-          last_error: d.last_error,
+          ...pick(d, ['last_status_code', 'last_error']),
           created_at: toApiTime(d.created_at)!,
           delivered_at: toApiTime(d.delivered_at),
           attempts: d.attempt_list.map((a) => ({
             attempt: a.attempt,
             started_at: toApiTime(a.started_at)!,
-            status_code: a.status_code,
-            error: a.error,
-            duration_ms: a.duration_ms,
+            ...pick(a, ['status_code', 'error', 'duration_ms']),
           })),
         })),
       }

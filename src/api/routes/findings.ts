@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { readItem } from '../item-change.js'
+import { workspacePage } from '../list-query.js'
 import { Data, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { Finding, FindingLifecycle, FindingsQuery } from '../schemas/findings.js'
 import { groupOf } from '../../store/finding-lifecycle.js'
@@ -35,7 +36,7 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = req.query
       // Already JSON text (see finding-json.ts): a string with a JSON content type is sent as is.
       const json = await pages.json(callerOf(req).userId, {
-        workspaceId: q.workspace_id,
+        ...workspacePage(q),
         targetId: q.target_id,
         scanId: q.task_id,
         groupDuplicates: q.group_duplicates,
@@ -45,8 +46,6 @@ export const findingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         lifecycle: q.lifecycle,
         regression: q.regression,
         afterId: q.after_id,
-        limit: q.limit,
-        page: q.page,
       })
       if (!wantsCsv(req.headers.accept)) return reply.type('application/json').send(json as never)
       const findings = (JSON.parse(json) as { data: WireFinding[] }).data

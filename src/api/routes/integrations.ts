@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
+import { workspacePage } from '../list-query.js'
 import { Created, Data, NoContent, routeDoc, BODY_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import {
   CreateIntegrationBody,
@@ -48,13 +49,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/integrations', {
     schema: doc.list("List the caller's integrations (all workspaces unless workspace_id)", Integration, IntegrationsQuery),
     handler: async (req) => ({
-      data: (
-        await listIntegrations(db, callerOf(req).userId, {
-          workspaceId: req.query.workspace_id,
-          limit: req.query.limit,
-          page: req.query.page,
-        })
-      ).map(integrationView),
+      data: (await listIntegrations(db, callerOf(req).userId, workspacePage(req.query))).map(integrationView),
     }),
   })
 

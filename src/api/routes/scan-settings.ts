@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../context.js'
 import { changeItem, readItem } from '../item-change.js'
+import { workspacePage } from '../list-query.js'
 import { changeScanSettings, saveScanSettings } from '../../domain/scan-settings.js'
 import { deleteScanSettings, getScanSettings, listScanSettings } from '../../store/scan-settings.js'
 import { audited } from '../../store/audit.js'
@@ -41,12 +42,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: doc.list("List the caller's saved scan settings by name (all workspaces unless workspace_id)", ScanSettings, ScanSettingsQuery),
     handler: async (req) => {
       const q = req.query
-      const rows = await listScanSettings(db, callerOf(req).userId, {
-        workspaceId: q.workspace_id,
-        toolId: q.tool_id,
-        limit: q.limit,
-        page: q.page,
-      })
+      const rows = await listScanSettings(db, callerOf(req).userId, { ...workspacePage(q), toolId: q.tool_id })
       return { data: rows.map(scanSettingsView) }
     },
   })

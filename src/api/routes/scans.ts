@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { callerOf, type RouteApp } from '../context.js'
-import { changeItem, readItem } from '../item-change.js'
+import { changeItem, deleteItem, readItem } from '../item-change.js'
+import { isoRange, pageOf } from '../list-query.js'
 import { Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
 import { ChangesQuery, CreateScanBody, Scan, ScanChanges, ScansQuery, TestRecord, TestsQuery } from '../schemas/scans.js'
 import { scanChanges } from '../../reports/scan-changes.js'
 import { Finding } from '../schemas/findings.js'
 import { scanView, testView } from '../views.js'
 import { createScan } from '../../domain/scans.js'
-import { badRequest, conflict, notFound, WardError } from '../../domain/errors.js'
+import { badRequest, notFound, WardError } from '../../domain/errors.js'
 import { deleteScan, getScan, getScanView, listScans, requestStop, type ScanViewRow } from '../../store/scans.js'
 import { scanLogs, scanTests } from '../../store/results.js'
 import { queueReader } from '../../store/queue.js'
@@ -25,15 +26,6 @@ import type { ScanRow } from '../../store/schema.js'
 
 const doc = routeDoc('scans')
 const SCAN = { what: 'Scan', read: getScan }
-
-/** A query parameter that is an ISO 8601 time, as stored (400 otherwise); shared by the lists that filter on time. */
-export function isoParam(name: string, v: string | undefined): string | undefined {
-  if (v === undefined) return undefined
-  const t = Date.parse(v)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t))
-    throw badRequest(`Invalid parameters: query parameter "${name}" must be an ISO 8601 time such as 2026-11-21T10:15:00Z`)
-  return new Date(t).toISOString()
-}
 
 export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ward
@@ -68,15 +60,15 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const c = callerOf(req)
       const q = req.query
+      const start = isoRange(['start_time[from]', 'start_time[to]'], q['start_time[from]'], q['start_time[to]'])
       const rows = await listScans(db, c.userId, {
         workspaceId: q.workspace_id ?? c.activeWorkspaceId,
         toolId: q.tool_id,
         targetId: q.target_id,
         status: q.status,
-        startFrom: isoParam('start_time[from]', q['start_time[from]']),
-        startTo: isoParam('start_time[to]', q['start_time[to]'])?.replace(/\.000Z$/, '.999Z'),
-        limit: q.limit,
-        page: q.page,
+        startFrom: start.from,
+        startTo: start.to,
+        ...pageOf(q),
       })
       const now = Date.now()
       const queue = await queueOf(rows)
@@ -102,8 +94,7 @@ function scanChangeRoutes(app: RouteApp) {
   app.delete('/scans/:id', {
     schema: doc.byId('Delete a finished scan with its tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
     handler: async (req, reply) => {
-      const r = await changeItem(db, req, SCAN, deleteScan, (r) => r === 'deleted', 'missing')
-      if (r === 'active') throw conflict('Scan is waiting or running: stop it before deleting it')
+      await deleteItem(db, req, SCAN, deleteScan, 'Scan is waiting or running: stop it before deleting it')
       return reply.status(204).send(null)
     },
   })

@@ -2,6 +2,7 @@
 // 404 like an unknown one (tenancy in every query of store/schedules.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf, type RouteApp } from '../context.js'
+import { workspacePage } from '../list-query.js'
 import { changeItem, type ItemKind } from '../item-change.js'
 import { refusal } from '../../domain/access.js'
 import { Created, Data, NoContent, routeDoc, BODY_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../schemas/common.js'
@@ -67,11 +68,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/schedules', {
     schema: doc.list("List the caller's schedules (all workspaces unless workspace_id)", Schedule, SchedulesQuery),
     handler: async (req) => {
-      const rows = await listSchedules(db, callerOf(req).userId, {
-        workspaceId: req.query.workspace_id,
-        limit: req.query.limit,
-        page: req.query.page,
-      })
+      const rows = await listSchedules(db, callerOf(req).userId, workspacePage(req.query))
       return { data: await views(db, rows) }
     },
   })

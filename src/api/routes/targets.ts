@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../context.js'
-import { changeItem, readItem } from '../item-change.js'
+import { deleteItem, readItem } from '../item-change.js'
+import { workspacePage } from '../list-query.js'
 import { Created, Data, NoContent, routeDoc, CONFLICT_ERRORS, READ_ERRORS } from '../schemas/common.js'
 import { CreateTargetBody, Target, TargetsQuery } from '../schemas/targets.js'
 import { createTarget } from '../../domain/targets.js'
 import { deleteTarget, getTarget, listTargets } from '../../store/targets.js'
 import { audited } from '../../store/audit.js'
-import { conflict } from '../../domain/errors.js'
 import type { TargetRow } from '../../store/schema.js'
 
 const doc = routeDoc('targets')
@@ -27,7 +27,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: doc.list("List targets (all of the caller's workspaces unless workspace_id)", Target, TargetsQuery),
     handler: async (req) => {
       const q = req.query
-      const rows = await listTargets(db, callerOf(req).userId, { workspaceId: q.workspace_id, type: q.type, limit: q.limit, page: q.page })
+      const rows = await listTargets(db, callerOf(req).userId, { ...workspacePage(q), type: q.type })
       return { data: rows.map(targetView) }
     },
   })
@@ -66,8 +66,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/targets/:id', {
     schema: doc.byId('Delete a target with its scans, tests and findings', { 204: NoContent }, CONFLICT_ERRORS),
     handler: async (req, reply) => {
-      const r = await changeItem(db, req, TARGET, deleteTarget, (r) => r === 'deleted', 'missing')
-      if (r === 'running') throw conflict('Target has running scans: stop them before deleting the target')
+      await deleteItem(db, req, TARGET, deleteTarget, 'Target has running scans: stop them before deleting the target')
       return reply.status(204).send(null)
     },
   })

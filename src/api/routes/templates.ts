@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Data, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { TemplateDetail, TemplateIdParams, TemplateSummary, TemplatesQuery } from '../schemas/templates.js'
-import { getTemplate, listTemplates, type TemplateSummary as Row } from '../../store/templates.js'
+import { getTemplate, listTemplates, typedTemplateFilter, type TemplateSummary as Row } from '../../store/templates.js'
 import { notFound } from '../../domain/errors.js'
 
 const doc = routeDoc('templates')
@@ -17,13 +17,6 @@ const list = (s: string): string[] => {
     return []
   }
 }
-const csv = (s: string | undefined) =>
-  s
-    ? s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean)
-    : undefined
 
 function view(r: Row) {
   let c: Record<string, unknown> = {}
@@ -71,8 +64,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const q = req.query
       const { rows } = await listTemplates(db, {
-        tags: csv(q.tags),
-        severities: csv(q.severity),
+        ...typedTemplateFilter(q),
         q: q.q?.trim() || undefined,
         page: q.page,
         limit: q.limit,

@@ -2,7 +2,7 @@
 // disable and enable them, grant and withdraw the admin role, and see every workspace. Anyone else
 // gets 403. Each change writes its audit entry in its own transaction (store/instance-admin.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { callerOf } from '../context.js'
 import { Data, NoContent, Nullable, routeDoc, CONFLICT_ERRORS } from '../schemas/common.js'
 import { isInstanceAdmin, listUsersForAdmin, setUserAdmin, setUserDisabled, type UserChange } from '../../store/instance-admin.js'
@@ -41,37 +41,26 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!(await isInstanceAdmin(db, userId))) throw notAdmin()
   }
 
-  app.get('/users', {
-    schema: doc(
-      'Every user, with admin role, state, active keys and memberships (instance admins only)',
-      { 200: Data(Type.Array(User)) },
-      ADMIN_READ_ERRORS,
-    ),
-    handler: async (req) => {
-      await adminOnly(callerOf(req).userId)
-      const rows = await listUsersForAdmin(db)
-      return {
-        data: rows.map((u) => ({
-          ...u,
-          disabled: u.disabled_at !== null,
-          disabled_at: toApiTime(u.disabled_at),
-          created_at: toApiTime(u.created_at)!,
-        })),
-      }
-    },
-  })
-
-  app.get('/instance/workspaces', {
-    schema: doc(
-      'Every workspace of the instance with its owners (instance admins only)',
-      { 200: Data(Type.Array(InstanceWorkspace)) },
-      ADMIN_READ_ERRORS,
-    ),
-    handler: async (req) => {
-      await adminOnly(callerOf(req).userId)
-      return { data: (await listAllWorkspaces(db)).map((w) => ({ ...w, created_at: toApiTime(w.created_at)! })) }
-    },
-  })
+  /** A list for instance admins only: `rows` runs once the caller is known to be one. */
+  const adminList = <T extends TSchema>(path: string, summary: string, item: T, rows: () => Promise<Static<T>[]>) =>
+    app.get(path, {
+      schema: doc(summary, { 200: Data(Type.Array(item)) }, ADMIN_READ_ERRORS),
+      handler: async (req) => {
+        await adminOnly(callerOf(req).userId)
+        return { data: await rows() }
+      },
+    })
+  adminList('/users', 'Every user, with admin role, state, active keys and memberships (instance admins only)', User, async () =>
+    (await listUsersForAdmin(db)).map((u) => ({
+      ...u,
+      disabled: u.disabled_at !== null,
+      disabled_at: toApiTime(u.disabled_at),
+      created_at: toApiTime(u.created_at)!,
+    })),
+  )
+  adminList('/instance/workspaces', 'Every workspace of the instance with its owners (instance admins only)', InstanceWorkspace, async () =>
+    (await listAllWorkspaces(db)).map((w) => ({ ...w, created_at: toApiTime(w.created_at)! })),
+  )
 
   const change = (
     path: string,

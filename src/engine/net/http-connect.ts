@@ -4,7 +4,7 @@
 import type net from 'node:net'
 import { connectDirect, stripBrackets, tlsOver } from './direct.js'
 import type { ConnectOptions, Egress } from '../../toolkit/egress.js'
-import { proxyEgress, tunnel, type ProxyScopes } from './socks5.js'
+import { proxyEgress, tunnel, type ProxyCheck, type ProxyScopes } from './socks5.js'
 import { egressError, hostPort, parseProxyUrl, type ProxyEndpoint } from '../../toolkit/egress-profile.js'
 export { parseProxyUrl }
 import { ipVersion } from '../../toolkit/ip.js'
@@ -42,13 +42,7 @@ export function createHttpConnectEgress(p: HttpConnectProfile, scopes?: ProxySco
       if (answer.status === 407) throw authError(proxy)
       throw egressError(codeForStatus(answer.status), `${proxy.label} refused CONNECT ${authority}: ${answer.statusLine}`)
     })
-  return proxyEgress(
-    'http_connect',
-    dial,
-    (signal) => checkHttpConnect(p, signal, undefined, scopes?.vpnHost),
-    'the HTTP CONNECT profile cannot carry UDP: an HTTP CONNECT proxy tunnels only TCP',
-    scopes?.target,
-  )
+  return proxyEgress('http_connect', dial, (signal) => checkHttpConnect(p, signal, undefined, scopes?.vpnHost), scopes?.target)
 }
 
 function dialerFor(proxy: ProxyEndpoint, ca: string | Buffer | undefined, vpnHost: Scope | undefined) {
@@ -135,12 +129,7 @@ export const CHECK_AUTHORITY = 'ward-egress-check.invalid:443'
  *  - no HTTP answer → the proxy is down or is not an HTTP proxy.
  * Port 443 because common configurations (squid's `CONNECT !SSL_ports`) deny other ports before auth.
  */
-export async function checkHttpConnect(
-  p: HttpConnectProfile,
-  signal?: AbortSignal,
-  timeoutMs = EGRESS_CHECK_TIMEOUT_MS,
-  vpnHost?: Scope,
-): Promise<void> {
+export const checkHttpConnect: ProxyCheck<HttpConnectProfile> = async (p, signal, timeoutMs = EGRESS_CHECK_TIMEOUT_MS, vpnHost) => {
   const proxy = parseProxyUrl(p.url)
   const socket = await tunnel(
     { host: proxy.host, port: proxy.port, timeoutMs, signal },

@@ -107,16 +107,24 @@ export function httpWithDeadline(http: Egress['http']): Egress['http'] {
   }
 }
 
+/** A proxy profile's check (Egress check): is the proxy up, and does it take the profile's credentials. */
+export type ProxyCheck<P> = (p: P, signal?: AbortSignal, timeoutMs?: number, vpnHost?: Scope) => Promise<void>
+
+/** Why a proxy profile cannot carry UDP, by its kind. */
+const UDP_REFUSAL = {
+  socks5: 'the SOCKS5 profile cannot carry UDP: Ward tunnels only TCP through SOCKS5 (UDP ASSOCIATE is not supported)',
+  http_connect: 'the HTTP CONNECT profile cannot carry UDP: an HTTP CONNECT proxy tunnels only TCP',
+} as const
+
 /**
  * The Egress of a proxy profile around its tunnel dialer: HTTP(S) and TLS over the tunnel, `http()`
  * deadlines that hold while the tunnel is being set up, `close()` aborting tunnels still being set
- * up, and `udp()` refusing with `udpRefusal`.
+ * up, and `udp()` refusing (UDP_REFUSAL).
  */
 export function proxyEgress(
-  kind: 'socks5' | 'http_connect',
+  kind: keyof typeof UDP_REFUSAL,
   dialTunnel: (o: ConnectOptions) => Promise<net.Socket>,
   check: Egress['check'],
-  udpRefusal: string,
   targetScope?: Scope,
 ): Egress {
   const closing = new AbortController()
@@ -145,7 +153,7 @@ export function proxyEgress(
     ...egress,
     http: httpWithDeadline(egress.http),
     udp() {
-      throw egressError('EPROXY', udpRefusal)
+      throw egressError('EPROXY', UDP_REFUSAL[kind])
     },
     async close() {
       closing.abort(egressError('EPROXY', `the ${kind} egress was closed`))
@@ -194,13 +202,7 @@ export function createSocks5Egress(p: Socks5Profile, scopes?: ProxyScopes): Egre
       }
     })
 
-  return proxyEgress(
-    'socks5',
-    dial,
-    (signal) => checkSocks5(p, signal, undefined, scopes?.vpnHost),
-    'the SOCKS5 profile cannot carry UDP: Ward tunnels only TCP through SOCKS5 (UDP ASSOCIATE is not supported)',
-    scopes?.target,
-  )
+  return proxyEgress('socks5', dial, (signal) => checkSocks5(p, signal, undefined, scopes?.vpnHost), scopes?.target)
 }
 
 /**
@@ -246,12 +248,7 @@ const noMethodError = (label: string, hasCredentials: boolean) =>
  * close. No CONNECT is sent, so the check sends no traffic beyond the proxy. Offers the same methods
  * as the real connections do, so it passes exactly when they would authenticate.
  */
-export async function checkSocks5(
-  p: Socks5Profile,
-  signal?: AbortSignal,
-  timeoutMs = EGRESS_CHECK_TIMEOUT_MS,
-  vpnHost?: Scope,
-): Promise<void> {
+export const checkSocks5: ProxyCheck<Socks5Profile> = async (p, signal, timeoutMs = EGRESS_CHECK_TIMEOUT_MS, vpnHost) => {
   const proxyHost = stripBrackets(p.host)
   const label = `SOCKS5 proxy ${hostPort(proxyHost, p.port)}`
   const hasCredentials = Boolean(p.username || p.password)

@@ -160,19 +160,14 @@ export function startIntegrationSender(o: IntegrationSenderOptions): Integration
     concurrency,
     pollMs: o.config.pollMs,
     log: o.log,
-    stopping: stopping.signal,
+    stopping,
     claim: () => claimIntegrationDelivery(o.db, o.owner, leaseMsFor(o.config)),
     attempt: (d) => attempt(o, d, stopping.signal),
     failed: { attempt: 'integration delivery attempt failed', claim: 'claiming integration deliveries failed' },
   })
   return {
     async stop() {
-      if (stopping.signal.aborted) return
-      stopping.abort()
-      loop.wake()
-      await loop.done
-      await Promise.allSettled([...loop.inflight])
-      await o.transport.close?.()
+      if (await loop.stop()) await o.transport.close?.()
     },
   }
 }

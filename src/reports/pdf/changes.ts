@@ -70,17 +70,19 @@ export async function drawChanges(doc: Doc, c: ScanChanges): Promise<void> {
   if (!c.complete)
     paragraph(doc, 'This scan did not run to its end, so nothing is reported as fixed, closed or removed.', { color: COLOR.muted })
   if (!rows.length) return
-  doc.y += 8
   await drawCappedTable(
     doc,
     [
-      { header: 'What', weight: 16 },
-      { header: 'Change', weight: 12 },
-      { header: 'Detail', weight: 72 },
+      { header: 'What', weight: 16, text: (r) => cell(r[0], 40) },
+      {
+        header: 'Change',
+        weight: 12,
+        text: (r) => cell(r[1], 20),
+        style: (r) => ({ color: KIND_COLOR[r[1]] ?? COLOR.text, font: 'bold' }),
+      },
+      { header: 'Detail', weight: 72, text: (r) => cell(r[2], 1000) },
     ],
     rows,
-    ([a, k, d]) => [cell(a, 40), cell(k, 20), cell(d, 1000)],
     'changes in the API (GET /scans/{id}/changes)',
-    (r, col) => (col === 1 ? { color: KIND_COLOR[r[1]] ?? COLOR.text, font: 'bold' } : undefined),
   )
 }

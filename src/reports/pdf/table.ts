@@ -113,19 +113,25 @@ export async function drawTable(doc: Doc, columns: Column[], rows: string[][], o
   doc.y = y + 8
 }
 
+/** A column of a capped table: its header, its width, and the text (and style) of an item's cell. */
+export interface ItemColumn<T> extends Column {
+  text: (item: T) => string
+  style?: (item: T) => CellStyle | undefined
+}
+
 /**
- * A table of the first LIMIT.testRows `items` (one row each), then a line saying how many more the
- * API lists (`more`: "tests in the API (GET /scans/{id}/tests)"), so a report stays a few pages.
+ * A table, a little below the text before it, of the first LIMIT.testRows `items` (one row each),
+ * then a line saying how many more the API lists (`more`: "tests in the API (GET
+ * /scans/{id}/tests)"), so a report stays a few pages.
  */
-export async function drawCappedTable<T>(
-  doc: Doc,
-  columns: Column[],
-  items: readonly T[],
-  row: (item: T) => string[],
-  more: string,
-  cellStyle?: (item: T, col: number) => CellStyle | undefined,
-): Promise<void> {
+export async function drawCappedTable<T>(doc: Doc, columns: ItemColumn<T>[], items: readonly T[], more: string): Promise<void> {
   const shown = items.slice(0, LIMIT.testRows)
-  await drawTable(doc, columns, shown.map(row), { cellStyle: cellStyle && ((r, col) => cellStyle(shown[r]!, col)) })
+  doc.y += 8
+  await drawTable(
+    doc,
+    columns,
+    shown.map((item) => columns.map((c) => c.text(item))),
+    { cellStyle: (r, col) => columns[col]!.style?.(shown[r]!) },
+  )
   if (items.length > shown.length) paragraph(doc, `${items.length - shown.length} more ${more}.`, { color: COLOR.muted })
 }

@@ -21,18 +21,16 @@ export async function drawTests(doc: Doc, c: ReportContent): Promise<void> {
     doc,
     `${plural(tests.length, 'test')}: ${by('passed')} passed, ${by('failed')} failed, ${by('error')} ended in error, ${skipped} skipped.`,
   )
-  doc.y += 8
+  const result = (t: (typeof tests)[number]) => ({ color: RESULT_COLOR[t.result ?? ''] ?? COLOR.muted, font: 'bold' as const })
   await drawCappedTable(
     doc,
     [
-      { header: 'Test', weight: 30 },
-      { header: 'Description', weight: 48 },
-      { header: 'Status', weight: 11 },
-      { header: 'Result', weight: 11 },
+      { header: 'Test', weight: 30, text: (t) => cell(t.name, 300) },
+      { header: 'Description', weight: 48, text: (t) => cell(t.description, 1000) },
+      { header: 'Status', weight: 11, text: (t) => cell(t.status, 30) },
+      { header: 'Result', weight: 11, text: (t) => cell(t.result ?? '—', 30), style: result },
     ],
     tests,
-    (t) => [cell(t.name, 300), cell(t.description, 1000), cell(t.status, 30), cell(t.result ?? '—', 30)],
     'tests in the API (GET /scans/{id}/tests)',
-    (t, col) => (col === 3 ? { color: RESULT_COLOR[t.result ?? ''] ?? COLOR.muted, font: 'bold' } : undefined),
   )
 }

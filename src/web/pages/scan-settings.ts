@@ -60,7 +60,7 @@ export function scanSettingsPages(app: FastifyInstance, ctx: WebContext) {
   })
   app.post('/scan-settings/:id/delete', async (req, reply) => {
     const id = await loadId(req)
-    await changeLoaded(db, req.audit, (trx) => deleteScanSettings(trx, userOf(req).userId, id), Boolean)
+    await changeLoaded(db, req, id, deleteScanSettings, Boolean)
     return reply.redirect('/scan-settings?ok=settings-deleted', 303)
   })
 }

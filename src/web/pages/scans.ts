@@ -521,25 +521,14 @@ function scanActions(app: FastifyInstance, { db, placeOf, loadScan, renderList }
   app.post('/scans/:id/stop', async (req, reply) => {
     const s = await loadScan(req)
     // The scan could be read (loadScan): nothing to stop means the caller's role refused it.
-    const r = await changeLoaded(
-      db,
-      req.audit,
-      (trx) => requestStop(trx, userOf(req).userId, s.id),
-      (r) => r !== 'missing',
-    )
+    const r = await changeLoaded(db, req, s.id, requestStop, (r) => r !== 'missing')
     if (r === 'requested') publish({ type: 'stop', scanId: s.id })
     return reply.redirect(`/scans/${s.id}?ok=scan-stopped`, 303)
   })
 
   app.post('/scans/:id/delete', async (req, reply) => {
     const s = await loadScan(req)
-    const r = await changeLoaded(
-      db,
-      req.audit,
-      (trx) => deleteScan(trx, userOf(req).userId, s.id),
-      (r) => r === 'deleted',
-      'missing',
-    )
+    const r = await changeLoaded(db, req, s.id, deleteScan, (r) => r === 'deleted', 'missing')
     if (r === 'active') return renderList(req, reply, 'This scan is waiting or running: stop it first, then delete it.', 409)
     return reply.redirect('/scans?ok=scan-deleted', 303)
   })

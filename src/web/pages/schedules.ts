@@ -100,7 +100,7 @@ export function schedulePages(app: FastifyInstance, ctx: WebContext) {
   })
   app.post('/schedules/:id/delete', async (req, reply) => {
     const id = await loadId(req)
-    await changeLoaded(db, req.audit, (trx) => deleteSchedule(trx, userOf(req).userId, id), Boolean)
+    await changeLoaded(db, req, id, deleteSchedule, Boolean)
     return reply.redirect('/schedules?ok=schedule-deleted', 303)
   })
 }
