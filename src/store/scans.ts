@@ -312,7 +312,8 @@ export async function recoverExpiredLeases(
         s.stop_requested === 1
           ? `Stopped; its worker stopped unexpectedly (its lease expired) before ending the scan; ${kept}`
           : policy.restartable(s.tool_id)
-            ? `The worker running this scan stopped unexpectedly (its lease expired) on attempt ${s.attempts} of ${policy.maxAttempts}, the last one allowed; ${kept}`
+            ? `The worker running this scan stopped unexpectedly (its lease expired) on attempt ${s.attempts} ` +
+              `of ${policy.maxAttempts}, the last one allowed; ${kept}`
             : `The worker running this scan stopped unexpectedly (its lease expired) and this tool cannot be restarted; ${kept}`
       const moved = await transitionScan(
         trx,

@@ -82,7 +82,8 @@ function verify(box: SecretBox, row: { key_id: string; sealed: string }, where: 
   }
   if (!ok)
     throw new ConfigError(
-      `${where} holds key ${box.keyId}, but this database's secrets are sealed with key ${row.key_id}: start Ward with that key (WARD_SECRET_KEY or WARD_SECRET_KEY_FILE); every process of one database needs the same key`,
+      `${where} holds key ${box.keyId}, but this database's secrets are sealed with key ${row.key_id}: ` +
+        'start Ward with that key (WARD_SECRET_KEY or WARD_SECRET_KEY_FILE); every process of one database needs the same key',
     )
 }
 
@@ -97,7 +98,8 @@ function keyOf(src: SecretKeySource, databaseHasKey: boolean): Buffer {
   if (fs.existsSync(file)) return readKeyFile(file)
   if (databaseHasKey)
     throw new ConfigError(
-      `WARD_SECRET_KEY_FILE: the key file ${file} does not exist, but this database's secrets are sealed with a key: restore the file, or give the key with WARD_SECRET_KEY or WARD_SECRET_KEY_FILE`,
+      `WARD_SECRET_KEY_FILE: the key file ${file} does not exist, but this database's secrets are sealed with a key: ` +
+        'restore the file, or give the key with WARD_SECRET_KEY or WARD_SECRET_KEY_FILE',
     )
   return createKeyFile(file)
 }

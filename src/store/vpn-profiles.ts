@@ -1,6 +1,7 @@
 // VPN profiles: per-user egress settings. Every query is scoped by user_id; another user's uuid reads
-// exactly like an unknown one. A workspace's default profile serves every member's scans in it. The password is stored sealed (secret-box.ts) and leaves this module in
-// plain text only for the worker's egress (getVpnProfileForEgress).
+// exactly like an unknown one. A workspace's default profile serves every member's scans in it. The
+// password is stored sealed (secret-box.ts) and leaves this module in plain text only for the
+// worker's egress (getVpnProfileForEgress).
 import { inTransaction, type Db } from './db.js'
 import type { VpnProfileRow } from './schema.js'
 import { secretsOf } from './secrets.js'

@@ -27,7 +27,8 @@ const PatchBody = Type.Object(
       Type.String({
         pattern: '^\\d{4}-\\d{2}-\\d{2}$',
         description:
-          'extension: with status `accepted`, the last day the risk stays accepted (YYYY-MM-DD, today or later); the group re-opens after it, with a history entry',
+          'extension: with status `accepted`, the last day the risk stays accepted (YYYY-MM-DD, today or later); ' +
+          'the group re-opens after it, with a history entry',
       }),
     ),
   },

@@ -151,7 +151,8 @@ function scanOutputRoute(app: RouteApp) {
       ),
       description:
         'Accept: application/json (or none, */*) → the finding list; application/pdf → the PDF report; application/sarif+json → SARIF 2.1.0; ' +
-        'text/csv → one row per finding; application/xml → JUnit XML (one test case per test, no failure threshold); text/markdown → a summary. Anything else → 406.',
+        'text/csv → one row per finding; application/xml → JUnit XML (one test case per test, no failure threshold); ' +
+        'text/markdown → a summary. Anything else → 406.',
       produces: OUTPUT_TYPES.map(([t]) => t),
     },
     handler: async (req, reply) => {
@@ -192,7 +193,8 @@ function scanResultRoutes(app: RouteApp) {
   app.get('/scans/:id/changes', {
     schema: {
       ...doc.byId(
-        'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): findings new, gone and still there, and the attack surface',
+        'What changed since the previous complete scan of the same target and tool (or ?against=<scan id>): ' +
+          'findings new, gone and still there, and the attack surface',
         { 200: Data(ScanChanges) },
         READ_ERRORS,
       ),

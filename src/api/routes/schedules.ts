@@ -48,7 +48,8 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/schedules', {
     schema: {
       ...doc(
-        'Create a schedule: a target (target_id, target_name, or every target of target_type in the workspace), a tool, and cron (+ timezone) or interval_minutes',
+        'Create a schedule: a target (target_id, target_name, or every target of target_type in the workspace), ' +
+          'a tool, and cron (+ timezone) or interval_minutes',
         { 201: Created },
         [400, 401, 403, 404, 409, 413, 415, 429],
       ),

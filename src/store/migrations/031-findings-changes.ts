@@ -61,7 +61,8 @@ END $$`,
     for (const e of EVENTS)
       await sql
         .raw(
-          `CREATE TRIGGER ${table}_changes_${e} AFTER ${e.toUpperCase()} ON ${table} REFERENCING ${referencing[e]} FOR EACH STATEMENT EXECUTE FUNCTION ward_findings_changes()`,
+          `CREATE TRIGGER ${table}_changes_${e} AFTER ${e.toUpperCase()} ON ${table} REFERENCING ${referencing[e]} ` +
+            'FOR EACH STATEMENT EXECUTE FUNCTION ward_findings_changes()',
         )
         .execute(db)
     await sql
@@ -81,7 +82,8 @@ END $$`,
     .execute(db)
   await sql
     .raw(
-      'CREATE TRIGGER workspaces_changes_delete AFTER DELETE ON workspaces REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ward_workspace_changes_gone()',
+      'CREATE TRIGGER workspaces_changes_delete AFTER DELETE ON workspaces REFERENCING OLD TABLE AS old_rows ' +
+        'FOR EACH STATEMENT EXECUTE FUNCTION ward_workspace_changes_gone()',
     )
     .execute(db)
 }
