@@ -54,39 +54,27 @@ export async function changeAs<T>(
   return r
 }
 
-/** The answer to a change of membership that did not happen (null when it did). */
-export function memberChangeError(r: MemberChange, missingUser: string): WardError | null {
-  switch (r) {
-    case 'done':
-      return null
-    case 'missing':
-      return notFound('Workspace')
-    case 'forbidden':
-      return notOwner()
-    case 'no-user':
-      return notFound(missingUser)
-    case 'exists':
-      return conflict('That user is already a member of this workspace')
-    case 'last-owner':
-      return conflict('A workspace always keeps an owner: make another member an owner first')
-    case 'running':
-      return conflict('A scan of this workspace is running: stop it first')
-  }
+/** The answer to a change of membership that did not happen, by outcome (a table: a new outcome fails the typecheck). */
+const MEMBER_CHANGE_ERRORS: Record<Exclude<MemberChange, 'done'>, (missingUser: string) => WardError> = {
+  missing: () => notFound('Workspace'),
+  forbidden: () => notOwner(),
+  'no-user': (missingUser) => notFound(missingUser),
+  exists: () => conflict('That user is already a member of this workspace'),
+  'last-owner': () => conflict('A workspace always keeps an owner: make another member an owner first'),
+  running: () => conflict('A scan of this workspace is running: stop it first'),
 }
+
+/** The answer to a change of membership that did not happen (null when it did). */
+export const memberChangeError = (r: MemberChange, missingUser: string): WardError | null =>
+  r === 'done' ? null : MEMBER_CHANGE_ERRORS[r](missingUser)
 
 export const notAdmin = () => forbidden('Only an instance admin can do this')
 
-/** The answer to a change of a user by an admin that did not happen (null when it did, or changed nothing). */
-export function userChangeError(r: UserChange): WardError | null {
-  switch (r) {
-    case 'done':
-    case 'unchanged':
-      return null
-    case 'missing':
-      return notFound('User')
-    case 'self':
-      return conflict('You cannot disable yourself: another admin, or `ward admin user disable`, can')
-    case 'last-admin':
-      return conflict('The instance always keeps an enabled admin: make someone else an admin first')
-  }
+const USER_CHANGE_ERRORS: Record<Exclude<UserChange, 'done' | 'unchanged'>, () => WardError> = {
+  missing: () => notFound('User'),
+  self: () => conflict('You cannot disable yourself: another admin, or `ward admin user disable`, can'),
+  'last-admin': () => conflict('The instance always keeps an enabled admin: make someone else an admin first'),
 }
+
+/** The answer to a change of a user by an admin that did not happen (null when it did, or changed nothing). */
+export const userChangeError = (r: UserChange): WardError | null => (r === 'done' || r === 'unchanged' ? null : USER_CHANGE_ERRORS[r]())
