@@ -6,7 +6,7 @@
 // Concurrent callers (tests spawn many ward processes) take turns through a lock directory; the
 // build is written to a fresh directory and renamed into place, so no one ever runs a half-built dist/.
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureNative } from './build-native.mjs'
@@ -15,7 +15,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SRC = join(ROOT, 'src')
 const DIST = join(ROOT, 'dist')
 const STAMP = join(DIST, '.build-stamp')
-const LOCK = join(ROOT, '.build.lock')
+export const LOCK = join(ROOT, '.build.lock')
 const INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((f) => join(ROOT, f))
 const LOCK_STALE_MS = 5 * 60_000
 
@@ -58,13 +58,29 @@ function compile() {
 function tryLock() {
   try {
     mkdirSync(LOCK)
+    writeFileSync(join(LOCK, 'pid'), String(process.pid))
     return true
   } catch (e) {
     if (e.code !== 'EEXIST') throw e
-    try {
-      if (Date.now() - statSync(LOCK).mtimeMs > LOCK_STALE_MS) rmSync(LOCK, { recursive: true, force: true }) // a builder that died
-    } catch {}
+    if (lockHolderGone()) rmSync(LOCK, { recursive: true, force: true })
     return false
+  }
+}
+
+/**
+ * Whether the build lock was left by a builder that is gone: a `ward` stopped (Ctrl-C, kill) while it
+ * compiled never reaches its `finally`, and the next start would wait LOCK_STALE_MS for nothing.
+ * The holder writes its pid in the lock; a lock without one is being taken (or predates the pid).
+ */
+export function lockHolderGone() {
+  try {
+    if (Date.now() - statSync(LOCK).mtimeMs > LOCK_STALE_MS) return true
+    const pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'))
+    if (!pid) return false
+    process.kill(pid, 0)
+    return false
+  } catch (e) {
+    return e.code === 'ESRCH'
   }
 }
 

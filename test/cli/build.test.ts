@@ -3,10 +3,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 // @ts-expect-error: a plain JavaScript build script without type declarations
-import { ensureBuilt, isStale, ROOT } from '../../scripts/build.mjs'
+import { ensureBuilt, isStale, LOCK, lockHolderGone, ROOT } from '../../scripts/build.mjs'
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
@@ -53,4 +53,21 @@ test('the compiled modules find their data files, and bin/ward.js runs without t
   assert.equal(help.status, 0, help.stderr)
   assert.match(help.stdout, /usage: ward/i)
   assert.doesNotMatch(readFileSync(join(ROOT, 'bin/ward.js'), 'utf8'), /tsx/)
+})
+
+test('a build lock left by a builder that is gone is taken over at once; a live holder keeps it', () => {
+  // This test runs after the builds above; the lock is free now (a build in another process would hold it briefly).
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+  const deadPid = Number(dead.stdout)
+  assert.ok(deadPid > 0)
+  mkdirSync(LOCK)
+  try {
+    assert.equal(lockHolderGone(), false, 'a lock without a pid is being taken')
+    writeFileSync(join(LOCK, 'pid'), String(process.pid))
+    assert.equal(lockHolderGone(), false, 'a live holder')
+    writeFileSync(join(LOCK, 'pid'), String(deadPid))
+    assert.equal(lockHolderGone(), true, 'the holder exited')
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true })
+  }
 })
