@@ -105,13 +105,15 @@ export function attachPgNotify(url: string, log: (msg: string, err?: unknown) =>
     readyResolve = null
   }
 
+  // One query at a time on the listening connection: pg queues concurrent ones itself today, with a
+  // deprecation warning, and pg 9 will refuse them (many POST /scans at once notify together).
+  let sending: Promise<unknown> = Promise.resolve()
   const channel: PgChannel = {
     notify(e) {
       const c = client
       if (!c || schema === null) return
-      c.query('select pg_notify($1, $2)', [PG_CHANNEL, JSON.stringify({ o: ORIGIN, s: schema, e })]).catch((err) =>
-        log('NOTIFY failed', err),
-      )
+      const payload = JSON.stringify({ o: ORIGIN, s: schema, e })
+      sending = sending.then(() => c.query('select pg_notify($1, $2)', [PG_CHANNEL, payload]).catch((err) => log('NOTIFY failed', err)))
     },
     ready: () => readyP,
     listening: () => client !== null && schema !== null,
