@@ -144,6 +144,8 @@ test('the registry loads no scanner: its static imports reach only manifests, pa
     for (const st of sf.statements) {
       if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier))
         continue
+      // `import type` / `export type` are erased by the compiler: they load nothing at run time.
+      if (ts.isImportDeclaration(st) ? st.importClause?.isTypeOnly : st.isTypeOnly) continue
       const spec = st.moduleSpecifier.text
       if (!spec.startsWith('.')) continue
       visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
