@@ -3,11 +3,10 @@ import type { IntegrationAttemptRow, IntegrationDeliveryRow, IntegrationRow } fr
 import { SECRET_SHOWN, mapSecrets, type IntegrationType } from '../store/integration-kinds.js'
 import { storedConfig } from '../store/integrations.js'
 import { toApiTime } from '../store/time.js'
-import { pick } from './views.js'
+import { pick, pickThen } from './views.js'
 
 export function integrationView(r: IntegrationRow) {
-  return {
-    ...pick(r, ['id', 'workspace_id']),
+  return pickThen(r, ['id', 'workspace_id'], {
     type: r.type as IntegrationType,
     name: r.name,
     config: mapSecrets(r.type as IntegrationType, storedConfig(r), () => SECRET_SHOWN),
@@ -17,16 +16,15 @@ export function integrationView(r: IntegrationRow) {
     enabled: r.enabled === 1,
     created_at: toApiTime(r.created_at)!,
     updated_at: toApiTime(r.updated_at)!,
-  }
+  })
 }
 
 const EVENT_NAMES: Record<string, string> = { scan: 'scan', schedule: 'schedule.missed', triage: 'triage', test: 'test' }
 
 export function deliveryView(d: IntegrationDeliveryRow & { attempt_list: IntegrationAttemptRow[] }) {
-  return {
-    ...pick(d, ['id', 'event_id']),
+  return pickThen(d, ['id', 'event_id'], {
     event: EVENT_NAMES[d.kind] ?? d.kind,
-    ...pick(d, ['scan_id', 'status', 'attempts']),
+    ...pick(d, ['scan_id', 'status', 'attempts'] as const),
     created_at: toApiTime(d.created_at)!,
     delivered_at: toApiTime(d.delivered_at),
     next_try: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
@@ -35,7 +33,7 @@ export function deliveryView(d: IntegrationDeliveryRow & { attempt_list: Integra
     attempt_list: d.attempt_list.map((a) => ({
       attempt: a.attempt,
       time: toApiTime(a.started_at)!,
-      ...pick(a, ['status_code', 'answer', 'error', 'duration_ms']),
+      ...pick(a, ['status_code', 'answer', 'error', 'duration_ms'] as const),
     })),
-  }
+  })
 }

@@ -53,7 +53,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ),
     handler: async (req) => {
       const q = req.query
-      const filter = { ...workspacePage(q), actor: q.actor, action: q.action, ...isoRange(['from', 'to'], q.from, q.to) }
+      const filter = { actor: q.actor, action: q.action, ...workspacePage(q), ...isoRange(['from', 'to'], q.from, q.to) }
       return { data: (await listAudit(db, callerOf(req).userId, filter)).map(auditView) }
     },
   })

@@ -7,7 +7,7 @@ import { Data, Nullable, routeDoc, READ_ERRORS } from '../schemas/common.js'
 import { getScan } from '../../store/scans.js'
 import { scanDeliveries } from '../../store/callbacks.js'
 import { toApiTime } from '../../store/time.js'
-import { pick } from '../views.js'
+import { pick, pickThen } from '../views.js'
 
 const doc = routeDoc('scans')
 
@@ -47,22 +47,23 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const s = await readItem(db, req, { what: 'Scan', read: getScan })
       const rows = await scanDeliveries(db, s.id)
       return {
-        data: rows.map((d) => ({
-          ...pick(d, ['id', 'scan_id', 'event_id', 'url']),
-          format: d.format as 'json' | 'pdf',
-          signed: d.secret !== null,
-          status: d.status as 'pending' | 'delivered' | 'failed' | 'skipped',
-          attempt_count: d.attempts,
-          next_attempt_at: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
-          ...pick(d, ['last_status_code', 'last_error']),
-          created_at: toApiTime(d.created_at)!,
-          delivered_at: toApiTime(d.delivered_at),
-          attempts: d.attempt_list.map((a) => ({
-            attempt: a.attempt,
-            started_at: toApiTime(a.started_at)!,
-            ...pick(a, ['status_code', 'error', 'duration_ms']),
-          })),
-        })),
+        data: rows.map((d) =>
+          pickThen(d, ['id', 'scan_id', 'event_id', 'url'], {
+            format: d.format as 'json' | 'pdf',
+            signed: d.secret !== null,
+            status: d.status as 'pending' | 'delivered' | 'failed' | 'skipped',
+            attempt_count: d.attempts,
+            next_attempt_at: d.status === 'pending' ? toApiTime(d.next_attempt_at) : null,
+            ...pick(d, ['last_status_code', 'last_error'] as const),
+            created_at: toApiTime(d.created_at)!,
+            delivered_at: toApiTime(d.delivered_at),
+            attempts: d.attempt_list.map((a) => ({
+              attempt: a.attempt,
+              started_at: toApiTime(a.started_at)!,
+              ...pick(a, ['status_code', 'error', 'duration_ms'] as const),
+            })),
+          }),
+        ),
       }
     },
   })

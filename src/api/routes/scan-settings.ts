@@ -42,7 +42,7 @@ export const scanSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: doc.list("List the caller's saved scan settings by name (all workspaces unless workspace_id)", ScanSettings, ScanSettingsQuery),
     handler: async (req) => {
       const q = req.query
-      const rows = await listScanSettings(db, callerOf(req).userId, { ...workspacePage(q), toolId: q.tool_id })
+      const rows = await listScanSettings(db, callerOf(req).userId, { toolId: q.tool_id, ...workspacePage(q) })
       return { data: rows.map(scanSettingsView) }
     },
   })

@@ -27,7 +27,7 @@ export const targetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: doc.list("List targets (all of the caller's workspaces unless workspace_id)", Target, TargetsQuery),
     handler: async (req) => {
       const q = req.query
-      const rows = await listTargets(db, callerOf(req).userId, { ...workspacePage(q), type: q.type })
+      const rows = await listTargets(db, callerOf(req).userId, { type: q.type, ...workspacePage(q) })
       return { data: rows.map(targetView) }
     },
   })

@@ -64,10 +64,10 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (req) => {
       const q = req.query
       const { rows } = await listTemplates(db, {
-        ...typedTemplateFilter(q),
         q: q.q?.trim() || undefined,
         page: q.page,
         limit: q.limit,
+        ...typedTemplateFilter(q),
       })
       return { data: rows.map(view) }
     },
