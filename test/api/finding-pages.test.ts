@@ -219,8 +219,10 @@ describe(`findings pages kept in memory (${TEST_BACKEND})`, () => {
       for (let i = 0; i < 70; i++) await touch(w.h.db, ids[0]!)
       const piled = await version()
       assert.equal((await findingsVersion(w.h.db, w.userId, { targetId: target, limit: 1, page: 1 }))?.version, piled)
-      for (let i = 0; i < 200 && (await rowsOf()) > 1; i++) await new Promise((r) => setTimeout(r, 50))
-      assert.equal(await rowsOf(), 1, 'folded by the worker')
+      // Past 64 rows the worker folds them into one (its tick may come while the loop above still
+      // writes: then the rows written after it stay, fewer than 64); unfolded they would be over 70.
+      for (let i = 0; i < 200 && (await rowsOf()) > 64; i++) await new Promise((r) => setTimeout(r, 50))
+      assert.ok((await rowsOf()) <= 64, 'folded by the worker')
       assert.equal(await version(), piled)
     })
 })
