@@ -36,7 +36,6 @@ export async function findingsVersion(db: Db, userId: number, f: FindingFilter):
           .whereRef('c.workspace_id', '=', 'w.id')
           .select(sql<string>`coalesce(sum(c.weight), 0)`.as('s'))
           .as('version'),
-        eb.selectFrom('findings_changes as c').whereRef('c.workspace_id', '=', 'w.id').select(sql<number>`count(*)`.as('n')).as('rows'),
       ])
       .where(
         'w.id',
