@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { CompiledQuery, Kysely, Migrator, SqliteDialect, sql, type Compilable, type Dialect, type Transaction } from 'kysely'
+import { CompiledQuery, Kysely, Migrator, SqliteDialect, sql, type Compilable, type Dialect, type Driver, type Transaction } from 'kysely'
 import SQLite from 'better-sqlite3'
 import { defaultSecretKeyFile, type DbConfig } from '../config/config.js'
 import type { Database } from './schema.js'
@@ -12,6 +12,7 @@ import { attachPgNotify } from './notify.js'
 import { loadPg, type Pg } from './pg-driver.js'
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js'
 import { SecretsCarrier, loadSecrets, type SecretKeySource } from './secrets.js'
+import { sqliteReadCache, walVersion, type ReadCache } from './sqlite-read-cache.js'
 
 /** How long SQLite waits on a lock held by another connection before answering SQLITE_BUSY. */
 // Long enough that a busy machine (a scan's writer thread and the API starved of CPU) waits rather
@@ -51,10 +52,28 @@ export interface DbHandle {
 
 /** Runs a compiled SELECT outside Kysely: rows as arrays (select-list order) or as objects. */
 interface Reader {
-  arrays(sql: string, params: readonly unknown[]): unknown[][] | Promise<unknown[][]>
-  objects(sql: string, params: readonly unknown[]): unknown[] | Promise<unknown[]>
+  /** `cached`: the read may be answered from memory while the database is unchanged (SQLite, sqlite-read-cache.ts). */
+  arrays(sql: string, params: readonly unknown[], cached: boolean): unknown[][] | Promise<unknown[][]>
+  objects(sql: string, params: readonly unknown[], cached: boolean): unknown[] | Promise<unknown[]>
   /** Whether a read may run now without Kysely's connection lock (SQLite: no transaction open). */
   free(): boolean
+  close?(): void
+}
+
+/**
+ * Kysely's SQLite dialect, with transactions that take the write lock at `begin`. A deferred
+ * transaction that has read and then writes after another connection (the scan thread, a worker
+ * process) committed fails at once with SQLITE_BUSY, "database is locked": its snapshot is stale, and
+ * the busy timeout does not apply to that upgrade. Taking the lock first makes it wait its turn.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver()
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+    }
+    return driver
+  }
 }
 
 function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => void): Dialect {
@@ -72,8 +91,8 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
       database.pragma('foreign_keys = ON')
       database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
       cacheStatements(database)
-      setReader(sqliteReader(database))
-      return new SqliteDialect({ database })
+      setReader(sqliteReader(database, cfg.file === ':memory:' ? null : sqliteReadCache(walVersion(cfg.file))))
+      return new ImmediateSqliteDialect({ database })
     }
     case 'postgres': {
       const pool = new pg!.Pool({ connectionString: cfg.url, max: cfg.poolMax })
@@ -146,19 +165,23 @@ function cacheStatements(database: SQLite.Database, max = 512) {
 // hottest list (findings) reads arrays. Statements in array mode get their own cache: `raw(true)`
 // changes a statement, so they must not be shared with Kysely's. Object reads share Kysely's cache
 // (cacheStatements above).
-function sqliteReader(database: SQLite.Database, max = 128): Reader {
+function sqliteReader(database: SQLite.Database, rows: ReadCache | null, max = 128): Reader {
   const cache = new Map<string, SQLite.Statement>()
+  const arrays = (sql: string, params: readonly unknown[]) => {
+    let stmt = cache.get(sql)
+    if (!stmt) {
+      stmt = database.prepare(sql).raw(true)
+      if (cache.size >= max) cache.delete(cache.keys().next().value!)
+      cache.set(sql, stmt)
+    }
+    return stmt.all(...params) as unknown[][]
+  }
+  const objects = (sql: string, params: readonly unknown[]) => database.prepare(sql).all(...params)
   return {
-    arrays(sql, params) {
-      let stmt = cache.get(sql)
-      if (!stmt) {
-        stmt = database.prepare(sql).raw(true)
-        if (cache.size >= max) cache.delete(cache.keys().next().value!)
-        cache.set(sql, stmt)
-      }
-      return stmt.all(...params) as unknown[][]
-    },
-    objects: (sql, params) => database.prepare(sql).all(...params),
+    arrays: (sql, params, cached) =>
+      cached && rows ? (rows.get(sql, params, () => arrays(sql, params)) as unknown[][]) : arrays(sql, params),
+    objects: (sql, params, cached) => (cached && rows ? rows.get(sql, params, () => objects(sql, params)) : objects(sql, params)),
+    close: () => rows?.close(),
     // One connection: a read issued while a Kysely transaction is open (between its awaits) would see
     // that transaction's uncommitted rows, so it waits for the connection then. Otherwise a read runs
     // at once: better-sqlite3 is synchronous, nothing else can be half-way through on the connection.
@@ -168,7 +191,7 @@ function sqliteReader(database: SQLite.Database, max = 128): Reader {
 
 const readers = new WeakMap<object, { read: Reader; onQuery?: (sql: string) => void }>()
 
-async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'arrays' | 'objects'): Promise<unknown[]> {
+async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'arrays' | 'objects', cached = false): Promise<unknown[]> {
   const r = readers.get(db)
   if (!r) {
     // A transaction or a database opened elsewhere: through Kysely.
@@ -176,8 +199,8 @@ async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'a
     return mode === 'arrays' ? rows.map((o) => Object.values(o as object)) : rows
   }
   r.onQuery?.(sql)
-  if (r.read.free()) return r.read[mode](sql, params)
-  return db.connection().execute(async () => r.read[mode](sql, params))
+  if (r.read.free()) return r.read[mode](sql, params, cached)
+  return db.connection().execute(async () => r.read[mode](sql, params, cached))
 }
 
 /**
@@ -223,10 +246,25 @@ function readTemplate(db: Db, key: string, build: (arg: Arg) => Compilable): Rea
 
 const bind = (t: ReadTemplate, args: readonly unknown[]) => t.slots.map((s) => (typeof s === 'number' ? args[s] : s.value))
 
+/** How a prepared read may be answered. */
+export interface ReadOptions {
+  /**
+   * From memory while the database is unchanged (SQLite; every commit of any process empties it):
+   * for small hot reads. A list the findings page cache keeps is not worth keeping twice.
+   */
+  cached?: boolean
+}
+
 /** Rows (objects) of a read compiled once per database and key (see `readTemplate`). */
-export async function selectPrepared<R>(db: Db, key: string, build: (arg: Arg) => Compilable<R>, args: readonly unknown[]): Promise<R[]> {
+export async function selectPrepared<R>(
+  db: Db,
+  key: string,
+  build: (arg: Arg) => Compilable<R>,
+  args: readonly unknown[],
+  opts: ReadOptions = {},
+): Promise<R[]> {
   const t = readTemplate(db, key, build)
-  return (await runRead(db, t.sql, bind(t, args), 'objects')) as R[]
+  return (await runRead(db, t.sql, bind(t, args), 'objects', opts.cached)) as R[]
 }
 
 /** Rows as arrays (select-list order) of a read compiled once per database and key. */
@@ -235,9 +273,10 @@ export async function selectPreparedArrays(
   key: string,
   build: (arg: Arg) => Compilable,
   args: readonly unknown[],
+  opts: ReadOptions = {},
 ): Promise<unknown[][]> {
   const t = readTemplate(db, key, build)
-  return (await runRead(db, t.sql, bind(t, args), 'arrays')) as unknown[][]
+  return (await runRead(db, t.sql, bind(t, args), 'arrays', opts.cached)) as unknown[][]
 }
 
 export interface OpenOptions {
@@ -282,6 +321,7 @@ export async function openDatabase(cfg: DbConfig, opts: OpenOptions = {}): Promi
     async close() {
       await channel?.close()
       await db.destroy()
+      readers.get(db)?.read.close?.()
     },
   }
 }

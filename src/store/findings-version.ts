@@ -45,10 +45,13 @@ export async function findingsVersion(db: Db, userId: number, f: FindingFilter):
           : (eb) => eb.selectFrom('targets').select('targets.workspace_id').where('targets.id', '=', arg<number>(0)),
       )
       .where(memberOf('w.id', arg<number>(1)))
-  const rows = await selectPreparedArrays(db, byWorkspace ? 'findingsVersion:w' : 'findingsVersion:t', build, [
-    byWorkspace ? f.workspaceId : f.targetId,
-    userId,
-  ])
+  const rows = await selectPreparedArrays(
+    db,
+    byWorkspace ? 'findingsVersion:w' : 'findingsVersion:t',
+    build,
+    [byWorkspace ? f.workspaceId : f.targetId, userId],
+    { cached: true },
+  )
   const r = rows[0]
   if (!r) return null
   return { workspaceId: Number(r[0]), version: String(r[1]) }

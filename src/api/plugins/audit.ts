@@ -11,6 +11,7 @@ import type { AuditActor, AuditIntent } from '../../store/audit.js'
 import { userByName } from '../../store/accounts.js'
 import type { Db } from '../../store/db.js'
 import type { WebUser } from '../../store/web-sessions.js'
+import { addRouteHook } from '../route-hooks.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -93,9 +94,8 @@ async function auditPlugin(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.some((m) => AUDITED[`${m} ${route.url}`])) return
-    const own = <T>(h: T | T[] | undefined): T[] => (h === undefined ? [] : Array.isArray(h) ? h : [h])
-    route.preHandler = [intent, ...own(route.preHandler)] as typeof route.preHandler
-    route.onSend = [...own(route.onSend), written] as typeof route.onSend
+    addRouteHook(route, 'preHandler', intent, 'first')
+    addRouteHook(route, 'onSend', written, 'last')
   })
 }
 

@@ -6,7 +6,7 @@
 // - A route that takes no body ignores whatever body comes with it (clients in the field send
 //   `Content-Type: application/json` with an empty body on stop and delete); a route that takes one
 //   reads an empty JSON body as `{}`, so only its required members are reported missing.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import fp from 'fastify-plugin'
 import formbody from '@fastify/formbody'
 import Ajv from 'ajv'
@@ -14,6 +14,7 @@ import addFormats from 'ajv-formats'
 import { badRequest } from '../../domain/errors.js'
 import { unsupportedMediaType } from './error-body.js'
 import { shown, type SchemaLike } from '../../toolkit/schema-words.js'
+import { addRouteHook } from '../route-hooks.js'
 
 export const BODY_LIMIT = 1024 * 1024
 /** Deeper JSON than this is no request of ours, and walking it must not exhaust the stack. */
@@ -73,9 +74,13 @@ function parseJsonBody(req: FastifyRequest, text: string): unknown {
   return value
 }
 
+/** Each member's types, worked out once per route. */
+type MemberTypes = Map<string, string[]>
+const memberTypes = (s: unknown): MemberTypes =>
+  new Map(Object.entries((s as ObjectSchema)?.properties ?? {}).map(([name, schema]) => [name, typesOf(schema)]))
+
 /** One query or path value: the canonical spelling of its schema's type, given once. */
-function checkTextValue(where: 'path' | 'query', name: string, value: unknown, schema: SchemaLike) {
-  const types = typesOf(schema)
+function checkTextValue(where: 'path' | 'query', name: string, value: unknown, types: string[]) {
   if (Array.isArray(value) && !types.includes('array'))
     throw badRequest(`Invalid parameters: ${where} parameter "${name}" is given ${value.length} times; give it once`)
   for (const v of Array.isArray(value) ? value : [value]) {
@@ -88,13 +93,13 @@ function checkTextValue(where: 'path' | 'query', name: string, value: unknown, s
   }
 }
 
-function checkQuery(req: FastifyRequest) {
-  const props = (req.routeOptions.schema?.querystring as ObjectSchema)?.properties ?? {}
+function checkQuery(req: FastifyRequest, props: Record<string, SchemaLike>, types: MemberTypes) {
   const query = (req.query ?? {}) as Record<string, unknown>
-  for (const [name, value] of Object.entries(query)) {
-    const schema = memberSchema(props, name)
-    if (schema) {
-      checkTextValue('query', name, value, schema)
+  for (const name in query) {
+    if (!Object.hasOwn(query, name)) continue
+    const known = Object.hasOwn(props, name) ? types.get(name) : undefined
+    if (known) {
+      checkTextValue('query', name, query[name], known)
       continue
     }
     // Unknown plain names are tolerated (clients add their own); a bracket or a repeat of a name the
@@ -111,19 +116,15 @@ function checkQuery(req: FastifyRequest) {
   }
 }
 
-function checkParams(req: FastifyRequest) {
-  const props = (req.routeOptions.schema?.params as ObjectSchema)?.properties ?? {}
-  for (const [name, value] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
-    const schema = memberSchema(props, name)
-    if (schema) checkTextValue('path', name, value, schema)
-  }
+function checkParams(req: FastifyRequest, types: MemberTypes) {
+  const params = (req.params ?? {}) as Record<string, unknown>
+  for (const [name, t] of types) if (Object.hasOwn(params, name)) checkTextValue('path', name, params[name], t)
 }
 
 /** Form fields arrive as text: convert canonical spellings to the body schema's integer/boolean types. */
-function convertForm(req: FastifyRequest) {
+function convertForm(req: FastifyRequest, props: Record<string, SchemaLike>) {
   const ct = req.headers['content-type'] ?? ''
   if (!ct.startsWith('application/x-www-form-urlencoded') || !req.body || typeof req.body !== 'object') return
-  const props = (req.routeOptions.schema?.body as ObjectSchema)?.properties ?? {}
   const body = req.body as Record<string, unknown>
   for (const [k, v] of Object.entries(body)) {
     const schema = memberSchema(props, k)
@@ -136,6 +137,21 @@ function convertForm(req: FastifyRequest) {
     else if (types.includes('boolean') && (v === 'true' || v === 'false')) body[k] = v === 'true'
   }
 }
+
+interface RouteMembers {
+  params: MemberTypes
+  queryProps: Record<string, SchemaLike>
+  query: MemberTypes
+  /** The body's members, or null when the route takes no body. */
+  bodyProps: Record<string, SchemaLike> | null
+}
+
+const routeMembers = (schema: FastifySchema): RouteMembers => ({
+  params: memberTypes(schema.params),
+  queryProps: (schema.querystring as ObjectSchema)?.properties ?? {},
+  query: memberTypes(schema.querystring),
+  bodyProps: schema.body ? ((schema.body as ObjectSchema)?.properties ?? {}) : null,
+})
 
 async function inputPlugin(app: FastifyInstance) {
   const strict = makeAjv(false)
@@ -159,19 +175,25 @@ async function inputPlugin(app: FastifyInstance) {
     payload.resume()
   })
 
-  // A callback hook (no promise per request): the checks are synchronous.
-  app.addHook('preValidation', (req, _reply, done) => {
-    try {
-      if (req.routeOptions.schema) {
-        checkParams(req)
-        checkQuery(req)
-        if (!takesBody(req)) req.body = undefined
-        else convertForm(req)
+  // Each route with a schema gets its own check, its members' types worked out on its first request
+  // (from the schema as Fastify normalised it); a callback hook (no promise per request): the checks
+  // are synchronous.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema) return
+    let members: RouteMembers | null = null
+    const check = (req: FastifyRequest, _reply: unknown, done: (e?: Error) => void) => {
+      try {
+        const m = (members ??= routeMembers(req.routeOptions.schema!))
+        checkParams(req, m.params)
+        checkQuery(req, m.queryProps, m.query)
+        if (!m.bodyProps) req.body = undefined
+        else convertForm(req, m.bodyProps)
+      } catch (e) {
+        return done(e as Error)
       }
-    } catch (e) {
-      return done(e as Error)
+      done()
     }
-    done()
+    addRouteHook(route, 'preValidation', check, 'first')
   })
   await app.register(formbody, { bodyLimit: BODY_LIMIT })
 }
