@@ -65,7 +65,9 @@ test("this connection's own writes and a removed membership are seen at once", a
   // Tenancy is part of the read: once the user leaves the workspace, the kept row is not shown.
   other.prepare('delete from workspace_members where user_id = ? and workspace_id = ?').run(userId, workspaceId)
   assert.equal(await getTarget(h.db, userId, id), undefined)
-  other.prepare("insert into workspace_members (workspace_id, user_id, role, added_at) values (?, ?, 'owner', ?)").run(workspaceId, userId, new Date().toISOString())
+  other
+    .prepare("insert into workspace_members (workspace_id, user_id, role, added_at) values (?, ?, 'owner', ?)")
+    .run(workspaceId, userId, new Date().toISOString())
   assert.equal((await getTarget(h.db, userId, id))?.description, 'changed here')
 })
 
