@@ -91,7 +91,7 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
       database.pragma('foreign_keys = ON')
       database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
       cacheStatements(database)
-      setReader(sqliteReader(database, cfg.file === ':memory:' ? null : sqliteReadCache(walVersion(cfg.file))))
+      setReader(sqliteReader(database, cfg.file === ':memory:' ? null : sqliteReadCache(walVersion(path.resolve(cfg.file)))))
       return new ImmediateSqliteDialect({ database })
     }
     case 'postgres': {
