@@ -14,6 +14,7 @@ import health from './plugins/health.js'
 import audit from './plugins/audit.js'
 import metrics from './plugins/metrics.js'
 import { createCallerCache } from './caller-cache.js'
+import { lazyChildLogger } from './lazy-request-log.js'
 import { subscribe } from '../store/notify.js'
 import { ErrorBody } from './schemas/common.js'
 import { apiRoutes } from './routes/index.js'
@@ -60,6 +61,7 @@ export async function buildApp(ward: WardContext, opts: BuildOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 4096 },
     clientErrorHandler,
     frameworkErrors,
+    childLoggerFactory: lazyChildLogger,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute)

@@ -4,12 +4,13 @@
 //   (scans by state, queue depth), so every API process reports the shared queue;
 // - per process (`engineMetrics`): histograms the worker observes as it runs (claim latency,
 //   tool durations); `ward all` exposes them with the rest, `ward worker` on WARD_METRICS_PORT.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import { SCAN_STATES } from '../../domain/scan-state.js'
 import { queueDepth, scanCountsByState } from '../../store/scans.js'
 import { pdfBuilds } from '../../reports/pdf-builds.js'
+import { addRouteHook } from '../route-hooks.js'
 
 /** Per-process registry; also served by `ward worker`'s own listener (src/cli/worker-metrics.ts). */
 export const processRegistry = new Registry()
@@ -68,19 +69,42 @@ async function metricsPlugin(app: FastifyInstance, opts: { registries?: MetricsS
     },
   })
 
-  // Root-level hook: counts every route of the app, /api/v2 included; unknown paths share one label.
-  // The counter of each (method, route, status) is looked up once: prom-client hashes its label
-  // object on every inc(), which is a visible share of a small read's cost.
-  const counters = new Map<string, { inc(): void }>()
-  app.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.url ?? '(unmatched)'
-    const key = `${req.method} ${reply.statusCode} ${route}`
-    let c = counters.get(key)
-    if (!c) {
-      c = requests.labels({ method: req.method, route, status: String(reply.statusCode) })
-      if (counters.size < 10000) counters.set(key, c)
+  // Each route counts its own answers (a hook given to it as it is added: nothing asks a request
+  // which route it is on), a counter per status looked up once — prom-client hashes its label object
+  // on every inc(), a visible share of a small read's cost. Answers no route matched (404s of the
+  // not-found handler) are counted by a root hook, which passes the others by.
+  const counterOf = (method: string, route: string) => {
+    const byStatus = new Map<number, { inc(): void }>()
+    return (status: number) => {
+      let c = byStatus.get(status)
+      if (!c) {
+        c = requests.labels({ method, route, status: String(status) })
+        if (byStatus.size < 100) byStatus.set(status, c)
+      }
+      return c
     }
-    c.inc()
+  }
+  app.addHook('onRoute', (route) => {
+    const url = route.url
+    const counters = new Map<string, (status: number) => { inc(): void }>()
+    const hook = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      let count = counters.get(req.method)
+      if (!count) counters.set(req.method, (count = counterOf(req.method, url)))
+      count(reply.statusCode).inc()
+      done()
+    }
+    addRouteHook(route, 'onResponse', hook, 'first')
+  })
+  const unmatched = new Map<string, (status: number) => { inc(): void }>()
+  app.addHook('onResponse', (req, reply, done) => {
+    if (req.is404) {
+      let count = unmatched.get(req.method)
+      if (!count) {
+        count = counterOf(req.method, '(unmatched)')
+        if (unmatched.size < 64) unmatched.set(req.method, count)
+      }
+      count(reply.statusCode).inc()
+    }
     done()
   })
 
