@@ -53,8 +53,9 @@ export interface DbHandle {
 /** Runs a compiled SELECT outside Kysely: rows as arrays (select-list order) or as objects. */
 interface Reader {
   /** `cached`: the read may be answered from memory while the database is unchanged (SQLite, sqlite-read-cache.ts). */
-  arrays(sql: string, params: readonly unknown[], cached: boolean): unknown[][] | Promise<unknown[][]>
-  objects(sql: string, params: readonly unknown[], cached: boolean): unknown[] | Promise<unknown[]>
+  /** null: the read could not run now (SQLite: a transaction opened meanwhile); read through the connection's lock. */
+  arrays(sql: string, params: readonly unknown[], cached: boolean): unknown[][] | Promise<unknown[][] | null>
+  objects(sql: string, params: readonly unknown[], cached: boolean): unknown[] | Promise<unknown[] | null>
   /** Whether a read may run now without Kysely's connection lock (SQLite: no transaction open). */
   free(): boolean
   close?(): void
@@ -91,7 +92,12 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
       database.pragma('foreign_keys = ON')
       database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
       cacheStatements(database)
-      setReader(sqliteReader(database, cfg.file === ':memory:' ? null : sqliteReadCache(walVersion(path.resolve(cfg.file)))))
+      setReader(
+        sqliteReader(
+          database,
+          cfg.file === ':memory:' ? null : sqliteReadCache(walVersion(path.resolve(cfg.file)), () => database.inTransaction),
+        ),
+      )
       return new ImmediateSqliteDialect({ database })
     }
     case 'postgres': {
@@ -179,7 +185,7 @@ function sqliteReader(database: SQLite.Database, rows: ReadCache | null, max = 1
   const objects = (sql: string, params: readonly unknown[]) => database.prepare(sql).all(...params)
   return {
     arrays: (sql, params, cached) =>
-      cached && rows ? (rows.get(sql, params, () => arrays(sql, params)) as unknown[][]) : arrays(sql, params),
+      cached && rows ? (rows.get(sql, params, () => arrays(sql, params)) as Promise<unknown[][] | null>) : arrays(sql, params),
     objects: (sql, params, cached) => (cached && rows ? rows.get(sql, params, () => objects(sql, params)) : objects(sql, params)),
     close: () => rows?.close(),
     // One connection: a read issued while a Kysely transaction is open (between its awaits) would see
@@ -199,8 +205,11 @@ async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'a
     return mode === 'arrays' ? rows.map((o) => Object.values(o as object)) : rows
   }
   r.onQuery?.(sql)
-  if (r.read.free()) return r.read[mode](sql, params, cached)
-  return db.connection().execute(async () => r.read[mode](sql, params, cached))
+  if (r.read.free()) {
+    const rows = await r.read[mode](sql, params, cached)
+    if (rows) return rows
+  }
+  return db.connection().execute(async () => (await r.read[mode](sql, params, false))!)
 }
 
 /**

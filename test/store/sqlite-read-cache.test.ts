@@ -71,31 +71,35 @@ test("this connection's own writes and a removed membership are seen at once", a
   assert.equal((await getTarget(h.db, userId, id))?.description, 'changed here')
 })
 
-test('an unchanged database answers repeated reads without running them; callers get copies', () => {
+test('an unchanged database answers repeated reads without running them; callers get copies', async () => {
   const cache = sqliteReadCache(walVersion(file))
   const stmt = other.prepare('select id, description from targets order by id limit 1')
   let runs = 0
   const read = () => cache.get(stmt.source, [1, 2], () => (runs++, stmt.all()))
-  const first = read() as Array<{ description: string }>
+  const first = (await read()) as Array<{ description: string }>
   first[0]!.description = 'scribbled on by a caller'
-  const second = read() as Array<{ description: string }>
+  const second = (await read()) as Array<{ description: string }>
   assert.equal(runs, 1, 'the second read came from memory')
   assert.notEqual(second[0]!.description, 'scribbled on by a caller')
   other.prepare("update targets set description = description || '.'").run()
-  read()
+  await read()
   assert.equal(runs, 2, 'a commit empties the cache')
   // Different arguments are different reads.
-  cache.get(stmt.source, [1, 3], () => (runs++, stmt.all()))
+  await cache.get(stmt.source, [1, 3], () => (runs++, stmt.all()))
   assert.equal(runs, 3)
+  // Reads issued together share one header read and each runs once.
+  other.prepare("update targets set description = description || '.'").run()
+  await Promise.all([read(), read(), cache.get(stmt.source, [1, 3], () => (runs++, stmt.all()))])
+  assert.equal(runs, 5)
   cache.close()
 })
 
-test('large results and databases without a WAL index are read every time', () => {
+test('large results and databases without a WAL index are read every time', async () => {
   const cache = sqliteReadCache(walVersion(file))
   let runs = 0
   const big = [{ output: 'x'.repeat(100 * 1024) }]
-  cache.get('select big', [], () => (runs++, big))
-  cache.get('select big', [], () => (runs++, big))
+  await cache.get('select big', [], () => (runs++, big))
+  await cache.get('select big', [], () => (runs++, big))
   assert.equal(runs, 2)
   cache.close()
 
@@ -103,8 +107,8 @@ test('large results and databases without a WAL index are read every time', () =
   new SQLite(plain).close()
   const none = sqliteReadCache(walVersion(plain))
   let plainRuns = 0
-  none.get('select 1', [], () => (plainRuns++, [{ one: 1 }]))
-  none.get('select 1', [], () => (plainRuns++, [{ one: 1 }]))
+  await none.get('select 1', [], () => (plainRuns++, [{ one: 1 }]))
+  await none.get('select 1', [], () => (plainRuns++, [{ one: 1 }]))
   assert.equal(plainRuns, 2, 'no -shm file: nothing is kept')
   none.close()
 })
@@ -129,4 +133,22 @@ test('a transaction that read and then writes is not refused because another con
   impatient.close()
   assert.equal(otherWrote, false, 'the transaction held the write lock from its start')
   assert.equal((await getTarget(h.db, userId, id))?.description, 'written in the transaction')
+})
+
+test('a read issued before a transaction began never sees its uncommitted rows', async () => {
+  const id = await newTarget('cache-e.example')
+  await getTarget(h.db, userId, id)
+  await h.db.updateTable('targets').set({ description: 'committed' }).where('id', '=', id).execute()
+  // Issued now, answered at the next check phase — by then the transaction below is open.
+  const read = getTarget(h.db, userId, id)
+  await assert.rejects(
+    inTransaction(h.db, async (trx) => {
+      await trx.updateTable('targets').set({ description: 'never committed' }).where('id', '=', id).execute()
+      await new Promise((r) => setImmediate(r))
+      await new Promise((r) => setImmediate(r))
+      throw new Error('rolled back')
+    }),
+    /rolled back/,
+  )
+  assert.equal((await read)?.description, 'committed')
 })
