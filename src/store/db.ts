@@ -52,8 +52,11 @@ export interface DbHandle {
 
 /** Runs a compiled SELECT outside Kysely: rows as arrays (select-list order) or as objects. */
 interface Reader {
-  /** `cached`: the read may be answered from memory while the database is unchanged (SQLite, sqlite-read-cache.ts). */
-  /** null: the read could not run now (SQLite: a transaction opened meanwhile); read through the connection's lock. */
+  /**
+   * `cached`: the read may be answered from memory while the database is unchanged (SQLite,
+   * sqlite-read-cache.ts). null: it could not run then (a transaction had opened meanwhile); the
+   * caller reads again through the connection's lock.
+   */
   arrays(sql: string, params: readonly unknown[], cached: boolean): unknown[][] | Promise<unknown[][] | null>
   objects(sql: string, params: readonly unknown[], cached: boolean): unknown[] | Promise<unknown[] | null>
   /** Whether a read may run now without Kysely's connection lock (SQLite: no transaction open). */
