@@ -46,7 +46,7 @@ class LazyRequestLog {
   }
   silent() {}
   isLevelEnabled(level: string) {
-    return this.real().isLevelEnabled(level)
+    return (this.#child ?? this.parent).isLevelEnabled(level)
   }
   child(bindings: Bindings, opts?: object) {
     return this.real().child(bindings, opts)

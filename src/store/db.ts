@@ -193,7 +193,8 @@ function sqliteReader(database: SQLite.Database, rows: ReadCache | null, max = 1
     close: () => rows?.close(),
     // One connection: a read issued while a Kysely transaction is open (between its awaits) would see
     // that transaction's uncommitted rows, so it waits for the connection then. Otherwise a read runs
-    // at once: better-sqlite3 is synchronous, nothing else can be half-way through on the connection.
+    // at once (a cached one at the check phase, re-checked there): better-sqlite3 is synchronous,
+    // nothing else can be half-way through on the connection.
     free: () => !database.inTransaction,
   }
 }
@@ -292,7 +293,7 @@ export async function selectPreparedArrays(
 }
 
 export interface OpenOptions {
-  /** Called for every query executed (tests count queries per request). */
+  /** Called for every query issued, a read answered from memory included (tests count queries per request). */
   onQuery?: (sql: string) => void
   migrate?: boolean
   /** PostgreSQL: LISTEN/NOTIFY wake-ups between processes (default on). */

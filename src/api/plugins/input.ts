@@ -97,7 +97,7 @@ function checkQuery(req: FastifyRequest, props: Record<string, SchemaLike>, type
   const query = (req.query ?? {}) as Record<string, unknown>
   for (const name in query) {
     if (!Object.hasOwn(query, name)) continue
-    const known = Object.hasOwn(props, name) ? types.get(name) : undefined
+    const known = types.get(name)
     if (known) {
       checkTextValue('query', name, query[name], known)
       continue
