@@ -10,6 +10,8 @@ import type { Database } from './schema.js'
 import { migrationProvider, type DbKind } from './migrations/index.js'
 import { attachPgNotify } from './notify.js'
 import { loadPg, type Pg } from './pg-driver.js'
+import { pgReadBatch } from './pg-read-batch.js'
+import type pgModule from 'pg'
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js'
 import { SecretsCarrier, loadSecrets, type SecretKeySource } from './secrets.js'
 import { sqliteReadCache, walVersion, type ReadCache } from './sqlite-read-cache.js'
@@ -53,12 +55,11 @@ export interface DbHandle {
 /** Runs a compiled SELECT outside Kysely: rows as arrays (select-list order) or as objects. */
 interface Reader {
   /**
-   * `cached`: the read may be answered from memory while the database is unchanged (SQLite,
-   * sqlite-read-cache.ts). null: it could not run then (a transaction had opened meanwhile); the
-   * caller reads again through the connection's lock.
+   * `hot`: a small read by key (ReadOptions.hot). null: it could not run then (a transaction had
+   * opened meanwhile); the caller reads again through the connection's lock.
    */
-  arrays(sql: string, params: readonly unknown[], cached: boolean): unknown[][] | Promise<unknown[][] | null>
-  objects(sql: string, params: readonly unknown[], cached: boolean): unknown[] | Promise<unknown[] | null>
+  arrays(sql: string, params: readonly unknown[], hot: boolean): unknown[][] | Promise<unknown[][] | null>
+  objects(sql: string, params: readonly unknown[], hot: boolean): unknown[] | Promise<unknown[] | null>
   /** Whether a read may run now without Kysely's connection lock (SQLite: no transaction open). */
   free(): boolean
   close?(): void
@@ -126,12 +127,11 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
         }
         return n
       }
-      const named = async (text: string, values: readonly unknown[], arrays: boolean): Promise<unknown[]> => {
-        const run = async () =>
-          (arrays
-            ? await pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })
-            : await pool.query({ name: nameOf(text), text, values: values as unknown[] })
-          ).rows
+      const named = async (text: string, values: readonly unknown[], arrays: boolean): Promise<pgModule.QueryResult> => {
+        const run = () =>
+          arrays
+            ? pool.query({ name: nameOf(text), text, values: values as unknown[], rowMode: 'array' })
+            : pool.query({ name: nameOf(text), text, values: values as unknown[] })
         try {
           return await run()
         } catch (e) {
@@ -141,9 +141,15 @@ function createDialect(cfg: DbConfig, pg: Pg | null, setReader: (r: Reader) => v
           return run()
         }
       }
+      // Hot reads of one turn share a statement (pg-read-batch.ts).
+      const batch = pgReadBatch(pool, async (text, values) => {
+        const r = await named(text, values, true)
+        return { rows: r.rows as unknown[][], names: r.fields.map((f) => f.name) }
+      })
       setReader({
-        arrays: (text, values) => named(text, values, true) as Promise<unknown[][]>,
-        objects: (text, values) => named(text, values, false),
+        arrays: async (text, values, hot) =>
+          hot ? ((await batch.read(text, values, true)) as unknown[][]) : ((await named(text, values, true)).rows as unknown[][]),
+        objects: async (text, values, hot) => (hot ? batch.read(text, values, false) : (await named(text, values, false)).rows),
         // Every query takes its own pooled connection: never inside another caller's transaction.
         free: () => true,
       })
@@ -187,13 +193,13 @@ function sqliteReader(database: SQLite.Database, rows: ReadCache | null, max = 1
   }
   const objects = (sql: string, params: readonly unknown[]) => database.prepare(sql).all(...params)
   return {
-    arrays: (sql, params, cached) =>
-      cached && rows ? (rows.get(sql, params, () => arrays(sql, params)) as Promise<unknown[][] | null>) : arrays(sql, params),
-    objects: (sql, params, cached) => (cached && rows ? rows.get(sql, params, () => objects(sql, params)) : objects(sql, params)),
+    arrays: (sql, params, hot) =>
+      hot && rows ? (rows.get(sql, params, () => arrays(sql, params)) as Promise<unknown[][] | null>) : arrays(sql, params),
+    objects: (sql, params, hot) => (hot && rows ? rows.get(sql, params, () => objects(sql, params)) : objects(sql, params)),
     close: () => rows?.close(),
     // One connection: a read issued while a Kysely transaction is open (between its awaits) would see
     // that transaction's uncommitted rows, so it waits for the connection then. Otherwise a read runs
-    // at once (a cached one at the check phase, re-checked there): better-sqlite3 is synchronous,
+    // at once (a hot one at the check phase, re-checked there): better-sqlite3 is synchronous,
     // nothing else can be half-way through on the connection.
     free: () => !database.inTransaction,
   }
@@ -201,7 +207,7 @@ function sqliteReader(database: SQLite.Database, rows: ReadCache | null, max = 1
 
 const readers = new WeakMap<object, { read: Reader; onQuery?: (sql: string) => void }>()
 
-async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'arrays' | 'objects', cached = false): Promise<unknown[]> {
+async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'arrays' | 'objects', hot = false): Promise<unknown[]> {
   const r = readers.get(db)
   if (!r) {
     // A transaction or a database opened elsewhere: through Kysely.
@@ -210,7 +216,7 @@ async function runRead(db: Db, sql: string, params: readonly unknown[], mode: 'a
   }
   r.onQuery?.(sql)
   if (r.read.free()) {
-    const rows = await r.read[mode](sql, params, cached)
+    const rows = await r.read[mode](sql, params, hot)
     if (rows) return rows
   }
   return db.connection().execute(async () => (await r.read[mode](sql, params, false))!)
@@ -262,10 +268,13 @@ const bind = (t: ReadTemplate, args: readonly unknown[]) => t.slots.map((s) => (
 /** How a prepared read may be answered. */
 export interface ReadOptions {
   /**
-   * From memory while the database is unchanged (SQLite; every commit of any process empties it):
-   * for small hot reads. A list the findings page cache keeps is not worth keeping twice.
+   * A small hot read by key (a resource by id). SQLite answers it from memory while the database is
+   * unchanged (every commit of any process empties it, sqlite-read-cache.ts); PostgreSQL runs it with
+   * the other reads of the same statement issued in the same event loop turn, as one statement
+   * (pg-read-batch.ts). Either way it sees every commit made before it was issued. Not for lists: a
+   * list the findings page cache keeps is not worth keeping twice, and a batch keeps no row order.
    */
-  cached?: boolean
+  hot?: boolean
 }
 
 /** Rows (objects) of a read compiled once per database and key (see `readTemplate`). */
@@ -277,7 +286,7 @@ export async function selectPrepared<R>(
   opts: ReadOptions = {},
 ): Promise<R[]> {
   const t = readTemplate(db, key, build)
-  return (await runRead(db, t.sql, bind(t, args), 'objects', opts.cached)) as R[]
+  return (await runRead(db, t.sql, bind(t, args), 'objects', opts.hot)) as R[]
 }
 
 /** Rows as arrays (select-list order) of a read compiled once per database and key. */
@@ -289,7 +298,7 @@ export async function selectPreparedArrays(
   opts: ReadOptions = {},
 ): Promise<unknown[][]> {
   const t = readTemplate(db, key, build)
-  return (await runRead(db, t.sql, bind(t, args), 'arrays', opts.cached)) as unknown[][]
+  return (await runRead(db, t.sql, bind(t, args), 'arrays', opts.hot)) as unknown[][]
 }
 
 export interface OpenOptions {

@@ -50,7 +50,7 @@ export async function findingsVersion(db: Db, userId: number, f: FindingFilter):
     byWorkspace ? 'findingsVersion:w' : 'findingsVersion:t',
     build,
     [byWorkspace ? f.workspaceId : f.targetId, userId],
-    { cached: true },
+    { hot: true },
   )
   const r = rows[0]
   if (!r) return null

@@ -142,7 +142,7 @@ export async function getFindingArray(db: Db, userId: number, id: number): Promi
       .select(GROUP_JOIN_COLUMNS)
       .where('findings.id', '=', arg<number>(0))
       .where(memberOf('findings.workspace_id', arg<number>(1)))
-  return (await selectPreparedArrays(db, 'getFindingArray', build, [id, userId], { cached: true }))[0] ?? null
+  return (await selectPreparedArrays(db, 'getFindingArray', build, [id, userId], { hot: true }))[0] ?? null
 }
 
 function findingsQuery(db: Db, userId: number, f: FindingFilter, limit = f.limit, offset = (f.page - 1) * f.limit) {

@@ -133,7 +133,7 @@ export const getScanView = async (db: Db, userId: number, id: number): Promise<S
           .where('id', '=', arg<number>(0))
           .where(memberOf('scans.workspace_id', arg<number>(1))),
       [id, userId],
-      { cached: true },
+      { hot: true },
     )
   )[0]
 

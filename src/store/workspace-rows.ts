@@ -79,7 +79,7 @@ export async function getMemberRow<T extends 'scans' | 'targets'>(
         .where('id', '=', arg<number>(0))
         .where(memberOf(`${table}.workspace_id`, arg<number>(1), roles)),
     [id, userId],
-    { cached: true },
+    { hot: true },
   )
   return rows[0] as Selectable<Database[T]> | undefined
 }
