@@ -22,7 +22,7 @@ import { Finding } from '../../src/api/schemas/findings.js'
 import { findingView } from '../../src/reports/finding-view.js'
 import { findingsPageJson, findingDataJson } from '../../src/reports/finding-json.js'
 import { encodeFinding } from '../../src/store/finding-rows.js'
-import { listFindings, listFindingArrays, getFindingArray, getFinding } from '../../src/store/findings.js'
+import { listFindings, listFindingArrays, getFindingArray, getFinding, FINDING_RESOURCE_COLUMNS } from '../../src/store/findings.js'
 
 const ALL: readonly Check[] = [
   ...subdomainFinderChecks,
@@ -110,6 +110,16 @@ test('finding JSON written from rows equals the schema serializer on findingView
     const single = await w.req('GET', `/api/v2/findings/${one.id}`)
     assert.equal(single.headers['content-type'], 'application/json')
     assert.equal(JSON.parse(single.body).data.id, one.id)
+    // A finding's text is kept by id with the row it came from: any changed value is written afresh.
+    const row = (await getFindingArray(w.h.db, w.userId, one.id))!
+    const text = findingDataJson(row)
+    assert.equal(findingDataJson([...row]), text)
+    const statusAt = FINDING_RESOURCE_COLUMNS.indexOf('status')
+    const changed = findingDataJson(row.map((v, i) => (i === statusAt ? 'fixed' : v)))
+    assert.equal(JSON.parse(changed).data.status, 'fixed')
+    assert.equal(JSON.parse(findingDataJson(row)).data.status, row[statusAt])
+    await w.h.db.updateTable('findings').set({ status: 'accepted' }).where('id', '=', one.id).execute()
+    assert.equal(JSON.parse((await w.req('GET', `/api/v2/findings/${one.id}`)).body).data.status, 'accepted')
   } finally {
     await w.close()
   }
