@@ -3,11 +3,12 @@
 // snapshot, the protocol messages, a backend woken on another core), and costs the API a pooled
 // connection and a round trip: the API serves a fraction of its SQLite rate on the same reads. Under
 // load many requests arrive in each poll phase; their reads of one statement go out together as
-//   select i, r.* from unnest($1::int8[], $2::int8[]) with ordinality as b(a1, a2, i)
+//   select i, r.* from unnest($1::integer[], $2::integer[]) with ordinality as b(a1, a2, i)
 //     cross join lateral (<the read, $n replaced by b.an>) as r
-// which PostgreSQL plans once (a named statement, whatever the number of reads) and runs as a loop of
-// the same index lookups. Nothing is kept between turns: every read is answered by a statement that
-// began after its request arrived, so it sees every commit made before (in any process), as alone.
+// (the array types are those PostgreSQL infers for the read alone): one named statement whatever the
+// number of reads, parsed once per connection, run as a loop of the same index lookups. Nothing is
+// kept between turns: every read is answered by a statement that began after its request arrived, so
+// it sees every commit made before (in any process), as alone.
 import { createHash } from 'node:crypto'
 import type pg from 'pg'
 
