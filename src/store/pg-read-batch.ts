@@ -43,8 +43,7 @@ export function pgReadBatch(pool: pg.Pool, single: (text: string, values: readon
   // Per statement, its batched form and number of parameters; null: it cannot be batched.
   const batched = new Map<string, Promise<{ sql: string; params: number } | null>>()
 
-  const answer = (w: Waiting, r: PgReadResult, rows: unknown[][]) =>
-    w.resolve(w.arrays ? rows : rows.map((row) => objectOf(r.names, row)))
+  const answer = (w: Waiting, r: PgReadResult, rows: unknown[][]) => w.resolve(w.arrays ? rows : rows.map((row) => objectOf(r.names, row)))
 
   const runSingly = (text: string, ws: Waiting[]) => {
     for (const w of ws)

@@ -43,7 +43,14 @@ function reachable(): boolean {
 }
 
 const newTarget = (owner: typeof alice, name: string) =>
-  insertTarget(h.db, { workspaceId: owner.workspaceId, userId: owner.userId, name, nameKey: name, type: 'hostname', description: `about ${name}` })
+  insertTarget(h.db, {
+    workspaceId: owner.workspaceId,
+    userId: owner.userId,
+    name,
+    nameKey: name,
+    type: 'hostname',
+    description: `about ${name}`,
+  })
 
 /** A batcher over `pool` that records every statement it sends. */
 function counted() {
@@ -55,7 +62,8 @@ function counted() {
   })
 }
 
-const BY_ID = 'select id, name, description from targets t where t.id = $1 and exists (select 1 from workspace_members wm where wm.workspace_id = t.workspace_id and wm.user_id = $2)'
+const BY_ID =
+  'select id, name, description from targets t where t.id = $1 and exists (select 1 from workspace_members wm where wm.workspace_id = t.workspace_id and wm.user_id = $2)'
 
 test('reads issued together go out as one statement, each answered with its own rows', async () => {
   if (!reachable()) return
@@ -72,7 +80,10 @@ test('reads issued together go out as one statement, each answered with its own 
   assert.deepEqual(got[31], [], 'a missing one neither')
   // Arrays too, and a read alone runs as itself.
   const arrays = await Promise.all(mine.slice(0, 3).map((id) => b.read(BY_ID, [id, alice.userId], true)))
-  assert.deepEqual(arrays, mine.slice(0, 3).map((id, i) => [[id, `batch-${i}.example`, `about batch-${i}.example`]]))
+  assert.deepEqual(
+    arrays,
+    mine.slice(0, 3).map((id, i) => [[id, `batch-${i}.example`, `about batch-${i}.example`]]),
+  )
   assert.deepEqual(await b.read(BY_ID, [mine[0], alice.userId], true), [[mine[0], 'batch-0.example', 'about batch-0.example']])
   assert.equal(statements.at(-1), BY_ID)
   assert.equal(statements.length, 3)
@@ -119,8 +130,11 @@ test('a batch that fails gives each read its own answer or its own error', async
 test("the store's hot reads through openDatabase: many at once, each its own", async () => {
   if (!reachable()) return
   const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => newTarget(alice, `store-${i}.example`)))
-  const got = await Promise.all([...ids.map((id) => getTarget(h.db, alice.userId, id)), ...ids.map((id) => getTarget(h.db, bob.userId, id))])
-  ids.forEach((id, i) => assert.equal(got[i]?.name, `store-${i}.example`))
+  const got = await Promise.all([
+    ...ids.map((id) => getTarget(h.db, alice.userId, id)),
+    ...ids.map((id) => getTarget(h.db, bob.userId, id)),
+  ])
+  for (let i = 0; i < ids.length; i++) assert.equal(got[i]?.name, `store-${i}.example`)
   assert.deepEqual(got.slice(40), Array(40).fill(undefined), "Bob reads none of Alice's")
   assert.deepEqual(await Promise.all([getScanView(h.db, alice.userId, 1), getScanView(h.db, alice.userId, 2)]), [undefined, undefined])
 })
