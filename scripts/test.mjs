@@ -1,5 +1,5 @@
 // `npm test`: lint, type check, build dist/ when stale (for the tests that start `ward` processes), then every test/**/*.test.ts with node's test runner (tsx loads TypeScript)
-// on SQLite, and the database-touching files again on PostgreSQL (WARD_TEST_BACKEND=postgres) when
+// on SQLite, and the database-touching files (not web/, tools/) again on PostgreSQL (WARD_TEST_BACKEND=postgres) when
 // WARD_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) answers; both backends'
 // files share one pool of WARD_TEST_CONCURRENCY lanes, longest first (scripts/test-pool.mjs).
 // Arguments narrow the run to files whose path contains any of them: `npm test -- targets scans`.
@@ -64,11 +64,16 @@ const only = process.env.WARD_TEST_BACKENDS
 const redact = (u) => u.replace(/\/\/[^@/]*@/, '//***@')
 
 // Files that boot a Ward through test/helpers/ward.ts touch the database and run on both backends;
-// a file saying "ward-test: single-run" picks its own backend and runs once.
-const dbFiles = files.filter((f) => {
+// a file saying "ward-test: single-run" picks its own backend and runs once. The web pages' and the
+// tools' files run on SQLite only (WARD_TEST_PG_ALL=1 runs them on PostgreSQL too): what they do in
+// the database goes through the store functions the api, store, engine, reports and cli files run on
+// PostgreSQL, and on two cores their second pass cost CI ~2 of its 20 minutes.
+const SQLITE_ONLY_DIRS = /^test\/(web|tools)\//
+const dbTouching = files.filter((f) => {
   const src = readFileSync(f, 'utf8')
   return src.includes('startWard(') && !src.includes('ward-test: single-run')
 })
+const dbFiles = process.env.WARD_TEST_PG_ALL === '1' ? dbTouching : dbTouching.filter((f) => !SQLITE_ONLY_DIRS.test(f))
 
 async function pgReachable(url) {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
@@ -102,6 +107,8 @@ const jobs = []
 const baseEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }
 if (only !== 'postgres') jobs.push(...files.map((file) => ({ label: 'sqlite', file, env: { ...baseEnv, WARD_TEST_BACKEND: 'sqlite' } })))
 if (only !== 'sqlite') {
+  const sqliteOnly = dbTouching.length - dbFiles.length
+  if (sqliteOnly) backendLines.push(`postgres: ${sqliteOnly} web and tool files run on SQLite only (WARD_TEST_PG_ALL=1 runs them here too)`)
   if (!dbFiles.length) backendLines.push('postgres: skipped — none of the selected test files touches the database')
   else {
     const why = await pgReachable(pgUrl)
